@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "Lamina",
+  products: [
+    .library(name: "Lamina", targets: ["Lamina"]),
+    .library(name: "LaminaScene", targets: ["LaminaScene"]),
+    .library(name: "LaminaRender", targets: ["LaminaRender"]),
+    .executable(name: "lamina", targets: ["lamina"]),
+  ],
+  targets: [
+    // System libraries, found with pkg-config (Debian: see scripts/install-deps.sh).
+    .systemLibrary(
+      name: "CEGL", pkgConfig: "egl",
+      providers: [.apt(["libegl1-mesa-dev", "libegl-mesa0", "libgl1-mesa-dri"])]),
+    .systemLibrary(
+      name: "CGLES3", pkgConfig: "glesv2", providers: [.apt(["libgles2-mesa-dev"])]),
+    .systemLibrary(name: "CGBM", pkgConfig: "gbm", providers: [.apt(["libgbm-dev"])]),
+    .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+    .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+
+    // The public API: CALayer and its subclasses, CATransform3D, CGColor, CGImage, CGPath.
+    .target(name: "Lamina", dependencies: ["CPNG", "CJPEG"]),
+    // The scene file format: decoding, key paths, errors.
+    .target(name: "LaminaScene", dependencies: ["Lamina"]),
+    // Frame building (render tree, draw list, batching) and the GL backend.
+    .target(
+      name: "LaminaRender",
+      dependencies: ["Lamina", "CEGL", "CGLES3", "CGBM", "CPNG"],
+      plugins: ["EmbedShaders"]),
+    // The command: thin subcommands over the library.
+    .executableTarget(name: "lamina", dependencies: ["Lamina", "LaminaScene", "LaminaRender"]),
+
+    // Turns Shaders/*.glsl into Swift string constants at build time.
+    .executableTarget(name: "ShaderEmbedder", path: "Sources/ShaderEmbedder"),
+    .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ShaderEmbedder"]),
+
+    .testTarget(name: "LaminaTests", dependencies: ["Lamina"]),
+    .testTarget(name: "LaminaSceneTests", dependencies: ["LaminaScene", "Lamina"]),
+    .testTarget(
+      name: "LaminaRenderTests",
+      dependencies: ["LaminaRender", "LaminaScene", "Lamina"],
+      resources: [.copy("Fixtures")]),
+  ],
+  swiftLanguageModes: [.v5]
+)

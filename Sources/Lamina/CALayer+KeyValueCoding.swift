@@ -1,0 +1,6 @@
+import Foundation
+
+extension CALayer {
+  /// Applies `defaultValue(forKey:)` overrides of subclasses (filled in by KVC work).
+  func applyClassDefaults() {}
+}

@@ -1,0 +1,239 @@
+import Foundation
+
+/// The object Core Animation draws: a rectangle with a background, contents,
+/// border, shadow and sublayers, placed in its superlayer by `position`,
+/// `anchorPoint`, `transform` and `zPosition`.
+///
+/// A layer holds values only; the renderer derives everything GPU-side.
+///
+/// ```swift
+/// let card = CALayer()
+/// card.bounds = CGRect(x: 0, y: 0, width: 200, height: 120)
+/// card.position = CGPoint(x: 160, y: 100)
+/// card.backgroundColor = CGColor(red: 0.2, green: 0.3, blue: 0.8, alpha: 1)
+/// root.addSublayer(card)
+/// ```
+open class CALayer: CustomStringConvertible {
+  // MARK: Geometry
+
+  /// The layer's own coordinate space; its origin shifts where sublayers appear.
+  open var bounds: CGRect = .zero
+  /// Where the anchor point sits, in the superlayer's bounds space.
+  open var position: CGPoint = .zero
+  /// The position's z.
+  open var zPosition: CGFloat = 0
+  /// Unit point of the bounds that `position` pins and transforms pivot about.
+  open var anchorPoint = CGPoint(x: 0.5, y: 0.5)
+  /// The anchor point's z.
+  open var anchorPointZ: CGFloat = 0
+  /// Applied about the anchor point.
+  open var transform: CATransform3D = CATransform3DIdentity
+  /// Applied to the sublayers about this layer's anchor point (perspective lives here).
+  open var sublayerTransform: CATransform3D = CATransform3DIdentity
+  /// Flips the y axis of the sublayers' coordinate space.
+  open var isGeometryFlipped = false
+  /// When false, the layer is not drawn while its back faces the viewer.
+  open var isDoubleSided = true
+
+  // MARK: Appearance
+
+  /// Hides the layer and its subtree.
+  open var isHidden = false
+  /// Group opacity of the layer and its subtree, 0…1.
+  open var opacity: Float = 1
+  /// Filled behind the contents, clipped to the rounded bounds.
+  open var backgroundColor: CGColor?
+  /// Radius of the rounded corners listed in `maskedCorners`.
+  open var cornerRadius: CGFloat = 0
+  /// The corners `cornerRadius` rounds.
+  open var maskedCorners: CACornerMask = .all
+  /// Width of the border, drawn inward from the bounds.
+  open var borderWidth: CGFloat = 0
+  /// Color of the border.
+  open var borderColor: CGColor? = .black
+  /// Clips contents and sublayers to the rounded bounds.
+  open var masksToBounds = false
+  /// A layer whose alpha multiplies this layer's rendering.
+  open var mask: CALayer? {
+    didSet {
+      oldValue?.maskOwner = nil
+      mask?.removeFromSuperlayer()
+      mask?.maskOwner = self
+    }
+  }
+  /// The contents image (a `CGImage`), or nil.
+  open var contents: Any?
+  /// How the contents image is placed in the bounds.
+  open var contentsGravity: CALayerContentsGravity = .resize
+  /// Unit rect of the contents image that is shown.
+  open var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1)
+  /// Unit rect of the contents image that stretches (nine-slice).
+  open var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1)
+  /// Pixels per point of the contents image.
+  open var contentsScale: CGFloat = 1
+  /// Sampling when the contents are drawn larger than their pixels.
+  open var magnificationFilter: CALayerContentsFilter = .linear
+  /// Sampling when the contents are drawn smaller than their pixels.
+  open var minificationFilter: CALayerContentsFilter = .linear
+  /// Level-of-detail bias for trilinear minification.
+  open var minificationFilterBias: Float = 0
+
+  // MARK: Shadow
+
+  open var shadowColor: CGColor? = .black
+  open var shadowOpacity: Float = 0
+  open var shadowOffset = CGSize(width: 0, height: -3)
+  open var shadowRadius: CGFloat = 3
+  open var shadowPath: CGPath?
+
+  // MARK: Rendering hints and filters
+
+  open var shouldRasterize = false
+  open var rasterizationScale: CGFloat = 1
+  /// Filters applied to the layer's whole rendering (`CIFilter` values).
+  open var filters: [Any]?
+  /// Filters applied to what lies behind the layer.
+  open var backgroundFilters: [Any]?
+  /// How the layer combines with what is behind it (a blend mode name or `CIFilter`).
+  open var compositingFilter: Any?
+
+  // MARK: Identity and tree
+
+  /// Free text; also how hit testing and errors name the layer.
+  open var name: String?
+  /// Custom actions by key (`NSNull` disables one).
+  open var actions: [String: Any]?
+  /// Default values consulted before `defaultValue(forKey:)`.
+  open var style: [AnyHashable: Any]?
+  /// The object that provides actions and drawing for this layer.
+  open weak var delegate: AnyObject?
+
+  /// The superlayer, or nil for a root layer (and for a mask).
+  public internal(set) weak var superlayer: CALayer?
+  /// The layer this one masks, when it is set as another layer's `mask`.
+  public internal(set) weak var maskOwner: CALayer?
+  var storedSublayers: [CALayer] = []
+  /// Values set for keys that are not properties of the class.
+  var attributes: [String: Any] = [:]
+
+  /// A layer with Core Animation's default values.
+  public required init() {
+    applyClassDefaults()
+  }
+
+  /// A copy of `layer`'s values (not its sublayers), as Core Animation makes
+  /// for presentation layers.
+  public required init(layer: Any) {
+    applyClassDefaults()
+    if let other = layer as? CALayer { copyValues(from: other) }
+  }
+
+  /// The sublayers, back to front. Setting replaces them all.
+  open var sublayers: [CALayer]? {
+    get { storedSublayers.isEmpty ? nil : storedSublayers }
+    set {
+      for layer in storedSublayers { layer.superlayer = nil }
+      storedSublayers = []
+      for layer in newValue ?? [] { addSublayer(layer) }
+    }
+  }
+
+  /// Copies every value of `other` into this layer (not sublayers, mask or
+  /// superlayer). Subclasses that add properties override and call super.
+  open func copyValues(from other: CALayer) {
+    bounds = other.bounds; position = other.position; zPosition = other.zPosition
+    anchorPoint = other.anchorPoint; anchorPointZ = other.anchorPointZ
+    transform = other.transform; sublayerTransform = other.sublayerTransform
+    isGeometryFlipped = other.isGeometryFlipped; isDoubleSided = other.isDoubleSided
+    isHidden = other.isHidden; opacity = other.opacity; backgroundColor = other.backgroundColor
+    cornerRadius = other.cornerRadius; maskedCorners = other.maskedCorners
+    borderWidth = other.borderWidth; borderColor = other.borderColor
+    masksToBounds = other.masksToBounds; contents = other.contents
+    contentsGravity = other.contentsGravity; contentsRect = other.contentsRect
+    contentsCenter = other.contentsCenter; contentsScale = other.contentsScale
+    magnificationFilter = other.magnificationFilter
+    minificationFilter = other.minificationFilter
+    minificationFilterBias = other.minificationFilterBias
+    shadowColor = other.shadowColor; shadowOpacity = other.shadowOpacity
+    shadowOffset = other.shadowOffset; shadowRadius = other.shadowRadius
+    shadowPath = other.shadowPath; shouldRasterize = other.shouldRasterize
+    rasterizationScale = other.rasterizationScale; filters = other.filters
+    backgroundFilters = other.backgroundFilters; compositingFilter = other.compositingFilter
+    name = other.name; actions = other.actions; style = other.style
+    delegate = other.delegate; attributes = other.attributes
+  }
+
+  open var description: String {
+    let kind = String(describing: type(of: self))
+    return name.map { "<\(kind) '\($0)'>" } ?? "<\(kind)>"
+  }
+}
+
+// MARK: - The sublayer API
+
+extension CALayer {
+  /// Appends `layer` to the sublayers, removing it from its old superlayer.
+  public func addSublayer(_ layer: CALayer) {
+    insertSublayer(layer, at: UInt32(storedSublayers.count))
+  }
+
+  /// Inserts `layer` at `index` (clamped to the sublayer count).
+  public func insertSublayer(_ layer: CALayer, at index: UInt32) {
+    guard layer !== self, !isDescendant(of: layer) else { return }
+    var index = Int(index)
+    if layer.superlayer === self, let old = storedSublayers.firstIndex(where: { $0 === layer }) {
+      storedSublayers.remove(at: old)
+      if old < index { index -= 1 }
+    } else {
+      layer.removeFromSuperlayer()
+      if layer.maskOwner != nil { layer.maskOwner?.mask = nil }
+    }
+    storedSublayers.insert(layer, at: min(max(index, 0), storedSublayers.count))
+    layer.superlayer = self
+  }
+
+  /// Inserts `layer` just below `sibling` (at the front when `sibling` is not a sublayer).
+  public func insertSublayer(_ layer: CALayer, below sibling: CALayer?) {
+    if let sibling, let i = storedSublayers.firstIndex(where: { $0 === sibling }) {
+      insertSublayer(layer, at: UInt32(i))
+    } else {
+      insertSublayer(layer, at: 0)
+    }
+  }
+
+  /// Inserts `layer` just above `sibling` (on top when `sibling` is not a sublayer).
+  public func insertSublayer(_ layer: CALayer, above sibling: CALayer?) {
+    if let sibling, let i = storedSublayers.firstIndex(where: { $0 === sibling }) {
+      insertSublayer(layer, at: UInt32(i + 1))
+    } else {
+      addSublayer(layer)
+    }
+  }
+
+  /// Puts `newLayer` where `oldLayer` is; does nothing when `oldLayer` is not a sublayer.
+  public func replaceSublayer(_ oldLayer: CALayer, with newLayer: CALayer) {
+    guard oldLayer !== newLayer,
+      let i = storedSublayers.firstIndex(where: { $0 === oldLayer })
+    else { return }
+    oldLayer.removeFromSuperlayer()
+    insertSublayer(newLayer, at: UInt32(i))
+  }
+
+  /// Detaches the layer from its superlayer (or from the layer it masks).
+  public func removeFromSuperlayer() {
+    if let parent = superlayer {
+      parent.storedSublayers.removeAll { $0 === self }
+      superlayer = nil
+    }
+  }
+
+  /// True when `ancestor` is this layer's superlayer, or its superlayer's, and so on.
+  public func isDescendant(of ancestor: CALayer) -> Bool {
+    var layer = superlayer ?? maskOwner
+    while let current = layer {
+      if current === ancestor { return true }
+      layer = current.superlayer ?? current.maskOwner
+    }
+    return false
+  }
+}
