@@ -1,0 +1,170 @@
+import Foundation
+import Lamina
+
+/// An axis-aligned rectangle of whole pixels in a render target.
+public struct PixelRect: Equatable, Sendable, CustomStringConvertible {
+  public var x: Int, y: Int, width: Int, height: Int
+
+  public init(x: Int, y: Int, width: Int, height: Int) {
+    (self.x, self.y, self.width, self.height) = (x, y, width, height)
+  }
+
+  public var maxX: Int { x + width }
+  public var maxY: Int { y + height }
+  public var isEmpty: Bool { width <= 0 || height <= 0 }
+  public var area: Int { isEmpty ? 0 : width * height }
+
+  /// The smallest pixel rect that holds `rect` (pixel coordinates).
+  init(enclosing rect: CGRect) {
+    let x0 = Int(floor(rect.minX)), y0 = Int(floor(rect.minY))
+    let x1 = Int(ceil(rect.maxX)), y1 = Int(ceil(rect.maxY))
+    self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+  }
+
+  public func intersection(_ other: PixelRect) -> PixelRect {
+    let x0 = max(x, other.x), y0 = max(y, other.y)
+    let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
+    return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+  }
+
+  public func union(_ other: PixelRect) -> PixelRect {
+    if isEmpty { return other }
+    if other.isEmpty { return self }
+    let x0 = min(x, other.x), y0 = min(y, other.y)
+    return PixelRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
+  }
+
+  public func intersects(_ other: PixelRect) -> Bool { !intersection(other).isEmpty }
+
+  public var description: String { "[\(x), \(y), \(width)x\(height)]" }
+}
+
+/// How an image is sampled: Core Animation's filters per direction.
+public struct SamplerKey: Hashable, Sendable {
+  public var minification: CALayerContentsFilter
+  public var magnification: CALayerContentsFilter
+}
+
+/// What a draw item fills its polygon with.
+public enum Material: Equatable {
+  /// A solid premultiplied color, computed without any texture.
+  case solid
+  /// An image, sampled with the given filters.
+  case image(CGImage, SamplerKey)
+  /// The texture of an offscreen group rendered earlier in the frame.
+  case group(Int)
+
+  public static func == (a: Material, b: Material) -> Bool {
+    switch (a, b) {
+    case (.solid, .solid): return true
+    case (.image(let x, let s), .image(let y, let t)): return x === y && s == t
+    case (.group(let x), .group(let y)): return x == y
+    default: return false
+    }
+  }
+}
+
+/// One convex polygon of one layer, ready for the GPU: its corners in the
+/// layer's own plane, the texture coordinates there, and the plane-to-target
+/// homography that the frame builder computed.
+public struct DrawItem {
+  public var material: Material
+  /// Corners in the layer's bounds space (z = 0), convex, in order.
+  public var polygon: [CGPoint]
+  /// The local rect whose corners map to `uv` (texture coordinates are
+  /// interpolated linearly over it).
+  public var rect: CGRect
+  /// Texture coordinates of `rect`'s min and max corners.
+  public var uv: (u0: Float, v0: Float, u1: Float, v1: Float)
+  /// Maps the layer's plane to homogeneous target pixels (flattened).
+  public var matrix: CATransform3D
+  /// Premultiplied color, opacity included (the tint for images).
+  public var color: SIMD4<Float>
+  /// Pixels the polygon can touch, clipped to the target.
+  public var bounds: PixelRect
+  /// The layer that produced the item (for debugging and counts).
+  public var layerName: String?
+
+  /// Scales the item's color (and so its coverage) by an opacity.
+  mutating func multiplyOpacity(_ opacity: Float) { color *= opacity }
+}
+
+/// An offscreen pass: its commands are rendered into a texture covering
+/// `bounds` (target pixels), which is then drawn at `opacity` in the parent.
+public final class GroupPass {
+  public let id: Int
+  public let bounds: PixelRect
+  public var opacity: Float
+  public var commands: [DrawCommand]
+  public let reason: String
+
+  init(id: Int, bounds: PixelRect, opacity: Float, commands: [DrawCommand], reason: String) {
+    self.id = id
+    self.bounds = bounds
+    self.opacity = opacity
+    self.commands = commands
+    self.reason = reason
+  }
+}
+
+/// One step of a frame, in painter's order.
+public enum DrawCommand {
+  case item(DrawItem)
+  case group(GroupPass)
+
+  /// Pixels the command can touch.
+  public var bounds: PixelRect {
+    switch self {
+    case .item(let item): return item.bounds
+    case .group(let group): return group.bounds
+    }
+  }
+
+  mutating func multiplyOpacity(_ opacity: Float) {
+    switch self {
+    case .item(var item):
+      item.multiplyOpacity(opacity)
+      self = .item(item)
+    case .group(let group):
+      group.opacity *= opacity
+    }
+  }
+}
+
+/// Everything the GL backend needs to draw one frame: the target size, the
+/// background, and the draw list.
+public struct Frame {
+  /// Target size in pixels.
+  public var width: Int, height: Int
+  /// Premultiplied background color.
+  public var background: SIMD4<Float>
+  public var commands: [DrawCommand]
+
+  /// Every item, groups included, depth first.
+  public var allItems: [DrawItem] {
+    var items: [DrawItem] = []
+    func walk(_ commands: [DrawCommand]) {
+      for command in commands {
+        switch command {
+        case .item(let item): items.append(item)
+        case .group(let group): walk(group.commands)
+        }
+      }
+    }
+    walk(commands)
+    return items
+  }
+
+  /// Every offscreen group, depth first.
+  public var allGroups: [GroupPass] {
+    var groups: [GroupPass] = []
+    func walk(_ commands: [DrawCommand]) {
+      for case .group(let group) in commands {
+        groups.append(group)
+        walk(group.commands)
+      }
+    }
+    walk(commands)
+    return groups
+  }
+}

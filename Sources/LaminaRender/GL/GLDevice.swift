@@ -1,0 +1,145 @@
+import CGLES3
+import Foundation
+
+/// What the GL backend did, counted. Counts are stable where timings are not,
+/// so tests assert on them.
+public struct RenderCounters: Equatable, Sendable {
+  /// `glDrawElements` calls.
+  public var drawCalls = 0
+  /// Textures uploaded from images (`glTexImage2D` with pixels).
+  public var textureUploads = 0
+  /// Offscreen passes (group opacity and the like).
+  public var offscreenPasses = 0
+  /// Program switches.
+  public var programBinds = 0
+  /// Texture binds that changed the bound texture.
+  public var textureBinds = 0
+  /// Vertices sent.
+  public var vertices = 0
+
+  public init() {}
+}
+
+/// The one place that calls GL for drawing: it caches bound state so that
+/// redundant binds cost nothing, and counts what it does.
+final class GLDevice {
+  var counters = RenderCounters()
+  private var program: GLuint = 0
+  private var texture: GLuint = 0
+  private var sampler: GLuint = 0
+  private var framebuffer: GLuint = .max
+  private var viewport = (0, 0, 0, 0)
+  private var blending = false
+
+  /// Resets the cached state (after anyone else touched GL).
+  func invalidate() {
+    program = 0; texture = 0; sampler = 0; framebuffer = .max
+    viewport = (0, 0, 0, 0); blending = false
+    glDisable(GLenum(GL_BLEND))
+  }
+
+  func useProgram(_ id: GLuint) {
+    guard id != program else { return }
+    glUseProgram(id)
+    program = id
+    counters.programBinds += 1
+  }
+
+  func bindTexture(_ id: GLuint, sampler samplerID: GLuint) {
+    if id != texture {
+      glActiveTexture(GLenum(GL_TEXTURE0))
+      glBindTexture(GLenum(GL_TEXTURE_2D), id)
+      texture = id
+      counters.textureBinds += 1
+    }
+    if samplerID != sampler {
+      glBindSampler(0, samplerID)
+      sampler = samplerID
+    }
+  }
+
+  /// Forgets a texture binding (the texture is being deleted or reused).
+  func forgetTexture(_ id: GLuint) {
+    if texture == id { texture = 0 }
+  }
+
+  func bindFramebuffer(_ id: GLuint) {
+    guard id != framebuffer else { return }
+    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), id)
+    framebuffer = id
+  }
+
+  /// Forgets the framebuffer binding (someone bound read/draw targets directly).
+  func invalidateFramebuffer() { framebuffer = .max }
+
+  func setViewport(_ x: Int, _ y: Int, _ width: Int, _ height: Int) {
+    guard viewport != (x, y, width, height) else { return }
+    glViewport(GLint(x), GLint(y), GLsizei(width), GLsizei(height))
+    viewport = (x, y, width, height)
+  }
+
+  /// Premultiplied source-over: `src + dst × (1 − src.a)`.
+  func setBlending(_ on: Bool) {
+    guard on != blending else { return }
+    if on {
+      glEnable(GLenum(GL_BLEND))
+      glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+    } else {
+      glDisable(GLenum(GL_BLEND))
+    }
+    blending = on
+  }
+
+  func clear(_ color: SIMD4<Float>) {
+    glClearColor(color.x, color.y, color.z, color.w)
+    glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+  }
+
+  func drawTriangles(indexCount: Int, firstIndex: Int) {
+    glDrawElements(
+      GLenum(GL_TRIANGLES), GLsizei(indexCount), GLenum(GL_UNSIGNED_INT),
+      UnsafeRawPointer(bitPattern: firstIndex * MemoryLayout<UInt32>.size))
+    counters.drawCalls += 1
+  }
+
+  /// In debug builds, turns a pending GL error into a thrown one.
+  func check(_ label: String) throws {
+    #if DEBUG
+      let error = glGetError()
+      if error != GLenum(GL_NO_ERROR) {
+        throw RendererError.glError(code: Int(error), during: label)
+      }
+    #endif
+  }
+}
+
+/// Why the renderer failed.
+public enum RendererError: Error, CustomStringConvertible, Equatable {
+  /// A shader did not compile or link; `log` is the driver's message.
+  case shaderCompilation(name: String, log: String)
+  /// A shader file is missing from the embedded set.
+  case missingShader(name: String)
+  /// A framebuffer could not be completed.
+  case incompleteFramebuffer(status: Int, width: Int, height: Int)
+  /// The canvas is larger than this renderer can hold in memory.
+  case canvasTooLarge(width: Int, height: Int, limit: String)
+  /// An image is larger than the GPU's texture limit.
+  case imageTooLarge(width: Int, height: Int, maxTextureSize: Int)
+  /// GL reported an error.
+  case glError(code: Int, during: String)
+
+  public var description: String {
+    switch self {
+    case .shaderCompilation(let name, let log): return "shader \(name) failed to compile: \(log)"
+    case .missingShader(let name): return "shader \(name) is not embedded in the binary"
+    case .incompleteFramebuffer(let status, let width, let height):
+      return String(format: "framebuffer of %dx%d pixels is incomplete (0x%04x)", width, height, status)
+    case .canvasTooLarge(let width, let height, let limit):
+      return "canvas of \(width)x\(height) pixels is too large: \(limit)"
+    case .imageTooLarge(let width, let height, let maxTextureSize):
+      return "image of \(width)x\(height) pixels exceeds the GPU's max texture size \(maxTextureSize)"
+    case .glError(let code, let label):
+      return String(format: "GL error 0x%04x during %@", code, label)
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import CGLES3
+import Foundation
+
+/// An offscreen target: a multisampled renderbuffer to draw into (when the
+/// GPU has samples to give) and a texture it resolves into, which can be
+/// read back or sampled by a later pass.
+final class RenderTarget {
+  let width: Int, height: Int, samples: Int
+  private(set) var drawFramebuffer: GLuint = 0
+  private(set) var resolveFramebuffer: GLuint = 0
+  private(set) var texture: GLuint = 0
+  private var renderbuffer: GLuint = 0
+
+  init(width: Int, height: Int, samples: Int) throws {
+    self.width = width
+    self.height = height
+    self.samples = samples
+    glGenTextures(1, &texture)
+    glBindTexture(GLenum(GL_TEXTURE_2D), texture)
+    glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+    glGenFramebuffers(1, &resolveFramebuffer)
+    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), resolveFramebuffer)
+    glFramebufferTexture2D(
+      GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
+    try Self.checkComplete(width, height)
+    if samples > 1 {
+      glGenRenderbuffers(1, &renderbuffer)
+      glBindRenderbuffer(GLenum(GL_RENDERBUFFER), renderbuffer)
+      glRenderbufferStorageMultisample(
+        GLenum(GL_RENDERBUFFER), GLsizei(samples), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+      glGenFramebuffers(1, &drawFramebuffer)
+      glBindFramebuffer(GLenum(GL_FRAMEBUFFER), drawFramebuffer)
+      glFramebufferRenderbuffer(
+        GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), renderbuffer)
+      try Self.checkComplete(width, height)
+    } else {
+      drawFramebuffer = resolveFramebuffer
+    }
+    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
+  }
+
+  private static func checkComplete(_ width: Int, _ height: Int) throws {
+    let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
+    guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
+      throw RendererError.incompleteFramebuffer(status: Int(status), width: width, height: height)
+    }
+  }
+
+  /// Copies the multisampled drawing into the texture (averaging the samples).
+  func resolve(device: GLDevice) {
+    guard drawFramebuffer != resolveFramebuffer else { return }
+    glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), drawFramebuffer)
+    glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), resolveFramebuffer)
+    glBlitFramebuffer(
+      0, 0, GLint(width), GLint(height), 0, 0, GLint(width), GLint(height),
+      GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+    device.invalidateFramebuffer()
+  }
+
+  /// Reads the resolved pixels (premultiplied RGBA, rows in target order).
+  func read(into buffer: UnsafeMutableRawPointer, device: GLDevice) {
+    device.bindFramebuffer(resolveFramebuffer)
+    glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
+    glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer)
+  }
+
+  deinit {
+    glDeleteFramebuffers(1, &resolveFramebuffer)
+    if drawFramebuffer != resolveFramebuffer {
+      glDeleteFramebuffers(1, &drawFramebuffer)
+      glDeleteRenderbuffers(1, &renderbuffer)
+    }
+    glDeleteTextures(1, &texture)
+  }
+}

@@ -1,0 +1,90 @@
+import CGLES3
+import Foundation
+
+/// The GLSL sources of `Shaders/`, embedded at build time by the
+/// EmbedShaders plugin (so the binary needs no files beside it).
+public enum ShaderLibrary {
+  /// File name → source, for every `Shaders/*.glsl`.
+  public static var sources: [String: String] { EmbeddedShaders.sources }
+
+  public static func source(_ name: String) throws -> String {
+    guard let text = EmbeddedShaders.sources[name] else {
+      throw RendererError.missingShader(name: name)
+    }
+    return text
+  }
+}
+
+/// A linked program and the uniform locations the renderer sets.
+struct GLProgram {
+  let id: GLuint
+  let viewport: GLint
+
+  /// Compiles and links `vertex` with `fragment` (file names in `Shaders/`).
+  init(vertex: String, fragment: String) throws {
+    let vs = try Self.compile(vertex, GLenum(GL_VERTEX_SHADER))
+    defer { glDeleteShader(vs) }
+    let fs = try Self.compile(fragment, GLenum(GL_FRAGMENT_SHADER))
+    defer { glDeleteShader(fs) }
+    let program = glCreateProgram()
+    glAttachShader(program, vs)
+    glAttachShader(program, fs)
+    glLinkProgram(program)
+    var ok: GLint = 0
+    glGetProgramiv(program, GLenum(GL_LINK_STATUS), &ok)
+    guard ok != 0 else {
+      let log = Self.log(program, glGetProgramiv, glGetProgramInfoLog)
+      glDeleteProgram(program)
+      throw RendererError.shaderCompilation(name: "\(vertex) + \(fragment)", log: log)
+    }
+    id = program
+    viewport = glGetUniformLocation(program, "u_viewport")
+    glUseProgram(program)
+    let image = glGetUniformLocation(program, "s_image")
+    if image >= 0 { glUniform1i(image, 0) }
+    glUseProgram(0)
+  }
+
+  private static func compile(_ name: String, _ kind: GLenum) throws -> GLuint {
+    let source = try ShaderLibrary.source(name)
+    let shader = glCreateShader(kind)
+    source.withCString { text in
+      var pointer: UnsafePointer<GLchar>? = text
+      glShaderSource(shader, 1, &pointer, nil)
+    }
+    glCompileShader(shader)
+    var ok: GLint = 0
+    glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &ok)
+    guard ok != 0 else {
+      let log = Self.log(shader, glGetShaderiv, glGetShaderInfoLog)
+      glDeleteShader(shader)
+      throw RendererError.shaderCompilation(name: name, log: log)
+    }
+    return shader
+  }
+
+  private static func log(
+    _ object: GLuint,
+    _ getiv: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
+    _ getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void
+  ) -> String {
+    var length: GLint = 0
+    getiv(object, GLenum(GL_INFO_LOG_LENGTH), &length)
+    guard length > 0 else { return "(no log)" }
+    var buffer = [GLchar](repeating: 0, count: Int(length))
+    getLog(object, length, nil, &buffer)
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}
+
+/// The programs a frame uses, compiled once per context.
+struct ProgramSet {
+  let solid: GLProgram
+  let image: GLProgram
+
+  init() throws {
+    solid = try GLProgram(vertex: "quad.vert.glsl", fragment: "solid.frag.glsl")
+    image = try GLProgram(vertex: "quad.vert.glsl", fragment: "image.frag.glsl")
+  }
+}

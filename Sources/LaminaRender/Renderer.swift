@@ -1,0 +1,322 @@
+import CGLES3
+import Foundation
+import Lamina
+
+/// Draws frames with OpenGL ES into offscreen targets and reads them back.
+///
+/// ```swift
+/// let renderer = try Renderer()
+/// let image = try renderer.render(layer: root, size: CGSize(width: 320, height: 240), scale: 2)
+/// try image.writePNG(to: URL(fileURLWithPath: "out.png"))
+/// ```
+public final class Renderer {
+  public let context: GPUContext
+  /// Multisamples per pixel of the targets (4 where the GPU has them, else 1).
+  public let samples: Int
+  /// Largest texture side the GPU accepts.
+  public let maxTextureSize: Int
+  /// Largest tile rendered in one go; larger canvases render in tiles.
+  public let maxTileSize: Int
+  /// What the last frame cost, counted.
+  public var counters: RenderCounters { device.counters }
+
+  let device = GLDevice()
+  private let programs: ProgramSet
+  private let textures: TextureCache
+  private var vertexBuffer: GLuint = 0
+  private var indexBuffer: GLuint = 0
+  private var vertexArray: GLuint = 0
+  private var pool: [RenderTarget] = []
+  private var groupTargets: [Int: RenderTarget] = [:]
+  private var canvasTarget: RenderTarget?
+
+  /// The largest image this renderer writes, in pixels (1 GiB of RGBA).
+  public static let maxCanvasPixels = 1 << 28
+
+  /// A renderer on `context` (the process's shared context by default).
+  public init(context: GPUContext? = nil, samples requested: Int = 4) throws {
+    let context = try context ?? GPUContext.shared()
+    context.makeCurrent()
+    self.context = context
+    var value: GLint = 0
+    glGetIntegerv(GLenum(GL_MAX_SAMPLES), &value)
+    samples = max(1, min(requested, Int(value)))
+    glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &value)
+    maxTextureSize = Int(value)
+    glGetIntegerv(GLenum(GL_MAX_RENDERBUFFER_SIZE), &value)
+    maxTileSize = min(Int(value), maxTextureSize, 4096)
+    programs = try ProgramSet()
+    textures = TextureCache(maxTextureSize: maxTextureSize)
+    glGenVertexArrays(1, &vertexArray)
+    glBindVertexArray(vertexArray)
+    glGenBuffers(1, &vertexBuffer)
+    glGenBuffers(1, &indexBuffer)
+    glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer)
+    glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), indexBuffer)
+    let stride = GLsizei(MemoryLayout<Vertex>.stride)
+    glEnableVertexAttribArray(0)
+    glVertexAttribPointer(0, 3, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, nil)
+    glEnableVertexAttribArray(1)
+    glVertexAttribPointer(1, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, UnsafeRawPointer(bitPattern: 12))
+    glEnableVertexAttribArray(2)
+    glVertexAttribPointer(2, 4, GLenum(GL_UNSIGNED_BYTE), GLboolean(GL_TRUE), stride, UnsafeRawPointer(bitPattern: 20))
+    device.invalidate()
+    try device.check("renderer setup")
+  }
+
+  deinit {
+    context.makeCurrent()
+    pool.removeAll()
+    groupTargets.removeAll()
+    canvasTarget = nil
+    glDeleteBuffers(1, &vertexBuffer)
+    glDeleteBuffers(1, &indexBuffer)
+    glDeleteVertexArrays(1, &vertexArray)
+  }
+
+  /// Renders `layer` on a canvas of `size` points at `scale` and reads it back.
+  public func render(
+    layer: CALayer, size: CGSize, scale: CGFloat = 1, background: CGColor? = nil
+  ) throws -> RenderedImage {
+    var builder = FrameBuilder(size: size, scale: scale)
+    let frame = builder.build(root: layer, background: background)
+    return try render(frame)
+  }
+
+  /// Draws `frame` and reads back its pixels (tile by tile when the canvas is
+  /// larger than one target).
+  public func render(_ frame: Frame) throws -> RenderedImage {
+    try checkSize(frame)
+    var pixels = [UInt8](repeating: 0, count: frame.width * frame.height * 4)
+    try draw(frame) { target, tile in
+      if tile.width == frame.width {
+        pixels.withUnsafeMutableBytes { raw in
+          target.read(into: raw.baseAddress! + tile.y * frame.width * 4, device: self.device)
+        }
+      } else {
+        var buffer = [UInt8](repeating: 0, count: target.width * target.height * 4)
+        buffer.withUnsafeMutableBytes { target.read(into: $0.baseAddress!, device: self.device) }
+        for row in 0..<tile.height {
+          let source = row * target.width * 4
+          let destination = ((tile.y + row) * frame.width + tile.x) * 4
+          pixels.replaceSubrange(destination..<destination + tile.width * 4, with: buffer[source..<source + tile.width * 4])
+        }
+      }
+    }
+    return RenderedImage(width: frame.width, height: frame.height, premultipliedPixels: pixels)
+  }
+
+  /// Draws `frame` without reading it back (what the benchmark times), tile
+  /// by tile; `tileDone` sees each finished tile's target.
+  public func draw(_ frame: Frame) throws {
+    try checkSize(frame)
+    try draw(frame) { _, _ in }
+  }
+
+  /// Waits until the GPU has finished every command.
+  public func finish() { glFinish() }
+
+  private func checkSize(_ frame: Frame) throws {
+    guard frame.width > 0, frame.height > 0 else {
+      throw RendererError.canvasTooLarge(width: frame.width, height: frame.height, limit: "it is empty")
+    }
+    guard frame.width * frame.height <= Self.maxCanvasPixels else {
+      throw RendererError.canvasTooLarge(
+        width: frame.width, height: frame.height,
+        limit: "more than \(Self.maxCanvasPixels) pixels")
+    }
+  }
+
+  private func draw(_ frame: Frame, tileDone: (RenderTarget, PixelRect) throws -> Void) throws {
+    context.makeCurrent()
+    device.counters = RenderCounters()
+    let tileWidth = min(frame.width, maxTileSize), tileHeight = min(frame.height, maxTileSize)
+    if canvasTarget?.width != tileWidth || canvasTarget?.height != tileHeight {
+      canvasTarget = nil
+      canvasTarget = try RenderTarget(width: tileWidth, height: tileHeight, samples: samples)
+    }
+    guard let target = canvasTarget else { return }
+    var y = 0
+    while y < frame.height {
+      var x = 0
+      while x < frame.width {
+        let tile = PixelRect(
+          x: x, y: y, width: min(tileWidth, frame.width - x), height: min(tileHeight, frame.height - y))
+        try prepareGroups(frame.commands, region: tile)
+        device.bindFramebuffer(target.drawFramebuffer)
+        device.setViewport(0, 0, tileWidth, tileHeight)
+        device.clear(frame.background)
+        try drawCommands(frame.commands, region: tile, targetSize: (tileWidth, tileHeight))
+        target.resolve(device: device)
+        try tileDone(target, tile)
+        releaseGroupTargets()
+        x += tileWidth
+      }
+      y += tileHeight
+    }
+    textures.endFrame(device: device)
+    try device.check("frame")
+  }
+
+  // MARK: Offscreen groups
+
+  /// Renders every group in `commands` (inner groups first) into a texture
+  /// covering its bounds within `region`.
+  private func prepareGroups(_ commands: [DrawCommand], region: PixelRect) throws {
+    for case .group(let group) in commands {
+      let area = group.bounds.intersection(region)
+      guard !area.isEmpty else { continue }
+      try prepareGroups(group.commands, region: area)
+      let target = try acquireTarget(width: area.width, height: area.height)
+      device.bindFramebuffer(target.drawFramebuffer)
+      device.setViewport(0, 0, area.width, area.height)
+      device.clear(.zero)
+      try drawCommands(group.commands, region: area, targetSize: (target.width, target.height))
+      target.resolve(device: device)
+      groupTargets[group.id] = target
+      device.counters.offscreenPasses += 1
+    }
+  }
+
+  private func acquireTarget(width: Int, height: Int) throws -> RenderTarget {
+    if let i = pool.firstIndex(where: { $0.width == width && $0.height == height }) {
+      return pool.remove(at: i)
+    }
+    return try RenderTarget(width: width, height: height, samples: samples)
+  }
+
+  private func releaseGroupTargets() {
+    pool.append(contentsOf: groupTargets.values)
+    groupTargets.removeAll()
+    // Keep the pool small: targets are cheap to make and expensive to hold.
+    if pool.count > 8 { pool.removeFirst(pool.count - 8) }
+  }
+
+  // MARK: Drawing a list
+
+  private struct Batch {
+    var program: GLProgram
+    var texture: GLuint
+    var sampler: GLuint
+    var firstIndex: Int
+    var indexCount: Int
+  }
+
+  /// Draws `commands` into the bound target, which shows `region` of the
+  /// canvas (in canvas pixels) at its origin.
+  private func drawCommands(
+    _ commands: [DrawCommand], region: PixelRect, targetSize: (Int, Int)
+  ) throws {
+    var vertices: [Vertex] = []
+    var indices: [UInt32] = []
+    var batches: [Batch] = []
+    vertices.reserveCapacity(commands.count * 4)
+    indices.reserveCapacity(commands.count * 6)
+    for command in commands where command.bounds.intersects(region) {
+      let item: DrawItem
+      switch command {
+      case .item(let drawItem): item = drawItem
+      case .group(let group):
+        guard groupTargets[group.id] != nil else { continue }
+        item = compositeItem(group, region: region)
+      }
+      let (program, texture, sampler) = try resources(for: item.material)
+      if var last = batches.last, last.program.id == program.id, last.texture == texture,
+        last.sampler == sampler
+      {
+        last.indexCount += appendItem(item, &vertices, &indices)
+        batches[batches.count - 1] = last
+      } else {
+        let first = indices.count
+        let count = appendItem(item, &vertices, &indices)
+        batches.append(Batch(program: program, texture: texture, sampler: sampler, firstIndex: first, indexCount: count))
+      }
+    }
+    guard !batches.isEmpty else { return }
+    vertices.withUnsafeBytes { raw in
+      glBufferData(GLenum(GL_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+    }
+    indices.withUnsafeBytes { raw in
+      glBufferData(GLenum(GL_ELEMENT_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+    }
+    device.counters.vertices += vertices.count
+    device.setBlending(true)
+    // Canvas pixels → clip space of this target: the region's origin lands on
+    // the target's origin; target row 0 holds the region's top row.
+    let (w, h) = (Float(targetSize.0), Float(targetSize.1))
+    let viewport = (2 / w, 2 / h, -2 * Float(region.x) / w - 1, -2 * Float(region.y) / h - 1)
+    var lastProgram: GLuint = 0
+    for batch in batches {
+      device.useProgram(batch.program.id)
+      if batch.program.id != lastProgram {
+        glUniform4f(batch.program.viewport, viewport.0, viewport.1, viewport.2, viewport.3)
+        lastProgram = batch.program.id
+      }
+      if batch.texture != 0 { device.bindTexture(batch.texture, sampler: batch.sampler) }
+      device.drawTriangles(indexCount: batch.indexCount, firstIndex: batch.firstIndex)
+    }
+  }
+
+  private func resources(for material: Material) throws -> (GLProgram, GLuint, GLuint) {
+    switch material {
+    case .solid:
+      return (programs.solid, 0, 0)
+    case .image(let image, let key):
+      let texture = try textures.texture(for: image, sampler: key, device: device)
+      return (programs.image, texture, textures.sampler(key))
+    case .group(let id):
+      let texture = groupTargets[id]?.texture ?? 0
+      let nearest = SamplerKey(minification: .nearest, magnification: .nearest)
+      return (programs.image, texture, textures.sampler(nearest))
+    }
+  }
+
+  /// The quad that puts a rendered group back in its parent, pixel for pixel.
+  private func compositeItem(_ group: GroupPass, region: PixelRect) -> DrawItem {
+    let area = group.bounds.intersection(region)
+    let rect = CGRect(x: area.x, y: area.y, width: area.width, height: area.height)
+    return DrawItem(
+      material: .group(group.id),
+      polygon: [
+        CGPoint(x: rect.minX, y: rect.minY), CGPoint(x: rect.maxX, y: rect.minY),
+        CGPoint(x: rect.maxX, y: rect.maxY), CGPoint(x: rect.minX, y: rect.maxY),
+      ],
+      rect: rect, uv: (0, 0, 1, 1), matrix: CATransform3DIdentity,
+      color: SIMD4(repeating: group.opacity), bounds: area, layerName: nil)
+  }
+
+  /// Appends the item's polygon as a triangle fan; returns the index count.
+  private func appendItem(_ item: DrawItem, _ vertices: inout [Vertex], _ indices: inout [UInt32]) -> Int {
+    let base = UInt32(vertices.count)
+    let m = item.matrix
+    let r = item.rect
+    let du = r.width != 0 ? CGFloat(item.uv.u1 - item.uv.u0) / r.width : 0
+    let dv = r.height != 0 ? CGFloat(item.uv.v1 - item.uv.v0) / r.height : 0
+    let c = item.color
+    func byte(_ v: Float) -> UInt32 { UInt32(max(0, min(255, (v * 255).rounded()))) }
+    let color = byte(c.x) | byte(c.y) << 8 | byte(c.z) << 16 | byte(c.w) << 24
+    for p in item.polygon {
+      let q = m.apply(p.x, p.y)
+      vertices.append(
+        Vertex(
+          x: Float(q.x), y: Float(q.y), w: Float(q.w),
+          u: item.uv.u0 + Float((p.x - r.minX) * du), v: item.uv.v0 + Float((p.y - r.minY) * dv),
+          color: color))
+    }
+    let n = UInt32(item.polygon.count)
+    for i in 1..<(n - 1) {
+      indices.append(base)
+      indices.append(base + i)
+      indices.append(base + i + 1)
+    }
+    return Int(n - 2) * 3
+  }
+}
+
+/// The vertex format of every draw: homogeneous target pixels, texture
+/// coordinates, premultiplied color (24 bytes).
+struct Vertex {
+  var x: Float, y: Float, w: Float
+  var u: Float, v: Float
+  var color: UInt32
+}
