@@ -34,7 +34,10 @@ public final class Renderer {
   public static let maxCanvasPixels = 1 << 28
 
   /// A renderer on `context` (the process's shared context by default).
-  public init(context: GPUContext? = nil, samples requested: Int = 4) throws {
+  /// - Parameters:
+  ///   - samples: multisamples per pixel wanted (clamped to what the GPU has).
+  ///   - maxTileSize: the largest tile side (canvases above it render in tiles).
+  public init(context: GPUContext? = nil, samples requested: Int = 4, maxTileSize tile: Int = 4096) throws {
     let context = try context ?? GPUContext.shared()
     context.makeCurrent()
     self.context = context
@@ -44,7 +47,7 @@ public final class Renderer {
     glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &value)
     maxTextureSize = Int(value)
     glGetIntegerv(GLenum(GL_MAX_RENDERBUFFER_SIZE), &value)
-    maxTileSize = min(Int(value), maxTextureSize, 4096)
+    maxTileSize = max(16, min(Int(value), maxTextureSize, tile))
     programs = try ProgramSet()
     textures = TextureCache(maxTextureSize: maxTextureSize)
     glGenVertexArrays(1, &vertexArray)

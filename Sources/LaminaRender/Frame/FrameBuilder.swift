@@ -37,10 +37,20 @@ public struct FrameBuilder {
     targetBounds = PixelRect(x: 0, y: 0, width: width, height: height)
   }
 
+  /// A builder that stretches a canvas of `size` points to exactly
+  /// `pixelWidth`×`pixelHeight` pixels (the benchmark's `--size`).
+  public init(size: CGSize, pixelWidth: Int, pixelHeight: Int) {
+    width = pixelWidth
+    height = pixelHeight
+    canvasToPixels = CATransform3DMakeScale(
+      CGFloat(pixelWidth) / max(size.width, 1), CGFloat(pixelHeight) / max(size.height, 1), 1)
+    targetBounds = PixelRect(x: 0, y: 0, width: width, height: height)
+  }
+
   /// Builds the frame for `root`, laid on a canvas whose background is `background`.
   public mutating func build(root: CALayer, background: CGColor?) -> Frame {
     nextGroupID = 0
-    let commands = visit(root, parentToTarget: canvasToPixels, parentSublayers: nil)
+    let commands = visit(root, parentToTarget: canvasToPixels, parentSublayers: nil, flipped: false)
     return Frame(
       width: width, height: height, background: premultiplied(background, opacity: 1),
       commands: commands)
@@ -52,8 +62,11 @@ public struct FrameBuilder {
   /// - Parameters:
   ///   - parentToTarget: maps the superlayer's (flattened) plane to target pixels.
   ///   - parentSublayers: the superlayer's `transformForSublayers` (nil for the root).
+  ///   - flipped: an odd number of ancestors flip their sublayers' geometry;
+  ///     contents images are then flipped back so that they stay upright.
   private mutating func visit(
-    _ layer: CALayer, parentToTarget: CATransform3D, parentSublayers: CATransform3D?
+    _ layer: CALayer, parentToTarget: CATransform3D, parentSublayers: CATransform3D?,
+    flipped: Bool
   ) -> [DrawCommand] {
     guard !layer.isHidden, layer.opacity > 0 else { return [] }
     var local = layer.transformToSuperlayer
@@ -61,12 +74,16 @@ public struct FrameBuilder {
     // The layer's plane flattens into the parent's: z drops, x, y, w stay.
     let toTarget = local.flattened.concatenating(parentToTarget)
     if layer is CATransformLayer {
-      return transformLayerCommands(layer, local: local, parentToTarget: parentToTarget)
+      return transformLayerCommands(
+        layer, local: local, parentToTarget: parentToTarget, flipped: flipped)
     }
-    var commands = ownCommands(layer, toTarget: toTarget)
+    var commands = ownCommands(layer, toTarget: toTarget, flipped: flipped)
     let sublayerTransform = layer.transformForSublayers
+    let sublayersFlipped = flipped != layer.isGeometryFlipped
     for sublayer in drawingOrder(layer.storedSublayersForRendering) {
-      commands += visit(sublayer, parentToTarget: toTarget, parentSublayers: sublayerTransform)
+      commands += visit(
+        sublayer, parentToTarget: toTarget, parentSublayers: sublayerTransform,
+        flipped: sublayersFlipped)
     }
     return applyOpacity(layer.opacity, to: commands)
   }
@@ -74,11 +91,12 @@ public struct FrameBuilder {
   /// A `CATransformLayer` and its subtree: the planes of its sublayers (and
   /// of nested transform layers) share one 3D space, sorted back to front.
   private mutating func transformLayerCommands(
-    _ layer: CALayer, local: CATransform3D, parentToTarget: CATransform3D
+    _ layer: CALayer, local: CATransform3D, parentToTarget: CATransform3D, flipped: Bool
   ) -> [DrawCommand] {
     var planes: [(depth: CGFloat, order: Int, commands: [DrawCommand])] = []
     collectPlanes(
-      of: layer, toContext: local, parentToTarget: parentToTarget, opacity: 1, into: &planes)
+      of: layer, toContext: local, parentToTarget: parentToTarget, opacity: 1,
+      flipped: flipped != layer.isGeometryFlipped, into: &planes)
     // Back to front: smaller z is farther from the viewer. Equal depths keep
     // sublayer order (Core Animation's rule for coplanar layers).
     planes.sort { $0.depth != $1.depth ? $0.depth < $1.depth : $0.order < $1.order }
@@ -90,7 +108,7 @@ public struct FrameBuilder {
   /// to the context's space (the flattening ancestor's, before flattening).
   private mutating func collectPlanes(
     of layer: CALayer, toContext: CATransform3D, parentToTarget: CATransform3D,
-    opacity: Float, into planes: inout [(depth: CGFloat, order: Int, commands: [DrawCommand])]
+    opacity: Float, flipped: Bool, into planes: inout [(depth: CGFloat, order: Int, commands: [DrawCommand])]
   ) {
     let sublayerTransform = layer.transformForSublayers
     for sublayer in layer.storedSublayersForRendering where !sublayer.isHidden && sublayer.opacity > 0 {
@@ -100,14 +118,18 @@ public struct FrameBuilder {
         // A transform layer's opacity multiplies each of its sublayers on its own.
         collectPlanes(
           of: sublayer, toContext: childToContext, parentToTarget: parentToTarget,
-          opacity: opacity * sublayer.opacity, into: &planes)
+          opacity: opacity * sublayer.opacity, flipped: flipped != sublayer.isGeometryFlipped,
+          into: &planes)
         continue
       }
       let toTarget = childToContext.flattened.concatenating(parentToTarget)
-      var commands = ownCommands(sublayer, toTarget: toTarget)
+      var commands = ownCommands(sublayer, toTarget: toTarget, flipped: flipped)
       let childSublayers = sublayer.transformForSublayers
+      let childFlipped = flipped != sublayer.isGeometryFlipped
       for grandchild in drawingOrder(sublayer.storedSublayersForRendering) {
-        commands += visit(grandchild, parentToTarget: toTarget, parentSublayers: childSublayers)
+        commands += visit(
+          grandchild, parentToTarget: toTarget, parentSublayers: childSublayers,
+          flipped: childFlipped)
       }
       commands = applyOpacity(sublayer.opacity * opacity, to: commands)
       let b = sublayer.bounds
@@ -159,7 +181,9 @@ public struct FrameBuilder {
   // MARK: A layer's own drawing
 
   /// Background and contents of one layer (in that order).
-  private func ownCommands(_ layer: CALayer, toTarget: CATransform3D) -> [DrawCommand] {
+  private func ownCommands(_ layer: CALayer, toTarget: CATransform3D, flipped: Bool)
+    -> [DrawCommand]
+  {
     let bounds = layer.bounds
     if !layer.isDoubleSided && isBackFacing(toTarget, bounds: bounds) { return [] }
     var commands: [DrawCommand] = []
@@ -178,8 +202,9 @@ public struct FrameBuilder {
       if let rect = layout.rect, rect.width > 0, rect.height > 0 {
         let sampler = SamplerKey(
           minification: layer.minificationFilter, magnification: layer.magnificationFilter)
+        let uv = flipped ? (layout.uv.0, layout.uv.3, layout.uv.2, layout.uv.1) : layout.uv
         if let item = makeItem(
-          .image(image, sampler), rect: rect, uv: layout.uv, toTarget: toTarget,
+          .image(image, sampler), rect: rect, uv: uv, toTarget: toTarget,
           color: SIMD4(repeating: 1), name: layer.name)
         {
           commands.append(.item(item))

@@ -45,8 +45,11 @@ struct GLProgram {
     glUseProgram(0)
   }
 
-  private static func compile(_ name: String, _ kind: GLenum) throws -> GLuint {
-    let source = try ShaderLibrary.source(name)
+  static func compile(_ name: String, _ kind: GLenum) throws -> GLuint {
+    try compile(source: ShaderLibrary.source(name), name: name, kind)
+  }
+
+  static func compile(source: String, name: String, _ kind: GLenum) throws -> GLuint {
     let shader = glCreateShader(kind)
     source.withCString { text in
       var pointer: UnsafePointer<GLchar>? = text
@@ -63,7 +66,7 @@ struct GLProgram {
     return shader
   }
 
-  private static func log(
+  static func log(
     _ object: GLuint,
     _ getiv: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
     _ getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void
@@ -86,5 +89,24 @@ struct ProgramSet {
   init() throws {
     solid = try GLProgram(vertex: "quad.vert.glsl", fragment: "solid.frag.glsl")
     image = try GLProgram(vertex: "quad.vert.glsl", fragment: "image.frag.glsl")
+  }
+}
+
+/// Compiles shaders on the current context, for tests and diagnostics.
+public enum ShaderProgramCheck {
+  public enum Kind { case vertex, fragment }
+
+  /// Compiles and links two embedded shaders, then deletes the program.
+  public static func compile(vertex: String, fragment: String) throws {
+    let program = try GLProgram(vertex: vertex, fragment: fragment)
+    glDeleteProgram(program.id)
+  }
+
+  /// Compiles one shader from source (named `<source>` in errors).
+  public static func compile(source: String, kind: Kind) throws {
+    let shader = try GLProgram.compile(
+      source: source, name: "<source>",
+      GLenum(kind == .vertex ? GL_VERTEX_SHADER : GL_FRAGMENT_SHADER))
+    glDeleteShader(shader)
   }
 }

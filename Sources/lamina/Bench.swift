@@ -1,0 +1,120 @@
+import Foundation
+import Lamina
+import LaminaRender
+import LaminaScene
+
+/// `lamina bench SCENE.json [...]`: the protocol of the benchmark scenes
+/// (Benchmarks/README.md): frame i is the scene at `start + i/fps`; warm-up
+/// frames first, untimed; then timed frames, each a full redraw finished
+/// with glFinish. Frame time = CPU frame building + GPU time (draw calls
+/// issued until glFinish returns).
+func runBench(_ arguments: [String]) -> Int32 {
+  do {
+    let options = try Options(
+      arguments, valued: ["--frames", "--warmup", "--start", "--fps", "--size"], switches: ["--json"])
+    guard options.positional.count == 1 else { throw UsageError("bench needs one scene file\n" + usage) }
+    let path = options.positional[0]
+    let frames = try options.integer("--frames", range: 1...1_000_000) ?? 120
+    let warmup = try options.integer("--warmup", range: 0...1_000_000) ?? 10
+    let start = try options.number("--start", range: 0...1e9) ?? 10
+    let fps = try options.number("--fps", range: 1...10_000) ?? 60
+    let size = try options.size("--size")
+    let scene = try SceneLoader.load(contentsOf: URL(fileURLWithPath: path))
+    let renderer = try Renderer()
+    let pixelSize = size ?? (
+      Int((scene.canvas.width * scene.canvas.scale).rounded()),
+      Int((scene.canvas.height * scene.canvas.scale).rounded()))
+
+    var cpu: [Double] = [], gpu: [Double] = [], total: [Double] = []
+    var draws: [Int] = [], uploads: [Int] = [], passes: [Int] = []
+    for i in 0..<(warmup + frames) {
+      // Warm-up frames come just before `start`, timed frames from `start` on.
+      let time = start + Double(i - warmup) / fps
+      let t0 = DispatchTime.now().uptimeNanoseconds
+      let frame = renderer.buildFrame(scene: scene, time: time, scale: nil, pixelSize: pixelSize)
+      let t1 = DispatchTime.now().uptimeNanoseconds
+      try renderer.draw(frame)
+      renderer.finish()
+      let t2 = DispatchTime.now().uptimeNanoseconds
+      guard i >= warmup else { continue }
+      cpu.append(Double(t1 - t0) / 1e6)
+      gpu.append(Double(t2 - t1) / 1e6)
+      total.append(Double(t2 - t0) / 1e6)
+      draws.append(renderer.counters.drawCalls)
+      uploads.append(renderer.counters.textureUploads)
+      passes.append(renderer.counters.offscreenPasses)
+    }
+    let report = BenchReport(
+      scene: (path as NSString).lastPathComponent, width: pixelSize.0, height: pixelSize.1,
+      frames: frames, warmup: warmup, start: start, fps: fps, frameMs: total, cpuMs: cpu, gpuMs: gpu,
+      drawCalls: draws, uploads: uploads, offscreenPasses: passes,
+      peakMemoryMB: peakMemoryMB(), renderer: renderer)
+    print(options.has("--json") ? report.json() : report.text())
+    return 0
+  } catch let error as UsageError {
+    printError(error.description)
+    return 2
+  } catch {
+    printError("\(error)")
+    return 1
+  }
+}
+
+/// Peak resident memory of the process so far, in MiB.
+func peakMemoryMB() -> Double {
+  var usage = rusage()
+  getrusage(RUSAGE_SELF, &usage)
+  return Double(usage.ru_maxrss) / 1024
+}
+
+struct BenchReport {
+  let scene: String
+  let width: Int, height: Int
+  let frames: Int, warmup: Int
+  let start: Double, fps: Double
+  let frameMs: [Double], cpuMs: [Double], gpuMs: [Double]
+  let drawCalls: [Int], uploads: [Int], offscreenPasses: [Int]
+  let peakMemoryMB: Double
+  let renderer: Renderer
+
+  static func percentile(_ values: [Double], _ p: Double) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    let rank = p / 100 * Double(sorted.count - 1)
+    let lower = Int(rank.rounded(.down)), upper = Int(rank.rounded(.up))
+    return sorted[lower] + (sorted[upper] - sorted[lower]) * (rank - Double(lower))
+  }
+
+  var median: Double { Self.percentile(frameMs, 50) }
+  func mean(_ values: [Int]) -> Double {
+    values.isEmpty ? 0 : Double(values.reduce(0, +)) / Double(values.count)
+  }
+
+  func text() -> String {
+    func f(_ v: Double) -> String { String(format: "%.2f", v) }
+    return """
+      scene \(scene)  \(width)x\(height)  \(frames) frames from t=\(start)s at \(Int(fps)) fps (\(warmup) warm-up)
+      renderer \(renderer.context.platform.rawValue), \(renderer.samples)x MSAA
+      fps \(f(median > 0 ? 1000 / median : 0))  frame ms: median \(f(median))  p95 \(f(Self.percentile(frameMs, 95)))  p99 \(f(Self.percentile(frameMs, 99)))
+      cpu (frame building) ms: median \(f(Self.percentile(cpuMs, 50)))  gpu (to glFinish) ms: median \(f(Self.percentile(gpuMs, 50)))
+      per frame: \(f(mean(drawCalls))) draw calls, \(f(mean(uploads))) uploads, \(f(mean(offscreenPasses))) offscreen passes
+      peak memory \(f(peakMemoryMB)) MiB
+      """
+  }
+
+  func json() -> String {
+    let object: [String: Any] = [
+      "scene": scene, "width": width, "height": height, "frames": frames, "warmup": warmup,
+      "start": start, "fps": fps,
+      "platform": renderer.context.platform.rawValue, "msaaSamples": renderer.samples,
+      "framesPerSecond": median > 0 ? 1000 / median : 0,
+      "frameMs": ["median": median, "p95": Self.percentile(frameMs, 95), "p99": Self.percentile(frameMs, 99)],
+      "cpuMs": ["median": Self.percentile(cpuMs, 50), "p95": Self.percentile(cpuMs, 95)],
+      "gpuMs": ["median": Self.percentile(gpuMs, 50), "p95": Self.percentile(gpuMs, 95)],
+      "drawCallsPerFrame": mean(drawCalls), "uploadsPerFrame": mean(uploads),
+      "offscreenPassesPerFrame": mean(offscreenPasses), "peakMemoryMB": peakMemoryMB,
+    ]
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+    return String(decoding: data, as: UTF8.self)
+  }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Writes a message to standard error, prefixed with the command's name.
+func printError(_ message: String) {
+  FileHandle.standardError.write(("lamina: " + message + "\n").data(using: .utf8)!)
+}
+
+/// A command-line parse error: a message for the user.
+struct UsageError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// Minimal option parsing: positional arguments and `--flag value` pairs.
+struct Options {
+  var positional: [String] = []
+  private var values: [String: String] = [:]
+  private var flags: Set<String> = []
+
+  /// - Parameters:
+  ///   - valued: options that take a value (`-o`, `--time`, …).
+  ///   - switches: options that take none (`--json`).
+  init(_ arguments: [String], valued: Set<String>, switches: Set<String> = []) throws {
+    var i = 0
+    while i < arguments.count {
+      let argument = arguments[i]
+      if valued.contains(argument) {
+        guard i + 1 < arguments.count else { throw UsageError("\(argument) needs a value") }
+        values[argument] = arguments[i + 1]
+        i += 2
+      } else if switches.contains(argument) {
+        flags.insert(argument)
+        i += 1
+      } else if argument.hasPrefix("-") && argument.count > 1 {
+        throw UsageError("unknown option '\(argument)'")
+      } else {
+        positional.append(argument)
+        i += 1
+      }
+    }
+  }
+
+  func string(_ name: String) -> String? { values[name] }
+  func has(_ name: String) -> Bool { flags.contains(name) }
+
+  /// A finite number, or nil when the option is absent.
+  func number(_ name: String, range: ClosedRange<Double>) throws -> Double? {
+    guard let text = values[name] else { return nil }
+    guard let value = Double(text), value.isFinite else {
+      throw UsageError("\(name) expects a number, got '\(text)'")
+    }
+    guard range.contains(value) else {
+      throw UsageError("\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
+    }
+    return value
+  }
+
+  /// A whole number, or nil when the option is absent.
+  func integer(_ name: String, range: ClosedRange<Int>) throws -> Int? {
+    guard let text = values[name] else { return nil }
+    guard let value = Int(text), range.contains(value) else {
+      throw UsageError("\(name) expects a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+    }
+    return value
+  }
+
+  /// `WxH` in pixels, or nil when the option is absent.
+  func size(_ name: String) throws -> (Int, Int)? {
+    guard let text = values[name] else { return nil }
+    let parts = text.split(separator: "x").map { Int($0) }
+    guard parts.count == 2, let w = parts[0], let h = parts[1], w > 0, h > 0, w <= 16384, h <= 16384
+    else { throw UsageError("\(name) expects WIDTHxHEIGHT (each 1...16384), got '\(text)'") }
+    return (w, h)
+  }
+}

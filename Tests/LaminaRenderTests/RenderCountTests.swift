@@ -1,0 +1,105 @@
+import Foundation
+import Lamina
+import LaminaRender
+import XCTest
+
+/// Draw calls, uploads and passes: stable numbers where timings are not.
+final class RenderCountTests: XCTestCase {
+  func root(_ width: CGFloat, _ height: CGFloat) -> CALayer {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
+    root.position = CGPoint(x: width / 2, y: height / 2)
+    return root
+  }
+
+  func image(_ rgba: (UInt8, UInt8, UInt8, UInt8)) -> CGImage {
+    CGImage(width: 2, height: 2, rgba: Array([rgba.0, rgba.1, rgba.2, rgba.3].repeated(4)))!
+  }
+
+  func testSolidLayersBatchIntoOneDrawCall() throws {
+    let r = root(100, 100)
+    for i in 0..<100 {
+      let l = CALayer()
+      l.frame = CGRect(x: CGFloat(i % 10) * 10, y: CGFloat(i / 10) * 10, width: 8, height: 8)
+      l.backgroundColor = CGColor(red: CGFloat(i) / 100, green: 0.5, blue: 0.2, alpha: 1)
+      r.addSublayer(l)
+    }
+    let renderer = try RenderTestSupport.renderer()
+    let out = try renderer.render(layer: r, size: CGSize(width: 100, height: 100))
+    XCTAssertEqual(renderer.counters.drawCalls, 1)
+    XCTAssertEqual(renderer.counters.vertices, 400)
+    let p = out.pixel(95, 95)
+    XCTAssertEqual(Int(p.r), 252, accuracy: 1)
+    XCTAssertEqual(Int(p.g), 128, accuracy: 1)
+  }
+
+  func testImagesUploadOnceAndBatchPerTexture() throws {
+    let r = root(100, 100)
+    let red = image((255, 0, 0, 255)), blue = image((0, 0, 255, 255))
+    for (i, contents) in [red, red, blue, blue, red].enumerated() {
+      let l = CALayer()
+      l.frame = CGRect(x: CGFloat(i) * 20, y: 0, width: 18, height: 18)
+      l.contents = contents
+      r.addSublayer(l)
+    }
+    let renderer = try RenderTestSupport.renderer()
+    _ = try renderer.render(layer: r, size: CGSize(width: 100, height: 100))
+    XCTAssertEqual(renderer.counters.textureUploads, 2)
+    XCTAssertEqual(renderer.counters.drawCalls, 3)  // red×2, blue×2, red
+    _ = try renderer.render(layer: r, size: CGSize(width: 100, height: 100))
+    XCTAssertEqual(renderer.counters.textureUploads, 0, "textures are reused while images live")
+  }
+
+  func testOverlappingGroupTakesOneOffscreenPass() throws {
+    let r = root(100, 100)
+    let group = CALayer()
+    group.frame = CGRect(x: 10, y: 10, width: 80, height: 80)
+    group.opacity = 0.5
+    for x in [0, 30] as [CGFloat] {
+      let l = CALayer()
+      l.frame = CGRect(x: x, y: 0, width: 50, height: 50)
+      l.backgroundColor = x == 0 ? CGColor(red: 1, green: 0, blue: 0, alpha: 1) : CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+      group.addSublayer(l)
+    }
+    r.addSublayer(group)
+    let renderer = try RenderTestSupport.renderer()
+    let out = try renderer.render(layer: r, size: CGSize(width: 100, height: 100), background: .white)
+    XCTAssertEqual(renderer.counters.offscreenPasses, 1)
+    // Where they overlap, only blue shows, at half opacity over white.
+    let p = out.pixel(50, 30)
+    XCTAssertEqual(Int(p.r), 128, accuracy: 1)
+    XCTAssertEqual(Int(p.g), 128, accuracy: 1)
+    XCTAssertEqual(Int(p.b), 255, accuracy: 1)
+  }
+
+  func testLargeCanvasRendersInTilesWithTheSamePixels() throws {
+    let r = root(300, 200)
+    let l = CALayer()
+    l.frame = CGRect(x: 20, y: 30, width: 200, height: 120)
+    l.transform = CATransform3DMakeRotation(0.3, 0, 0, 1)
+    l.backgroundColor = CGColor(red: 0.2, green: 0.4, blue: 0.8, alpha: 0.7)
+    r.addSublayer(l)
+    let tiled = try Renderer(samples: 4, maxTileSize: 128)
+    let whole = try RenderTestSupport.renderer()
+    let a = try tiled.render(layer: r, size: CGSize(width: 300, height: 200), background: .white)
+    let b = try whole.render(layer: r, size: CGSize(width: 300, height: 200), background: .white)
+    XCTAssertEqual(a, b)
+  }
+
+  func testSameSceneSameBytes() throws {
+    let r = root(64, 64)
+    let l = CALayer()
+    l.frame = CGRect(x: 5, y: 5, width: 50, height: 40)
+    l.transform = CATransform3DMakeRotation(0.7, 1, 1, 0)
+    l.backgroundColor = CGColor(red: 0.9, green: 0.3, blue: 0.1, alpha: 0.8)
+    r.addSublayer(l)
+    let renderer = try RenderTestSupport.renderer()
+    let a = try renderer.render(layer: r, size: CGSize(width: 64, height: 64))
+    let b = try renderer.render(layer: r, size: CGSize(width: 64, height: 64))
+    XCTAssertEqual(a, b)
+  }
+}
+
+extension Array {
+  func repeated(_ count: Int) -> [Element] { Array((0..<count).map { _ in self }.joined()) }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Lamina
+import LaminaRender
+import LaminaScene
+import XCTest
+
+/// Shared helpers for render tests: one renderer per process (one EGL
+/// context), fixture lookup, and golden comparison with a written diff.
+enum RenderTestSupport {
+  nonisolated(unsafe) private static var sharedRenderer: Renderer?
+
+  static func renderer() throws -> Renderer {
+    if let sharedRenderer { return sharedRenderer }
+    let made = try Renderer()
+    sharedRenderer = made
+    return made
+  }
+
+  /// The Fixtures folder in the test bundle (read-only copies).
+  static var fixtures: URL {
+    Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
+  }
+
+  /// The Fixtures folder in the source tree (where goldens are recorded and
+  /// failure images are written).
+  static var sourceFixtures: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+  }
+
+  static var recording: Bool { ProcessInfo.processInfo.environment["RECORD_GOLDENS"] == "1" }
+
+  /// Loads and renders a scene file at `time`.
+  static func render(_ scene: URL, time: Double = 0) throws -> RenderedImage {
+    let loaded = try SceneLoader.load(contentsOf: scene)
+    var builder = FrameBuilder(
+      size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height), scale: loaded.canvas.scale)
+    let frame = builder.build(root: loaded.root, background: loaded.canvas.background)
+    return try renderer().render(frame)
+  }
+
+  /// Compares `image` with the golden PNG at `golden` (relative to Fixtures);
+  /// on failure writes `NAME.actual.png` and `NAME.diff.png` beside the golden
+  /// in the source tree. With RECORD_GOLDENS=1 the golden is rewritten and
+  /// the test fails, so that a re-record is always a conscious act.
+  static func assertMatches(
+    _ image: RenderedImage, golden: String, tolerance: Tolerance,
+    file: StaticString = #filePath, line: UInt = #line
+  ) throws {
+    let sourceGolden = sourceFixtures.appendingPathComponent(golden)
+    if recording {
+      try image.writePNG(to: sourceGolden)
+      XCTFail("recorded \(golden); look at it, then run again without RECORD_GOLDENS", file: file, line: line)
+      return
+    }
+    let expected = try CGImage.decode(fileAt: fixtures.appendingPathComponent(golden).path)
+    guard expected.width == image.width, expected.height == image.height else {
+      XCTFail(
+        "\(golden): size \(image.width)x\(image.height), expected \(expected.width)x\(expected.height)",
+        file: file, line: line)
+      return
+    }
+    let actual = image.straightPixels
+    let comparison = ImageComparison(
+      actual: actual, expected: expected.pixels, threshold: tolerance.threshold)
+    let passed = tolerance.accepts(comparison)
+    let base = sourceGolden.deletingPathExtension().path
+    if passed {
+      try? FileManager.default.removeItem(atPath: base + ".actual.png")
+      try? FileManager.default.removeItem(atPath: base + ".diff.png")
+      return
+    }
+    try? image.writePNG(to: URL(fileURLWithPath: base + ".actual.png"))
+    try? PNGFile.write(
+      comparison.diffImage(actual: actual, width: image.width, height: image.height),
+      width: image.width, height: image.height, to: URL(fileURLWithPath: base + ".diff.png"))
+    XCTFail(
+      "\(golden): \(comparison.summary); allowed \(tolerance); wrote \(base).actual.png and .diff.png",
+      file: file, line: line)
+  }
+}
+
+/// How close a rendering must be to its golden image.
+enum Tolerance: CustomStringConvertible {
+  /// At most `maxPixels` pixels differ by more than `maxDifference`/255.
+  case fuzzy(maxDifference: Int, maxPixels: Int)
+  /// The reference classes: at most `maxFractionOff` of the pixels differ by
+  /// more than 8/255, and the PSNR is at least `minPSNR`.
+  case reference(maxFractionOff: Double, minPSNR: Double)
+
+  var threshold: Int {
+    switch self {
+    case .fuzzy(let maxDifference, _): return maxDifference
+    case .reference: return 8
+    }
+  }
+
+  func accepts(_ comparison: ImageComparison) -> Bool {
+    switch self {
+    case .fuzzy(_, let maxPixels): return comparison.pixelsOff <= maxPixels
+    case .reference(let fraction, let psnr):
+      return comparison.fractionOff <= fraction && comparison.psnr >= psnr
+    }
+  }
+
+  var description: String {
+    switch self {
+    case .fuzzy(let d, let n): return "fuzzy(\(d),\(n))"
+    case .reference(let f, let p): return "\(f * 100)% off and PSNR ≥ \(p) dB"
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import LaminaRender
+import XCTest
+
+final class ShaderTests: XCTestCase {
+  /// The binary's embedded shaders are exactly the files in Shaders/.
+  func testEmbeddedShadersMatchFiles() throws {
+    let folder = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Shaders")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      .filter { $0.hasSuffix(".glsl") }.sorted()
+    XCTAssertFalse(files.isEmpty)
+    XCTAssertEqual(files, ShaderLibrary.sources.keys.sorted(), "embedded set differs from Shaders/")
+    for name in files {
+      let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+      XCTAssertEqual(ShaderLibrary.sources[name], text, "embedded \(name) drifted from the file")
+    }
+  }
+
+  /// Every fragment shader compiles and links with the quad vertex shader.
+  func testShadersCompile() throws {
+    _ = try RenderTestSupport.renderer()
+    for name in ShaderLibrary.sources.keys where name.hasSuffix(".frag.glsl") {
+      XCTAssertNoThrow(try ShaderProgramCheck.compile(vertex: "quad.vert.glsl", fragment: name), name)
+    }
+  }
+
+  func testBrokenShaderReportsItsLog() throws {
+    _ = try RenderTestSupport.renderer()
+    XCTAssertThrowsError(try ShaderProgramCheck.compile(source: "#version 300 es\nvoid main() { nope; }", kind: .fragment)) { error in
+      guard case RendererError.shaderCompilation(let name, let log) = error else {
+        return XCTFail("unexpected \(error)")
+      }
+      XCTAssertEqual(name, "<source>")
+      XCTAssertTrue(log.contains("nope"), log)
+    }
+  }
+}

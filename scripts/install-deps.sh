@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Lamina builds, tests and renders with, when
+# any is missing. Safe to run again: it does nothing when all are present.
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libegl1-mesa-dev libgles2-mesa-dev libgbm-dev libdrm-dev
+  libegl-mesa0 libgl1-mesa-dri   # the EGL vendor and llvmpipe (swrast_dri.so)
+  libpng-dev libjpeg62-turbo-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+echo "Installing: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
