@@ -45,7 +45,8 @@ private final class FakeProbe: PlatformProbe {
   var attempts: [String] { calls.filter { $0 != "renderNodes" && $0 != "devices" } }
 }
 
-private let hardware = ProbedDevice(index: 1, name: "NVIDIA H100, /dev/dri/renderD129", isSoftware: false)
+private let hardware = ProbedDevice(
+  index: 1, name: "NVIDIA H100, /dev/dri/renderD129", isSoftware: false)
 private let software = ProbedDevice(index: 0, name: "software", isSoftware: true)
 
 final class PlatformSelectionTests: XCTestCase {
@@ -112,7 +113,8 @@ final class PlatformSelectionTests: XCTestCase {
     let chosen = try select(probe)
     XCTAssertEqual(chosen.platform, .surfaceless)
     XCTAssertEqual(probe.attempts, ["surfaceless"])
-    XCTAssertTrue(chosen.log.contains("device: device 0 (software): deferred until surfaceless fails"))
+    XCTAssertTrue(
+      chosen.log.contains("device: device 0 (software): deferred until surfaceless fails"))
     XCTAssertEqual(chosen.log.last, "surfaceless: EGL 1.5 (selected)")
   }
 
@@ -149,9 +151,12 @@ final class PlatformSelectionTests: XCTestCase {
     probe.surfaceless = .failed("eglInitialize failed (EGL_NOT_INITIALIZED)", driverMissing: true)
 
     let error = selectionError(probe)
-    guard case .driverMissing? = error else { return XCTFail("expected driverMissing, got \(String(describing: error))") }
+    guard case .driverMissing? = error else {
+      return XCTFail("expected driverMissing, got \(String(describing: error))")
+    }
     let message = error?.description ?? ""
-    XCTAssertTrue(message.contains("surfaceless: eglInitialize failed (EGL_NOT_INITIALIZED)"), message)
+    XCTAssertTrue(
+      message.contains("surfaceless: eglInitialize failed (EGL_NOT_INITIALIZED)"), message)
     XCTAssertTrue(message.contains("apt-get install libegl-mesa0 libgl1-mesa-dri"), message)
     XCTAssertTrue(message.contains("NVIDIA"), message)
   }
@@ -233,7 +238,8 @@ final class PlatformSelectionTests: XCTestCase {
     XCTAssertNil(try PlatformSelector.platformOverride([:]))
     XCTAssertNil(try PlatformSelector.platformOverride(["LAMINA_EGL_PLATFORM": ""]))
     XCTAssertEqual(try PlatformSelector.platformOverride(["LAMINA_EGL_PLATFORM": " GBM "]), .gbm)
-    XCTAssertEqual(try PlatformSelector.platformOverride(["LAMINA_EGL_PLATFORM": "device"]), .device)
+    XCTAssertEqual(
+      try PlatformSelector.platformOverride(["LAMINA_EGL_PLATFORM": "device"]), .device)
   }
 
   func testUnknownOverrideIsRejectedWithTheAllowedValues() {
@@ -248,7 +254,7 @@ final class PlatformSelectionTests: XCTestCase {
     XCTAssertEqual(probe.calls, [])
     XCTAssertEqual(
       error?.description,
-      "LAMINA_EGL_PLATFORM=wayland is not an EGL platform Lamina knows; use one of: gbm, device, surfaceless"
-    )
+      "LAMINA_EGL_PLATFORM=wayland is not an EGL platform Lamina knows;"
+        + " use one of: gbm, device, surfaceless")
   }
 }

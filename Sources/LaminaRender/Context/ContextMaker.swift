@@ -86,7 +86,8 @@ enum ContextMaker {
       return .failure(ProbeError("context reports no OpenGL ES 3 (GL_VERSION missing or < 3)"))
     }
 
-    var major: EGLint = 0, minor: EGLint = 0
+    var major: EGLint = 0
+    var minor: EGLint = 0
     eglInitialize(display, &major, &minor)  // already initialized: only reports the version
     let vendor = eglString(display, EGL_VENDOR)
     let target = surface == nil ? "no surface" : "1×1 pbuffer"
@@ -99,7 +100,10 @@ enum ContextMaker {
     _ display: EGLDisplay, config: EGLConfig?, debug: Bool
   ) -> (EGLContext, String)? {
     var attempts: [(attributes: [EGLint], version: String)] = versions.map {
-      ([EGL_CONTEXT_MAJOR_VERSION, $0.major, EGL_CONTEXT_MINOR_VERSION, $0.minor], "\($0.major).\($0.minor)")
+      (
+        [EGL_CONTEXT_MAJOR_VERSION, $0.major, EGL_CONTEXT_MINOR_VERSION, $0.minor],
+        "\($0.major).\($0.minor)"
+      )
     }
     attempts.append(([EGL_CONTEXT_CLIENT_VERSION, 3], "3"))
     for attempt in attempts {

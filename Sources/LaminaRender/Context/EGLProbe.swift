@@ -18,7 +18,8 @@ final class EGLProbe: PlatformProbe {
   init(driDirectory: String = "/dev/dri", debug: Bool) {
     self.driDirectory = driDirectory
     self.debug = debug
-    getPlatformDisplay = eglProc("eglGetPlatformDisplayEXT", as: PFNEGLGETPLATFORMDISPLAYEXTPROC.self)
+    getPlatformDisplay = eglProc(
+      "eglGetPlatformDisplayEXT", as: PFNEGLGETPLATFORMDISPLAYEXTPROC.self)
   }
 
   func clientExtensions() -> Set<String>? { eglExtensionSet(nil) }
@@ -90,19 +91,22 @@ final class EGLProbe: PlatformProbe {
     var parts: [String] = []
     // Each query is asked only where the device lists its extension: asking
     // for an unknown name sets an EGL error.
-    if extensions.contains("EGL_EXT_device_persistent_id"), let renderer = string(EGL_RENDERER_EXT) {
+    if extensions.contains("EGL_EXT_device_query_name"), let renderer = string(EGL_RENDERER_EXT) {
       parts.append(renderer)
     }
     if extensions.contains("EGL_EXT_device_drm_render_node"),
       let node = string(EGL_DRM_RENDER_NODE_FILE_EXT)
     {
       parts.append(node)
-    } else if extensions.contains("EGL_EXT_device_drm"), let file = string(EGL_DRM_DEVICE_FILE_EXT) {
+    } else if extensions.contains("EGL_EXT_device_drm"), let file = string(EGL_DRM_DEVICE_FILE_EXT)
+    {
       parts.append(file)
     }
     let isSoftware = extensions.contains("EGL_MESA_device_software")
     if isSoftware { parts.append("software") }
-    if parts.isEmpty { parts.append(extensions.isEmpty ? "no extensions" : extensions.joined(separator: " ")) }
+    if parts.isEmpty {
+      parts.append(extensions.isEmpty ? "no extensions" : extensions.joined(separator: " "))
+    }
     return ProbedDevice(index: index, name: parts.joined(separator: ", "), isSoftware: isSoftware)
   }
 
@@ -130,7 +134,8 @@ final class EGLProbe: PlatformProbe {
     guard let display = getPlatformDisplay(EGLenum(platform), native, nil) else {
       return .failed("eglGetPlatformDisplayEXT failed (\(lastEGLError()))")
     }
-    var major: EGLint = 0, minor: EGLint = 0
+    var major: EGLint = 0
+    var minor: EGLint = 0
     guard eglInitialize(display, &major, &minor) != 0 else {
       let code = eglGetError()
       // EGL_NOT_INITIALIZED here means the driver could not be loaded (e.g.

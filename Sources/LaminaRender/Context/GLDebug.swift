@@ -35,7 +35,8 @@ public enum GLDebug {
       if let message {
         if length >= 0 {
           let bytes = UnsafeRawPointer(message).assumingMemoryBound(to: UInt8.self)
-          text = String(decoding: UnsafeBufferPointer(start: bytes, count: Int(length)), as: UTF8.self)
+          text = String(
+            decoding: UnsafeBufferPointer(start: bytes, count: Int(length)), as: UTF8.self)
         } else {
           text = String(cString: message)
         }
@@ -75,7 +76,8 @@ public enum GLDebug {
 
   /// Whether the current context offers `KHR_debug`.
   static func hasKHRDebug() -> Bool {
-    var major: GLint = 0, minor: GLint = 0
+    var major: GLint = 0
+    var minor: GLint = 0
     glGetIntegerv(GLenum(GL_MAJOR_VERSION), &major)
     glGetIntegerv(GLenum(GL_MINOR_VERSION), &minor)
     return (major, minor) >= (3, 2) || glExtensionList().contains("GL_KHR_debug")

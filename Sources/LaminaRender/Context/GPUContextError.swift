@@ -21,16 +21,16 @@ public enum GPUContextError: Error, CustomStringConvertible {
 
   /// What to install when the driver is missing.
   static let installHint =
-    "install Mesa's EGL and drivers (apt-get install libegl-mesa0 libgl1-mesa-dri);"
+    "Install Mesa's EGL and drivers (apt-get install libegl-mesa0 libgl1-mesa-dri);"
     + " on NVIDIA, install the driver's EGL ICD (libnvidia-egl, listed in"
     + " /usr/share/glvnd/egl_vendor.d/10_nvidia.json)"
 
   public var description: String {
     switch self {
     case .noEGLDisplay(let tried):
-      return "no EGL display could be opened (" + tried.joined(separator: "; ") + ")"
+      return "no EGL display could be opened; tried: " + tried.joined(separator: "; ")
     case .driverMissing(let tried):
-      return "no EGL display could be opened (" + tried.joined(separator: "; ") + "); "
+      return "no EGL display could be opened; tried: " + tried.joined(separator: "; ") + ". "
         + Self.installHint
     case .unknownPlatform(let value, let allowed):
       return "LAMINA_EGL_PLATFORM=\(value) is not an EGL platform Lamina knows; use one of: "

@@ -110,7 +110,8 @@ extension GPUInfo {
     let eglExtensions = (eglExtensionSet(nil) ?? []).union(eglExtensionSet(display) ?? [])
     var tracked: [String: Bool] = [:]
     for name in trackedExtensions {
-      tracked[name] = name.hasPrefix("EGL_") ? eglExtensions.contains(name) : glExtensions.contains(name)
+      tracked[name] =
+        name.hasPrefix("EGL_") ? eglExtensions.contains(name) : glExtensions.contains(name)
     }
     let viewport = glIntegers(GL_MAX_VIEWPORT_DIMS, count: 2)
     return GPUInfo(
