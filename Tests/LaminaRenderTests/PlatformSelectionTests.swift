@@ -40,6 +40,8 @@ private final class FakeProbe: PlatformProbe {
     calls.append("surfaceless")
     return surfaceless
   }
+  private(set) var released: [String] = []
+  func release(_ opened: String) { released.append(opened) }
 
   /// Only the attempts, without the listing calls.
   var attempts: [String] { calls.filter { $0 != "renderNodes" && $0 != "devices" } }
@@ -232,6 +234,42 @@ final class PlatformSelectionTests: XCTestCase {
     XCTAssertTrue(
       error?.description.contains("gbm: no /dev/dri/renderD* node") ?? false,
       String(describing: error))
+  }
+
+  func testSoftwareGBMGivesWayToAHardwareDevice() throws {
+    let probe = FakeProbe()
+    probe.nodes = ["/dev/dri/renderD128"]
+    probe.gbm["/dev/dri/renderD128"] = .opened("gbm128", summary: "kms_swrast", software: true)
+    probe.deviceList = .success([hardware])
+    probe.device[1] = .opened("device1", summary: "NVIDIA")
+
+    let chosen = try select(probe)
+    XCTAssertEqual(chosen.opened, "device1")
+    XCTAssertEqual(probe.released, ["gbm128"])
+    XCTAssertTrue(
+      chosen.log.contains(
+        "gbm: /dev/dri/renderD128: kms_swrast: software renderer, kept as a fallback"))
+  }
+
+  func testSoftwareGBMComesAfterSurfacelessButBeforeSoftwareDevices() throws {
+    let probe = FakeProbe()
+    probe.nodes = ["/dev/dri/renderD128"]
+    probe.gbm["/dev/dri/renderD128"] = .opened("gbm128", summary: "kms_swrast", software: true)
+    probe.deviceList = .success([software])
+    probe.device[0] = .opened("device0", summary: "ok", software: true)
+
+    let chosen = try select(probe)
+    XCTAssertEqual(chosen.platform, .gbm)
+    XCTAssertEqual(chosen.opened, "gbm128")
+    XCTAssertEqual(probe.attempts, ["gbm /dev/dri/renderD128", "surfaceless"])
+    XCTAssertEqual(probe.released, [])
+
+    let second = FakeProbe()
+    second.nodes = probe.nodes
+    second.gbm = probe.gbm
+    second.surfaceless = .opened("surfaceless", summary: "ok", software: true)
+    XCTAssertEqual(try select(second).opened, "surfaceless")
+    XCTAssertEqual(second.released, ["gbm128"])
   }
 
   func testOverrideParsing() throws {

@@ -23,7 +23,7 @@ enum ContextMaker {
 
   /// A context (and a pbuffer when needed), made current; or why not.
   static func make(on display: EGLDisplay, debug: Bool) -> Result<
-    (context: EGLContext, surface: EGLSurface?, summary: String), ProbeError
+    (context: EGLContext, surface: EGLSurface?, summary: String, software: Bool), ProbeError
   > {
     let extensions = eglExtensionSet(display) ?? []
     let configless =
@@ -92,8 +92,13 @@ enum ContextMaker {
     let vendor = eglString(display, EGL_VENDOR)
     let target = surface == nil ? "no surface" : "1×1 pbuffer"
     let summary = "EGL \(major).\(minor) (\(vendor)), OpenGL ES \(version) context, \(target)"
-    return .success((context, surface, summary))
+    let renderer = glString(GL_RENDERER)
+    let software = softwareRenderers.contains { renderer.lowercased().contains($0) }
+    return .success((context, surface, summary + (software ? " on \(renderer)" : ""), software))
   }
+
+  /// `GL_RENDERER` words that mean a software rasterizer.
+  static let softwareRenderers = ["llvmpipe", "softpipe", "swrast", "lavapipe", "swiftshader"]
 
   /// Tries ES 3.2, 3.1, 3.0, then the EGL 1.4 way of asking for ES 3.
   private static func createContext(

@@ -47,7 +47,7 @@ final class EGLProbe: PlatformProbe {
     }
     let outcome = openDisplay(
       platform: EGL_PLATFORM_GBM_KHR, native: UnsafeMutableRawPointer(gbm), source: node)
-    guard case .opened(var opened, let summary) = outcome else {
+    guard case .opened(var opened, let summary, let software) = outcome else {
       gbm_device_destroy(gbm)
       close(fd)
       return outcome
@@ -55,9 +55,10 @@ final class EGLProbe: PlatformProbe {
     opened.gbmDevice = gbm
     opened.fd = fd
     if let name = gbm_device_get_backend_name(gbm) {
-      return .opened(opened, summary: summary + " [GBM backend \(String(cString: name))]")
+      let backend = " [GBM backend \(String(cString: name))]"
+      return .opened(opened, summary: summary + backend, software: software)
     }
-    return .opened(opened, summary: summary)
+    return .opened(opened, summary: summary, software: software)
   }
 
   func devices() -> Result<[ProbedDevice], ProbeError> {
@@ -121,6 +122,17 @@ final class EGLProbe: PlatformProbe {
     openDisplay(platform: EGL_PLATFORM_SURFACELESS_MESA, native: nil, source: "surfaceless")
   }
 
+  func release(_ opened: OpenedDisplay) {
+    if eglGetCurrentContext() == opened.context {
+      eglMakeCurrent(opened.display, nil, nil, nil)
+    }
+    if let surface = opened.surface { eglDestroySurface(opened.display, surface) }
+    eglDestroyContext(opened.display, opened.context)
+    DisplayRegistry.terminateIfUnused(opened.display)
+    if let gbm = opened.gbmDevice { gbm_device_destroy(gbm) }
+    if opened.fd >= 0 { close(opened.fd) }
+  }
+
   /// Gets, initializes and makes a context on one platform display; on
   /// failure terminates the display unless other contexts live on it.
   private func openDisplay(
@@ -147,7 +159,7 @@ final class EGLProbe: PlatformProbe {
     case .success(let made):
       let opened = OpenedDisplay(
         display: display, context: made.context, surface: made.surface, source: source)
-      return .opened(opened, summary: made.summary)
+      return .opened(opened, summary: made.summary, software: made.software)
     case .failure(let error):
       DisplayRegistry.terminateIfUnused(display)
       return .failed(error.message)

@@ -10,13 +10,16 @@ import Foundation
 /// 2. hardware EGL devices (`EGL_EXT_device_enumeration`), which is how
 ///    NVIDIA servers render headlessly;
 /// 3. Mesa's surfaceless platform;
-/// 4. software EGL devices (`EGL_MESA_device_software`): the same llvmpipe as
+/// 4. a GBM node or device from steps 1–2 that came up with a software
+///    renderer (Mesa's kms_swrast on a GPU it has no driver for), kept open;
+/// 5. software EGL devices (`EGL_MESA_device_software`): the same llvmpipe as
 ///    surfaceless, kept as a last resort.
 
 /// How one probe step ended.
 enum ProbeOutcome<Opened> {
-  /// The display opened and a context was made; `summary` says what it is.
-  case opened(Opened, summary: String)
+  /// The display opened and a context was made; `summary` says what it is;
+  /// `software` when its renderer is a software rasterizer (llvmpipe).
+  case opened(Opened, summary: String, software: Bool = false)
   /// The step failed; `driverMissing` when the cause is a driver that is not
   /// installed (so the final error can say what to install).
   case failed(String, driverMissing: Bool)
@@ -50,6 +53,8 @@ protocol PlatformProbe {
   func tryDevice(_ index: Int) -> ProbeOutcome<Opened>
   /// Mesa surfaceless display, with an ES 3 context.
   func trySurfaceless() -> ProbeOutcome<Opened>
+  /// Closes a display a `try…` opened that selection did not keep.
+  func release(_ opened: Opened)
 }
 
 /// A failure a probe reports outside of a `ProbeOutcome`.
@@ -125,13 +130,34 @@ enum PlatformSelector {
       return false
     }
 
-    /// Logs one attempt; returns the selection when it worked.
+    // A GBM node or a device that is meant to be hardware can still come up
+    // with a software renderer (Mesa falls back to kms_swrast on a GPU it has
+    // no driver for). Such a one is kept, open, in case nothing better works.
+    var fallback: (kind: EGLPlatformKind, opened: Probe.Opened)?
+
+    /// Logs one attempt; returns the selection when it worked. Software
+    /// renderers are taken only where `acceptSoftware`.
     func record(
-      _ kind: EGLPlatformKind, _ subject: String?, _ outcome: ProbeOutcome<Probe.Opened>
+      _ kind: EGLPlatformKind, _ subject: String?, _ outcome: ProbeOutcome<Probe.Opened>,
+      acceptSoftware: Bool
     ) -> PlatformSelection<Probe.Opened>? {
       let prefix = subject.map { "\(kind.rawValue): \($0): " } ?? "\(kind.rawValue): "
       switch outcome {
-      case .opened(let opened, let summary):
+      case .opened(let opened, let summary, let software):
+        if software, !acceptSoftware {
+          if fallback == nil {
+            fallback = (kind, opened)
+            log.append(prefix + summary + ": software renderer, kept as a fallback")
+          } else {
+            probe.release(opened)
+            log.append(prefix + summary + ": software renderer, closed")
+          }
+          return nil
+        }
+        if let kept = fallback {
+          probe.release(kept.opened)
+          fallback = nil
+        }
         log.append(prefix + summary + " (selected)")
         return PlatformSelection(platform: kind, opened: opened, log: log)
       case .failed(let reason, let missing):
@@ -152,7 +178,8 @@ enum PlatformSelector {
             + " a container needs /dev/dri passed through)")
       }
       for node in nodes {
-        if let chosen = record(.gbm, node, probe.tryGBM(node: node)) { return chosen }
+        let outcome = probe.tryGBM(node: node)
+        if let chosen = record(.gbm, node, outcome, acceptSoftware: false) { return chosen }
       }
     }
 
@@ -166,7 +193,8 @@ enum PlatformSelector {
         if devices.isEmpty { log.append("device: eglQueryDevicesEXT listed no device") }
         for device in devices where !device.isSoftware {
           let subject = "device \(device.index) (\(device.name))"
-          if let chosen = record(.device, subject, probe.tryDevice(device.index)) {
+          let outcome = probe.tryDevice(device.index)
+          if let chosen = record(.device, subject, outcome, acceptSoftware: false) {
             return chosen
           }
         }
@@ -182,13 +210,21 @@ enum PlatformSelector {
 
     // 3. Mesa surfaceless.
     if wanted(.surfaceless), available(.surfaceless) {
-      if let chosen = record(.surfaceless, nil, probe.trySurfaceless()) { return chosen }
+      let outcome = probe.trySurfaceless()
+      if let chosen = record(.surfaceless, nil, outcome, acceptSoftware: true) { return chosen }
     }
 
-    // 4. Software EGL devices.
+    // 4. A software renderer found on a GBM node or device.
+    if let kept = fallback {
+      log.append("\(kept.kind.rawValue): the software renderer kept as a fallback (selected)")
+      return PlatformSelection(platform: kept.kind, opened: kept.opened, log: log)
+    }
+
+    // 5. Software EGL devices.
     for device in softwareDevices {
       let subject = "device \(device.index) (\(device.name))"
-      if let chosen = record(.device, subject, probe.tryDevice(device.index)) { return chosen }
+      let outcome = probe.tryDevice(device.index)
+      if let chosen = record(.device, subject, outcome, acceptSoftware: true) { return chosen }
     }
 
     if driverMissing { throw GPUContextError.driverMissing(tried: log) }
