@@ -94,7 +94,7 @@ enum ContextMaker {
     let summary = "EGL \(major).\(minor) (\(vendor)), OpenGL ES \(version) context, \(target)"
     let renderer = glString(GL_RENDERER)
     let software = softwareRenderers.contains { renderer.lowercased().contains($0) }
-    return .success((context, surface, summary + (software ? " on \(renderer)" : ""), software))
+    return .success((context, surface, summary + (software ? ", \(renderer)" : ""), software))
   }
 
   /// `GL_RENDERER` words that mean a software rasterizer.
