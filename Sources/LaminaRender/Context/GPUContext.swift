@@ -1,36 +1,81 @@
 import CEGL
+import CGBM
 import CGLES3
 import Foundation
 
 /// An OpenGL ES 3 context with no surface, current on the calling thread.
 /// Rendering goes into framebuffer objects.
 ///
-/// One EGL display serves the whole process and is never terminated while
-/// contexts live; `shared` hands out one context for the process.
+/// The display comes from the first EGL platform that works, in this order:
+/// GBM on a `/dev/dri/renderD*` node, a hardware EGL device (NVIDIA's
+/// headless path), Mesa's surfaceless platform, a software EGL device.
+/// `LAMINA_EGL_PLATFORM=gbm|device|surfaceless` tries only that platform;
+/// `selectionLog` says what each step answered. `LAMINA_GL_DEBUG=1` asks for
+/// a debug context and writes `KHR_debug` messages to stderr.
+///
+/// An EGL display is shared by every context on it in the process and is
+/// terminated only when its last `GPUContext` goes away.
+///
+///     let context = try GPUContext.shared()   // ES 3 current on this thread
+///     print(context.info.glRenderer)
 public final class GPUContext: @unchecked Sendable {
   /// Which EGL platform the display came from.
   public let platform: EGLPlatformKind
   /// What selection tried, in order, and how each step ended.
   public let selectionLog: [String]
+  /// The GPU's versions, limits and extensions, queried at creation.
+  public let info: GPUInfo
+  /// Whether the `KHR_debug` message callback was installed (`LAMINA_GL_DEBUG=1`).
+  public let debugOutput: Bool
   let display: EGLDisplay
   let context: EGLContext
+  /// A 1×1 pbuffer where the display cannot go without a surface; else nil.
+  let surface: EGLSurface?
+  private let gbmDevice: OpaquePointer?
+  private let fd: Int32
 
-  init(platform: EGLPlatformKind, log: [String], display: EGLDisplay, context: EGLContext) {
-    self.platform = platform
-    self.selectionLog = log
-    self.display = display
-    self.context = context
+  private init(selection: PlatformSelection<OpenedDisplay>, debug: Bool) {
+    let opened = selection.opened
+    platform = selection.platform
+    selectionLog = selection.log
+    display = opened.display
+    context = opened.context
+    surface = opened.surface
+    gbmDevice = opened.gbmDevice
+    fd = opened.fd
+    // The probe left the context current: ask it now, once.
+    debugOutput = debug && GLDebug.installMessageCallback()
+    info = GPUInfo.query(display: display, platform: platform, log: selectionLog)
   }
 
-  /// Makes the context current on the calling thread.
-  public func makeCurrent() {
-    eglMakeCurrent(display, nil, nil, context)
+  deinit {
+    DisplayRegistry.lock.lock()
+    defer { DisplayRegistry.lock.unlock() }
+    if eglGetCurrentContext() == context {
+      eglMakeCurrent(display, nil, nil, nil)
+    }
+    if let surface { eglDestroySurface(display, surface) }
+    eglDestroyContext(display, context)
+    if DisplayRegistry.release(display) {
+      eglTerminate(display)
+      // The GBM device must outlive the display made on it.
+      if let gbmDevice { gbm_device_destroy(gbmDevice) }
+      if fd >= 0 { close(fd) }
+    }
+  }
+
+  /// Makes the context current on the calling thread; false when EGL refuses
+  /// (e.g. `EGL_BAD_ACCESS`: the context is current on another thread).
+  @discardableResult
+  public func makeCurrent() -> Bool {
+    eglMakeCurrent(display, surface, surface, context) != 0
   }
 
   private static let lock = NSLock()
   nonisolated(unsafe) private static var sharedContext: GPUContext?
 
-  /// The process's context, created on first use (see `create`).
+  /// The process's context, created on first use (see `create`) and made
+  /// current on the calling thread.
   public static func shared() throws -> GPUContext {
     lock.lock()
     defer { lock.unlock() }
@@ -43,67 +88,21 @@ public final class GPUContext: @unchecked Sendable {
     return made
   }
 
-  /// Opens a display and creates a context (surfaceless Mesa for now).
+  /// Opens a display as the type documentation describes, creates an
+  /// OpenGL ES 3.2, 3.1 or 3.0 context on it and makes it current.
+  ///
+  /// - Throws: `GPUContextError.unknownPlatform` for a bad
+  ///   `LAMINA_EGL_PLATFORM`; `.driverMissing` or `.noEGLDisplay`, with the
+  ///   selection log, when no platform works.
   public static func create(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> GPUContext {
-    var log: [String] = []
-    guard let getPlatformDisplay = eglProc("eglGetPlatformDisplayEXT", as: PFNEGLGETPLATFORMDISPLAYEXTPROC.self)
-    else { throw GPUContextError.noEGLDisplay(tried: ["eglGetPlatformDisplayEXT missing"]) }
-    guard let display = getPlatformDisplay(EGLenum(EGL_PLATFORM_SURFACELESS_MESA), nil, nil) else {
-      throw GPUContextError.noEGLDisplay(tried: ["surfaceless: no display"])
-    }
-    var major: EGLint = 0, minor: EGLint = 0
-    guard eglInitialize(display, &major, &minor) != 0 else {
-      throw GPUContextError.noEGLDisplay(tried: ["surfaceless: eglInitialize failed"])
-    }
-    log.append("surfaceless: EGL \(major).\(minor)")
-    let context = try makeContext(display)
-    let made = GPUContext(platform: .surfaceless, log: log, display: display, context: context)
-    made.makeCurrent()
-    return made
+    let debug = GLDebug.isRequested(environment)
+    DisplayRegistry.lock.lock()
+    defer { DisplayRegistry.lock.unlock() }
+    let selection = try PlatformSelector.select(
+      probe: EGLProbe(debug: debug), environment: environment)
+    DisplayRegistry.retain(selection.opened.display)
+    return GPUContext(selection: selection, debug: debug)
   }
-
-  static func makeContext(_ display: EGLDisplay) throws -> EGLContext {
-    guard eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) != 0 else {
-      throw GPUContextError.noContext(reason: "eglBindAPI(OpenGL ES) failed")
-    }
-    for (major, minor) in [(3, 2), (3, 1), (3, 0)] {
-      let attributes: [EGLint] = [
-        EGL_CONTEXT_MAJOR_VERSION, EGLint(major), EGL_CONTEXT_MINOR_VERSION, EGLint(minor), EGL_NONE,
-      ]
-      if let context = eglCreateContext(display, nil, nil, attributes) { return context }
-    }
-    throw GPUContextError.noContext(
-      reason: String(format: "eglCreateContext failed (0x%04x)", eglGetError()))
-  }
-}
-
-/// The EGL platforms Lamina can render on, in order of preference.
-public enum EGLPlatformKind: String, CaseIterable, Sendable {
-  case gbm, device, surfaceless
-}
-
-/// Why no GPU context could be made.
-public enum GPUContextError: Error, CustomStringConvertible {
-  /// No EGL display could be opened; `tried` says what each step answered.
-  case noEGLDisplay(tried: [String])
-  /// A display opened but no OpenGL ES 3 context could be created on it.
-  case noContext(reason: String)
-
-  public var description: String {
-    switch self {
-    case .noEGLDisplay(let tried):
-      return "no EGL display could be opened (" + tried.joined(separator: "; ")
-        + "); install Mesa's drivers: apt-get install libegl-mesa0 libgl1-mesa-dri"
-    case .noContext(let reason):
-      return "no OpenGL ES 3 context: \(reason)"
-    }
-  }
-}
-
-/// Looks up an EGL or GL extension entry point.
-func eglProc<T>(_ name: String, as type: T.Type) -> T? {
-  guard let pointer = eglGetProcAddress(name) else { return nil }
-  return unsafeBitCast(pointer, to: type)
 }
