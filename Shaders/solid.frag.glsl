@@ -1,10 +1,13 @@
 #version 300 es
 // A solid fill: no texture fetch, the cheapest fragment llvmpipe can shade.
-precision mediump float;
+precision highp float;
 
 in vec4 v_color;
+in vec4 v_edges;
 out vec4 o_color;
 
+#include "edge_coverage.glsl"
+
 void main() {
-  o_color = v_color;
+  o_color = v_color * edgeCoverage(v_edges * gl_FragCoord.w);
 }

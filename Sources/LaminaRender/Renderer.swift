@@ -11,7 +11,9 @@ import Lamina
 /// ```
 public final class Renderer {
   public let context: GPUContext
-  /// Multisamples per pixel of the targets (4 where the GPU has them, else 1).
+  /// How edges are antialiased.
+  public let antialiasing: Antialiasing
+  /// Multisamples per pixel of the targets (1 unless multisampling).
   public let samples: Int
   /// Largest texture side the GPU accepts.
   public let maxTextureSize: Int
@@ -35,15 +37,28 @@ public final class Renderer {
 
   /// A renderer on `context` (the process's shared context by default).
   /// - Parameters:
-  ///   - samples: multisamples per pixel wanted (clamped to what the GPU has).
+  ///   - antialiasing: `.automatic` multisamples 4× on a hardware GPU and
+  ///     computes edge coverage in the shaders on a software rasterizer,
+  ///     where multisampling costs over three times the fill.
   ///   - maxTileSize: the largest tile side (canvases above it render in tiles).
-  public init(context: GPUContext? = nil, samples requested: Int = 4, maxTileSize tile: Int = 4096) throws {
+  public init(
+    context: GPUContext? = nil, antialiasing: Antialiasing = .automatic, maxTileSize tile: Int = 4096
+  ) throws {
     let context = try context ?? GPUContext.shared()
     context.makeCurrent()
     self.context = context
     var value: GLint = 0
     glGetIntegerv(GLenum(GL_MAX_SAMPLES), &value)
-    samples = max(1, min(requested, Int(value)))
+    let maxSamples = max(1, Int(value))
+    var mode = antialiasing
+    if mode == .automatic {
+      mode = context.info.isSoftwareRenderer || maxSamples < 4 ? .edges : .multisample(4)
+    }
+    if case .multisample(let n) = mode {
+      mode = n > 1 && maxSamples > 1 ? .multisample(min(n, maxSamples)) : .edges
+    }
+    self.antialiasing = mode
+    if case .multisample(let n) = mode { samples = n } else { samples = 1 }
     glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &value)
     maxTextureSize = Int(value)
     glGetIntegerv(GLenum(GL_MAX_RENDERBUFFER_SIZE), &value)
@@ -57,12 +72,17 @@ public final class Renderer {
     glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer)
     glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), indexBuffer)
     let stride = GLsizei(MemoryLayout<Vertex>.stride)
-    glEnableVertexAttribArray(0)
-    glVertexAttribPointer(0, 3, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, nil)
-    glEnableVertexAttribArray(1)
-    glVertexAttribPointer(1, 2, GLenum(GL_FLOAT), GLboolean(GL_FALSE), stride, UnsafeRawPointer(bitPattern: 12))
-    glEnableVertexAttribArray(2)
-    glVertexAttribPointer(2, 4, GLenum(GL_UNSIGNED_BYTE), GLboolean(GL_TRUE), stride, UnsafeRawPointer(bitPattern: 20))
+    func attribute(_ index: GLuint, _ count: GLint, _ type: Int32, normalized: Bool, _ field: PartialKeyPath<Vertex>) {
+      glEnableVertexAttribArray(index)
+      glVertexAttribPointer(
+        index, count, GLenum(type), GLboolean(normalized ? GL_TRUE : GL_FALSE), stride,
+        UnsafeRawPointer(bitPattern: MemoryLayout<Vertex>.offset(of: field)!))
+    }
+    attribute(0, 3, GL_FLOAT, normalized: false, \Vertex.x)
+    attribute(1, 2, GL_FLOAT, normalized: false, \Vertex.u)
+    attribute(2, 4, GL_UNSIGNED_BYTE, normalized: true, \Vertex.color)
+    attribute(3, 4, GL_FLOAT, normalized: false, \Vertex.edges)
+    attribute(4, 4, GL_FLOAT, normalized: false, \Vertex.texClamp)
     device.invalidate()
     try device.check("renderer setup")
   }
@@ -146,6 +166,8 @@ public final class Renderer {
         let tile = PixelRect(
           x: x, y: y, width: min(tileWidth, frame.width - x), height: min(tileHeight, frame.height - y))
         try prepareGroups(frame.commands, region: tile)
+        debugGroup("canvas tile \(tile)")
+        defer { debugGroupEnd() }
         device.bindFramebuffer(target.drawFramebuffer)
         device.setViewport(0, 0, tileWidth, tileHeight)
         device.clear(frame.background)
@@ -171,6 +193,8 @@ public final class Renderer {
       guard !area.isEmpty else { continue }
       try prepareGroups(group.commands, region: area)
       let target = try acquireTarget(width: area.width, height: area.height)
+      debugGroup("group \(group.id) \(area): \(group.reason)")
+      defer { debugGroupEnd() }
       device.bindFramebuffer(target.drawFramebuffer)
       device.setViewport(0, 0, area.width, area.height)
       device.clear(.zero)
@@ -179,6 +203,15 @@ public final class Renderer {
       groupTargets[group.id] = target
       device.counters.offscreenPasses += 1
     }
+  }
+
+  /// Opens a KHR_debug group for a pass when GL debugging was asked for.
+  private func debugGroup(_ name: @autoclosure () -> String) {
+    if context.debugOutput { GLDebug.pushGroup(name()) }
+  }
+
+  private func debugGroupEnd() {
+    if context.debugOutput { GLDebug.popGroup() }
   }
 
   private func acquireTarget(width: Int, height: Int) throws -> RenderTarget {
@@ -285,28 +318,45 @@ public final class Renderer {
         CGPoint(x: rect.maxX, y: rect.maxY), CGPoint(x: rect.minX, y: rect.maxY),
       ],
       rect: rect, uv: (0, 0, 1, 1), matrix: CATransform3DIdentity,
-      color: SIMD4(repeating: group.opacity), bounds: area, layerName: nil)
+      color: SIMD4(repeating: group.opacity), bounds: area, layerName: nil, antialiased: false)
   }
 
   /// Appends the item's polygon as a triangle fan; returns the index count.
+  /// With edge antialiasing the polygon first grows by a pixel on screen,
+  /// and every vertex carries its distances to the rect's four edges.
   private func appendItem(_ item: DrawItem, _ vertices: inout [Vertex], _ indices: inout [UInt32]) -> Int {
     let base = UInt32(vertices.count)
     let m = item.matrix
     let r = item.rect
+    var polygon = item.polygon
+    var lines: EdgeLines?
+    if item.antialiased && antialiasing == .edges, let edgeLines = EdgeLines(r, m),
+      let margin = EdgeGeometry.margins(r, m)
+    {
+      let grown = EdgeGeometry.visiblePolygon(r.insetBy(dx: -margin.x, dy: -margin.y), m)
+      if grown.count >= 3 {
+        polygon = grown
+        lines = edgeLines
+      }
+    }
     let du = r.width != 0 ? CGFloat(item.uv.u1 - item.uv.u0) / r.width : 0
     let dv = r.height != 0 ? CGFloat(item.uv.v1 - item.uv.v0) / r.height : 0
     let c = item.color
     func byte(_ v: Float) -> UInt32 { UInt32(max(0, min(255, (v * 255).rounded()))) }
     let color = byte(c.x) | byte(c.y) << 8 | byte(c.z) << 16 | byte(c.w) << 24
-    for p in item.polygon {
+    let clamp = SIMD4(
+      min(item.uv.u0, item.uv.u1), min(item.uv.v0, item.uv.v1),
+      max(item.uv.u0, item.uv.u1), max(item.uv.v0, item.uv.v1))
+    for p in polygon {
       let q = m.apply(p.x, p.y)
+      let distances = lines?.distances(x: q.x / q.w, y: q.y / q.w) ?? SIMD4(repeating: Self.farFromEdges)
       vertices.append(
         Vertex(
           x: Float(q.x), y: Float(q.y), w: Float(q.w),
           u: item.uv.u0 + Float((p.x - r.minX) * du), v: item.uv.v0 + Float((p.y - r.minY) * dv),
-          color: color))
+          color: color, edges: distances, texClamp: clamp))
     }
-    let n = UInt32(item.polygon.count)
+    let n = UInt32(polygon.count)
     for i in 1..<(n - 1) {
       indices.append(base)
       indices.append(base + i)
@@ -314,12 +364,61 @@ public final class Renderer {
     }
     return Int(n - 2) * 3
   }
+
+  /// Edge distances that mean "no edge nearby": coverage is 1 everywhere.
+  static let farFromEdges: Float = 1e6
+}
+
+/// The four edges of a layer's rect projected on the target, as lines in
+/// pixel space oriented so that the inside is positive.
+struct EdgeLines {
+  /// Per line: unit normal (nx, ny) and offset c, distance = nx·x + ny·y + c.
+  private var nx = SIMD4<Double>(), ny = SIMD4<Double>(), c = SIMD4<Double>()
+
+  /// Nil when a corner lies behind the eye or an edge projects to a point.
+  init?(_ rect: CGRect, _ m: CATransform3D) {
+    var points: [(Double, Double)] = []
+    for p in EdgeGeometry.corners(rect) {
+      let q = m.apply(p.x, p.y)
+      guard q.w > EdgeGeometry.nearW else { return nil }
+      points.append((Double(q.x / q.w), Double(q.y / q.w)))
+    }
+    let cx = points.reduce(0) { $0 + $1.0 } / 4, cy = points.reduce(0) { $0 + $1.1 } / 4
+    for i in 0..<4 {
+      let (x0, y0) = points[i], (x1, y1) = points[(i + 1) % 4]
+      var a = y0 - y1, b = x1 - x0
+      let length = (a * a + b * b).squareRoot()
+      guard length > 1e-9 else { return nil }
+      a /= length
+      b /= length
+      var offset = -(a * x0 + b * y0)
+      if a * cx + b * cy + offset < 0 { a = -a; b = -b; offset = -offset }
+      nx[i] = a; ny[i] = b; c[i] = offset
+    }
+  }
+
+  func distances(x: CGFloat, y: CGFloat) -> SIMD4<Float> {
+    SIMD4<Float>(nx * Double(x) + ny * Double(y) + c)
+  }
+}
+
+/// How a renderer antialiases the edges of layers.
+public enum Antialiasing: Equatable, Sendable {
+  /// Multisampling on hardware GPUs, edge coverage on software rasterizers.
+  case automatic
+  /// Multisampled targets with this many samples per pixel, resolved before read-back.
+  case multisample(Int)
+  /// Coverage computed in the fragment shaders from the distance to each edge.
+  case edges
 }
 
 /// The vertex format of every draw: homogeneous target pixels, texture
-/// coordinates, premultiplied color (24 bytes).
+/// coordinates, premultiplied color, distances to the four edges, and the
+/// texture-coordinate clamp (56 bytes).
 struct Vertex {
   var x: Float, y: Float, w: Float
   var u: Float, v: Float
   var color: UInt32
+  var edges: SIMD4<Float>
+  var texClamp: SIMD4<Float>
 }

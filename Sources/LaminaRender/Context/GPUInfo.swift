@@ -61,6 +61,12 @@ public struct GPUInfo: Codable, Sendable, Equatable {
   public func has(_ name: String) -> Bool { extensions[name] ?? false }
 
   /// The GL version as numbers, e.g. (3, 2) for `OpenGL ES 3.2 Mesa 22.3.6`.
+  /// True when `GL_RENDERER` names a software rasterizer (llvmpipe and the like).
+  public var isSoftwareRenderer: Bool {
+    let renderer = glRenderer.lowercased()
+    return ContextMaker.softwareRenderers.contains { renderer.contains($0) }
+  }
+
   public var glesVersion: (major: Int, minor: Int) {
     let numbers = glVersion.split(separator: " ").first { $0.first?.isNumber == true } ?? ""
     let parts = numbers.split(separator: ".").compactMap { Int($0) }

@@ -84,6 +84,9 @@ public struct DrawItem {
   public var bounds: PixelRect
   /// The layer that produced the item (for debugging and counts).
   public var layerName: String?
+  /// Whether the item's edges are antialiased (layer edges are; the quads
+  /// that composite offscreen passes pixel for pixel are not).
+  public var antialiased = true
 
   /// Scales the item's color (and so its coverage) by an opacity.
   mutating func multiplyOpacity(_ opacity: Float) { color *= opacity }

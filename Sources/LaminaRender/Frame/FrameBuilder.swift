@@ -24,8 +24,6 @@ public struct FrameBuilder {
   let targetBounds: PixelRect
   private var nextGroupID = 0
 
-  /// Items closer than this (in homogeneous w) to the eye plane are clipped.
-  static let nearW: CGFloat = 1e-4
   /// Beyond this many items, an opacity group is assumed to overlap itself.
   static let overlapCheckLimit = 256
 
@@ -50,7 +48,8 @@ public struct FrameBuilder {
   /// Builds the frame for `root`, laid on a canvas whose background is `background`.
   public mutating func build(root: CALayer, background: CGColor?) -> Frame {
     nextGroupID = 0
-    let commands = visit(root, parentToTarget: canvasToPixels, parentSublayers: nil, flipped: false)
+    var commands: [DrawCommand] = []
+    visit(root, parentToTarget: canvasToPixels, parentSublayers: nil, flipped: false, into: &commands)
     return Frame(
       width: width, height: height, background: premultiplied(background, opacity: 1),
       commands: commands)
@@ -58,84 +57,108 @@ public struct FrameBuilder {
 
   // MARK: The walk
 
-  /// The draw commands of `layer` and its subtree, `layer`'s opacity applied.
+  /// Appends the draw commands of `layer` and its subtree, `layer`'s opacity applied.
   /// - Parameters:
   ///   - parentToTarget: maps the superlayer's (flattened) plane to target pixels.
-  ///   - parentSublayers: the superlayer's `transformForSublayers` (nil for the root).
+  ///   - parentSublayers: the superlayer's `transformForSublayers` (nil when
+  ///     it is the identity, or for the root).
   ///   - flipped: an odd number of ancestors flip their sublayers' geometry;
   ///     contents images are then flipped back so that they stay upright.
   private mutating func visit(
     _ layer: CALayer, parentToTarget: CATransform3D, parentSublayers: CATransform3D?,
-    flipped: Bool
-  ) -> [DrawCommand] {
-    guard !layer.isHidden, layer.opacity > 0 else { return [] }
-    var local = layer.transformToSuperlayer
+    flipped: Bool, into commands: inout [DrawCommand]
+  ) {
+    guard !layer.isHidden, layer.opacity > 0 else { return }
+    var local = Self.transformToSuperlayer(layer)
     if let parentSublayers { local = local.concatenating(parentSublayers) }
-    // The layer's plane flattens into the parent's: z drops, x, y, w stay.
-    let toTarget = local.flattened.concatenating(parentToTarget)
     if layer is CATransformLayer {
-      return transformLayerCommands(
-        layer, local: local, parentToTarget: parentToTarget, flipped: flipped)
+      appendTransformLayer(
+        layer, local: local, parentToTarget: parentToTarget, flipped: flipped, into: &commands)
+      return
     }
-    var commands = ownCommands(layer, toTarget: toTarget, flipped: flipped)
-    let sublayerTransform = layer.transformForSublayers
-    let sublayersFlipped = flipped != layer.isGeometryFlipped
-    for sublayer in drawingOrder(layer.storedSublayersForRendering) {
-      commands += visit(
-        sublayer, parentToTarget: toTarget, parentSublayers: sublayerTransform,
-        flipped: sublayersFlipped)
+    // The layer's plane flattens into the parent's: z drops, x, y, w stay.
+    let toTarget = Self.flattenedProduct(local, parentToTarget)
+    appendLayerAndSublayers(layer, toTarget: toTarget, flipped: flipped, opacity: 1, into: &commands)
+  }
+
+  /// A flattening layer: its own drawing, then its sublayers flattened into
+  /// its plane, then its opacity (times `opacity`) over the lot.
+  private mutating func appendLayerAndSublayers(
+    _ layer: CALayer, toTarget: CATransform3D, flipped: Bool, opacity: Float,
+    into commands: inout [DrawCommand]
+  ) {
+    let start = commands.count
+    appendOwnCommands(layer, toTarget: toTarget, flipped: flipped, into: &commands)
+    let sublayers = layer.storedSublayersForRendering
+    if !sublayers.isEmpty {
+      let sublayerTransform = layer.transformForSublayers
+      let forSublayers = CATransform3DIsIdentity(sublayerTransform) ? nil : sublayerTransform
+      let sublayersFlipped = flipped != layer.isGeometryFlipped
+      for sublayer in drawingOrder(sublayers) {
+        visit(
+          sublayer, parentToTarget: toTarget, parentSublayers: forSublayers,
+          flipped: sublayersFlipped, into: &commands)
+      }
     }
-    return applyOpacity(layer.opacity, to: commands)
+    applyOpacity(layer.opacity * opacity, from: start, in: &commands)
   }
 
   /// A `CATransformLayer` and its subtree: the planes of its sublayers (and
   /// of nested transform layers) share one 3D space, sorted back to front.
-  private mutating func transformLayerCommands(
-    _ layer: CALayer, local: CATransform3D, parentToTarget: CATransform3D, flipped: Bool
-  ) -> [DrawCommand] {
-    var planes: [(depth: CGFloat, order: Int, commands: [DrawCommand])] = []
+  /// Its opacity multiplies each plane's on its own: no compositing group.
+  private mutating func appendTransformLayer(
+    _ layer: CALayer, local: CATransform3D, parentToTarget: CATransform3D, flipped: Bool,
+    into commands: inout [DrawCommand]
+  ) {
+    var planes: [Plane] = []
     collectPlanes(
-      of: layer, toContext: local, parentToTarget: parentToTarget, opacity: 1,
-      flipped: flipped != layer.isGeometryFlipped, into: &planes)
+      of: layer, toContext: local, opacity: layer.opacity, flipped: flipped != layer.isGeometryFlipped,
+      into: &planes)
     // Back to front: smaller z is farther from the viewer. Equal depths keep
     // sublayer order (Core Animation's rule for coplanar layers).
     planes.sort { $0.depth != $1.depth ? $0.depth < $1.depth : $0.order < $1.order }
-    let commands = planes.flatMap(\.commands)
-    return applyOpacity(layer.opacity, to: commands)
+    for plane in planes {
+      let toTarget = Self.flattenedProduct(plane.toContext, parentToTarget)
+      appendLayerAndSublayers(
+        plane.layer, toTarget: toTarget, flipped: plane.flipped, opacity: plane.opacity,
+        into: &commands)
+    }
+  }
+
+  /// A flat layer inside a 3D context, drawn as a unit with its subtree.
+  private struct Plane {
+    var layer: CALayer
+    var toContext: CATransform3D
+    var opacity: Float
+    var flipped: Bool
+    var depth: CGFloat
+    var order: Int
   }
 
   /// Gathers the planes inside a 3D context. `toContext` maps `layer`'s space
   /// to the context's space (the flattening ancestor's, before flattening).
-  private mutating func collectPlanes(
-    of layer: CALayer, toContext: CATransform3D, parentToTarget: CATransform3D,
-    opacity: Float, flipped: Bool, into planes: inout [(depth: CGFloat, order: Int, commands: [DrawCommand])]
+  private func collectPlanes(
+    of layer: CALayer, toContext: CATransform3D, opacity: Float, flipped: Bool,
+    into planes: inout [Plane]
   ) {
     let sublayerTransform = layer.transformForSublayers
     for sublayer in layer.storedSublayersForRendering where !sublayer.isHidden && sublayer.opacity > 0 {
-      let childToContext = sublayer.transformToSuperlayer
+      let childToContext = Self.transformToSuperlayer(sublayer)
         .concatenating(sublayerTransform).concatenating(toContext)
       if sublayer is CATransformLayer {
         // A transform layer's opacity multiplies each of its sublayers on its own.
         collectPlanes(
-          of: sublayer, toContext: childToContext, parentToTarget: parentToTarget,
-          opacity: opacity * sublayer.opacity, flipped: flipped != sublayer.isGeometryFlipped,
-          into: &planes)
+          of: sublayer, toContext: childToContext, opacity: opacity * sublayer.opacity,
+          flipped: flipped != sublayer.isGeometryFlipped, into: &planes)
         continue
       }
-      let toTarget = childToContext.flattened.concatenating(parentToTarget)
-      var commands = ownCommands(sublayer, toTarget: toTarget, flipped: flipped)
-      let childSublayers = sublayer.transformForSublayers
-      let childFlipped = flipped != sublayer.isGeometryFlipped
-      for grandchild in drawingOrder(sublayer.storedSublayersForRendering) {
-        commands += visit(
-          grandchild, parentToTarget: toTarget, parentSublayers: childSublayers,
-          flipped: childFlipped)
-      }
-      commands = applyOpacity(sublayer.opacity * opacity, to: commands)
       let b = sublayer.bounds
       let center = childToContext.apply(b.midX, b.midY)
       let depth = center.w != 0 ? center.z / center.w : center.z
-      planes.append((depth, planes.count, commands))
+      planes.append(
+        Plane(
+          layer: sublayer, toContext: childToContext, opacity: opacity, flipped: flipped,
+          depth: depth, order: planes.count))
     }
   }
 
@@ -153,23 +176,67 @@ public struct FrameBuilder {
     }.map(\.element)
   }
 
+  // MARK: Matrices, fast
+
+  /// `layer.transformToSuperlayer`, without general matrix products for the
+  /// common identity transform: `T(−anchor) × transform × T(position, zPosition)`.
+  static func transformToSuperlayer(_ layer: CALayer) -> CATransform3D {
+    let a = layer.anchorInBounds
+    let p = layer.position, z = layer.zPosition
+    var m = layer.transform
+    // T(−a) × M changes only the fourth row.
+    m.m41 -= a.x * m.m11 + a.y * m.m21 + a.z * m.m31
+    m.m42 -= a.x * m.m12 + a.y * m.m22 + a.z * m.m32
+    m.m43 -= a.x * m.m13 + a.y * m.m23 + a.z * m.m33
+    m.m44 -= a.x * m.m14 + a.y * m.m24 + a.z * m.m34
+    // × T(p): every row gains w × p.
+    m.m11 += m.m14 * p.x; m.m12 += m.m14 * p.y; m.m13 += m.m14 * z
+    m.m21 += m.m24 * p.x; m.m22 += m.m24 * p.y; m.m23 += m.m24 * z
+    m.m31 += m.m34 * p.x; m.m32 += m.m34 * p.y; m.m33 += m.m34 * z
+    m.m41 += m.m44 * p.x; m.m42 += m.m44 * p.y; m.m43 += m.m44 * z
+    return m
+  }
+
+  /// `local.flattened × parent`, skipping the work an affine `local` makes
+  /// unnecessary.
+  static func flattenedProduct(_ local: CATransform3D, _ parent: CATransform3D) -> CATransform3D {
+    if local.m14 == 0 && local.m24 == 0 && local.m34 == 0 && local.m44 == 1
+      && local.m11 == 1 && local.m12 == 0 && local.m21 == 0 && local.m22 == 1
+    {
+      // A translation: the parent's rows 1, 2 and 4, shifted.
+      var m = parent
+      m.m31 = 0; m.m32 = 0; m.m33 = 0; m.m34 = 0
+      m.m41 = local.m41 * parent.m11 + local.m42 * parent.m21 + parent.m41
+      m.m42 = local.m41 * parent.m12 + local.m42 * parent.m22 + parent.m42
+      m.m43 = local.m41 * parent.m13 + local.m42 * parent.m23 + parent.m43
+      m.m44 = local.m41 * parent.m14 + local.m42 * parent.m24 + parent.m44
+      return m
+    }
+    return local.flattened.concatenating(parent)
+  }
+
   // MARK: Opacity groups
 
-  private mutating func applyOpacity(_ opacity: Float, to commands: [DrawCommand]) -> [DrawCommand] {
-    guard opacity < 1, !commands.isEmpty else { return commands }
-    if commands.count == 1 || !overlapsItself(commands) {
-      return commands.map { var c = $0; c.multiplyOpacity(opacity); return c }
+  /// Applies a subtree's opacity to the commands it appended (from `start`):
+  /// multiplied into them when they do not overlap, else as one offscreen group.
+  private mutating func applyOpacity(_ opacity: Float, from start: Int, in commands: inout [DrawCommand]) {
+    guard opacity < 1, start < commands.count else { return }
+    let range = start..<commands.count
+    if range.count == 1 || !overlapsItself(commands[range]) {
+      for i in range { commands[i].multiplyOpacity(opacity) }
+      return
     }
-    let bounds = commands.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
+    let bounds = commands[range].reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
     nextGroupID += 1
     let group = GroupPass(
-      id: nextGroupID, bounds: bounds, opacity: opacity, commands: commands,
-      reason: "group opacity over \(commands.count) overlapping commands")
-    return [.group(group)]
+      id: nextGroupID, bounds: bounds, opacity: opacity, commands: Array(commands[range]),
+      reason: "group opacity over \(range.count) overlapping commands")
+    commands.removeSubrange(range)
+    commands.append(.group(group))
   }
 
   /// True when any two commands may touch the same pixel.
-  private func overlapsItself(_ commands: [DrawCommand]) -> Bool {
+  private func overlapsItself(_ commands: ArraySlice<DrawCommand>) -> Bool {
     if commands.count > Self.overlapCheckLimit { return true }
     let rects = commands.map(\.bounds)
     for i in rects.indices {
@@ -181,12 +248,11 @@ public struct FrameBuilder {
   // MARK: A layer's own drawing
 
   /// Background and contents of one layer (in that order).
-  private func ownCommands(_ layer: CALayer, toTarget: CATransform3D, flipped: Bool)
-    -> [DrawCommand]
-  {
+  private func appendOwnCommands(
+    _ layer: CALayer, toTarget: CATransform3D, flipped: Bool, into commands: inout [DrawCommand]
+  ) {
     let bounds = layer.bounds
-    if !layer.isDoubleSided && isBackFacing(toTarget, bounds: bounds) { return [] }
-    var commands: [DrawCommand] = []
+    if !layer.isDoubleSided && isBackFacing(toTarget, bounds: bounds) { return }
     if let background = layer.backgroundColor, background.alpha > 0, bounds.width > 0,
       bounds.height > 0
     {
@@ -211,7 +277,6 @@ public struct FrameBuilder {
         }
       }
     }
-    return commands
   }
 
   /// True when the layer's plane shows its back: its projection is mirrored.
@@ -229,14 +294,8 @@ public struct FrameBuilder {
     _ material: Material, rect: CGRect, uv: (Float, Float, Float, Float),
     toTarget m: CATransform3D, color: SIMD4<Float>, name: String?
   ) -> DrawItem? {
-    var polygon = [
-      CGPoint(x: rect.minX, y: rect.minY), CGPoint(x: rect.maxX, y: rect.minY),
-      CGPoint(x: rect.maxX, y: rect.maxY), CGPoint(x: rect.minX, y: rect.maxY),
-    ]
-    if m.m14 != 0 || m.m24 != 0 || m.m44 <= Self.nearW {
-      polygon = clip(polygon, a: m.m14, b: m.m24, c: m.m44 - Self.nearW)
-      if polygon.count < 3 { return nil }
-    }
+    let polygon = EdgeGeometry.visiblePolygon(rect, m)
+    if polygon.count < 3 { return nil }
     var minX = CGFloat.infinity, minY = CGFloat.infinity
     var maxX = -CGFloat.infinity, maxY = -CGFloat.infinity
     for p in polygon {
@@ -246,27 +305,14 @@ public struct FrameBuilder {
       minY = min(minY, y); maxY = max(maxY, y)
     }
     guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return nil }
-    let bounds = PixelRect(enclosing: CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY))
-      .intersection(targetBounds)
+    // One pixel more on each side: the reach of edge antialiasing.
+    let bounds = PixelRect(
+      enclosing: CGRect(x: minX - 1, y: minY - 1, width: maxX - minX + 2, height: maxY - minY + 2)
+    ).intersection(targetBounds)
     guard !bounds.isEmpty else { return nil }
     return DrawItem(
       material: material, polygon: polygon, rect: rect, uv: uv, matrix: m, color: color,
       bounds: bounds, layerName: name)
-  }
-
-  /// Sutherland–Hodgman: keeps the part of a convex polygon where a·x + b·y + c ≥ 0.
-  private func clip(_ polygon: [CGPoint], a: CGFloat, b: CGFloat, c: CGFloat) -> [CGPoint] {
-    var out: [CGPoint] = []
-    for i in polygon.indices {
-      let p = polygon[i], q = polygon[(i + 1) % polygon.count]
-      let dp = a * p.x + b * p.y + c, dq = a * q.x + b * q.y + c
-      if dp >= 0 { out.append(p) }
-      if (dp >= 0) != (dq >= 0) {
-        let t = dp / (dp - dq)
-        out.append(CGPoint(x: p.x + (q.x - p.x) * t, y: p.y + (q.y - p.y) * t))
-      }
-    }
-    return out
   }
 }
 

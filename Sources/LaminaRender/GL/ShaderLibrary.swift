@@ -7,11 +7,27 @@ public enum ShaderLibrary {
   /// File name → source, for every `Shaders/*.glsl`.
   public static var sources: [String: String] { EmbeddedShaders.sources }
 
+  /// The source of `name` with its `#include "file.glsl"` lines replaced by
+  /// those files (one level deep: included files include nothing).
   public static func source(_ name: String) throws -> String {
     guard let text = EmbeddedShaders.sources[name] else {
       throw RendererError.missingShader(name: name)
     }
-    return text
+    guard text.contains("#include") else { return text }
+    var lines: [String] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.hasPrefix("#include") {
+        let parts = trimmed.split(separator: "\"")
+        guard parts.count >= 2, let included = EmbeddedShaders.sources[String(parts[1])] else {
+          throw RendererError.missingShader(name: parts.count >= 2 ? String(parts[1]) : trimmed)
+        }
+        lines.append(included)
+      } else {
+        lines.append(String(line))
+      }
+    }
+    return lines.joined(separator: "\n")
   }
 }
 
