@@ -1,6 +1,313 @@
 import Foundation
 
+// Key-value coding as Core Animation does it: every property is reachable by
+// its key, struct members and transform components by key paths
+// (`position.x`, `transform.rotation.y`), and keys the class does not have
+// are stored on the layer and read back.
+
 extension CALayer {
-  /// Applies `defaultValue(forKey:)` overrides of subclasses (filled in by KVC work).
-  func applyClassDefaults() {}
+  /// The accessors of CALayer's own keys.
+  static let layerAccessors: [PropertyAccessor] = {
+    typealias P = PropertyAccessor
+    typealias C = Convert
+    return [
+      P.make("bounds", .rect, \CALayer.bounds, C.rect),
+      P.make("position", .point, \CALayer.position, C.point),
+      P.make("frame", .rect, \CALayer.frame, stored: false, C.rect),
+      P.make("zPosition", .number, \CALayer.zPosition, C.cgFloat),
+      P.make("anchorPoint", .point, \CALayer.anchorPoint, C.point),
+      P.make("anchorPointZ", .number, \CALayer.anchorPointZ, C.cgFloat),
+      P.make("transform", .transform, \CALayer.transform, C.transform),
+      P.make("sublayerTransform", .transform, \CALayer.sublayerTransform, C.transform),
+      P.make(
+        "isGeometryFlipped", .bool, \CALayer.isGeometryFlipped, aliases: ["geometryFlipped"],
+        C.bool),
+      P.make("isDoubleSided", .bool, \CALayer.isDoubleSided, aliases: ["doubleSided"], C.bool),
+      P.make("isHidden", .bool, \CALayer.isHidden, aliases: ["hidden"], C.bool),
+      P.make("opacity", .number, \CALayer.opacity, C.float),
+      P.optional("backgroundColor", .color, \CALayer.backgroundColor, C.color),
+      P.make("cornerRadius", .number, \CALayer.cornerRadius, C.cgFloat),
+      P.make("maskedCorners", .cornerMask, \CALayer.maskedCorners, C.cornerMask),
+      P.make("borderWidth", .number, \CALayer.borderWidth, C.cgFloat),
+      P.optional("borderColor", .color, \CALayer.borderColor, C.color),
+      P.make("masksToBounds", .bool, \CALayer.masksToBounds, C.bool),
+      P.optional("mask", .layer, \CALayer.mask, stored: false) { $0 as? CALayer },
+      P.optional("contents", .image, \CALayer.contents) { $0 },
+      P.make(
+        "contentsGravity", .enumeration(CALayerContentsGravity.all.map(\.rawValue)),
+        \CALayer.contentsGravity, C.enumeration(CALayerContentsGravity.self)),
+      P.make("contentsRect", .rect, \CALayer.contentsRect, C.rect),
+      P.make("contentsCenter", .rect, \CALayer.contentsCenter, C.rect),
+      P.make("contentsScale", .number, \CALayer.contentsScale, C.cgFloat),
+      P.make(
+        "magnificationFilter", .enumeration(CALayerContentsFilter.all.map(\.rawValue)),
+        \CALayer.magnificationFilter, C.enumeration(CALayerContentsFilter.self)),
+      P.make(
+        "minificationFilter", .enumeration(CALayerContentsFilter.all.map(\.rawValue)),
+        \CALayer.minificationFilter, C.enumeration(CALayerContentsFilter.self)),
+      P.make("minificationFilterBias", .number, \CALayer.minificationFilterBias, C.float),
+      P.optional("shadowColor", .color, \CALayer.shadowColor, C.color),
+      P.make("shadowOpacity", .number, \CALayer.shadowOpacity, C.float),
+      P.make("shadowOffset", .size, \CALayer.shadowOffset, C.size),
+      P.make("shadowRadius", .number, \CALayer.shadowRadius, C.cgFloat),
+      P.optional("shadowPath", .path, \CALayer.shadowPath) { $0 as? CGPath },
+      P.make("shouldRasterize", .bool, \CALayer.shouldRasterize, C.bool),
+      P.make("rasterizationScale", .number, \CALayer.rasterizationScale, C.cgFloat),
+      P.optional("filters", .filters, \CALayer.filters) { $0 as? [Any] },
+      P.optional("backgroundFilters", .filters, \CALayer.backgroundFilters) { $0 as? [Any] },
+      P.optional("compositingFilter", .blendMode, \CALayer.compositingFilter) { $0 },
+      P.optional("name", .string, \CALayer.name, C.string),
+      P.optional("sublayers", .layers, \CALayer.sublayers, stored: false) { $0 as? [CALayer] },
+      P.optional("actions", .object, \CALayer.actions) { $0 as? [String: Any] },
+      P.optional("style", .object, \CALayer.style) { $0 as? [AnyHashable: Any] },
+    ]
+  }()
+
+  /// The keys of the class, CALayer's first, in declaration order (the scene
+  /// format's spellings: `isHidden`, `isDoubleSided`, `isGeometryFlipped`).
+  public class var propertyKeys: [String] { accessorTable.ordered.map(\.key) }
+
+  /// The kind of value `keyPath` holds on this class (`opacity` → number,
+  /// `position.x` → number, `transform.rotation.y` → number,
+  /// `bounds.size` → size), or nil when the class has no such key path.
+  public class func valueKind(forKeyPath keyPath: String) -> CAValueKind? {
+    let table = accessorTable.byKey
+    if let a = table[keyPath] { return a.kind }
+    guard let dot = keyPath.firstIndex(of: ".") else { return nil }
+    let head = String(keyPath[..<dot]), rest = String(keyPath[keyPath.index(after: dot)...])
+    guard let a = table[head] else { return nil }
+    if a.kind == .layer { return CALayer.valueKind(forKeyPath: rest) }
+    return StructPath.kind(of: a.kind, path: rest)
+  }
+
+
+  static var accessorTable: AccessorTable {
+    let id = ObjectIdentifier(self)
+    ClassRegistry.lock.lock()
+    if let table = ClassRegistry.tables[id] {
+      ClassRegistry.lock.unlock()
+      return table
+    }
+    ClassRegistry.lock.unlock()
+    let table = AccessorTable(accessors)
+    ClassRegistry.lock.lock()
+    ClassRegistry.tables[id] = table
+    ClassRegistry.lock.unlock()
+    return table
+  }
+
+  // MARK: Keys
+
+  func valueImpl(forKey key: String) -> Any? {
+    if let a = Self.accessorTable.byKey[key] { return a.get(self) }
+    if let v = attributes[key] { return v }
+    return Self.defaultValue(forKey: key)
+  }
+
+  func setValueImpl(_ value: Any?, forKey key: String) {
+    if let a = Self.accessorTable.byKey[key] {
+      a.set(self, value)
+    } else if let v = Convert.unwrap(value) {
+      attributes[key] = v
+    } else {
+      attributes[key] = nil
+    }
+  }
+
+  /// The value at a dotted key path: `position.x`, `bounds.size.width`,
+  /// `transform.rotation.y`, `mask.opacity`.
+  public func value(forKeyPath keyPath: String) -> Any? {
+    if Self.accessorTable.byKey[keyPath] != nil || !keyPath.contains(".") {
+      return value(forKey: keyPath)
+    }
+    let dot = keyPath.firstIndex(of: ".")!
+    let head = String(keyPath[..<dot]), rest = String(keyPath[keyPath.index(after: dot)...])
+    guard let a = Self.accessorTable.byKey[head] else { return attributes[keyPath] }
+    guard let base = a.get(self) else { return nil }
+    if let layer = base as? CALayer { return layer.value(forKeyPath: rest) }
+    return StructPath.get(base, kind: a.kind, path: rest)
+  }
+
+  /// Sets the value at a dotted key path; struct members and transform
+  /// components are replaced in the current value, which is then set back.
+  public func setValue(_ value: Any?, forKeyPath keyPath: String) {
+    if Self.accessorTable.byKey[keyPath] != nil || !keyPath.contains(".") {
+      setValue(value, forKey: keyPath)
+      return
+    }
+    let dot = keyPath.firstIndex(of: ".")!
+    let head = String(keyPath[..<dot]), rest = String(keyPath[keyPath.index(after: dot)...])
+    guard let a = Self.accessorTable.byKey[head] else {
+      attributes[keyPath] = Convert.unwrap(value)
+      return
+    }
+    guard let base = a.get(self) else { return }
+    if let layer = base as? CALayer {
+      layer.setValue(value, forKeyPath: rest)
+    } else if let updated = StructPath.set(base, kind: a.kind, path: rest, to: value) {
+      a.set(self, updated)
+    }
+  }
+
+  // MARK: Class defaults
+
+  static func defaultValueImpl(forKey key: String) -> Any? {
+    guard let a = accessorTable.byKey[key], a.isStored else { return nil }
+    return a.get(ClassRegistry.prototype(for: self))
+  }
+
+  /// Sets the values of `defaultValue(forKey:)` overrides. The list of keys
+  /// whose default differs from the initial value is computed once per class,
+  /// so creating a layer costs a dictionary look-up when nothing is overridden.
+  func applyClassDefaults() {
+    for (accessor, value) in ClassRegistry.overrides(for: type(of: self)) {
+      accessor.set(self, value)
+    }
+  }
+}
+
+/// Per-class caches: accessor tables, pristine prototypes and the defaults
+/// that differ from initial values.
+enum ClassRegistry {
+  static let lock = NSLock()
+  nonisolated(unsafe) static var tables: [ObjectIdentifier: AccessorTable] = [:]
+  nonisolated(unsafe) static var overrideLists: [ObjectIdentifier: [(PropertyAccessor, Any?)]] =
+    [:]
+  nonisolated(unsafe) static var prototypes: [ObjectIdentifier: CALayer] = [:]
+  /// Classes whose prototype is being built: their instances skip defaults meanwhile.
+  nonisolated(unsafe) static var building: Set<ObjectIdentifier> = []
+
+  static func overrides(for cls: CALayer.Type) -> [(PropertyAccessor, Any?)] {
+    let id = ObjectIdentifier(cls)
+    lock.lock()
+    if let list = overrideLists[id] {
+      lock.unlock()
+      return list
+    }
+    if building.contains(id) {
+      lock.unlock()
+      return []
+    }
+    lock.unlock()
+    let proto = prototype(for: cls)
+    var list: [(PropertyAccessor, Any?)] = []
+    for a in cls.accessorTable.ordered where a.isStored {
+      let value = cls.defaultValue(forKey: a.key)
+      if !Convert.same(value, a.get(proto)) { list.append((a, value)) }
+    }
+    lock.lock()
+    overrideLists[id] = list
+    lock.unlock()
+    return list
+  }
+
+  /// An instance of `cls` with its initial values, before any class default.
+  static func prototype(for cls: CALayer.Type) -> CALayer {
+    let id = ObjectIdentifier(cls)
+    lock.lock()
+    if let p = prototypes[id] {
+      lock.unlock()
+      return p
+    }
+    let inserted = building.insert(id).inserted
+    lock.unlock()
+    let p = cls.init()
+    lock.lock()
+    if inserted { building.remove(id) }
+    if let existing = prototypes[id] {
+      lock.unlock()
+      return existing
+    }
+    prototypes[id] = p
+    lock.unlock()
+    return p
+  }
+}
+
+/// Members of struct values reached by key paths.
+enum StructPath {
+  static func kind(of base: CAValueKind, path: String) -> CAValueKind? {
+    switch base {
+    case .point: return ["x", "y"].contains(path) ? .number : nil
+    case .size: return ["width", "height"].contains(path) ? .number : nil
+    case .rect:
+      switch path {
+      case "origin": return .point
+      case "size": return .size
+      case "origin.x", "origin.y", "size.width", "size.height": return .number
+      default: return nil
+      }
+    case .transform:
+      guard CATransform3D.componentNames.contains(path) else { return nil }
+      return path == "translation" ? .size : .number
+    default: return nil
+    }
+  }
+
+  static func get(_ value: Any, kind: CAValueKind, path: String) -> Any? {
+    switch value {
+    case let p as CGPoint:
+      return path == "x" ? p.x : path == "y" ? p.y : nil
+    case let s as CGSize:
+      return path == "width" ? s.width : path == "height" ? s.height : nil
+    case let r as CGRect:
+      switch path {
+      case "origin": return r.origin
+      case "size": return r.size
+      case "origin.x": return r.origin.x
+      case "origin.y": return r.origin.y
+      case "size.width": return r.size.width
+      case "size.height": return r.size.height
+      default: return nil
+      }
+    case let t as CATransform3D:
+      return t.value(forComponent: path)
+    default:
+      return nil
+    }
+  }
+
+  static func set(_ value: Any, kind: CAValueKind, path: String, to new: Any?) -> Any? {
+    switch value {
+    case var p as CGPoint:
+      guard let v = Convert.cgFloat(new) else { return nil }
+      switch path {
+      case "x": p.x = v
+      case "y": p.y = v
+      default: return nil
+      }
+      return p
+    case var s as CGSize:
+      guard let v = Convert.cgFloat(new) else { return nil }
+      switch path {
+      case "width": s.width = v
+      case "height": s.height = v
+      default: return nil
+      }
+      return s
+    case var r as CGRect:
+      switch path {
+      case "origin":
+        guard let p = Convert.point(new) else { return nil }
+        r.origin = p
+      case "size":
+        guard let s = Convert.size(new) else { return nil }
+        r.size = s
+      default:
+        guard let v = Convert.cgFloat(new) else { return nil }
+        switch path {
+        case "origin.x": r.origin.x = v
+        case "origin.y": r.origin.y = v
+        case "size.width": r.size.width = v
+        case "size.height": r.size.height = v
+        default: return nil
+        }
+      }
+      return r
+    case let t as CATransform3D:
+      return t.setting(component: path, to: new)
+    default:
+      return nil
+    }
+  }
 }

@@ -115,6 +115,8 @@ open class CALayer: CustomStringConvertible {
   var storedSublayers: [CALayer] = []
   /// Values set for keys that are not properties of the class.
   var attributes: [String: Any] = [:]
+  /// Attached animations in insertion order (see `add(_:forKey:)`).
+  var storedAnimations: [(key: String, animation: CAAnimation)] = []
 
   /// A layer with Core Animation's default values.
   public required init() {
@@ -161,6 +163,50 @@ open class CALayer: CustomStringConvertible {
     backgroundFilters = other.backgroundFilters; compositingFilter = other.compositingFilter
     name = other.name; actions = other.actions; style = other.style
     delegate = other.delegate; attributes = other.attributes
+  }
+
+  // MARK: Key-value coding (see CALayer+KeyValueCoding.swift)
+
+  /// The accessors of this class's keys; subclasses append theirs.
+  class var accessors: [PropertyAccessor] { CALayer.layerAccessors }
+
+  /// The value for `key`: a property, a value stored for a key the class
+  /// does not have, or else `defaultValue(forKey:)`.
+  open func value(forKey key: String) -> Any? { valueImpl(forKey: key) }
+
+  /// Sets the property for `key`, converting numbers (Double, Int, Float,
+  /// CGFloat, Bool, NSNumber), enumeration strings and geometry; a key the
+  /// class does not have is stored and read back by `value(forKey:)`. A value
+  /// that cannot be converted to the property's type is ignored.
+  open func setValue(_ value: Any?, forKey key: String) { setValueImpl(value, forKey: key) }
+
+  /// The default value of `key` for this class, or nil. Subclasses override
+  /// it to change their initial property values, as in Core Animation:
+  ///
+  /// ```swift
+  /// class Tile: CALayer {
+  ///   override class func defaultValue(forKey key: String) -> Any? {
+  ///     key == "cornerRadius" ? 8.0 : super.defaultValue(forKey: key)
+  ///   }
+  /// }
+  /// ```
+  open class func defaultValue(forKey key: String) -> Any? { defaultValueImpl(forKey: key) }
+
+  /// Whether changing `key` needs the layer redrawn; false, as nothing here draws.
+  open class func needsDisplay(forKey key: String) -> Bool { false }
+
+  /// True when `point` (in the layer's bounds space) is inside the bounds.
+  /// Subclasses override it to refine hit testing.
+  open func contains(_ point: CGPoint) -> Bool {
+    bounds.contains(point)
+  }
+
+  /// The front-most layer of this subtree that contains `point`, given in
+  /// the superlayer's bounds space as in Core Animation; nil when none does.
+  /// Hidden layers are skipped, `masksToBounds` clips the search, sublayers
+  /// are tried front to back (higher `zPosition` first, then later ones).
+  open func hitTest(_ point: CGPoint) -> CALayer? {
+    hitTestInSuperlayerSpace(point)
   }
 
   open var description: String {

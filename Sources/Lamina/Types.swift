@@ -1,5 +1,8 @@
 import Foundation
 
+/// A time interval in seconds (Core Foundation's name, missing on Linux).
+public typealias CFTimeInterval = Double
+
 /// How a layer places its contents image in its bounds. As in Core Animation
 /// (whose gravity names assume a y axis that grows upward), `top` means the
 /// edge with the larger y, which on an iOS-style screen is the bottom.

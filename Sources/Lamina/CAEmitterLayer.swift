@@ -1,0 +1,117 @@
+import Foundation
+
+/// The shape an emitter layer emits from.
+public struct CAEmitterLayerEmitterShape: RawRepresentable, Hashable, Sendable {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public static let point = Self(rawValue: "point")
+  public static let line = Self(rawValue: "line")
+  public static let rectangle = Self(rawValue: "rectangle")
+  public static let cuboid = Self(rawValue: "cuboid")
+  public static let circle = Self(rawValue: "circle")
+  public static let sphere = Self(rawValue: "sphere")
+  /// Every value Core Animation defines.
+  public static let all: [Self] = [.point, .line, .rectangle, .cuboid, .circle, .sphere]
+}
+
+/// Where on its shape an emitter layer emits.
+public struct CAEmitterLayerEmitterMode: RawRepresentable, Hashable, Sendable {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public static let points = Self(rawValue: "points")
+  public static let outline = Self(rawValue: "outline")
+  public static let surface = Self(rawValue: "surface")
+  public static let volume = Self(rawValue: "volume")
+  /// Every value Core Animation defines.
+  public static let all: [Self] = [.points, .outline, .surface, .volume]
+}
+
+/// How an emitter layer orders and composites its particles.
+public struct CAEmitterLayerRenderMode: RawRepresentable, Hashable, Sendable {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public static let unordered = Self(rawValue: "unordered")
+  public static let oldestFirst = Self(rawValue: "oldestFirst")
+  public static let oldestLast = Self(rawValue: "oldestLast")
+  public static let backToFront = Self(rawValue: "backToFront")
+  public static let additive = Self(rawValue: "additive")
+  /// Every value Core Animation defines.
+  public static let all: [Self] = [.unordered, .oldestFirst, .oldestLast, .backToFront, .additive]
+}
+
+/// A layer that emits particles described by its `emitterCells`. The same
+/// `seed` gives the same frames.
+open class CAEmitterLayer: CALayer {
+  /// The cells emitted, each a kind of particle.
+  open var emitterCells: [CAEmitterCell]?
+  /// Multiplies each cell's birth rate.
+  open var birthRate: Float = 1
+  /// Multiplies each cell's lifetime.
+  open var lifetime: Float = 1
+  /// The center of the emitter shape, in the layer's bounds space.
+  open var emitterPosition: CGPoint = .zero
+  /// The z of the emitter's center.
+  open var emitterZPosition: CGFloat = 0
+  /// The size of the emitter shape.
+  open var emitterSize: CGSize = .zero
+  /// The depth of the emitter shape (cuboid, sphere).
+  open var emitterDepth: CGFloat = 0
+  /// The shape particles are born on or in.
+  open var emitterShape: CAEmitterLayerEmitterShape = .point
+  /// Where on the shape particles are born.
+  open var emitterMode: CAEmitterLayerEmitterMode = .volume
+  /// How particles are ordered and composited.
+  open var renderMode: CAEmitterLayerRenderMode = .unordered
+  /// Whether particles keep their depth.
+  open var preservesDepth: Bool = false
+  /// Multiplies each cell's velocity.
+  open var velocity: Float = 1
+  /// Multiplies each cell's scale.
+  open var scale: Float = 1
+  /// Multiplies each cell's spin.
+  open var spin: Float = 1
+  /// Seeds the random numbers: the same seed gives the same frames.
+  open var seed: UInt32 = 0
+
+  override class var accessors: [PropertyAccessor] {
+    typealias P = PropertyAccessor
+    typealias C = Convert
+    return super.accessors + [
+      P.optional("emitterCells", .emitterCells, \CAEmitterLayer.emitterCells) { $0 as? [CAEmitterCell] },
+      P.make("birthRate", .number, \CAEmitterLayer.birthRate, C.float),
+      P.make("lifetime", .number, \CAEmitterLayer.lifetime, C.float),
+      P.make("emitterPosition", .point, \CAEmitterLayer.emitterPosition, C.point),
+      P.make("emitterZPosition", .number, \CAEmitterLayer.emitterZPosition, C.cgFloat),
+      P.make("emitterSize", .size, \CAEmitterLayer.emitterSize, C.size),
+      P.make("emitterDepth", .number, \CAEmitterLayer.emitterDepth, C.cgFloat),
+      P.make("emitterShape", .enumeration(CAEmitterLayerEmitterShape.all.map(\.rawValue)), \CAEmitterLayer.emitterShape, C.enumeration(CAEmitterLayerEmitterShape.self)),
+      P.make("emitterMode", .enumeration(CAEmitterLayerEmitterMode.all.map(\.rawValue)), \CAEmitterLayer.emitterMode, C.enumeration(CAEmitterLayerEmitterMode.self)),
+      P.make("renderMode", .enumeration(CAEmitterLayerRenderMode.all.map(\.rawValue)), \CAEmitterLayer.renderMode, C.enumeration(CAEmitterLayerRenderMode.self)),
+      P.make("preservesDepth", .bool, \CAEmitterLayer.preservesDepth, C.bool),
+      P.make("velocity", .number, \CAEmitterLayer.velocity, C.float),
+      P.make("scale", .number, \CAEmitterLayer.scale, C.float),
+      P.make("spin", .number, \CAEmitterLayer.spin, C.float),
+      P.make("seed", .integer, \CAEmitterLayer.seed, C.uint32),
+    ]
+  }
+
+  open override func copyValues(from other: CALayer) {
+    super.copyValues(from: other)
+    guard let o = other as? CAEmitterLayer else { return }
+    emitterCells = o.emitterCells
+    birthRate = o.birthRate
+    lifetime = o.lifetime
+    emitterPosition = o.emitterPosition
+    emitterZPosition = o.emitterZPosition
+    emitterSize = o.emitterSize
+    emitterDepth = o.emitterDepth
+    emitterShape = o.emitterShape
+    emitterMode = o.emitterMode
+    renderMode = o.renderMode
+    preservesDepth = o.preservesDepth
+    velocity = o.velocity
+    scale = o.scale
+    spin = o.spin
+    seed = o.seed
+  }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// How a gradient layer maps locations to points.
+public struct CAGradientLayerType: RawRepresentable, Hashable, Sendable {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public static let axial = Self(rawValue: "axial")
+  public static let radial = Self(rawValue: "radial")
+  public static let conic = Self(rawValue: "conic")
+  /// Every value Core Animation defines.
+  public static let all: [Self] = [.axial, .radial, .conic]
+}
+
+/// A layer that fills its bounds with a color gradient.
+///
+/// ```swift
+/// let g = CAGradientLayer()
+/// g.colors = [CGColor.white, CGColor.black]
+/// g.startPoint = CGPoint(x: 0, y: 0.5); g.endPoint = CGPoint(x: 1, y: 0.5)
+/// ```
+open class CAGradientLayer: CALayer {
+  /// The colors (`CGColor` values), first at location 0.
+  open var colors: [Any]?
+  /// The location of each color in 0…1, or nil for evenly spaced colors.
+  open var locations: [CGFloat]?
+  /// Unit point where location 0 lies (the center for radial and conic).
+  open var startPoint = CGPoint(x: 0.5, y: 0)
+  /// Unit point where location 1 lies (the direction of 0 for conic).
+  open var endPoint = CGPoint(x: 0.5, y: 1)
+  /// Axial, radial or conic.
+  open var type: CAGradientLayerType = .axial
+
+  /// The colors as `CGColor` values (entries of another type are skipped).
+  public var cgColors: [CGColor] { (colors ?? []).compactMap { $0 as? CGColor } }
+
+  override class var accessors: [PropertyAccessor] {
+    typealias P = PropertyAccessor
+    return super.accessors + [
+      P.optional("colors", .colors, \CAGradientLayer.colors) { v -> [Any]? in
+        guard let list = v as? [Any] else { return nil }
+        let colors = list.compactMap { Convert.color($0) }
+        return colors.count == list.count ? colors : nil
+      },
+      P.optional("locations", .numbers, \CAGradientLayer.locations, Convert.numbers),
+      P.make("startPoint", .point, \CAGradientLayer.startPoint, Convert.point),
+      P.make("endPoint", .point, \CAGradientLayer.endPoint, Convert.point),
+      P.make(
+        "type", .enumeration(CAGradientLayerType.all.map(\.rawValue)), \CAGradientLayer.type,
+        Convert.enumeration(CAGradientLayerType.self)),
+    ]
+  }
+
+  open override func copyValues(from other: CALayer) {
+    super.copyValues(from: other)
+    guard let o = other as? CAGradientLayer else { return }
+    colors = o.colors; locations = o.locations
+    startPoint = o.startPoint; endPoint = o.endPoint; type = o.type
+  }
+}

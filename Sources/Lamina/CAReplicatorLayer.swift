@@ -1,0 +1,48 @@
+import Foundation
+
+/// A layer that draws its sublayers `instanceCount` times, each copy
+/// transformed by `instanceTransform` relative to the previous one and
+/// tinted by the color offsets.
+open class CAReplicatorLayer: CALayer {
+  /// How many copies are drawn (1 draws the sublayers once).
+  open var instanceCount: Int = 1
+  /// Seconds between the copies' animations.
+  open var instanceDelay: CFTimeInterval = 0
+  /// Applied once more to each copy, about the layer's anchor point.
+  open var instanceTransform: CATransform3D = CATransform3DIdentity
+  /// Multiplies the first copy's colors; white (no change) by default.
+  open var instanceColor: CGColor? = .white
+  /// Added to the color multiplier's components for each copy after the first.
+  open var instanceRedOffset: Float = 0
+  open var instanceGreenOffset: Float = 0
+  open var instanceBlueOffset: Float = 0
+  open var instanceAlphaOffset: Float = 0
+  /// Whether the copies keep their depth (as a transform layer does).
+  open var preservesDepth = false
+
+  override class var accessors: [PropertyAccessor] {
+    typealias P = PropertyAccessor
+    typealias C = Convert
+    return super.accessors + [
+      P.make("instanceCount", .integer, \CAReplicatorLayer.instanceCount, C.int),
+      P.make("instanceDelay", .number, \CAReplicatorLayer.instanceDelay, C.double),
+      P.make("instanceTransform", .transform, \CAReplicatorLayer.instanceTransform, C.transform),
+      P.optional("instanceColor", .color, \CAReplicatorLayer.instanceColor, C.color),
+      P.make("instanceRedOffset", .number, \CAReplicatorLayer.instanceRedOffset, C.float),
+      P.make("instanceGreenOffset", .number, \CAReplicatorLayer.instanceGreenOffset, C.float),
+      P.make("instanceBlueOffset", .number, \CAReplicatorLayer.instanceBlueOffset, C.float),
+      P.make("instanceAlphaOffset", .number, \CAReplicatorLayer.instanceAlphaOffset, C.float),
+      P.make("preservesDepth", .bool, \CAReplicatorLayer.preservesDepth, C.bool),
+    ]
+  }
+
+  open override func copyValues(from other: CALayer) {
+    super.copyValues(from: other)
+    guard let o = other as? CAReplicatorLayer else { return }
+    instanceCount = o.instanceCount; instanceDelay = o.instanceDelay
+    instanceTransform = o.instanceTransform; instanceColor = o.instanceColor
+    instanceRedOffset = o.instanceRedOffset; instanceGreenOffset = o.instanceGreenOffset
+    instanceBlueOffset = o.instanceBlueOffset; instanceAlphaOffset = o.instanceAlphaOffset
+    preservesDepth = o.preservesDepth
+  }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// How a shape layer decides the inside of its path.
+public struct CAShapeLayerFillRule: RawRepresentable, Hashable, Sendable {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public static let nonZero = Self(rawValue: "nonZero")
+  public static let evenOdd = Self(rawValue: "evenOdd")
+  /// Every value Core Animation defines.
+  public static let all: [Self] = [.nonZero, .evenOdd]
+}
+
+/// The ends of stroked open subpaths.
+public struct CAShapeLayerLineCap: RawRepresentable, Hashable, Sendable {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public static let butt = Self(rawValue: "butt")
+  public static let round = Self(rawValue: "round")
+  public static let square = Self(rawValue: "square")
+  /// Every value Core Animation defines.
+  public static let all: [Self] = [.butt, .round, .square]
+}
+
+/// The corners of stroked paths.
+public struct CAShapeLayerLineJoin: RawRepresentable, Hashable, Sendable {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public static let miter = Self(rawValue: "miter")
+  public static let round = Self(rawValue: "round")
+  public static let bevel = Self(rawValue: "bevel")
+  /// Every value Core Animation defines.
+  public static let all: [Self] = [.miter, .round, .bevel]
+}
+
+/// A layer that fills and strokes a path.
+///
+/// ```swift
+/// let shape = CAShapeLayer()
+/// shape.path = CGPath(ellipseIn: CGRect(x: 0, y: 0, width: 80, height: 80))
+/// shape.fillColor = nil
+/// shape.strokeColor = CGColor.black
+/// shape.lineWidth = 4
+/// ```
+open class CAShapeLayer: CALayer {
+  /// The path, in the layer's bounds space.
+  open var path: CGPath?
+  /// The fill color; nil for no fill. Black by default.
+  open var fillColor: CGColor? = .black
+  /// Non-zero winding or even-odd.
+  open var fillRule: CAShapeLayerFillRule = .nonZero
+  /// The stroke color; nil (the default) for no stroke.
+  open var strokeColor: CGColor?
+  /// The stroke width in points.
+  open var lineWidth: CGFloat = 1
+  open var lineCap: CAShapeLayerLineCap = .butt
+  open var lineJoin: CAShapeLayerLineJoin = .miter
+  /// Miter joins longer than this times half the line width become bevels.
+  open var miterLimit: CGFloat = 10
+  /// Lengths of dashes and gaps, alternating; nil for a solid line.
+  open var lineDashPattern: [CGFloat]?
+  /// How far into the dash pattern the stroke starts.
+  open var lineDashPhase: CGFloat = 0
+  /// The part of the path stroked, as fractions of its length.
+  open var strokeStart: CGFloat = 0
+  open var strokeEnd: CGFloat = 1
+
+  override class var accessors: [PropertyAccessor] {
+    typealias P = PropertyAccessor
+    typealias C = Convert
+    return super.accessors + [
+      P.optional("path", .path, \CAShapeLayer.path) { $0 as? CGPath },
+      P.optional("fillColor", .color, \CAShapeLayer.fillColor, C.color),
+      P.make(
+        "fillRule", .enumeration(CAShapeLayerFillRule.all.map(\.rawValue)),
+        \CAShapeLayer.fillRule, C.enumeration(CAShapeLayerFillRule.self)),
+      P.optional("strokeColor", .color, \CAShapeLayer.strokeColor, C.color),
+      P.make("lineWidth", .number, \CAShapeLayer.lineWidth, C.cgFloat),
+      P.make(
+        "lineCap", .enumeration(CAShapeLayerLineCap.all.map(\.rawValue)), \CAShapeLayer.lineCap,
+        C.enumeration(CAShapeLayerLineCap.self)),
+      P.make(
+        "lineJoin", .enumeration(CAShapeLayerLineJoin.all.map(\.rawValue)),
+        \CAShapeLayer.lineJoin, C.enumeration(CAShapeLayerLineJoin.self)),
+      P.make("miterLimit", .number, \CAShapeLayer.miterLimit, C.cgFloat),
+      P.optional("lineDashPattern", .numbers, \CAShapeLayer.lineDashPattern, C.numbers),
+      P.make("lineDashPhase", .number, \CAShapeLayer.lineDashPhase, C.cgFloat),
+      P.make("strokeStart", .number, \CAShapeLayer.strokeStart, C.cgFloat),
+      P.make("strokeEnd", .number, \CAShapeLayer.strokeEnd, C.cgFloat),
+    ]
+  }
+
+  open override func copyValues(from other: CALayer) {
+    super.copyValues(from: other)
+    guard let o = other as? CAShapeLayer else { return }
+    path = o.path; fillColor = o.fillColor; fillRule = o.fillRule
+    strokeColor = o.strokeColor; lineWidth = o.lineWidth; lineCap = o.lineCap
+    lineJoin = o.lineJoin; miterLimit = o.miterLimit; lineDashPattern = o.lineDashPattern
+    lineDashPhase = o.lineDashPhase; strokeStart = o.strokeStart; strokeEnd = o.strokeEnd
+  }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// How a text layer aligns its lines.
+public struct CATextLayerAlignmentMode: RawRepresentable, Hashable, Sendable {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public static let natural = Self(rawValue: "natural")
+  public static let left = Self(rawValue: "left")
+  public static let right = Self(rawValue: "right")
+  public static let center = Self(rawValue: "center")
+  public static let justified = Self(rawValue: "justified")
+  /// Every value Core Animation defines.
+  public static let all: [Self] = [.natural, .left, .right, .center, .justified]
+}
+
+/// Where a text layer cuts text that does not fit.
+public struct CATextLayerTruncationMode: RawRepresentable, Hashable, Sendable {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public static let none = Self(rawValue: "none")
+  public static let start = Self(rawValue: "start")
+  public static let middle = Self(rawValue: "middle")
+  public static let end = Self(rawValue: "end")
+  /// Every value Core Animation defines.
+  public static let all: [Self] = [.none, .start, .middle, .end]
+}
+
+/// A layer that draws a string.
+open class CATextLayer: CALayer {
+  /// The text: a `String` (or an attributed string where supported).
+  open var string: Any?
+  /// The font: a family name (`String`); nil for the default font.
+  open var font: Any?
+  /// The font size in points.
+  open var fontSize: CGFloat = 36
+  /// The text color; white by default.
+  open var foregroundColor: CGColor? = .white
+  /// Whether lines wrap at the bounds' width.
+  open var isWrapped = false
+  open var alignmentMode: CATextLayerAlignmentMode = .natural
+  open var truncationMode: CATextLayerTruncationMode = .none
+  /// Whether the text may be drawn with subpixel positioning.
+  open var allowsFontSubpixelQuantization = false
+
+  override class var accessors: [PropertyAccessor] {
+    typealias P = PropertyAccessor
+    typealias C = Convert
+    return super.accessors + [
+      P.optional("string", .text, \CATextLayer.string) { $0 },
+      P.optional("font", .string, \CATextLayer.font) { $0 },
+      P.make("fontSize", .number, \CATextLayer.fontSize, C.cgFloat),
+      P.optional("foregroundColor", .color, \CATextLayer.foregroundColor, C.color),
+      P.make("isWrapped", .bool, \CATextLayer.isWrapped, aliases: ["wrapped"], C.bool),
+      P.make(
+        "alignmentMode", .enumeration(CATextLayerAlignmentMode.all.map(\.rawValue)),
+        \CATextLayer.alignmentMode, C.enumeration(CATextLayerAlignmentMode.self)),
+      P.make(
+        "truncationMode", .enumeration(CATextLayerTruncationMode.all.map(\.rawValue)),
+        \CATextLayer.truncationMode, C.enumeration(CATextLayerTruncationMode.self)),
+      P.make(
+        "allowsFontSubpixelQuantization", .bool, \CATextLayer.allowsFontSubpixelQuantization,
+        C.bool),
+    ]
+  }
+
+  open override func copyValues(from other: CALayer) {
+    super.copyValues(from: other)
+    guard let o = other as? CATextLayer else { return }
+    string = o.string; font = o.font; fontSize = o.fontSize
+    foregroundColor = o.foregroundColor; isWrapped = o.isWrapped
+    alignmentMode = o.alignmentMode; truncationMode = o.truncationMode
+    allowsFontSubpixelQuantization = o.allowsFontSubpixelQuantization
+  }
+}

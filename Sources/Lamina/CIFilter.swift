@@ -1,0 +1,154 @@
+import Foundation
+
+/// A vector of numbers, Core Image's `CIVector` (used for color-matrix rows).
+public struct CIVector: Equatable, Hashable, Sendable, CustomStringConvertible {
+  public var values: [CGFloat]
+
+  public init(values: [CGFloat]) { self.values = values }
+
+  public init(x: CGFloat, y: CGFloat, z: CGFloat, w: CGFloat) { values = [x, y, z, w] }
+
+  public init(x: CGFloat, y: CGFloat) { values = [x, y] }
+
+  public var count: Int { values.count }
+
+  /// The value at `index`, or 0 past the end (as Core Image does).
+  public func value(at index: Int) -> CGFloat { index < values.count ? values[index] : 0 }
+
+  public var x: CGFloat { value(at: 0) }
+  public var y: CGFloat { value(at: 1) }
+  public var z: CGFloat { value(at: 2) }
+  public var w: CGFloat { value(at: 3) }
+
+  public var description: String {
+    "[" + values.map { "\($0)" }.joined(separator: " ") + "]"
+  }
+}
+
+/// A Core Image filter as data: a name and its inputs, for a layer's
+/// `filters`, `backgroundFilters` or `compositingFilter`. The renderer
+/// applies it; only the filters and blend modes Lamina renders exist.
+///
+/// ```swift
+/// let blur = CIFilter(name: "CIGaussianBlur")!
+/// blur.setValue(4, forKey: kCIInputRadiusKey)
+/// layer.filters = [blur]
+/// ```
+public final class CIFilter: @unchecked Sendable, CustomStringConvertible {
+  /// The kind of value an input takes.
+  public enum InputKind: Equatable, Sendable {
+    /// A number.
+    case number
+    /// A `CIVector` of four numbers.
+    case vector
+  }
+
+  /// The filter's name (`CIGaussianBlur`, `CIMultiplyBlendMode`, …).
+  public let name: String
+  private var inputs: [String: Any]
+
+  /// The inputs of each filter Lamina knows, with their kinds and defaults.
+  public static let inputDefaults: [String: [(key: String, kind: InputKind, value: Any)]] = [
+    "CIGaussianBlur": [("inputRadius", .number, CGFloat(10))],
+    "CIColorMatrix": [
+      ("inputRVector", .vector, CIVector(x: 1, y: 0, z: 0, w: 0)),
+      ("inputGVector", .vector, CIVector(x: 0, y: 1, z: 0, w: 0)),
+      ("inputBVector", .vector, CIVector(x: 0, y: 0, z: 1, w: 0)),
+      ("inputAVector", .vector, CIVector(x: 0, y: 0, z: 0, w: 1)),
+      ("inputBiasVector", .vector, CIVector(x: 0, y: 0, z: 0, w: 0)),
+    ],
+    "CIColorControls": [
+      ("inputSaturation", .number, CGFloat(1)), ("inputBrightness", .number, CGFloat(0)),
+      ("inputContrast", .number, CGFloat(1)),
+    ],
+    "CIHueAdjust": [("inputAngle", .number, CGFloat(0))],
+    "CIColorInvert": [],
+    "CISepiaTone": [("inputIntensity", .number, CGFloat(1))],
+  ]
+
+  /// The blend modes a layer's `compositingFilter` may name.
+  public static let blendModeNames: [String] = [
+    "CIMultiplyBlendMode", "CIScreenBlendMode", "CIOverlayBlendMode", "CIDarkenBlendMode",
+    "CILightenBlendMode", "CIColorDodgeBlendMode", "CIColorBurnBlendMode",
+    "CIHardLightBlendMode", "CISoftLightBlendMode", "CIDifferenceBlendMode",
+    "CIExclusionBlendMode", "CIHueBlendMode", "CISaturationBlendMode", "CIColorBlendMode",
+    "CILuminosityBlendMode",
+  ]
+
+  /// The names of the filters (not blend modes), sorted.
+  public static var filterNames: [String] { inputDefaults.keys.sorted() }
+
+  /// True for a blend mode's name.
+  public var isBlendMode: Bool { Self.blendModeNames.contains(name) }
+
+  /// The filter named `name` with its default inputs, or nil when Lamina
+  /// does not know the name.
+  public init?(name: String) {
+    if let defaults = Self.inputDefaults[name] {
+      inputs = Dictionary(uniqueKeysWithValues: defaults.map { ($0.key, $0.value) })
+    } else if Self.blendModeNames.contains(name) {
+      inputs = [:]
+    } else {
+      return nil
+    }
+    self.name = name
+  }
+
+  /// The filter's input keys (the implicit `inputImage` and, for blend
+  /// modes, `inputBackgroundImage` included).
+  public var inputKeys: [String] {
+    var keys = ["inputImage"]
+    if isBlendMode { keys.append("inputBackgroundImage") }
+    return keys + (Self.inputDefaults[name] ?? []).map(\.key)
+  }
+
+  /// The kind of value `key` takes on this filter, or nil when it has no such input.
+  public func inputKind(forKey key: String) -> InputKind? {
+    Self.inputDefaults[name]?.first { $0.key == key }?.kind
+  }
+
+  /// Sets an input (numbers as any numeric type; vectors as `CIVector` or
+  /// an array of numbers).
+  public func setValue(_ value: Any?, forKey key: String) {
+    guard let value = Convert.unwrap(value) else {
+      inputs[key] = nil
+      return
+    }
+    switch inputKind(forKey: key) {
+    case .number: if let v = Convert.cgFloat(value) { inputs[key] = v }
+    case .vector:
+      if let v = value as? CIVector {
+        inputs[key] = v
+      } else if let n = Convert.numbers(value) {
+        inputs[key] = CIVector(values: n)
+      }
+    case nil: inputs[key] = value
+    }
+  }
+
+  /// The value of an input (numbers as CGFloat, vectors as CIVector), or
+  /// `name` for the key "name".
+  public func value(forKey key: String) -> Any? {
+    key == "name" ? name : inputs[key]
+  }
+
+  /// Resets every input to its default.
+  public func setDefaults() {
+    for d in Self.inputDefaults[name] ?? [] { inputs[d.key] = d.value }
+  }
+
+  public var description: String { "CIFilter(\(name))" }
+}
+
+/// The key of a filter's radius input.
+public let kCIInputRadiusKey = "inputRadius"
+/// The key of a filter's angle input.
+public let kCIInputAngleKey = "inputAngle"
+/// The key of a filter's intensity input.
+public let kCIInputIntensityKey = "inputIntensity"
+/// The key of a filter's saturation input.
+public let kCIInputSaturationKey = "inputSaturation"
+/// The key of a filter's brightness input.
+public let kCIInputBrightnessKey = "inputBrightness"
+/// The key of a filter's contrast input.
+public let kCIInputContrastKey = "inputContrast"
