@@ -79,7 +79,7 @@ final class RenderCountTests: XCTestCase {
     l.transform = CATransform3DMakeRotation(0.3, 0, 0, 1)
     l.backgroundColor = CGColor(red: 0.2, green: 0.4, blue: 0.8, alpha: 0.7)
     r.addSublayer(l)
-    let tiled = try Renderer(samples: 4, maxTileSize: 128)
+    let tiled = try Renderer(maxTileSize: 128)
     let whole = try RenderTestSupport.renderer()
     let a = try tiled.render(layer: r, size: CGSize(width: 300, height: 200), background: .white)
     let b = try whole.render(layer: r, size: CGSize(width: 300, height: 200), background: .white)
