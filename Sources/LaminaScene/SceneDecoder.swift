@@ -195,7 +195,7 @@ struct SceneDecoder {
   func checkGeometry(_ key: String, _ value: Any?, _ path: String) throws {
     var sides: [CGFloat] = []
     switch key {
-    case "bounds", "frame": if let r = value as? CGRect { sides = [r.width, r.height] }
+    case "bounds", "frame": if let r = value as? CGRect { sides = [r.size.width, r.size.height] }
     case "bounds.size": if let s = value as? CGSize { sides = [s.width, s.height] }
     case "bounds.size.width", "bounds.size.height": if let v = value as? CGFloat { sides = [v] }
     case "instanceCount":
