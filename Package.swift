@@ -37,7 +37,9 @@ let package = Package(
     .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ShaderEmbedder"]),
 
     .testTarget(name: "LaminaTests", dependencies: ["Lamina"]),
-    .testTarget(name: "LaminaSceneTests", dependencies: ["LaminaScene", "Lamina"]),
+    .testTarget(
+      name: "LaminaSceneTests", dependencies: ["LaminaScene", "Lamina"],
+      resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LaminaRenderTests",
       dependencies: ["LaminaRender", "LaminaScene", "Lamina"],

@@ -1,0 +1,257 @@
+import Foundation
+import Lamina
+
+/// Turns parsed JSON into a scene, checking every value against the spec.
+struct SceneDecoder {
+  let file: String
+  let baseURL: URL?
+  let maxImageDimension: Int
+  var images: [String: CGImage] = [:]
+
+  init(file: String, baseURL: URL?, maxImageDimension: Int) {
+    self.file = file
+    self.baseURL = baseURL
+    self.maxImageDimension = maxImageDimension
+  }
+
+  // MARK: Errors
+
+  func wrongType(_ path: String, _ expected: String, _ json: JSON) -> SceneError {
+    .wrongType(file: file, path: path, expected: expected, found: json.kindDescription)
+  }
+
+  func members(_ json: JSON, _ path: String, _ expected: String) throws -> [(
+    key: String, value: JSON
+  )] {
+    guard case .object(let m) = json else { throw wrongType(path, expected, json) }
+    return m
+  }
+
+  // MARK: Top level
+
+  mutating func scene(_ json: JSON) throws -> Scene {
+    let top = try members(json, "the document", "an object")
+    for (key, _) in top where !["lamina", "canvas", "images", "root"].contains(key) {
+      throw SceneError.unknownKey(file: file, path: "the document", key: key, owner: "a scene")
+    }
+    guard let version = json["lamina"] else {
+      throw SceneError.missingKey(file: file, path: "the document", key: "lamina")
+    }
+    guard case .number(let v) = version else { throw wrongType("lamina", "a number", version) }
+    guard v == 1 else { throw SceneError.unsupportedVersion(file: file, found: format(v)) }
+    guard let canvasJSON = json["canvas"] else {
+      throw SceneError.missingKey(file: file, path: "the document", key: "canvas")
+    }
+    let canvas = try self.canvas(canvasJSON)
+    if let imagesJSON = json["images"] { try loadImages(imagesJSON) }
+    guard let rootJSON = json["root"] else {
+      throw SceneError.missingKey(file: file, path: "the document", key: "root")
+    }
+    let root = try layer(rootJSON, at: "root", canvas: canvas)
+    return Scene(canvas: canvas, root: root, images: images, url: nil)
+  }
+
+  func format(_ v: Double) -> String {
+    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+  }
+
+  func canvas(_ json: JSON) throws -> Canvas {
+    let m = try members(json, "canvas", "an object")
+    for (key, _) in m where !["width", "height", "scale", "background"].contains(key) {
+      throw SceneError.unknownKey(file: file, path: "canvas", key: key, owner: "the canvas")
+    }
+    func side(_ key: String) throws -> CGFloat {
+      guard let j = json[key] else {
+        throw SceneError.missingKey(file: file, path: "canvas", key: key)
+      }
+      let v = try number(j, "canvas.\(key)")
+      guard v > 0, v <= SceneLoader.maxCanvasSide else {
+        throw SceneError.outOfRange(
+          file: file, path: "canvas.\(key)",
+          expected: "a size > 0 and ≤ \(format(Double(SceneLoader.maxCanvasSide))) points",
+          found: format(Double(v)))
+      }
+      return v
+    }
+    let width = try side("width"), height = try side("height")
+    var scale: CGFloat = 1
+    if let j = json["scale"] {
+      scale = try number(j, "canvas.scale")
+      guard scale > 0, scale <= SceneLoader.maxCanvasScale else {
+        throw SceneError.outOfRange(
+          file: file, path: "canvas.scale",
+          expected: "a scale > 0 and ≤ \(format(Double(SceneLoader.maxCanvasScale)))",
+          found: format(Double(scale)))
+      }
+    }
+    for (key, side) in [("width", width), ("height", height)]
+    where side * scale > SceneLoader.maxCanvasPixels {
+      throw SceneError.outOfRange(
+        file: file, path: "canvas.\(key)",
+        expected:
+          "\(key) × scale ≤ \(format(Double(SceneLoader.maxCanvasPixels))) pixels",
+        found: "\(format(Double(side))) × \(format(Double(scale))) = \(format(Double(side * scale)))")
+    }
+    var background: CGColor?
+    if let j = json["background"] { background = try color(j, "canvas.background") }
+    return Canvas(width: width, height: height, scale: scale, background: background)
+  }
+
+  mutating func loadImages(_ json: JSON) throws {
+    let m = try members(json, "images", "an object of image names and file paths")
+    for (name, value) in m {
+      let path = "images.\(name)"
+      guard case .string(let relative) = value else {
+        throw wrongType(path, "a file path string", value)
+      }
+      let url: URL
+      if relative.hasPrefix("/") {
+        url = URL(fileURLWithPath: relative)
+      } else if let baseURL {
+        url = baseURL.appendingPathComponent(relative)
+      } else {
+        url = URL(fileURLWithPath: relative)
+      }
+      do {
+        images[name] = try CGImage.decode(fileAt: url.path, maxDimension: maxImageDimension)
+      } catch let e as ImageError {
+        throw SceneError.imageFailed(file: file, path: path, message: e.description)
+      }
+    }
+  }
+
+  // MARK: Layers
+
+  func layerClass(_ json: JSON, _ path: String) throws -> (String, CALayer.Type) {
+    guard let c = json["class"] else { return ("CALayer", CALayer.self) }
+    guard case .string(let name) = c else { throw wrongType("\(path).class", "a string", c) }
+    guard let entry = SceneLoader.layerClasses.first(where: { $0.name == name }) else {
+      throw SceneError.unknownClass(
+        file: file, path: "\(path).class", name: name,
+        allowed: SceneLoader.layerClasses.map(\.name))
+    }
+    return (entry.name, entry.type)
+  }
+
+  func layer(_ json: JSON, at path: String, canvas: Canvas? = nil) throws -> CALayer {
+    let m = try members(json, path, "a layer object")
+    let (className, type) = try layerClass(json, path)
+    let layer = type.init()
+    if let canvas {
+      layer.bounds = CGRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
+      layer.position = CGPoint(x: canvas.width / 2, y: canvas.height / 2)
+    }
+    for (key, value) in m {
+      let keyPath = "\(path).\(key)"
+      switch key {
+      case "class":
+        continue
+      case "sublayers":
+        guard case .array(let items) = value else {
+          throw wrongType(keyPath, "a list of layer objects", value)
+        }
+        for (i, item) in items.enumerated() {
+          layer.addSublayer(try self.layer(item, at: "\(keyPath)[\(i)]"))
+        }
+      case "mask":
+        layer.mask = value == .null ? nil : try self.layer(value, at: keyPath)
+      case "animations":
+        guard case .array(let items) = value else {
+          throw wrongType(keyPath, "a list of animation objects", value)
+        }
+        for (i, item) in items.enumerated() {
+          let animation = try self.animation(
+            item, at: "\(keyPath)[\(i)]", layerType: type, className: className)
+          layer.add(animation, forKey: nil)
+        }
+      default:
+        guard let kind = type.valueKind(forKeyPath: key), Self.isSettable(kind) else {
+          throw SceneError.unknownKey(file: file, path: path, key: key, owner: className)
+        }
+        let decoded = try self.value(value, kind: kind, at: keyPath)
+        try checkGeometry(key, decoded, keyPath)
+        layer.setValue(decoded, forKeyPath: key)
+      }
+    }
+    if let gradient = layer as? CAGradientLayer, let locations = gradient.locations,
+      locations.count != gradient.cgColors.count
+    {
+      throw SceneError.invalidValue(
+        file: file, path: "\(path).locations",
+        message:
+          "has \(locations.count) locations for \(gradient.cgColors.count) colors; give one per color or null")
+    }
+    return layer
+  }
+
+  static func isSettable(_ kind: CAValueKind) -> Bool {
+    switch kind {
+    case .layer, .layers, .object: return false
+    default: return true
+    }
+  }
+
+  /// Bounds sizes must be ≥ 0 and not absurd; counts must be sane.
+  func checkGeometry(_ key: String, _ value: Any?, _ path: String) throws {
+    var sides: [CGFloat] = []
+    switch key {
+    case "bounds", "frame": if let r = value as? CGRect { sides = [r.size.width, r.size.height] }
+    case "bounds.size": if let s = value as? CGSize { sides = [s.width, s.height] }
+    case "bounds.size.width", "bounds.size.height": if let v = value as? CGFloat { sides = [v] }
+    case "instanceCount":
+      if let n = value as? Int, n < 0 || n > SceneLoader.maxInstanceCount {
+        throw SceneError.outOfRange(
+          file: file, path: path, expected: "a count from 0 to \(SceneLoader.maxInstanceCount)",
+          found: String(n))
+      }
+    default: break
+    }
+    for s in sides where s < 0 || s > SceneLoader.maxLayerSide {
+      throw SceneError.outOfRange(
+        file: file, path: path,
+        expected: "sizes ≥ 0 and ≤ \(format(Double(SceneLoader.maxLayerSide))) points",
+        found: format(Double(s)))
+    }
+  }
+
+  // MARK: Emitter cells and filters
+
+  func emitterCell(_ json: JSON, at path: String) throws -> CAEmitterCell {
+    let m = try members(json, path, "an emitter cell object")
+    let cell = CAEmitterCell()
+    for (key, value) in m {
+      guard let kind = CAEmitterCell.valueKind(forKey: key) else {
+        throw SceneError.unknownKey(file: file, path: path, key: key, owner: "CAEmitterCell")
+      }
+      cell.setValue(try self.value(value, kind: kind, at: "\(path).\(key)"), forKey: key)
+    }
+    return cell
+  }
+
+  func filter(_ json: JSON, at path: String) throws -> CIFilter {
+    _ = try members(json, path, "a filter object")
+    guard let nameJSON = json["name"] else {
+      throw SceneError.missingKey(file: file, path: path, key: "name")
+    }
+    guard case .string(let name) = nameJSON else {
+      throw wrongType("\(path).name", "a filter name string", nameJSON)
+    }
+    guard let filter = CIFilter(name: name), !filter.isBlendMode else {
+      throw SceneError.unknownFilter(
+        file: file, path: "\(path).name", name: name, allowed: CIFilter.filterNames)
+    }
+    guard case .object(let m) = json else { return filter }
+    for (key, value) in m where key != "name" {
+      let keyPath = "\(path).\(key)"
+      switch filter.inputKind(forKey: key) {
+      case .number:
+        filter.setValue(try number(value, keyPath), forKey: key)
+      case .vector:
+        filter.setValue(CIVector(values: try numbers(value, keyPath, count: 4)), forKey: key)
+      case nil:
+        throw SceneError.unknownKey(file: file, path: path, key: key, owner: name)
+      }
+    }
+    return filter
+  }
+}

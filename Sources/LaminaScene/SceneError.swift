@@ -1,0 +1,92 @@
+import Foundation
+import Lamina
+
+/// Why a scene file did not load. Every message names the file and, past
+/// the JSON syntax, the JSON path of the offending value, such as
+/// `scene.json: root.sublayers[3].opacity: expected a number, found a string`.
+public enum SceneError: Error, Equatable, CustomStringConvertible {
+  /// The scene file could not be read.
+  case unreadable(file: String, reason: String)
+  /// The file is not valid JSON (or not UTF-8, or nested too deeply).
+  case syntax(file: String, line: Int, column: Int, message: String)
+  /// The `lamina` format version is not 1.
+  case unsupportedVersion(file: String, found: String)
+  /// A required key is missing from an object.
+  case missingKey(file: String, path: String, key: String)
+  /// An object has a key that its class (or the format) does not have.
+  case unknownKey(file: String, path: String, key: String, owner: String)
+  /// A value has the wrong JSON type or shape.
+  case wrongType(file: String, path: String, expected: String, found: String)
+  /// A number is outside its allowed range.
+  case outOfRange(file: String, path: String, expected: String, found: String)
+  /// A string is not one of an enumeration's values.
+  case invalidEnumValue(file: String, path: String, value: String, allowed: [String])
+  /// A layer or animation class that the format does not have.
+  case unknownClass(file: String, path: String, name: String, allowed: [String])
+  /// A color string that is neither `#rrggbb` nor `#rrggbbaa`.
+  case invalidColor(file: String, path: String, found: String)
+  /// A transform that is neither 16 numbers nor a list of steps, or a malformed step.
+  case invalidTransform(file: String, path: String, message: String)
+  /// A transform step whose name is not translate, rotate, scale, perspective or matrix.
+  case unknownTransformStep(file: String, path: String, name: String)
+  /// An image name that is not an entry of `images`.
+  case unknownImage(file: String, path: String, name: String, known: [String])
+  /// An image file that is missing, corrupt or too large (the decoder's message).
+  case imageFailed(file: String, path: String, message: String)
+  /// SVG path data that does not parse.
+  case invalidPath(file: String, path: String, error: PathError)
+  /// A filter name that Lamina does not know.
+  case unknownFilter(file: String, path: String, name: String, allowed: [String])
+  /// An animation key path that the layer's class does not have or cannot animate.
+  case unknownAnimationKeyPath(file: String, path: String, keyPath: String, className: String)
+  /// A value that is well-typed but inconsistent (list lengths that differ, …).
+  case invalidValue(file: String, path: String, message: String)
+
+  public var description: String {
+    switch self {
+    case .unreadable(let file, let reason):
+      return "\(file): cannot read the scene file: \(reason)"
+    case .syntax(let file, let line, let column, let message):
+      return "\(file):\(line):\(column): \(message)"
+    case .unsupportedVersion(let file, let found):
+      return "\(file): lamina: unsupported format version \(found); this reader knows version 1"
+    case .missingKey(let file, let path, let key):
+      return "\(file): \(path): missing required key '\(key)'"
+    case .unknownKey(let file, let path, let key, let owner):
+      return "\(file): \(path): unknown key '\(key)' for \(owner)"
+    case .wrongType(let file, let path, let expected, let found):
+      return "\(file): \(path): expected \(expected), found \(found)"
+    case .outOfRange(let file, let path, let expected, let found):
+      return "\(file): \(path): expected \(expected), found \(found)"
+    case .invalidEnumValue(let file, let path, let value, let allowed):
+      return "\(file): \(path): '\(value)' is not one of \(Self.list(allowed))"
+    case .unknownClass(let file, let path, let name, let allowed):
+      return "\(file): \(path): unknown class '\(name)'; expected one of \(Self.list(allowed))"
+    case .invalidColor(let file, let path, let found):
+      return
+        "\(file): \(path): expected a color (\"#rrggbb\", \"#rrggbbaa\", [r, g, b, a] or null), found \(found)"
+    case .invalidTransform(let file, let path, let message):
+      return "\(file): \(path): \(message)"
+    case .unknownTransformStep(let file, let path, let name):
+      return
+        "\(file): \(path): unknown transform step '\(name)'; expected one of translate, rotate, scale, perspective, matrix"
+    case .unknownImage(let file, let path, let name, let known):
+      let hint = known.isEmpty ? "the scene has no images" : "known images: \(Self.list(known))"
+      return "\(file): \(path): no image named '\(name)' in images (\(hint))"
+    case .imageFailed(let file, let path, let message):
+      return "\(file): \(path): \(message)"
+    case .invalidPath(let file, let path, let error):
+      return "\(file): \(path): bad SVG path data \(error)"
+    case .unknownFilter(let file, let path, let name, let allowed):
+      return "\(file): \(path): unknown filter '\(name)'; expected one of \(Self.list(allowed))"
+    case .unknownAnimationKeyPath(let file, let path, let keyPath, let className):
+      return "\(file): \(path): '\(keyPath)' is not an animatable key path of \(className)"
+    case .invalidValue(let file, let path, let message):
+      return "\(file): \(path): \(message)"
+    }
+  }
+
+  static func list(_ values: [String]) -> String {
+    values.map { "'\($0)'" }.joined(separator: ", ")
+  }
+}
