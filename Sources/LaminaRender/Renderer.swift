@@ -152,6 +152,11 @@ public final class Renderer {
 
   private func draw(_ frame: Frame, tileDone: (RenderTarget, PixelRect) throws -> Void) throws {
     context.makeCurrent()
+    // Another renderer on the same context may have bound its own state.
+    glBindVertexArray(vertexArray)
+    glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer)
+    glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), indexBuffer)
+    device.invalidate()
     device.counters = RenderCounters()
     let tileWidth = min(frame.width, maxTileSize), tileHeight = min(frame.height, maxTileSize)
     if canvasTarget?.width != tileWidth || canvasTarget?.height != tileHeight {

@@ -63,7 +63,7 @@ func runBench(_ arguments: [String]) -> Int32 {
 /// Peak resident memory of the process so far, in MiB.
 func peakMemoryMB() -> Double {
   var usage = rusage()
-  getrusage(RUSAGE_SELF, &usage)
+  getrusage(RUSAGE_SELF.rawValue, &usage)
   return Double(usage.ru_maxrss) / 1024
 }
 
