@@ -20,7 +20,6 @@ final class ReferenceSceneTests: XCTestCase {
     "shadow_radius": "shadows (issue 3)",
     "shape_fill_stroke": "CAShapeLayer (issue 7)",
     "text_basic": "CATextLayer (issue 7)",
-    "transform_layer_cube": "depth sorting with plane splitting (issue 6)",
     "filter_blur": "filters (issue 9)",
     "background_blur": "background filters (issue 9)",
     "blend_modes_separable": "blend modes (issue 9)",
@@ -65,7 +64,7 @@ final class ReferenceSceneTests: XCTestCase {
   func testEveryReferenceSceneIsAccountedFor() throws {
     let checked: Set = [
       "geometry_anchor", "rotation_2d", "page_turn_perspective", "zposition_order",
-      "contents_gravity", "magnification_filter", "flatten_nested_3d",
+      "contents_gravity", "magnification_filter", "flatten_nested_3d", "transform_layer_cube",
     ]
     for entry in try Self.manifest() {
       XCTAssertTrue(
@@ -81,4 +80,5 @@ final class ReferenceSceneTests: XCTestCase {
   func testContentsGravity() throws { try check("contents_gravity") }
   func testMagnificationFilter() throws { try check("magnification_filter") }
   func testFlattenNested3D() throws { try check("flatten_nested_3d") }
+  func testTransformLayerCube() throws { try check("transform_layer_cube") }
 }

@@ -1,0 +1,133 @@
+import Foundation
+import Lamina
+import XCTest
+
+/// The `lamina` command, run as a user would: exit status, messages, files.
+final class CommandTests: XCTestCase {
+  struct Result {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  /// The `lamina` binary built beside the test executable.
+  var binary: URL {
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("lamina")
+  }
+
+  func run(_ arguments: [String]) throws -> Result {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+      stderr: String(decoding: stderr, as: UTF8.self))
+  }
+
+  var scratch: URL!
+
+  override func setUpWithError() throws {
+    guard FileManager.default.isExecutableFile(atPath: binary.path) else {
+      throw XCTSkip("lamina is not built beside the tests (swift build --build-tests builds it)")
+    }
+    scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+  }
+
+  override func tearDownWithError() throws {
+    try? FileManager.default.removeItem(at: scratch)
+  }
+
+  func write(_ name: String, _ text: String) throws -> String {
+    let url = scratch.appendingPathComponent(name)
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url.path
+  }
+
+  let good = """
+    { "lamina": 1, "canvas": { "width": 40, "height": 30, "scale": 2, "background": "#ffffff" },
+      "root": { "sublayers": [ { "frame": [5, 5, 20, 10], "backgroundColor": "#ff0000" } ] } }
+    """
+
+  func testRenderWritesThePNG() throws {
+    let scene = try write("good.json", good)
+    let output = scratch.appendingPathComponent("out.png").path
+    let result = try run(["render", scene, "-o", output])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let image = try CGImage.decode(fileAt: output)
+    XCTAssertEqual(image.width, 80)
+    XCTAssertEqual(image.height, 60)
+    let i = (20 * 80 + 20) * 4
+    XCTAssertEqual(Array(image.pixels[i..<i + 4]), [255, 0, 0, 255])
+    let scaled = try run(["render", scene, "-o", output, "--scale", "1"])
+    XCTAssertEqual(scaled.status, 0)
+    XCTAssertEqual(try CGImage.decode(fileAt: output).width, 40)
+  }
+
+  func testBadSceneFailsWithItsPathAndWritesNothing() throws {
+    let scene = try write("bad.json", """
+      { "lamina": 1, "canvas": { "width": 40, "height": 30 },
+        "root": { "sublayers": [ { "opacity": "half" } ] } }
+      """)
+    let output = scratch.appendingPathComponent("out.png").path
+    let result = try run(["render", scene, "-o", output])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertTrue(result.stderr.contains("bad.json"), result.stderr)
+    XCTAssertTrue(result.stderr.contains("root.sublayers[0].opacity"), result.stderr)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted(), ["bad.json"])
+  }
+
+  func testMalformedJSONNamesLineAndColumn() throws {
+    let scene = try write("broken.json", "{ \"lamina\": 1,\n  \"canvas\": { \"width\": 40 \"height\": 30 } }")
+    let result = try run(["render", scene, "-o", scratch.appendingPathComponent("o.png").path])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertTrue(result.stderr.contains("broken.json:2:"), result.stderr)
+  }
+
+  func testUnwritableOutputLeavesNoFile() throws {
+    let scene = try write("good.json", good)
+    let result = try run(["render", scene, "-o", "/nonexistent-dir/out.png"])
+    XCTAssertEqual(result.status, 1)
+    XCTAssertTrue(result.stderr.contains("/nonexistent-dir/out.png"), result.stderr)
+  }
+
+  func testUsageErrors() throws {
+    XCTAssertEqual(try run([]).status, 2)
+    XCTAssertEqual(try run(["paint"]).status, 2)
+    let missing = try run(["render", "x.json"])
+    XCTAssertEqual(missing.status, 2)
+    XCTAssertTrue(missing.stderr.contains("-o"), missing.stderr)
+    let badTime = try run(["render", "x.json", "-o", "y.png", "--time", "soon"])
+    XCTAssertEqual(badTime.status, 2)
+    XCTAssertTrue(badTime.stderr.contains("--time expects a number"), badTime.stderr)
+    XCTAssertEqual(try run(["bench", "x.json", "--size", "12by7"]).status, 2)
+  }
+
+  func testInfoReportsThePlatform() throws {
+    let result = try run(["info"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    XCTAssertTrue(result.stdout.contains("platform"), result.stdout)
+    XCTAssertTrue(result.stdout.contains("max texture size"), result.stdout)
+  }
+
+  func testBenchPrintsJSON() throws {
+    let scene = try write("good.json", good)
+    let result = try run(["bench", scene, "--frames", "3", "--warmup", "1", "--json"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    XCTAssertEqual(json?["frames"] as? Int, 3)
+    XCTAssertEqual(json?["width"] as? Int, 80)
+    XCTAssertNotNil((json?["frameMs"] as? [String: Double])?["p99"])
+    XCTAssertNotNil(json?["drawCallsPerFrame"])
+    XCTAssertNotNil(json?["peakMemoryMB"])
+  }
+}
