@@ -21,6 +21,9 @@ public final class Renderer {
   public let maxTileSize: Int
   /// What the last frame cost, counted.
   public var counters: RenderCounters { device.counters }
+  /// CPU time the last frame spent turning the draw list into vertices and
+  /// GL calls (the GPU may still be working when it ends), in milliseconds.
+  public private(set) var lastEncodeMilliseconds = 0.0
 
   let device = GLDevice()
   private let programs: ProgramSet
@@ -158,6 +161,8 @@ public final class Renderer {
     glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), indexBuffer)
     device.invalidate()
     device.counters = RenderCounters()
+    let start = DispatchTime.now().uptimeNanoseconds
+    defer { lastEncodeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
     let tileWidth = min(frame.width, maxTileSize), tileHeight = min(frame.height, maxTileSize)
     if canvasTarget?.width != tileWidth || canvasTarget?.height != tileHeight {
       canvasTarget = nil
@@ -317,12 +322,7 @@ public final class Renderer {
     let area = group.bounds.intersection(region)
     let rect = CGRect(x: area.x, y: area.y, width: area.width, height: area.height)
     return DrawItem(
-      material: .group(group.id),
-      polygon: [
-        CGPoint(x: rect.minX, y: rect.minY), CGPoint(x: rect.maxX, y: rect.minY),
-        CGPoint(x: rect.maxX, y: rect.maxY), CGPoint(x: rect.minX, y: rect.maxY),
-      ],
-      rect: rect, uv: (0, 0, 1, 1), matrix: CATransform3DIdentity,
+      material: .group(group.id), clippedPolygon: nil, rect: rect, uv: (0, 0, 1, 1), matrix: CATransform3DIdentity,
       color: SIMD4(repeating: group.opacity), bounds: area, layerName: nil, antialiased: false)
   }
 
@@ -330,37 +330,52 @@ public final class Renderer {
   /// With edge antialiasing the polygon first grows by a pixel on screen,
   /// and every vertex carries its distances to the rect's four edges.
   private func appendItem(_ item: DrawItem, _ vertices: inout [Vertex], _ indices: inout [UInt32]) -> Int {
-    let base = UInt32(vertices.count)
     let m = item.matrix
     let r = item.rect
-    var polygon = item.polygon
-    var lines: EdgeLines?
-    if item.antialiased && antialiasing == .edges, let edgeLines = EdgeLines(r, m),
-      let margin = EdgeGeometry.margins(r, m)
-    {
-      let grown = EdgeGeometry.visiblePolygon(r.insetBy(dx: -margin.x, dy: -margin.y), m)
-      if grown.count >= 3 {
-        polygon = grown
-        lines = edgeLines
-      }
-    }
-    let du = r.width != 0 ? CGFloat(item.uv.u1 - item.uv.u0) / r.width : 0
-    let dv = r.height != 0 ? CGFloat(item.uv.v1 - item.uv.v0) / r.height : 0
     let c = item.color
     func byte(_ v: Float) -> UInt32 { UInt32(max(0, min(255, (v * 255).rounded()))) }
     let color = byte(c.x) | byte(c.y) << 8 | byte(c.z) << 16 | byte(c.w) << 24
     let clamp = SIMD4(
       min(item.uv.u0, item.uv.u1), min(item.uv.v0, item.uv.v1),
       max(item.uv.u0, item.uv.u1), max(item.uv.v0, item.uv.v1))
-    for p in polygon {
-      let q = m.apply(p.x, p.y)
-      let distances = lines?.distances(x: q.x / q.w, y: q.y / q.w) ?? SIMD4(repeating: Self.farFromEdges)
-      vertices.append(
-        Vertex(
-          x: Float(q.x), y: Float(q.y), w: Float(q.w),
-          u: item.uv.u0 + Float((p.x - r.minX) * du), v: item.uv.v0 + Float((p.y - r.minY) * dv),
-          color: color, edges: distances, texClamp: clamp))
+    let du = r.width != 0 ? CGFloat(item.uv.u1 - item.uv.u0) / r.width : 0
+    let dv = r.height != 0 ? CGFloat(item.uv.v1 - item.uv.v0) / r.height : 0
+    let antialias = item.antialiased && antialiasing == .edges
+
+    func vertex(_ x: CGFloat, _ y: CGFloat, _ lines: EdgeLines?) -> Vertex {
+      let q = m.apply(x, y)
+      return Vertex(
+        x: Float(q.x), y: Float(q.y), w: Float(q.w),
+        u: item.uv.u0 + Float((x - r.minX) * du), v: item.uv.v0 + Float((y - r.minY) * dv),
+        color: color,
+        edges: lines?.distances(x: q.x / q.w, y: q.y / q.w) ?? SIMD4(repeating: Self.farFromEdges),
+        texClamp: clamp)
     }
+
+    let base = UInt32(vertices.count)
+    if item.clippedPolygon == nil {
+      // The common case: the whole rect, grown by the antialiasing margin.
+      var g = r
+      var lines: EdgeLines?
+      if antialias, let edgeLines = EdgeLines(r, m), let margin = EdgeGeometry.margins(r, m) {
+        let grown = r.insetBy(dx: -margin.x, dy: -margin.y)
+        if EdgeGeometry.inFront(grown, m) {
+          g = grown
+          lines = edgeLines
+        }
+      }
+      vertices.append(vertex(g.minX, g.minY, lines))
+      vertices.append(vertex(g.maxX, g.minY, lines))
+      vertices.append(vertex(g.maxX, g.maxY, lines))
+      vertices.append(vertex(g.minX, g.maxY, lines))
+      indices.append(base); indices.append(base + 1); indices.append(base + 2)
+      indices.append(base); indices.append(base + 2); indices.append(base + 3)
+      return 6
+    }
+    // Part of the rect lies behind the eye: its projected edges are not the
+    // rect's, so the visible polygon is drawn as it is, without edge coverage.
+    let polygon = item.polygon
+    for p in polygon { vertices.append(vertex(p.x, p.y, nil)) }
     let n = UInt32(polygon.count)
     for i in 1..<(n - 1) {
       indices.append(base)
@@ -382,24 +397,33 @@ struct EdgeLines {
 
   /// Nil when a corner lies behind the eye or an edge projects to a point.
   init?(_ rect: CGRect, _ m: CATransform3D) {
-    var points: [(Double, Double)] = []
-    for p in EdgeGeometry.corners(rect) {
-      let q = m.apply(p.x, p.y)
+    func project(_ x: CGFloat, _ y: CGFloat) -> (Double, Double)? {
+      let q = m.apply(x, y)
       guard q.w > EdgeGeometry.nearW else { return nil }
-      points.append((Double(q.x / q.w), Double(q.y / q.w)))
+      return (Double(q.x / q.w), Double(q.y / q.w))
     }
-    let cx = points.reduce(0) { $0 + $1.0 } / 4, cy = points.reduce(0) { $0 + $1.1 } / 4
-    for i in 0..<4 {
-      let (x0, y0) = points[i], (x1, y1) = points[(i + 1) % 4]
-      var a = y0 - y1, b = x1 - x0
-      let length = (a * a + b * b).squareRoot()
-      guard length > 1e-9 else { return nil }
-      a /= length
-      b /= length
-      var offset = -(a * x0 + b * y0)
-      if a * cx + b * cy + offset < 0 { a = -a; b = -b; offset = -offset }
-      nx[i] = a; ny[i] = b; c[i] = offset
-    }
+    guard let p0 = project(rect.minX, rect.minY), let p1 = project(rect.maxX, rect.minY),
+      let p2 = project(rect.maxX, rect.maxY), let p3 = project(rect.minX, rect.maxY)
+    else { return nil }
+    let cx = (p0.0 + p1.0 + p2.0 + p3.0) / 4, cy = (p0.1 + p1.1 + p2.1 + p3.1) / 4
+    guard setLine(0, p0, p1, cx, cy), setLine(1, p1, p2, cx, cy), setLine(2, p2, p3, cx, cy),
+      setLine(3, p3, p0, cx, cy)
+    else { return nil }
+  }
+
+  /// Line `i` through two projected corners, its inside toward (cx, cy).
+  private mutating func setLine(
+    _ i: Int, _ p: (Double, Double), _ q: (Double, Double), _ cx: Double, _ cy: Double
+  ) -> Bool {
+    var a = p.1 - q.1, b = q.0 - p.0
+    let length = (a * a + b * b).squareRoot()
+    guard length > 1e-9 else { return false }
+    a /= length
+    b /= length
+    var offset = -(a * p.0 + b * p.1)
+    if a * cx + b * cy + offset < 0 { a = -a; b = -b; offset = -offset }
+    nx[i] = a; ny[i] = b; c[i] = offset
+    return true
   }
 
   func distances(x: CGFloat, y: CGFloat) -> SIMD4<Float> {

@@ -13,8 +13,10 @@ func runRender(_ arguments: [String]) -> Int32 {
     }
     let time = try options.number("--time", range: 0...1e9) ?? 0
     let scale = try options.number("--scale", range: 0.01...8)
-    let scene = try SceneLoader.load(contentsOf: URL(fileURLWithPath: options.positional[0]))
     let renderer = try Renderer()
+    let scene = try SceneLoader.load(
+      contentsOf: URL(fileURLWithPath: options.positional[0]),
+      maxImageDimension: renderer.maxTextureSize)
     let image = try renderer.render(scene: scene, time: time, scale: scale)
     try image.writePNG(to: URL(fileURLWithPath: output))
     return 0

@@ -107,3 +107,41 @@ final class RenderCountTests: XCTestCase {
 extension Array {
   func repeated(_ count: Int) -> [Element] { Array((0..<count).map { _ in self }.joined()) }
 }
+
+/// The two antialiasing paths agree: 4× multisampling (resolved before
+/// read-back) and edge coverage in the shaders.
+final class AntialiasingTests: XCTestCase {
+  func testMultisampledAndEdgeCoverageRenderingsAgree() throws {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: 120, height: 90)
+    root.position = CGPoint(x: 60, y: 45)
+    var perspective = CATransform3DIdentity
+    perspective.m34 = -1.0 / 300
+    root.sublayerTransform = perspective
+    let l = CALayer()
+    l.frame = CGRect(x: 20, y: 15, width: 80, height: 60)
+    l.transform = CATransform3DRotate(CATransform3DMakeRotation(0.4, 0, 0, 1), 0.6, 0, 1, 0)
+    l.backgroundColor = CGColor(red: 0.1, green: 0.3, blue: 0.9, alpha: 1)
+    root.addSublayer(l)
+    let msaa = try Renderer(antialiasing: .multisample(4))
+    let edges = try Renderer(antialiasing: .edges)
+    XCTAssertEqual(msaa.samples, 4)
+    XCTAssertEqual(edges.samples, 1)
+    let a = try msaa.render(layer: root, size: root.bounds.size, background: .white)
+    let b = try edges.render(layer: root, size: root.bounds.size, background: .white)
+    // Only edge pixels may differ: 4 samples quantize coverage to quarters,
+    // so against exact coverage a pixel is off by up to a quarter of the
+    // contrast (here 230/4 ≈ 58), never more.
+    let comparison = ImageComparison(actual: a.straightPixels, expected: b.straightPixels, threshold: 64)
+    XCTAssertEqual(comparison.pixelsOff, 0, comparison.summary)
+    XCTAssertGreaterThan(comparison.psnr, 34, comparison.summary)
+    // Both antialias: some edge pixels are neither background nor fill.
+    for image in [a, b] {
+      let partial = (0..<(120 * 90)).filter { i in
+        let p = image.pixel(i % 120, i / 120)
+        return p.r > 40 && p.r < 220
+      }
+      XCTAssertGreaterThan(partial.count, 50)
+    }
+  }
+}

@@ -69,8 +69,11 @@ public enum Material: Equatable {
 /// homography that the frame builder computed.
 public struct DrawItem {
   public var material: Material
-  /// Corners in the layer's bounds space (z = 0), convex, in order.
-  public var polygon: [CGPoint]
+  /// Where the layer crosses behind the eye: the visible part of `rect`
+  /// (convex, in the layer's bounds space). Nil when all of `rect` is in front.
+  public var clippedPolygon: [CGPoint]?
+  /// The corners to draw: `clippedPolygon`, or `rect`'s four corners.
+  public var polygon: [CGPoint] { clippedPolygon ?? EdgeGeometry.corners(rect) }
   /// The local rect whose corners map to `uv` (texture coordinates are
   /// interpolated linearly over it).
   public var rect: CGRect

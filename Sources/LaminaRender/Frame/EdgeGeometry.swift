@@ -23,6 +23,13 @@ enum EdgeGeometry {
     return clip(polygon, a: m.m14, b: m.m24, c: m.m44 - nearW)
   }
 
+  /// True when every corner of `rect` lies in front of the eye under `m`.
+  static func inFront(_ rect: CGRect, _ m: CATransform3D) -> Bool {
+    if m.m14 == 0 && m.m24 == 0 { return m.m44 > nearW }
+    return m.apply(rect.minX, rect.minY).w > nearW && m.apply(rect.maxX, rect.minY).w > nearW
+      && m.apply(rect.maxX, rect.maxY).w > nearW && m.apply(rect.minX, rect.maxY).w > nearW
+  }
+
   /// Sutherland–Hodgman: keeps the part of a convex polygon where a·x + b·y + c ≥ 0.
   static func clip(_ polygon: [CGPoint], a: CGFloat, b: CGFloat, c: CGFloat) -> [CGPoint] {
     var out: [CGPoint] = []
@@ -47,8 +54,11 @@ enum EdgeGeometry {
     -> (x: CGFloat, y: CGFloat)?
   {
     var mx: CGFloat = 0, my: CGFloat = 0
-    for p in corners(rect) {
-      let q = m.apply(p.x, p.y)
+    let affine = m.m14 == 0 && m.m24 == 0
+    for corner in 0..<4 {
+      let x = corner == 0 || corner == 3 ? rect.minX : rect.maxX
+      let y = corner < 2 ? rect.minY : rect.maxY
+      let q = m.apply(x, y)
       guard q.w > EdgeGeometry.nearW else { continue }
       // Jacobian of the screen position (X/W, Y/W) with respect to (x, y).
       let w2 = q.w * q.w
@@ -59,6 +69,7 @@ enum EdgeGeometry {
       // Rows of the inverse Jacobian: the screen gradients of local x and y.
       mx = max(mx, (d * d + b * b).squareRoot() / abs(det))
       my = max(my, (c * c + a * a).squareRoot() / abs(det))
+      if affine { break }  // the Jacobian is the same at every corner
     }
     let limit = 4 * max(rect.width, rect.height, 1)
     return (min(mx * pixels, limit), min(my * pixels, limit))

@@ -294,15 +294,23 @@ public struct FrameBuilder {
     _ material: Material, rect: CGRect, uv: (Float, Float, Float, Float),
     toTarget m: CATransform3D, color: SIMD4<Float>, name: String?
   ) -> DrawItem? {
-    let polygon = EdgeGeometry.visiblePolygon(rect, m)
-    if polygon.count < 3 { return nil }
     var minX = CGFloat.infinity, minY = CGFloat.infinity
     var maxX = -CGFloat.infinity, maxY = -CGFloat.infinity
-    for p in polygon {
-      let q = m.apply(p.x, p.y)
-      let x = q.x / q.w, y = q.y / q.w
-      minX = min(minX, x); maxX = max(maxX, x)
-      minY = min(minY, y); maxY = max(maxY, y)
+    func include(_ x: CGFloat, _ y: CGFloat) {
+      let q = m.apply(x, y)
+      let px = q.x / q.w, py = q.y / q.w
+      minX = min(minX, px); maxX = max(maxX, px)
+      minY = min(minY, py); maxY = max(maxY, py)
+    }
+    var clipped: [CGPoint]?
+    if !EdgeGeometry.inFront(rect, m) {
+      let polygon = EdgeGeometry.visiblePolygon(rect, m)
+      if polygon.count < 3 { return nil }
+      for p in polygon { include(p.x, p.y) }
+      clipped = polygon
+    } else {
+      include(rect.minX, rect.minY); include(rect.maxX, rect.minY)
+      include(rect.maxX, rect.maxY); include(rect.minX, rect.maxY)
     }
     guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return nil }
     // One pixel more on each side: the reach of edge antialiasing.
@@ -311,7 +319,7 @@ public struct FrameBuilder {
     ).intersection(targetBounds)
     guard !bounds.isEmpty else { return nil }
     return DrawItem(
-      material: material, polygon: polygon, rect: rect, uv: uv, matrix: m, color: color,
+      material: material, clippedPolygon: clipped, rect: rect, uv: uv, matrix: m, color: color,
       bounds: bounds, layerName: name)
   }
 }
