@@ -40,9 +40,10 @@ public final class Renderer {
 
   /// A renderer on `context` (the process's shared context by default).
   /// - Parameters:
-  ///   - antialiasing: `.automatic` multisamples 4× on a hardware GPU and
-  ///     computes edge coverage in the shaders on a software rasterizer,
-  ///     where multisampling costs over three times the fill.
+  ///   - antialiasing: `.automatic` computes edge coverage in the shaders
+  ///     everywhere and adds 4× multisampled targets on hardware GPUs; on a
+  ///     software rasterizer multisampling would cost over three times the
+  ///     fill, so it is left out there.
   ///   - maxTileSize: the largest tile side (canvases above it render in tiles).
   public init(
     context: GPUContext? = nil, antialiasing: Antialiasing = .automatic, maxTileSize tile: Int = 4096
@@ -55,13 +56,20 @@ public final class Renderer {
     let maxSamples = max(1, Int(value))
     var mode = antialiasing
     if mode == .automatic {
-      mode = context.info.isSoftwareRenderer || maxSamples < 4 ? .edges : .multisample(4)
+      mode = context.info.isSoftwareRenderer || maxSamples < 4 ? .edges : .combined(4)
     }
-    if case .multisample(let n) = mode {
-      mode = n > 1 && maxSamples > 1 ? .multisample(min(n, maxSamples)) : .edges
+    switch mode {
+    case .multisample(let n) where n <= 1 || maxSamples <= 1, .combined(let n) where n <= 1 || maxSamples <= 1:
+      mode = .edges
+    case .multisample(let n): mode = .multisample(min(n, maxSamples))
+    case .combined(let n): mode = .combined(min(n, maxSamples))
+    default: break
     }
     self.antialiasing = mode
-    if case .multisample(let n) = mode { samples = n } else { samples = 1 }
+    switch mode {
+    case .multisample(let n), .combined(let n): samples = n
+    default: samples = 1
+    }
     glGetIntegerv(GLenum(GL_MAX_TEXTURE_SIZE), &value)
     maxTextureSize = Int(value)
     glGetIntegerv(GLenum(GL_MAX_RENDERBUFFER_SIZE), &value)
@@ -340,7 +348,7 @@ public final class Renderer {
       max(item.uv.u0, item.uv.u1), max(item.uv.v0, item.uv.v1))
     let du = r.width != 0 ? CGFloat(item.uv.u1 - item.uv.u0) / r.width : 0
     let dv = r.height != 0 ? CGFloat(item.uv.v1 - item.uv.v0) / r.height : 0
-    let antialias = item.antialiased && antialiasing == .edges
+    let antialias = item.antialiased && antialiasing.usesEdgeCoverage
 
     func vertex(_ x: CGFloat, _ y: CGFloat, _ lines: EdgeLines?) -> Vertex {
       let q = m.apply(x, y)
@@ -439,6 +447,17 @@ public enum Antialiasing: Equatable, Sendable {
   case multisample(Int)
   /// Coverage computed in the fragment shaders from the distance to each edge.
   case edges
+  /// Edge coverage for layer edges and multisampled targets for everything
+  /// else (the hardware default: both cost next to nothing on a GPU).
+  case combined(Int)
+
+  /// Whether layer edges get their coverage computed in the shaders.
+  public var usesEdgeCoverage: Bool {
+    switch self {
+    case .edges, .combined: return true
+    default: return false
+    }
+  }
 }
 
 /// The vertex format of every draw: homogeneous target pixels, texture

@@ -144,4 +144,24 @@ final class AntialiasingTests: XCTestCase {
       XCTAssertGreaterThan(partial.count, 50)
     }
   }
+
+  func testCombinedModeKeepsExactEdges() throws {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: 80, height: 60)
+    root.position = CGPoint(x: 40, y: 30)
+    let l = CALayer()
+    l.frame = CGRect(x: 10, y: 10, width: 50, height: 35)
+    l.transform = CATransform3DMakeRotation(0.3, 0, 0, 1)
+    l.backgroundColor = CGColor(red: 0.8, green: 0.2, blue: 0.1, alpha: 1)
+    root.addSublayer(l)
+    let combined = try Renderer(antialiasing: .combined(4))
+    XCTAssertEqual(combined.samples, 4)
+    XCTAssertTrue(combined.antialiasing.usesEdgeCoverage)
+    let a = try combined.render(layer: root, size: root.bounds.size, background: .white)
+    let b = try Renderer(antialiasing: .edges).render(layer: root, size: root.bounds.size, background: .white)
+    // Edge coverage decides every layer edge either way; the samples of a
+    // fragment all get its (coverage-weighted) color.
+    let comparison = ImageComparison(actual: a.straightPixels, expected: b.straightPixels, threshold: 2)
+    XCTAssertEqual(comparison.pixelsOff, 0, comparison.summary)
+  }
 }

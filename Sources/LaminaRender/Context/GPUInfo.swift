@@ -50,6 +50,7 @@ public struct GPUInfo: Codable, Sendable, Equatable {
     "EGL_KHR_surfaceless_context",
     "EGL_KHR_no_config_context",
     "EGL_EXT_device_enumeration",
+    "EGL_EXT_device_base",
     "EGL_MESA_platform_surfaceless",
     "EGL_KHR_platform_gbm",
     "EGL_EXT_platform_device",
