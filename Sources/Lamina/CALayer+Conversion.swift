@@ -76,14 +76,22 @@ extension CALayer {
     // Into the bounds space: undo the map into the parent's bounds plane.
     var step = transformToSuperlayer
     if let parent = parentLayer { step = step.concatenating(parent.transformForSublayers) }
-    guard let inverse = Homography(step.flattened).inverse else { return nil }
-    // The parent's sublayer transform is undone here, so the point given to
-    // sublayers below is in this layer's bounds space before its own
-    // `transformForSublayers`; re-apply it for them.
-    var local = inverse.apply(parentLayer.map { Homography($0.transformForSublayers).apply(point) } ?? point)
+    // A 3D context is tested plane by plane in the parent's plane, where it is drawn.
+    if self is CATransformLayer { return hitTestContext(local: point, toContext: step) }
+    let flat = Homography(step.flattened)
+    guard let inverse = flat.inverse, let local = inverse.applyInFront(point, forward: flat) else {
+      return nil
+    }
+    return hitTestPlane(local: local, facingMap: flat)
+  }
+
+  /// Hit testing of a flattening layer at `local` (its bounds space): its
+  /// sublayers front to back, then itself. `facingMap` maps its plane on
+  /// screen, to tell a back-facing single-sided layer.
+  func hitTestPlane(local: CGPoint, facingMap: Homography) -> CALayer? {
     if !local.x.isFinite || !local.y.isFinite { return nil }
-    let isTransformLayer = self is CATransformLayer
-    if masksToBounds && !isTransformLayer && !contains(local) { return nil }
+    if masksToBounds && !contains(local) { return nil }
+    // Sublayers undo this layer's `transformForSublayers` themselves.
     let order = storedSublayers.enumerated().sorted {
       $0.element.zPosition != $1.element.zPosition
         ? $0.element.zPosition < $1.element.zPosition : $0.offset < $1.offset
@@ -91,8 +99,39 @@ extension CALayer {
     for (_, sublayer) in order.reversed() {
       if let hit = sublayer.hitTestInSuperlayerSpace(local) { return hit }
     }
-    local = inverse.apply(point)
-    return !isTransformLayer && contains(local) ? self : nil
+    if !isDoubleSided && facingMap.isMirroring { return nil }
+    return contains(local) ? self : nil
+  }
+
+  /// Hit testing inside a 3D context (`self` is a CATransformLayer): every
+  /// plane of the context, nested transform layers included, is tested at
+  /// the point, and the one nearest the viewer there wins.
+  /// - Parameters:
+  ///   - local: the point in the flattening parent's plane (where the
+  ///     context is drawn).
+  ///   - toContext: maps this layer's space into that parent's space, not flattened.
+  func hitTestContext(local point: CGPoint, toContext: CATransform3D) -> CALayer? {
+    var best: (depth: CGFloat, layer: CALayer)?
+    func visit(_ layer: CALayer, _ toContext: CATransform3D) {
+      let forSublayers = layer.transformForSublayers
+      for sublayer in layer.storedSublayers where !sublayer.isHidden {
+        let m = sublayer.transformToSuperlayer.concatenating(forSublayers).concatenating(toContext)
+        if sublayer is CATransformLayer {
+          visit(sublayer, m)
+          continue
+        }
+        let flat = Homography(m.flattened)
+        guard let inverse = flat.inverse, let p = inverse.applyInFront(point, forward: flat),
+          let hit = sublayer.hitTestPlane(local: p, facingMap: flat)
+        else { continue }
+        let q = m.apply(p.x, p.y)
+        let depth = q.z / q.w
+        // Nearer wins; at equal depth the later sibling (drawn on top) does.
+        if best == nil || depth >= best!.depth { best = (depth, hit) }
+      }
+    }
+    visit(self, toContext)
+    return best?.layer
   }
 }
 
@@ -108,6 +147,23 @@ struct Homography {
   }
 
   init(values: [CGFloat]) { m = values }
+
+  /// `inverse` applied to `p`, or nil when the preimage lies at or behind
+  /// the eye (its w under `forward` is not positive).
+  func applyInFront(_ p: CGPoint, forward: Homography) -> CGPoint? {
+    let local = apply(p)
+    guard local.x.isFinite, local.y.isFinite else { return nil }
+    let w = local.x * forward.m[2] + local.y * forward.m[5] + forward.m[8]
+    return w > 0 ? local : nil
+  }
+
+  /// True when the map reverses orientation (a plane seen from its back).
+  var isMirroring: Bool {
+    // The sign of the Jacobian at any point in front: det of the 3×3 times w³.
+    let det = m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6])
+      + m[2] * (m[3] * m[7] - m[4] * m[6])
+    return det < 0
+  }
 
   func apply(_ p: CGPoint) -> CGPoint {
     let x = p.x * m[0] + p.y * m[3] + m[6]

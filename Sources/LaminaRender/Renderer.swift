@@ -208,7 +208,8 @@ public final class Renderer {
   private func prepareGroups(_ commands: [DrawCommand], region: PixelRect) throws {
     for case .group(let group) in commands {
       let area = group.bounds.intersection(region)
-      guard !area.isEmpty else { continue }
+      // Pieces of one group split by depth sorting share its rendering.
+      guard !area.isEmpty, groupTargets[group.id] == nil else { continue }
       try prepareGroups(group.commands, region: area)
       let target = try acquireTarget(width: area.width, height: area.height)
       debugGroup("group \(group.id) \(area): \(group.reason)")
@@ -331,7 +332,8 @@ public final class Renderer {
     let rect = CGRect(x: area.x, y: area.y, width: area.width, height: area.height)
     return DrawItem(
       material: .group(group.id), clippedPolygon: nil, rect: rect, uv: (0, 0, 1, 1), matrix: CATransform3DIdentity,
-      color: SIMD4(repeating: group.opacity), bounds: area, layerName: nil, antialiased: false)
+      color: SIMD4(repeating: group.opacity), bounds: area, layerName: nil, antialiased: false,
+      clipPlanes: group.clipPlanes)
   }
 
   /// Appends the item's polygon as a triangle fan; returns the index count.
@@ -372,25 +374,43 @@ public final class Renderer {
           lines = edgeLines
         }
       }
-      vertices.append(vertex(g.minX, g.minY, lines))
-      vertices.append(vertex(g.maxX, g.minY, lines))
-      vertices.append(vertex(g.maxX, g.maxY, lines))
-      vertices.append(vertex(g.minX, g.maxY, lines))
-      indices.append(base); indices.append(base + 1); indices.append(base + 2)
-      indices.append(base); indices.append(base + 2); indices.append(base + 3)
-      return 6
+      if item.clipPlanes.isEmpty {
+        vertices.append(vertex(g.minX, g.minY, lines))
+        vertices.append(vertex(g.maxX, g.minY, lines))
+        vertices.append(vertex(g.maxX, g.maxY, lines))
+        vertices.append(vertex(g.minX, g.maxY, lines))
+        indices.append(base); indices.append(base + 1); indices.append(base + 2)
+        indices.append(base); indices.append(base + 2); indices.append(base + 3)
+        return 6
+      }
+      // A piece of a plane split by depth sorting: the (grown) rect cut by
+      // its half-planes, keeping the layer's edge coverage.
+      var piece = [
+        SIMD2(Double(g.minX), Double(g.minY)), SIMD2(Double(g.maxX), Double(g.minY)),
+        SIMD2(Double(g.maxX), Double(g.maxY)), SIMD2(Double(g.minX), Double(g.maxY)),
+      ]
+      for h in item.clipPlanes where piece.count >= 3 { piece = DepthSorter.clip(piece, h) }
+      guard piece.count >= 3 else { return 0 }
+      for p in piece { vertices.append(vertex(CGFloat(p.x), CGFloat(p.y), lines)) }
+      return appendFan(base: base, count: piece.count, &indices)
     }
     // Part of the rect lies behind the eye: its projected edges are not the
     // rect's, so the visible polygon is drawn as it is, without edge coverage.
-    let polygon = item.polygon
-    for p in polygon { vertices.append(vertex(p.x, p.y, nil)) }
-    let n = UInt32(polygon.count)
-    for i in 1..<(n - 1) {
+    var polygon = item.polygon.map { SIMD2(Double($0.x), Double($0.y)) }
+    for h in item.clipPlanes where polygon.count >= 3 { polygon = DepthSorter.clip(polygon, h) }
+    guard polygon.count >= 3 else { return 0 }
+    for p in polygon { vertices.append(vertex(CGFloat(p.x), CGFloat(p.y), nil)) }
+    return appendFan(base: base, count: polygon.count, &indices)
+  }
+
+  /// Indices of a triangle fan over `count` vertices from `base`.
+  private func appendFan(base: UInt32, count: Int, _ indices: inout [UInt32]) -> Int {
+    for i in 1..<UInt32(count - 1) {
       indices.append(base)
       indices.append(base + i)
       indices.append(base + i + 1)
     }
-    return Int(n - 2) * 3
+    return (count - 2) * 3
   }
 
   /// Edge distances that mean "no edge nearby": coverage is 1 everywhere.

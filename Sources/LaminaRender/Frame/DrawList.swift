@@ -90,6 +90,10 @@ public struct DrawItem {
   /// Whether the item's edges are antialiased (layer edges are; the quads
   /// that composite offscreen passes pixel for pixel are not).
   public var antialiased = true
+  /// Half-planes `a·x + b·y + c ≥ 0` in the layer's bounds space that cut
+  /// the item (pieces of planes split by depth sorting). Layer edges keep
+  /// their antialiasing; cut edges, shared by two pieces, get none.
+  public var clipPlanes: [SIMD3<Double>] = []
 
   /// Scales the item's color (and so its coverage) by an opacity.
   mutating func multiplyOpacity(_ opacity: Float) { color *= opacity }
@@ -103,6 +107,8 @@ public final class GroupPass {
   public var opacity: Float
   public var commands: [DrawCommand]
   public let reason: String
+  /// Half-planes in target pixels that cut the composited group (depth sorting).
+  public var clipPlanes: [SIMD3<Double>] = []
 
   init(id: Int, bounds: PixelRect, opacity: Float, commands: [DrawCommand], reason: String) {
     self.id = id
@@ -123,6 +129,23 @@ public enum DrawCommand {
     switch self {
     case .item(let item): return item.bounds
     case .group(let group): return group.bounds
+    }
+  }
+
+  /// The command cut by half-planes given in another plane's coordinates;
+  /// `toPlane` maps target pixels to that plane.
+  func clipped(by halfPlanes: [SIMD3<Double>], targetToPlane: Homography) -> DrawCommand {
+    switch self {
+    case .item(var item):
+      let toPlane = Homography(item.matrix).concatenating(targetToPlane)
+      item.clipPlanes += halfPlanes.map { toPlane.pullBack($0) }
+      return .item(item)
+    case .group(let group):
+      let copy = GroupPass(
+        id: group.id, bounds: group.bounds, opacity: group.opacity, commands: group.commands,
+        reason: group.reason)
+      copy.clipPlanes = group.clipPlanes + halfPlanes.map { targetToPlane.pullBack($0) }
+      return .group(copy)
     }
   }
 

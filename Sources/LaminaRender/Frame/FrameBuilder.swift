@@ -114,15 +114,44 @@ public struct FrameBuilder {
     collectPlanes(
       of: layer, toContext: local, opacity: layer.opacity, flipped: flipped != layer.isGeometryFlipped,
       into: &planes)
-    // Back to front: smaller z is farther from the viewer. Equal depths keep
-    // sublayer order (Core Animation's rule for coplanar layers).
-    planes.sort { $0.depth != $1.depth ? $0.depth < $1.depth : $0.order < $1.order }
-    for plane in planes {
+    // Back to front by a BSP tree over the planes, splitting those that
+    // intersect; coplanar planes keep sublayer order (Core Animation's rule).
+    let sorter = DepthSorter(
+      planes: planes.map { DepthSorter.Plane(rect: Self.sortingRect(of: $0.layer), toContext: $0.toContext) })
+    var built: [Int: [DrawCommand]] = [:]
+    for piece in sorter.sorted() {
+      let plane = planes[piece.plane]
       let toTarget = Self.flattenedProduct(plane.toContext, parentToTarget)
-      appendLayerAndSublayers(
-        plane.layer, toTarget: toTarget, flipped: plane.flipped, opacity: plane.opacity,
-        into: &commands)
+      let planeCommands: [DrawCommand]
+      if let cached = built[piece.plane] {
+        planeCommands = cached
+      } else {
+        var fresh: [DrawCommand] = []
+        appendLayerAndSublayers(
+          plane.layer, toTarget: toTarget, flipped: plane.flipped, opacity: plane.opacity,
+          into: &fresh)
+        built[piece.plane] = fresh
+        planeCommands = fresh
+      }
+      if piece.halfPlanes.isEmpty {
+        commands += planeCommands
+      } else if let targetToPlane = Homography(toTarget).inverse {
+        for command in planeCommands {
+          commands.append(command.clipped(by: piece.halfPlanes, targetToPlane: targetToPlane))
+        }
+      }
     }
+  }
+
+  /// The rect a plane occupies for depth sorting: its bounds, grown to hold
+  /// its sublayers' frames (a container with empty bounds still has a place).
+  static func sortingRect(of layer: CALayer) -> CGRect {
+    var rect = layer.bounds
+    for sublayer in layer.storedSublayersForRendering where !sublayer.isHidden {
+      let frame = sublayer.frame
+      if !frame.isNull, frame.width.isFinite, frame.height.isFinite { rect = rect.union(frame) }
+    }
+    return rect
   }
 
   /// A flat layer inside a 3D context, drawn as a unit with its subtree.
@@ -131,8 +160,6 @@ public struct FrameBuilder {
     var toContext: CATransform3D
     var opacity: Float
     var flipped: Bool
-    var depth: CGFloat
-    var order: Int
   }
 
   /// Gathers the planes inside a 3D context. `toContext` maps `layer`'s space
@@ -152,13 +179,8 @@ public struct FrameBuilder {
           flipped: flipped != sublayer.isGeometryFlipped, into: &planes)
         continue
       }
-      let b = sublayer.bounds
-      let center = childToContext.apply(b.midX, b.midY)
-      let depth = center.w != 0 ? center.z / center.w : center.z
       planes.append(
-        Plane(
-          layer: sublayer, toContext: childToContext, opacity: opacity, flipped: flipped,
-          depth: depth, order: planes.count))
+        Plane(layer: sublayer, toContext: childToContext, opacity: opacity, flipped: flipped))
     }
   }
 

@@ -1,0 +1,225 @@
+import Foundation
+import Lamina
+
+/// Orders the planes of one 3D context (the sublayers of a `CATransformLayer`
+/// tree) back to front with a BSP tree, splitting planes that intersect, as
+/// browsers do for `transform-style: preserve-3d`.
+///
+/// Work happens in the context's post-projective space: a plane's points are
+/// `[u v 0 1] × toContext`, divided by w. A perspective `sublayerTransform`
+/// is a projective map, which keeps planes planar and keeps the order of
+/// points along each line of sight, so after the division the view is
+/// orthographic along z (larger z is nearer the viewer) and a plain BSP
+/// painter's order is exact there. Splits come back as half-planes in each
+/// plane's own coordinates: `a·u + b·v + c ≥ 0` keeps a piece.
+struct DepthSorter {
+  /// One flat plane of the context: a layer's bounds rect and the map from
+  /// its bounds space to the context's space (not flattened).
+  struct Plane {
+    var rect: CGRect
+    var toContext: CATransform3D
+  }
+
+  /// A piece of a plane to draw: the plane's index in the input, and the
+  /// half-planes (in that plane's coordinates) that cut it out.
+  struct Piece: Equatable {
+    var plane: Int
+    var halfPlanes: [SIMD3<Double>]
+  }
+
+  /// Points closer than this (homogeneous w) to the eye plane are cut off.
+  static let nearW = Double(EdgeGeometry.nearW)
+
+  private struct Polygon {
+    var plane: Int
+    var halfPlanes: [SIMD3<Double>]
+    /// Vertices in post-projective context space.
+    var points: [SIMD3<Double>]
+  }
+
+  private let planes: [Plane]
+
+  /// Planes in input order: that order breaks ties between coplanar planes
+  /// (sibling order, as in Core Animation).
+  init(planes: [Plane]) {
+    self.planes = planes
+  }
+
+  /// The pieces, back to front. A plane behind the eye or seen exactly
+  /// edge-on yields no piece.
+  func sorted() -> [Piece] {
+    var polygons: [Polygon] = []
+    for index in planes.indices {
+      if let polygon = polygon(of: index, halfPlanes: []) { polygons.append(polygon) }
+    }
+    var out: [Piece] = []
+    out.reserveCapacity(polygons.count)
+    build(polygons, into: &out)
+    return out
+  }
+
+  // MARK: Geometry
+
+  /// The local polygon of plane `index` cut by `halfPlanes` (and by the eye
+  /// plane), projected; nil when nothing is left or it is degenerate.
+  private func polygon(of index: Int, halfPlanes: [SIMD3<Double>]) -> Polygon? {
+    let plane = planes[index]
+    let m = plane.toContext
+    var local = EdgeGeometry.corners(plane.rect).map { SIMD2(Double($0.x), Double($0.y)) }
+    // In front of the eye: w = u·m14 + v·m24 + m44 > 0.
+    var cuts = halfPlanes
+    if m.m14 != 0 || m.m24 != 0 || Double(m.m44) <= Self.nearW {
+      cuts.append(SIMD3(Double(m.m14), Double(m.m24), Double(m.m44) - Self.nearW))
+    }
+    for h in cuts {
+      local = Self.clip(local, h)
+      if local.count < 3 { return nil }
+    }
+    let points = local.map { p -> SIMD3<Double> in
+      let q = m.apply(CGFloat(p.x), CGFloat(p.y))
+      return SIMD3(Double(q.x), Double(q.y), Double(q.z)) / Double(q.w)
+    }
+    return Polygon(plane: index, halfPlanes: halfPlanes, points: points)
+  }
+
+  /// Keeps the part of a convex polygon where h·(u, v, 1) ≥ 0.
+  static func clip(_ polygon: [SIMD2<Double>], _ h: SIMD3<Double>) -> [SIMD2<Double>] {
+    var out: [SIMD2<Double>] = []
+    out.reserveCapacity(polygon.count + 1)
+    for i in polygon.indices {
+      let p = polygon[i], q = polygon[(i + 1) % polygon.count]
+      let dp = h.x * p.x + h.y * p.y + h.z, dq = h.x * q.x + h.y * q.y + h.z
+      if dp >= 0 { out.append(p) }
+      if (dp >= 0) != (dq >= 0) { out.append(p + (q - p) * (dp / (dp - dq))) }
+    }
+    return out
+  }
+
+  /// The plane through a polygon: unit normal n and offset d, n·P + d = 0.
+  private static func supportingPlane(_ points: [SIMD3<Double>]) -> (SIMD3<Double>, Double)? {
+    // Newell's method: robust for any convex polygon, degenerate corners included.
+    var n = SIMD3<Double>(repeating: 0)
+    var centroid = SIMD3<Double>(repeating: 0)
+    for i in points.indices {
+      let p = points[i], q = points[(i + 1) % points.count]
+      n.x += (p.y - q.y) * (p.z + q.z)
+      n.y += (p.z - q.z) * (p.x + q.x)
+      n.z += (p.x - q.x) * (p.y + q.y)
+      centroid += p
+    }
+    let length = (n * n).sum().squareRoot()
+    guard length > 1e-12, length.isFinite else { return nil }
+    n /= length
+    centroid /= Double(points.count)
+    return (n, -(n * centroid).sum())
+  }
+
+  /// The half-plane, in plane `index`'s own coordinates, of the points on
+  /// the positive side of the context-space plane n·P + d = 0.
+  private func halfPlane(of index: Int, n: SIMD3<Double>, d: Double) -> SIMD3<Double> {
+    let m = planes[index].toContext
+    // n·(X, Y, Z)/W + d ≥ 0 ⟺ n·(X, Y, Z) + d·W ≥ 0 (W > 0), linear in (u, v).
+    let a = n.x * Double(m.m11) + n.y * Double(m.m12) + n.z * Double(m.m13) + d * Double(m.m14)
+    let b = n.x * Double(m.m21) + n.y * Double(m.m22) + n.z * Double(m.m23) + d * Double(m.m24)
+    let c = n.x * Double(m.m41) + n.y * Double(m.m42) + n.z * Double(m.m43) + d * Double(m.m44)
+    return SIMD3(a, b, c)
+  }
+
+  // MARK: The tree
+
+  /// Builds the BSP of `polygons` and appends its pieces back to front.
+  /// The tree is walked as it is built: each node needs only its subsets.
+  private func build(_ polygons: [Polygon], into out: inout [Piece]) {
+    guard let first = polygons.first else { return }
+    guard polygons.count > 1 else {
+      out.append(Piece(plane: first.plane, halfPlanes: first.halfPlanes))
+      return
+    }
+    guard let (n, d) = Self.supportingPlane(first.points) else {
+      build(Array(polygons.dropFirst()), into: &out)
+      return
+    }
+    // A tolerance proportional to the scene's size absorbs rounding.
+    var scale = 1.0
+    for polygon in polygons { for p in polygon.points { scale = max(scale, abs(p.x), abs(p.y), abs(p.z)) } }
+    let epsilon = 1e-7 * scale
+    var coplanar = [first]
+    var front: [Polygon] = [], back: [Polygon] = []
+    for polygon in polygons.dropFirst() {
+      var anyFront = false, anyBack = false
+      for p in polygon.points {
+        let s = (n * p).sum() + d
+        if s > epsilon { anyFront = true } else if s < -epsilon { anyBack = true }
+      }
+      switch (anyFront, anyBack) {
+      case (false, false): coplanar.append(polygon)
+      case (true, false): front.append(polygon)
+      case (false, true): back.append(polygon)
+      case (true, true):
+        let h = halfPlane(of: polygon.plane, n: n, d: d)
+        if let f = self.polygon(of: polygon.plane, halfPlanes: polygon.halfPlanes + [h]) {
+          front.append(f)
+        }
+        if let b = self.polygon(of: polygon.plane, halfPlanes: polygon.halfPlanes + [-h]) {
+          back.append(b)
+        }
+      }
+    }
+    // Coplanar planes keep their input (sibling) order.
+    coplanar.sort { $0.plane < $1.plane }
+    let pieces = coplanar.map { Piece(plane: $0.plane, halfPlanes: $0.halfPlanes) }
+    // The viewer looks down −z from +∞: the side the normal points to is
+    // nearer when n.z > 0, so it is drawn last.
+    if n.z >= 0 {
+      build(back, into: &out)
+      out.append(contentsOf: pieces)
+      build(front, into: &out)
+    } else {
+      build(front, into: &out)
+      out.append(contentsOf: pieces)
+      build(back, into: &out)
+    }
+  }
+}
+
+/// A plane-to-plane homography in the row-vector convention: `[u v 1] × H`.
+struct Homography {
+  var r0: SIMD3<Double>, r1: SIMD3<Double>, r2: SIMD3<Double>
+
+  /// The homography of a flattened layer matrix (rows and columns 1, 2, 4).
+  init(_ m: CATransform3D) {
+    r0 = SIMD3(Double(m.m11), Double(m.m12), Double(m.m14))
+    r1 = SIMD3(Double(m.m21), Double(m.m22), Double(m.m24))
+    r2 = SIMD3(Double(m.m41), Double(m.m42), Double(m.m44))
+  }
+
+  init(r0: SIMD3<Double>, r1: SIMD3<Double>, r2: SIMD3<Double>) {
+    (self.r0, self.r1, self.r2) = (r0, r1, r2)
+  }
+
+  /// `self × other`.
+  func concatenating(_ o: Homography) -> Homography {
+    func row(_ r: SIMD3<Double>) -> SIMD3<Double> { r.x * o.r0 + r.y * o.r1 + r.z * o.r2 }
+    return Homography(r0: row(r0), r1: row(r1), r2: row(r2))
+  }
+
+  var inverse: Homography? {
+    let c0 = SIMD3(r0.x, r1.x, r2.x), c1 = SIMD3(r0.y, r1.y, r2.y), c2 = SIMD3(r0.z, r1.z, r2.z)
+    // Row i of the inverse is the cross product of the other two columns,
+    // over the determinant: (c1 × c2)·c0 = det, (c1 × c2)·c1 = 0, …
+    let x = cross(c1, c2), y = cross(c2, c0), z = cross(c0, c1)
+    let det = (c0 * x).sum()
+    guard abs(det) > 1e-300, det.isFinite else { return nil }
+    return Homography(r0: x / det, r1: y / det, r2: z / det)
+  }
+
+  /// A half-plane h·(x, y, 1) ≥ 0 of the target plane, pulled back to the
+  /// source plane: `H × h` (points keep w > 0).
+  func pullBack(_ h: SIMD3<Double>) -> SIMD3<Double> {
+    SIMD3((r0 * h).sum(), (r1 * h).sum(), (r2 * h).sum())
+  }
+
+  private func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
+    SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+  }
+}
