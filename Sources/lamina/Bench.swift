@@ -29,6 +29,7 @@ func runBench(_ arguments: [String]) -> Int32 {
 
     var cpu: [Double] = [], gpu: [Double] = [], total: [Double] = []
     var draws: [Int] = [], uploads: [Int] = [], passes: [Int] = []
+    var sortMs: [Double] = [], pieces: [Int] = []
     for i in 0..<(warmup + frames) {
       // Warm-up frames come just before `start`, timed frames from `start` on.
       let time = start + Double(i - warmup) / fps
@@ -47,11 +48,14 @@ func runBench(_ arguments: [String]) -> Int32 {
       draws.append(renderer.counters.drawCalls)
       uploads.append(renderer.counters.textureUploads)
       passes.append(renderer.counters.offscreenPasses)
+      sortMs.append(frame.stats.depthSortMilliseconds)
+      pieces.append(frame.stats.sortedPieces)
     }
     let report = BenchReport(
       scene: (path as NSString).lastPathComponent, width: pixelSize.0, height: pixelSize.1,
       frames: frames, warmup: warmup, start: start, fps: fps, frameMs: total, cpuMs: cpu, gpuMs: gpu,
-      drawCalls: draws, uploads: uploads, offscreenPasses: passes,
+      drawCalls: draws, uploads: uploads, offscreenPasses: passes, depthSortMs: sortMs,
+      depthSortPieces: pieces,
       peakMemoryMB: peakMemoryMB(), renderer: renderer)
     print(options.has("--json") ? report.json() : report.text())
     return 0
@@ -78,6 +82,7 @@ struct BenchReport {
   let start: Double, fps: Double
   let frameMs: [Double], cpuMs: [Double], gpuMs: [Double]
   let drawCalls: [Int], uploads: [Int], offscreenPasses: [Int]
+  let depthSortMs: [Double], depthSortPieces: [Int]
   let peakMemoryMB: Double
   let renderer: Renderer
 
@@ -102,6 +107,7 @@ struct BenchReport {
       fps \(f(median > 0 ? 1000 / median : 0))  frame ms: median \(f(median))  p95 \(f(Self.percentile(frameMs, 95)))  p99 \(f(Self.percentile(frameMs, 99)))
       cpu (build + encode) ms: median \(f(Self.percentile(cpuMs, 50)))  gpu (to glFinish) ms: median \(f(Self.percentile(gpuMs, 50)))
       per frame: \(f(mean(drawCalls))) draw calls, \(f(mean(uploads))) uploads, \(f(mean(offscreenPasses))) offscreen passes
+      depth sort: \(f(Self.percentile(depthSortMs, 50))) ms median for \(f(mean(depthSortPieces))) pieces (part of cpu)
       peak memory \(f(peakMemoryMB)) MiB
       """
   }
@@ -117,6 +123,8 @@ struct BenchReport {
       "gpuMs": ["median": Self.percentile(gpuMs, 50), "p95": Self.percentile(gpuMs, 95)],
       "drawCallsPerFrame": mean(drawCalls), "uploadsPerFrame": mean(uploads),
       "offscreenPassesPerFrame": mean(offscreenPasses), "peakMemoryMB": peakMemoryMB,
+      "depthSortMs": ["median": Self.percentile(depthSortMs, 50), "p95": Self.percentile(depthSortMs, 95)],
+      "depthSortPiecesPerFrame": mean(depthSortPieces),
     ]
     let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
     return String(decoding: data, as: UTF8.self)

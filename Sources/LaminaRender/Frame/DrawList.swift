@@ -168,6 +168,8 @@ public struct Frame {
   /// Premultiplied background color.
   public var background: SIMD4<Float>
   public var commands: [DrawCommand]
+  /// What building the frame took.
+  public var stats = FrameStats()
 
   /// Every item, groups included, depth first.
   public var allItems: [DrawItem] {
@@ -196,4 +198,14 @@ public struct Frame {
     walk(commands)
     return groups
   }
+}
+
+/// Counts and timings of one frame's building.
+public struct FrameStats: Sendable {
+  /// Planes depth-sorted in 3D contexts, and the pieces the sort produced.
+  public var sortedPlanes = 0, sortedPieces = 0
+  /// CPU time spent in depth sorting, in milliseconds.
+  public var depthSortMilliseconds = 0.0
+
+  public init() {}
 }

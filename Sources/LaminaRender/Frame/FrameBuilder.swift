@@ -23,6 +23,7 @@ public struct FrameBuilder {
   let canvasToPixels: CATransform3D
   let targetBounds: PixelRect
   private var nextGroupID = 0
+  private var stats = FrameStats()
 
   /// Beyond this many items, an opacity group is assumed to overlap itself.
   static let overlapCheckLimit = 256
@@ -48,11 +49,12 @@ public struct FrameBuilder {
   /// Builds the frame for `root`, laid on a canvas whose background is `background`.
   public mutating func build(root: CALayer, background: CGColor?) -> Frame {
     nextGroupID = 0
+    stats = FrameStats()
     var commands: [DrawCommand] = []
     visit(root, parentToTarget: canvasToPixels, parentSublayers: nil, flipped: false, into: &commands)
     return Frame(
       width: width, height: height, background: premultiplied(background, opacity: 1),
-      commands: commands)
+      commands: commands, stats: stats)
   }
 
   // MARK: The walk
@@ -119,7 +121,12 @@ public struct FrameBuilder {
     let sorter = DepthSorter(
       planes: planes.map { DepthSorter.Plane(rect: Self.sortingRect(of: $0.layer), toContext: $0.toContext) })
     var built: [Int: [DrawCommand]] = [:]
-    for piece in sorter.sorted() {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let pieces = sorter.sorted()
+    stats.depthSortMilliseconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    stats.sortedPlanes += planes.count
+    stats.sortedPieces += pieces.count
+    for piece in pieces {
       let plane = planes[piece.plane]
       let toTarget = Self.flattenedProduct(plane.toContext, parentToTarget)
       let planeCommands: [DrawCommand]
