@@ -20,17 +20,15 @@ final class SceneFilesTests: XCTestCase {
   }
 
   func testBenchScenesLoad() throws {
-    // The bench scenes are large and live only in the shared checkout.
+    // The benchmark scenes the project carries (Benchmarks/scenes, written
+    // by Benchmarks/make_scenes.py).
     let packageRoot = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let folder = packageRoot.appendingPathComponent("../shared/bench/scenes").standardized
-    guard FileManager.default.fileExists(atPath: folder.path) else {
-      throw XCTSkip("no bench scenes at \(folder.path)")
-    }
+    let folder = packageRoot.appendingPathComponent("Benchmarks/scenes")
     let files = try FileManager.default.contentsOfDirectory(
       at: folder, includingPropertiesForKeys: nil
     ).filter { $0.pathExtension == "json" && $0.lastPathComponent != "manifest.json" }
-    XCTAssertGreaterThan(files.count, 0)
+    XCTAssertEqual(files.count, 11)
     for url in files {
       XCTAssertNoThrow(try SceneLoader.load(contentsOf: url), url.lastPathComponent)
     }
