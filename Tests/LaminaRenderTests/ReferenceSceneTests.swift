@@ -16,7 +16,7 @@ final class ReferenceSceneTests: XCTestCase {
     "gradient_radial": "CAGradientLayer (issue 7)",
     "mask_image": "mask layers (issue 3)",
     "nine_slice": "contentsCenter (issue 3)",
-    "replicator": "CAReplicatorLayer (issue 8)",
+    "replicator": "rounded corners and borders of the instances (issue 3)",
     "shadow_radius": "shadows (issue 3)",
     "shape_fill_stroke": "CAShapeLayer (issue 7)",
     "text_basic": "CATextLayer (issue 7)",

@@ -50,6 +50,29 @@ final class RenderCountTests: XCTestCase {
     XCTAssertEqual(renderer.counters.textureUploads, 0, "textures are reused while images live")
   }
 
+  func testTenThousandReplicatorInstancesTakeOneDrawAndOneUpload() throws {
+    let r = root(200, 200)
+    let replicator = CAReplicatorLayer()
+    replicator.frame = CGRect(x: 0, y: 0, width: 200, height: 200)
+    replicator.instanceCount = 100
+    replicator.instanceTransform = CATransform3DMakeTranslation(2, 0, 0)
+    let rows = CAReplicatorLayer()
+    rows.frame = CGRect(x: 0, y: 0, width: 2, height: 200)
+    rows.instanceCount = 100
+    rows.instanceTransform = CATransform3DMakeTranslation(0, 2, 0)
+    let dot = CALayer()
+    dot.frame = CGRect(x: 0, y: 0, width: 1.5, height: 1.5)
+    dot.contents = image((255, 255, 255, 255))
+    rows.addSublayer(dot)
+    replicator.addSublayer(rows)
+    r.addSublayer(replicator)
+    let renderer = try RenderTestSupport.renderer()
+    _ = try renderer.render(layer: r, size: CGSize(width: 200, height: 200))
+    XCTAssertEqual(renderer.counters.drawCalls, 1)
+    XCTAssertLessThanOrEqual(renderer.counters.textureUploads, 1)
+    XCTAssertEqual(renderer.counters.vertices, 40_000)
+  }
+
   func testOverlappingGroupTakesOneOffscreenPass() throws {
     let r = root(100, 100)
     let group = CALayer()

@@ -149,6 +149,20 @@ public enum DrawCommand {
     }
   }
 
+  /// Multiplies the command's straight colors by `tint` (straight RGBA):
+  /// premultiplied, that is RGB by tint.rgb × tint.a and alpha by tint.a.
+  mutating func multiplyColor(_ tint: SIMD4<Float>) {
+    let factor = SIMD4(tint.x * tint.w, tint.y * tint.w, tint.z * tint.w, tint.w)
+    switch self {
+    case .item(var item):
+      item.color *= factor
+      self = .item(item)
+    case .group(let group):
+      // A group composites with one opacity; color tints go to its contents.
+      for i in group.commands.indices { group.commands[i].multiplyColor(tint) }
+    }
+  }
+
   mutating func multiplyOpacity(_ opacity: Float) {
     switch self {
     case .item(var item):

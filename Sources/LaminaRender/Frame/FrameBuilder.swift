@@ -66,7 +66,7 @@ public struct FrameBuilder {
   ///     it is the identity, or for the root).
   ///   - flipped: an odd number of ancestors flip their sublayers' geometry;
   ///     contents images are then flipped back so that they stay upright.
-  private mutating func visit(
+  mutating func visit(
     _ layer: CALayer, parentToTarget: CATransform3D, parentSublayers: CATransform3D?,
     flipped: Bool, into commands: inout [DrawCommand]
   ) {
@@ -92,7 +92,13 @@ public struct FrameBuilder {
     let start = commands.count
     appendOwnCommands(layer, toTarget: toTarget, flipped: flipped, into: &commands)
     let sublayers = layer.storedSublayersForRendering
-    if !sublayers.isEmpty {
+    if let replicator = layer as? CAReplicatorLayer, !sublayers.isEmpty {
+      let sublayerTransform = layer.transformForSublayers
+      appendReplicatorInstances(
+        replicator, toTarget: toTarget,
+        sublayerTransform: CATransform3DIsIdentity(sublayerTransform) ? nil : sublayerTransform,
+        flipped: flipped != layer.isGeometryFlipped, into: &commands)
+    } else if !sublayers.isEmpty {
       let sublayerTransform = layer.transformForSublayers
       let forSublayers = CATransform3DIsIdentity(sublayerTransform) ? nil : sublayerTransform
       let sublayersFlipped = flipped != layer.isGeometryFlipped
@@ -192,7 +198,7 @@ public struct FrameBuilder {
   }
 
   /// Siblings by increasing `zPosition`, stable in sublayer order.
-  private func drawingOrder(_ layers: [CALayer]) -> [CALayer] {
+  func drawingOrder(_ layers: [CALayer]) -> [CALayer] {
     var ordered = true
     for i in layers.indices.dropFirst() where layers[i].zPosition < layers[i - 1].zPosition {
       ordered = false

@@ -1,0 +1,52 @@
+import Foundation
+import Lamina
+
+extension FrameBuilder {
+  /// The sublayers of a `CAReplicatorLayer`, drawn `instanceCount` times.
+  /// Instance i is moved by `instanceTransform` applied i times about the
+  /// replicator's anchor point (so a rotation turns a ring about its
+  /// center), and its colors are multiplied by `instanceColor` plus i times
+  /// the per-instance offsets, clamped to 0…1. Instances reuse the same
+  /// images (no extra uploads) and batch like any other items.
+  mutating func appendReplicatorInstances(
+    _ replicator: CAReplicatorLayer, toTarget: CATransform3D, sublayerTransform: CATransform3D?,
+    flipped: Bool, into commands: inout [DrawCommand]
+  ) {
+    let count = max(0, replicator.instanceCount)
+    guard count > 0 else { return }
+    let a = replicator.anchorInBounds
+    let step = CATransform3DMakeTranslation(-a.x, -a.y, -a.z)
+      .concatenating(replicator.instanceTransform)
+      .concatenating(CATransform3DMakeTranslation(a.x, a.y, a.z))
+    let base = replicator.instanceColor ?? .white
+    let offsets = SIMD4(
+      replicator.instanceRedOffset, replicator.instanceGreenOffset,
+      replicator.instanceBlueOffset, replicator.instanceAlphaOffset)
+    let sublayers = drawingOrder(replicator.storedSublayersForRendering)
+    // Instance i's placement: step^i, then the replicator's own sublayer transform.
+    var placement = CATransform3DIdentity
+    for i in 0..<count {
+      let start = commands.count
+      let forSublayers = sublayerTransform.map { placement.concatenating($0) } ?? placement
+      let identity = CATransform3DIsIdentity(forSublayers)
+      for sublayer in sublayers {
+        visit(
+          sublayer, parentToTarget: toTarget, parentSublayers: identity ? nil : forSublayers,
+          flipped: flipped, into: &commands)
+      }
+      let straight = SIMD4(
+        Float(base.red), Float(base.green), Float(base.blue), Float(base.alpha))
+        + offsets * Float(i)
+      let tint = simd_clamp01(straight)
+      if tint != SIMD4(repeating: 1) {
+        for j in start..<commands.count { commands[j].multiplyColor(tint) }
+      }
+      placement = placement.concatenating(step)
+    }
+  }
+}
+
+/// Each component clamped to 0…1.
+func simd_clamp01(_ v: SIMD4<Float>) -> SIMD4<Float> {
+  v.replacing(with: 0, where: v .< 0).replacing(with: 1, where: v .> 1)
+}
