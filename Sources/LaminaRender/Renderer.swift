@@ -250,6 +250,7 @@ public final class Renderer {
   // MARK: Drawing a list
 
   private struct Batch {
+    var blend: BlendMode
     var program: GLProgram
     var texture: GLuint
     var sampler: GLuint
@@ -277,14 +278,17 @@ public final class Renderer {
       }
       let (program, texture, sampler) = try resources(for: item.material)
       if var last = batches.last, last.program.id == program.id, last.texture == texture,
-        last.sampler == sampler
+        last.sampler == sampler, last.blend == item.blend
       {
         last.indexCount += appendItem(item, &vertices, &indices)
         batches[batches.count - 1] = last
       } else {
         let first = indices.count
         let count = appendItem(item, &vertices, &indices)
-        batches.append(Batch(program: program, texture: texture, sampler: sampler, firstIndex: first, indexCount: count))
+        batches.append(
+          Batch(
+            blend: item.blend, program: program, texture: texture, sampler: sampler,
+            firstIndex: first, indexCount: count))
       }
     }
     guard !batches.isEmpty else { return }
@@ -295,13 +299,13 @@ public final class Renderer {
       glBufferData(GLenum(GL_ELEMENT_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
     }
     device.counters.vertices += vertices.count
-    device.setBlending(true)
     // Canvas pixels → clip space of this target: the region's origin lands on
     // the target's origin; target row 0 holds the region's top row.
     let (w, h) = (Float(targetSize.0), Float(targetSize.1))
     let viewport = (2 / w, 2 / h, -2 * Float(region.x) / w - 1, -2 * Float(region.y) / h - 1)
     var lastProgram: GLuint = 0
     for batch in batches {
+      device.setBlending(true, mode: batch.blend)
       device.useProgram(batch.program.id)
       if batch.program.id != lastProgram {
         glUniform4f(batch.program.viewport, viewport.0, viewport.1, viewport.2, viewport.3)

@@ -44,6 +44,7 @@ extension Renderer {
     } else {
       builder = FrameBuilder(size: size, scale: CGFloat(scale ?? Double(scene.canvas.scale)))
     }
+    builder.time = time
     // Presentation values at `time` come with the animation engine; until
     // then the model tree is what shows at every time.
     return builder.build(root: scene.root, background: scene.canvas.background)

@@ -34,6 +34,7 @@ enum RenderTestSupport {
     let loaded = try SceneLoader.load(contentsOf: scene)
     var builder = FrameBuilder(
       size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height), scale: loaded.canvas.scale)
+    builder.time = time
     let frame = builder.build(root: loaded.root, background: loaded.canvas.background)
     return try renderer().render(frame)
   }

@@ -94,9 +94,19 @@ public struct DrawItem {
   /// the item (pieces of planes split by depth sorting). Layer edges keep
   /// their antialiasing; cut edges, shared by two pieces, get none.
   public var clipPlanes: [SIMD3<Double>] = []
+  /// How the item combines with what is behind it.
+  public var blend = BlendMode.sourceOver
 
   /// Scales the item's color (and so its coverage) by an opacity.
   mutating func multiplyOpacity(_ opacity: Float) { color *= opacity }
+}
+
+/// How an item's premultiplied color combines with the target.
+public enum BlendMode: Equatable, Sendable {
+  /// `src + dst × (1 − src.a)`.
+  case sourceOver
+  /// `src + dst` (emitter particles in `additive` render mode).
+  case additive
 }
 
 /// An offscreen pass: its commands are rendered into a texture covering

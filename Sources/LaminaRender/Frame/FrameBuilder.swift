@@ -23,6 +23,9 @@ public struct FrameBuilder {
   let canvasToPixels: CATransform3D
   let targetBounds: PixelRect
   private var nextGroupID = 0
+  /// Scene time in seconds, for what is a function of time while drawn
+  /// (emitter particles).
+  public var time: Double = 0
   private var stats = FrameStats()
 
   /// Beyond this many items, an opacity group is assumed to overlap itself.
@@ -91,6 +94,9 @@ public struct FrameBuilder {
   ) {
     let start = commands.count
     appendOwnCommands(layer, toTarget: toTarget, flipped: flipped, into: &commands)
+    if let emitter = layer as? CAEmitterLayer {
+      appendParticles(emitter, toTarget: toTarget, into: &commands)
+    }
     let sublayers = layer.storedSublayersForRendering
     if let replicator = layer as? CAReplicatorLayer, !sublayers.isEmpty {
       let sublayerTransform = layer.transformForSublayers
@@ -325,7 +331,7 @@ public struct FrameBuilder {
 
   /// An item for `rect` of a layer, clipped where it crosses behind the eye;
   /// nil when nothing of it lands in the target.
-  private func makeItem(
+  func makeItem(
     _ material: Material, rect: CGRect, uv: (Float, Float, Float, Float),
     toTarget m: CATransform3D, color: SIMD4<Float>, name: String?
   ) -> DrawItem? {

@@ -30,12 +30,15 @@ final class GLDevice {
   private var framebuffer: GLuint = .max
   private var viewport = (0, 0, 0, 0)
   private var blending = false
+  private var blendMode = BlendMode.sourceOver
 
   /// Resets the cached state (after anyone else touched GL).
   func invalidate() {
     program = 0; texture = 0; sampler = 0; framebuffer = .max
     viewport = (0, 0, 0, 0); blending = false
     glDisable(GLenum(GL_BLEND))
+    glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+    blendMode = .sourceOver
   }
 
   func useProgram(_ id: GLuint) {
@@ -78,16 +81,17 @@ final class GLDevice {
     viewport = (x, y, width, height)
   }
 
-  /// Premultiplied source-over: `src + dst × (1 − src.a)`.
-  func setBlending(_ on: Bool) {
-    guard on != blending else { return }
-    if on {
-      glEnable(GLenum(GL_BLEND))
-      glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-    } else {
-      glDisable(GLenum(GL_BLEND))
+  /// Premultiplied blending: source-over `src + dst × (1 − src.a)`, or
+  /// additive `src + dst`.
+  func setBlending(_ on: Bool, mode: BlendMode = .sourceOver) {
+    if on != blending {
+      if on { glEnable(GLenum(GL_BLEND)) } else { glDisable(GLenum(GL_BLEND)) }
+      blending = on
     }
-    blending = on
+    if on && mode != blendMode {
+      glBlendFunc(GLenum(GL_ONE), GLenum(mode == .additive ? GL_ONE : GL_ONE_MINUS_SRC_ALPHA))
+      blendMode = mode
+    }
   }
 
   func clear(_ color: SIMD4<Float>) {

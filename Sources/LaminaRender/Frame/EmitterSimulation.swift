@@ -1,0 +1,162 @@
+import Foundation
+import Lamina
+
+/// The particles of a `CAEmitterLayer` at a time, as a pure function of the
+/// emitter's values, its `seed` and the time: rendering time t gives the same
+/// particles from a cold start or after any other frame.
+///
+/// Cell particle k is born at k / rate seconds (rate = the cell's birthRate
+/// times the layer's) and lives for its own lifetime; every random choice of
+/// a particle comes from a hash of (seed, cell, k), so nothing carries over
+/// from frame to frame and only the living particles are ever computed.
+struct EmitterSimulation {
+  /// One living particle, in the emitter layer's bounds space.
+  struct Particle {
+    var cell: CAEmitterCell
+    var image: CGImage
+    var position: SIMD3<Double>
+    /// Size on screen in points (the image's, scaled).
+    var size: CGSize
+    var rotation: Double
+    /// Straight RGBA, each clamped to 0…1.
+    var color: SIMD4<Float>
+    var birth: Double
+  }
+
+  /// The most particles one emitter produces in a frame.
+  static let maxParticles = 200_000
+
+  /// The particles alive at `time` seconds of the emitter's life, in the
+  /// order its `renderMode` draws them.
+  static func particles(of emitter: CAEmitterLayer, at time: Double) -> [Particle] {
+    guard time >= 0, let cells = emitter.emitterCells else { return [] }
+    var out: [Particle] = []
+    for (index, cell) in cells.enumerated() where cell.isEnabled {
+      guard let image = cell.contents as? CGImage else { continue }
+      let rate = Double(cell.birthRate) * Double(emitter.birthRate)
+      let lifeScale = Double(emitter.lifetime)
+      let longest = (Double(cell.lifetime) + abs(Double(cell.lifetimeRange))) * lifeScale
+      guard rate > 0, rate.isFinite, longest > 0 else { continue }
+      let newest = Int((time * rate).rounded(.down))
+      let oldest = max(0, Int(((time - longest) * rate).rounded(.up)))
+      guard newest >= oldest else { continue }
+      for k in oldest...newest {
+        if out.count >= maxParticles { break }
+        let birth = Double(k) / rate
+        var random = ParticleRandom(seed: emitter.seed, cell: UInt32(index), index: UInt64(k))
+        let lifetime = (Double(cell.lifetime) + Double(cell.lifetimeRange) * random.signed()) * lifeScale
+        let age = time - birth
+        guard age >= 0, age < lifetime else { continue }
+        if let particle = make(cell, image: image, emitter: emitter, birth: birth, age: age, random: &random) {
+          out.append(particle)
+        }
+      }
+    }
+    switch emitter.renderMode {
+    case .oldestLast: out.sort { $0.birth > $1.birth }
+    case .oldestFirst: out.sort { $0.birth < $1.birth }
+    case .backToFront: out.sort { $0.position.z < $1.position.z }
+    default: break  // unordered and additive: cell by cell, oldest first
+    }
+    return out
+  }
+
+  private static func make(
+    _ cell: CAEmitterCell, image: CGImage, emitter: CAEmitterLayer, birth: Double, age: Double,
+    random: inout ParticleRandom
+  ) -> Particle? {
+    let start = emissionPoint(emitter, &random)
+    // Direction: the longitude in the layer's plane, the latitude toward z,
+    // each varied across the emission range.
+    let longitude = Double(cell.emissionLongitude) + Double(cell.emissionRange) * (random.unit() - 0.5)
+    let latitude = Double(cell.emissionLatitude)
+      + (cell.emissionRange >= 2 * .pi ? Double(cell.emissionRange) * (random.unit() - 0.5) : 0)
+    let speed = (Double(cell.velocity) + Double(cell.velocityRange) * random.signed())
+      * Double(emitter.velocity)
+    let velocity = SIMD3(cos(latitude) * cos(longitude), cos(latitude) * sin(longitude), sin(latitude)) * speed
+    let acceleration = SIMD3(Double(cell.xAcceleration), Double(cell.yAcceleration), Double(cell.zAcceleration))
+    let position = start + velocity * age + acceleration * (0.5 * age * age)
+    let scale = (Double(cell.scale) + Double(cell.scaleRange) * random.signed()) * Double(emitter.scale)
+      + Double(cell.scaleSpeed) * age
+    let spin = (Double(cell.spin) + Double(cell.spinRange) * random.signed()) * Double(emitter.spin)
+    let base = cell.color ?? .white
+    let ranges = SIMD4(cell.redRange, cell.greenRange, cell.blueRange, cell.alphaRange)
+    let speeds = SIMD4(cell.redSpeed, cell.greenSpeed, cell.blueSpeed, cell.alphaSpeed)
+    let jitter = SIMD4(
+      Float(random.signed()), Float(random.signed()), Float(random.signed()), Float(random.signed()))
+    var color = SIMD4(Float(base.red), Float(base.green), Float(base.blue), Float(base.alpha))
+      + ranges * jitter + speeds * Float(age)
+    color = color.replacing(with: 0, where: color .< 0).replacing(with: 1, where: color .> 1)
+    guard color.w > 0, scale > 0 else { return nil }
+    let contentsScale = cell.contentsScale > 0 ? cell.contentsScale : 1
+    let size = CGSize(
+      width: CGFloat(image.width) * abs(cell.contentsRect.width) / contentsScale * CGFloat(scale),
+      height: CGFloat(image.height) * abs(cell.contentsRect.height) / contentsScale * CGFloat(scale))
+    return Particle(
+      cell: cell, image: image, position: position, size: size, rotation: spin * age, color: color,
+      birth: birth)
+  }
+
+  /// Where a particle starts, by `emitterShape` and `emitterMode`.
+  private static func emissionPoint(_ e: CAEmitterLayer, _ random: inout ParticleRandom) -> SIMD3<Double> {
+    let c = SIMD3(Double(e.emitterPosition.x), Double(e.emitterPosition.y), Double(e.emitterZPosition))
+    let w = Double(e.emitterSize.width), h = Double(e.emitterSize.height), d = Double(e.emitterDepth)
+    let mode = e.emitterMode
+    switch e.emitterShape {
+    case .line:
+      return c + SIMD3(w * (random.unit() - 0.5), 0, 0)
+    case .rectangle, .cuboid:
+      let depth = e.emitterShape == .cuboid ? d : 0
+      if mode == .points {
+        // The corners.
+        let corner = Int(random.unit() * 4) % 4
+        return c + SIMD3(corner % 2 == 0 ? -w / 2 : w / 2, corner < 2 ? -h / 2 : h / 2, 0)
+      }
+      if mode == .outline {
+        // Uniformly along the perimeter.
+        var s = random.unit() * 2 * (w + h)
+        if s < w { return c + SIMD3(s - w / 2, -h / 2, 0) }
+        s -= w
+        if s < h { return c + SIMD3(w / 2, s - h / 2, 0) }
+        s -= h
+        if s < w { return c + SIMD3(w / 2 - s, h / 2, 0) }
+        return c + SIMD3(-w / 2, h / 2 - (s - w), 0)
+      }
+      return c + SIMD3(w * (random.unit() - 0.5), h * (random.unit() - 0.5), depth * (random.unit() - 0.5))
+    case .circle, .sphere:
+      let r = w / 2
+      let angle = random.unit() * 2 * .pi
+      if mode == .points { return c }
+      let radius = mode == .outline ? r : r * random.unit().squareRoot()
+      return c + SIMD3(radius * cos(angle), radius * sin(angle), 0)
+    default:  // point
+      return c
+    }
+  }
+}
+
+/// A counter-based random generator: the values of particle (seed, cell,
+/// index) are fixed, whatever else was computed before.
+struct ParticleRandom {
+  private var state: UInt64
+
+  init(seed: UInt32, cell: UInt32, index: UInt64) {
+    state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(cell) &* 0xC2B2_AE3D_27D4_EB4F
+      ^ index &* 0x1656_67B1_9E37_79F9
+  }
+
+  /// SplitMix64.
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// Uniform in [0, 1).
+  mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+  /// Uniform in [−1, 1).
+  mutating func signed() -> Double { unit() * 2 - 1 }
+}
