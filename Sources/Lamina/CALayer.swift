@@ -116,7 +116,15 @@ open class CALayer: CustomStringConvertible {
   /// Values set for keys that are not properties of the class.
   var attributes: [String: Any] = [:]
   /// Attached animations in insertion order (see `add(_:forKey:)`).
-  var storedAnimations: [(key: String, animation: CAAnimation)] = []
+  var storedAnimations: [(key: String, animation: CAAnimation)] = [] {
+    didSet { animationsVersion &+= 1 }
+  }
+  /// Changes whenever the attached animations do (presentation caches key on it).
+  var animationsVersion = 0
+  /// The layer's `CAMediaTiming` values (see CALayer+Timing.swift).
+  var timing = LayerTiming()
+  /// For a presentation layer, the model layer it shows.
+  var modelLayer: CALayer?
 
   /// A layer with Core Animation's default values.
   public required init() {
@@ -163,12 +171,13 @@ open class CALayer: CustomStringConvertible {
     backgroundFilters = other.backgroundFilters; compositingFilter = other.compositingFilter
     name = other.name; actions = other.actions; style = other.style
     delegate = other.delegate; attributes = other.attributes
+    timing = other.timing
   }
 
   // MARK: Key-value coding (see CALayer+KeyValueCoding.swift)
 
   /// The accessors of this class's keys; subclasses append theirs.
-  class var accessors: [PropertyAccessor] { CALayer.layerAccessors }
+  class var accessors: [PropertyAccessor] { CALayer.layerAccessors + CALayer.timingAccessors }
 
   /// The value for `key`: a property, a value stored for a key the class
   /// does not have, or else `defaultValue(forKey:)`.

@@ -27,13 +27,15 @@ func runBench(_ arguments: [String]) -> Int32 {
       Int((scene.canvas.width * scene.canvas.scale).rounded()),
       Int((scene.canvas.height * scene.canvas.scale).rounded()))
 
+    let presentation = PresentationTree(root: scene.root)
     var cpu: [Double] = [], gpu: [Double] = [], total: [Double] = []
     var draws: [Int] = [], uploads: [Int] = [], passes: [Int] = []
     for i in 0..<(warmup + frames) {
       // Warm-up frames come just before `start`, timed frames from `start` on.
       let time = start + Double(i - warmup) / fps
       let t0 = DispatchTime.now().uptimeNanoseconds
-      let frame = renderer.buildFrame(scene: scene, time: time, scale: nil, pixelSize: pixelSize)
+      let frame = renderer.buildFrame(
+        scene: scene, time: time, scale: nil, pixelSize: pixelSize, presentation: presentation)
       let t1 = DispatchTime.now().uptimeNanoseconds
       try renderer.draw(frame)
       renderer.finish()

@@ -32,11 +32,17 @@ func runRender(_ arguments: [String]) -> Int32 {
 extension Renderer {
   /// Renders a loaded scene at `time` seconds (canvas scale overridable).
   func render(scene: Scene, time: Double, scale: Double?) throws -> RenderedImage {
-    let frame = buildFrame(scene: scene, time: time, scale: scale)
+    let frame = buildFrame(scene: scene, time: time, scale: scale, presentation: PresentationTree(root: scene.root))
     return try render(frame)
   }
 
-  func buildFrame(scene: Scene, time: Double, scale: Double?, pixelSize: (Int, Int)? = nil) -> Frame {
+  /// The frame of `scene` at `time` seconds: the presentation tree at that
+  /// time, drawn. Pass the same `presentation` (made for `scene.root`) for
+  /// every frame of a sequence so that its layers are reused.
+  func buildFrame(
+    scene: Scene, time: Double, scale: Double?, pixelSize: (Int, Int)? = nil,
+    presentation: PresentationTree
+  ) -> Frame {
     let size = CGSize(width: scene.canvas.width, height: scene.canvas.height)
     var builder: FrameBuilder
     if let pixelSize {
@@ -44,8 +50,7 @@ extension Renderer {
     } else {
       builder = FrameBuilder(size: size, scale: CGFloat(scale ?? Double(scene.canvas.scale)))
     }
-    // Presentation values at `time` come with the animation engine; until
-    // then the model tree is what shows at every time.
-    return builder.build(root: scene.root, background: scene.canvas.background)
+    let root = presentation.update(time: time)
+    return builder.build(root: root, background: scene.canvas.background)
   }
 }
