@@ -15,9 +15,20 @@ final class CompiledAnimation {
   /// Keyframe times and the paced parametrization, computed once.
   let keyTimes: [Double]
   let pacedTables: [[Double]]
+  let timing: TimingModel
+  let removedOnCompletion: Bool
+  let timingFunction: CAMediaTimingFunction?
+  /// A from-to animation of numbers on a fast property: the common case.
+  let fastNumbers: (from: Double, to: Double, set: (CALayer, Double) -> Void)?
+  /// Whether restoring `property` from the model undoes the animation (no
+  /// group, no path rotation, a fast property).
+  let restorable: Bool
 
   init(_ animation: CAAnimation) {
     self.animation = animation
+    timing = TimingModel(animation)
+    removedOnCompletion = animation.isRemovedOnCompletion
+    timingFunction = animation.timingFunction
     let property = animation as? CAPropertyAnimation
     keyPath = property?.keyPath ?? ""
     self.property = property.flatMap { AnimatedProperty.named($0.keyPath ?? "") }
@@ -41,33 +52,49 @@ final class CompiledAnimation {
       keyTimes = []
       pacedTables = []
     }
+    if case .number(let x)? = from, case .number(let y)? = to, by == nil,
+      !(property?.isAdditive ?? true), !(property?.isCumulative ?? true),
+      !(animation is CASpringAnimation), let p = self.property, case .number(let set) = p.setter
+    {
+      fastNumbers = (x, y, set)
+    } else {
+      fastNumbers = nil
+    }
+    restorable =
+      self.property != nil && children.isEmpty && (keyframe?.rotationMode == nil || keyframe?.path == nil)
   }
 
   /// Applies the animation to `layer` (a presentation layer holding the
   /// model values and the animations applied so far) at `time`, the
   /// layer's local time (for a group's children: the group's).
   func apply(to layer: CALayer, at time: CFTimeInterval) {
-    let a = animation
-    if a.isRemovedOnCompletion, (time - a.beginTime) * Double(a.speed) >= a.activeDuration,
-      a.speed != 0
-    {
+    if removedOnCompletion && timing.hasEnded(atParentTime: time) { return }
+    guard let point = timing.point(atParentTime: time) else { return }
+    let eased = timingFunction?.evaluate(at: point.progress) ?? point.progress
+    if let fast = fastNumbers {
+      fast.set(layer, fast.from + (fast.to - fast.from) * eased)
       return
     }
-    guard let point = a.timingPoint(atParentTime: time) else { return }
-    let eased = a.timingFunction?.evaluate(at: point.progress) ?? point.progress
+    let a = animation
     if !children.isEmpty {
-      let local = eased * a.simpleDuration
+      let local = eased * timing.duration
       for child in children { child.apply(to: layer, at: local) }
       return
     }
     guard let prop = a as? CAPropertyAnimation, !keyPath.isEmpty else { return }
     if let spring = a as? CASpringAnimation {
-      applyBasic(to: layer, fraction: spring.progress(at: eased * a.simpleDuration), point, prop)
+      applyBasic(to: layer, fraction: spring.progress(at: eased * timing.duration), point, prop)
     } else if a is CABasicAnimation {
       applyBasic(to: layer, fraction: eased, point, prop)
     } else if let k = a as? CAKeyframeAnimation {
       applyKeyframe(k, to: layer, fraction: eased, point)
     }
+  }
+
+  /// Puts the model's value of the animated property back on `layer` (only
+  /// when `restorable`).
+  func restore(_ layer: CALayer, from model: CALayer) {
+    if let property { _ = property.set(layer, property.get(model)) }
   }
 
   private func read(_ layer: CALayer) -> AnimationValue {
@@ -83,14 +110,6 @@ final class CompiledAnimation {
   private func applyBasic(
     to layer: CALayer, fraction: Double, _ point: TimingPoint, _ prop: CAPropertyAnimation
   ) {
-    // Fast path: numbers from and to, not additive (every animation of the
-    // benchmark grid).
-    if case .number(let x)? = from, case .number(let y)? = to, by == nil, !prop.isAdditive,
-      !prop.isCumulative || point.iteration == 0, let property, case .number(let set) = property.setter
-    {
-      set(layer, x + (y - x) * fraction)
-      return
-    }
     // Apple's table: the two given values, or one of them relative to the
     // current (presentation) value.
     let needsBase = from == nil || to == nil || prop.isAdditive

@@ -50,6 +50,46 @@ extension CAMediaTiming {
   }
 
   /// Where the object is at its parent's time `parentTime`, or nil when it
+  /// does not apply (see `TimingModel.point(atParentTime:)`).
+  func timingPoint(atParentTime parentTime: CFTimeInterval) -> TimingPoint? {
+    TimingModel(self).point(atParentTime: parentTime)
+  }
+}
+
+/// The timing values of an animation, read once (animations do not change
+/// once added), with the conversion from parent time.
+struct TimingModel {
+  let beginTime: Double
+  let speed: Double
+  let timeOffset: Double
+  /// One repetition.
+  let duration: Double
+  /// One cycle: twice the duration when autoreversing.
+  let cycle: Double
+  let active: Double
+  let autoreverses: Bool
+  let fillsBackwards: Bool
+  let fillsForwards: Bool
+
+  init(_ t: CAMediaTiming) {
+    beginTime = t.beginTime
+    speed = Double(t.speed)
+    timeOffset = t.timeOffset
+    duration = t.simpleDuration
+    autoreverses = t.autoreverses
+    cycle = autoreverses ? 2 * duration : duration
+    active = t.activeDuration
+    fillsBackwards = t.fillMode == .backwards || t.fillMode == .both
+    fillsForwards = t.fillMode == .forwards || t.fillMode == .both
+  }
+
+  /// Whether the active period is over at `parentTime`.
+  @inline(__always)
+  func hasEnded(atParentTime parentTime: CFTimeInterval) -> Bool {
+    speed != 0 && (parentTime - beginTime) * speed >= active
+  }
+
+  /// Where the object is at its parent's time `parentTime`, or nil when it
   /// does not apply (outside its active period with no fill that way).
   ///
   /// As in Core Animation: elapsed active time `e = (parentTime − beginTime)
@@ -59,26 +99,26 @@ extension CAMediaTiming {
   /// `e + timeOffset`, which wraps around the active period (an animation
   /// with an offset still plays for its whole active duration, starting part
   /// way through). Each cycle plays forward, then back when autoreversing.
-  func timingPoint(atParentTime parentTime: CFTimeInterval) -> TimingPoint? {
-    let d = simpleDuration
-    let cycle = autoreverses ? 2 * d : d
-    let active = activeDuration
-    let elapsed = speed == 0 ? 0 : (parentTime - beginTime) * Double(speed)
+  func point(atParentTime parentTime: CFTimeInterval) -> TimingPoint? {
+    let d = duration
+    let elapsed = speed == 0 ? 0 : (parentTime - beginTime) * speed
     var local: Double
     var atEnd = false
     if elapsed < 0 {
-      guard fillMode == .backwards || fillMode == .both else { return nil }
+      guard fillsBackwards else { return nil }
       local = timeOffset
     } else if elapsed >= active {
-      guard fillMode == .forwards || fillMode == .both else { return nil }
+      guard fillsForwards else { return nil }
       local = active
       atEnd = true
     } else {
       local = elapsed + timeOffset
     }
     if !atEnd && active.isFinite && active > 0 {
-      local = local.truncatingRemainder(dividingBy: active)
-      if local < 0 { local += active }
+      if local >= active || local < 0 {
+        local = local.truncatingRemainder(dividingBy: active)
+        if local < 0 { local += active }
+      }
     } else if !atEnd && local < 0 {
       local = local.truncatingRemainder(dividingBy: cycle) + cycle
     }
@@ -89,12 +129,15 @@ extension CAMediaTiming {
       let cycles = active / cycle
       let whole = cycles.rounded(.down)
       if cycles == whole && whole > 0 {
-        iteration = Int(whole) - 1
+        iteration = Int(min(whole, Double(Int32.max))) - 1
         inCycle = cycle
       } else {
-        iteration = Int(whole)
+        iteration = Int(min(whole, Double(Int32.max)))
         inCycle = active - whole * cycle
       }
+    } else if local < cycle {
+      iteration = 0
+      inCycle = local
     } else {
       let k = (local / cycle).rounded(.down)
       iteration = k.isFinite ? Int(min(k, Double(Int32.max))) : 0

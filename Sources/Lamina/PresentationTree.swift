@@ -53,23 +53,37 @@ public final class PresentationTree {
     var compiled: [CompiledAnimation] = []
     var compiledVersion = -1
 
+    /// The model's `valuesVersion` when its values were last copied.
+    var copiedVersion = -1
+    /// Whether the animations can be undone key by key (see `update`).
+    var restorable = false
+
     init(model: CALayer) {
       self.model = model
       layer = type(of: model).init(layer: model)
+      layer.createdGeneration = .max
       layer.modelLayer = model
     }
 
     func update(parentTime: CFTimeInterval) {
       let model = self.model
-      layer.copyValues(from: model)
-      let time = model.timing.localTime(parentTime)
-      if !model.storedAnimations.isEmpty || !compiled.isEmpty {
-        if compiledVersion != model.animationsVersion {
-          compiled = model.storedAnimations.map { CompiledAnimation($0.animation) }
-          compiledVersion = model.animationsVersion
-        }
-        for animation in compiled { animation.apply(to: layer, at: time) }
+      if compiledVersion != model.animationsVersion {
+        compiled = model.storedAnimations.map { CompiledAnimation($0.animation) }
+        compiledVersion = model.animationsVersion
+        restorable = compiled.allSatisfy(\.restorable)
+        copiedVersion = -1
       }
+      // Values copy only when the model changed; otherwise only what the
+      // animations overwrote goes back. Subclasses copy always: their own
+      // properties do not report changes.
+      if copiedVersion == model.valuesVersion && restorable && type(of: model) == CALayer.self {
+        for animation in compiled { animation.restore(layer, from: model) }
+      } else {
+        layer.copyValues(from: model)
+        copiedVersion = model.valuesVersion
+      }
+      let time = model.timing.localTime(parentTime)
+      for animation in compiled { animation.apply(to: layer, at: time) }
       syncChildren()
       for child in children { child.update(parentTime: time) }
       if let modelMask = model.mask {

@@ -43,6 +43,15 @@ extension Renderer {
     scene: Scene, time: Double, scale: Double?, pixelSize: (Int, Int)? = nil,
     presentation: PresentationTree
   ) -> Frame {
+    buildFrame(
+      scene: scene, root: presentation.update(time: time), scale: scale, pixelSize: pixelSize)
+  }
+
+  /// The frame of `scene` drawing `root` (a presentation root already
+  /// brought to its time).
+  func buildFrame(scene: Scene, root: CALayer, scale: Double?, pixelSize: (Int, Int)? = nil)
+    -> Frame
+  {
     let size = CGSize(width: scene.canvas.width, height: scene.canvas.height)
     var builder: FrameBuilder
     if let pixelSize {
@@ -50,7 +59,6 @@ extension Renderer {
     } else {
       builder = FrameBuilder(size: size, scale: CGFloat(scale ?? Double(scene.canvas.scale)))
     }
-    let root = presentation.update(time: time)
     return builder.build(root: root, background: scene.canvas.background)
   }
 }
