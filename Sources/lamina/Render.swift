@@ -3,14 +3,38 @@ import Lamina
 import LaminaRender
 import LaminaScene
 
-/// `lamina render SCENE.json -o OUT.png [--time T] [--scale S]`
+/// `lamina render SCENE.json -o OUT.png [--time T] [--scale S]`, or a
+/// sequence: `--frames A..B --fps F` with `-o 'frame-%04d.png'` or
+/// `--video OUT.y4m` (`-` for standard output).
 func runRender(_ arguments: [String]) -> Int32 {
   do {
-    let options = try Options(arguments, valued: ["-o", "--output", "--time", "--scale"])
+    let options = try Options(
+      arguments, valued: ["-o", "--output", "--time", "--scale", "--frames", "--fps", "--video"])
     guard options.positional.count == 1 else { throw UsageError("render needs one scene file\n" + usage) }
-    guard let output = options.string("-o") ?? options.string("--output") else {
-      throw UsageError("render needs -o OUT.png")
+    let output = options.string("-o") ?? options.string("--output")
+    let video = options.string("--video")
+    let sequence = options.string("--frames") != nil || video != nil
+    if sequence {
+      guard let frames = options.string("--frames") else { throw UsageError("--video needs --frames A..B") }
+      guard (output == nil) != (video == nil) else {
+        throw UsageError("a sequence needs either -o 'frame-%04d.png' or --video OUT.y4m")
+      }
+      guard options.string("--time") == nil else { throw UsageError("--time does not go with --frames") }
+      let range = try FrameRange(frames)
+      let pattern = try output.map { try FramePattern($0) }
+      let fps = try options.number("--fps", range: 0.001...10_000) ?? 60
+      let scale = try options.number("--scale", range: 0.01...8)
+      let renderer = try Renderer()
+      let scene = try SceneLoader.load(
+        contentsOf: URL(fileURLWithPath: options.positional[0]),
+        maxImageDimension: renderer.maxTextureSize)
+      try renderSequence(
+        scene: scene, renderer: renderer, range: range, fps: fps, scale: scale, pattern: pattern,
+        videoPath: video)
+      return 0
     }
+    guard let output else { throw UsageError("render needs -o OUT.png") }
+    if options.string("--fps") != nil { throw UsageError("--fps goes with --frames") }
     let time = try options.number("--time", range: 0...1e9) ?? 0
     let scale = try options.number("--scale", range: 0.01...8)
     let renderer = try Renderer()
