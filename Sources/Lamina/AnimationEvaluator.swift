@@ -61,7 +61,8 @@ final class CompiledAnimation {
       fastNumbers = nil
     }
     restorable =
-      self.property != nil && children.isEmpty && (keyframe?.rotationMode == nil || keyframe?.path == nil)
+      self.property != nil && children.isEmpty
+      && (keyframe?.rotationMode == nil || keyframe?.path == nil)
   }
 
   /// Applies the animation to `layer` (a presentation layer holding the
@@ -114,7 +115,8 @@ final class CompiledAnimation {
     // current (presentation) value.
     let needsBase = from == nil || to == nil || prop.isAdditive
     let base = needsBase ? read(layer) : .discrete(nil)
-    var start: AnimationValue, end: AnimationValue
+    var start: AnimationValue
+    var end: AnimationValue
     switch (from, to, by) {
     case (let f?, let t?, _): (start, end) = (f, t)
     case (let f?, nil, let b?): (start, end) = (f, AnimationValue.add(f, b) ?? f)
@@ -125,7 +127,9 @@ final class CompiledAnimation {
     case (nil, nil, nil): (start, end) = (base, base)
     }
     var value = AnimationValue.interpolate(start, end, fraction)
-    if prop.isCumulative, point.iteration > 0, let extra = AnimationValue.multiply(end, point.iteration) {
+    if prop.isCumulative, point.iteration > 0,
+      let extra = AnimationValue.multiply(end, point.iteration)
+    {
       value = AnimationValue.add(value, extra) ?? value
     }
     if prop.isAdditive { value = AnimationValue.add(base, value) ?? value }
@@ -143,7 +147,8 @@ final class CompiledAnimation {
       value = .point(position)
       end = .point(pathSegments[pathSegments.count - 1].p3)
       if k.rotationMode != nil, tangent.x != 0 || tangent.y != 0 {
-        tangentAngle = atan2(Double(tangent.y), Double(tangent.x))
+        tangentAngle =
+          atan2(Double(tangent.y), Double(tangent.x))
           + (k.rotationMode == .autoReverse ? Double.pi : 0)
       }
     } else {
@@ -151,7 +156,9 @@ final class CompiledAnimation {
       value = v
       end = last
     }
-    if k.isCumulative, point.iteration > 0, let extra = AnimationValue.multiply(end, point.iteration) {
+    if k.isCumulative, point.iteration > 0,
+      let extra = AnimationValue.multiply(end, point.iteration)
+    {
       value = AnimationValue.add(value, extra) ?? value
     }
     if k.isAdditive { value = AnimationValue.add(read(layer), value) ?? value }
@@ -211,8 +218,10 @@ struct AnimatedProperty {
     "shadowRadius": number({ Double($0.shadowRadius) }, { $0.shadowRadius = CGFloat($1) }),
     "position.x": number({ Double($0.position.x) }, { $0.position.x = CGFloat($1) }),
     "position.y": number({ Double($0.position.y) }, { $0.position.y = CGFloat($1) }),
-    "bounds.size.width": number({ Double($0.bounds.size.width) }, { $0.bounds.size.width = CGFloat($1) }),
-    "bounds.size.height": number({ Double($0.bounds.size.height) }, { $0.bounds.size.height = CGFloat($1) }),
+    "bounds.size.width": number(
+      { Double($0.bounds.size.width) }, { $0.bounds.size.width = CGFloat($1) }),
+    "bounds.size.height": number(
+      { Double($0.bounds.size.height) }, { $0.bounds.size.height = CGFloat($1) }),
     "position": AnimatedProperty(
       get: { .point($0.position) },
       setter: .value { l, v in

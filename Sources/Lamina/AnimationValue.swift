@@ -154,7 +154,9 @@ enum AnimationValue {
   /// Nil when the kinds do not add.
   static func add(_ a: AnimationValue, _ b: AnimationValue) -> AnimationValue? {
     if case .number(let x) = a, case .number(let y) = b { return .number(x + y) }
-    if case .transform(let x) = a, case .transform(let y) = b { return .transform(x.concatenating(y)) }
+    if case .transform(let x) = a, case .transform(let y) = b {
+      return .transform(x.concatenating(y))
+    }
     guard compatible(a, b), let x = a.components, let y = b.components else { return nil }
     return a.with(components: zip(x, y).map { $0 + $1 })
   }
@@ -183,7 +185,9 @@ enum AnimationValue {
   /// The distance from `a` to `b`, for paced keyframes; nil when there is none.
   static func distance(_ a: AnimationValue, _ b: AnimationValue) -> Double? {
     if case .transform(let x) = a, case .transform(let y) = b {
-      let dx = x.m41 - y.m41, dy = x.m42 - y.m42, dz = x.m43 - y.m43
+      let dx = x.m41 - y.m41
+      let dy = x.m42 - y.m42
+      let dz = x.m43 - y.m43
       return Double((dx * dx + dy * dy + dz * dz).squareRoot())
     }
     guard compatible(a, b), let x = a.components, let y = b.components else { return nil }
@@ -238,7 +242,8 @@ extension CGPath {
         let control = next()
         out.append(.quadCurveTo(next(), control: control))
       case .curveTo:
-        let c1 = next(), c2 = next()
+        let c1 = next()
+        let c2 = next()
         out.append(.curveTo(next(), control1: c1, control2: c2))
       case .closeSubpath: out.append(.closeSubpath)
       }

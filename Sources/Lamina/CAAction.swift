@@ -11,7 +11,8 @@ public protocol CAAction: AnyObject {
 /// and nothing runs (how `actions`, `style` and delegates disable an
 /// implicit animation).
 extension NSNull: CAAction {
-  public func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?) {}
+  public func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?) {
+  }
 }
 
 /// The layer's delegate, for actions. (Drawing methods have no use here.)
@@ -36,7 +37,7 @@ extension CAAnimation: CAAction {
     let copy = self.copy()
     if let p = copy as? CAPropertyAnimation, p.keyPath == nil { p.keyPath = event }
     if let b = copy as? CABasicAnimation, b.fromValue == nil, b.toValue == nil, b.byValue == nil {
-      b.fromValue = dict?[CAAction_previousValueKey] ?? layer.pendingPreviousValue
+      b.fromValue = dict?[previousValueArgument] ?? layer.pendingPreviousValue
     }
     layer.add(copy, forKey: event)
   }
@@ -44,7 +45,7 @@ extension CAAnimation: CAAction {
 
 /// The argument under which a property change passes the value the layer
 /// showed before it.
-let CAAction_previousValueKey = "previousValue"
+let previousValueArgument = "previousValue"
 
 extension CALayer {
   func actionImpl(forKey event: String) -> CAAction? {
@@ -84,7 +85,8 @@ extension CALayer {
     // What showed before the change: the presentation value when something
     // animates the key, else the old model value.
     var previous = oldValue
-    if storedAnimations.contains(where: { ($0.animation as? CAPropertyAnimation)?.keyPath == key }) {
+    if storedAnimations.contains(where: { ($0.animation as? CAPropertyAnimation)?.keyPath == key })
+    {
       let saved = value(forKeyPath: key)
       setValueWithoutActions(oldValue, forKeyPath: key)
       previous = presentationValue(forKeyPath: key)
@@ -93,7 +95,7 @@ extension CALayer {
     guard let action = action(forKey: key) else { return }
     pendingPreviousValue = previous
     defer { pendingPreviousValue = nil }
-    action.run(forKey: key, object: self, arguments: [CAAction_previousValueKey: previous as Any])
+    action.run(forKey: key, object: self, arguments: [previousValueArgument: previous as Any])
   }
 
   /// The value of `keyPath` this layer shows at `CACurrentMediaTime()`.

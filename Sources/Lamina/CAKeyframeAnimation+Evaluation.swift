@@ -46,15 +46,22 @@ struct PathSegment {
   }
 
   func point(_ u: Double) -> CGPoint {
-    let u = CGFloat(u), v = 1 - u
-    let a = v * v * v, b = 3 * v * v * u, c = 3 * v * u * u, d = u * u * u
+    let u = CGFloat(u)
+    let v = 1 - u
+    let a = v * v * v
+    let b = 3 * v * v * u
+    let c = 3 * v * u * u
+    let d = u * u * u
     return CGPoint(
       x: a * p0.x + b * p1.x + c * p2.x + d * p3.x, y: a * p0.y + b * p1.y + c * p2.y + d * p3.y)
   }
 
   func tangent(_ u: Double) -> CGPoint {
-    let u = CGFloat(u), v = 1 - u
-    let a = 3 * v * v, b = 6 * v * u, c = 3 * u * u
+    let u = CGFloat(u)
+    let v = 1 - u
+    let a = 3 * v * v
+    let b = 6 * v * u
+    let c = 3 * u * u
     let t = CGPoint(
       x: a * (p1.x - p0.x) + b * (p2.x - p1.x) + c * (p3.x - p2.x),
       y: a * (p1.y - p0.y) + b * (p2.y - p1.y) + c * (p3.y - p2.y))
@@ -147,7 +154,8 @@ enum Keyframes {
     var i = 0
     // Key times are few; a linear scan is faster than a search for them.
     while i < segments - 1 && i + 1 < kt.count - 1 && p >= kt[i + 1] { i += 1 }
-    let t0 = kt[i], t1 = kt[min(i + 1, kt.count - 1)]
+    let t0 = kt[i]
+    let t1 = kt[min(i + 1, kt.count - 1)]
     var u = t1 > t0 ? (p - t0) / (t1 - t0) : (p >= t1 ? 1 : 0)
     u = max(0, min(1, u))
     if k.calculationMode == .paced || k.calculationMode == .cubicPaced {
@@ -164,13 +172,16 @@ enum Keyframes {
     let target = s * total
     var j = 1
     while j < table.count - 1 && table[j] < target { j += 1 }
-    let a = table[j - 1], b = table[j]
+    let a = table[j - 1]
+    let b = table[j]
     let f = b > a ? (target - a) / (b - a) : 0
     return (Double(j - 1) + f) / Double(table.count - 1)
   }
 
   /// The value of a values-based keyframe animation at fraction `p`.
-  static func value(_ c: CompiledAnimation, _ k: CAKeyframeAnimation, _ p: Double) -> AnimationValue? {
+  static func value(_ c: CompiledAnimation, _ k: CAKeyframeAnimation, _ p: Double)
+    -> AnimationValue?
+  {
     let values = c.values
     guard !values.isEmpty else { return nil }
     if values.count == 1 { return values[0] }
@@ -205,11 +216,18 @@ enum Keyframes {
       guard let list, j >= 0, j < list.count else { return 0 }
       return Double(list[j])
     }
-    let t1 = tcb(k.tensionValues, i), c1 = tcb(k.continuityValues, i), b1 = tcb(k.biasValues, i)
-    let t2 = tcb(k.tensionValues, i + 1), c2 = tcb(k.continuityValues, i + 1)
+    let t1 = tcb(k.tensionValues, i)
+    let c1 = tcb(k.continuityValues, i)
+    let b1 = tcb(k.biasValues, i)
+    let t2 = tcb(k.tensionValues, i + 1)
+    let c2 = tcb(k.continuityValues, i + 1)
     let b2 = tcb(k.biasValues, i + 1)
-    let u2 = u * u, u3 = u2 * u
-    let h00 = 2 * u3 - 3 * u2 + 1, h10 = u3 - 2 * u2 + u, h01 = -2 * u3 + 3 * u2, h11 = u3 - u2
+    let u2 = u * u
+    let u3 = u2 * u
+    let h00 = 2 * u3 - 3 * u2 + 1
+    let h10 = u3 - 2 * u2 + u
+    let h01 = -2 * u3 + 3 * u2
+    let h11 = u3 - u2
     var out = p1
     for j in p1.indices {
       // Outgoing tangent at p1, incoming tangent at p2.
@@ -233,7 +251,9 @@ enum Keyframes {
       let kt = c.keyTimes
       var i = 0
       while i < segments.count && i + 1 < kt.count && p >= kt[i + 1] { i += 1 }
-      if i >= segments.count { return (segments[segments.count - 1].p3, segments[segments.count - 1].tangent(1)) }
+      if i >= segments.count {
+        return (segments[segments.count - 1].p3, segments[segments.count - 1].tangent(1))
+      }
       return (segments[i].p0, segments[i].tangent(0))
     }
     let (i, u) = segment(c, k, p, segments: segments.count)

@@ -182,7 +182,8 @@ extension CALayer {
   func absoluteTime(fromLocal t: CFTimeInterval) -> CFTimeInterval {
     timingAncestry.reversed().reduce(t) { time, layer in
       let s = Double(layer.timing.speed)
-      return s == 0 ? layer.timing.beginTime : (time - layer.timing.timeOffset) / s + layer.timing.beginTime
+      return s == 0
+        ? layer.timing.beginTime : (time - layer.timing.timeOffset) / s + layer.timing.beginTime
     }
   }
 }

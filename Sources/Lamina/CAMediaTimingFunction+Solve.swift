@@ -10,12 +10,18 @@ extension CAMediaTimingFunction {
   /// since both control x lie in 0…1). Inputs outside 0…1 extend the curve
   /// by its end tangents.
   public func evaluate(at x: Double) -> Double {
-    let x1 = Double(controlPoints.0.x), y1 = Double(controlPoints.0.y)
-    let x2 = Double(controlPoints.1.x), y2 = Double(controlPoints.1.y)
+    let x1 = Double(controlPoints.0.x)
+    let y1 = Double(controlPoints.0.y)
+    let x2 = Double(controlPoints.1.x)
+    let y2 = Double(controlPoints.1.y)
     if x1 == y1 && x2 == y2 { return x }  // linear
     // Polynomial coefficients: b(s) = ((a s + b) s + c) s.
-    let cx = 3 * x1, bx = 3 * (x2 - x1) - cx, ax = 1 - cx - bx
-    let cy = 3 * y1, by = 3 * (y2 - y1) - cy, ay = 1 - cy - by
+    let cx = 3 * x1
+    let bx = 3 * (x2 - x1) - cx
+    let ax = 1 - cx - bx
+    let cy = 3 * y1
+    let by = 3 * (y2 - y1) - cy
+    let ay = 1 - cy - by
     func sx(_ s: Double) -> Double { ((ax * s + bx) * s + cx) * s }
     func sy(_ s: Double) -> Double { ((ay * s + by) * s + cy) * s }
     func dx(_ s: Double) -> Double { (3 * ax * s + 2 * bx) * s + cx }
@@ -38,7 +44,8 @@ extension CAMediaTimingFunction {
       s -= error / slope
       if s < 0 || s > 1 { break }
     }
-    var lo = 0.0, hi = 1.0
+    var lo = 0.0
+    var hi = 1.0
     s = x
     for _ in 0..<60 {
       let value = sx(s)

@@ -47,7 +47,9 @@ extension CATransform3D {
     }
     out.translation = (r[3][0], r[3][1], r[3][2])
     var row = (0..<3).map { i in (0..<3).map { r[i][$0] } }
-    func length(_ v: [CGFloat]) -> CGFloat { (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot() }
+    func length(_ v: [CGFloat]) -> CGFloat {
+      (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).squareRoot()
+    }
     func dot(_ a: [CGFloat], _ b: [CGFloat]) -> CGFloat { a[0] * b[0] + a[1] * b[1] + a[2] * b[2] }
     func combine(_ a: [CGFloat], _ b: [CGFloat], _ sa: CGFloat, _ sb: CGFloat) -> [CGFloat] {
       (0..<3).map { a[$0] * sa + b[$0] * sb }
@@ -93,16 +95,28 @@ extension CATransform3D {
     var q: (CGFloat, CGFloat, CGFloat, CGFloat)
     if trace > 0 {
       let s = 0.5 / (trace + 1).squareRoot()
-      q = ((row[1][2] - row[2][1]) * s, (row[2][0] - row[0][2]) * s, (row[0][1] - row[1][0]) * s, 0.25 / s)
+      q = (
+        (row[1][2] - row[2][1]) * s, (row[2][0] - row[0][2]) * s, (row[0][1] - row[1][0]) * s,
+        0.25 / s
+      )
     } else if row[0][0] > row[1][1] && row[0][0] > row[2][2] {
       let s = 2 * (1 + row[0][0] - row[1][1] - row[2][2]).squareRoot()
-      q = (0.25 * s, (row[1][0] + row[0][1]) / s, (row[2][0] + row[0][2]) / s, (row[1][2] - row[2][1]) / s)
+      q = (
+        0.25 * s, (row[1][0] + row[0][1]) / s, (row[2][0] + row[0][2]) / s,
+        (row[1][2] - row[2][1]) / s
+      )
     } else if row[1][1] > row[2][2] {
       let s = 2 * (1 + row[1][1] - row[0][0] - row[2][2]).squareRoot()
-      q = ((row[1][0] + row[0][1]) / s, 0.25 * s, (row[2][1] + row[1][2]) / s, (row[2][0] - row[0][2]) / s)
+      q = (
+        (row[1][0] + row[0][1]) / s, 0.25 * s, (row[2][1] + row[1][2]) / s,
+        (row[2][0] - row[0][2]) / s
+      )
     } else {
       let s = 2 * (1 + row[2][2] - row[0][0] - row[1][1]).squareRoot()
-      q = ((row[2][0] + row[0][2]) / s, (row[2][1] + row[1][2]) / s, 0.25 * s, (row[0][1] - row[1][0]) / s)
+      q = (
+        (row[2][0] + row[0][2]) / s, (row[2][1] + row[1][2]) / s, 0.25 * s,
+        (row[0][1] - row[1][0]) / s
+      )
     }
     out.quaternion = q
     return out
@@ -135,7 +149,10 @@ extension CATransform3D {
       var col = [CGFloat](repeating: 0, count: 4)
       let pv = [p0, p1, p2, p3]
       for i in 0..<4 { for kk in 0..<4 { col[i] += rows[i][kk] * pv[kk] } }
-      m.m14 = col[0]; m.m24 = col[1]; m.m34 = col[2]; m.m44 = col[3]
+      m.m14 = col[0]
+      m.m24 = col[1]
+      m.m34 = col[2]
+      m.m44 = col[3]
     }
     self = m
   }
@@ -162,14 +179,17 @@ extension CATransform3D {
       mix(da.translation.0, db.translation.0), mix(da.translation.1, db.translation.1),
       mix(da.translation.2, db.translation.2)
     )
-    d.scale = (mix(da.scale.0, db.scale.0), mix(da.scale.1, db.scale.1), mix(da.scale.2, db.scale.2))
+    d.scale = (
+      mix(da.scale.0, db.scale.0), mix(da.scale.1, db.scale.1), mix(da.scale.2, db.scale.2)
+    )
     d.skew = (mix(da.skew.0, db.skew.0), mix(da.skew.1, db.skew.1), mix(da.skew.2, db.skew.2))
     d.quaternion = slerp(da.quaternion, db.quaternion, t)
     return CATransform3D(decomposed: d)
   }
 
   static func slerp(
-    _ a: (CGFloat, CGFloat, CGFloat, CGFloat), _ b: (CGFloat, CGFloat, CGFloat, CGFloat), _ t: CGFloat
+    _ a: (CGFloat, CGFloat, CGFloat, CGFloat), _ b: (CGFloat, CGFloat, CGFloat, CGFloat),
+    _ t: CGFloat
   ) -> (CGFloat, CGFloat, CGFloat, CGFloat) {
     var b = b
     var cosine = a.0 * b.0 + a.1 * b.1 + a.2 * b.2 + a.3 * b.3
@@ -177,7 +197,8 @@ extension CATransform3D {
       cosine = -cosine
       b = (-b.0, -b.1, -b.2, -b.3)
     }
-    var wa = 1 - t, wb = t
+    var wa = 1 - t
+    var wb = t
     if cosine < 0.9999 {
       let angle = acos(min(1, cosine))
       let s = sin(angle)

@@ -12,7 +12,7 @@ struct FrameRange {
   init(_ text: String) throws {
     let parts = text.components(separatedBy: "..")
     let numbers = parts.map { Int($0) }
-    guard (parts.count == 1 || parts.count == 2), numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
+    guard parts.count == 1 || parts.count == 2, numbers.allSatisfy({ $0 != nil && $0! >= 0 }) else {
       throw UsageError("--frames expects FIRST..LAST or N (whole numbers ≥ 0), got '\(text)'")
     }
     first = numbers[0]!
@@ -31,7 +31,8 @@ struct FramePattern {
   let width: Int, zeroPadded: Bool
 
   init(_ pattern: String) throws {
-    var prefix = "", rest = Substring(pattern)
+    var prefix = ""
+    var rest = Substring(pattern)
     var found: (Int, Bool)?
     var suffix = ""
     while let c = rest.first {
@@ -49,7 +50,8 @@ struct FramePattern {
       let digits = rest.prefix { $0.isNumber }
       rest = rest.dropFirst(digits.count)
       guard rest.first == "d", found == nil else {
-        throw UsageError("-o for frames needs one %d (or %04d) for the frame number, got '\(pattern)'")
+        throw UsageError(
+          "-o for frames needs one %d (or %04d) for the frame number, got '\(pattern)'")
       }
       rest = rest.dropFirst()
       found = (Int(digits) ?? 0, zero)
@@ -117,7 +119,8 @@ func renderSequence(
         } else if let pattern {
           let path = pattern.path(n)
           try FileManager.default.createDirectory(
-            at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            at: URL(fileURLWithPath: path).deletingLastPathComponent(),
+            withIntermediateDirectories: true)
           try image.writePNG(to: URL(fileURLWithPath: path))
         }
         progress.frameDone()
@@ -168,7 +171,9 @@ final class VideoOutput: @unchecked Sendable {
       guard FileManager.default.createFile(atPath: temp, contents: nil) else {
         throw UsageError("cannot write '\(path)'")
       }
-      guard let h = FileHandle(forWritingAtPath: temp) else { throw UsageError("cannot write '\(path)'") }
+      guard let h = FileHandle(forWritingAtPath: temp) else {
+        throw UsageError("cannot write '\(path)'")
+      }
       handle = h
       temporary = temp
     }
@@ -218,7 +223,8 @@ final class Progress: @unchecked Sendable {
     let width = 30
     let filled = total > 0 ? width * done / total : width
     let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
-    let line = String(format: "\r[%@] %d/%d frames  %.1f fps  %.1f s left ", bar, done, total, fps, left)
+    let line = String(
+      format: "\r[%@] %d/%d frames  %.1f fps  %.1f s left ", bar, done, total, fps, left)
     FileHandle.standardError.write(Data(line.utf8))
   }
 

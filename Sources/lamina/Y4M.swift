@@ -14,7 +14,8 @@ struct Y4MWriter {
   /// The stream header for `fps` frames per second.
   func header(fps: Double) -> Data {
     let (num, den) = Self.rational(fps)
-    return Data("YUV4MPEG2 W\(width) H\(height) F\(num):\(den) Ip A1:1 C420jpeg XCOLORRANGE=LIMITED\n".utf8)
+    return Data(
+      "YUV4MPEG2 W\(width) H\(height) F\(num):\(den) Ip A1:1 C420jpeg XCOLORRANGE=LIMITED\n".utf8)
   }
 
   /// `fps` as a ratio of whole numbers (29.97 → 30000:1001, 60 → 60:1).
@@ -29,17 +30,23 @@ struct Y4MWriter {
 
   /// One `FRAME` of `image` (premultiplied RGBA, which is the image over black).
   func frame(_ image: RenderedImage) -> Data {
-    let w = width, h = height
-    let cw = (w + 1) / 2, ch = (h + 1) / 2
+    let w = width
+    let h = height
+    let cw = (w + 1) / 2
+    let ch = (h + 1) / 2
     var out = [UInt8](repeating: 0, count: 6 + w * h + 2 * cw * ch)
     for (i, c) in "FRAME\n".utf8.enumerated() { out[i] = c }
     image.premultipliedPixels.withUnsafeBufferPointer { px in
       out.withUnsafeMutableBufferPointer { o in
-        let yBase = 6, uBase = 6 + w * h, vBase = uBase + cw * ch
+        let yBase = 6
+        let uBase = 6 + w * h
+        let vBase = uBase + cw * ch
         for y in 0..<h {
           for x in 0..<w {
             let i = (y * w + x) * 4
-            let r = Int(px[i]), g = Int(px[i + 1]), b = Int(px[i + 2])
+            let r = Int(px[i])
+            let g = Int(px[i + 1])
+            let b = Int(px[i + 2])
             // Y = 16 + (65.481 R + 128.553 G + 24.966 B)/255, in 1/65536 fixed point.
             let luma = (16_829 * r + 33_039 * g + 6_416 * b + (16 << 16) + 32_768) >> 16
             o[yBase + y * w + x] = UInt8(clamping: luma)
@@ -47,11 +54,16 @@ struct Y4MWriter {
         }
         for cy in 0..<ch {
           for cx in 0..<cw {
-            var r = 0, g = 0, b = 0, n = 0
+            var r = 0
+            var g = 0
+            var b = 0
+            var n = 0
             for dy in 0..<2 where cy * 2 + dy < h {
               for dx in 0..<2 where cx * 2 + dx < w {
                 let i = ((cy * 2 + dy) * w + cx * 2 + dx) * 4
-                r += Int(px[i]); g += Int(px[i + 1]); b += Int(px[i + 2])
+                r += Int(px[i])
+                g += Int(px[i + 1])
+                b += Int(px[i + 2])
                 n += 1
               }
             }

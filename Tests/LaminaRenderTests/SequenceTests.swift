@@ -19,7 +19,8 @@ final class SequenceTests: XCTestCase {
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
       throw XCTSkip("lamina is not built beside the tests (swift build --build-tests builds it)")
     }
-    scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-seq-\(UUID().uuidString)")
+    scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "lamina-seq-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
   }
 
@@ -28,11 +29,14 @@ final class SequenceTests: XCTestCase {
   }
 
   @discardableResult
-  func lamina(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> (Int32, Data, String) {
+  func lamina(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> (
+    Int32, Data, String
+  ) {
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
-    let out = Pipe(), err = Pipe()
+    let out = Pipe()
+    let err = Pipe()
     process.standardOutput = out
     process.standardError = err
     try process.run()
@@ -62,19 +66,22 @@ final class SequenceTests: XCTestCase {
         default: break
         }
       }
-      let cw = (width + 1) / 2, ch = (height + 1) / 2
+      let cw = (width + 1) / 2
+      let ch = (height + 1) / 2
       var i = end + 1
       while i < bytes.count {
         guard i + 6 <= bytes.count, String(decoding: bytes[i..<(i + 5)], as: UTF8.self) == "FRAME",
           let eol = bytes[i...].firstIndex(of: 0x0A)
         else { throw NSError(domain: "y4m", code: 3) }
         i = eol + 1
-        let ySize = width * height, cSize = cw * ch
+        let ySize = width * height
+        let cSize = cw * ch
         guard i + ySize + 2 * cSize <= bytes.count else { throw NSError(domain: "y4m", code: 4) }
-        frames.append((
-          Array(bytes[i..<(i + ySize)]), Array(bytes[(i + ySize)..<(i + ySize + cSize)]),
-          Array(bytes[(i + ySize + cSize)..<(i + ySize + 2 * cSize)])
-        ))
+        frames.append(
+          (
+            Array(bytes[i..<(i + ySize)]), Array(bytes[(i + ySize)..<(i + ySize + cSize)]),
+            Array(bytes[(i + ySize + cSize)..<(i + ySize + 2 * cSize)])
+          ))
         i += ySize + 2 * cSize
       }
     }
@@ -82,7 +89,8 @@ final class SequenceTests: XCTestCase {
 
   func testVideoFrame17MatchesAPNGRenderOfFrame17() throws {
     let video = scratch.appendingPathComponent("out.y4m").path
-    let (status, _, stderr) = try lamina([scene, "--frames", "0..29", "--fps", "30", "--video", video].prefixed)
+    let (status, _, stderr) = try lamina(
+      [scene, "--frames", "0..29", "--fps", "30", "--video", video].prefixed)
     XCTAssertEqual(status, 0, stderr)
     XCTAssertEqual(stderr, "", "quiet when standard error is not a terminal")
     let y4m = try Y4M(Data(contentsOf: URL(fileURLWithPath: video)))
@@ -96,11 +104,15 @@ final class SequenceTests: XCTestCase {
     let frame = y4m.frames[17]
     // Luma of every pixel and chroma of every 2×2 block, BT.601 limited
     // range, computed here on their own.
-    var worstY = 0.0, worstC = 0.0
+    var worstY = 0.0
+    var worstC = 0.0
     func rgb(_ x: Int, _ y: Int) -> (Double, Double, Double) {
       let i = (y * image.width + x) * 4
       let a = Double(image.pixels[i + 3]) / 255
-      return (Double(image.pixels[i]) * a, Double(image.pixels[i + 1]) * a, Double(image.pixels[i + 2]) * a)
+      return (
+        Double(image.pixels[i]) * a, Double(image.pixels[i + 1]) * a,
+        Double(image.pixels[i + 2]) * a
+      )
     }
     for y in 0..<image.height {
       for x in 0..<image.width {
@@ -119,7 +131,8 @@ final class SequenceTests: XCTestCase {
         }
         let cb = 128 + (-37.797 * sum.0 - 74.203 * sum.1 + 112 * sum.2) / 255
         let cr = 128 + (112 * sum.0 - 93.786 * sum.1 - 18.214 * sum.2) / 255
-        worstC = max(worstC, abs(cb - Double(frame.u[cy * cw + cx])), abs(cr - Double(frame.v[cy * cw + cx])))
+        worstC = max(
+          worstC, abs(cb - Double(frame.u[cy * cw + cx])), abs(cr - Double(frame.v[cy * cw + cx])))
       }
     }
     XCTAssertLessThanOrEqual(worstY, 0.51)
@@ -130,10 +143,13 @@ final class SequenceTests: XCTestCase {
 
   func testPNGSequenceFramesEqualSingleRenders() throws {
     let pattern = scratch.appendingPathComponent("seq/frame-%04d.png").path
-    let (status, _, stderr) = try lamina([scene, "--frames", "10..13", "--fps", "8", "-o", pattern].prefixed)
+    let (status, _, stderr) = try lamina(
+      [scene, "--frames", "10..13", "--fps", "8", "-o", pattern].prefixed)
     XCTAssertEqual(status, 0, stderr)
-    let names = try FileManager.default.contentsOfDirectory(atPath: scratch.appendingPathComponent("seq").path)
-    XCTAssertEqual(names.sorted(), ["frame-0010.png", "frame-0011.png", "frame-0012.png", "frame-0013.png"])
+    let names = try FileManager.default.contentsOfDirectory(
+      atPath: scratch.appendingPathComponent("seq").path)
+    XCTAssertEqual(
+      names.sorted(), ["frame-0010.png", "frame-0011.png", "frame-0012.png", "frame-0013.png"])
     let single = scratch.appendingPathComponent("single.png").path
     XCTAssertEqual(try lamina([scene, "--time", "1.5", "-o", single].prefixed).0, 0)
     let a = try CGImage.decode(fileAt: scratch.appendingPathComponent("seq/frame-0012.png").path)
@@ -145,9 +161,10 @@ final class SequenceTests: XCTestCase {
     let (status, stdout, _) = try lamina([scene, "--frames", "0..2", "--video", "-"].prefixed)
     XCTAssertEqual(status, 0)
     XCTAssertEqual(try Y4M(stdout).frames.count, 3)
-    for bad in [["--frames", "5..2", "--video", "-"], ["--frames", "0..2", "-o", "plain.png"],
-      ["--video", "-"], ["--frames", "x", "--video", "-"]]
-    {
+    for bad in [
+      ["--frames", "5..2", "--video", "-"], ["--frames", "0..2", "-o", "plain.png"],
+      ["--video", "-"], ["--frames", "x", "--video", "-"],
+    ] {
       let (code, out, err) = try lamina([scene] + bad, prefixed: true)
       XCTAssertEqual(code, 2, "\(bad): \(err)")
       XCTAssertTrue(out.isEmpty)

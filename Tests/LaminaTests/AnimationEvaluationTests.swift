@@ -18,7 +18,9 @@ final class AnimationEvaluationTests: XCTestCase {
     return presented(layer, animation, at: time).position.x
   }
 
-  func basic(_ keyPath: String, from: Any? = nil, to: Any? = nil, by: Any? = nil) -> CABasicAnimation {
+  func basic(_ keyPath: String, from: Any? = nil, to: Any? = nil, by: Any? = nil)
+    -> CABasicAnimation
+  {
     let a = CABasicAnimation(keyPath: keyPath)
     a.fromValue = from
     a.toValue = to
@@ -40,7 +42,10 @@ final class AnimationEvaluationTests: XCTestCase {
     ]
     for (from, to, by, expected) in cases {
       let a = basic("position.x", from: from, to: to, by: by)
-      XCTAssertEqual(x(a, at: 0.5), expected, accuracy: 1e-9, "from \(String(describing: from)) to \(String(describing: to)) by \(String(describing: by))")
+      XCTAssertEqual(
+        x(a, at: 0.5), expected, accuracy: 1e-9,
+        "from \(String(describing: from)) to \(String(describing: to)) by \(String(describing: by))"
+      )
     }
   }
 
@@ -75,17 +80,24 @@ final class AnimationEvaluationTests: XCTestCase {
 
   /// The damped oscillator m·x″ + c·x′ + k·(x − 1) = 0 from x = 0,
   /// x′ = v0, integrated with RK4 at 1e-4 s.
-  func integratedSpring(mass m: Double, stiffness k: Double, damping c: Double, v0: Double, until t: Double)
+  func integratedSpring(
+    mass m: Double, stiffness k: Double, damping c: Double, v0: Double, until t: Double
+  )
     -> Double
   {
-    var x = 0.0, v = v0
+    var x = 0.0
+    var v = v0
     let h = 1e-4
     func acc(_ x: Double, _ v: Double) -> Double { (-k * (x - 1) - c * v) / m }
     for _ in 0..<Int((t / h).rounded()) {
-      let k1x = v, k1v = acc(x, v)
-      let k2x = v + h / 2 * k1v, k2v = acc(x + h / 2 * k1x, v + h / 2 * k1v)
-      let k3x = v + h / 2 * k2v, k3v = acc(x + h / 2 * k2x, v + h / 2 * k2v)
-      let k4x = v + h * k3v, k4v = acc(x + h * k3x, v + h * k3v)
+      let k1x = v
+      let k1v = acc(x, v)
+      let k2x = v + h / 2 * k1v
+      let k2v = acc(x + h / 2 * k1x, v + h / 2 * k1v)
+      let k3x = v + h / 2 * k2v
+      let k3v = acc(x + h / 2 * k2x, v + h / 2 * k2v)
+      let k4x = v + h * k3v
+      let k4v = acc(x + h * k3x, v + h * k3v)
       x += h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x)
       v += h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v)
     }
@@ -94,7 +106,8 @@ final class AnimationEvaluationTests: XCTestCase {
 
   func testSpringFollowsTheDampedOscillator() {
     // Under-, critically and over-damped, one with an initial velocity.
-    for (m, k, c, v0) in [(1.0, 100.0, 10.0, 0.0), (1, 100, 20, 0), (1, 100, 30, 0), (2, 50, 4, 3)] {
+    for (m, k, c, v0) in [(1.0, 100.0, 10.0, 0.0), (1, 100, 20, 0), (1, 100, 30, 0), (2, 50, 4, 3)]
+    {
       let s = CASpringAnimation(keyPath: "position.x")
       s.fromValue = 0
       s.toValue = 100
@@ -105,13 +118,15 @@ final class AnimationEvaluationTests: XCTestCase {
       s.duration = 5
       for t in [0.05, 0.1, 0.3, 0.7, 1.5] {
         let expected = 100 * integratedSpring(mass: m, stiffness: k, damping: c, v0: v0, until: t)
-        XCTAssertEqual(Double(x(s, at: t)), expected, accuracy: 1e-6, "m \(m) k \(k) c \(c) v0 \(v0) at \(t)")
+        XCTAssertEqual(
+          Double(x(s, at: t)), expected, accuracy: 1e-6, "m \(m) k \(k) c \(c) v0 \(v0) at \(t)")
       }
     }
     // Closed form by hand: ζ = 0.5, ω0 = 10, ωd = √75: x(t) = 1 − e^(−5t)(cos ωd t + 5/ωd sin ωd t).
     let wd = 75.0.squareRoot()
     let s = CASpringAnimation()
-    XCTAssertEqual(s.progress(at: 0.2), 1 - exp(-1) * (cos(wd * 0.2) + 5 / wd * sin(wd * 0.2)), accuracy: 1e-12)
+    XCTAssertEqual(
+      s.progress(at: 0.2), 1 - exp(-1) * (cos(wd * 0.2) + 5 / wd * sin(wd * 0.2)), accuracy: 1e-12)
     // Settles (within 0.1 %) about when e^(−5t) ≈ 0.001 at the latest.
     XCTAssertGreaterThan(s.settlingDuration, 1.0)
     XCTAssertLessThan(s.settlingDuration, 1.45)
@@ -134,7 +149,9 @@ final class AnimationEvaluationTests: XCTestCase {
     k.keyTimes = [0, 0.2, 1]
     XCTAssertEqual(x(k, at: 0.1), 5, accuracy: 1e-9)
     XCTAssertEqual(x(k, at: 0.6), 20, accuracy: 1e-9)
-    k.timingFunctions = [CAMediaTimingFunction(name: .linear), CAMediaTimingFunction(name: .easeIn)]
+    k.timingFunctions = [
+      CAMediaTimingFunction(name: .linear), CAMediaTimingFunction(name: .easeIn),
+    ]
     XCTAssertEqual(x(k, at: 0.6), 10 + 20 * 0.315356819, accuracy: 1e-5)
     // Without key times: evenly spaced.
     XCTAssertEqual(x(keyframe("position.x", [0, 10, 30]), at: 0.75), 20, accuracy: 1e-9)
@@ -196,11 +213,13 @@ final class AnimationEvaluationTests: XCTestCase {
     let shown = presented(CALayer(), k, at: 0.75)
     XCTAssertEqual(shown.position.x, 100, accuracy: 1e-6)
     XCTAssertEqual(shown.position.y, 50, accuracy: 1e-6)
-    XCTAssertEqual(shown.value(forKeyPath: "transform.rotation.z") as! CGFloat, .pi / 2, accuracy: 1e-9)
+    XCTAssertEqual(
+      shown.value(forKeyPath: "transform.rotation.z") as! CGFloat, .pi / 2, accuracy: 1e-9)
     k.rotationMode = .autoReverse
     let reversed = presented(CALayer(), k, at: 0.25)
     XCTAssertEqual(reversed.position.x, 50, accuracy: 1e-6)
-    XCTAssertEqual(abs(reversed.value(forKeyPath: "transform.rotation.z") as! CGFloat), .pi, accuracy: 1e-9)
+    XCTAssertEqual(
+      abs(reversed.value(forKeyPath: "transform.rotation.z") as! CGFloat), .pi, accuracy: 1e-9)
     // Linear mode: each element is one keyframe interval.
     k.calculationMode = .linear
     k.rotationMode = nil
@@ -218,10 +237,13 @@ final class AnimationEvaluationTests: XCTestCase {
     // Scale and translation mix linearly, rotation about y by angle.
     let from = CATransform3DMakeScale(1, 1, 1)
     let to = CATransform3DTranslate(CATransform3DMakeRotation(2, 0, 1, 0), 0, 0, 0)
-      .concatenating(CATransform3DMakeScale(3, 3, 3)).concatenating(CATransform3DMakeTranslation(100, 0, 0))
+      .concatenating(CATransform3DMakeScale(3, 3, 3)).concatenating(
+        CATransform3DMakeTranslation(100, 0, 0))
     let half = CATransform3D.interpolate(from, to, 0.5)
-    let expected = CATransform3DMakeRotation(1, 0, 1, 0).concatenating(CATransform3DMakeScale(2, 2, 2))
-      .concatenating(CATransform3DMakeTranslation(50, 0, 0))
+    let expected = CATransform3DMakeRotation(1, 0, 1, 0).concatenating(
+      CATransform3DMakeScale(2, 2, 2)
+    )
+    .concatenating(CATransform3DMakeTranslation(50, 0, 0))
     assertEqual(half, expected)
   }
 
@@ -235,16 +257,20 @@ final class AnimationEvaluationTests: XCTestCase {
     t = t.concatenating(p)
     let d = t.decomposed()!
     // Equal up to the homogeneous factor m44 (the same projective map).
-    func normalized(_ m: CATransform3D) -> CATransform3D { CATransform3D(m.values.map { $0 / m.m44 }) }
+    func normalized(_ m: CATransform3D) -> CATransform3D {
+      CATransform3D(m.values.map { $0 / m.m44 })
+    }
     assertEqual(CATransform3D(decomposed: d), normalized(t))
-    assertEqual(CATransform3D.interpolate(t, CATransform3DIdentity, 1e-12), normalized(t), accuracy: 1e-6)
+    assertEqual(
+      CATransform3D.interpolate(t, CATransform3DIdentity, 1e-12), normalized(t), accuracy: 1e-6)
   }
 
   func testRotationKeyPathInterpolatesByAngle() {
     let a = basic("transform.rotation.z", from: 0, to: 2 * Double.pi)
     // Half of a full turn is a half turn, not the identity a matrix mix would give.
     assertEqual(presented(CALayer(), a, at: 0.5).transform, CATransform3DMakeRotation(.pi, 0, 0, 1))
-    let quarter = presented(CALayer(), basic("transform.rotation.z", from: 0, to: 2 * Double.pi), at: 0.25)
+    let quarter = presented(
+      CALayer(), basic("transform.rotation.z", from: 0, to: 2 * Double.pi), at: 0.25)
     assertEqual(quarter.transform, CATransform3DMakeRotation(.pi / 2, 0, 0, 1))
   }
 
@@ -262,29 +288,38 @@ final class AnimationEvaluationTests: XCTestCase {
   func testGeometryAndListsAndPaths() {
     let layer = CALayer()
     let bounds = presented(
-      layer, basic("bounds", from: CGRect(x: 0, y: 0, width: 10, height: 20), to: CGRect(x: 10, y: 10, width: 30, height: 40)),
+      layer,
+      basic(
+        "bounds", from: CGRect(x: 0, y: 0, width: 10, height: 20),
+        to: CGRect(x: 10, y: 10, width: 30, height: 40)),
       at: 0.5
     ).bounds
     XCTAssertEqual(bounds, CGRect(x: 5, y: 5, width: 20, height: 30))
     let shadow = presented(
-      CALayer(), basic("shadowOffset", from: CGSize(width: 0, height: 0), to: CGSize(width: 4, height: -8)), at: 0.25)
+      CALayer(),
+      basic("shadowOffset", from: CGSize(width: 0, height: 0), to: CGSize(width: 4, height: -8)),
+      at: 0.25)
     XCTAssertEqual(shadow.shadowOffset, CGSize(width: 1, height: -2))
 
     let gradient = CAGradientLayer()
     let colors = basic(
       "colors", from: [CGColor.black, CGColor.white], to: [CGColor.white, CGColor.black])
     let g = presented(gradient, colors, at: 0.5) as! CAGradientLayer
-    XCTAssertEqual(g.colors as? [CGColor], [CGColor(gray: 0.5, alpha: 1), CGColor(gray: 0.5, alpha: 1)])
-    let locations = presented(CAGradientLayer(), basic("locations", from: [0.0, 1.0], to: [0.5, 0.5]), at: 0.5)
+    XCTAssertEqual(
+      g.colors as? [CGColor], [CGColor(gray: 0.5, alpha: 1), CGColor(gray: 0.5, alpha: 1)])
+    let locations = presented(
+      CAGradientLayer(), basic("locations", from: [0.0, 1.0], to: [0.5, 0.5]), at: 0.5)
     XCTAssertEqual((locations as! CAGradientLayer).locations, [0.25, 0.75])
 
     let from = CGPath(rect: CGRect(x: 0, y: 0, width: 10, height: 10))
     let to = CGPath(rect: CGRect(x: 10, y: 10, width: 30, height: 30))
-    let shape = presented(CAShapeLayer(), basic("path", from: from, to: to), at: 0.5) as! CAShapeLayer
+    let shape =
+      presented(CAShapeLayer(), basic("path", from: from, to: to), at: 0.5) as! CAShapeLayer
     XCTAssertEqual(shape.path, CGPath(rect: CGRect(x: 5, y: 5, width: 20, height: 20)))
     // Different structures: discrete.
     let ellipse = CGPath(ellipseIn: CGRect(x: 0, y: 0, width: 10, height: 10))
-    let early = presented(CAShapeLayer(), basic("path", from: from, to: ellipse), at: 0.25) as! CAShapeLayer
+    let early =
+      presented(CAShapeLayer(), basic("path", from: from, to: ellipse), at: 0.25) as! CAShapeLayer
     XCTAssertEqual(early.path, from)
   }
 
@@ -298,7 +333,8 @@ final class AnimationEvaluationTests: XCTestCase {
 
   func testPresentationTreeReusesLayersAndFollowsTheModel() {
     let root = CALayer()
-    let a = CALayer(), b = CALayer()
+    let a = CALayer()
+    let b = CALayer()
     root.addSublayer(a)
     let tree = PresentationTree(root: root)
     let first = tree.update(time: 0)
@@ -338,7 +374,8 @@ final class AnimationEvaluationTests: XCTestCase {
   }
 
   func assertEqual(
-    _ a: CATransform3D, _ b: CATransform3D, accuracy: CGFloat = 1e-9, file: StaticString = #filePath,
+    _ a: CATransform3D, _ b: CATransform3D, accuracy: CGFloat = 1e-9,
+    file: StaticString = #filePath,
     line: UInt = #line
   ) {
     for (x, y) in zip(a.values, b.values) {

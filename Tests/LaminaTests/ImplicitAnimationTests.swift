@@ -56,7 +56,8 @@ final class ImplicitAnimationTests: XCTestCase {
     CATransaction.commit()
     XCTAssertEqual(layer.animation(forKey: "position")?.duration, 0.25)
     XCTAssertEqual(layer.animation(forKey: "bounds")?.duration, 2)
-    XCTAssertEqual(layer.animation(forKey: "bounds")?.timingFunction, CAMediaTimingFunction(name: .easeIn))
+    XCTAssertEqual(
+      layer.animation(forKey: "bounds")?.timingFunction, CAMediaTimingFunction(name: .easeIn))
     Self.now = 100.125
     XCTAssertEqual(layer.presentation()!.position.x, 50, accuracy: 1e-9)
   }
@@ -144,7 +145,9 @@ final class ImplicitAnimationTests: XCTestCase {
   final class Observer: CAAnimationDelegate {
     var events: [String] = []
     func animationDidStart(_ anim: CAAnimation) { events.append("start") }
-    func animationDidStop(_ anim: CAAnimation, finished flag: Bool) { events.append("stop \(flag)") }
+    func animationDidStop(_ anim: CAAnimation, finished flag: Bool) {
+      events.append("stop \(flag)")
+    }
   }
 
   func testCompletionBlocksRunOnceWhenTheirAnimationsFinish() {
@@ -174,7 +177,8 @@ final class ImplicitAnimationTests: XCTestCase {
 
   func testNestedTransactionsAndAnimationDelegates() {
     let layer = liveLayer()
-    var outerRuns = 0, innerRuns = 0
+    var outerRuns = 0
+    var innerRuns = 0
     let observer = Observer()
     CATransaction.begin()
     CATransaction.setCompletionBlock { outerRuns += 1 }
