@@ -11,6 +11,7 @@ public protocol CAAction: AnyObject {
 /// and nothing runs (how `actions`, `style` and delegates disable an
 /// implicit animation).
 extension NSNull: CAAction {
+  /// Does nothing.
   public func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?) {
   }
 }
@@ -23,6 +24,7 @@ public protocol CALayerDelegate: AnyObject {
 }
 
 extension CALayerDelegate {
+  /// No action of its own: the search goes on.
   public func action(for layer: CALayer, forKey event: String) -> CAAction? { nil }
 }
 

@@ -39,6 +39,13 @@ public final class PresentationTree {
     return rootNode.layer
   }
 
+  /// Hit testing at the time of the last update: the model layer whose
+  /// presentation is front-most at `point` (in the root's superlayer
+  /// space, as `CALayer.hitTest(_:)` takes it), or nil.
+  public func hitTest(_ point: CGPoint) -> CALayer? {
+    rootNode.layer.hitTest(point)?.model()
+  }
+
   /// The presentation layer of one model layer of the tree, as of the last
   /// update (nil when it is not in the tree or was never updated).
   public func presentationLayer(for model: CALayer) -> CALayer? {

@@ -361,6 +361,24 @@ final class AnimationEvaluationTests: XCTestCase {
     XCTAssertEqual(third.sublayers![1].mask!.opacity, 0.25, accuracy: 1e-6)
   }
 
+  func testHitTestingUsesPresentationValues() {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: 200, height: 100)
+    root.position = CGPoint(x: 100, y: 50)
+    let mover = CALayer()
+    mover.bounds = CGRect(x: 0, y: 0, width: 20, height: 20)
+    mover.position = CGPoint(x: 10, y: 50)
+    root.addSublayer(mover)
+    let move = basic("position.x", from: 10, to: 190)
+    move.isRemovedOnCompletion = false
+    mover.add(move, forKey: nil)
+    let tree = PresentationTree(root: root)
+    tree.update(time: 0.5)
+    XCTAssertTrue(tree.hitTest(CGPoint(x: 100, y: 50)) === mover)
+    XCTAssertTrue(tree.hitTest(CGPoint(x: 10, y: 50)) === root)
+    XCTAssertTrue(root.hitTest(CGPoint(x: 10, y: 50)) === mover, "the model is where it was")
+  }
+
   func testPresentationUsesTheClock() {
     let layer = CALayer()
     let a = basic("opacity", from: 0, to: 1)
