@@ -76,8 +76,9 @@ struct FramePattern {
 
 /// Renders frames `range` of `scene` at `fps`: frame n shows the scene at
 /// n / fps seconds, independently of the frames before it. The GPU renders
-/// on this thread while a second thread encodes and writes the frames
-/// before, so a sequence takes about the longer of the two, not their sum.
+/// on this thread while other threads encode and write the frames before
+/// (one for a video stream, one per core for PNG files), so a sequence
+/// takes about the longer of the two, not their sum.
 /// Output: PNG files named by `pattern`, or a YUV4MPEG2 stream to
 /// `videoPath` (`-`: standard output).
 func renderSequence(
@@ -86,9 +87,16 @@ func renderSequence(
 ) throws {
   let presentation = PresentationTree(root: scene.root)
   let progress = Progress(total: range.count)
-  let writer = DispatchQueue(label: "lamina.sequence.writer")
-  // At most this many frames wait for the writer: bounds memory.
-  let slots = DispatchSemaphore(value: 3)
+  // A video is one stream, written in order by one thread; PNG files are
+  // independent, encoded on as many threads as there are cores.
+  let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+  let writer =
+    videoPath != nil
+    ? DispatchQueue(label: "lamina.sequence.writer")
+    : DispatchQueue(label: "lamina.sequence.writer", attributes: .concurrent)
+  let pending = DispatchGroup()
+  // At most this many frames wait for the writers: bounds memory.
+  let slots = DispatchSemaphore(value: videoPath != nil ? 3 : cores + 1)
   let failure = FirstError()
 
   var video: VideoOutput?
@@ -98,44 +106,51 @@ func renderSequence(
   defer { video?.abandon() }
   var y4m: Y4MWriter?
 
-  for n in range.first...range.last {
-    if let failed = failure.error { throw failed }
-    slots.wait()
-    let frame = renderer.buildFrame(
-      scene: scene, time: Double(n) / fps, scale: scale, presentation: presentation)
-    let image = try renderer.render(frame)
-    if video != nil && y4m == nil {
-      let writer = Y4MWriter(width: image.width, height: image.height)
-      try video?.write(writer.header(fps: fps))
-      y4m = writer
-    }
-    let encoder = y4m
-    let output = video
-    writer.async {
-      defer { slots.signal() }
-      do {
-        if let encoder, let output {
-          try output.write(encoder.frame(image))
-        } else if let pattern {
-          let path = pattern.path(n)
-          try FileManager.default.createDirectory(
-            at: URL(fileURLWithPath: path).deletingLastPathComponent(),
-            withIntermediateDirectories: true)
-          try image.writePNG(to: URL(fileURLWithPath: path))
+  do {
+    for n in range.first...range.last {
+      if let failed = failure.error { throw failed }
+      slots.wait()
+      let frame = renderer.buildFrame(
+        scene: scene, time: Double(n) / fps, scale: scale, presentation: presentation)
+      let image = try renderer.render(frame)
+      if video != nil && y4m == nil {
+        let writer = Y4MWriter(width: image.width, height: image.height)
+        try video?.write(writer.header(fps: fps))
+        y4m = writer
+      }
+      let encoder = y4m
+      let output = video
+      writer.async(group: pending) {
+        defer { slots.signal() }
+        do {
+          if let encoder, let output {
+            try output.write(encoder.frame(image))
+          } else if let pattern {
+            let path = pattern.path(n)
+            try FileManager.default.createDirectory(
+              at: URL(fileURLWithPath: path).deletingLastPathComponent(),
+              withIntermediateDirectories: true)
+            try image.writePNG(to: URL(fileURLWithPath: path))
+          }
+          progress.frameDone()
+        } catch {
+          failure.record(error)
         }
-        progress.frameDone()
-      } catch {
-        failure.record(error)
       }
     }
+  } catch {
+    // Let the writers finish (or fail) before the partial output goes.
+    pending.wait()
+    progress.finish()
+    throw error
   }
-  writer.sync {}
+  pending.wait()
   if let failed = failure.error { throw failed }
   try video?.finish()
   progress.finish()
 }
 
-/// The first error of the writer thread.
+/// The first error of the writer threads.
 final class FirstError: @unchecked Sendable {
   private let lock = NSLock()
   private var first: Error?
