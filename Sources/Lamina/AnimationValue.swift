@@ -165,7 +165,7 @@ enum AnimationValue {
   static func subtract(_ a: AnimationValue, _ b: AnimationValue) -> AnimationValue? {
     if case .number(let x) = a, case .number(let y) = b { return .number(x - y) }
     if case .transform(let x) = a, case .transform(let y) = b {
-      return .transform(CATransform3DInvert(y).concatenating(x))
+      return .transform(x.concatenating(CATransform3DInvert(y)))
     }
     guard compatible(a, b), let x = a.components, let y = b.components else { return nil }
     return a.with(components: zip(x, y).map { $0 - $1 })

@@ -265,6 +265,19 @@ final class AnimationEvaluationTests: XCTestCase {
       CATransform3D.interpolate(t, CATransform3DIdentity, 1e-12), normalized(t), accuracy: 1e-6)
   }
 
+  func testTransformByValues() {
+    let by = CATransform3DMakeRotation(.pi / 2, 0, 0, 1)
+    let to = CATransform3DMakeTranslation(10, 0, 0)
+    // by + to: starts at to × by⁻¹, ends at to.
+    let a = basic("transform", to: to, by: by)
+    assertEqual(presented(CALayer(), a, at: 0).transform, to.concatenating(CATransform3DInvert(by)))
+    assertEqual(presented(CALayer(), basic("transform", to: to, by: by), at: 0.999999).transform, to, accuracy: 1e-4)
+    // from + by: ends at from × by.
+    let b = basic("transform", from: to, by: by)
+    b.fillMode = .forwards
+    assertEqual(presented(CALayer(), b, at: 2).transform, to.concatenating(by))
+  }
+
   func testRotationKeyPathInterpolatesByAngle() {
     let a = basic("transform.rotation.z", from: 0, to: 2 * Double.pi)
     // Half of a full turn is a half turn, not the identity a matrix mix would give.
