@@ -193,7 +193,8 @@ enum Keyframes {
     }
     let (i, u) = segment(c, k, p, segments: values.count - 1)
     let cubic = k.calculationMode == .cubic || k.calculationMode == .cubicPaced
-    if cubic, let comps = cubicComponents(values, segment: i, u: u, k) {
+    let times = k.calculationMode == .cubic ? c.keyTimes : nil
+    if cubic, let comps = cubicComponents(values, segment: i, u: u, k, times: times) {
       return values[i].with(components: comps)
     }
     return AnimationValue.interpolate(values[i], values[i + 1], u)
@@ -204,7 +205,8 @@ enum Keyframes {
   /// nil when the values are not vectors of one shape. The end tangents
   /// repeat the end points.
   static func cubicComponents(
-    _ values: [AnimationValue], segment i: Int, u: Double, _ k: CAKeyframeAnimation
+    _ values: [AnimationValue], segment i: Int, u: Double, _ k: CAKeyframeAnimation,
+    times: [Double]? = nil
   ) -> [Double]? {
     let n = values.count
     func comps(_ j: Int) -> [Double]? { values[max(0, min(n - 1, j))].components }
@@ -228,6 +230,18 @@ enum Keyframes {
     let h10 = u3 - 2 * u2 + u
     let h01 = -2 * u3 + 3 * u2
     let h11 = u3 - u2
+    // Uneven key times: each tangent scaled by its segment's share of the
+    // two segments around its key (Kochanek and Bartels' adjustment), so
+    // the speed does not jump at keys.
+    var s1 = 1.0
+    var s2 = 1.0
+    if let times, times.count == n, i + 1 < n {
+      let here = times[i + 1] - times[i]
+      let before = i > 0 ? times[i] - times[i - 1] : here
+      let after = i + 2 < n ? times[i + 2] - times[i + 1] : here
+      if before + here > 0 { s1 = 2 * here / (before + here) }
+      if here + after > 0 { s2 = 2 * here / (here + after) }
+    }
     var out = p1
     for j in p1.indices {
       // Outgoing tangent at p1, incoming tangent at p2.
@@ -237,7 +251,7 @@ enum Keyframes {
       let d2 =
         (1 - t2) * (1 + b2) * (1 - c2) / 2 * (p2[j] - p1[j])
         + (1 - t2) * (1 - b2) * (1 + c2) / 2 * (p3[j] - p2[j])
-      out[j] = h00 * p1[j] + h10 * d1 + h01 * p2[j] + h11 * d2
+      out[j] = h00 * p1[j] + h10 * d1 * s1 + h01 * p2[j] + h11 * d2 * s2
     }
     return out
   }

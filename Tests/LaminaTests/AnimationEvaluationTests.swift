@@ -187,6 +187,11 @@ final class AnimationEvaluationTests: XCTestCase {
     XCTAssertEqual(x(k, at: 1.0 / 6), 5.625, accuracy: 1e-9)
     XCTAssertEqual(x(k, at: 0.5), 5, accuracy: 1e-9)
     XCTAssertEqual(x(k, at: 1.0 / 3), 10, accuracy: 1e-9)
+    // Uneven key times scale the tangents: segment 0 (0.2 s of 1) with
+    // tangents 5 and 10 × 2·0.2/(0.2 + 0.8) = 4 → 0.625 + 5 − 0.5.
+    let uneven = keyframe("position.x", [0, 10, 20], mode: .cubic)
+    uneven.keyTimes = [0, 0.2, 1]
+    XCTAssertEqual(x(uneven, at: 0.1), 5.125, accuracy: 1e-9)
     // Tension 1 flattens the tangents: plain Hermite with zero slopes.
     k.tensionValues = [1, 1, 1, 1]
     XCTAssertEqual(x(k, at: 1.0 / 6), 5, accuracy: 1e-9)
