@@ -276,7 +276,9 @@ final class AnimationEvaluationTests: XCTestCase {
     // by + to: starts at to × by⁻¹, ends at to.
     let a = basic("transform", to: to, by: by)
     assertEqual(presented(CALayer(), a, at: 0).transform, to.concatenating(CATransform3DInvert(by)))
-    assertEqual(presented(CALayer(), basic("transform", to: to, by: by), at: 0.999999).transform, to, accuracy: 1e-4)
+    assertEqual(
+      presented(CALayer(), basic("transform", to: to, by: by), at: 0.999999).transform, to,
+      accuracy: 1e-4)
     // from + by: ends at from × by.
     let b = basic("transform", from: to, by: by)
     b.fillMode = .forwards
