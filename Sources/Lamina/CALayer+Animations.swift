@@ -4,8 +4,18 @@ extension CALayer {
   /// Attaches `animation` under `key`, replacing any animation with that key
   /// (which keeps its place in the order); a nil key gets a unique one.
   /// The layer keeps a copy, as Core Animation does.
+  ///
+  /// On a live layer (one that existed at the last transaction commit, see
+  /// `CATransaction`), a `beginTime` of 0 means now, as in Core Animation:
+  /// the copy begins at `CACurrentMediaTime()` in the layer's time, and the
+  /// current transaction tracks it for delegates and completion blocks.
+  /// Layers being built (as the scene loader's) keep `beginTime` as given.
   public func add(_ animation: CAAnimation, forKey key: String?) {
     let copy = animation.copy()
+    if isLive {
+      if copy.beginTime == 0 { copy.beginTime = convertTime(CACurrentMediaTime(), from: nil) }
+      CATransaction.track(copy, on: self)
+    }
     if let key, let i = storedAnimations.firstIndex(where: { $0.key == key }) {
       storedAnimations[i].animation = copy
       return

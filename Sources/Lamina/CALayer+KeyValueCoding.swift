@@ -106,13 +106,24 @@ extension CALayer {
 
   func setValueImpl(_ value: Any?, forKey key: String) {
     if let a = Self.accessorTable.byKey[key] {
+      // CALayer's own properties observe their changes; a subclass's are
+      // observed here (so they animate implicitly when set by key).
+      guard !CALayer.observedKeys.contains(a.key) else { return a.set(self, value) }
+      let old = isLive ? a.get(self) : nil
       a.set(self, value)
+      valuesVersion &+= 1
+      if isLive { propertyDidChange(a.key, from: old) }
     } else if let v = Convert.unwrap(value) {
       attributes[key] = v
+      valuesVersion &+= 1
     } else {
       attributes[key] = nil
+      valuesVersion &+= 1
     }
   }
+
+  /// The keys of CALayer itself, whose properties report their own changes.
+  static let observedKeys: Set<String> = Set((layerAccessors + timingAccessors).map(\.key))
 
   /// The value at a dotted key path: `position.x`, `bounds.size.width`,
   /// `transform.rotation.y`, `mask.opacity`.

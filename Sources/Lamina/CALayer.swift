@@ -17,42 +17,76 @@ open class CALayer: CustomStringConvertible {
   // MARK: Geometry
 
   /// The layer's own coordinate space; its origin shifts where sublayers appear.
-  open var bounds: CGRect = .zero
+  open var bounds: CGRect = .zero {
+    didSet { didChange("bounds", oldValue) }
+  }
   /// Where the anchor point sits, in the superlayer's bounds space.
-  open var position: CGPoint = .zero
+  open var position: CGPoint = .zero {
+    didSet { didChange("position", oldValue) }
+  }
   /// The position's z.
-  open var zPosition: CGFloat = 0
+  open var zPosition: CGFloat = 0 {
+    didSet { didChange("zPosition", oldValue) }
+  }
   /// Unit point of the bounds that `position` pins and transforms pivot about.
-  open var anchorPoint = CGPoint(x: 0.5, y: 0.5)
+  open var anchorPoint = CGPoint(x: 0.5, y: 0.5) {
+    didSet { didChange("anchorPoint", oldValue) }
+  }
   /// The anchor point's z.
-  open var anchorPointZ: CGFloat = 0
+  open var anchorPointZ: CGFloat = 0 {
+    didSet { didChange("anchorPointZ", oldValue) }
+  }
   /// Applied about the anchor point.
-  open var transform: CATransform3D = CATransform3DIdentity
+  open var transform: CATransform3D = CATransform3DIdentity {
+    didSet { didChange("transform", oldValue) }
+  }
   /// Applied to the sublayers about this layer's anchor point (perspective lives here).
-  open var sublayerTransform: CATransform3D = CATransform3DIdentity
+  open var sublayerTransform: CATransform3D = CATransform3DIdentity {
+    didSet { didChange("sublayerTransform", oldValue) }
+  }
   /// Flips the y axis of the sublayers' coordinate space.
-  open var isGeometryFlipped = false
+  open var isGeometryFlipped = false {
+    didSet { valuesVersion &+= 1 }
+  }
   /// When false, the layer is not drawn while its back faces the viewer.
-  open var isDoubleSided = true
+  open var isDoubleSided = true {
+    didSet { didChange("doubleSided", oldValue) }
+  }
 
   // MARK: Appearance
 
   /// Hides the layer and its subtree.
-  open var isHidden = false
+  open var isHidden = false {
+    didSet { didChange("hidden", oldValue) }
+  }
   /// Group opacity of the layer and its subtree, 0…1.
-  open var opacity: Float = 1
+  open var opacity: Float = 1 {
+    didSet { didChange("opacity", oldValue) }
+  }
   /// Filled behind the contents, clipped to the rounded bounds.
-  open var backgroundColor: CGColor?
+  open var backgroundColor: CGColor? {
+    didSet { didChange("backgroundColor", oldValue) }
+  }
   /// Radius of the rounded corners listed in `maskedCorners`.
-  open var cornerRadius: CGFloat = 0
+  open var cornerRadius: CGFloat = 0 {
+    didSet { didChange("cornerRadius", oldValue) }
+  }
   /// The corners `cornerRadius` rounds.
-  open var maskedCorners: CACornerMask = .all
+  open var maskedCorners: CACornerMask = .all {
+    didSet { valuesVersion &+= 1 }
+  }
   /// Width of the border, drawn inward from the bounds.
-  open var borderWidth: CGFloat = 0
+  open var borderWidth: CGFloat = 0 {
+    didSet { didChange("borderWidth", oldValue) }
+  }
   /// Color of the border.
-  open var borderColor: CGColor? = .black
+  open var borderColor: CGColor? = .black {
+    didSet { didChange("borderColor", oldValue) }
+  }
   /// Clips contents and sublayers to the rounded bounds.
-  open var masksToBounds = false
+  open var masksToBounds = false {
+    didSet { didChange("masksToBounds", oldValue) }
+  }
   /// A layer whose alpha multiplies this layer's rendering.
   open var mask: CALayer? {
     didSet {
@@ -62,51 +96,95 @@ open class CALayer: CustomStringConvertible {
     }
   }
   /// The contents image (a `CGImage`), or nil.
-  open var contents: Any?
+  open var contents: Any? {
+    didSet { didChange("contents", oldValue) }
+  }
   /// How the contents image is placed in the bounds.
-  open var contentsGravity: CALayerContentsGravity = .resize
+  open var contentsGravity: CALayerContentsGravity = .resize {
+    didSet { valuesVersion &+= 1 }
+  }
   /// Unit rect of the contents image that is shown.
-  open var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1)
+  open var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1) {
+    didSet { didChange("contentsRect", oldValue) }
+  }
   /// Unit rect of the contents image that stretches (nine-slice).
-  open var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1)
+  open var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1) {
+    didSet { didChange("contentsCenter", oldValue) }
+  }
   /// Pixels per point of the contents image.
-  open var contentsScale: CGFloat = 1
+  open var contentsScale: CGFloat = 1 {
+    didSet { valuesVersion &+= 1 }
+  }
   /// Sampling when the contents are drawn larger than their pixels.
-  open var magnificationFilter: CALayerContentsFilter = .linear
+  open var magnificationFilter: CALayerContentsFilter = .linear {
+    didSet { valuesVersion &+= 1 }
+  }
   /// Sampling when the contents are drawn smaller than their pixels.
-  open var minificationFilter: CALayerContentsFilter = .linear
+  open var minificationFilter: CALayerContentsFilter = .linear {
+    didSet { valuesVersion &+= 1 }
+  }
   /// Level-of-detail bias for trilinear minification.
-  open var minificationFilterBias: Float = 0
+  open var minificationFilterBias: Float = 0 {
+    didSet { valuesVersion &+= 1 }
+  }
 
   // MARK: Shadow
 
-  open var shadowColor: CGColor? = .black
-  open var shadowOpacity: Float = 0
-  open var shadowOffset = CGSize(width: 0, height: -3)
-  open var shadowRadius: CGFloat = 3
-  open var shadowPath: CGPath?
+  open var shadowColor: CGColor? = .black {
+    didSet { didChange("shadowColor", oldValue) }
+  }
+  open var shadowOpacity: Float = 0 {
+    didSet { didChange("shadowOpacity", oldValue) }
+  }
+  open var shadowOffset = CGSize(width: 0, height: -3) {
+    didSet { didChange("shadowOffset", oldValue) }
+  }
+  open var shadowRadius: CGFloat = 3 {
+    didSet { didChange("shadowRadius", oldValue) }
+  }
+  open var shadowPath: CGPath? {
+    didSet { didChange("shadowPath", oldValue) }
+  }
 
   // MARK: Rendering hints and filters
 
-  open var shouldRasterize = false
-  open var rasterizationScale: CGFloat = 1
+  open var shouldRasterize = false {
+    didSet { valuesVersion &+= 1 }
+  }
+  open var rasterizationScale: CGFloat = 1 {
+    didSet { valuesVersion &+= 1 }
+  }
   /// Filters applied to the layer's whole rendering (`CIFilter` values).
-  open var filters: [Any]?
+  open var filters: [Any]? {
+    didSet { didChange("filters", oldValue) }
+  }
   /// Filters applied to what lies behind the layer.
-  open var backgroundFilters: [Any]?
+  open var backgroundFilters: [Any]? {
+    didSet { didChange("backgroundFilters", oldValue) }
+  }
   /// How the layer combines with what is behind it (a blend mode name or `CIFilter`).
-  open var compositingFilter: Any?
+  open var compositingFilter: Any? {
+    didSet { didChange("compositingFilter", oldValue) }
+  }
 
   // MARK: Identity and tree
 
   /// Free text; also how hit testing and errors name the layer.
-  open var name: String?
+  open var name: String? {
+    didSet { valuesVersion &+= 1 }
+  }
   /// Custom actions by key (`NSNull` disables one).
-  open var actions: [String: Any]?
+  open var actions: [String: Any]? {
+    didSet { valuesVersion &+= 1 }
+  }
   /// Default values consulted before `defaultValue(forKey:)`.
-  open var style: [AnyHashable: Any]?
+  open var style: [AnyHashable: Any]? {
+    didSet { valuesVersion &+= 1 }
+  }
   /// The object that provides actions and drawing for this layer.
-  open weak var delegate: AnyObject?
+  open weak var delegate: AnyObject? {
+    didSet { valuesVersion &+= 1 }
+  }
 
   /// The superlayer, or nil for a root layer (and for a mask).
   public internal(set) weak var superlayer: CALayer?
@@ -116,7 +194,26 @@ open class CALayer: CustomStringConvertible {
   /// Values set for keys that are not properties of the class.
   var attributes: [String: Any] = [:]
   /// Attached animations in insertion order (see `add(_:forKey:)`).
-  var storedAnimations: [(key: String, animation: CAAnimation)] = []
+  var storedAnimations: [(key: String, animation: CAAnimation)] = [] {
+    didSet { animationsVersion &+= 1 }
+  }
+  /// Changes whenever the attached animations do (presentation caches key on it).
+  var animationsVersion = 0
+  /// The layer's `CAMediaTiming` values (see CALayer+Timing.swift).
+  var timing = LayerTiming() {
+    didSet { valuesVersion &+= 1 }
+  }
+  /// Changes whenever a value of the layer does (presentation copies skip
+  /// copying values that did not change).
+  var valuesVersion = 0
+  /// The transaction generation the layer was made in: it runs actions once
+  /// a transaction has committed since (see CATransaction). `.max` for
+  /// presentation layers, which never do.
+  var createdGeneration = CATransaction.generation
+  /// The value shown before the change being acted on, for actions.
+  var pendingPreviousValue: Any?
+  /// For a presentation layer, the model layer it shows.
+  var modelLayer: CALayer?
 
   /// A layer with Core Animation's default values.
   public required init() {
@@ -163,12 +260,13 @@ open class CALayer: CustomStringConvertible {
     backgroundFilters = other.backgroundFilters; compositingFilter = other.compositingFilter
     name = other.name; actions = other.actions; style = other.style
     delegate = other.delegate; attributes = other.attributes
+    timing = other.timing
   }
 
   // MARK: Key-value coding (see CALayer+KeyValueCoding.swift)
 
   /// The accessors of this class's keys; subclasses append theirs.
-  class var accessors: [PropertyAccessor] { CALayer.layerAccessors }
+  class var accessors: [PropertyAccessor] { CALayer.layerAccessors + CALayer.timingAccessors }
 
   /// The value for `key`: a property, a value stored for a key the class
   /// does not have, or else `defaultValue(forKey:)`.
@@ -191,6 +289,20 @@ open class CALayer: CustomStringConvertible {
   /// }
   /// ```
   open class func defaultValue(forKey key: String) -> Any? { defaultValueImpl(forKey: key) }
+
+  /// The action for `event` (a key), as Core Animation searches for it:
+  /// the delegate's `action(for:forKey:)` (see `CALayerDelegate`), then
+  /// `actions`, then the `actions` of `style` (and its nested `style`s),
+  /// then the class's `defaultAction(forKey:)`. `NSNull` anywhere stops the
+  /// search: nil. Subclasses override it to change where actions come from.
+  open func action(forKey event: String) -> CAAction? { actionImpl(forKey: event) }
+
+  /// The class's action for `event`: for an animatable property, a basic
+  /// animation with the current transaction's duration (0.25 s by default)
+  /// and timing function; nil for other keys. See CAAction.swift.
+  open class func defaultAction(forKey event: String) -> CAAction? {
+    defaultActionImpl(forKey: event)
+  }
 
   /// Whether changing `key` needs the layer redrawn; false, as nothing here draws.
   open class func needsDisplay(forKey key: String) -> Bool { false }

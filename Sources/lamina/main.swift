@@ -5,6 +5,8 @@ import Foundation
 
 let usage = """
   usage: lamina render SCENE.json -o OUT.png [--time SECONDS] [--scale S]
+         lamina render SCENE.json --frames FIRST..LAST [--fps 60] [--scale S]
+                       (-o 'out/frame-%04d.png' | --video OUT.y4m | --video -)
          lamina info [--json]
          lamina bench SCENE.json [--frames N] [--warmup N] [--start SECONDS] [--fps F]
                                  [--size WxH] [--json]

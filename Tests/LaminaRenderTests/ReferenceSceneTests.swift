@@ -9,7 +9,6 @@ import XCTest
 final class ReferenceSceneTests: XCTestCase {
   /// Scenes whose features have not landed yet, and what they wait for.
   static let pending: [String: String] = [
-    "animation_timing": "animations (issue 4)",
     "border_above_sublayers": "borders (issue 3)",
     "corners_masks_to_bounds": "rounded corners and masksToBounds (issue 3)",
     "gradient_axial": "CAGradientLayer (issue 7)",
@@ -43,17 +42,58 @@ final class ReferenceSceneTests: XCTestCase {
     }
   }
 
-  func check(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+  /// Checks every time of `name`. Pixels inside `excluding` (canvas points)
+  /// are taken from the expected image before comparing: for a region whose
+  /// look depends on a feature still pending elsewhere.
+  func check(
+    _ name: String, excluding: CGRect? = nil, file: StaticString = #filePath, line: UInt = #line
+  ) throws {
     guard let entry = try Self.manifest().first(where: { $0.scene == name }) else {
       return XCTFail("\(name) is not in the reference manifest", file: file, line: line)
     }
     let scene = RenderTestSupport.fixtures.appendingPathComponent("reference/scenes/\(name).json")
     for time in entry.times {
-      let image = try RenderTestSupport.render(scene, time: time)
+      var image = try RenderTestSupport.render(scene, time: time)
       let golden = entry.times.count == 1 ? "\(name).png" : "\(name)@t\(formatTime(time)).png"
+      if let excluding {
+        image = try Self.replacing(excluding, in: image, from: "reference/expected/" + golden)
+      }
       try RenderTestSupport.assertMatches(
         image, golden: "reference/expected/" + golden, tolerance: entry.tolerance, file: file, line: line)
     }
+  }
+
+  /// `image` with the pixels of `rect` (canvas scale 1) copied from the golden.
+  static func replacing(_ rect: CGRect, in image: RenderedImage, from golden: String) throws
+    -> RenderedImage
+  {
+    let expected = try CGImage.decode(
+      fileAt: RenderTestSupport.fixtures.appendingPathComponent(golden).path)
+    guard expected.width == image.width, expected.height == image.height else { return image }
+    var pixels = image.premultipliedPixels
+    let source = expected.pixels
+    for y in max(0, Int(rect.minY))..<min(image.height, Int(rect.maxY.rounded(.up))) {
+      for x in max(0, Int(rect.minX))..<min(image.width, Int(rect.maxX.rounded(.up))) {
+        let i = (y * image.width + x) * 4
+        let a = Int(source[i + 3])
+        for c in 0..<3 { pixels[i + c] = UInt8((Int(source[i + c]) * a + 127) / 255) }
+        pixels[i + 3] = source[i + 3]
+      }
+    }
+    return RenderedImage(width: image.width, height: image.height, premultipliedPixels: pixels)
+  }
+
+  /// Whether the renderer rounds corners yet (issue 3): a 20×20 layer with
+  /// radius 10 leaves its corner pixel empty.
+  static func rendersRoundedCorners() throws -> Bool {
+    let layer = CALayer()
+    layer.bounds = CGRect(x: 0, y: 0, width: 20, height: 20)
+    layer.position = CGPoint(x: 10, y: 10)
+    layer.backgroundColor = .black
+    layer.cornerRadius = 10
+    let image = try RenderTestSupport.renderer().render(
+      layer: layer, size: CGSize(width: 20, height: 20))
+    return image.premultipliedPixels[3] < 128
   }
 
   private func formatTime(_ t: Double) -> String {
@@ -65,6 +105,7 @@ final class ReferenceSceneTests: XCTestCase {
     let checked: Set = [
       "geometry_anchor", "rotation_2d", "page_turn_perspective", "zposition_order",
       "contents_gravity", "magnification_filter", "flatten_nested_3d", "transform_layer_cube",
+      "animation_timing",
     ]
     for entry in try Self.manifest() {
       XCTAssertTrue(
@@ -81,4 +122,13 @@ final class ReferenceSceneTests: XCTestCase {
   func testMagnificationFilter() throws { try check("magnification_filter") }
   func testFlattenNested3D() throws { try check("flatten_nested_3d") }
   func testTransformLayerCube() throws { try check("transform_layer_cube") }
+
+  /// Timing, fills, repeats, keyframes, a spring and a color at 0.5, 1.25
+  /// and 2.5 s. Until rounded corners render (issue 3), the one layer whose
+  /// `cornerRadius` animates (at 185…215, 5…35) is left out of the comparison.
+  func testAnimationTiming() throws {
+    let corners = try Self.rendersRoundedCorners()
+    try check(
+      "animation_timing", excluding: corners ? nil : CGRect(x: 184, y: 4, width: 32, height: 32))
+  }
 }

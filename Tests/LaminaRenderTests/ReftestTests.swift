@@ -13,6 +13,19 @@ final class ReftestTests: XCTestCase {
     let scene: String
     let kind: Kind
     let line: Int
+    /// The time the scene is rendered at (`SCENE.json@t=SECONDS`).
+    var time: Double = 0
+  }
+
+  /// Splits `SCENE.json@t=SECONDS` into the scene and its time.
+  static func sceneAndTime(_ field: String, line: Int) throws -> (String, Double) {
+    guard let at = field.range(of: "@t=") else { return (field, 0) }
+    guard let time = Double(field[at.upperBound...]), time >= 0 else {
+      throw NSError(
+        domain: "reftest.list", code: line,
+        userInfo: [NSLocalizedDescriptionKey: "line \(line): bad time in \(field)"])
+    }
+    return (String(field[..<at.lowerBound]), time)
   }
 
   static func cases() throws -> [Case] {
@@ -26,13 +39,17 @@ final class ReftestTests: XCTestCase {
       guard fields.count == 3 else {
         throw NSError(domain: "reftest.list", code: number + 1, userInfo: [NSLocalizedDescriptionKey: "line \(number + 1): \(line)"])
       }
+      let (scene, time) = try sceneAndTime(fields[1], line: number + 1)
       if fields[0] == "==" {
-        cases.append(Case(scene: fields[1], kind: .sameAs(fields[2]), line: number + 1))
+        cases.append(Case(scene: scene, kind: .sameAs(fields[2]), line: number + 1, time: time))
       } else if fields[0].hasPrefix("fuzzy("), fields[0].hasSuffix(")") {
         let numbers = fields[0].dropFirst(6).dropLast().split(separator: ",").compactMap { Int($0) }
         guard numbers.count == 2 else { throw NSError(domain: "reftest.list", code: number + 1) }
         cases.append(
-          Case(scene: fields[1], kind: .golden(fields[2], .fuzzy(maxDifference: numbers[0], maxPixels: numbers[1])), line: number + 1))
+          Case(
+            scene: scene,
+            kind: .golden(fields[2], .fuzzy(maxDifference: numbers[0], maxPixels: numbers[1])),
+            line: number + 1, time: time))
       } else {
         throw NSError(domain: "reftest.list", code: number + 1, userInfo: [NSLocalizedDescriptionKey: "line \(number + 1): \(line)"])
       }
@@ -45,12 +62,12 @@ final class ReftestTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(cases.count, 9)
     let folder = RenderTestSupport.fixtures.appendingPathComponent("reftests")
     for item in cases {
-      let image = try RenderTestSupport.render(folder.appendingPathComponent(item.scene))
+      let image = try RenderTestSupport.render(folder.appendingPathComponent(item.scene), time: item.time)
       switch item.kind {
       case .golden(let golden, let tolerance):
         try RenderTestSupport.assertMatches(image, golden: "reftests/" + golden, tolerance: tolerance)
       case .sameAs(let reference):
-        let other = try RenderTestSupport.render(folder.appendingPathComponent(reference))
+        let other = try RenderTestSupport.render(folder.appendingPathComponent(reference), time: item.time)
         let comparison = ImageComparison(actual: image.straightPixels, expected: other.straightPixels, threshold: 2)
         XCTAssertEqual(comparison.pixelsOff, 0, "\(item.scene) == \(reference): \(comparison.summary)")
       }

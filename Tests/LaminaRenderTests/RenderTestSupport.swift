@@ -35,7 +35,8 @@ enum RenderTestSupport {
     var builder = FrameBuilder(
       size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height), scale: loaded.canvas.scale)
     builder.time = time
-    let frame = builder.build(root: loaded.root, background: loaded.canvas.background)
+    let root = PresentationTree(root: loaded.root).update(time: time)
+    let frame = builder.build(root: root, background: loaded.canvas.background)
     return try renderer().render(frame)
   }
 

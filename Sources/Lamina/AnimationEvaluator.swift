@@ -1,0 +1,257 @@
+import Foundation
+
+/// An animation made ready for evaluation: its values converted once, its
+/// key path resolved to a getter and setter. Built when a layer's
+/// animations change, reused on every update after.
+final class CompiledAnimation {
+  let animation: CAAnimation
+  let keyPath: String
+  let property: AnimatedProperty?
+  let from: AnimationValue?, to: AnimationValue?, by: AnimationValue?
+  /// Keyframe values (for `path`: empty, see `pathSegments`).
+  let values: [AnimationValue]
+  let pathSegments: [PathSegment]
+  let children: [CompiledAnimation]
+  /// Keyframe times and the paced parametrization, computed once.
+  let keyTimes: [Double]
+  let pacedTables: [[Double]]
+  let timing: TimingModel
+  let removedOnCompletion: Bool
+  let timingFunction: CAMediaTimingFunction?
+  /// A from-to animation of numbers on a fast property: the common case.
+  let fastNumbers: (from: Double, to: Double, set: (CALayer, Double) -> Void)?
+  /// Whether restoring `property` from the model undoes the animation (no
+  /// group, no path rotation, a fast property).
+  let restorable: Bool
+
+  init(_ animation: CAAnimation) {
+    self.animation = animation
+    timing = TimingModel(animation)
+    removedOnCompletion = animation.isRemovedOnCompletion
+    timingFunction = animation.timingFunction
+    let property = animation as? CAPropertyAnimation
+    keyPath = property?.keyPath ?? ""
+    self.property = property.flatMap { AnimatedProperty.named($0.keyPath ?? "") }
+    let basic = animation as? CABasicAnimation
+    from = basic?.fromValue.map { AnimationValue($0) }
+    to = basic?.toValue.map { AnimationValue($0) }
+    by = basic?.byValue.map { AnimationValue($0) }
+    let keyframe = animation as? CAKeyframeAnimation
+    if let path = keyframe?.path {
+      pathSegments = PathSegment.segments(of: path)
+      values = []
+    } else {
+      pathSegments = []
+      values = (keyframe?.values ?? []).map { AnimationValue($0) }
+    }
+    children = (animation as? CAAnimationGroup)?.animations?.map { CompiledAnimation($0) } ?? []
+    if let keyframe {
+      (keyTimes, pacedTables) = Keyframes.timing(
+        keyframe, values: values, pathSegments: pathSegments)
+    } else {
+      keyTimes = []
+      pacedTables = []
+    }
+    if case .number(let x)? = from, case .number(let y)? = to, by == nil,
+      !(property?.isAdditive ?? true), !(property?.isCumulative ?? true),
+      !(animation is CASpringAnimation), let p = self.property, case .number(let set) = p.setter
+    {
+      fastNumbers = (x, y, set)
+    } else {
+      fastNumbers = nil
+    }
+    restorable =
+      self.property != nil && children.isEmpty
+      && (keyframe?.rotationMode == nil || keyframe?.path == nil)
+  }
+
+  /// Applies the animation to `layer` (a presentation layer holding the
+  /// model values and the animations applied so far) at `time`, the
+  /// layer's local time (for a group's children: the group's).
+  func apply(to layer: CALayer, at time: CFTimeInterval) {
+    if removedOnCompletion && timing.hasEnded(atParentTime: time) { return }
+    guard let point = timing.point(atParentTime: time) else { return }
+    let eased = timingFunction?.evaluate(at: point.progress) ?? point.progress
+    if let fast = fastNumbers {
+      fast.set(layer, fast.from + (fast.to - fast.from) * eased)
+      return
+    }
+    let a = animation
+    if !children.isEmpty {
+      let local = eased * timing.duration
+      for child in children { child.apply(to: layer, at: local) }
+      return
+    }
+    guard let prop = a as? CAPropertyAnimation, !keyPath.isEmpty else { return }
+    if let spring = a as? CASpringAnimation {
+      applyBasic(to: layer, fraction: spring.progress(at: eased * timing.duration), point, prop)
+    } else if a is CABasicAnimation {
+      applyBasic(to: layer, fraction: eased, point, prop)
+    } else if let k = a as? CAKeyframeAnimation {
+      applyKeyframe(k, to: layer, fraction: eased, point)
+    }
+  }
+
+  /// Puts the model's value of the animated property back on `layer` (only
+  /// when `restorable`).
+  func restore(_ layer: CALayer, from model: CALayer) {
+    if let property { _ = property.set(layer, property.get(model)) }
+  }
+
+  private func read(_ layer: CALayer) -> AnimationValue {
+    if let property { return property.get(layer) }
+    return AnimationValue(layer.value(forKeyPath: keyPath))
+  }
+
+  private func write(_ value: AnimationValue, to layer: CALayer) {
+    if let property, property.set(layer, value) { return }
+    layer.setValue(value.boxed, forKeyPath: keyPath)
+  }
+
+  private func applyBasic(
+    to layer: CALayer, fraction: Double, _ point: TimingPoint, _ prop: CAPropertyAnimation
+  ) {
+    // Apple's table: the two given values, or one of them relative to the
+    // current (presentation) value.
+    let needsBase = from == nil || to == nil || prop.isAdditive
+    let base = needsBase ? read(layer) : .discrete(nil)
+    var start: AnimationValue
+    var end: AnimationValue
+    switch (from, to, by) {
+    case (let f?, let t?, _): (start, end) = (f, t)
+    case (let f?, nil, let b?): (start, end) = (f, AnimationValue.add(f, b) ?? f)
+    case (nil, let t?, let b?): (start, end) = (AnimationValue.subtract(t, b) ?? t, t)
+    case (let f?, nil, nil): (start, end) = (f, base)
+    case (nil, let t?, nil): (start, end) = (base, t)
+    case (nil, nil, let b?): (start, end) = (base, AnimationValue.add(base, b) ?? base)
+    case (nil, nil, nil): (start, end) = (base, base)
+    }
+    var value = AnimationValue.interpolate(start, end, fraction)
+    if prop.isCumulative, point.iteration > 0,
+      let extra = AnimationValue.multiply(end, point.iteration)
+    {
+      value = AnimationValue.add(value, extra) ?? value
+    }
+    if prop.isAdditive { value = AnimationValue.add(base, value) ?? value }
+    write(value, to: layer)
+  }
+
+  private func applyKeyframe(
+    _ k: CAKeyframeAnimation, to layer: CALayer, fraction: Double, _ point: TimingPoint
+  ) {
+    var value: AnimationValue
+    var end: AnimationValue
+    var tangentAngle: Double?
+    if !pathSegments.isEmpty {
+      let (position, tangent) = Keyframes.pathPoint(self, k, fraction)
+      value = .point(position)
+      end = .point(pathSegments[pathSegments.count - 1].p3)
+      if k.rotationMode != nil, tangent.x != 0 || tangent.y != 0 {
+        tangentAngle =
+          atan2(Double(tangent.y), Double(tangent.x))
+          + (k.rotationMode == .autoReverse ? Double.pi : 0)
+      }
+    } else {
+      guard let v = Keyframes.value(self, k, fraction), let last = values.last else { return }
+      value = v
+      end = last
+    }
+    if k.isCumulative, point.iteration > 0,
+      let extra = AnimationValue.multiply(end, point.iteration)
+    {
+      value = AnimationValue.add(value, extra) ?? value
+    }
+    if k.isAdditive { value = AnimationValue.add(read(layer), value) ?? value }
+    write(value, to: layer)
+    if let angle = tangentAngle {
+      layer.transform = CATransform3DRotate(layer.transform, CGFloat(angle), 0, 0, 1)
+    }
+  }
+}
+
+extension CASpringAnimation {
+  /// The spring's progress from 0 (from) toward 1 (to) at `t` seconds: the
+  /// closed form of the damped harmonic oscillator m·x″ + c·x′ + k·x = 0
+  /// released at distance 1 from rest with `initialVelocity`.
+  public func progress(at t: CFTimeInterval) -> Double {
+    guard mass > 0, stiffness > 0, damping >= 0 else { return 1 }
+    let w0 = Double((stiffness / mass).squareRoot())
+    let zeta = Double(damping / (2 * (stiffness * mass).squareRoot()))
+    return springValue(max(0, t), w0: w0, zeta: zeta, v0: Double(initialVelocity))
+  }
+}
+
+/// How an animation reads and writes its key path: a fast getter and setter
+/// for the common properties, KVC for the rest.
+struct AnimatedProperty {
+  enum Setter {
+    case number((CALayer, Double) -> Void)
+    case value((CALayer, AnimationValue) -> Bool)
+  }
+  let get: (CALayer) -> AnimationValue
+  let setter: Setter
+
+  func set(_ layer: CALayer, _ value: AnimationValue) -> Bool {
+    switch setter {
+    case .number(let s):
+      guard case .number(let v) = value else { return false }
+      s(layer, v)
+      return true
+    case .value(let s): return s(layer, value)
+    }
+  }
+
+  static func named(_ keyPath: String) -> AnimatedProperty? { table[keyPath] }
+
+  private static func number(
+    _ get: @escaping (CALayer) -> Double, _ set: @escaping (CALayer, Double) -> Void
+  ) -> AnimatedProperty {
+    AnimatedProperty(get: { .number(get($0)) }, setter: .number(set))
+  }
+
+  static let table: [String: AnimatedProperty] = [
+    "opacity": number({ Double($0.opacity) }, { $0.opacity = Float($1) }),
+    "cornerRadius": number({ Double($0.cornerRadius) }, { $0.cornerRadius = CGFloat($1) }),
+    "borderWidth": number({ Double($0.borderWidth) }, { $0.borderWidth = CGFloat($1) }),
+    "zPosition": number({ Double($0.zPosition) }, { $0.zPosition = CGFloat($1) }),
+    "shadowOpacity": number({ Double($0.shadowOpacity) }, { $0.shadowOpacity = Float($1) }),
+    "shadowRadius": number({ Double($0.shadowRadius) }, { $0.shadowRadius = CGFloat($1) }),
+    "position.x": number({ Double($0.position.x) }, { $0.position.x = CGFloat($1) }),
+    "position.y": number({ Double($0.position.y) }, { $0.position.y = CGFloat($1) }),
+    "bounds.size.width": number(
+      { Double($0.bounds.size.width) }, { $0.bounds.size.width = CGFloat($1) }),
+    "bounds.size.height": number(
+      { Double($0.bounds.size.height) }, { $0.bounds.size.height = CGFloat($1) }),
+    "position": AnimatedProperty(
+      get: { .point($0.position) },
+      setter: .value { l, v in
+        guard case .point(let p) = v else { return false }
+        l.position = p
+        return true
+      }),
+    "bounds": AnimatedProperty(
+      get: { .rect($0.bounds) },
+      setter: .value { l, v in
+        guard case .rect(let r) = v else { return false }
+        l.bounds = r
+        return true
+      }),
+    "transform": AnimatedProperty(
+      get: { .transform($0.transform) },
+      setter: .value { l, v in
+        guard case .transform(let t) = v else { return false }
+        l.transform = t
+        return true
+      }),
+    "backgroundColor": AnimatedProperty(
+      get: { $0.backgroundColor.map { .color($0) } ?? .discrete(nil) },
+      setter: .value { l, v in
+        switch v {
+        case .color(let c): l.backgroundColor = c
+        case .discrete(nil): l.backgroundColor = nil
+        default: return false
+        }
+        return true
+      }),
+  ]
+}

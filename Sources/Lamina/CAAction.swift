@@ -1,0 +1,160 @@
+import Foundation
+
+/// Something a layer runs when one of its properties changes: usually an
+/// animation (implicit animations), or `NSNull` to do nothing.
+public protocol CAAction: AnyObject {
+  /// Runs the action for `event` (a key) on `anObject` (the layer).
+  func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?)
+}
+
+/// `NSNull` as an action: found by the action search, it stops the search
+/// and nothing runs (how `actions`, `style` and delegates disable an
+/// implicit animation).
+extension NSNull: CAAction {
+  /// Does nothing.
+  public func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?) {
+  }
+}
+
+/// The layer's delegate, for actions. (Drawing methods have no use here.)
+public protocol CALayerDelegate: AnyObject {
+  /// The action for `event` on `layer`: an action, `NSNull` to stop the
+  /// search with no action, or nil to let the search go on.
+  func action(for layer: CALayer, forKey event: String) -> CAAction?
+}
+
+extension CALayerDelegate {
+  /// No action of its own: the search goes on.
+  public func action(for layer: CALayer, forKey event: String) -> CAAction? { nil }
+}
+
+extension CAAnimation: CAAction {
+  /// Adds a copy of the animation to the layer under `event`, as Core
+  /// Animation does for an action: a property animation without a key path
+  /// animates `event`; a basic animation with no values animates from the
+  /// value the layer showed before the change to its new model value; a
+  /// `beginTime` of 0 means now.
+  public func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?) {
+    guard let layer = anObject as? CALayer else { return }
+    let copy = self.copy()
+    if let p = copy as? CAPropertyAnimation, p.keyPath == nil { p.keyPath = event }
+    if let b = copy as? CABasicAnimation, b.fromValue == nil, b.toValue == nil, b.byValue == nil {
+      b.fromValue = dict?[previousValueArgument] ?? layer.pendingPreviousValue
+    }
+    layer.add(copy, forKey: event)
+  }
+}
+
+/// The argument under which a property change passes the value the layer
+/// showed before it.
+let previousValueArgument = "previousValue"
+
+extension CALayer {
+  func actionImpl(forKey event: String) -> CAAction? {
+    if let delegate = delegate as? CALayerDelegate,
+      let found = delegate.action(for: self, forKey: event)
+    {
+      return found is NSNull ? nil : found
+    }
+    if let found = actions?[event] {
+      return (found as? NSNull) != nil ? nil : found as? CAAction
+    }
+    var style = self.style
+    while let s = style {
+      if let table = s["actions"] as? [String: Any], let found = table[event] {
+        return (found as? NSNull) != nil ? nil : found as? CAAction
+      }
+      style = s["style"] as? [AnyHashable: Any]
+    }
+    return type(of: self).defaultAction(forKey: event)
+  }
+
+  static func defaultActionImpl(forKey event: String) -> CAAction? {
+    guard implicitlyAnimatedKeys.contains(event), valueKind(forKeyPath: event) != nil else {
+      return nil
+    }
+    let animation = CABasicAnimation(keyPath: event)
+    animation.duration = CATransaction.animationDuration()
+    animation.timingFunction = CATransaction.animationTimingFunction()
+    return animation
+  }
+
+  /// Called by the property observers after a change (see `didChange`): on
+  /// a live layer, with actions enabled, finds and runs the action for `key`.
+  func propertyDidChange(_ key: String, from oldValue: Any?) {
+    CATransaction.noteChange()
+    guard !CATransaction.disableActions() else { return }
+    // What showed before the change: the presentation value when something
+    // animates the key, else the old model value.
+    var previous = oldValue
+    if storedAnimations.contains(where: { ($0.animation as? CAPropertyAnimation)?.keyPath == key })
+    {
+      let saved = value(forKeyPath: key)
+      setValueWithoutActions(oldValue, forKeyPath: key)
+      previous = presentationValue(forKeyPath: key)
+      setValueWithoutActions(saved, forKeyPath: key)
+    }
+    guard let action = action(forKey: key) else { return }
+    pendingPreviousValue = previous
+    defer { pendingPreviousValue = nil }
+    action.run(forKey: key, object: self, arguments: [previousValueArgument: previous as Any])
+  }
+
+  /// The value of `keyPath` this layer shows at `CACurrentMediaTime()`.
+  func presentationValue(forKeyPath keyPath: String) -> Any? {
+    let copy = type(of: self).init(layer: self)
+    copy.createdGeneration = .max
+    let parent = superlayer ?? maskOwner
+    let now = CACurrentMediaTime()
+    let time = timing.localTime(parent.map { $0.localTime(fromAbsolute: now) } ?? now)
+    for (_, animation) in storedAnimations {
+      CompiledAnimation(animation).apply(to: copy, at: time)
+    }
+    return copy.value(forKeyPath: keyPath)
+  }
+
+  func setValueWithoutActions(_ value: Any?, forKeyPath keyPath: String) {
+    let saved = createdGeneration
+    createdGeneration = .max
+    setValue(value, forKeyPath: keyPath)
+    createdGeneration = saved
+  }
+
+  /// Whether changes of this layer run actions: it has been through a
+  /// commit (it existed when a transaction last committed), and is not a
+  /// presentation copy.
+  @inline(__always)
+  var isLive: Bool { createdGeneration < CATransaction.generation }
+
+  /// The property observers' entry: counts the change, and runs the
+  /// action when the layer is live (cheap when it is not).
+  @inline(__always)
+  func didChange<T>(_ key: String, _ oldValue: T) {
+    valuesVersion &+= 1
+    if createdGeneration < CATransaction.generation { propertyDidChange(key, from: oldValue) }
+  }
+
+  /// The keys whose changes Core Animation animates implicitly: CALayer's
+  /// animatable properties (by their action names) and those of the
+  /// subclasses.
+  static let implicitlyAnimatedKeys: Set<String> = [
+    "bounds", "position", "zPosition", "anchorPoint", "anchorPointZ", "transform",
+    "sublayerTransform", "doubleSided", "hidden", "opacity", "backgroundColor", "cornerRadius",
+    "borderWidth", "borderColor", "masksToBounds", "contents", "contentsRect", "contentsCenter",
+    "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath", "filters",
+    "backgroundFilters", "compositingFilter",
+    // CAShapeLayer
+    "path", "fillColor", "strokeColor", "lineWidth", "miterLimit", "lineDashPhase",
+    "strokeStart", "strokeEnd",
+    // CAGradientLayer
+    "colors", "locations", "startPoint", "endPoint",
+    // CATextLayer
+    "fontSize", "foregroundColor",
+    // CAReplicatorLayer
+    "instanceDelay", "instanceTransform", "instanceColor", "instanceRedOffset",
+    "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset",
+    // CAEmitterLayer
+    "emitterPosition", "emitterZPosition", "emitterSize", "emitterDepth", "birthRate",
+    "lifetime", "velocity", "scale", "spin", "seed",
+  ]
+}

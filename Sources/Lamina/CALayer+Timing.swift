@@ -1,0 +1,67 @@
+import Foundation
+
+// CALayer adopts CAMediaTiming as in Core Animation: a layer's beginTime,
+// speed and timeOffset map its superlayer's time to its own, which its
+// sublayers and its animations run in. A layer has no end: duration,
+// repeatCount, repeatDuration, autoreverses and fillMode are kept as data.
+extension CALayer: CAMediaTiming {
+  /// Seconds of the superlayer's time at which the layer's time starts.
+  public var beginTime: CFTimeInterval {
+    get { timing.beginTime }
+    set { timing.beginTime = newValue }
+  }
+  /// Kept as data: a layer's time does not end.
+  public var duration: CFTimeInterval {
+    get { timing.duration }
+    set { timing.duration = newValue }
+  }
+  /// How fast the layer's time (and its subtree's, and its animations') runs
+  /// relative to the superlayer's; 0 freezes it at `timeOffset`.
+  public var speed: Float {
+    get { timing.speed }
+    set { timing.speed = newValue }
+  }
+  /// Added to the layer's local time.
+  public var timeOffset: CFTimeInterval {
+    get { timing.timeOffset }
+    set { timing.timeOffset = newValue }
+  }
+  /// Kept as data.
+  public var repeatCount: Float {
+    get { timing.repeatCount }
+    set { timing.repeatCount = newValue }
+  }
+  /// Kept as data.
+  public var repeatDuration: CFTimeInterval {
+    get { timing.repeatDuration }
+    set { timing.repeatDuration = newValue }
+  }
+  /// Kept as data.
+  public var autoreverses: Bool {
+    get { timing.autoreverses }
+    set { timing.autoreverses = newValue }
+  }
+  /// Kept as data.
+  public var fillMode: CAMediaTimingFillMode {
+    get { timing.fillMode }
+    set { timing.fillMode = newValue }
+  }
+
+  /// The accessors of the timing keys (appended to CALayer's own).
+  static let timingAccessors: [PropertyAccessor] = {
+    typealias P = PropertyAccessor
+    typealias C = Convert
+    return [
+      P.make("beginTime", .number, \CALayer.beginTime, C.double),
+      P.make("duration", .number, \CALayer.duration, C.double),
+      P.make("speed", .number, \CALayer.speed, C.float),
+      P.make("timeOffset", .number, \CALayer.timeOffset, C.double),
+      P.make("repeatCount", .number, \CALayer.repeatCount, C.float),
+      P.make("repeatDuration", .number, \CALayer.repeatDuration, C.double),
+      P.make("autoreverses", .bool, \CALayer.autoreverses, C.bool),
+      P.make(
+        "fillMode", .enumeration(CAMediaTimingFillMode.all.map(\.rawValue)), \CALayer.fillMode,
+        C.enumeration(CAMediaTimingFillMode.self)),
+    ]
+  }()
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// The layer tree as it appears at a moment: presentation layers (copies
+/// of the model layers with their animations applied) for a whole tree,
+/// kept between updates so that each update only copies and applies values.
+///
+/// ```swift
+/// let tree = PresentationTree(root: scene.root)
+/// for frame in 0..<240 {
+///   let layers = tree.update(time: Double(frame) / 60)
+///   render(layers)
+/// }
+/// ```
+///
+/// `time` is the root's parent time (scene time, or `CACurrentMediaTime()`
+/// for live layers); every layer's `beginTime`, `speed` and `timeOffset`
+/// map it into its subtree's and its animations' time. An update is
+/// deterministic: it depends only on the model tree and `time`, never on
+/// earlier updates. The returned layers belong to the tree and change on
+/// the next update; their `model()` is the layer they show.
+public final class PresentationTree {
+  /// The model root.
+  public let root: CALayer
+  private let rootNode: Node
+
+  /// A presentation tree for the model tree under `root`.
+  public init(root: CALayer) {
+    self.root = root
+    rootNode = Node(model: root)
+  }
+
+  /// Brings the presentation layers to `time` (the root's parent time) and
+  /// returns the presentation root. Sublayers and masks of the result are
+  /// presentation layers too; layers added to or removed from the model
+  /// since the last update are followed.
+  @discardableResult
+  public func update(time: CFTimeInterval) -> CALayer {
+    rootNode.update(parentTime: time)
+    return rootNode.layer
+  }
+
+  /// Hit testing at the time of the last update: the model layer whose
+  /// presentation is front-most at `point` (in the root's superlayer
+  /// space, as `CALayer.hitTest(_:)` takes it), or nil.
+  public func hitTest(_ point: CGPoint) -> CALayer? {
+    rootNode.layer.hitTest(point)?.model()
+  }
+
+  /// The presentation layer of one model layer of the tree, as of the last
+  /// update (nil when it is not in the tree or was never updated).
+  public func presentationLayer(for model: CALayer) -> CALayer? {
+    rootNode.find(model)
+  }
+
+  final class Node {
+    let model: CALayer
+    let layer: CALayer
+    var children: [Node] = []
+    var mask: Node?
+    var compiled: [CompiledAnimation] = []
+    var compiledVersion = -1
+
+    /// The model's `valuesVersion` when its values were last copied.
+    var copiedVersion = -1
+    /// Whether the animations can be undone key by key (see `update`).
+    var restorable = false
+
+    init(model: CALayer) {
+      self.model = model
+      layer = type(of: model).init(layer: model)
+      layer.createdGeneration = .max
+      layer.modelLayer = model
+    }
+
+    func update(parentTime: CFTimeInterval) {
+      let model = self.model
+      if compiledVersion != model.animationsVersion {
+        compiled = model.storedAnimations.map { CompiledAnimation($0.animation) }
+        compiledVersion = model.animationsVersion
+        restorable = compiled.allSatisfy(\.restorable)
+        copiedVersion = -1
+      }
+      // Values copy only when the model changed; otherwise only what the
+      // animations overwrote goes back. Subclasses copy always: their own
+      // properties do not report changes.
+      if copiedVersion == model.valuesVersion && restorable && type(of: model) == CALayer.self {
+        for animation in compiled { animation.restore(layer, from: model) }
+      } else {
+        layer.copyValues(from: model)
+        copiedVersion = model.valuesVersion
+      }
+      let time = model.timing.localTime(parentTime)
+      for animation in compiled { animation.apply(to: layer, at: time) }
+      syncChildren()
+      for child in children { child.update(parentTime: time) }
+      if let modelMask = model.mask {
+        if mask?.model !== modelMask { mask = Node(model: modelMask) }
+        mask?.update(parentTime: time)
+        if layer.mask !== mask?.layer { layer.mask = mask?.layer }
+      } else if mask != nil {
+        mask = nil
+        layer.mask = nil
+      }
+    }
+
+    /// Makes the presentation sublayers follow the model's, reusing the
+    /// nodes of layers that stay.
+    private func syncChildren() {
+      let models = model.storedSublayers
+      if models.count == children.count {
+        var same = true
+        for i in 0..<models.count where children[i].model !== models[i] {
+          same = false
+          break
+        }
+        if same { return }
+      }
+      var old: [ObjectIdentifier: Node] = [:]
+      for child in children { old[ObjectIdentifier(child.model)] = child }
+      children = models.map { old[ObjectIdentifier($0)] ?? Node(model: $0) }
+      for child in layer.storedSublayers where child.superlayer === layer { child.superlayer = nil }
+      layer.storedSublayers = children.map(\.layer)
+      for child in children { child.layer.superlayer = layer }
+    }
+
+    func find(_ target: CALayer) -> CALayer? {
+      if model === target { return layer }
+      for child in children { if let found = child.find(target) { return found } }
+      return mask?.find(target)
+    }
+  }
+}
+
+extension CALayer {
+  /// The layer as it appears now (at `CACurrentMediaTime()`): a copy with
+  /// its animations applied, whose sublayers and mask are presentation
+  /// layers too. A presentation layer returns itself.
+  public func presentation() -> Self? {
+    if modelLayer != nil { return self }
+    let now = CACurrentMediaTime()
+    let parent = superlayer ?? maskOwner
+    let parentTime = parent.map { $0.localTime(fromAbsolute: now) } ?? now
+    return PresentationTree(root: self).update(time: parentTime) as? Self
+  }
+
+  /// The model layer a presentation layer shows; a model layer returns itself.
+  public func model() -> Self {
+    (modelLayer as? Self) ?? self
+  }
+}
