@@ -18,7 +18,11 @@ open class CALayer: CustomStringConvertible {
 
   /// The layer's own coordinate space; its origin shifts where sublayers appear.
   open var bounds: CGRect = .zero {
-    didSet { didChange("bounds", oldValue) }
+    didSet {
+      didChange("bounds", oldValue)
+      // A new size needs a new layout, as in Core Animation.
+      if bounds.size != oldValue.size { setNeedsLayout() }
+    }
   }
   /// Where the anchor point sits, in the superlayer's bounds space.
   open var position: CGPoint = .zero {
@@ -191,6 +195,10 @@ open class CALayer: CustomStringConvertible {
   /// The layer this one masks, when it is set as another layer's `mask`.
   public internal(set) weak var maskOwner: CALayer?
   var storedSublayers: [CALayer] = []
+  /// Set by `setNeedsLayout()`; cleared when `layoutSublayers()` runs.
+  var needsLayoutFlag = false
+  /// Some layer below this one needs layout.
+  var subtreeNeedsLayout = false
   /// Values set for keys that are not properties of the class.
   var attributes: [String: Any] = [:]
   /// Attached animations in insertion order (see `add(_:forKey:)`).
@@ -321,6 +329,24 @@ open class CALayer: CustomStringConvertible {
     hitTestInSuperlayerSpace(point)
   }
 
+  /// Positions the sublayers. Called by `layoutIfNeeded()` when the layer
+  /// needs layout (top-down, before each frame is built); override it, or
+  /// give the layer a delegate with `layoutSublayers(of:)`. The default asks
+  /// the delegate.
+  open func layoutSublayers() {
+    (delegate as? CALayerDelegate)?.layoutSublayers(of: self)
+  }
+
+  /// The size the layer would like to be: its bounds' size, as transformed
+  /// by its affine transform (Core Animation's default without a layout manager).
+  open func preferredFrameSize() -> CGSize {
+    let a = CATransform3DGetAffineTransform(transform)
+    let size = CGRect(origin: .zero, size: bounds.size).applying(
+      CGAffineTransform(a: a.a, b: a.b, c: a.c, d: a.d, tx: 0, ty: 0)
+    ).size
+    return CATransform3DIsAffine(transform) ? size : bounds.size
+  }
+
   open var description: String {
     let kind = String(describing: type(of: self))
     return name.map { "<\(kind) '\($0)'>" } ?? "<\(kind)>"
@@ -348,6 +374,8 @@ extension CALayer {
     }
     storedSublayers.insert(layer, at: min(max(index, 0), storedSublayers.count))
     layer.superlayer = self
+    setNeedsLayout()
+    if layer.needsLayoutFlag || layer.subtreeNeedsLayout { layer.markAncestorsForLayout() }
   }
 
   /// Inserts `layer` just below `sibling` (at the front when `sibling` is not a sublayer).
@@ -382,6 +410,7 @@ extension CALayer {
     if let parent = superlayer {
       parent.storedSublayers.removeAll { $0 === self }
       superlayer = nil
+      parent.setNeedsLayout()
     }
   }
 

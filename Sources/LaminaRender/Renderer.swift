@@ -112,6 +112,7 @@ public final class Renderer {
   public func render(
     layer: CALayer, size: CGSize, scale: CGFloat = 1, background: CGColor? = nil
   ) throws -> RenderedImage {
+    layer.layoutIfNeeded()
     var builder = FrameBuilder(size: size, scale: scale)
     let frame = builder.build(root: layer, background: background)
     return try render(frame)

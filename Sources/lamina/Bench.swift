@@ -36,6 +36,7 @@ func runBench(_ arguments: [String]) -> Int32 {
       // Warm-up frames come just before `start`, timed frames from `start` on.
       let time = start + Double(i - warmup) / fps
       let t0 = DispatchTime.now().uptimeNanoseconds
+      scene.root.layoutIfNeeded()
       let root = presentation.update(time: time)
       let tu = DispatchTime.now().uptimeNanoseconds
       let frame = renderer.buildFrame(

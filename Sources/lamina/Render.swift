@@ -67,7 +67,9 @@ extension Renderer {
     scene: Scene, time: Double, scale: Double?, pixelSize: (Int, Int)? = nil,
     presentation: PresentationTree
   ) -> Frame {
-    buildFrame(
+    // Layout runs on the model, top-down, before the frame is built.
+    scene.root.layoutIfNeeded()
+    return buildFrame(
       scene: scene, root: presentation.update(time: time), time: time, scale: scale,
       pixelSize: pixelSize)
   }

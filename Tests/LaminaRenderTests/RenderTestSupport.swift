@@ -35,6 +35,7 @@ enum RenderTestSupport {
     var builder = FrameBuilder(
       size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height), scale: loaded.canvas.scale)
     builder.time = time
+    loaded.root.layoutIfNeeded()
     let root = PresentationTree(root: loaded.root).update(time: time)
     let frame = builder.build(root: root, background: loaded.canvas.background)
     return try renderer().render(frame)
