@@ -193,41 +193,38 @@ public func CATransform3DGetAffineTransform(_ t: CATransform3D) -> CGAffineTrans
 }
 
 extension CATransform3D {
-  /// The determinant of the whole 4×4 matrix.
-  public var determinant: CGFloat {
+  /// The 2×2 minors of the top two rows (s) and the bottom two rows (c),
+  /// from which both the determinant and the inverse follow (Laplace
+  /// expansion by complementary minors).
+  private var minors: (s: [CGFloat], c: [CGFloat]) {
     let a = values
     func m(_ r: Int, _ c: Int) -> CGFloat { a[r * 4 + c] }
-    let s0 = m(0, 0) * m(1, 1) - m(1, 0) * m(0, 1)
-    let s1 = m(0, 0) * m(1, 2) - m(1, 0) * m(0, 2)
-    let s2 = m(0, 0) * m(1, 3) - m(1, 0) * m(0, 3)
-    let s3 = m(0, 1) * m(1, 2) - m(1, 1) * m(0, 2)
-    let s4 = m(0, 1) * m(1, 3) - m(1, 1) * m(0, 3)
-    let s5 = m(0, 2) * m(1, 3) - m(1, 2) * m(0, 3)
-    let c5 = m(2, 2) * m(3, 3) - m(3, 2) * m(2, 3)
-    let c4 = m(2, 1) * m(3, 3) - m(3, 1) * m(2, 3)
-    let c3 = m(2, 1) * m(3, 2) - m(3, 1) * m(2, 2)
-    let c2 = m(2, 0) * m(3, 3) - m(3, 0) * m(2, 3)
-    let c1 = m(2, 0) * m(3, 2) - m(3, 0) * m(2, 2)
-    let c0 = m(2, 0) * m(3, 1) - m(3, 0) * m(2, 1)
-    return s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
+    let s = [
+      m(0, 0) * m(1, 1) - m(1, 0) * m(0, 1), m(0, 0) * m(1, 2) - m(1, 0) * m(0, 2),
+      m(0, 0) * m(1, 3) - m(1, 0) * m(0, 3), m(0, 1) * m(1, 2) - m(1, 1) * m(0, 2),
+      m(0, 1) * m(1, 3) - m(1, 1) * m(0, 3), m(0, 2) * m(1, 3) - m(1, 2) * m(0, 3),
+    ]
+    let c = [
+      m(2, 0) * m(3, 1) - m(3, 0) * m(2, 1), m(2, 0) * m(3, 2) - m(3, 0) * m(2, 2),
+      m(2, 0) * m(3, 3) - m(3, 0) * m(2, 3), m(2, 1) * m(3, 2) - m(3, 1) * m(2, 2),
+      m(2, 1) * m(3, 3) - m(3, 1) * m(2, 3), m(2, 2) * m(3, 3) - m(3, 2) * m(2, 3),
+    ]
+    return (s, c)
+  }
+
+  /// The determinant of the whole 4×4 matrix.
+  public var determinant: CGFloat {
+    let (s, c) = minors
+    return s[0] * c[5] - s[1] * c[4] + s[2] * c[3] + s[3] * c[2] - s[4] * c[1] + s[5] * c[0]
   }
 
   /// The inverse, or nil when the matrix is singular.
   public var inverted: CATransform3D? {
     let a = values
     func m(_ r: Int, _ c: Int) -> CGFloat { a[r * 4 + c] }
-    let s0 = m(0, 0) * m(1, 1) - m(1, 0) * m(0, 1)
-    let s1 = m(0, 0) * m(1, 2) - m(1, 0) * m(0, 2)
-    let s2 = m(0, 0) * m(1, 3) - m(1, 0) * m(0, 3)
-    let s3 = m(0, 1) * m(1, 2) - m(1, 1) * m(0, 2)
-    let s4 = m(0, 1) * m(1, 3) - m(1, 1) * m(0, 3)
-    let s5 = m(0, 2) * m(1, 3) - m(1, 2) * m(0, 3)
-    let c5 = m(2, 2) * m(3, 3) - m(3, 2) * m(2, 3)
-    let c4 = m(2, 1) * m(3, 3) - m(3, 1) * m(2, 3)
-    let c3 = m(2, 1) * m(3, 2) - m(3, 1) * m(2, 2)
-    let c2 = m(2, 0) * m(3, 3) - m(3, 0) * m(2, 3)
-    let c1 = m(2, 0) * m(3, 2) - m(3, 0) * m(2, 2)
-    let c0 = m(2, 0) * m(3, 1) - m(3, 0) * m(2, 1)
+    let (sv, cv) = minors
+    let (s0, s1, s2, s3, s4, s5) = (sv[0], sv[1], sv[2], sv[3], sv[4], sv[5])
+    let (c0, c1, c2, c3, c4, c5) = (cv[0], cv[1], cv[2], cv[3], cv[4], cv[5])
     let det = s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
     guard det != 0, det.isFinite else { return nil }
     let inv = 1 / det

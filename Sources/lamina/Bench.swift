@@ -10,7 +10,7 @@ import LaminaScene
 /// draw list into vertices and GL calls) + GPU time (the rest, until glFinish
 /// returns; with llvmpipe the rasterizer threads start while encoding goes on).
 func runBench(_ arguments: [String]) -> Int32 {
-  do {
+  exitStatus {
     let options = try Options(
       arguments, valued: ["--frames", "--warmup", "--start", "--fps", "--size"], switches: ["--json"])
     guard options.positional.count == 1 else { throw UsageError("bench needs one scene file\n" + usage) }
@@ -66,12 +66,6 @@ func runBench(_ arguments: [String]) -> Int32 {
       peakMemoryMB: peakMemoryMB(), renderer: renderer)
     print(options.has("--json") ? report.json() : report.text())
     return 0
-  } catch let error as UsageError {
-    printError(error.description)
-    return 2
-  } catch {
-    printError("\(error)")
-    return 1
   }
 }
 

@@ -73,3 +73,17 @@ struct Options {
     return (w, h)
   }
 }
+
+/// Runs a subcommand's body and turns what it throws into an exit status
+/// and a message: 2 for a usage error, 1 for any other failure.
+func exitStatus(_ body: () throws -> Int32) -> Int32 {
+  do {
+    return try body()
+  } catch let error as UsageError {
+    printError(error.description)
+    return 2
+  } catch {
+    printError("\(error)")
+    return 1
+  }
+}

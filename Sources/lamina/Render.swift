@@ -7,7 +7,7 @@ import LaminaScene
 /// sequence: `--frames A..B --fps F` with `-o 'frame-%04d.png'` or
 /// `--video OUT.y4m` (`-` for standard output).
 func runRender(_ arguments: [String]) -> Int32 {
-  do {
+  exitStatus {
     let options = try Options(
       arguments, valued: ["-o", "--output", "--time", "--scale", "--frames", "--fps", "--video"])
     guard options.positional.count == 1 else { throw UsageError("render needs one scene file\n" + usage) }
@@ -44,12 +44,6 @@ func runRender(_ arguments: [String]) -> Int32 {
     let image = try renderer.render(scene: scene, time: time, scale: scale)
     try image.writePNG(to: URL(fileURLWithPath: output))
     return 0
-  } catch let error as UsageError {
-    printError(error.description)
-    return 2
-  } catch {
-    printError("\(error)")
-    return 1
   }
 }
 
