@@ -1,0 +1,162 @@
+import Foundation
+import Lamina
+
+/// The canvas region whose pixels can differ between two frames: the
+/// bounds, old and new, of every draw command that is not drawn exactly as
+/// it was. A command is identified by everything that decides its pixels
+/// (material, geometry, matrix, color, clips, blending), so a moved,
+/// recolored, added or removed layer damages where it was and where it is,
+/// and an unchanged frame damages nothing. Commands are matched by what they draw, not by position, so an
+/// added or removed layer does not damage the layers after it; a change of
+/// drawing order damages the commands that moved in the order.
+public struct Damage: Equatable, Sendable {
+  /// Disjoint-enough rectangles covering the damage (each clipped to the target).
+  public private(set) var rects: [PixelRect]
+
+  /// No damage.
+  public static let none = Damage(rects: [])
+
+  /// The whole target.
+  public static func full(width: Int, height: Int) -> Damage {
+    Damage(rects: [PixelRect(x: 0, y: 0, width: width, height: height)])
+  }
+
+  public var isEmpty: Bool { rects.isEmpty }
+
+  /// One rectangle holding all the damage.
+  public var bounds: PixelRect {
+    rects.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1) }
+  }
+
+  /// Pixels covered (rects may overlap slightly after merging: an upper bound).
+  public var area: Int { rects.reduce(0) { $0 + $1.area } }
+
+  /// The damage between `old` and `new` (the whole target when there is no
+  /// old frame or its size differs). At most `maxRects` rectangles are kept:
+  /// nearby ones merge, so a few clusters of change stay a few rectangles.
+  public init(from old: Frame?, to new: Frame, maxRects: Int = 8) {
+    guard let old, old.width == new.width, old.height == new.height, old.background == new.background
+    else {
+      self = .full(width: new.width, height: new.height)
+      return
+    }
+    // Match commands by what they draw; unmatched ones changed.
+    let oldSignatures = Self.signatures(old), newSignatures = Self.signatures(new)
+    var queues: [Int: [Int]] = [:]
+    for (index, signature) in oldSignatures.enumerated().reversed() {
+      queues[signature.0, default: []].append(index)
+    }
+    var changed: [PixelRect] = []
+    var matched: [(old: Int, bounds: PixelRect)] = []
+    for (key, bounds) in newSignatures {
+      if let index = queues[key]?.popLast() {
+        matched.append((index, bounds))
+      } else {
+        changed.append(bounds)
+      }
+    }
+    for indices in queues.values { changed += indices.map { oldSignatures[$0].1 } }
+    // Matched commands drawn in a new relative order (a zPosition change)
+    // changed too: all but a longest run that kept its order.
+    let kept = Self.longestIncreasingRun(matched.map(\.old))
+    for (i, pair) in matched.enumerated() where !kept.contains(i) { changed.append(pair.bounds) }
+    let target = PixelRect(x: 0, y: 0, width: new.width, height: new.height)
+    self.init(rects: Self.merge(changed.map { $0.intersection(target) }.filter { !$0.isEmpty }, maxRects: maxRects))
+  }
+
+  init(rects: [PixelRect]) { self.rects = rects }
+
+  /// A hash of each top-level command's pixel-deciding values.
+  private static func signatures(_ frame: Frame) -> [(Int, PixelRect)] {
+    frame.commands.map { command in
+      var hasher = Hasher()
+      command.hashPixels(into: &hasher)
+      return (hasher.finalize(), command.bounds)
+    }
+  }
+
+  /// Positions in `values` of one longest strictly increasing subsequence
+  /// (patience sorting, O(n log n)).
+  public static func longestIncreasingRun(_ values: [Int]) -> Set<Int> {
+    var tails: [Int] = []  // positions of the smallest tail of each length
+    var previous = [Int](repeating: -1, count: values.count)
+    for (i, v) in values.enumerated() {
+      var lo = 0, hi = tails.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if values[tails[mid]] < v { lo = mid + 1 } else { hi = mid }
+      }
+      if lo > 0 { previous[i] = tails[lo - 1] }
+      if lo == tails.count { tails.append(i) } else { tails[lo] = i }
+    }
+    var run = Set<Int>()
+    var i = tails.last ?? -1
+    while i >= 0 {
+      run.insert(i)
+      i = previous[i]
+    }
+    return run
+  }
+
+  /// Merges rectangles until at most `maxRects` remain, always joining the
+  /// pair whose union adds the least area.
+  static func merge(_ input: [PixelRect], maxRects: Int) -> [PixelRect] {
+    // Duplicates and rects inside others add nothing.
+    var rects: [PixelRect] = []
+    for r in input where !rects.contains(r) { rects.append(r) }
+    rects = rects.filter { r in !rects.contains { $0 != r && $0.union(r) == $0 } }
+    while rects.count > max(1, maxRects) {
+      var best = (0, 1, Int.max)
+      for i in rects.indices {
+        for j in rects.indices where j > i {
+          let cost = rects[i].union(rects[j]).area - rects[i].area - rects[j].area
+          if cost < best.2 { best = (i, j, cost) }
+        }
+      }
+      let joined = rects[best.0].union(rects[best.1])
+      rects.remove(at: best.1)
+      rects[best.0] = joined
+    }
+    return rects
+  }
+}
+
+extension DrawCommand {
+  /// Feeds everything that decides the command's pixels to `hasher`.
+  func hashPixels(into hasher: inout Hasher) {
+    switch self {
+    case .item(let item):
+      hasher.combine(0)
+      item.hashPixels(into: &hasher)
+    case .group(let group):
+      hasher.combine(1)
+      hasher.combine(group.opacity)
+      hasher.combine(group.bounds.x); hasher.combine(group.bounds.y)
+      hasher.combine(group.bounds.width); hasher.combine(group.bounds.height)
+      for plane in group.clipPlanes { hasher.combine(plane.x); hasher.combine(plane.y); hasher.combine(plane.z) }
+      for command in group.commands { command.hashPixels(into: &hasher) }
+    }
+  }
+}
+
+extension DrawItem {
+  func hashPixels(into hasher: inout Hasher) {
+    switch material {
+    case .solid: hasher.combine(0)
+    case .image(let image, let sampler):
+      hasher.combine(1)
+      hasher.combine(image.identifier)
+      hasher.combine(sampler)
+    case .group(let id): hasher.combine(2); hasher.combine(id)
+    }
+    for v in matrix.values { hasher.combine(v) }
+    hasher.combine(rect.minX); hasher.combine(rect.minY)
+    hasher.combine(rect.width); hasher.combine(rect.height)
+    hasher.combine(uv.u0); hasher.combine(uv.v0); hasher.combine(uv.u1); hasher.combine(uv.v1)
+    hasher.combine(color.x); hasher.combine(color.y); hasher.combine(color.z); hasher.combine(color.w)
+    hasher.combine(antialiased)
+    hasher.combine(blend == .additive)
+    for p in clippedPolygon ?? [] { hasher.combine(p.x); hasher.combine(p.y) }
+    for plane in clipPlanes { hasher.combine(plane.x); hasher.combine(plane.y); hasher.combine(plane.z) }
+  }
+}
