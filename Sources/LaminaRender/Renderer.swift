@@ -246,6 +246,8 @@ public final class Renderer {
     var sampler: GLuint
     var firstIndex: Int
     var indexCount: Int
+    /// The gradient whose uniforms the batch sets, for gradient items.
+    var paint: GradientPaint?
   }
 
   /// Draws `commands` into the bound target, which shows `region` of the
@@ -267,15 +269,18 @@ public final class Renderer {
         item = compositeItem(group, region: region)
       }
       let (program, texture, sampler) = try resources(for: item.material)
+      var paint: GradientPaint?
+      if case .gradient(let gradient) = item.material { paint = gradient }
       if var last = batches.last, last.program.id == program.id, last.texture == texture,
-        last.sampler == sampler
+        last.sampler == sampler, last.paint == paint
       {
         last.indexCount += appendItem(item, &vertices, &indices)
         batches[batches.count - 1] = last
       } else {
         let first = indices.count
         let count = appendItem(item, &vertices, &indices)
-        batches.append(Batch(program: program, texture: texture, sampler: sampler, firstIndex: first, indexCount: count))
+        batches.append(Batch(program: program, texture: texture, sampler: sampler, firstIndex: first, indexCount: count,
+            paint: paint))
       }
     }
     guard !batches.isEmpty else { return }
@@ -299,6 +304,7 @@ public final class Renderer {
         lastProgram = batch.program.id
       }
       if batch.texture != 0 { device.bindTexture(batch.texture, sampler: batch.sampler) }
+      if let paint = batch.paint { programs.gradient.set(paint) }
       device.drawTriangles(indexCount: batch.indexCount, firstIndex: batch.firstIndex)
     }
   }
@@ -307,6 +313,8 @@ public final class Renderer {
     switch material {
     case .solid:
       return (programs.solid, 0, 0)
+    case .gradient:
+      return (programs.gradient.program, 0, 0)
     case .image(let image, let key):
       let texture = try textures.texture(for: image, sampler: key, device: device)
       return (programs.image, texture, textures.sampler(key))

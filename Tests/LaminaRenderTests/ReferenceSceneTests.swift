@@ -12,8 +12,6 @@ final class ReferenceSceneTests: XCTestCase {
     "animation_timing": "animations (issue 4)",
     "border_above_sublayers": "borders (issue 3)",
     "corners_masks_to_bounds": "rounded corners and masksToBounds (issue 3)",
-    "gradient_axial": "CAGradientLayer (issue 7)",
-    "gradient_radial": "CAGradientLayer (issue 7)",
     "mask_image": "mask layers (issue 3)",
     "nine_slice": "contentsCenter (issue 3)",
     "replicator": "CAReplicatorLayer (issue 8)",
@@ -65,6 +63,7 @@ final class ReferenceSceneTests: XCTestCase {
     let checked: Set = [
       "geometry_anchor", "rotation_2d", "page_turn_perspective", "zposition_order",
       "contents_gravity", "magnification_filter", "flatten_nested_3d", "transform_layer_cube",
+      "gradient_axial", "gradient_radial",
     ]
     for entry in try Self.manifest() {
       XCTAssertTrue(
@@ -81,4 +80,6 @@ final class ReferenceSceneTests: XCTestCase {
   func testMagnificationFilter() throws { try check("magnification_filter") }
   func testFlattenNested3D() throws { try check("flatten_nested_3d") }
   func testTransformLayerCube() throws { try check("transform_layer_cube") }
+  func testGradientAxial() throws { try check("gradient_axial") }
+  func testGradientRadial() throws { try check("gradient_radial") }
 }

@@ -263,6 +263,9 @@ public struct FrameBuilder {
         commands.append(.item(item))
       }
     }
+    if let gradient = layer as? CAGradientLayer, let item = gradientItem(gradient, toTarget: toTarget) {
+      commands.append(.item(item))
+    }
     if let image = layer.contents as? CGImage {
       let layout = ContentsLayout(layer: layer, image: image)
       if let rect = layout.rect, rect.width > 0, rect.height > 0 {
@@ -290,7 +293,7 @@ public struct FrameBuilder {
 
   /// An item for `rect` of a layer, clipped where it crosses behind the eye;
   /// nil when nothing of it lands in the target.
-  private func makeItem(
+  func makeItem(
     _ material: Material, rect: CGRect, uv: (Float, Float, Float, Float),
     toTarget m: CATransform3D, color: SIMD4<Float>, name: String?
   ) -> DrawItem? {

@@ -101,10 +101,12 @@ struct GLProgram {
 struct ProgramSet {
   let solid: GLProgram
   let image: GLProgram
+  let gradient: GradientProgram
 
   init() throws {
     solid = try GLProgram(vertex: "quad.vert.glsl", fragment: "solid.frag.glsl")
     image = try GLProgram(vertex: "quad.vert.glsl", fragment: "image.frag.glsl")
+    gradient = try GradientProgram()
   }
 }
 

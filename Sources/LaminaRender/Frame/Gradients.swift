@@ -1,0 +1,83 @@
+import Foundation
+import Lamina
+
+/// A `CAGradientLayer`'s gradient as the GPU draws it: the kind, the start
+/// and end points in points from the bounds' origin, and the stops with
+/// straight (un-premultiplied) colors.
+public struct GradientPaint: Equatable {
+  public enum Kind: Int32 {
+    case axial = 0, radial = 1, conic = 2
+  }
+
+  /// The most stops the shader takes; extra stops are resampled (see `init?`).
+  public static let maxStops = 16
+
+  public var kind: Kind
+  /// Start (x, y) and end (z, w), in points from the bounds' origin.
+  public var points: SIMD4<Float>
+  /// Straight RGBA colors, one per stop.
+  public var colors: [SIMD4<Float>]
+  /// Increasing locations, one per stop.
+  public var locations: [Float]
+
+  /// The gradient of `layer`; nil when it has no colors.
+  public init?(_ layer: CAGradientLayer) {
+    let cgColors = layer.cgColors
+    guard !cgColors.isEmpty else { return nil }
+    var colors = cgColors.map {
+      SIMD4(Float($0.red), Float($0.green), Float($0.blue), Float($0.alpha))
+    }
+    var locations: [Float]
+    if let given = layer.locations, given.count == colors.count {
+      // Core Animation takes locations as given; a decreasing one acts as a
+      // hard stop at the previous location.
+      locations = []
+      for value in given { locations.append(max(Float(value), locations.last ?? -.infinity)) }
+    } else {
+      let n = colors.count
+      locations = (0..<n).map { n == 1 ? 0 : Float($0) / Float(n - 1) }
+    }
+    if colors.count > Self.maxStops {
+      (colors, locations) = Self.resample(colors, locations)
+    }
+    let size = layer.bounds.size
+    let s = layer.startPoint, e = layer.endPoint
+    kind = layer.type == .radial ? .radial : layer.type == .conic ? .conic : .axial
+    points = SIMD4(
+      Float(s.x * size.width), Float(s.y * size.height), Float(e.x * size.width),
+      Float(e.y * size.height))
+    self.colors = colors
+    self.locations = locations
+  }
+
+  /// More stops than the shader takes: the gradient sampled at `maxStops`
+  /// evenly spaced locations over the span of the given ones.
+  private static func resample(_ colors: [SIMD4<Float>], _ locations: [Float]) -> (
+    [SIMD4<Float>], [Float]
+  ) {
+    let first = locations[0], last = locations[locations.count - 1]
+    var outColors: [SIMD4<Float>] = [], outLocations: [Float] = []
+    for k in 0..<maxStops {
+      let t = first + (last - first) * Float(k) / Float(maxStops - 1)
+      var i = 1
+      while i < locations.count - 1 && locations[i] < t { i += 1 }
+      let a = locations[i - 1], b = locations[i]
+      let f = b > a ? min(max((t - a) / (b - a), 0), 1) : 1
+      outColors.append(colors[i - 1] + (colors[i] - colors[i - 1]) * f)
+      outLocations.append(t)
+    }
+    return (outColors, outLocations)
+  }
+}
+
+extension FrameBuilder {
+  /// The gradient of a `CAGradientLayer`, drawn over its bounds above the
+  /// background. Texture coordinates carry points from the bounds' origin.
+  func gradientItem(_ layer: CAGradientLayer, toTarget: CATransform3D) -> DrawItem? {
+    let bounds = layer.bounds
+    guard bounds.width > 0, bounds.height > 0, let paint = GradientPaint(layer) else { return nil }
+    return makeItem(
+      .gradient(paint), rect: bounds, uv: (0, 0, Float(bounds.width), Float(bounds.height)),
+      toTarget: toTarget, color: SIMD4(repeating: 1), name: layer.name)
+  }
+}
