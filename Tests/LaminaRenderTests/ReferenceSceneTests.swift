@@ -16,8 +16,6 @@ final class ReferenceSceneTests: XCTestCase {
     "nine_slice": "contentsCenter (issue 3)",
     "replicator": "CAReplicatorLayer (issue 8)",
     "shadow_radius": "shadows (issue 3)",
-    "shape_fill_stroke": "CAShapeLayer (issue 7)",
-    "text_basic": "CATextLayer (issue 7)",
     "filter_blur": "filters (issue 9)",
     "background_blur": "background filters (issue 9)",
     "blend_modes_separable": "blend modes (issue 9)",
@@ -63,7 +61,7 @@ final class ReferenceSceneTests: XCTestCase {
     let checked: Set = [
       "geometry_anchor", "rotation_2d", "page_turn_perspective", "zposition_order",
       "contents_gravity", "magnification_filter", "flatten_nested_3d", "transform_layer_cube",
-      "gradient_axial", "gradient_radial",
+      "gradient_axial", "gradient_radial", "shape_fill_stroke", "text_basic",
     ]
     for entry in try Self.manifest() {
       XCTAssertTrue(
@@ -82,4 +80,6 @@ final class ReferenceSceneTests: XCTestCase {
   func testTransformLayerCube() throws { try check("transform_layer_cube") }
   func testGradientAxial() throws { try check("gradient_axial") }
   func testGradientRadial() throws { try check("gradient_radial") }
+  func testShapeFillStroke() throws { try check("shape_fill_stroke") }
+  func testTextBasic() throws { try check("text_basic") }
 }

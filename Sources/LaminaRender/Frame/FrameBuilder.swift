@@ -48,6 +48,7 @@ public struct FrameBuilder {
   /// Builds the frame for `root`, laid on a canvas whose background is `background`.
   public mutating func build(root: CALayer, background: CGColor?) -> Frame {
     nextGroupID = 0
+    RasterCache.shared.beginFrame()
     var commands: [DrawCommand] = []
     visit(root, parentToTarget: canvasToPixels, parentSublayers: nil, flipped: false, into: &commands)
     return Frame(
@@ -264,6 +265,9 @@ public struct FrameBuilder {
       }
     }
     if let gradient = layer as? CAGradientLayer, let item = gradientItem(gradient, toTarget: toTarget) {
+      commands.append(.item(item))
+    }
+    if let item = drawnItem(layer, toTarget: toTarget, flipped: flipped) {
       commands.append(.item(item))
     }
     if let image = layer.contents as? CGImage {

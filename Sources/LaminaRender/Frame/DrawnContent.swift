@@ -1,0 +1,148 @@
+import Foundation
+import Lamina
+import LaminaDraw
+
+/// Bitmaps drawn on the CPU (shape and text layers), cached by everything
+/// that decides their pixels, the scale included. A layer whose parameters
+/// do not change reuses its bitmap (and so its texture) from frame to
+/// frame; one whose `strokeEnd` or `path` animates is drawn again alone.
+/// Keyed by content rather than by layer object, so the presentation
+/// copies that animations make hit the same entries.
+final class RasterCache: @unchecked Sendable {
+  enum Key: Hashable {
+    case shape(ShapeStyle, scale: CGFloat)
+    case text(TextStyle, scale: CGFloat)
+  }
+
+  private struct Entry {
+    var raster: Raster?
+    var lastUsedFrame: Int
+  }
+
+  static let shared = RasterCache()
+  /// Frames an unused bitmap is kept.
+  static let retainFrames = 120
+  /// Bytes of bitmaps kept at most; the least recently used go first.
+  static let byteLimit = 256 << 20
+
+  private let lock = NSLock()
+  private var entries: [Key: Entry] = [:]
+  private var frame = 0
+  private var bytes = 0
+  /// Bitmaps drawn since the process started (tests count them).
+  private(set) var rasterizations = 0
+
+  /// The bitmap for `key`, drawn by `make` when it is not cached.
+  func raster(_ key: Key, make: () -> Raster?) -> Raster? {
+    lock.lock()
+    if var entry = entries[key] {
+      entry.lastUsedFrame = frame
+      entries[key] = entry
+      lock.unlock()
+      return entry.raster
+    }
+    lock.unlock()
+    let raster = make()
+    lock.lock()
+    defer { lock.unlock() }
+    rasterizations += 1
+    entries[key] = Entry(raster: raster, lastUsedFrame: frame)
+    bytes += Self.size(raster)
+    if bytes > Self.byteLimit { evict { $0.lastUsedFrame < frame } }
+    return raster
+  }
+
+  /// Called once per frame built: drops bitmaps unused for `retainFrames`.
+  func beginFrame() {
+    lock.lock()
+    defer { lock.unlock() }
+    frame += 1
+    if frame % 30 == 0 { evict { frame - $0.lastUsedFrame > Self.retainFrames } }
+  }
+
+  var count: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return entries.count
+  }
+
+  private func evict(_ stale: (Entry) -> Bool) {
+    for (key, entry) in entries where stale(entry) {
+      bytes -= Self.size(entry.raster)
+      entries[key] = nil
+    }
+  }
+
+  private static func size(_ raster: Raster?) -> Int {
+    guard let image = raster?.image else { return 0 }
+    return image.width * image.height * 4
+  }
+}
+
+extension FrameBuilder {
+  /// The most pixels per point a drawn layer is rasterized at.
+  static let maxDrawnScale: CGFloat = 16
+
+  /// Pixels per point at which `rect` of a layer shows through `toTarget`:
+  /// the largest stretch of the projection at the rect's corners, rounded
+  /// up to a quarter octave so that a slowly zooming layer is not redrawn
+  /// every frame, and capped.
+  static func shownScale(_ m: CATransform3D, _ rect: CGRect) -> CGFloat {
+    var largest: CGFloat = 0
+    for p in EdgeGeometry.corners(rect) {
+      let q = m.apply(p.x, p.y)
+      guard q.w > EdgeGeometry.nearW else { continue }
+      // Derivatives of (X/W, Y/W) along the layer's x and y.
+      let w2 = q.w * q.w
+      let dxx = (m.m11 * q.w - q.x * m.m14) / w2, dyx = (m.m12 * q.w - q.y * m.m14) / w2
+      let dxy = (m.m21 * q.w - q.x * m.m24) / w2, dyy = (m.m22 * q.w - q.y * m.m24) / w2
+      largest = max(largest, hypot(dxx, dyx), hypot(dxy, dyy))
+    }
+    guard largest.isFinite, largest > 0 else { return 1 }
+    let quantized = pow(2, (log2(largest) * 4).rounded(.up) / 4)
+    // Whole scales stay exact (1, 2, 3 …) instead of the next quarter octave.
+    let exact = largest.rounded()
+    let scale = abs(largest - exact) < 1e-3 ? exact : quantized
+    return min(max(scale, 1 / 64), maxDrawnScale)
+  }
+
+  /// The content a shape or text layer draws on the CPU, as an image item.
+  func drawnItem(_ layer: CALayer, toTarget: CATransform3D, flipped: Bool) -> DrawItem? {
+    if let shape = layer as? CAShapeLayer { return shapeItem(shape, toTarget: toTarget) }
+    if let text = layer as? CATextLayer { return textItem(text, toTarget: toTarget, flipped: flipped) }
+    return nil
+  }
+
+  /// A `CATextLayer`'s text, laid out in its bounds at the scale it is shown
+  /// at (so it stays crisp under zoom) and drawn as an image over the bounds;
+  /// like contents, it stays upright in a flipped superlayer.
+  func textItem(_ layer: CATextLayer, toTarget: CATransform3D, flipped: Bool) -> DrawItem? {
+    guard let style = TextStyle(layer) else { return nil }
+    let scale = Self.shownScale(toTarget, layer.bounds)
+    guard
+      let raster = RasterCache.shared.raster(
+        .text(style, scale: scale), make: { TextRasterizer.rasterize(style, scale: scale) })
+    else { return nil }
+    let placed = Raster(image: raster.image, rect: raster.rect.offsetBy(dx: layer.bounds.minX, dy: layer.bounds.minY))
+    return drawnItem(placed, toTarget: toTarget, name: layer.name, flipped: flipped)
+  }
+
+  /// A `CAShapeLayer`'s fill and stroke, rasterized at the scale it is shown
+  /// at and drawn as an image over the area they cover.
+  func shapeItem(_ layer: CAShapeLayer, toTarget: CATransform3D) -> DrawItem? {
+    guard let style = ShapeStyle(layer) else { return nil }
+    let scale = Self.shownScale(toTarget, layer.bounds.isEmpty ? style.path.boundingBox : layer.bounds)
+    guard
+      let raster = RasterCache.shared.raster(
+        .shape(style, scale: scale), make: { ShapeRasterizer.rasterize(style, scale: scale) })
+    else { return nil }
+    return drawnItem(raster, toTarget: toTarget, name: layer.name, flipped: false)
+  }
+
+  func drawnItem(_ raster: Raster, toTarget: CATransform3D, name: String?, flipped: Bool) -> DrawItem? {
+    let sampler = SamplerKey(minification: .linear, magnification: .linear)
+    return makeItem(
+      .image(raster.image, sampler), rect: raster.rect, uv: flipped ? (0, 1, 1, 0) : (0, 0, 1, 1),
+      toTarget: toTarget, color: SIMD4(repeating: 1), name: name)
+  }
+}
