@@ -17,7 +17,9 @@ open class CALayer: CustomStringConvertible {
   // MARK: Geometry
 
   /// The layer's own coordinate space; its origin shifts where sublayers appear.
-  open var bounds: CGRect = .zero
+  open var bounds: CGRect = .zero {
+    didSet { if needsDisplayOnBoundsChange && bounds.size != oldValue.size { setNeedsDisplay() } }
+  }
   /// Where the anchor point sits, in the superlayer's bounds space.
   open var position: CGPoint = .zero
   /// The position's z.
@@ -105,8 +107,28 @@ open class CALayer: CustomStringConvertible {
   open var actions: [String: Any]?
   /// Default values consulted before `defaultValue(forKey:)`.
   open var style: [AnyHashable: Any]?
-  /// The object that provides actions and drawing for this layer.
+  /// The object that provides actions and drawing for this layer (see
+  /// `CALayerDelegate`).
   open weak var delegate: AnyObject?
+
+  // MARK: Drawing (see CALayer+Display.swift)
+
+  /// Redraw the contents when the bounds' size changes.
+  open var needsDisplayOnBoundsChange = false
+  /// A hint that the layer's drawing fills its bounds opaquely.
+  open var isOpaque = false
+  /// Set by `setNeedsDisplay()`, cleared by `displayIfNeeded()`.
+  var displayPending = false
+
+  /// Sets the contents. The default: a delegate's `display(_:)` wins;
+  /// otherwise a backing store of `bounds × contentsScale` pixels is drawn
+  /// by `draw(in:)` and becomes the contents. Subclasses override it to set
+  /// `contents` directly.
+  open func display() { defaultDisplay() }
+
+  /// Draws the contents into `ctx` (bounds space, top-left origin); the
+  /// default asks the delegate's `draw(_:in:)`. Subclasses override it.
+  open func draw(in ctx: CGContext) { (delegate as? CALayerDelegate)?.draw(self, in: ctx) }
 
   /// The superlayer, or nil for a root layer (and for a mask).
   public internal(set) weak var superlayer: CALayer?
@@ -163,6 +185,7 @@ open class CALayer: CustomStringConvertible {
     backgroundFilters = other.backgroundFilters; compositingFilter = other.compositingFilter
     name = other.name; actions = other.actions; style = other.style
     delegate = other.delegate; attributes = other.attributes
+    needsDisplayOnBoundsChange = other.needsDisplayOnBoundsChange; isOpaque = other.isOpaque
   }
 
   // MARK: Key-value coding (see CALayer+KeyValueCoding.swift)

@@ -61,12 +61,15 @@ final class CairoBitmap {
 
 extension CGPath {
   /// Adds the path to a Cairo context's current path (user space).
-  func addTo(_ cr: OpaquePointer) {
+  /// With `skippingMove`, a leading move is left out (the path continues
+  /// from Cairo's current point).
+  func addTo(_ cr: OpaquePointer, skippingMove: Bool = false) {
     var last = CGPoint.zero
-    for element in elements {
+    for (index, element) in elements.enumerated() {
       switch element {
       case .moveTo(let p):
-        cairo_move_to(cr, p.x, p.y); last = p
+        if !(skippingMove && index == 0) { cairo_move_to(cr, p.x, p.y) }
+        last = p
       case .lineTo(let p):
         cairo_line_to(cr, p.x, p.y); last = p
       case .quadCurveTo(let p, let c):

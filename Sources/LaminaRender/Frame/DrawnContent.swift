@@ -106,6 +106,14 @@ extension FrameBuilder {
     return min(max(scale, 1 / 64), maxDrawnScale)
   }
 
+  /// Lets a layer that asked for it (`setNeedsDisplay()`) draw its contents
+  /// before they are read, as Core Animation does when a transaction commits.
+  func displayIfNeeded(_ layer: CALayer) {
+    guard layer.needsDisplay() else { return }
+    LaminaDraw.install()
+    layer.displayIfNeeded()
+  }
+
   /// The content a shape or text layer draws on the CPU, as an image item.
   func drawnItem(_ layer: CALayer, toTarget: CATransform3D, flipped: Bool) -> DrawItem? {
     if let shape = layer as? CAShapeLayer { return shapeItem(shape, toTarget: toTarget) }

@@ -252,6 +252,7 @@ public struct FrameBuilder {
   private func appendOwnCommands(
     _ layer: CALayer, toTarget: CATransform3D, flipped: Bool, into commands: inout [DrawCommand]
   ) {
+    displayIfNeeded(layer)
     let bounds = layer.bounds
     if !layer.isDoubleSided && isBackFacing(toTarget, bounds: bounds) { return }
     if let background = layer.backgroundColor, background.alpha > 0, bounds.width > 0,

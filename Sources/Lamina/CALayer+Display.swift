@@ -1,0 +1,72 @@
+import Foundation
+
+/// What a layer's delegate can do for it. Both methods have defaults, so a
+/// delegate implements only what it needs; as in Core Animation, a
+/// delegate's `display(_:)` replaces drawing altogether.
+///
+/// ```swift
+/// final class Arrow: CALayerDelegate {
+///   func draw(_ layer: CALayer, in ctx: CGContext) {
+///     ctx.setStrokeColor(.black)
+///     ctx.strokeLineSegments(between: [CGPoint(x: 0, y: 10), CGPoint(x: 40, y: 10)])
+///   }
+/// }
+/// ```
+public protocol CALayerDelegate: AnyObject {
+  /// Sets the layer's contents itself (typically to an image). The default
+  /// draws through `draw(_:in:)` into a backing store.
+  func display(_ layer: CALayer)
+  /// Draws the layer's contents into `ctx` (bounds space, top-left origin).
+  func draw(_ layer: CALayer, in ctx: CGContext)
+}
+
+extension CALayerDelegate {
+  public func display(_ layer: CALayer) { layer.drawIntoBackingStore() }
+  public func draw(_ layer: CALayer, in ctx: CGContext) {}
+}
+
+extension CALayer {
+  /// Marks the contents as needing to be redrawn; the renderer calls
+  /// `displayIfNeeded()` before it draws the next frame.
+  public func setNeedsDisplay() { displayPending = true }
+
+  /// Marks part of the contents as needing to be redrawn. Lamina redraws the
+  /// whole backing store.
+  public func setNeedsDisplay(_ rect: CGRect) { displayPending = true }
+
+  /// Whether `setNeedsDisplay()` was called since the last display.
+  public func needsDisplay() -> Bool { displayPending }
+
+  /// Calls `display()` when the layer needs it.
+  public func displayIfNeeded() {
+    guard displayPending else { return }
+    displayPending = false
+    display()
+  }
+
+  /// `display()`'s default: a delegate's `display(_:)` wins, otherwise
+  /// the backing store is drawn.
+  func defaultDisplay() {
+    if let delegate = delegate as? CALayerDelegate {
+      delegate.display(self)
+    } else {
+      drawIntoBackingStore()
+    }
+  }
+
+  /// Makes a bitmap of `bounds × contentsScale` pixels, draws into it with
+  /// `draw(in:)` (bounds space) and sets it as `contents`.
+  public func drawIntoBackingStore() {
+    let scale = contentsScale > 0 ? contentsScale : 1
+    let width = Int((bounds.width * scale).rounded(.up))
+    let height = Int((bounds.height * scale).rounded(.up))
+    guard let context = CGContext.bitmap(width: width, height: height) else {
+      contents = nil
+      return
+    }
+    context.scaleBy(x: scale, y: scale)
+    context.translateBy(x: -bounds.minX, y: -bounds.minY)
+    draw(in: context)
+    contents = context.makeImage()
+  }
+}
