@@ -48,16 +48,19 @@ float gradientPosition(vec2 p) {
   return length2 > 0.0 ? dot(p - start, axis) / length2 : 0.0;
 }
 
+// Every pixel runs the same iterations (u_count is uniform, and so is each
+// index), which keeps llvmpipe's SIMD lanes together and its uniform loads
+// scalar: each stop pulls the color toward itself by how far t has passed
+// the previous stop within that segment (0 before it, 1 after it). A hard
+// stop (equal locations) steps at once.
 vec4 colorAt(float t) {
-  if (t <= u_locations[0]) return u_colors[0];
-  for (int i = 1; i < MAX_STOPS; i++) {
-    if (i >= u_count) break;
-    if (t < u_locations[i]) {
-      float a = u_locations[i - 1], b = u_locations[i];
-      return mix(u_colors[i - 1], u_colors[i], (t - a) / max(b - a, 1e-6));
-    }
+  vec4 color = u_colors[0];
+  for (int i = 1; i < u_count; i++) {
+    float a = u_locations[i - 1], b = u_locations[i];
+    float f = b > a ? clamp((t - a) / (b - a), 0.0, 1.0) : step(a, t);
+    color = mix(color, u_colors[i], f);
   }
-  return u_colors[u_count - 1];
+  return color;
 }
 
 // Interleaved gradient noise: a cheap, deterministic per-pixel value in 0...1.
