@@ -304,7 +304,7 @@ public final class Renderer {
         lastProgram = batch.program.id
       }
       if batch.texture != 0 { device.bindTexture(batch.texture, sampler: batch.sampler) }
-      if let paint = batch.paint { programs.gradient.set(paint) }
+      if let paint = batch.paint { try programs.gradient.set(paint) }
       device.drawTriangles(indexCount: batch.indexCount, firstIndex: batch.firstIndex)
     }
   }
@@ -313,8 +313,8 @@ public final class Renderer {
     switch material {
     case .solid:
       return (programs.solid, 0, 0)
-    case .gradient:
-      return (programs.gradient.program, 0, 0)
+    case .gradient(let paint):
+      return (try programs.gradient.program(paint), 0, 0)
     case .image(let image, let key):
       let texture = try textures.texture(for: image, sampler: key, device: device)
       return (programs.image, texture, textures.sampler(key))

@@ -1,6 +1,6 @@
 import Foundation
 import Lamina
-import LaminaRender
+@testable import LaminaRender
 import XCTest
 
 final class GradientTests: XCTestCase {
@@ -66,5 +66,57 @@ final class GradientTests: XCTestCase {
     _ = try renderer.render(layer: root, size: CGSize(width: 64, height: 64))
     XCTAssertEqual(renderer.counters.drawCalls, 1)
     XCTAssertEqual(renderer.counters.textureUploads, 0)
+  }
+
+  /// Axial projects in points: in a 200×100 layer the diagonal's
+  /// perpendicular through the center is not the other diagonal.
+  func testAxialProjectsInPoints() throws {
+    let layer = CAGradientLayer()
+    layer.bounds = CGRect(x: 0, y: 0, width: 200, height: 100)
+    layer.colors = [CGColor.white, CGColor.black]
+    layer.startPoint = .zero
+    layer.endPoint = CGPoint(x: 1, y: 1)
+    let p = try XCTUnwrap(GradientPaint(layer)).parameters
+    func t(_ x: Float, _ y: Float) -> Float { p.x * x + p.y * y + p.z }
+    XCTAssertEqual(t(0, 0), 0, accuracy: 1e-6)
+    XCTAssertEqual(t(200, 100), 1, accuracy: 1e-6)
+    XCTAssertEqual(t(100, 50), 0.5, accuracy: 1e-6)
+    // (200, 0) projects to (200·200) / (200² + 100²) = 0.8, not 0.5.
+    XCTAssertEqual(t(200, 0), 0.8, accuracy: 1e-6)
+  }
+
+  /// Conic's zero points from the center toward the end point; radial's
+  /// radii are |end − start| per axis, in points.
+  func testConicAndRadialParameters() throws {
+    let layer = CAGradientLayer()
+    layer.bounds = CGRect(x: 0, y: 0, width: 100, height: 50)
+    layer.colors = [CGColor.white, CGColor.black]
+    layer.type = .conic
+    layer.startPoint = CGPoint(x: 0.5, y: 0.5)
+    layer.endPoint = CGPoint(x: 0.5, y: 1)  // straight down: a quarter turn clockwise
+    let conic = try XCTUnwrap(GradientPaint(layer)).parameters
+    XCTAssertEqual(conic.x, 50)
+    XCTAssertEqual(conic.y, 25)
+    XCTAssertEqual(conic.z, 0.25, accuracy: 1e-6)
+    layer.type = .radial
+    layer.endPoint = CGPoint(x: 1, y: 1)
+    let radial = try XCTUnwrap(GradientPaint(layer)).parameters
+    XCTAssertEqual(radial.z, 1 / 50, accuracy: 1e-7)
+    XCTAssertEqual(radial.w, 1 / 25, accuracy: 1e-7)
+  }
+
+  /// More stops than the shader takes are resampled; every count renders.
+  func testManyStopsAndOneStop() throws {
+    let layer = CAGradientLayer()
+    layer.bounds = CGRect(x: 0, y: 0, width: 100, height: 10)
+    layer.colors = (0..<20).map { CGColor(red: CGFloat($0) / 19, green: 0, blue: 0, alpha: 1) }
+    let paint = try XCTUnwrap(GradientPaint(layer))
+    XCTAssertEqual(paint.colors.count, GradientPaint.maxStops)
+    XCTAssertEqual(paint.locations.first, 0)
+    XCTAssertEqual(paint.locations.last, 1)
+    layer.colors = [CGColor(red: 0, green: 1, blue: 0, alpha: 1)]
+    let root = gradient([CGColor(red: 0, green: 1, blue: 0, alpha: 1)], width: 10, height: 10)
+    let image = try RenderTestSupport.renderer().render(layer: root, size: CGSize(width: 10, height: 10))
+    XCTAssertGreaterThanOrEqual(image.pixel(5, 5).g, 253)  // dithered by at most a step or two
   }
 }

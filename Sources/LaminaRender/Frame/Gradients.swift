@@ -13,8 +13,9 @@ public struct GradientPaint: Equatable {
   public static let maxStops = 16
 
   public var kind: Kind
-  /// Start (x, y) and end (z, w), in points from the bounds' origin.
-  public var points: SIMD4<Float>
+  /// What the shader of `kind` needs to place a pixel on the gradient (see
+  /// Shaders/gradient.glsl), from the start and end points in points.
+  public var parameters: SIMD4<Float>
   /// Straight RGBA colors, one per stop.
   public var colors: [SIMD4<Float>]
   /// Increasing locations, one per stop.
@@ -43,11 +44,37 @@ public struct GradientPaint: Equatable {
     let size = layer.bounds.size
     let s = layer.startPoint, e = layer.endPoint
     kind = layer.type == .radial ? .radial : layer.type == .conic ? .conic : .axial
-    points = SIMD4(
-      Float(s.x * size.width), Float(s.y * size.height), Float(e.x * size.width),
-      Float(e.y * size.height))
+    parameters = Self.parameters(
+      kind, start: CGPoint(x: s.x * size.width, y: s.y * size.height),
+      end: CGPoint(x: e.x * size.width, y: e.y * size.height))
     self.colors = colors
     self.locations = locations
+  }
+
+  /// Per kind, the spec's definition reduced to a few numbers per gradient
+  /// (points measured from the bounds' origin):
+  /// - axial: t = a·x + b·y + c, the projection on start→end over its length²;
+  /// - radial: center and reciprocal radii, |end − start| per axis (one radius
+  ///   of zero takes the other; both zero puts everything past the end);
+  /// - conic: center and the end point's angle in turns (y down: clockwise).
+  static func parameters(_ kind: Kind, start: CGPoint, end: CGPoint) -> SIMD4<Float> {
+    let dx = Double(end.x - start.x), dy = Double(end.y - start.y)
+    switch kind {
+    case .axial:
+      let length2 = dx * dx + dy * dy
+      guard length2 > 0 else { return .zero }
+      let a = dx / length2, b = dy / length2
+      return SIMD4(Float(a), Float(b), Float(-(a * Double(start.x) + b * Double(start.y))), 0)
+    case .radial:
+      var rx = abs(dx), ry = abs(dy)
+      if rx <= 0 { rx = ry }
+      if ry <= 0 { ry = rx }
+      let inverse = rx > 0 ? SIMD2(Float(1 / rx), Float(1 / ry)) : SIMD2<Float>(repeating: 1e6)
+      return SIMD4(Float(start.x), Float(start.y), inverse.x, inverse.y)
+    case .conic:
+      let turns = atan2(dy, dx) / (2 * Double.pi)
+      return SIMD4(Float(start.x), Float(start.y), Float(turns), 0)
+    }
   }
 
   /// More stops than the shader takes: the gradient sampled at `maxStops`
