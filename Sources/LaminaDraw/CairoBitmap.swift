@@ -45,13 +45,19 @@ final class CairoBitmap {
           let p = row[x]
           let a = p >> 24
           guard a != 0 else { continue }
-          var r = (p >> 16) & 0xff, g = (p >> 8) & 0xff, b = p & 0xff
+          var r = (p >> 16) & 0xff
+          var g = (p >> 8) & 0xff
+          var b = p & 0xff
           if a != 255 {
-            r = (r * 255 + a / 2) / a; g = (g * 255 + a / 2) / a; b = (b * 255 + a / 2) / a
+            r = (r * 255 + a / 2) / a
+            g = (g * 255 + a / 2) / a
+            b = (b * 255 + a / 2) / a
           }
           let i = (y * width + x) * 4
-          out[i] = UInt8(min(r, 255)); out[i + 1] = UInt8(min(g, 255))
-          out[i + 2] = UInt8(min(b, 255)); out[i + 3] = UInt8(a)
+          out[i] = UInt8(min(r, 255))
+          out[i + 1] = UInt8(min(g, 255))
+          out[i + 2] = UInt8(min(b, 255))
+          out[i + 3] = UInt8(a)
         }
       }
     }
@@ -71,14 +77,17 @@ extension CGPath {
         if !(skippingMove && index == 0) { cairo_move_to(cr, p.x, p.y) }
         last = p
       case .lineTo(let p):
-        cairo_line_to(cr, p.x, p.y); last = p
+        cairo_line_to(cr, p.x, p.y)
+        last = p
       case .quadCurveTo(let p, let c):
         // The cubic with the same curve: control points 2/3 of the way to c.
         let c1 = CGPoint(x: last.x + 2 / 3 * (c.x - last.x), y: last.y + 2 / 3 * (c.y - last.y))
         let c2 = CGPoint(x: p.x + 2 / 3 * (c.x - p.x), y: p.y + 2 / 3 * (c.y - p.y))
-        cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y); last = p
+        cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+        last = p
       case .curveTo(let p, let c1, let c2):
-        cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y); last = p
+        cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+        last = p
       case .closeSubpath:
         cairo_close_path(cr)
         var point = (x: 0.0, y: 0.0)

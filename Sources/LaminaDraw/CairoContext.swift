@@ -42,11 +42,15 @@ final class CairoContext: CGContext {
   override func setLineWidth(_ width: CGFloat) { cairo_set_line_width(cr, max(width, 0)) }
   override func setLineCap(_ cap: CGLineCap) {
     cairo_set_line_cap(
-      cr, cap == .round ? CAIRO_LINE_CAP_ROUND : cap == .square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT)
+      cr,
+      cap == .round
+        ? CAIRO_LINE_CAP_ROUND : cap == .square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT)
   }
   override func setLineJoin(_ join: CGLineJoin) {
     cairo_set_line_join(
-      cr, join == .round ? CAIRO_LINE_JOIN_ROUND : join == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER)
+      cr,
+      join == .round
+        ? CAIRO_LINE_JOIN_ROUND : join == .bevel ? CAIRO_LINE_JOIN_BEVEL : CAIRO_LINE_JOIN_MITER)
   }
   override func setMiterLimit(_ limit: CGFloat) { cairo_set_miter_limit(cr, max(limit, 1)) }
   override func setLineDash(phase: CGFloat, lengths: [CGFloat]) {
@@ -94,7 +98,8 @@ final class CairoContext: CGContext {
   override func closePath() { cairo_close_path(cr) }
 
   private var currentPoint: CGPoint {
-    var x = 0.0, y = 0.0
+    var x = 0.0
+    var y = 0.0
     cairo_get_current_point(cr, &x, &y)
     return CGPoint(x: x, y: y)
   }
@@ -119,7 +124,8 @@ final class CairoContext: CGContext {
     case .stroke:
       strokePath()
     case .fillStroke, .eoFillStroke:
-      cairo_set_fill_rule(cr, mode == .eoFillStroke ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+      cairo_set_fill_rule(
+        cr, mode == .eoFillStroke ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
       source(state.fill)
       cairo_fill_preserve(cr)
       strokePath()
@@ -210,13 +216,16 @@ final class CairoContext: CGContext {
   /// Paints a gradient over the clip. Core Graphics draws nothing beyond the
   /// ends unless asked; Cairo extends both ends or neither, so either option
   /// extends both (a documented difference).
-  private func paint(_ gradient: CGGradient, _ pattern: OpaquePointer, _ options: CGGradientDrawingOptions) {
+  private func paint(
+    _ gradient: CGGradient, _ pattern: OpaquePointer, _ options: CGGradientDrawingOptions
+  ) {
     defer { cairo_pattern_destroy(pattern) }
     for (color, location) in zip(gradient.colors, gradient.locations) {
       cairo_pattern_add_color_stop_rgba(
         pattern, Double(location), color.red, color.green, color.blue, color.alpha)
     }
-    let extend = options.contains(.drawsBeforeStartLocation) || options.contains(.drawsAfterEndLocation)
+    let extend =
+      options.contains(.drawsBeforeStartLocation) || options.contains(.drawsAfterEndLocation)
     cairo_pattern_set_extend(pattern, extend ? CAIRO_EXTEND_PAD : CAIRO_EXTEND_NONE)
     cairo_save(cr)
     cairo_set_source(cr, pattern)
@@ -228,7 +237,9 @@ final class CairoContext: CGContext {
 
   /// A Cairo surface with `image`'s pixels, premultiplied.
   static func surface(_ image: CGImage) -> OpaquePointer? {
-    guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height)),
+    guard
+      let surface = cairo_image_surface_create(
+        CAIRO_FORMAT_ARGB32, Int32(image.width), Int32(image.height)),
       cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
       let data = cairo_image_surface_get_data(surface)
     else { return nil }
@@ -243,7 +254,8 @@ final class CairoContext: CGContext {
             let v = UInt32(c) * a + 128
             return (v + (v >> 8)) >> 8
           }
-          row[x] = a << 24 | premultiply(p[i]) << 16 | premultiply(p[i + 1]) << 8 | premultiply(p[i + 2])
+          row[x] =
+            a << 24 | premultiply(p[i]) << 16 | premultiply(p[i + 1]) << 8 | premultiply(p[i + 2])
         }
       }
     }

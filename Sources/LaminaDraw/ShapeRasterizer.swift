@@ -22,7 +22,8 @@ public struct ShapeStyle: Hashable {
   public init?(_ layer: CAShapeLayer) {
     guard let path = layer.path, !path.isEmpty else { return nil }
     let fills = (layer.fillColor?.alpha ?? 0) > 0
-    let strokes = (layer.strokeColor?.alpha ?? 0) > 0 && layer.lineWidth > 0
+    let strokes =
+      (layer.strokeColor?.alpha ?? 0) > 0 && layer.lineWidth > 0
       && layer.strokeEnd > layer.strokeStart
     guard fills || strokes else { return nil }
     self.path = path
@@ -65,9 +66,12 @@ public enum ShapeRasterizer {
     if largest > CGFloat(maxSide) { scale *= CGFloat(maxSide - 2) / (largest - 2) }
     // The bitmap's pixels sit on the grid of multiples of 1/scale points, so
     // a layer shown at that scale on whole pixels maps texels to pixels.
-    let x0 = (box.minX * scale).rounded(.down) - 1, y0 = (box.minY * scale).rounded(.down) - 1
-    let x1 = (box.maxX * scale).rounded(.up) + 1, y1 = (box.maxY * scale).rounded(.up) + 1
-    let width = Int(x1 - x0), height = Int(y1 - y0)
+    let x0 = (box.minX * scale).rounded(.down) - 1
+    let y0 = (box.minY * scale).rounded(.down) - 1
+    let x1 = (box.maxX * scale).rounded(.up) + 1
+    let y1 = (box.maxY * scale).rounded(.up) + 1
+    let width = Int(x1 - x0)
+    let height = Int(y1 - y0)
     guard let bitmap = CairoBitmap(width: width, height: height) else { return nil }
     let cr = bitmap.context
     cairo_translate(cr, -x0, -y0)
@@ -76,7 +80,9 @@ public enum ShapeRasterizer {
     guard let image = bitmap.makeImage() else { return nil }
     return Raster(
       image: image,
-      rect: CGRect(x: x0 / scale, y: y0 / scale, width: CGFloat(width) / scale, height: CGFloat(height) / scale))
+      rect: CGRect(
+        x: x0 / scale, y: y0 / scale, width: CGFloat(width) / scale, height: CGFloat(height) / scale
+      ))
   }
 
   /// Draws the fill, then the stroke, in user space (points).
@@ -84,7 +90,8 @@ public enum ShapeRasterizer {
     if let fill = style.fillColor {
       cairo_new_path(cr)
       style.path.addTo(cr)
-      cairo_set_fill_rule(cr, style.fillRule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+      cairo_set_fill_rule(
+        cr, style.fillRule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
       cairo_set_source_rgba(cr, fill.red, fill.green, fill.blue, fill.alpha)
       cairo_fill(cr)
     }
@@ -103,7 +110,9 @@ public enum ShapeRasterizer {
       style.path.addTo(cr)
       return
     }
-    for line in PathTrimming.trim(style.path, start: style.strokeStart, end: style.strokeEnd, tolerance: tolerance) {
+    for line in PathTrimming.trim(
+      style.path, start: style.strokeStart, end: style.strokeEnd, tolerance: tolerance)
+    {
       cairo_move_to(cr, line[0].x, line[0].y)
       for p in line.dropFirst() { cairo_line_to(cr, p.x, p.y) }
     }
@@ -138,7 +147,10 @@ public enum ShapeRasterizer {
     guard let bitmap = CairoBitmap(width: 1, height: 1) else { return nil }
     let cr = bitmap.context
     var box = CGRect.null
-    var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
+    var x0 = 0.0
+    var y0 = 0.0
+    var x1 = 0.0
+    var y1 = 0.0
     if style.fillColor != nil {
       style.path.addTo(cr)
       cairo_path_extents(cr, &x0, &y0, &x1, &y1)

@@ -50,7 +50,9 @@ public enum TextRasterizer {
   public static func rasterize(_ style: TextStyle, scale requested: CGFloat) -> Raster? {
     var scale = max(requested, 1e-3)
     let largest = max(style.size.width, style.size.height) * scale
-    if largest > CGFloat(ShapeRasterizer.maxSide) { scale *= CGFloat(ShapeRasterizer.maxSide) / largest }
+    if largest > CGFloat(ShapeRasterizer.maxSide) {
+      scale *= CGFloat(ShapeRasterizer.maxSide) / largest
+    }
     let width = Int((style.size.width * scale).rounded(.up))
     let height = Int((style.size.height * scale).rounded(.up))
     guard let bitmap = CairoBitmap(width: width, height: height) else { return nil }
@@ -59,7 +61,8 @@ public enum TextRasterizer {
     guard let layout = pango_cairo_create_layout(cr) else { return nil }
     defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
     configure(layout, style)
-    cairo_set_source_rgba(cr, style.color.red, style.color.green, style.color.blue, style.color.alpha)
+    cairo_set_source_rgba(
+      cr, style.color.red, style.color.green, style.color.blue, style.color.alpha)
     cairo_move_to(cr, xOffset(layout, style), 0)
     pango_cairo_show_layout(cr, layout)
     guard let image = bitmap.makeImage() else { return nil }
@@ -120,7 +123,8 @@ public enum TextRasterizer {
   /// align: the lines are placed in the bounds here.
   private static func xOffset(_ layout: OpaquePointer, _ style: TextStyle) -> Double {
     guard pango_layout_get_width(layout) < 0 else { return 0 }
-    var ink = PangoRectangle(), logical = PangoRectangle()
+    var ink = PangoRectangle()
+    var logical = PangoRectangle()
     pango_layout_get_extents(layout, &ink, &logical)
     let textWidth = Double(logical.width) / Double(LAMINA_PANGO_SCALE)
     let free = Double(style.size.width) - textWidth

@@ -48,13 +48,17 @@ private final class SamplerLayer: CALayer {
   override func draw(in ctx: CGContext) {
     let gradient = CGGradient(
       colorsSpace: nil,
-      colors: [CGColor(red: 1, green: 0.8, blue: 0.2, alpha: 1), CGColor(red: 0.6, green: 0.1, blue: 0.6, alpha: 1)],
+      colors: [
+        CGColor(red: 1, green: 0.8, blue: 0.2, alpha: 1),
+        CGColor(red: 0.6, green: 0.1, blue: 0.6, alpha: 1),
+      ],
       locations: [0, 1])!
     ctx.saveGState()
     ctx.addEllipse(in: CGRect(x: 4, y: 4, width: 52, height: 52))
     ctx.clip()
     ctx.drawRadialGradient(
-      gradient, startCenter: CGPoint(x: 24, y: 24), startRadius: 0, endCenter: CGPoint(x: 30, y: 30),
+      gradient, startCenter: CGPoint(x: 24, y: 24), startRadius: 0,
+      endCenter: CGPoint(x: 30, y: 30),
       endRadius: 28, options: [.drawsAfterEndLocation])
     ctx.restoreGState()
     ctx.saveGState()
@@ -66,7 +70,8 @@ private final class SamplerLayer: CALayer {
     ctx.setStrokeColor(.black)
     ctx.setLineDash(phase: 0, lengths: [4, 3])
     ctx.stroke(CGRect(x: 66, y: 6, width: 48, height: 48))
-    let checker = CGImage(width: 2, height: 2, rgba: [255, 0, 0, 255, 0, 0, 255, 255, 0, 0, 255, 255, 255, 0, 0, 255])!
+    let checker = CGImage(
+      width: 2, height: 2, rgba: [255, 0, 0, 255, 0, 0, 255, 255, 0, 0, 255, 255, 255, 0, 0, 255])!
     ctx.setAlpha(0.5)
     ctx.draw(checker, in: CGRect(x: 120, y: 10, width: 30, height: 40))
   }
@@ -101,7 +106,8 @@ final class DisplayTests: XCTestCase {
     sampler.setNeedsDisplay()
     root.sublayers = [arrow, checker, sampler]
     let image = try RenderTestSupport.renderer().render(layer: root, size: size, scale: 1)
-    try RenderTestSupport.assertMatches(image, golden: "drawing/display.png", tolerance: .fuzzy(maxDifference: 2, maxPixels: 0))
+    try RenderTestSupport.assertMatches(
+      image, golden: "drawing/display.png", tolerance: .fuzzy(maxDifference: 2, maxPixels: 0))
     // The backing store is bounds × contentsScale pixels.
     let contents = try XCTUnwrap(arrow.contents as? CGImage)
     XCTAssertEqual(contents.width, 200)

@@ -1,8 +1,9 @@
 import Foundation
 import Lamina
+import XCTest
+
 @testable import LaminaDraw
 @testable import LaminaRender
-import XCTest
 
 /// Shape and text layers: rasterized on the CPU, cached, shown as images.
 final class DrawnContentTests: XCTestCase {
@@ -28,7 +29,8 @@ final class DrawnContentTests: XCTestCase {
   /// draws and uploads that one layer again.
   func testShapeIsRasterizedOnceAndAgainOnlyWhenItChanges() throws {
     let renderer = try RenderTestSupport.renderer()
-    let a = shape(), b = shape()
+    let a = shape()
+    let b = shape()
     b.position.y += 1000  // off screen: never drawn
     b.lineWidth = 7
     let root = scene(a)
@@ -52,8 +54,12 @@ final class DrawnContentTests: XCTestCase {
     XCTAssertEqual(FrameBuilder.shownScale(CATransform3DMakeScale(8, 8, 1), rect), 8)
     XCTAssertEqual(FrameBuilder.shownScale(CATransform3DMakeScale(2, 3, 1), rect), 3)
     // In between: rounded up to a quarter octave.
-    XCTAssertEqual(FrameBuilder.shownScale(CATransform3DMakeScale(1.1, 1.1, 1), rect), pow(2, 0.25), accuracy: 1e-9)
-    XCTAssertEqual(FrameBuilder.shownScale(CATransform3DMakeScale(100, 100, 1), rect), FrameBuilder.maxDrawnScale)
+    XCTAssertEqual(
+      FrameBuilder.shownScale(CATransform3DMakeScale(1.1, 1.1, 1), rect), pow(2, 0.25),
+      accuracy: 1e-9)
+    XCTAssertEqual(
+      FrameBuilder.shownScale(CATransform3DMakeScale(100, 100, 1), rect), FrameBuilder.maxDrawnScale
+    )
   }
 
   func testShapeBitmapCoversTheStroke() throws {
@@ -88,6 +94,9 @@ final class DrawnContentTests: XCTestCase {
     let raster = try XCTUnwrap(TextRasterizer.rasterize(style, scale: 1))
     XCTAssertTrue(TextRasterizer.checkedFamilies.contains("No Such Font Family"))
     XCTAssertFalse(raster.image.isOpaque)
-    XCTAssertTrue(stride(from: 3, to: raster.image.pixels.count, by: 4).contains { raster.image.pixels[$0] > 200 })
+    XCTAssertTrue(
+      stride(from: 3, to: raster.image.pixels.count, by: 4).contains {
+        raster.image.pixels[$0] > 200
+      })
   }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Lamina
-@testable import LaminaRender
 import XCTest
+
+@testable import LaminaRender
 
 final class GradientTests: XCTestCase {
   private func gradient(
@@ -24,12 +25,17 @@ final class GradientTests: XCTestCase {
   /// rendering shows runs of 240 identical pixels; dithered, no run is that long.
   func testSlowGradientAcross4KDoesNotBand() throws {
     let root = gradient(
-      [CGColor(red: 0, green: 0, blue: 0, alpha: 1), CGColor(red: 16 / 255, green: 16 / 255, blue: 16 / 255, alpha: 1)],
+      [
+        CGColor(red: 0, green: 0, blue: 0, alpha: 1),
+        CGColor(red: 16 / 255, green: 16 / 255, blue: 16 / 255, alpha: 1),
+      ],
       width: 3840, height: 4)
-    let image = try RenderTestSupport.renderer().render(layer: root, size: CGSize(width: 3840, height: 4))
+    let image = try RenderTestSupport.renderer().render(
+      layer: root, size: CGSize(width: 3840, height: 4))
     let step = 3840 / 16
     for y in 0..<4 {
-      var longest = 0, run = 0
+      var longest = 0
+      var run = 0
       var previous: UInt8?
       var total = 0
       for x in 0..<3840 {
@@ -53,7 +59,8 @@ final class GradientTests: XCTestCase {
       [CGColor(red: 1, green: 0, blue: 0, alpha: 1), CGColor(red: 0, green: 0, blue: 0, alpha: 0)],
       width: 101, height: 4)
     let image = try RenderTestSupport.renderer().render(
-      layer: root, size: CGSize(width: 101, height: 4), background: CGColor(red: 0, green: 0, blue: 0, alpha: 1))
+      layer: root, size: CGSize(width: 101, height: 4),
+      background: CGColor(red: 0, green: 0, blue: 0, alpha: 1))
     let mid = image.pixel(50, 2)
     XCTAssertEqual(Double(mid.r), 0.25 * 255, accuracy: 3)
     XCTAssertLessThanOrEqual(mid.g, 1)
@@ -116,7 +123,8 @@ final class GradientTests: XCTestCase {
     XCTAssertEqual(paint.locations.last, 1)
     layer.colors = [CGColor(red: 0, green: 1, blue: 0, alpha: 1)]
     let root = gradient([CGColor(red: 0, green: 1, blue: 0, alpha: 1)], width: 10, height: 10)
-    let image = try RenderTestSupport.renderer().render(layer: root, size: CGSize(width: 10, height: 10))
+    let image = try RenderTestSupport.renderer().render(
+      layer: root, size: CGSize(width: 10, height: 10))
     XCTAssertGreaterThanOrEqual(image.pixel(5, 5).g, 253)  // dithered by at most a step or two
   }
 }

@@ -94,8 +94,10 @@ extension FrameBuilder {
       guard q.w > EdgeGeometry.nearW else { continue }
       // Derivatives of (X/W, Y/W) along the layer's x and y.
       let w2 = q.w * q.w
-      let dxx = (m.m11 * q.w - q.x * m.m14) / w2, dyx = (m.m12 * q.w - q.y * m.m14) / w2
-      let dxy = (m.m21 * q.w - q.x * m.m24) / w2, dyy = (m.m22 * q.w - q.y * m.m24) / w2
+      let dxx = (m.m11 * q.w - q.x * m.m14) / w2
+      let dyx = (m.m12 * q.w - q.y * m.m14) / w2
+      let dxy = (m.m21 * q.w - q.x * m.m24) / w2
+      let dyy = (m.m22 * q.w - q.y * m.m24) / w2
       largest = max(largest, hypot(dxx, dyx), hypot(dxy, dyy))
     }
     guard largest.isFinite, largest > 0 else { return 1 }
@@ -117,7 +119,9 @@ extension FrameBuilder {
   /// The content a shape or text layer draws on the CPU, as an image item.
   func drawnItem(_ layer: CALayer, toTarget: CATransform3D, flipped: Bool) -> DrawItem? {
     if let shape = layer as? CAShapeLayer { return shapeItem(shape, toTarget: toTarget) }
-    if let text = layer as? CATextLayer { return textItem(text, toTarget: toTarget, flipped: flipped) }
+    if let text = layer as? CATextLayer {
+      return textItem(text, toTarget: toTarget, flipped: flipped)
+    }
     return nil
   }
 
@@ -131,7 +135,8 @@ extension FrameBuilder {
       let raster = RasterCache.shared.raster(
         .text(style, scale: scale), make: { TextRasterizer.rasterize(style, scale: scale) })
     else { return nil }
-    let placed = Raster(image: raster.image, rect: raster.rect.offsetBy(dx: layer.bounds.minX, dy: layer.bounds.minY))
+    let placed = Raster(
+      image: raster.image, rect: raster.rect.offsetBy(dx: layer.bounds.minX, dy: layer.bounds.minY))
     return drawnItem(placed, toTarget: toTarget, name: layer.name, flipped: flipped)
   }
 
@@ -139,7 +144,8 @@ extension FrameBuilder {
   /// at and drawn as an image over the area they cover.
   func shapeItem(_ layer: CAShapeLayer, toTarget: CATransform3D) -> DrawItem? {
     guard let style = ShapeStyle(layer) else { return nil }
-    let scale = Self.shownScale(toTarget, layer.bounds.isEmpty ? style.path.boundingBox : layer.bounds)
+    let scale = Self.shownScale(
+      toTarget, layer.bounds.isEmpty ? style.path.boundingBox : layer.bounds)
     guard
       let raster = RasterCache.shared.raster(
         .shape(style, scale: scale), make: { ShapeRasterizer.rasterize(style, scale: scale) })
@@ -147,7 +153,9 @@ extension FrameBuilder {
     return drawnItem(raster, toTarget: toTarget, name: layer.name, flipped: false)
   }
 
-  func drawnItem(_ raster: Raster, toTarget: CATransform3D, name: String?, flipped: Bool) -> DrawItem? {
+  func drawnItem(_ raster: Raster, toTarget: CATransform3D, name: String?, flipped: Bool)
+    -> DrawItem?
+  {
     let sampler = SamplerKey(minification: .linear, magnification: .linear)
     return makeItem(
       .image(raster.image, sampler), rect: raster.rect, uv: flipped ? (0, 1, 1, 0) : (0, 0, 1, 1),

@@ -6,7 +6,9 @@ import Lamina
 /// straight (un-premultiplied) colors.
 public struct GradientPaint: Equatable {
   public enum Kind: Int32 {
-    case axial = 0, radial = 1, conic = 2
+    case axial = 0
+    case radial = 1
+    case conic = 2
   }
 
   /// The most stops the shader takes; extra stops are resampled (see `init?`).
@@ -42,7 +44,8 @@ public struct GradientPaint: Equatable {
       (colors, locations) = Self.resample(colors, locations)
     }
     let size = layer.bounds.size
-    let s = layer.startPoint, e = layer.endPoint
+    let s = layer.startPoint
+    let e = layer.endPoint
     kind = layer.type == .radial ? .radial : layer.type == .conic ? .conic : .axial
     parameters = Self.parameters(
       kind, start: CGPoint(x: s.x * size.width, y: s.y * size.height),
@@ -58,15 +61,18 @@ public struct GradientPaint: Equatable {
   ///   of zero takes the other; both zero puts everything past the end);
   /// - conic: center and the end point's angle in turns (y down: clockwise).
   static func parameters(_ kind: Kind, start: CGPoint, end: CGPoint) -> SIMD4<Float> {
-    let dx = Double(end.x - start.x), dy = Double(end.y - start.y)
+    let dx = Double(end.x - start.x)
+    let dy = Double(end.y - start.y)
     switch kind {
     case .axial:
       let length2 = dx * dx + dy * dy
       guard length2 > 0 else { return .zero }
-      let a = dx / length2, b = dy / length2
+      let a = dx / length2
+      let b = dy / length2
       return SIMD4(Float(a), Float(b), Float(-(a * Double(start.x) + b * Double(start.y))), 0)
     case .radial:
-      var rx = abs(dx), ry = abs(dy)
+      var rx = abs(dx)
+      var ry = abs(dy)
       if rx <= 0 { rx = ry }
       if ry <= 0 { ry = rx }
       let inverse = rx > 0 ? SIMD2(Float(1 / rx), Float(1 / ry)) : SIMD2<Float>(repeating: 1e6)
@@ -82,13 +88,16 @@ public struct GradientPaint: Equatable {
   private static func resample(_ colors: [SIMD4<Float>], _ locations: [Float]) -> (
     [SIMD4<Float>], [Float]
   ) {
-    let first = locations[0], last = locations[locations.count - 1]
-    var outColors: [SIMD4<Float>] = [], outLocations: [Float] = []
+    let first = locations[0]
+    let last = locations[locations.count - 1]
+    var outColors: [SIMD4<Float>] = []
+    var outLocations: [Float] = []
     for k in 0..<maxStops {
       let t = first + (last - first) * Float(k) / Float(maxStops - 1)
       var i = 1
       while i < locations.count - 1 && locations[i] < t { i += 1 }
-      let a = locations[i - 1], b = locations[i]
+      let a = locations[i - 1]
+      let b = locations[i]
       let f = b > a ? min(max((t - a) / (b - a), 0), 1) : 1
       outColors.append(colors[i - 1] + (colors[i] - colors[i - 1]) * f)
       outLocations.append(t)
