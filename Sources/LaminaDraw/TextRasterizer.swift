@@ -3,6 +3,15 @@ import CPango
 import Foundation
 import Lamina
 
+/// A run of an attributed string with its own font or color: UTF-8 byte
+/// offsets into the string, as Pango counts.
+public struct TextRun: Hashable {
+  public var start: Int, end: Int
+  public var fontFamily: String?
+  public var fontSize: CGFloat?
+  public var color: CGColor?
+}
+
 /// Everything that decides how a `CATextLayer` looks, as a value: the key
 /// under which its rasterized bitmap is cached (with the scale).
 public struct TextStyle: Hashable {
@@ -10,32 +19,61 @@ public struct TextStyle: Hashable {
   public var fontFamily: String?
   public var fontSize: CGFloat
   public var color: CGColor
+  /// Runs of an attributed string (empty for a plain one).
+  public var runs: [TextRun] = []
   public var alignment: CATextLayerAlignmentMode
   public var isWrapped: Bool
   public var truncation: CATextLayerTruncationMode
   /// The layer's bounds size, in points.
   public var size: CGSize
 
-  /// The style of `layer`; nil when it draws nothing.
+  /// The style of `layer`; nil when it draws nothing. As in Core Animation,
+  /// an attributed string ignores the layer's `font`, `fontSize` and
+  /// `foregroundColor`: runs without a `.font` are Helvetica 12, without a
+  /// `.foregroundColor` black.
   public init?(_ layer: CATextLayer) {
-    let text: String
-    switch layer.string {
-    case let s as String: text = s
-    case let s as Substring: text = String(s)
-    case nil: return nil
-    case let other?: text = String(describing: other)
-    }
-    guard !text.isEmpty, let color = layer.foregroundColor, color.alpha > 0,
-      layer.bounds.width > 0, layer.bounds.height > 0, layer.fontSize > 0
-    else { return nil }
-    string = text
-    fontFamily = layer.font as? String
-    fontSize = layer.fontSize
-    self.color = color
+    guard layer.bounds.width > 0, layer.bounds.height > 0 else { return nil }
     alignment = layer.alignmentMode
     isWrapped = layer.isWrapped
     truncation = layer.truncationMode
     size = layer.bounds.size
+    switch layer.string {
+    case let attributed as NSAttributedString:
+      string = attributed.string
+      fontFamily = nil
+      fontSize = 12
+      color = .black
+      runs = Self.runs(attributed)
+    case let plain?:
+      string = (plain as? String) ?? (plain as? Substring).map(String.init) ?? "\(plain)"
+      fontFamily = (layer.font as? String) ?? (layer.font as? CTFont)?.familyName
+      fontSize = layer.fontSize
+      guard let foreground = layer.foregroundColor, foreground.alpha > 0, fontSize > 0 else {
+        return nil
+      }
+      color = foreground
+    case nil:
+      return nil
+    }
+    guard !string.isEmpty else { return nil }
+  }
+
+  private static func runs(_ attributed: NSAttributedString) -> [TextRun] {
+    let text = attributed.string
+    var runs: [TextRun] = []
+    attributed.enumerateAttributes(
+      in: NSRange(location: 0, length: attributed.length), options: []
+    ) { attributes, range, _ in
+      let font = attributes[.font] as? CTFont
+      let color = attributes[.foregroundColor] as? CGColor
+      guard font != nil || color != nil, let r = Range(range, in: text) else { return }
+      runs.append(
+        TextRun(
+          start: text.utf8.distance(from: text.startIndex, to: r.lowerBound),
+          end: text.utf8.distance(from: text.startIndex, to: r.upperBound),
+          fontFamily: font?.familyName, fontSize: font?.size, color: color))
+    }
+    return runs
   }
 }
 
@@ -80,6 +118,7 @@ public enum TextRasterizer {
     pango_font_description_set_family(description, family)
     pango_font_description_set_absolute_size(description, Double(style.fontSize) * pangoScale)
     pango_layout_set_font_description(layout, description)
+    if !style.runs.isEmpty { setAttributes(layout, style.runs) }
     if style.fontFamily != nil { warnIfMissing(family, layout: layout, description: description) }
 
     let width = Int32((Double(style.size.width) * pangoScale).rounded())
@@ -117,6 +156,30 @@ public enum TextRasterizer {
       // ones (Pango flips the alignment of a right-to-left paragraph).
       pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
     }
+  }
+
+  /// Fonts, sizes and colors of an attributed string's runs.
+  private static func setAttributes(_ layout: OpaquePointer, _ runs: [TextRun]) {
+    guard let list = pango_attr_list_new() else { return }
+    defer { pango_attr_list_unref(list) }
+    func insert(_ attribute: UnsafeMutablePointer<PangoAttribute>?, _ run: TextRun) {
+      guard let attribute else { return }
+      attribute.pointee.start_index = guint(run.start)
+      attribute.pointee.end_index = guint(run.end)
+      pango_attr_list_insert(list, attribute)
+    }
+    func channel(_ value: CGFloat) -> guint16 { guint16(max(0, min(1, value)) * 65535) }
+    for run in runs {
+      if let family = run.fontFamily { insert(pango_attr_family_new(family), run) }
+      if let size = run.fontSize, size > 0 {
+        insert(pango_attr_size_new_absolute(Int32(Double(size) * Double(LAMINA_PANGO_SCALE))), run)
+      }
+      if let color = run.color {
+        insert(pango_attr_foreground_new(channel(color.red), channel(color.green), channel(color.blue)), run)
+        insert(pango_attr_foreground_alpha_new(channel(color.alpha)), run)
+      }
+    }
+    pango_layout_set_attributes(layout, list)
   }
 
   /// Without a layout width (unwrapped, untruncated text), Pango does not

@@ -99,4 +99,37 @@ final class DrawnContentTests: XCTestCase {
         raster.image.pixels[$0] > 200
       })
   }
+
+  /// An attributed string: runs with their own font, size and color; the
+  /// layer's font, size and color are not used (Helvetica 12, black).
+  func testAttributedRuns() throws {
+    let text = NSMutableAttributedString(string: "Big red, small blue, plain")
+    text.addAttributes(
+      [
+        .font: CTFontCreateWithName("DejaVu Serif", 28, nil),
+        .foregroundColor: CGColor(red: 0.8, green: 0.1, blue: 0.1, alpha: 1),
+      ], range: NSRange(location: 0, length: 8))
+    text.addAttributes(
+      [
+        .font: CTFontCreateWithName("DejaVu Sans Mono", 14, nil),
+        .foregroundColor: CGColor(red: 0.1, green: 0.2, blue: 0.9, alpha: 0.8),
+      ], range: NSRange(location: 9, length: 10))
+    let layer = CATextLayer()
+    layer.frame = CGRect(x: 5, y: 5, width: 290, height: 40)
+    layer.string = text
+    layer.fontSize = 40
+    layer.foregroundColor = CGColor(red: 0, green: 1, blue: 0, alpha: 1)
+    let style = try XCTUnwrap(TextStyle(layer))
+    XCTAssertEqual(style.runs.count, 2)
+    XCTAssertEqual(style.runs[1].start, 9)
+    let root = scene(layer, size: 300)
+    root.bounds.size.height = 50
+    root.position.y = 25
+    root.backgroundColor = .white
+    let image = try RenderTestSupport.renderer().render(
+      layer: root, size: CGSize(width: 300, height: 50), scale: 2)
+    try RenderTestSupport.assertMatches(
+      image, golden: "drawing/attributed_text.png",
+      tolerance: .fuzzy(maxDifference: 2, maxPixels: 20))
+  }
 }
