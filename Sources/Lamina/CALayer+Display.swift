@@ -47,6 +47,11 @@ extension CALayer {
   /// `display()`'s default: a delegate's `display(_:)` wins, otherwise
   /// the backing store is drawn.
   func defaultDisplay() {
+    // Gradient, shape and text layers draw in the renderer, from their
+    // properties; without a delegate, displaying them sets no contents.
+    if delegate == nil && (self is CAGradientLayer || self is CAShapeLayer || self is CATextLayer) {
+      return
+    }
     if let delegate = delegate as? CALayerDelegate {
       delegate.display(self)
     } else {

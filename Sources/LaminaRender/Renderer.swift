@@ -279,8 +279,10 @@ public final class Renderer {
       } else {
         let first = indices.count
         let count = appendItem(item, &vertices, &indices)
-        batches.append(Batch(program: program, texture: texture, sampler: sampler, firstIndex: first, indexCount: count,
-            paint: paint))
+        batches.append(
+          Batch(
+            program: program, texture: texture, sampler: sampler, firstIndex: first,
+            indexCount: count, paint: paint))
       }
     }
     guard !batches.isEmpty else { return }

@@ -168,4 +168,16 @@ final class DisplayTests: XCTestCase {
     XCTAssertEqual(alpha(17, 0), 255)
     XCTAssertEqual(alpha(0, 0), 0)
   }
+
+  /// Shape, text and gradient layers draw from their properties: asking them
+  /// to display sets no backing store.
+  func testPropertyDrawnLayersMakeNoBackingStore() {
+    LaminaDraw.install()
+    for layer in [CAShapeLayer(), CATextLayer(), CAGradientLayer()] as [CALayer] {
+      layer.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
+      layer.setNeedsDisplay()
+      layer.displayIfNeeded()
+      XCTAssertNil(layer.contents)
+    }
+  }
 }
