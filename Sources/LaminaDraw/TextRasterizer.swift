@@ -109,7 +109,7 @@ public enum TextRasterizer {
       rect: CGRect(x: 0, y: 0, width: CGFloat(width) / scale, height: CGFloat(height) / scale))
   }
 
-  private static func configure(_ layout: OpaquePointer, _ style: TextStyle) {
+  static func configure(_ layout: OpaquePointer, _ style: TextStyle) {
     let pangoScale = Double(LAMINA_PANGO_SCALE)
     pango_layout_set_text(layout, style.string, -1)
     let description = pango_font_description_new()
@@ -184,7 +184,7 @@ public enum TextRasterizer {
 
   /// Without a layout width (unwrapped, untruncated text), Pango does not
   /// align: the lines are placed in the bounds here.
-  private static func xOffset(_ layout: OpaquePointer, _ style: TextStyle) -> Double {
+  static func xOffset(_ layout: OpaquePointer, _ style: TextStyle) -> Double {
     guard pango_layout_get_width(layout) < 0 else { return 0 }
     var ink = PangoRectangle()
     var logical = PangoRectangle()

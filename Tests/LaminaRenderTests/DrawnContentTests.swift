@@ -132,4 +132,45 @@ final class DrawnContentTests: XCTestCase {
       image, golden: "drawing/attributed_text.png",
       tolerance: .fuzzy(maxDifference: 2, maxPixels: 20))
   }
+
+  private func textLayer(_ string: String, y: CGFloat, size: CGFloat = 14) -> CATextLayer {
+    let text = CATextLayer()
+    text.frame = CGRect(x: 0, y: y, width: 200, height: size * 1.5)
+    text.string = string
+    text.font = "DejaVu Sans"
+    text.fontSize = size
+    text.foregroundColor = .black
+    return text
+  }
+
+  /// Text layers share the glyph atlas: all their glyphs draw in one call,
+  /// and a new string made of known glyphs rasterizes nothing new.
+  func testTextLayersShareTheGlyphAtlas() throws {
+    let renderer = try RenderTestSupport.renderer()
+    let root = scene(textLayer("atlas shared", y: 0), size: 200)
+    let second = textLayer("by both layers", y: 30)
+    root.addSublayer(second)
+    let size = CGSize(width: 200, height: 200)
+    _ = try renderer.render(layer: root, size: size)
+    XCTAssertEqual(renderer.counters.drawCalls, 1)
+    let glyphs = GlyphAtlas.shared.rasterizedGlyphs
+    second.string = "shared atlas"  // the same letters again
+    _ = try renderer.render(layer: root, size: size)
+    XCTAssertEqual(GlyphAtlas.shared.rasterizedGlyphs, glyphs)
+    XCTAssertEqual(renderer.counters.textureUploads, 0)
+    XCTAssertEqual(renderer.counters.drawCalls, 1)
+  }
+
+  /// Very large text draws as one bitmap of its layer instead.
+  func testLargeTextUsesALayerBitmap() throws {
+    let renderer = try RenderTestSupport.renderer()
+    let big = textLayer("Big", y: 0, size: 120)
+    big.bounds.size = CGSize(width: 200, height: 180)
+    let root = scene(big, size: 200)
+    let image = try renderer.render(layer: root, size: CGSize(width: 200, height: 200))
+    XCTAssertEqual(renderer.counters.drawCalls, 1)
+    var inked = 0
+    for y in 0..<200 { for x in 0..<200 where image.pixel(x, y).a > 128 { inked += 1 } }
+    XCTAssertGreaterThan(inked, 2000)
+  }
 }

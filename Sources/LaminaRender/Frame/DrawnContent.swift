@@ -116,28 +116,86 @@ extension FrameBuilder {
     layer.displayIfNeeded()
   }
 
-  /// The content a shape or text layer draws on the CPU, as an image item.
-  func drawnItem(_ layer: CALayer, toTarget: CATransform3D, flipped: Bool) -> DrawItem? {
-    if let shape = layer as? CAShapeLayer { return shapeItem(shape, toTarget: toTarget) }
-    if let text = layer as? CATextLayer {
-      return textItem(text, toTarget: toTarget, flipped: flipped)
+  /// The content a shape or text layer draws on the CPU, as image items.
+  func appendDrawnItems(
+    _ layer: CALayer, toTarget: CATransform3D, flipped: Bool, into commands: inout [DrawCommand]
+  ) {
+    if let shape = layer as? CAShapeLayer, let item = shapeItem(shape, toTarget: toTarget) {
+      commands.append(.item(item))
+    } else if let text = layer as? CATextLayer {
+      appendText(text, toTarget: toTarget, flipped: flipped, into: &commands)
     }
-    return nil
   }
 
+  /// Glyphs larger than this many pixels make a bitmap of their own layer
+  /// instead of going into the shared atlas.
+  static let largestAtlasGlyph: CGFloat = 96
+
   /// A `CATextLayer`'s text, laid out in its bounds at the scale it is shown
-  /// at (so it stays crisp under zoom) and drawn as an image over the bounds;
-  /// like contents, it stays upright in a flipped superlayer.
-  func textItem(_ layer: CATextLayer, toTarget: CATransform3D, flipped: Bool) -> DrawItem? {
-    guard let style = TextStyle(layer) else { return nil }
+  /// at (so it stays crisp under zoom): one quad per glyph from the shared
+  /// glyph atlas, or, for very large text, one bitmap of the bounds. Like
+  /// contents, text stays upright in a flipped superlayer.
+  func appendText(
+    _ layer: CATextLayer, toTarget: CATransform3D, flipped: Bool,
+    into commands: inout [DrawCommand]
+  ) {
+    guard let style = TextStyle(layer) else { return }
     let scale = Self.shownScale(toTarget, layer.bounds)
-    guard
-      let raster = RasterCache.shared.raster(
-        .text(style, scale: scale), make: { TextRasterizer.rasterize(style, scale: scale) })
-    else { return nil }
-    let placed = Raster(
-      image: raster.image, rect: raster.rect.offsetBy(dx: layer.bounds.minX, dy: layer.bounds.minY))
-    return drawnItem(placed, toTarget: toTarget, name: layer.name, flipped: flipped)
+    let largestSize = style.runs.compactMap(\.fontSize).reduce(style.fontSize, max)
+    let origin = layer.bounds.origin
+    guard largestSize * scale <= Self.largestAtlasGlyph else {
+      guard
+        let raster = RasterCache.shared.raster(
+          .text(style, scale: scale), make: { TextRasterizer.rasterize(style, scale: scale) })
+      else { return }
+      let placed = Raster(image: raster.image, rect: raster.rect.offsetBy(dx: origin.x, dy: origin.y))
+      if let item = drawnItem(placed, toTarget: toTarget, name: layer.name, flipped: flipped) {
+        commands.append(.item(item))
+      }
+      return
+    }
+    let atlas = GlyphAtlas.shared
+    let sampler = SamplerKey(minification: .linear, magnification: .linear)
+    let height = layer.bounds.height
+    for glyph in atlas.glyphs(style, scale: scale) {
+      var rect = glyph.rect
+      var uv = glyph.uv
+      if flipped {
+        rect.origin.y = height - rect.maxY
+        uv = (uv.u0, uv.v1, uv.u1, uv.v0)
+      }
+      // Glyph quads need no edge antialiasing: their bitmaps have a clear margin.
+      if var item = makeItem(
+        .image(atlas.placeholder(glyph.page), sampler), rect: rect.offsetBy(dx: origin.x, dy: origin.y),
+        uv: uv, toTarget: toTarget, color: premultiplied(glyph.color, opacity: 1), name: layer.name)
+      {
+        item.antialiased = false
+        commands.append(.item(item))
+      }
+    }
+  }
+
+  /// Points the frame's glyph items at the atlas pages as they are at the
+  /// end of the frame (glyphs added while building it included).
+  func finishGlyphs(_ commands: inout [DrawCommand]) {
+    let pages = GlyphAtlas.shared.finishFrame()
+    guard !pages.isEmpty else { return }
+    func patch(_ commands: inout [DrawCommand]) {
+      for i in commands.indices {
+        switch commands[i] {
+        case .item(var item):
+          if case .image(let image, let sampler) = item.material,
+            let page = pages[ObjectIdentifier(image)]
+          {
+            item.material = .image(page, sampler)
+            commands[i] = .item(item)
+          }
+        case .group(let group):
+          patch(&group.commands)
+        }
+      }
+    }
+    patch(&commands)
   }
 
   /// A `CAShapeLayer`'s fill and stroke, rasterized at the scale it is shown

@@ -51,6 +51,7 @@ public struct FrameBuilder {
     RasterCache.shared.beginFrame()
     var commands: [DrawCommand] = []
     visit(root, parentToTarget: canvasToPixels, parentSublayers: nil, flipped: false, into: &commands)
+    finishGlyphs(&commands)
     return Frame(
       width: width, height: height, background: premultiplied(background, opacity: 1),
       commands: commands)
@@ -268,9 +269,7 @@ public struct FrameBuilder {
     if let gradient = layer as? CAGradientLayer, let item = gradientItem(gradient, toTarget: toTarget) {
       commands.append(.item(item))
     }
-    if let item = drawnItem(layer, toTarget: toTarget, flipped: flipped) {
-      commands.append(.item(item))
-    }
+    appendDrawnItems(layer, toTarget: toTarget, flipped: flipped, into: &commands)
     if let image = layer.contents as? CGImage {
       let layout = ContentsLayout(layer: layer, image: image)
       if let rect = layout.rect, rect.width > 0, rect.height > 0 {
