@@ -37,7 +37,8 @@ public final class GlyphAtlas: @unchecked Sendable {
 
     /// A free spot of `width`×`height` pixels (one pixel apart), or nil.
     func allocate(_ width: Int, _ height: Int) -> (x: Int, y: Int)? {
-      let w = width + 1, h = height + 1
+      let w = width + 1
+      let h = height + 1
       for i in shelves.indices where shelves[i].height >= h && shelves[i].height <= h + h / 2 + 2 {
         if shelves[i].x + w <= GlyphAtlas.side {
           defer { shelves[i].x += w }
@@ -205,8 +206,10 @@ public final class GlyphAtlas: @unchecked Sendable {
 
   private static func uv(_ slot: Slot) -> (Float, Float, Float, Float) {
     let side = Float(GlyphAtlas.side)
-    let u0 = Float(slot.x) / side, v0 = Float(slot.y) / side
-    let u1 = Float(slot.x + slot.width) / side, v1 = Float(slot.y + slot.height) / side
+    let u0 = Float(slot.x) / side
+    let v0 = Float(slot.y) / side
+    let u1 = Float(slot.x + slot.width) / side
+    let v1 = Float(slot.y + slot.height) / side
     return (u0, v0, u1, v1)
   }
 
@@ -214,7 +217,8 @@ public final class GlyphAtlas: @unchecked Sendable {
   private static func crop(
     _ uv: (Float, Float, Float, Float), from rect: CGRect, to part: CGRect
   ) -> (Float, Float, Float, Float) {
-    let du = (uv.2 - uv.0) / Float(rect.width), dv = (uv.3 - uv.1) / Float(rect.height)
+    let du = (uv.2 - uv.0) / Float(rect.width)
+    let dv = (uv.3 - uv.1) / Float(rect.height)
     let u0: Float = uv.0 + Float(part.minX - rect.minX) * du
     let v0: Float = uv.1 + Float(part.minY - rect.minY) * dv
     let u1: Float = uv.2 - Float(rect.maxX - part.maxX) * du
@@ -235,12 +239,15 @@ public final class GlyphAtlas: @unchecked Sendable {
     var ink = PangoRectangle()
     pango_font_get_glyph_extents(font, key.glyph, &ink, nil)
     guard ink.width > 0, ink.height > 0 else { return nil }
-    let unit = Double(LAMINA_PANGO_SCALE), s = Double(key.scale), phase = Double(key.phase) / 4
+    let unit = Double(LAMINA_PANGO_SCALE)
+    let s = Double(key.scale)
+    let phase = Double(key.phase) / 4
     let x0 = Int((Double(ink.x) / unit * s + phase).rounded(.down)) - 1
     let y0 = Int((Double(ink.y) / unit * s).rounded(.down)) - 1
     let x1 = Int((Double(ink.x + ink.width) / unit * s + phase).rounded(.up)) + 1
     let y1 = Int((Double(ink.y + ink.height) / unit * s).rounded(.up)) + 1
-    let width = x1 - x0, height = y1 - y0
+    let width = x1 - x0
+    let height = y1 - y0
     guard width > 0, height > 0, width < GlyphAtlas.side / 4, height < GlyphAtlas.side / 4,
       let bitmap = CairoBitmap(width: width, height: height)
     else { return nil }
@@ -262,7 +269,8 @@ public final class GlyphAtlas: @unchecked Sendable {
     page.pixels.withUnsafeMutableBufferPointer { out in
       image.pixels.withUnsafeBufferPointer { source in
         for row in 0..<height {
-          let from = row * width * 4, to = ((y + row) * GlyphAtlas.side + x) * 4
+          let from = row * width * 4
+          let to = ((y + row) * GlyphAtlas.side + x) * 4
           for i in 0..<(width * 4) { out[to + i] = source[from + i] }
         }
       }

@@ -175,7 +175,9 @@ public enum TextRasterizer {
         insert(pango_attr_size_new_absolute(Int32(Double(size) * Double(LAMINA_PANGO_SCALE))), run)
       }
       if let color = run.color {
-        insert(pango_attr_foreground_new(channel(color.red), channel(color.green), channel(color.blue)), run)
+        insert(
+          pango_attr_foreground_new(channel(color.red), channel(color.green), channel(color.blue)),
+          run)
         insert(pango_attr_foreground_alpha_new(channel(color.alpha)), run)
       }
     }

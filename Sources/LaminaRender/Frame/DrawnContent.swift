@@ -148,7 +148,8 @@ extension FrameBuilder {
         let raster = RasterCache.shared.raster(
           .text(style, scale: scale), make: { TextRasterizer.rasterize(style, scale: scale) })
       else { return }
-      let placed = Raster(image: raster.image, rect: raster.rect.offsetBy(dx: origin.x, dy: origin.y))
+      let placed = Raster(
+        image: raster.image, rect: raster.rect.offsetBy(dx: origin.x, dy: origin.y))
       if let item = drawnItem(placed, toTarget: toTarget, name: layer.name, flipped: flipped) {
         commands.append(.item(item))
       }
@@ -166,7 +167,8 @@ extension FrameBuilder {
       }
       // Glyph quads need no edge antialiasing: their bitmaps have a clear margin.
       if var item = makeItem(
-        .image(atlas.placeholder(glyph.page), sampler), rect: rect.offsetBy(dx: origin.x, dy: origin.y),
+        .image(atlas.placeholder(glyph.page), sampler),
+        rect: rect.offsetBy(dx: origin.x, dy: origin.y),
         uv: uv, toTarget: toTarget, color: premultiplied(glyph.color, opacity: 1), name: layer.name)
       {
         item.antialiased = false
