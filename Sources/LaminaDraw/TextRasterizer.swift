@@ -197,7 +197,7 @@ public enum TextRasterizer {
     case .right: return free
     case .center: return free / 2
     case .natural:
-      return pango_find_base_dir(style.string, -1) == PANGO_DIRECTION_RTL ? free : 0
+      return pango_layout_get_direction(layout, 0) == PANGO_DIRECTION_RTL ? free : 0
     default: return 0
     }
   }
