@@ -19,15 +19,21 @@ let package = Package(
     .systemLibrary(name: "CGBM", pkgConfig: "gbm", providers: [.apt(["libgbm-dev"])]),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
     .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+    .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+    .systemLibrary(
+      name: "CPango", pkgConfig: "pangocairo",
+      providers: [.apt(["libpango1.0-dev", "fonts-dejavu-core"])]),
 
     // The public API: CALayer and its subclasses, CATransform3D, CGColor, CGImage, CGPath.
     .target(name: "Lamina", dependencies: ["CPNG", "CJPEG"]),
+    // 2D drawing on the CPU with Cairo and Pango: shape and text rasterizing.
+    .target(name: "LaminaDraw", dependencies: ["Lamina", "CCairo", "CPango"]),
     // The scene file format: decoding, key paths, errors.
     .target(name: "LaminaScene", dependencies: ["Lamina"]),
     // Frame building (render tree, draw list, batching) and the GL backend.
     .target(
       name: "LaminaRender",
-      dependencies: ["Lamina", "CEGL", "CGLES3", "CGBM", "CPNG"],
+      dependencies: ["Lamina", "LaminaDraw", "CEGL", "CGLES3", "CGBM", "CPNG"],
       plugins: ["EmbedShaders"]),
     // The command: thin subcommands over the library.
     .executableTarget(name: "lamina", dependencies: ["Lamina", "LaminaScene", "LaminaRender"]),
@@ -42,7 +48,7 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LaminaRenderTests",
-      dependencies: ["LaminaRender", "LaminaScene", "Lamina"],
+      dependencies: ["LaminaRender", "LaminaScene", "LaminaDraw", "Lamina"],
       resources: [.copy("Fixtures")]),
   ],
   swiftLanguageModes: [.v5]

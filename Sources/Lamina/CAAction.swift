@@ -16,22 +16,6 @@ extension NSNull: CAAction {
   }
 }
 
-/// The layer's delegate: actions and layout. Every method is optional.
-public protocol CALayerDelegate: AnyObject {
-  /// The action for `event` on `layer`: an action, `NSNull` to stop the
-  /// search with no action, or nil to let the search go on.
-  func action(for layer: CALayer, forKey event: String) -> CAAction?
-  /// Lays out `layer`'s sublayers (called by the layer's default `layoutSublayers()`).
-  func layoutSublayers(of layer: CALayer)
-}
-
-extension CALayerDelegate {
-  /// No action of its own: the search goes on.
-  public func action(for layer: CALayer, forKey event: String) -> CAAction? { nil }
-  /// No layout of its own.
-  public func layoutSublayers(of layer: CALayer) {}
-}
-
 extension CAAnimation: CAAction {
   /// Adds a copy of the animation to the layer under `event`, as Core
   /// Animation does for an action: a property animation without a key path

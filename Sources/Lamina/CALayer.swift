@@ -20,8 +20,11 @@ open class CALayer: CustomStringConvertible {
   open var bounds: CGRect = .zero {
     didSet {
       didChange("bounds", oldValue)
-      // A new size needs a new layout, as in Core Animation.
-      if bounds.size != oldValue.size { setNeedsLayout() }
+      // A new size needs a new layout (and, when asked, a new display), as in Core Animation.
+      if bounds.size != oldValue.size {
+        setNeedsLayout()
+        if needsDisplayOnBoundsChange { setNeedsDisplay() }
+      }
     }
   }
   /// Where the anchor point sits, in the superlayer's bounds space.
@@ -190,6 +193,25 @@ open class CALayer: CustomStringConvertible {
     didSet { valuesVersion &+= 1 }
   }
 
+  // MARK: Drawing (see CALayer+Display.swift)
+
+  /// Redraw the contents when the bounds' size changes.
+  open var needsDisplayOnBoundsChange = false
+  /// A hint that the layer's drawing fills its bounds opaquely.
+  open var isOpaque = false
+  /// Set by `setNeedsDisplay()`, cleared by `displayIfNeeded()`.
+  var displayPending = false
+
+  /// Sets the contents. The default: a delegate's `display(_:)` wins;
+  /// otherwise a backing store of `bounds × contentsScale` pixels is drawn
+  /// by `draw(in:)` and becomes the contents. Subclasses override it to set
+  /// `contents` directly.
+  open func display() { defaultDisplay() }
+
+  /// Draws the contents into `ctx` (bounds space, top-left origin); the
+  /// default asks the delegate's `draw(_:in:)`. Subclasses override it.
+  open func draw(in ctx: CGContext) { (delegate as? CALayerDelegate)?.draw(self, in: ctx) }
+
   /// The superlayer, or nil for a root layer (and for a mask).
   public internal(set) weak var superlayer: CALayer?
   /// The layer this one masks, when it is set as another layer's `mask`.
@@ -269,6 +291,7 @@ open class CALayer: CustomStringConvertible {
     name = other.name; actions = other.actions; style = other.style
     delegate = other.delegate; attributes = other.attributes
     timing = other.timing
+    needsDisplayOnBoundsChange = other.needsDisplayOnBoundsChange; isOpaque = other.isOpaque
   }
 
   // MARK: Key-value coding (see CALayer+KeyValueCoding.swift)

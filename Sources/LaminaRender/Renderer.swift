@@ -257,6 +257,8 @@ public final class Renderer {
     var sampler: GLuint
     var firstIndex: Int
     var indexCount: Int
+    /// The gradient whose uniforms the batch sets, for gradient items.
+    var paint: GradientPaint?
   }
 
   /// Draws `commands` into the bound target, which shows `region` of the
@@ -278,8 +280,10 @@ public final class Renderer {
         item = compositeItem(group, region: region)
       }
       let (program, texture, sampler) = try resources(for: item.material)
+      var paint: GradientPaint?
+      if case .gradient(let gradient) = item.material { paint = gradient }
       if var last = batches.last, last.program.id == program.id, last.texture == texture,
-        last.sampler == sampler, last.blend == item.blend
+        last.sampler == sampler, last.blend == item.blend, last.paint == paint
       {
         last.indexCount += appendItem(item, &vertices, &indices)
         batches[batches.count - 1] = last
@@ -289,7 +293,7 @@ public final class Renderer {
         batches.append(
           Batch(
             blend: item.blend, program: program, texture: texture, sampler: sampler,
-            firstIndex: first, indexCount: count))
+            firstIndex: first, indexCount: count, paint: paint))
       }
     }
     guard !batches.isEmpty else { return }
@@ -313,6 +317,7 @@ public final class Renderer {
         lastProgram = batch.program.id
       }
       if batch.texture != 0 { device.bindTexture(batch.texture, sampler: batch.sampler) }
+      if let paint = batch.paint { try programs.gradient.set(paint) }
       device.drawTriangles(indexCount: batch.indexCount, firstIndex: batch.firstIndex)
     }
   }
@@ -321,6 +326,8 @@ public final class Renderer {
     switch material {
     case .solid:
       return (programs.solid, 0, 0)
+    case .gradient(let paint):
+      return (try programs.gradient.program(paint), 0, 0)
     case .image(let image, let key):
       let texture = try textures.texture(for: image, sampler: key, device: device)
       return (programs.image, texture, textures.sampler(key))

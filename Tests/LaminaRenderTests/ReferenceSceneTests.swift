@@ -11,14 +11,10 @@ final class ReferenceSceneTests: XCTestCase {
   static let pending: [String: String] = [
     "border_above_sublayers": "borders (issue 3)",
     "corners_masks_to_bounds": "rounded corners and masksToBounds (issue 3)",
-    "gradient_axial": "CAGradientLayer (issue 7)",
-    "gradient_radial": "CAGradientLayer (issue 7)",
     "mask_image": "mask layers (issue 3)",
     "nine_slice": "contentsCenter (issue 3)",
     "replicator": "rounded corners and borders of the instances (issue 3)",
     "shadow_radius": "shadows (issue 3)",
-    "shape_fill_stroke": "CAShapeLayer (issue 7)",
-    "text_basic": "CATextLayer (issue 7)",
     "filter_blur": "filters (issue 9)",
     "background_blur": "background filters (issue 9)",
     "blend_modes_separable": "blend modes (issue 9)",
@@ -106,6 +102,7 @@ final class ReferenceSceneTests: XCTestCase {
       "geometry_anchor", "rotation_2d", "page_turn_perspective", "zposition_order",
       "contents_gravity", "magnification_filter", "flatten_nested_3d", "transform_layer_cube",
       "animation_timing",
+      "gradient_axial", "gradient_radial", "shape_fill_stroke", "text_basic",
     ]
     for entry in try Self.manifest() {
       XCTAssertTrue(
@@ -131,4 +128,8 @@ final class ReferenceSceneTests: XCTestCase {
     try check(
       "animation_timing", excluding: corners ? nil : CGRect(x: 184, y: 4, width: 32, height: 32))
   }
+  func testGradientAxial() throws { try check("gradient_axial") }
+  func testGradientRadial() throws { try check("gradient_radial") }
+  func testShapeFillStroke() throws { try check("shape_fill_stroke") }
+  func testTextBasic() throws { try check("text_basic") }
 }

@@ -148,6 +148,11 @@ extension DrawItem {
       hasher.combine(image.identifier)
       hasher.combine(sampler)
     case .group(let id): hasher.combine(2); hasher.combine(id)
+    case .gradient(let paint):
+      hasher.combine(3)
+      hasher.combine(paint.kind)
+      for v in [paint.parameters] + paint.colors { hasher.combine(v.x); hasher.combine(v.y); hasher.combine(v.z); hasher.combine(v.w) }
+      for l in paint.locations { hasher.combine(l) }
     }
     for v in matrix.values { hasher.combine(v) }
     hasher.combine(rect.minX); hasher.combine(rect.minY)

@@ -53,12 +53,15 @@ public enum Material: Equatable {
   case image(CGImage, SamplerKey)
   /// The texture of an offscreen group rendered earlier in the frame.
   case group(Int)
+  /// A `CAGradientLayer`'s gradient, computed in the fragment shader.
+  case gradient(GradientPaint)
 
   public static func == (a: Material, b: Material) -> Bool {
     switch (a, b) {
     case (.solid, .solid): return true
     case (.image(let x, let s), .image(let y, let t)): return x === y && s == t
     case (.group(let x), .group(let y)): return x == y
+    case (.gradient(let x), .gradient(let y)): return x == y
     default: return false
     }
   }

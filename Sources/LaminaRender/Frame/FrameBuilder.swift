@@ -53,8 +53,10 @@ public struct FrameBuilder {
   public mutating func build(root: CALayer, background: CGColor?) -> Frame {
     nextGroupID = 0
     stats = FrameStats()
+    RasterCache.shared.beginFrame()
     var commands: [DrawCommand] = []
     visit(root, parentToTarget: canvasToPixels, parentSublayers: nil, flipped: false, into: &commands)
+    finishGlyphs(&commands)
     return Frame(
       width: width, height: height, background: premultiplied(background, opacity: 1),
       commands: commands, stats: stats)
@@ -292,6 +294,7 @@ public struct FrameBuilder {
   private func appendOwnCommands(
     _ layer: CALayer, toTarget: CATransform3D, flipped: Bool, into commands: inout [DrawCommand]
   ) {
+    displayIfNeeded(layer)
     let bounds = layer.bounds
     if !layer.isDoubleSided && isBackFacing(toTarget, bounds: bounds) { return }
     if let background = layer.backgroundColor, background.alpha > 0, bounds.width > 0,
@@ -304,6 +307,10 @@ public struct FrameBuilder {
         commands.append(.item(item))
       }
     }
+    if let gradient = layer as? CAGradientLayer, let item = gradientItem(gradient, toTarget: toTarget) {
+      commands.append(.item(item))
+    }
+    appendDrawnItems(layer, toTarget: toTarget, flipped: flipped, into: &commands)
     if let image = layer.contents as? CGImage {
       let layout = ContentsLayout(layer: layer, image: image)
       if let rect = layout.rect, rect.width > 0, rect.height > 0 {

@@ -38,9 +38,15 @@ struct GLProgram {
 
   /// Compiles and links `vertex` with `fragment` (file names in `Shaders/`).
   init(vertex: String, fragment: String) throws {
+    try self.init(vertex: vertex, fragmentSource: ShaderLibrary.source(fragment), name: fragment)
+  }
+
+  /// Compiles and links `vertex` (a file name) with a fragment shader's
+  /// source (a variant of a file, named `name` in errors).
+  init(vertex: String, fragmentSource: String, name fragment: String) throws {
     let vs = try Self.compile(vertex, GLenum(GL_VERTEX_SHADER))
     defer { glDeleteShader(vs) }
-    let fs = try Self.compile(fragment, GLenum(GL_FRAGMENT_SHADER))
+    let fs = try Self.compile(source: fragmentSource, name: fragment, GLenum(GL_FRAGMENT_SHADER))
     defer { glDeleteShader(fs) }
     let program = glCreateProgram()
     glAttachShader(program, vs)
@@ -101,10 +107,12 @@ struct GLProgram {
 struct ProgramSet {
   let solid: GLProgram
   let image: GLProgram
+  let gradient: GradientProgram
 
   init() throws {
     solid = try GLProgram(vertex: "quad.vert.glsl", fragment: "solid.frag.glsl")
     image = try GLProgram(vertex: "quad.vert.glsl", fragment: "image.frag.glsl")
+    gradient = GradientProgram()
   }
 }
 

@@ -1,0 +1,52 @@
+import Foundation
+
+extension CALayer {
+  /// Marks the contents as needing to be redrawn; the renderer calls
+  /// `displayIfNeeded()` before it draws the next frame.
+  public func setNeedsDisplay() { displayPending = true }
+
+  /// Marks part of the contents as needing to be redrawn. Lamina redraws the
+  /// whole backing store.
+  public func setNeedsDisplay(_ rect: CGRect) { displayPending = true }
+
+  /// Whether `setNeedsDisplay()` was called since the last display.
+  public func needsDisplay() -> Bool { displayPending }
+
+  /// Calls `display()` when the layer needs it.
+  public func displayIfNeeded() {
+    guard displayPending else { return }
+    displayPending = false
+    display()
+  }
+
+  /// `display()`'s default: a delegate's `display(_:)` wins, otherwise
+  /// the backing store is drawn.
+  func defaultDisplay() {
+    // Gradient, shape and text layers draw in the renderer, from their
+    // properties; without a delegate, displaying them sets no contents.
+    if delegate == nil && (self is CAGradientLayer || self is CAShapeLayer || self is CATextLayer) {
+      return
+    }
+    if let delegate = delegate as? CALayerDelegate {
+      delegate.display(self)
+    } else {
+      drawIntoBackingStore()
+    }
+  }
+
+  /// Makes a bitmap of `bounds × contentsScale` pixels, draws into it with
+  /// `draw(in:)` (bounds space) and sets it as `contents`.
+  public func drawIntoBackingStore() {
+    let scale = contentsScale > 0 ? contentsScale : 1
+    let width = Int((bounds.width * scale).rounded(.up))
+    let height = Int((bounds.height * scale).rounded(.up))
+    guard let context = CGContext.bitmap(width: width, height: height) else {
+      contents = nil
+      return
+    }
+    context.scaleBy(x: scale, y: scale)
+    context.translateBy(x: -bounds.minX, y: -bounds.minY)
+    draw(in: context)
+    contents = context.makeImage()
+  }
+}

@@ -1,0 +1,168 @@
+import Foundation
+
+/// How the ends of stroked lines look.
+public enum CGLineCap: Int32, Sendable {
+  case butt, round, square
+}
+
+/// How the corners of stroked lines look.
+public enum CGLineJoin: Int32, Sendable {
+  case miter, round, bevel
+}
+
+/// What `drawPath(using:)` does with the current path.
+public enum CGPathDrawingMode: Int32, Sendable {
+  case fill, eoFill, stroke, fillStroke, eoFillStroke
+}
+
+/// Whether a gradient's end colors extend beyond its start and end.
+public struct CGGradientDrawingOptions: OptionSet, Sendable {
+  public let rawValue: UInt32
+  public init(rawValue: UInt32) { self.rawValue = rawValue }
+  public static let drawsBeforeStartLocation = Self(rawValue: 1)
+  public static let drawsAfterEndLocation = Self(rawValue: 2)
+}
+
+/// A color space. Lamina draws in sRGB only; the type exists so that Core
+/// Graphics calls that name one port unchanged.
+public final class CGColorSpace: Sendable {
+  public static let sRGB = "kCGColorSpaceSRGB"
+  public init?(name: String) {}
+  public init() {}
+}
+
+/// Colors at locations, drawn by `CGContext.drawLinearGradient` and
+/// `drawRadialGradient`.
+public final class CGGradient: @unchecked Sendable {
+  public let colors: [CGColor]
+  public let locations: [CGFloat]
+
+  /// A gradient of `colors` at `locations` (nil: evenly spaced from 0 to 1).
+  public init?(colorsSpace: CGColorSpace?, colors: [CGColor], locations: [CGFloat]?) {
+    guard !colors.isEmpty, locations == nil || locations?.count == colors.count else { return nil }
+    self.colors = colors
+    let n = colors.count
+    self.locations = locations ?? (0..<n).map { n == 1 ? 0 : CGFloat($0) / CGFloat(n - 1) }
+  }
+}
+
+/// A Core Graphics drawing context: the commonly used calls of Core
+/// Graphics' `CGContext`, drawn by a 2D library that a backend module
+/// provides (LaminaDraw draws with Cairo; it registers itself when
+/// `LaminaDraw.install()` is called, which the renderer does before a layer
+/// displays). This class is the interface; with no backend registered,
+/// `CGContext.bitmap(…)` returns nil and layers do not draw.
+///
+/// Coordinates have their origin at the top left and y growing downward, as
+/// in the context UIKit and `CALayer.draw(in:)` on iOS hand out (a bare Core
+/// Graphics bitmap context has its origin at the bottom left).
+///
+/// ```swift
+/// let context = CGContext.bitmap(width: 64, height: 64)!
+/// context.setFillColor(CGColor(red: 1, green: 0, blue: 0, alpha: 1))
+/// context.fillEllipse(in: CGRect(x: 0, y: 0, width: 64, height: 64))
+/// let mask = context.makeImage()
+/// ```
+open class CGContext {
+  /// Width and height of the bitmap, in pixels.
+  public let width: Int, height: Int
+
+  public init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+  }
+
+  /// Makes bitmap contexts; set by the drawing backend.
+  nonisolated(unsafe) public static var bitmapContextMaker: ((Int, Int) -> CGContext?)?
+
+  /// A transparent bitmap context of `width`×`height` pixels, or nil when
+  /// no drawing backend is registered or the bitmap cannot be allocated.
+  public static func bitmap(width: Int, height: Int) -> CGContext? {
+    guard width > 0, height > 0, width <= 16384, height <= 16384 else { return nil }
+    return bitmapContextMaker?(width, height)
+  }
+
+  // MARK: Graphics state
+
+  open func saveGState() {}
+  open func restoreGState() {}
+  open func setFillColor(_ color: CGColor) {}
+  open func setStrokeColor(_ color: CGColor) {}
+  open func setLineWidth(_ width: CGFloat) {}
+  open func setLineCap(_ cap: CGLineCap) {}
+  open func setLineJoin(_ join: CGLineJoin) {}
+  open func setMiterLimit(_ limit: CGFloat) {}
+  open func setLineDash(phase: CGFloat, lengths: [CGFloat]) {}
+  /// Multiplies everything drawn afterwards by `alpha`.
+  open func setAlpha(_ alpha: CGFloat) {}
+
+  // MARK: Current transformation matrix
+
+  open func translateBy(x: CGFloat, y: CGFloat) {}
+  open func scaleBy(x: CGFloat, y: CGFloat) {}
+  open func rotate(by angle: CGFloat) {}
+  open func concatenate(_ transform: CGAffineTransform) {}
+
+  // MARK: The current path (in user space at the time of each call)
+
+  open func beginPath() {}
+  open func move(to point: CGPoint) {}
+  open func addLine(to point: CGPoint) {}
+  open func addLines(between points: [CGPoint]) {
+    guard let first = points.first else { return }
+    move(to: first)
+    for p in points.dropFirst() { addLine(to: p) }
+  }
+  open func addQuadCurve(to end: CGPoint, control: CGPoint) {}
+  open func addCurve(to end: CGPoint, control1: CGPoint, control2: CGPoint) {}
+  open func addArc(
+    center: CGPoint, radius: CGFloat, startAngle: CGFloat, endAngle: CGFloat, clockwise: Bool
+  ) {}
+  open func addRect(_ rect: CGRect) {}
+  open func addEllipse(in rect: CGRect) {}
+  open func addPath(_ path: CGPath) {}
+  open func closePath() {}
+
+  // MARK: Painting
+
+  open func fillPath(using rule: CGPathFillRule = .winding) {}
+  open func strokePath() {}
+  open func drawPath(using mode: CGPathDrawingMode) {}
+  open func fill(_ rect: CGRect) {}
+  open func fill(_ rects: [CGRect]) { for r in rects { fill(r) } }
+  open func stroke(_ rect: CGRect) {}
+  open func stroke(_ rect: CGRect, width: CGFloat) {
+    saveGState()
+    setLineWidth(width)
+    stroke(rect)
+    restoreGState()
+  }
+  open func fillEllipse(in rect: CGRect) {}
+  open func strokeEllipse(in rect: CGRect) {}
+  open func strokeLineSegments(between points: [CGPoint]) {}
+  /// Makes `rect` transparent.
+  open func clear(_ rect: CGRect) {}
+
+  // MARK: Clipping
+
+  /// Intersects the clip with the current path (which it consumes).
+  open func clip(using rule: CGPathFillRule = .winding) {}
+  open func clip(to rect: CGRect) {}
+
+  // MARK: Images and gradients
+
+  /// Draws `image` stretched over `rect`, upright in this context's space.
+  open func draw(_ image: CGImage, in rect: CGRect) {}
+  open func drawLinearGradient(
+    _ gradient: CGGradient, start: CGPoint, end: CGPoint, options: CGGradientDrawingOptions
+  ) {}
+  open func drawRadialGradient(
+    _ gradient: CGGradient, startCenter: CGPoint, startRadius: CGFloat, endCenter: CGPoint,
+    endRadius: CGFloat, options: CGGradientDrawingOptions
+  ) {}
+
+  // MARK: Result
+
+  /// The pixels drawn so far, as an image; nil without a backend.
+  open func makeImage() -> CGImage? { nil }
+}

@@ -1,0 +1,99 @@
+import CCairo
+import Foundation
+import Lamina
+
+/// A Cairo image surface (premultiplied ARGB32) that becomes a `CGImage`.
+final class CairoBitmap {
+  let surface: OpaquePointer
+  let context: OpaquePointer
+  let width: Int, height: Int
+
+  /// A transparent bitmap; nil when Cairo cannot allocate it.
+  init?(width: Int, height: Int) {
+    guard width > 0, height > 0,
+      let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
+      cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
+    else { return nil }
+    guard let context = cairo_create(surface), cairo_status(context) == CAIRO_STATUS_SUCCESS else {
+      cairo_surface_destroy(surface)
+      return nil
+    }
+    self.surface = surface
+    self.context = context
+    self.width = width
+    self.height = height
+  }
+
+  deinit {
+    cairo_destroy(context)
+    cairo_surface_destroy(surface)
+  }
+
+  /// The pixels as a `CGImage` (straight RGBA). Un-premultiplying 8-bit
+  /// values and premultiplying them again on upload gives back the same
+  /// values, so nothing is lost on the way to the GPU.
+  func makeImage() -> CGImage? {
+    cairo_surface_flush(surface)
+    guard let data = cairo_image_surface_get_data(surface) else { return nil }
+    let stride = Int(cairo_image_surface_get_stride(surface))
+    var rgba = [UInt8](repeating: 0, count: width * height * 4)
+    rgba.withUnsafeMutableBufferPointer { out in
+      for y in 0..<height {
+        let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+        for x in 0..<width {
+          // ARGB32 is a native-endian 32-bit word: A in the top byte.
+          let p = row[x]
+          let a = p >> 24
+          guard a != 0 else { continue }
+          var r = (p >> 16) & 0xff
+          var g = (p >> 8) & 0xff
+          var b = p & 0xff
+          if a != 255 {
+            r = (r * 255 + a / 2) / a
+            g = (g * 255 + a / 2) / a
+            b = (b * 255 + a / 2) / a
+          }
+          let i = (y * width + x) * 4
+          out[i] = UInt8(min(r, 255))
+          out[i + 1] = UInt8(min(g, 255))
+          out[i + 2] = UInt8(min(b, 255))
+          out[i + 3] = UInt8(a)
+        }
+      }
+    }
+    return CGImage(width: width, height: height, rgba: rgba)
+  }
+}
+
+extension CGPath {
+  /// Adds the path to a Cairo context's current path (user space).
+  /// With `skippingMove`, a leading move is left out (the path continues
+  /// from Cairo's current point).
+  func addTo(_ cr: OpaquePointer, skippingMove: Bool = false) {
+    var last = CGPoint.zero
+    for (index, element) in elements.enumerated() {
+      switch element {
+      case .moveTo(let p):
+        if !(skippingMove && index == 0) { cairo_move_to(cr, p.x, p.y) }
+        last = p
+      case .lineTo(let p):
+        cairo_line_to(cr, p.x, p.y)
+        last = p
+      case .quadCurveTo(let p, let c):
+        // The cubic with the same curve: control points 2/3 of the way to c.
+        let c1 = CGPoint(x: last.x + 2 / 3 * (c.x - last.x), y: last.y + 2 / 3 * (c.y - last.y))
+        let c2 = CGPoint(x: p.x + 2 / 3 * (c.x - p.x), y: p.y + 2 / 3 * (c.y - p.y))
+        cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+        last = p
+      case .curveTo(let p, let c1, let c2):
+        cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+        last = p
+      case .closeSubpath:
+        cairo_close_path(cr)
+        var point = (x: 0.0, y: 0.0)
+        cairo_get_current_point(cr, &point.x, &point.y)
+        last = CGPoint(x: point.x, y: point.y)
+      }
+    }
+  }
+}

@@ -1,0 +1,176 @@
+import CCairo
+import Foundation
+import Lamina
+
+/// Everything that decides how a `CAShapeLayer` looks, as a value: the
+/// key under which its rasterized bitmap is cached (with the scale).
+public struct ShapeStyle: Hashable {
+  public var path: CGPath
+  public var fillColor: CGColor?
+  public var fillRule: CAShapeLayerFillRule
+  public var strokeColor: CGColor?
+  public var lineWidth: CGFloat
+  public var lineCap: CAShapeLayerLineCap
+  public var lineJoin: CAShapeLayerLineJoin
+  public var miterLimit: CGFloat
+  public var lineDashPattern: [CGFloat]?
+  public var lineDashPhase: CGFloat
+  public var strokeStart: CGFloat
+  public var strokeEnd: CGFloat
+
+  /// The style of `layer`; nil when it draws nothing.
+  public init?(_ layer: CAShapeLayer) {
+    guard let path = layer.path, !path.isEmpty else { return nil }
+    let fills = (layer.fillColor?.alpha ?? 0) > 0
+    let strokes =
+      (layer.strokeColor?.alpha ?? 0) > 0 && layer.lineWidth > 0
+      && layer.strokeEnd > layer.strokeStart
+    guard fills || strokes else { return nil }
+    self.path = path
+    fillColor = fills ? layer.fillColor : nil
+    fillRule = layer.fillRule
+    strokeColor = strokes ? layer.strokeColor : nil
+    lineWidth = layer.lineWidth
+    lineCap = layer.lineCap
+    lineJoin = layer.lineJoin
+    miterLimit = layer.miterLimit
+    lineDashPattern = layer.lineDashPattern
+    lineDashPhase = layer.lineDashPhase
+    strokeStart = layer.strokeStart
+    strokeEnd = layer.strokeEnd
+  }
+}
+
+/// A bitmap of drawn content and the rect it covers in the layer's bounds space.
+public struct Raster {
+  public let image: CGImage
+  public let rect: CGRect
+
+  public init(image: CGImage, rect: CGRect) {
+    self.image = image
+    self.rect = rect
+  }
+}
+
+/// Fills and strokes `CAShapeLayer` paths with Cairo into bitmaps, at the
+/// resolution the layer is shown at (see docs/drawing.md for why the CPU).
+public enum ShapeRasterizer {
+  /// The largest bitmap side; a larger shape is rasterized at a lower scale.
+  public static let maxSide = 4096
+
+  /// Rasterizes `style` at `scale` pixels per point; nil when it covers nothing.
+  public static func rasterize(_ style: ShapeStyle, scale requested: CGFloat) -> Raster? {
+    guard let box = extents(style), box.width > 0, box.height > 0 else { return nil }
+    var scale = max(requested, 1e-3)
+    let largest = max(box.width, box.height) * scale + 2
+    if largest > CGFloat(maxSide) { scale *= CGFloat(maxSide - 2) / (largest - 2) }
+    // The bitmap's pixels sit on the grid of multiples of 1/scale points, so
+    // a layer shown at that scale on whole pixels maps texels to pixels.
+    let x0 = (box.minX * scale).rounded(.down) - 1
+    let y0 = (box.minY * scale).rounded(.down) - 1
+    let x1 = (box.maxX * scale).rounded(.up) + 1
+    let y1 = (box.maxY * scale).rounded(.up) + 1
+    let width = Int(x1 - x0)
+    let height = Int(y1 - y0)
+    guard let bitmap = CairoBitmap(width: width, height: height) else { return nil }
+    let cr = bitmap.context
+    cairo_translate(cr, -x0, -y0)
+    cairo_scale(cr, scale, scale)
+    draw(style, cr, tolerance: 0.1 / scale)
+    guard let image = bitmap.makeImage() else { return nil }
+    return Raster(
+      image: image,
+      rect: CGRect(
+        x: x0 / scale, y: y0 / scale, width: CGFloat(width) / scale, height: CGFloat(height) / scale
+      ))
+  }
+
+  /// Draws the fill, then the stroke, in user space (points).
+  static func draw(_ style: ShapeStyle, _ cr: OpaquePointer, tolerance: CGFloat) {
+    if let fill = style.fillColor {
+      cairo_new_path(cr)
+      style.path.addTo(cr)
+      cairo_set_fill_rule(
+        cr, style.fillRule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+      cairo_set_source_rgba(cr, fill.red, fill.green, fill.blue, fill.alpha)
+      cairo_fill(cr)
+    }
+    if let stroke = style.strokeColor {
+      cairo_new_path(cr)
+      addStrokePath(style, cr, tolerance: tolerance)
+      setStrokeParameters(style, cr)
+      cairo_set_source_rgba(cr, stroke.red, stroke.green, stroke.blue, stroke.alpha)
+      cairo_stroke(cr)
+    }
+  }
+
+  /// The path to stroke: all of it, or the part between `strokeStart` and `strokeEnd`.
+  private static func addStrokePath(_ style: ShapeStyle, _ cr: OpaquePointer, tolerance: CGFloat) {
+    if style.strokeStart <= 0 && style.strokeEnd >= 1 {
+      style.path.addTo(cr)
+      return
+    }
+    for line in PathTrimming.trim(
+      style.path, start: style.strokeStart, end: style.strokeEnd, tolerance: tolerance)
+    {
+      cairo_move_to(cr, line[0].x, line[0].y)
+      for p in line.dropFirst() { cairo_line_to(cr, p.x, p.y) }
+    }
+  }
+
+  private static func setStrokeParameters(_ style: ShapeStyle, _ cr: OpaquePointer) {
+    cairo_set_line_width(cr, style.lineWidth)
+    switch style.lineCap {
+    case .round: cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+    case .square: cairo_set_line_cap(cr, CAIRO_LINE_CAP_SQUARE)
+    default: cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+    }
+    switch style.lineJoin {
+    case .round: cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+    case .bevel: cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL)
+    default: cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER)
+    }
+    // Core Graphics and Cairo share PostScript's miter limit (miter length / line width).
+    cairo_set_miter_limit(cr, max(style.miterLimit, 1))
+    if let dashes = style.lineDashPattern, !dashes.isEmpty, dashes.allSatisfy({ $0 >= 0 }),
+      dashes.reduce(0, +) > 0
+    {
+      // An odd count repeats, as in Core Graphics and Cairo.
+      cairo_set_dash(cr, dashes.map { Double($0) }, Int32(dashes.count), style.lineDashPhase)
+    } else {
+      cairo_set_dash(cr, nil, 0, 0)
+    }
+  }
+
+  /// What the fill and stroke can touch, in points.
+  static func extents(_ style: ShapeStyle) -> CGRect? {
+    guard let bitmap = CairoBitmap(width: 1, height: 1) else { return nil }
+    let cr = bitmap.context
+    var box = CGRect.null
+    var x0 = 0.0
+    var y0 = 0.0
+    var x1 = 0.0
+    var y1 = 0.0
+    if style.fillColor != nil {
+      style.path.addTo(cr)
+      cairo_path_extents(cr, &x0, &y0, &x1, &y1)
+      box = box.union(CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+      cairo_new_path(cr)
+    }
+    if style.strokeColor != nil {
+      // The whole path's stroke bounds the trimmed one's.
+      style.path.addTo(cr)
+      setStrokeParameters(style, cr)
+      cairo_set_dash(cr, nil, 0, 0)
+      cairo_stroke_extents(cr, &x0, &y0, &x1, &y1)
+      var stroke = CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+      // Caps at trim points may reach past the untrimmed path's ends.
+      if style.strokeStart > 0 || style.strokeEnd < 1 {
+        stroke = stroke.insetBy(dx: -style.lineWidth, dy: -style.lineWidth)
+      }
+      box = box.union(stroke)
+      cairo_new_path(cr)
+    }
+    return box.isNull ? nil : box
+  }
+}

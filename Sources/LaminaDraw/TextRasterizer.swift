@@ -1,0 +1,236 @@
+import CCairo
+import CPango
+import Foundation
+import Lamina
+
+/// A run of an attributed string with its own font or color: UTF-8 byte
+/// offsets into the string, as Pango counts.
+public struct TextRun: Hashable {
+  public var start: Int, end: Int
+  public var fontFamily: String?
+  public var fontSize: CGFloat?
+  public var color: CGColor?
+}
+
+/// Everything that decides how a `CATextLayer` looks, as a value: the key
+/// under which its rasterized bitmap is cached (with the scale).
+public struct TextStyle: Hashable {
+  public var string: String
+  public var fontFamily: String?
+  public var fontSize: CGFloat
+  public var color: CGColor
+  /// Runs of an attributed string (empty for a plain one).
+  public var runs: [TextRun] = []
+  public var alignment: CATextLayerAlignmentMode
+  public var isWrapped: Bool
+  public var truncation: CATextLayerTruncationMode
+  /// The layer's bounds size, in points.
+  public var size: CGSize
+
+  /// The style of `layer`; nil when it draws nothing. As in Core Animation,
+  /// an attributed string ignores the layer's `font`, `fontSize` and
+  /// `foregroundColor`: runs without a `.font` are Helvetica 12, without a
+  /// `.foregroundColor` black.
+  public init?(_ layer: CATextLayer) {
+    guard layer.bounds.width > 0, layer.bounds.height > 0 else { return nil }
+    alignment = layer.alignmentMode
+    isWrapped = layer.isWrapped
+    truncation = layer.truncationMode
+    size = layer.bounds.size
+    switch layer.string {
+    case let attributed as NSAttributedString:
+      string = attributed.string
+      fontFamily = nil
+      fontSize = 12
+      color = .black
+      runs = Self.runs(attributed)
+    case let plain?:
+      string = (plain as? String) ?? (plain as? Substring).map(String.init) ?? "\(plain)"
+      fontFamily = (layer.font as? String) ?? (layer.font as? CTFont)?.familyName
+      fontSize = layer.fontSize
+      guard let foreground = layer.foregroundColor, foreground.alpha > 0, fontSize > 0 else {
+        return nil
+      }
+      color = foreground
+    case nil:
+      return nil
+    }
+    guard !string.isEmpty else { return nil }
+  }
+
+  private static func runs(_ attributed: NSAttributedString) -> [TextRun] {
+    let text = attributed.string
+    var runs: [TextRun] = []
+    attributed.enumerateAttributes(
+      in: NSRange(location: 0, length: attributed.length), options: []
+    ) { attributes, range, _ in
+      let font = attributes[.font] as? CTFont
+      let color = attributes[.foregroundColor] as? CGColor
+      guard font != nil || color != nil, let r = Range(range, in: text) else { return }
+      runs.append(
+        TextRun(
+          start: text.utf8.distance(from: text.startIndex, to: r.lowerBound),
+          end: text.utf8.distance(from: text.startIndex, to: r.upperBound),
+          fontFamily: font?.familyName, fontSize: font?.size, color: color))
+    }
+    return runs
+  }
+}
+
+/// Lays text out with Pango (shaping by HarfBuzz, fonts found and fallen
+/// back on by fontconfig) and draws it with Cairo into a bitmap of the
+/// layer's bounds.
+public enum TextRasterizer {
+  /// The family used when a layer names none (Core Animation's is Helvetica).
+  public static let defaultFamily = "Helvetica"
+
+  /// Rasterizes `style` at `scale` pixels per point; nil when nothing shows.
+  public static func rasterize(_ style: TextStyle, scale requested: CGFloat) -> Raster? {
+    var scale = max(requested, 1e-3)
+    let largest = max(style.size.width, style.size.height) * scale
+    if largest > CGFloat(ShapeRasterizer.maxSide) {
+      scale *= CGFloat(ShapeRasterizer.maxSide) / largest
+    }
+    let width = Int((style.size.width * scale).rounded(.up))
+    let height = Int((style.size.height * scale).rounded(.up))
+    guard let bitmap = CairoBitmap(width: width, height: height) else { return nil }
+    let cr = bitmap.context
+    cairo_scale(cr, scale, scale)
+    guard let layout = pango_cairo_create_layout(cr) else { return nil }
+    defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+    configure(layout, style)
+    cairo_set_source_rgba(
+      cr, style.color.red, style.color.green, style.color.blue, style.color.alpha)
+    cairo_move_to(cr, xOffset(layout, style), 0)
+    pango_cairo_show_layout(cr, layout)
+    guard let image = bitmap.makeImage() else { return nil }
+    return Raster(
+      image: image,
+      rect: CGRect(x: 0, y: 0, width: CGFloat(width) / scale, height: CGFloat(height) / scale))
+  }
+
+  static func configure(_ layout: OpaquePointer, _ style: TextStyle) {
+    let pangoScale = Double(LAMINA_PANGO_SCALE)
+    pango_layout_set_text(layout, style.string, -1)
+    let description = pango_font_description_new()
+    defer { pango_font_description_free(description) }
+    let family = style.fontFamily ?? defaultFamily
+    pango_font_description_set_family(description, family)
+    pango_font_description_set_absolute_size(description, Double(style.fontSize) * pangoScale)
+    pango_layout_set_font_description(layout, description)
+    if !style.runs.isEmpty { setAttributes(layout, style.runs) }
+    if style.fontFamily != nil { warnIfMissing(family, layout: layout, description: description) }
+
+    let width = Int32((Double(style.size.width) * pangoScale).rounded())
+    if style.isWrapped {
+      pango_layout_set_width(layout, width)
+      pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+      if style.truncation != .none {
+        // Lines that fit in the bounds; the last one shows the ellipsis.
+        pango_layout_set_height(layout, Int32((Double(style.size.height) * pangoScale).rounded()))
+      }
+    } else if style.truncation != .none {
+      // One line per paragraph, ellipsized at the bounds' width.
+      pango_layout_set_width(layout, width)
+    }
+    switch style.truncation {
+    case .start: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_START)
+    case .middle: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_MIDDLE)
+    case .end: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+    default: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
+    }
+    switch style.alignment {
+    case .right:
+      pango_layout_set_auto_dir(layout, 0)
+      pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
+    case .center:
+      pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+    case .justified:
+      pango_layout_set_justify(layout, 1)
+      pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+    case .left:
+      pango_layout_set_auto_dir(layout, 0)
+      pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+    default:
+      // Natural: left for left-to-right paragraphs, right for right-to-left
+      // ones (Pango flips the alignment of a right-to-left paragraph).
+      pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+    }
+  }
+
+  /// Fonts, sizes and colors of an attributed string's runs.
+  private static func setAttributes(_ layout: OpaquePointer, _ runs: [TextRun]) {
+    guard let list = pango_attr_list_new() else { return }
+    defer { pango_attr_list_unref(list) }
+    func insert(_ attribute: UnsafeMutablePointer<PangoAttribute>?, _ run: TextRun) {
+      guard let attribute else { return }
+      attribute.pointee.start_index = guint(run.start)
+      attribute.pointee.end_index = guint(run.end)
+      pango_attr_list_insert(list, attribute)
+    }
+    func channel(_ value: CGFloat) -> guint16 { guint16(max(0, min(1, value)) * 65535) }
+    for run in runs {
+      if let family = run.fontFamily { insert(pango_attr_family_new(family), run) }
+      if let size = run.fontSize, size > 0 {
+        insert(pango_attr_size_new_absolute(Int32(Double(size) * Double(LAMINA_PANGO_SCALE))), run)
+      }
+      if let color = run.color {
+        insert(
+          pango_attr_foreground_new(channel(color.red), channel(color.green), channel(color.blue)),
+          run)
+        insert(pango_attr_foreground_alpha_new(channel(color.alpha)), run)
+      }
+    }
+    pango_layout_set_attributes(layout, list)
+  }
+
+  /// Without a layout width (unwrapped, untruncated text), Pango does not
+  /// align: the lines are placed in the bounds here.
+  static func xOffset(_ layout: OpaquePointer, _ style: TextStyle) -> Double {
+    guard pango_layout_get_width(layout) < 0 else { return 0 }
+    var ink = PangoRectangle()
+    var logical = PangoRectangle()
+    pango_layout_get_extents(layout, &ink, &logical)
+    let textWidth = Double(logical.width) / Double(LAMINA_PANGO_SCALE)
+    let free = Double(style.size.width) - textWidth
+    switch style.alignment {
+    case .right: return free
+    case .center: return free / 2
+    case .natural:
+      return pango_layout_get_direction(layout, 0) == PANGO_DIRECTION_RTL ? free : 0
+    default: return 0
+    }
+  }
+
+  nonisolated(unsafe) private static var checked: Set<String> = []
+  private static let checkedLock = NSLock()
+
+  /// Prints once per family when fontconfig substituted another family.
+  private static func warnIfMissing(
+    _ family: String, layout: OpaquePointer, description: OpaquePointer?
+  ) {
+    checkedLock.lock()
+    defer { checkedLock.unlock() }
+    guard !checked.contains(family) else { return }
+    checked.insert(family)
+    guard let context = pango_layout_get_context(layout),
+      let font = pango_context_load_font(context, description)
+    else { return }
+    defer { g_object_unref(UnsafeMutableRawPointer(font)) }
+    guard let loaded = pango_font_describe(font) else { return }
+    defer { pango_font_description_free(loaded) }
+    guard let name = pango_font_description_get_family(loaded) else { return }
+    let used = String(cString: name)
+    if used.lowercased() != family.lowercased() {
+      FileHandle.standardError.write(
+        Data("lamina: font '\(family)' is not installed; using '\(used)' instead\n".utf8))
+    }
+  }
+
+  /// Families already checked for substitution.
+  static var checkedFamilies: Set<String> {
+    checkedLock.lock()
+    defer { checkedLock.unlock() }
+    return checked
+  }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import Lamina
+import LaminaDraw
+
+/// Bitmaps drawn on the CPU (shape and text layers), cached by everything
+/// that decides their pixels, the scale included. A layer whose parameters
+/// do not change reuses its bitmap (and so its texture) from frame to
+/// frame; one whose `strokeEnd` or `path` animates is drawn again alone.
+/// Keyed by content rather than by layer object, so the presentation
+/// copies that animations make hit the same entries.
+final class RasterCache: @unchecked Sendable {
+  enum Key: Hashable {
+    case shape(ShapeStyle, scale: CGFloat)
+    case text(TextStyle, scale: CGFloat)
+  }
+
+  private struct Entry {
+    var raster: Raster?
+    var lastUsedFrame: Int
+  }
+
+  static let shared = RasterCache()
+  /// Frames an unused bitmap is kept.
+  static let retainFrames = 120
+  /// Bytes of bitmaps kept at most; the least recently used go first.
+  static let byteLimit = 256 << 20
+
+  private let lock = NSLock()
+  private var entries: [Key: Entry] = [:]
+  private var frame = 0
+  private var bytes = 0
+  /// Bitmaps drawn since the process started (tests count them).
+  private(set) var rasterizations = 0
+
+  /// The bitmap for `key`, drawn by `make` when it is not cached.
+  func raster(_ key: Key, make: () -> Raster?) -> Raster? {
+    lock.lock()
+    if var entry = entries[key] {
+      entry.lastUsedFrame = frame
+      entries[key] = entry
+      lock.unlock()
+      return entry.raster
+    }
+    lock.unlock()
+    let raster = make()
+    lock.lock()
+    defer { lock.unlock() }
+    rasterizations += 1
+    entries[key] = Entry(raster: raster, lastUsedFrame: frame)
+    bytes += Self.size(raster)
+    if bytes > Self.byteLimit { evict { $0.lastUsedFrame < frame } }
+    return raster
+  }
+
+  /// Called once per frame built: drops bitmaps unused for `retainFrames`.
+  func beginFrame() {
+    lock.lock()
+    defer { lock.unlock() }
+    frame += 1
+    if frame % 30 == 0 { evict { frame - $0.lastUsedFrame > Self.retainFrames } }
+  }
+
+  var count: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return entries.count
+  }
+
+  private func evict(_ stale: (Entry) -> Bool) {
+    for (key, entry) in entries where stale(entry) {
+      bytes -= Self.size(entry.raster)
+      entries[key] = nil
+    }
+  }
+
+  private static func size(_ raster: Raster?) -> Int {
+    guard let image = raster?.image else { return 0 }
+    return image.width * image.height * 4
+  }
+}
+
+extension FrameBuilder {
+  /// The most pixels per point a drawn layer is rasterized at.
+  static let maxDrawnScale: CGFloat = 16
+
+  /// Pixels per point at which `rect` of a layer shows through `toTarget`:
+  /// the largest stretch of the projection at the rect's corners, rounded
+  /// up to a quarter octave so that a slowly zooming layer is not redrawn
+  /// every frame, and capped.
+  static func shownScale(_ m: CATransform3D, _ rect: CGRect) -> CGFloat {
+    var largest: CGFloat = 0
+    for p in EdgeGeometry.corners(rect) {
+      let q = m.apply(p.x, p.y)
+      guard q.w > EdgeGeometry.nearW else { continue }
+      // Derivatives of (X/W, Y/W) along the layer's x and y.
+      let w2 = q.w * q.w
+      let dxx = (m.m11 * q.w - q.x * m.m14) / w2
+      let dyx = (m.m12 * q.w - q.y * m.m14) / w2
+      let dxy = (m.m21 * q.w - q.x * m.m24) / w2
+      let dyy = (m.m22 * q.w - q.y * m.m24) / w2
+      largest = max(largest, hypot(dxx, dyx), hypot(dxy, dyy))
+    }
+    guard largest.isFinite, largest > 0 else { return 1 }
+    let quantized = pow(2, (log2(largest) * 4).rounded(.up) / 4)
+    // Whole scales stay exact (1, 2, 3 …) instead of the next quarter octave.
+    let exact = largest.rounded()
+    let scale = abs(largest - exact) < 1e-3 ? exact : quantized
+    return min(max(scale, 1 / 64), maxDrawnScale)
+  }
+
+  /// Lets a layer that asked for it (`setNeedsDisplay()`) draw its contents
+  /// before they are read, as Core Animation does when a transaction commits.
+  func displayIfNeeded(_ layer: CALayer) {
+    guard layer.needsDisplay() else { return }
+    LaminaDraw.install()
+    layer.displayIfNeeded()
+  }
+
+  /// The content a shape or text layer draws on the CPU, as image items.
+  func appendDrawnItems(
+    _ layer: CALayer, toTarget: CATransform3D, flipped: Bool, into commands: inout [DrawCommand]
+  ) {
+    if let shape = layer as? CAShapeLayer, let item = shapeItem(shape, toTarget: toTarget) {
+      commands.append(.item(item))
+    } else if let text = layer as? CATextLayer {
+      appendText(text, toTarget: toTarget, flipped: flipped, into: &commands)
+    }
+  }
+
+  /// Glyphs larger than this many pixels make a bitmap of their own layer
+  /// instead of going into the shared atlas.
+  static let largestAtlasGlyph: CGFloat = 96
+
+  /// A `CATextLayer`'s text, laid out in its bounds at the scale it is shown
+  /// at (so it stays crisp under zoom): one quad per glyph from the shared
+  /// glyph atlas, or, for very large text, one bitmap of the bounds. Like
+  /// contents, text stays upright in a flipped superlayer.
+  func appendText(
+    _ layer: CATextLayer, toTarget: CATransform3D, flipped: Bool,
+    into commands: inout [DrawCommand]
+  ) {
+    guard let style = TextStyle(layer) else { return }
+    let scale = Self.shownScale(toTarget, layer.bounds)
+    let largestSize = style.runs.compactMap(\.fontSize).reduce(style.fontSize, max)
+    let origin = layer.bounds.origin
+    guard largestSize * scale <= Self.largestAtlasGlyph else {
+      guard
+        let raster = RasterCache.shared.raster(
+          .text(style, scale: scale), make: { TextRasterizer.rasterize(style, scale: scale) })
+      else { return }
+      let placed = Raster(
+        image: raster.image, rect: raster.rect.offsetBy(dx: origin.x, dy: origin.y))
+      if let item = drawnItem(placed, toTarget: toTarget, name: layer.name, flipped: flipped) {
+        commands.append(.item(item))
+      }
+      return
+    }
+    let atlas = GlyphAtlas.shared
+    let sampler = SamplerKey(minification: .linear, magnification: .linear)
+    let height = layer.bounds.height
+    for glyph in atlas.glyphs(style, scale: scale) {
+      var rect = glyph.rect
+      var uv = glyph.uv
+      if flipped {
+        rect.origin.y = height - rect.maxY
+        uv = (uv.u0, uv.v1, uv.u1, uv.v0)
+      }
+      // Glyph quads need no edge antialiasing: their bitmaps have a clear margin.
+      if var item = makeItem(
+        .image(atlas.placeholder(glyph.page), sampler),
+        rect: rect.offsetBy(dx: origin.x, dy: origin.y),
+        uv: uv, toTarget: toTarget, color: premultiplied(glyph.color, opacity: 1), name: layer.name)
+      {
+        item.antialiased = false
+        commands.append(.item(item))
+      }
+    }
+  }
+
+  /// Points the frame's glyph items at the atlas pages as they are at the
+  /// end of the frame (glyphs added while building it included).
+  func finishGlyphs(_ commands: inout [DrawCommand]) {
+    let pages = GlyphAtlas.shared.finishFrame()
+    guard !pages.isEmpty else { return }
+    func patch(_ commands: inout [DrawCommand]) {
+      for i in commands.indices {
+        switch commands[i] {
+        case .item(var item):
+          if case .image(let image, let sampler) = item.material,
+            let page = pages[ObjectIdentifier(image)]
+          {
+            item.material = .image(page, sampler)
+            commands[i] = .item(item)
+          }
+        case .group(let group):
+          patch(&group.commands)
+        }
+      }
+    }
+    patch(&commands)
+  }
+
+  /// A `CAShapeLayer`'s fill and stroke, rasterized at the scale it is shown
+  /// at and drawn as an image over the area they cover.
+  func shapeItem(_ layer: CAShapeLayer, toTarget: CATransform3D) -> DrawItem? {
+    guard let style = ShapeStyle(layer) else { return nil }
+    let scale = Self.shownScale(
+      toTarget, layer.bounds.isEmpty ? style.path.boundingBox : layer.bounds)
+    guard
+      let raster = RasterCache.shared.raster(
+        .shape(style, scale: scale), make: { ShapeRasterizer.rasterize(style, scale: scale) })
+    else { return nil }
+    return drawnItem(raster, toTarget: toTarget, name: layer.name, flipped: false)
+  }
+
+  func drawnItem(_ raster: Raster, toTarget: CATransform3D, name: String?, flipped: Bool)
+    -> DrawItem?
+  {
+    let sampler = SamplerKey(minification: .linear, magnification: .linear)
+    return makeItem(
+      .image(raster.image, sampler), rect: raster.rect, uv: flipped ? (0, 1, 1, 0) : (0, 0, 1, 1),
+      toTarget: toTarget, color: SIMD4(repeating: 1), name: name)
+  }
+}

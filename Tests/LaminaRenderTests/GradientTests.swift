@@ -1,0 +1,130 @@
+import Foundation
+import Lamina
+import XCTest
+
+@testable import LaminaRender
+
+final class GradientTests: XCTestCase {
+  private func gradient(
+    _ colors: [CGColor], width: CGFloat, height: CGFloat, type: CAGradientLayerType = .axial
+  ) -> CALayer {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
+    root.position = CGPoint(x: width / 2, y: height / 2)
+    let layer = CAGradientLayer()
+    layer.frame = root.bounds
+    layer.colors = colors
+    layer.type = type
+    layer.startPoint = CGPoint(x: 0, y: 0.5)
+    layer.endPoint = CGPoint(x: 1, y: 0.5)
+    root.addSublayer(layer)
+    return root
+  }
+
+  /// #000000 to #101010 over 3840 pixels has 17 levels, so an undithered
+  /// rendering shows runs of 240 identical pixels; dithered, no run is that long.
+  func testSlowGradientAcross4KDoesNotBand() throws {
+    let root = gradient(
+      [
+        CGColor(red: 0, green: 0, blue: 0, alpha: 1),
+        CGColor(red: 16 / 255, green: 16 / 255, blue: 16 / 255, alpha: 1),
+      ],
+      width: 3840, height: 4)
+    let image = try RenderTestSupport.renderer().render(
+      layer: root, size: CGSize(width: 3840, height: 4))
+    let step = 3840 / 16
+    for y in 0..<4 {
+      var longest = 0
+      var run = 0
+      var previous: UInt8?
+      var total = 0
+      for x in 0..<3840 {
+        let p = image.pixel(x, y)
+        XCTAssertLessThanOrEqual(p.r, 17)
+        total += Int(p.r)
+        run = p.r == previous ? run + 1 : 1
+        previous = p.r
+        longest = max(longest, run)
+      }
+      XCTAssertLessThan(longest, step, "row \(y): a run of \(longest) identical pixels")
+      // The average still follows the gradient (8/255 midway).
+      XCTAssertEqual(Double(total) / 3840, 8, accuracy: 0.5)
+    }
+  }
+
+  /// Red to clear black interpolates straight components: midway is
+  /// (0.5, 0, 0) at alpha 0.5, so over black the pixel is a dark red.
+  func testInterpolatesUnpremultipliedComponents() throws {
+    let root = gradient(
+      [CGColor(red: 1, green: 0, blue: 0, alpha: 1), CGColor(red: 0, green: 0, blue: 0, alpha: 0)],
+      width: 101, height: 4)
+    let image = try RenderTestSupport.renderer().render(
+      layer: root, size: CGSize(width: 101, height: 4),
+      background: CGColor(red: 0, green: 0, blue: 0, alpha: 1))
+    let mid = image.pixel(50, 2)
+    XCTAssertEqual(Double(mid.r), 0.25 * 255, accuracy: 3)
+    XCTAssertLessThanOrEqual(mid.g, 1)
+  }
+
+  /// The stops go to the shader as uniforms: one draw per gradient, no texture.
+  func testGradientDrawsWithoutTextures() throws {
+    let root = gradient([.white, .black], width: 64, height: 64, type: .conic)
+    let renderer = try RenderTestSupport.renderer()
+    _ = try renderer.render(layer: root, size: CGSize(width: 64, height: 64))
+    XCTAssertEqual(renderer.counters.drawCalls, 1)
+    XCTAssertEqual(renderer.counters.textureUploads, 0)
+  }
+
+  /// Axial projects in points: in a 200×100 layer the diagonal's
+  /// perpendicular through the center is not the other diagonal.
+  func testAxialProjectsInPoints() throws {
+    let layer = CAGradientLayer()
+    layer.bounds = CGRect(x: 0, y: 0, width: 200, height: 100)
+    layer.colors = [CGColor.white, CGColor.black]
+    layer.startPoint = .zero
+    layer.endPoint = CGPoint(x: 1, y: 1)
+    let p = try XCTUnwrap(GradientPaint(layer)).parameters
+    func t(_ x: Float, _ y: Float) -> Float { p.x * x + p.y * y + p.z }
+    XCTAssertEqual(t(0, 0), 0, accuracy: 1e-6)
+    XCTAssertEqual(t(200, 100), 1, accuracy: 1e-6)
+    XCTAssertEqual(t(100, 50), 0.5, accuracy: 1e-6)
+    // (200, 0) projects to (200·200) / (200² + 100²) = 0.8, not 0.5.
+    XCTAssertEqual(t(200, 0), 0.8, accuracy: 1e-6)
+  }
+
+  /// Conic's zero points from the center toward the end point; radial's
+  /// radii are |end − start| per axis, in points.
+  func testConicAndRadialParameters() throws {
+    let layer = CAGradientLayer()
+    layer.bounds = CGRect(x: 0, y: 0, width: 100, height: 50)
+    layer.colors = [CGColor.white, CGColor.black]
+    layer.type = .conic
+    layer.startPoint = CGPoint(x: 0.5, y: 0.5)
+    layer.endPoint = CGPoint(x: 0.5, y: 1)  // straight down: a quarter turn clockwise
+    let conic = try XCTUnwrap(GradientPaint(layer)).parameters
+    XCTAssertEqual(conic.x, 50)
+    XCTAssertEqual(conic.y, 25)
+    XCTAssertEqual(conic.z, 0.25, accuracy: 1e-6)
+    layer.type = .radial
+    layer.endPoint = CGPoint(x: 1, y: 1)
+    let radial = try XCTUnwrap(GradientPaint(layer)).parameters
+    XCTAssertEqual(radial.z, 1 / 50, accuracy: 1e-7)
+    XCTAssertEqual(radial.w, 1 / 25, accuracy: 1e-7)
+  }
+
+  /// More stops than the shader takes are resampled; every count renders.
+  func testManyStopsAndOneStop() throws {
+    let layer = CAGradientLayer()
+    layer.bounds = CGRect(x: 0, y: 0, width: 100, height: 10)
+    layer.colors = (0..<20).map { CGColor(red: CGFloat($0) / 19, green: 0, blue: 0, alpha: 1) }
+    let paint = try XCTUnwrap(GradientPaint(layer))
+    XCTAssertEqual(paint.colors.count, GradientPaint.maxStops)
+    XCTAssertEqual(paint.locations.first, 0)
+    XCTAssertEqual(paint.locations.last, 1)
+    layer.colors = [CGColor(red: 0, green: 1, blue: 0, alpha: 1)]
+    let root = gradient([CGColor(red: 0, green: 1, blue: 0, alpha: 1)], width: 10, height: 10)
+    let image = try RenderTestSupport.renderer().render(
+      layer: root, size: CGSize(width: 10, height: 10))
+    XCTAssertGreaterThanOrEqual(image.pixel(5, 5).g, 253)  // dithered by at most a step or two
+  }
+}
