@@ -37,13 +37,13 @@ final class DrawnContentTests: XCTestCase {
     root.addSublayer(b)
     let size = CGSize(width: 100, height: 100)
     _ = try renderer.render(layer: root, size: size)
-    let first = RasterCache.shared.rasterizations
+    let first = DrawnContentCache.shared.rasterizations
     _ = try renderer.render(layer: root, size: size)
-    XCTAssertEqual(RasterCache.shared.rasterizations, first)
+    XCTAssertEqual(DrawnContentCache.shared.rasterizations, first)
     XCTAssertEqual(renderer.counters.textureUploads, 0)
     a.strokeEnd = 0.5
     _ = try renderer.render(layer: root, size: size)
-    XCTAssertEqual(RasterCache.shared.rasterizations, first + 1)
+    XCTAssertEqual(DrawnContentCache.shared.rasterizations, first + 1)
     XCTAssertEqual(renderer.counters.textureUploads, 1)
     XCTAssertEqual(renderer.counters.drawCalls, 1)
   }

@@ -8,7 +8,7 @@ import LaminaDraw
 /// frame; one whose `strokeEnd` or `path` animates is drawn again alone.
 /// Keyed by content rather than by layer object, so the presentation
 /// copies that animations make hit the same entries.
-final class RasterCache: @unchecked Sendable {
+final class DrawnContentCache: @unchecked Sendable {
   enum Key: Hashable {
     case shape(ShapeStyle, scale: CGFloat)
     case text(TextStyle, scale: CGFloat)
@@ -19,7 +19,7 @@ final class RasterCache: @unchecked Sendable {
     var lastUsedFrame: Int
   }
 
-  static let shared = RasterCache()
+  static let shared = DrawnContentCache()
   /// Frames an unused bitmap is kept.
   static let retainFrames = 120
   /// Bytes of bitmaps kept at most; the least recently used go first.
@@ -145,7 +145,7 @@ extension FrameBuilder {
     let origin = layer.bounds.origin
     guard largestSize * scale <= Self.largestAtlasGlyph else {
       guard
-        let raster = RasterCache.shared.raster(
+        let raster = DrawnContentCache.shared.raster(
           .text(style, scale: scale), make: { TextRasterizer.rasterize(style, scale: scale) })
       else { return }
       let placed = Raster(
@@ -207,7 +207,7 @@ extension FrameBuilder {
     let scale = Self.shownScale(
       toTarget, layer.bounds.isEmpty ? style.path.boundingBox : layer.bounds)
     guard
-      let raster = RasterCache.shared.raster(
+      let raster = DrawnContentCache.shared.raster(
         .shape(style, scale: scale), make: { ShapeRasterizer.rasterize(style, scale: scale) })
     else { return nil }
     return drawnItem(raster, toTarget: toTarget, name: layer.name, flipped: false)

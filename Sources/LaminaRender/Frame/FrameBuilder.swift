@@ -53,7 +53,7 @@ public struct FrameBuilder {
   public mutating func build(root: CALayer, background: CGColor?) -> Frame {
     nextGroupID = 0
     stats = FrameStats()
-    RasterCache.shared.beginFrame()
+    DrawnContentCache.shared.beginFrame()
     var commands: [DrawCommand] = []
     visit(root, parentToTarget: canvasToPixels, parentSublayers: nil, flipped: false, into: &commands)
     finishGlyphs(&commands)
