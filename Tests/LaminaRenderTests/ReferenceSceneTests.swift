@@ -10,14 +10,9 @@ final class ReferenceSceneTests: XCTestCase {
   /// Scenes whose features have not landed yet, and what they wait for.
   static let pending: [String: String] = [
     "animation_timing": "animations (issue 4)",
-    "border_above_sublayers": "borders (issue 3)",
-    "corners_masks_to_bounds": "rounded corners and masksToBounds (issue 3)",
     "gradient_axial": "CAGradientLayer (issue 7)",
     "gradient_radial": "CAGradientLayer (issue 7)",
-    "mask_image": "mask layers (issue 3)",
-    "nine_slice": "contentsCenter (issue 3)",
     "replicator": "CAReplicatorLayer (issue 8)",
-    "shadow_radius": "shadows (issue 3)",
     "shape_fill_stroke": "CAShapeLayer (issue 7)",
     "text_basic": "CATextLayer (issue 7)",
     "filter_blur": "filters (issue 9)",
@@ -65,6 +60,7 @@ final class ReferenceSceneTests: XCTestCase {
     let checked: Set = [
       "geometry_anchor", "rotation_2d", "page_turn_perspective", "zposition_order",
       "contents_gravity", "magnification_filter", "flatten_nested_3d", "transform_layer_cube",
+      "border_above_sublayers", "corners_masks_to_bounds", "shadow_radius", "mask_image", "nine_slice",
     ]
     for entry in try Self.manifest() {
       XCTAssertTrue(
@@ -81,4 +77,9 @@ final class ReferenceSceneTests: XCTestCase {
   func testMagnificationFilter() throws { try check("magnification_filter") }
   func testFlattenNested3D() throws { try check("flatten_nested_3d") }
   func testTransformLayerCube() throws { try check("transform_layer_cube") }
+  func testBorderAboveSublayers() throws { try check("border_above_sublayers") }
+  func testCornersMasksToBounds() throws { try check("corners_masks_to_bounds") }
+  func testShadowRadius() throws { try check("shadow_radius") }
+  func testMaskImage() throws { try check("mask_image") }
+  func testNineSlice() throws { try check("nine_slice") }
 }

@@ -53,12 +53,18 @@ public enum Material: Equatable {
   case image(CGImage, SamplerKey)
   /// The texture of an offscreen group rendered earlier in the frame.
   case group(Int)
+  /// An offscreen group times the alpha of its mask's (group ids).
+  case masked(Int, mask: Int)
+  /// The blurred alpha of an offscreen group, tinted (a shadow).
+  case shadow(Int)
 
   public static func == (a: Material, b: Material) -> Bool {
     switch (a, b) {
     case (.solid, .solid): return true
     case (.image(let x, let s), .image(let y, let t)): return x === y && s == t
     case (.group(let x), .group(let y)): return x == y
+    case (.masked(let x, let m), .masked(let y, let n)): return x == y && m == n
+    case (.shadow(let x), .shadow(let y)): return x == y
     default: return false
     }
   }
@@ -90,6 +96,15 @@ public struct DrawItem {
   /// Whether the item's edges are antialiased (layer edges are; the quads
   /// that composite offscreen passes pixel for pixel are not).
   public var antialiased = true
+  /// Which of `rect`'s edges (bits: minY, maxX, maxY, minX) get edge
+  /// coverage; the others are inner seams (nine-slice) or left to `shape`.
+  public var edgeMask: UInt8 = 0b1111
+  /// Coverage from a rounded rect in the item's plane (see `Effects.swift`).
+  public var shape: ShapeEffect?
+  /// A clip evaluated per fragment (rounded or transformed `masksToBounds`).
+  public var clip: ClipEffect?
+  /// True when the item needs the effect vertex format and programs.
+  var hasEffects: Bool { shape != nil || clip != nil }
 
   /// Scales the item's color (and so its coverage) by an opacity.
   mutating func multiplyOpacity(_ opacity: Float) { color *= opacity }
@@ -103,6 +118,13 @@ public final class GroupPass {
   public var opacity: Float
   public var commands: [DrawCommand]
   public let reason: String
+  /// A mask whose rendered alpha (same bounds) multiplies this group's.
+  public var mask: GroupPass?
+  /// Clip applied when compositing (target pixels → clip plane).
+  public var clip: ClipEffect?
+  /// When set, the group is not composited as it is: its alpha is blurred,
+  /// tinted and drawn at `bounds` (see `Shadows.swift`).
+  public var shadow: ShadowBlur?
 
   init(id: Int, bounds: PixelRect, opacity: Float, commands: [DrawCommand], reason: String) {
     self.id = id

@@ -22,7 +22,7 @@ public struct FrameBuilder {
   /// Maps canvas points to target pixels (the canvas scale, and a tile offset).
   let canvasToPixels: CATransform3D
   let targetBounds: PixelRect
-  private var nextGroupID = 0
+  var nextGroupID = 0
 
   /// Beyond this many items, an opacity group is assumed to overlap itself.
   static let overlapCheckLimit = 256
@@ -64,7 +64,7 @@ public struct FrameBuilder {
   ///     it is the identity, or for the root).
   ///   - flipped: an odd number of ancestors flip their sublayers' geometry;
   ///     contents images are then flipped back so that they stay upright.
-  private mutating func visit(
+  mutating func visit(
     _ layer: CALayer, parentToTarget: CATransform3D, parentSublayers: CATransform3D?,
     flipped: Bool, into commands: inout [DrawCommand]
   ) {
@@ -88,6 +88,10 @@ public struct FrameBuilder {
     into commands: inout [DrawCommand]
   ) {
     let start = commands.count
+    // A back-facing single-sided layer hides its own drawing, not its sublayers'.
+    let showsOwn = layer.isDoubleSided || !isBackFacing(toTarget, bounds: layer.bounds)
+    if showsOwn { appendBackground(layer, toTarget: toTarget, into: &commands) }
+    let contentsStart = commands.count
     appendOwnCommands(layer, toTarget: toTarget, flipped: flipped, into: &commands)
     let sublayers = layer.storedSublayersForRendering
     if !sublayers.isEmpty {
@@ -100,7 +104,19 @@ public struct FrameBuilder {
           flipped: sublayersFlipped, into: &commands)
       }
     }
+    if layer.masksToBounds {
+      applyClip(of: layer, toTarget: toTarget, range: contentsStart..<commands.count, in: &commands)
+    }
+    if showsOwn { appendBorder(layer, toTarget: toTarget, into: &commands) }
+    if let mask = layer.mask {
+      applyMask(mask, toTarget: toTarget, flipped: flipped, from: start, in: &commands)
+    }
+    let shadow = makeShadow(of: layer, toTarget: toTarget, from: start, in: commands)
     applyOpacity(layer.opacity * opacity, from: start, in: &commands)
+    if var shadow {
+      shadow.multiplyShadowOpacity(layer.opacity * opacity)
+      commands.insert(shadow, at: start)
+    }
   }
 
   /// A `CATransformLayer` and its subtree: the planes of its sublayers (and
@@ -247,23 +263,17 @@ public struct FrameBuilder {
 
   // MARK: A layer's own drawing
 
-  /// Background and contents of one layer (in that order).
+  /// The contents of one layer (its background comes before, see `appendBackground`).
   private func appendOwnCommands(
     _ layer: CALayer, toTarget: CATransform3D, flipped: Bool, into commands: inout [DrawCommand]
   ) {
     let bounds = layer.bounds
     if !layer.isDoubleSided && isBackFacing(toTarget, bounds: bounds) { return }
-    if let background = layer.backgroundColor, background.alpha > 0, bounds.width > 0,
-      bounds.height > 0
-    {
-      if let item = makeItem(
-        .solid, rect: bounds, uv: (0, 0, 0, 0), toTarget: toTarget,
-        color: premultiplied(background, opacity: 1), name: layer.name)
-      {
-        commands.append(.item(item))
-      }
-    }
     if let image = layer.contents as? CGImage {
+      if NineSlice.applies(to: layer) {
+        appendNineSlice(layer, image: image, toTarget: toTarget, flipped: flipped, into: &commands)
+        return
+      }
       let layout = ContentsLayout(layer: layer, image: image)
       if let rect = layout.rect, rect.width > 0, rect.height > 0 {
         let sampler = SamplerKey(
@@ -280,7 +290,7 @@ public struct FrameBuilder {
   }
 
   /// True when the layer's plane shows its back: its projection is mirrored.
-  private func isBackFacing(_ m: CATransform3D, bounds: CGRect) -> Bool {
+  func isBackFacing(_ m: CATransform3D, bounds: CGRect) -> Bool {
     let a = m.apply(bounds.minX, bounds.minY), b = m.apply(bounds.maxX, bounds.minY)
     let c = m.apply(bounds.minX, bounds.maxY)
     // Orientation of the projected corners, sign-corrected by the w's.
@@ -290,7 +300,7 @@ public struct FrameBuilder {
 
   /// An item for `rect` of a layer, clipped where it crosses behind the eye;
   /// nil when nothing of it lands in the target.
-  private func makeItem(
+  func makeItem(
     _ material: Material, rect: CGRect, uv: (Float, Float, Float, Float),
     toTarget m: CATransform3D, color: SIMD4<Float>, name: String?
   ) -> DrawItem? {

@@ -7,6 +7,15 @@ public enum ShaderLibrary {
   /// File name → source, for every `Shaders/*.glsl`.
   public static var sources: [String: String] { EmbeddedShaders.sources }
 
+  /// The vertex shader that a fragment shader is linked with.
+  public static func vertexShader(forFragment name: String) -> String {
+    switch name {
+    case "rounded_rect.frag.glsl", "rounded_image.frag.glsl", "masked.frag.glsl": return "effect.vert.glsl"
+    case "blur.frag.glsl", "downsample.frag.glsl": return "fullscreen.vert.glsl"
+    default: return "quad.vert.glsl"
+    }
+  }
+
   /// The source of `name` with its `#include "file.glsl"` lines replaced by
   /// those files (one level deep: included files include nothing).
   public static func source(_ name: String) throws -> String {
@@ -58,8 +67,13 @@ struct GLProgram {
     glUseProgram(program)
     let image = glGetUniformLocation(program, "s_image")
     if image >= 0 { glUniform1i(image, 0) }
+    let mask = glGetUniformLocation(program, "s_mask")
+    if mask >= 0 { glUniform1i(mask, 1) }
     glUseProgram(0)
   }
+
+  /// The location of a uniform (for the few set per pass).
+  func uniform(_ name: String) -> GLint { glGetUniformLocation(id, name) }
 
   static func compile(_ name: String, _ kind: GLenum) throws -> GLuint {
     try compile(source: ShaderLibrary.source(name), name: name, kind)
@@ -101,10 +115,25 @@ struct GLProgram {
 struct ProgramSet {
   let solid: GLProgram
   let image: GLProgram
+  /// Effect programs (the effect vertex format): rounded fills, rings,
+  /// shadows and clips; images clipped; groups composited through a mask.
+  let roundedRect: GLProgram
+  let roundedImage: GLProgram
+  let masked: GLProgram
+  /// Offscreen passes of blurred shadows.
+  let downsample: GLProgram
+  let blur: GLProgram
+  let shadow: GLProgram
 
   init() throws {
     solid = try GLProgram(vertex: "quad.vert.glsl", fragment: "solid.frag.glsl")
     image = try GLProgram(vertex: "quad.vert.glsl", fragment: "image.frag.glsl")
+    roundedRect = try GLProgram(vertex: "effect.vert.glsl", fragment: "rounded_rect.frag.glsl")
+    roundedImage = try GLProgram(vertex: "effect.vert.glsl", fragment: "rounded_image.frag.glsl")
+    masked = try GLProgram(vertex: "effect.vert.glsl", fragment: "masked.frag.glsl")
+    downsample = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "downsample.frag.glsl")
+    blur = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "blur.frag.glsl")
+    shadow = try GLProgram(vertex: "quad.vert.glsl", fragment: "shadow.frag.glsl")
   }
 }
 

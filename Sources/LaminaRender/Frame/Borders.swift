@@ -1,0 +1,58 @@
+import Foundation
+import Lamina
+
+/// Backgrounds and borders: the cheap solid program for square corners, the
+/// shape program (a signed distance per fragment) only where corners round
+/// or a border rings the layer.
+extension FrameBuilder {
+  /// Edge bits of `DrawItem.edgeMask`.
+  static let minYEdge: UInt8 = 1, maxXEdge: UInt8 = 2, maxYEdge: UInt8 = 4, minXEdge: UInt8 = 8
+
+  /// The layer's background, clipped to its rounded bounds.
+  func appendBackground(_ layer: CALayer, toTarget: CATransform3D, into commands: inout [DrawCommand]) {
+    let bounds = layer.bounds
+    guard let background = layer.backgroundColor, background.alpha > 0, bounds.width > 0,
+      bounds.height > 0
+    else { return }
+    guard
+      var item = makeItem(
+        .solid, rect: bounds, uv: (0, 0, 0, 0), toTarget: toTarget,
+        color: premultiplied(background, opacity: 1), name: layer.name)
+    else { return }
+    let shape = RoundedRect(layer: layer)
+    if shape.isRounded { item.shape = ShapeEffect(shape: shape, mode: .fill, width: 0) }
+    commands.append(.item(item))
+  }
+
+  /// The border, drawn inward and above the sublayers. It is cut into four
+  /// strips (top and bottom full width, left and right between them), each
+  /// as deep as the border or the corner radius, so that the ring shader
+  /// shades the ring's area and not the whole layer; the strips share the
+  /// ring's shape, so their seams do not show.
+  func appendBorder(_ layer: CALayer, toTarget: CATransform3D, into commands: inout [DrawCommand]) {
+    let b = layer.bounds
+    guard layer.borderWidth > 0, let color = layer.borderColor, color.alpha > 0, b.width > 0,
+      b.height > 0
+    else { return }
+    let shape = RoundedRect(layer: layer)
+    let width = min(layer.borderWidth, min(b.width, b.height) / 2)
+    let ring = ShapeEffect(shape: shape, mode: .ring, width: Float(width))
+    let depth = min(max(width, CGFloat(shape.radii.max())), min(b.width, b.height) / 2)
+    let tinted = premultiplied(color, opacity: 1)
+    let strips: [(CGRect, UInt8)] = [
+      (CGRect(x: b.minX, y: b.minY, width: b.width, height: depth), Self.minYEdge | Self.minXEdge | Self.maxXEdge),
+      (CGRect(x: b.minX, y: b.maxY - depth, width: b.width, height: depth), Self.maxYEdge | Self.minXEdge | Self.maxXEdge),
+      (CGRect(x: b.minX, y: b.minY + depth, width: depth, height: b.height - 2 * depth), Self.minXEdge),
+      (CGRect(x: b.maxX - depth, y: b.minY + depth, width: depth, height: b.height - 2 * depth), Self.maxXEdge),
+    ]
+    for (rect, edges) in strips where rect.width > 0 && rect.height > 0 {
+      guard
+        var item = makeItem(
+          .solid, rect: rect, uv: (0, 0, 0, 0), toTarget: toTarget, color: tinted, name: layer.name)
+      else { continue }
+      item.shape = ring
+      item.edgeMask = edges
+      commands.append(.item(item))
+    }
+  }
+}
