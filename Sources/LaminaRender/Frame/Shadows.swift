@@ -100,8 +100,21 @@ extension FrameBuilder {
     if !hasContents && visibleSublayers.isEmpty && !hasBorder {
       return alpha > 0 ? .shape(shape, alpha: alpha) : .nothing
     }
-    guard alpha >= 1 else { return .rendering }
-    // An opaque background: whatever lies inside it leaves the alpha at 1.
+    // An opaque cover of the rounded bounds: the background, or a sublayer
+    // laid exactly over them with the same corners (a card's content view).
+    // Whatever else lies inside it leaves the alpha at 1.
+    var cover: CALayer?
+    if alpha < 1 {
+      cover = visibleSublayers.first { sublayer in
+        (sublayer.backgroundColor?.alpha ?? 0) >= 1 && sublayer.opacity >= 1
+          && CATransform3DIsIdentity(sublayer.transform) && sublayer.frame == layer.bounds
+          && RoundedRect(layer: sublayer).radii == shape.radii && sublayer.shadowOpacity == 0
+          && sublayer.mask == nil
+          && (sublayer.masksToBounds
+            || (sublayer.contents == nil && sublayer.storedSublayersForRendering.isEmpty))
+      }
+      guard cover != nil else { return .rendering }
+    }
     if let image = layer.contents as? CGImage {
       guard let rect = ContentsLayout(layer: layer, image: image).rect,
         inside(rect, shape)
@@ -109,7 +122,7 @@ extension FrameBuilder {
     } else if hasContents {
       return .rendering
     }
-    for sublayer in visibleSublayers {
+    for sublayer in visibleSublayers where sublayer !== cover {
       let frame = sublayer.frame
       guard !frame.isNull, inside(frame, shape), sublayer.shadowOpacity == 0,
         sublayer.masksToBounds || sublayer.storedSublayersForRendering.isEmpty
@@ -130,6 +143,9 @@ extension FrameBuilder {
     if box.width == box.height, path.elements == CGPath(ellipseIn: box).elements {
       return RoundedRect(rect: box, radii: SIMD4(repeating: Float(box.width / 2)))
     }
+    if isCircle(path, in: box) {
+      return RoundedRect(rect: box, radii: SIMD4(repeating: Float(box.width / 2)))
+    }
     if case .moveTo(let p) = path.elements.first {
       for r in [p.x - box.minX, p.y - box.minY, box.maxX - p.x, box.maxY - p.y] where r > 0 {
         if path.elements == CGPath(roundedRect: box, cornerWidth: r, cornerHeight: r).elements {
@@ -138,6 +154,19 @@ extension FrameBuilder {
       }
     }
     return nil
+  }
+
+  /// True for one closed subpath whose every point lies on the circle
+  /// inscribed in `box` (within a hundredth of the radius): arcs written as
+  /// SVG `A` commands, or curves.
+  private static func isCircle(_ path: CGPath, in box: CGRect) -> Bool {
+    guard abs(box.width - box.height) <= box.width * 1e-3 else { return false }
+    let polylines = path.flattened(tolerance: box.width * 1e-3)
+    guard polylines.count == 1, let points = polylines.first?.points, points.count >= 8 else { return false }
+    let r = box.width / 2
+    return points.allSatisfy { p in
+      abs(hypot(p.x - box.midX, p.y - box.midY) - r) <= r * 0.01
+    }
   }
 
   /// Target pixels per unit of a plane near (x, y): the square root of the

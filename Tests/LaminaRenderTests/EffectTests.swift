@@ -1,0 +1,145 @@
+import Foundation
+import Lamina
+import LaminaRender
+import XCTest
+
+/// Shadows measured against the Gaussian, and what effects cost in passes
+/// and draws.
+final class EffectTests: XCTestCase {
+  func root(_ width: CGFloat, _ height: CGFloat) -> CALayer {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
+    root.position = CGPoint(x: width / 2, y: height / 2)
+    return root
+  }
+
+  /// The shadow of a square (its alpha, premultiplied: black at full
+  /// opacity) across its left edge and along a diagonal beyond its corner,
+  /// against the Gaussian's integral over the square.
+  func shadowProfile(sigma: CGFloat, blurredOffscreen: Bool) throws -> (max: Double, mean: Double, passes: Int) {
+    let r = root(200, 160)
+    let square = CGRect(x: 60, y: 40, width: 80, height: 80)
+    let layer = CALayer()
+    layer.frame = square
+    if blurredOffscreen {
+      // An image as the only content: the shadow comes from the rendering.
+      layer.contents = CGImage(width: 2, height: 2, rgba: [UInt8](repeating: 255, count: 16))
+    } else {
+      layer.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
+    }
+    layer.shadowOpacity = 1
+    layer.shadowRadius = sigma
+    layer.shadowOffset = .zero
+    r.addSublayer(layer)
+    let renderer = try RenderTestSupport.renderer()
+    let image = try renderer.render(layer: r, size: r.bounds.size)
+    func erf(_ x: Double) -> Double { Foundation.erf(x) }
+    func coverage(_ x: Double, _ a: Double, _ b: Double) -> Double {
+      0.5 * (erf((b - x) / (sigma * 2.0.squareRoot())) - erf((a - x) / (sigma * 2.0.squareRoot())))
+    }
+    func expected(_ px: Int, _ py: Int) -> Double {
+      let x = Double(px) + 0.5, y = Double(py) + 0.5
+      return coverage(x, square.minX, square.maxX) * coverage(y, square.minY, square.maxY)
+    }
+    var errors: [Double] = []
+    // Across the left edge, outside the square (inside, the layer covers it).
+    for x in 0..<60 { errors.append(abs(Double(image.pixel(x, 80).a) / 255 - expected(x, 80))) }
+    // Beyond the top-left corner.
+    for d in 1..<40 { errors.append(abs(Double(image.pixel(60 - d, 40 - d).a) / 255 - expected(60 - d, 40 - d))) }
+    let worst = errors.max() ?? 1
+    return (worst * 255, errors.reduce(0, +) / Double(errors.count) * 255, renderer.counters.offscreenPasses)
+  }
+
+  func testAnalyticShadowMatchesTheGaussian() throws {
+    for sigma in [2.0, 6.0, 16.0] as [CGFloat] {
+      let result = try shadowProfile(sigma: sigma, blurredOffscreen: false)
+      XCTAssertLessThan(result.max, 2, "σ \(sigma): worst error \(result.max)/255")
+      XCTAssertEqual(result.passes, 0, "a rect shadow takes no offscreen pass")
+    }
+  }
+
+  func testBlurredShadowMatchesTheGaussian() throws {
+    for sigma in [2.0, 6.0, 16.0] as [CGFloat] {
+      let result = try shadowProfile(sigma: sigma, blurredOffscreen: true)
+      XCTAssertLessThan(result.max, 2, "σ \(sigma): worst error \(result.max)/255")
+      XCTAssertLessThan(result.mean, 1, "σ \(sigma): mean error \(result.mean)/255")
+      XCTAssertGreaterThan(result.passes, 0)
+    }
+  }
+
+  func testRoundedRectShadowTakesNoOffscreenPass() throws {
+    let r = root(200, 200)
+    let card = CALayer()
+    card.frame = CGRect(x: 40, y: 40, width: 120, height: 100)
+    card.cornerRadius = 16
+    card.borderWidth = 2
+    card.shadowOpacity = 0.5
+    card.shadowRadius = 10
+    // A card's content view: the same rounded rect, opaque, clipping its image.
+    let content = CALayer()
+    content.frame = card.bounds
+    content.cornerRadius = 16
+    content.masksToBounds = true
+    content.backgroundColor = CGColor(red: 0.2, green: 0.3, blue: 0.8, alpha: 1)
+    content.contents = CGImage(width: 2, height: 2, rgba: [UInt8](repeating: 200, count: 16))
+    card.addSublayer(content)
+    r.addSublayer(card)
+    let renderer = try RenderTestSupport.renderer()
+    _ = try renderer.render(layer: r, size: r.bounds.size)
+    XCTAssertEqual(renderer.counters.offscreenPasses, 0)
+  }
+
+  func testNineSliceIsOneDraw() throws {
+    let r = root(200, 100)
+    let layer = CALayer()
+    layer.frame = CGRect(x: 10, y: 10, width: 150, height: 60)
+    layer.contents = CGImage(width: 8, height: 8, rgba: [UInt8](repeating: 255, count: 256))
+    layer.contentsCenter = CGRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5)
+    r.addSublayer(layer)
+    let renderer = try RenderTestSupport.renderer()
+    _ = try renderer.render(layer: r, size: r.bounds.size)
+    XCTAssertEqual(renderer.counters.drawCalls, 1)
+    XCTAssertEqual(renderer.counters.vertices, 36)
+  }
+
+  /// Square clips in an axis-aligned tree cut the items on the CPU: the
+  /// layers keep the plain program and batch as before.
+  func testAxisAlignedClipsStayInOneBatch() throws {
+    let r = root(100, 100)
+    let clip = CALayer()
+    clip.frame = CGRect(x: 10, y: 10, width: 50, height: 50)
+    clip.masksToBounds = true
+    for i in 0..<4 {
+      let l = CALayer()
+      l.frame = CGRect(x: CGFloat(i) * 20 - 10, y: 5, width: 20, height: 18)
+      l.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+      clip.addSublayer(l)
+    }
+    r.addSublayer(clip)
+    let renderer = try RenderTestSupport.renderer()
+    let out = try renderer.render(layer: r, size: r.bounds.size)
+    XCTAssertEqual(renderer.counters.drawCalls, 1)
+    XCTAssertEqual(renderer.counters.vertices, 12, "the layer wholly outside is dropped")
+    XCTAssertEqual(out.pixel(9, 20).a, 0)
+    XCTAssertEqual(out.pixel(10, 20).a, 255)
+    XCTAssertEqual(out.pixel(59, 20).a, 255)
+    XCTAssertEqual(out.pixel(60, 20).a, 0)
+  }
+
+  func testMaskTakesTwoPasses() throws {
+    let r = root(100, 100)
+    let layer = CALayer()
+    layer.frame = CGRect(x: 10, y: 10, width: 80, height: 80)
+    layer.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+    let mask = CALayer()
+    mask.frame = CGRect(x: 0, y: 0, width: 40, height: 80)
+    mask.backgroundColor = CGColor(red: 0, green: 0, blue: 0, alpha: 0.5)
+    layer.mask = mask
+    r.addSublayer(layer)
+    let renderer = try RenderTestSupport.renderer()
+    let out = try renderer.render(layer: r, size: r.bounds.size)
+    XCTAssertEqual(renderer.counters.offscreenPasses, 2)
+    XCTAssertEqual(Int(out.pixel(20, 50).a), 128, accuracy: 1)
+    XCTAssertEqual(out.pixel(70, 50).a, 0)
+  }
+}
