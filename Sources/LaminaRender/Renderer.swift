@@ -42,6 +42,8 @@ public final class Renderer {
   var groupTargets: [Int: RenderTarget] = [:]
   /// Texture coordinates of the blurred canvas's far corner, per shadow group.
   var shadowExtents: [Int: (Float, Float)] = [:]
+  /// Rasterized subtrees (`shouldRasterize`), kept across frames.
+  let rasterCache = RasterCache()
   private var canvasTarget: RenderTarget?
 
   /// The largest image this renderer writes, in pixels (1 GiB of RGBA).
@@ -202,6 +204,7 @@ public final class Renderer {
       y += tileHeight
     }
     textures.endFrame(device: device)
+    rasterCache.endFrame()
     try device.check("frame")
   }
 
@@ -210,8 +213,12 @@ public final class Renderer {
   /// Renders every group in `commands` (inner groups first) into a texture
   /// covering its bounds within `region`.
   func prepareGroups(_ commands: [DrawCommand], region: PixelRect) throws {
-    for case .group(let group) in commands {
-      try prepare(group, region: region)
+    for command in commands {
+      switch command {
+      case .group(let group): try prepare(group, region: region)
+      case .item(let item):
+        if case .raster(let pass) = item.material { try prepareRaster(pass) }
+      }
     }
   }
 
@@ -377,6 +384,10 @@ public final class Renderer {
       let texture = groupTargets[id]?.texture ?? 0
       let maskTexture = groupTargets[mask]?.texture ?? 0
       return (programs.masked, texture, textures.sampler(nearest), maskTexture)
+    case .raster(let pass):
+      let texture = rasterCache.texture(pass.key)
+      let linear = SamplerKey(minification: .linear, magnification: .linear)
+      return (programs.image, texture, textures.sampler(linear), 0)
     case .shadow(let id):
       let texture = groupTargets[id]?.texture ?? 0
       let linear = SamplerKey(minification: .linear, magnification: .linear)

@@ -142,4 +142,39 @@ final class EffectTests: XCTestCase {
     XCTAssertEqual(Int(out.pixel(20, 50).a), 128, accuracy: 1)
     XCTAssertEqual(out.pixel(70, 50).a, 0)
   }
+
+  /// A rasterized subtree renders once, is reused while nothing inside it
+  /// changes, renders again after a change, and looks as drawn directly.
+  func testRasterizedSubtreeIsCachedUntilItChanges() throws {
+    func scene(rasterize: Bool) -> (CALayer, CALayer) {
+      let r = root(120, 100)
+      let card = CALayer()
+      card.frame = CGRect(x: 10, y: 10, width: 80, height: 60)
+      card.cornerRadius = 12
+      card.backgroundColor = CGColor(red: 0.9, green: 0.8, blue: 0.3, alpha: 1)
+      card.shouldRasterize = rasterize
+      let child = CALayer()
+      child.frame = CGRect(x: 10, y: 10, width: 30, height: 30)
+      child.backgroundColor = CGColor(red: 0.2, green: 0.3, blue: 0.8, alpha: 1)
+      card.addSublayer(child)
+      r.addSublayer(card)
+      return (r, child)
+    }
+    let renderer = try RenderTestSupport.renderer()
+    let (r, child) = scene(rasterize: true)
+    let first = try renderer.render(layer: r, size: r.bounds.size, background: .white)
+    XCTAssertEqual(renderer.counters.rasterizations, 1)
+    _ = try renderer.render(layer: r, size: r.bounds.size, background: .white)
+    XCTAssertEqual(renderer.counters.rasterizations, 0, "unchanged: the cached texture is reused")
+    XCTAssertEqual(renderer.counters.offscreenPasses, 0)
+    child.backgroundColor = CGColor(red: 0.8, green: 0.2, blue: 0.2, alpha: 1)
+    let changed = try renderer.render(layer: r, size: r.bounds.size, background: .white)
+    XCTAssertEqual(renderer.counters.rasterizations, 1, "a change inside renders it again")
+    XCTAssertEqual(Int(changed.pixel(30, 30).r), 204, accuracy: 1)
+    let (direct, _) = scene(rasterize: false)
+    let expected = try renderer.render(layer: direct, size: direct.bounds.size, background: .white)
+    // Antialiased corner pixels are rounded to bytes twice (raster, then composite).
+    let comparison = ImageComparison(actual: first.straightPixels, expected: expected.straightPixels, threshold: 6)
+    XCTAssertEqual(comparison.pixelsOff, 0, comparison.summary)
+  }
 }

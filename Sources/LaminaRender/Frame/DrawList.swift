@@ -57,6 +57,8 @@ public enum Material: Equatable {
   case masked(Int, mask: Int)
   /// The blurred alpha of an offscreen group, tinted (a shadow).
   case shadow(Int)
+  /// A rasterized subtree's cached texture.
+  case raster(RasterPass)
 
   public static func == (a: Material, b: Material) -> Bool {
     switch (a, b) {
@@ -65,6 +67,7 @@ public enum Material: Equatable {
     case (.group(let x), .group(let y)): return x == y
     case (.masked(let x, let m), .masked(let y, let n)): return x == y && m == n
     case (.shadow(let x), .shadow(let y)): return x == y
+    case (.raster(let x), .raster(let y)): return x.key == y.key
     default: return false
     }
   }

@@ -23,6 +23,9 @@ public struct FrameBuilder {
   let canvasToPixels: CATransform3D
   let targetBounds: PixelRect
   var nextGroupID = 0
+  /// The layer a raster builder draws (its own `shouldRasterize` and
+  /// opacity are applied by the quad that shows the raster).
+  private var rasterRoot: ObjectIdentifier?
 
   /// Beyond this many items, an opacity group is assumed to overlap itself.
   static let overlapCheckLimit = 256
@@ -43,6 +46,18 @@ public struct FrameBuilder {
     canvasToPixels = CATransform3DMakeScale(
       CGFloat(pixelWidth) / max(size.width, 1), CGFloat(pixelHeight) / max(size.height, 1), 1)
     targetBounds = PixelRect(x: 0, y: 0, width: width, height: height)
+  }
+
+  /// A builder for the raster of `layer`: its plane scaled by `scale`, with
+  /// room for whatever the subtree draws around its bounds.
+  init(rasterOf layer: CALayer, scale: CGFloat, nextGroupID: Int) {
+    width = 0
+    height = 0
+    canvasToPixels = CATransform3DMakeScale(scale, scale, 1)
+    let reach = 4 * Self.maxRasterSide
+    targetBounds = PixelRect(x: -reach, y: -reach, width: 2 * reach, height: 2 * reach)
+    self.nextGroupID = nextGroupID
+    rasterRoot = ObjectIdentifier(layer)
   }
 
   /// Builds the frame for `root`, laid on a canvas whose background is `background`.
@@ -83,10 +98,17 @@ public struct FrameBuilder {
 
   /// A flattening layer: its own drawing, then its sublayers flattened into
   /// its plane, then its opacity (times `opacity`) over the lot.
-  private mutating func appendLayerAndSublayers(
+  mutating func appendLayerAndSublayers(
     _ layer: CALayer, toTarget: CATransform3D, flipped: Bool, opacity: Float,
     into commands: inout [DrawCommand]
   ) {
+    let isRasterRoot = rasterRoot == ObjectIdentifier(layer)
+    if layer.shouldRasterize && !isRasterRoot,
+      appendRasterized(layer, toTarget: toTarget, flipped: flipped, opacity: opacity, into: &commands)
+    {
+      return
+    }
+    let opacity = isRasterRoot ? 1 : layer.opacity * opacity
     let start = commands.count
     // A back-facing single-sided layer hides its own drawing, not its sublayers'.
     let showsOwn = layer.isDoubleSided || !isBackFacing(toTarget, bounds: layer.bounds)
@@ -112,9 +134,9 @@ public struct FrameBuilder {
       applyMask(mask, toTarget: toTarget, flipped: flipped, from: start, in: &commands)
     }
     let shadow = makeShadow(of: layer, toTarget: toTarget, from: start, in: commands)
-    applyOpacity(layer.opacity * opacity, from: start, in: &commands)
+    applyOpacity(opacity, from: start, in: &commands)
     if var shadow {
-      shadow.multiplyShadowOpacity(layer.opacity * opacity)
+      shadow.multiplyShadowOpacity(opacity)
       commands.insert(shadow, at: start)
     }
   }
