@@ -1,6 +1,7 @@
 #version 300 es
 // Composites an offscreen group through its mask: the mask layer's
-// rendering, drawn over the same pixels, multiplies by its alpha.
+// rendering, drawn over the same pixels, multiplies by its alpha (and the
+// group's clip, when compiled with CLIP).
 precision highp float;
 
 uniform sampler2D s_image;
@@ -12,6 +13,7 @@ in vec4 v_edges;
 flat in vec4 v_texclamp;
 out vec4 o_color;
 
+#define SHAPE_MODE 0
 #include "shape.glsl"
 
 void main() {

@@ -44,6 +44,8 @@ public final class Renderer {
   var shadowExtents: [Int: (Float, Float)] = [:]
   /// Rasterized subtrees (`shouldRasterize`), kept across frames.
   let rasterCache = RasterCache()
+  /// Effect shader variants, compiled as items need them.
+  let effectPrograms = EffectPrograms()
   private var canvasTarget: RenderTarget?
 
   /// The largest image this renderer writes, in pixels (1 GiB of RGBA).
@@ -303,9 +305,7 @@ public final class Renderer {
       }
       var (program, texture, sampler, mask) = try resources(for: item.material)
       let effect = item.hasEffects || mask != 0
-      if item.hasEffects && mask == 0 {
-        program = texture == 0 ? programs.roundedRect : programs.roundedImage
-      }
+      if effect { program = try effectPrograms.program(EffectPrograms.variant(for: item)) }
       let first = effect ? effectIndices.count : indices.count
       let count =
         effect
@@ -383,7 +383,8 @@ public final class Renderer {
     case .masked(let id, let mask):
       let texture = groupTargets[id]?.texture ?? 0
       let maskTexture = groupTargets[mask]?.texture ?? 0
-      return (programs.masked, texture, textures.sampler(nearest), maskTexture)
+      // The program is the masked effect variant (see drawCommands).
+      return (programs.image, texture, textures.sampler(nearest), maskTexture)
     case .raster(let pass):
       let texture = rasterCache.texture(pass.key)
       let linear = SamplerKey(minification: .linear, magnification: .linear)

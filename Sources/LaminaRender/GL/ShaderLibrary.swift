@@ -10,7 +10,7 @@ public enum ShaderLibrary {
   /// The vertex shader that a fragment shader is linked with.
   public static func vertexShader(forFragment name: String) -> String {
     switch name {
-    case "rounded_rect.frag.glsl", "rounded_image.frag.glsl", "masked.frag.glsl": return "effect.vert.glsl"
+    case "effect.frag.glsl", "masked.frag.glsl": return "effect.vert.glsl"
     case "blur.frag.glsl", "downsample.frag.glsl": return "fullscreen.vert.glsl"
     default: return "quad.vert.glsl"
     }
@@ -45,11 +45,18 @@ struct GLProgram {
   let id: GLuint
   let viewport: GLint
 
-  /// Compiles and links `vertex` with `fragment` (file names in `Shaders/`).
-  init(vertex: String, fragment: String) throws {
+  /// Compiles and links `vertex` with `fragment` (file names in `Shaders/`),
+  /// the fragment shader specialized by `defines` (`NAME` or `NAME VALUE`,
+  /// inserted after its `#version` line).
+  init(vertex: String, fragment: String, defines: [String] = []) throws {
     let vs = try Self.compile(vertex, GLenum(GL_VERTEX_SHADER))
     defer { glDeleteShader(vs) }
-    let fs = try Self.compile(fragment, GLenum(GL_FRAGMENT_SHADER))
+    var source = try ShaderLibrary.source(fragment)
+    if !defines.isEmpty, let end = source.firstIndex(of: "\n") {
+      source.insert(contentsOf: "\n" + defines.map { "#define " + $0 }.joined(separator: "\n"), at: end)
+    }
+    let name = defines.isEmpty ? fragment : fragment + " [" + defines.joined(separator: ", ") + "]"
+    let fs = try Self.compile(source: source, name: name, GLenum(GL_FRAGMENT_SHADER))
     defer { glDeleteShader(fs) }
     let program = glCreateProgram()
     glAttachShader(program, vs)
@@ -115,11 +122,6 @@ struct GLProgram {
 struct ProgramSet {
   let solid: GLProgram
   let image: GLProgram
-  /// Effect programs (the effect vertex format): rounded fills, rings,
-  /// shadows and clips; images clipped; groups composited through a mask.
-  let roundedRect: GLProgram
-  let roundedImage: GLProgram
-  let masked: GLProgram
   /// Offscreen passes of blurred shadows.
   let downsample: GLProgram
   let blur: GLProgram
@@ -128,9 +130,6 @@ struct ProgramSet {
   init() throws {
     solid = try GLProgram(vertex: "quad.vert.glsl", fragment: "solid.frag.glsl")
     image = try GLProgram(vertex: "quad.vert.glsl", fragment: "image.frag.glsl")
-    roundedRect = try GLProgram(vertex: "effect.vert.glsl", fragment: "rounded_rect.frag.glsl")
-    roundedImage = try GLProgram(vertex: "effect.vert.glsl", fragment: "rounded_image.frag.glsl")
-    masked = try GLProgram(vertex: "effect.vert.glsl", fragment: "masked.frag.glsl")
     downsample = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "downsample.frag.glsl")
     blur = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "blur.frag.glsl")
     shadow = try GLProgram(vertex: "quad.vert.glsl", fragment: "shadow.frag.glsl")
