@@ -39,12 +39,7 @@ extension FrameBuilder {
     let ring = ShapeEffect(shape: shape, mode: .ring, width: Float(width))
     let depth = min(max(width, CGFloat(shape.radii.max())), min(b.width, b.height) / 2)
     let tinted = premultiplied(color, opacity: 1)
-    let strips: [(CGRect, UInt8)] = [
-      (CGRect(x: b.minX, y: b.minY, width: b.width, height: depth), Self.minYEdge | Self.minXEdge | Self.maxXEdge),
-      (CGRect(x: b.minX, y: b.maxY - depth, width: b.width, height: depth), Self.maxYEdge | Self.minXEdge | Self.maxXEdge),
-      (CGRect(x: b.minX, y: b.minY + depth, width: depth, height: b.height - 2 * depth), Self.minXEdge),
-      (CGRect(x: b.maxX - depth, y: b.minY + depth, width: depth, height: b.height - 2 * depth), Self.maxXEdge),
-    ]
+    let strips = Self.frameStrips(outer: b, hole: b.insetBy(dx: depth, dy: depth))
     for (rect, edges) in strips where rect.width > 0 && rect.height > 0 {
       guard
         var item = makeItem(
@@ -54,5 +49,17 @@ extension FrameBuilder {
       item.edgeMask = edges
       commands.append(.item(item))
     }
+  }
+
+  /// The part of `outer` around `hole` (inside it) as four strips: top and
+  /// bottom full width, left and right between them; with each, the edges
+  /// on `outer`'s boundary (grown for antialiasing; the others are seams).
+  static func frameStrips(outer o: CGRect, hole h: CGRect) -> [(CGRect, UInt8)] {
+    [
+      (CGRect(x: o.minX, y: o.minY, width: o.width, height: h.minY - o.minY), minYEdge | minXEdge | maxXEdge),
+      (CGRect(x: o.minX, y: h.maxY, width: o.width, height: o.maxY - h.maxY), maxYEdge | minXEdge | maxXEdge),
+      (CGRect(x: o.minX, y: h.minY, width: h.minX - o.minX, height: h.height), minXEdge),
+      (CGRect(x: h.maxX, y: h.minY, width: o.maxX - h.maxX, height: h.height), maxXEdge),
+    ]
   }
 }

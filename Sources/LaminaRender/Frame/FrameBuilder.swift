@@ -133,11 +133,19 @@ public struct FrameBuilder {
     if let mask = layer.mask {
       applyMask(mask, toTarget: toTarget, flipped: flipped, from: start, in: &commands)
     }
-    let shadow = makeShadow(of: layer, toTarget: toTarget, from: start, in: commands)
+    var moreShadow: [DrawItem] = []
+    let shadow = makeShadow(
+      of: layer, toTarget: toTarget, opacity: opacity, from: start, in: commands,
+      extraShadowItems: &moreShadow)
     applyOpacity(opacity, from: start, in: &commands)
     if var shadow {
       shadow.multiplyShadowOpacity(opacity)
-      commands.insert(shadow, at: start)
+      var behind = [shadow]
+      for var item in moreShadow {
+        item.multiplyOpacity(opacity)
+        behind.append(.item(item))
+      }
+      commands.insert(contentsOf: behind, at: start)
     }
   }
 

@@ -32,7 +32,8 @@ extension FrameBuilder {
   /// The command that draws `layer`'s shadow (behind `commands[start...]`,
   /// the layer's drawing), or nil.
   mutating func makeShadow(
-    of layer: CALayer, toTarget: CATransform3D, from start: Int, in commands: [DrawCommand]
+    of layer: CALayer, toTarget: CATransform3D, opacity: Float, from start: Int,
+    in commands: [DrawCommand], extraShadowItems: inout [DrawItem]
   ) -> DrawCommand? {
     guard layer.shadowOpacity > 0, let color = layer.shadowColor, color.alpha > 0,
       !layer.masksToBounds, start < commands.count || layer.shadowPath != nil
@@ -46,13 +47,33 @@ extension FrameBuilder {
     case .shape(var shape, let alpha):
       shape.rect = shape.rect.offsetBy(dx: offset.width, dy: offset.height)
       let reach = 3 * sigma + 1
-      guard
-        var item = makeItem(
-          .solid, rect: shape.rect.insetBy(dx: -reach, dy: -reach), uv: (0, 0, 0, 0),
-          toTarget: toTarget, color: tint * alpha, name: layer.name)
-      else { return nil }
-      item.shape = ShapeEffect(shape: shape, mode: sigma > 0 ? .blur : .fill, width: Float(sigma))
-      return .item(item)
+      let quad = shape.rect.insetBy(dx: -reach, dy: -reach)
+      let effect = ShapeEffect(shape: shape, mode: sigma > 0 ? .blur : .fill, width: Float(sigma))
+      let color = tint * alpha
+      // Under an opaque layer the shadow cannot show: leave out the part
+      // of the quad that the layer surely covers (its bounds inside the
+      // corners, a couple of pixels in from its antialiased edge), and draw
+      // the rest as four strips.
+      var pieces: [(CGRect, UInt8)] = [(quad, 0b1111)]
+      if alpha >= 1, opacity >= 1, layer.shadowPath == nil {
+        let own = RoundedRect(layer: layer)
+        let inset = CGFloat(own.radii.max()) + 2 / max(Self.pixelsPerUnit(toTarget, own.rect.midX, own.rect.midY), 0.01)
+        let hole = own.rect.insetBy(dx: inset, dy: inset).intersection(quad)
+        if !hole.isNull, hole.width * hole.height > 0.2 * quad.width * quad.height {
+          pieces = Self.frameStrips(outer: quad, hole: hole)
+        }
+      }
+      var first: DrawCommand?
+      for (rect, edges) in pieces where rect.width > 0 && rect.height > 0 {
+        guard
+          var item = makeItem(
+            .solid, rect: rect, uv: (0, 0, 0, 0), toTarget: toTarget, color: color, name: layer.name)
+        else { continue }
+        item.shape = effect
+        item.edgeMask = edges
+        if first == nil { first = .item(item) } else { extraShadowItems.append(item) }
+      }
+      return first
     case .rendering:
       let source = Array(commands[start...])
       let sourceBounds = source.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
