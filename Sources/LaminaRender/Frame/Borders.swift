@@ -20,7 +20,13 @@ extension FrameBuilder {
         color: premultiplied(background, opacity: 1), name: layer.name)
     else { return }
     let shape = RoundedRect(layer: layer)
-    if shape.isRounded { item.shape = ShapeEffect(shape: shape, mode: .fill, width: 0) }
+    if shape.isRounded {
+      item.shape = ShapeEffect(shape: shape, mode: .fill, width: 0)
+      if let pieces = splitAtCorners(item, shape: shape, toShape: .identity, role: .fill) {
+        commands.append(contentsOf: pieces.map { .item($0) })
+        return
+      }
+    }
     commands.append(.item(item))
   }
 

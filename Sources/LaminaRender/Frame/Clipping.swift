@@ -10,11 +10,14 @@ import Lamina
 ///    target are intersected on the CPU (the item's rect shrinks, its
 ///    texture coordinates follow, its edges keep their antialiasing): the
 ///    item stays in its batch and no fragment pays for the clip;
-/// 3. anything else (rounded, rotated, in perspective) carries the clip to
+/// 3. an item in the clip's plane (up to scale and translation) under
+///    rounded corners is cut likewise and split at the corners
+///    (`CornerSplit.swift`): only the four corner pieces carry the clip;
+/// 4. anything else (rotated against the clip, in perspective) carries the clip to
 ///    the fragment shader: the clip's rounded rect and the homography from
 ///    the item's plane to the clip's plane; the signed distance gives an
 ///    antialiased edge under any transform;
-/// 4. an item clipped already (nested clips) and a group are clipped when
+/// 5. an item clipped already (nested clips) and a group are clipped when
 ///    composited: the commands are wrapped in an offscreen group whose
 ///    composite quad carries the outer clip (a pass the size of the clip).
 extension FrameBuilder {
@@ -29,40 +32,56 @@ extension FrameBuilder {
       return
     }
     let clipBounds = clipTargetBounds(shape.rect, toTarget)
-    var kept: [DrawCommand] = []
+    // First which commands show at all, and whether one of them is clipped
+    // already (or is a pass that cannot take a clip): then the clip goes
+    // on a group around them all, and none of them takes it itself (a
+    // second clip on the same edge would thin its antialiasing).
+    var showing: [(DrawCommand, Placement)] = []
     var needsGroup = false
     for command in commands[range] {
       switch command {
-      case .item(var item):
-        let itemToClip = Homography(item.matrix).then(targetToClip)
-        switch classify(item, itemToClip, shape) {
-        case .outside: continue
-        case .inside:
-          kept.append(.item(item))
-          continue
-        case .partial: break
-        }
-        if item.clip != nil {
-          needsGroup = true
-          kept.append(.item(item))
-          continue
-        }
-        if !shape.isRounded, item.shape == nil, item.clippedPolygon == nil,
-          itemToClip.isAxisAlignedAffine
-        {
-          if let cut = cutRect(item, itemToClip, shape.rect) { kept.append(.item(cut)) }
-          continue
-        }
-        item.clip = ClipEffect(shape: shape, itemToClip: itemToClip)
-        if let clipBounds { item.bounds = item.bounds.intersection(clipBounds) }
-        if !item.bounds.isEmpty { kept.append(.item(item)) }
+      case .item(let item):
+        let placement = classify(item, Homography(item.matrix).then(targetToClip), shape)
+        if placement == .outside { continue }
+        if placement == .partial && item.clip != nil { needsGroup = true }
+        showing.append((command, placement))
       case .group(let group):
-        if group.clip != nil || group.shadow != nil {
-          needsGroup = true
-        } else {
+        if group.clip != nil || group.shadow != nil { needsGroup = true }
+        showing.append((command, .partial))
+      }
+    }
+    var kept: [DrawCommand] = []
+    if needsGroup {
+      kept = showing.map(\.0)
+    } else {
+      for (command, placement) in showing {
+        switch command {
+        case .item(var item):
+          if placement == .inside {
+            kept.append(command)
+            continue
+          }
+          let itemToClip = Homography(item.matrix).then(targetToClip)
+          if !shape.isRounded, item.shape == nil, item.clippedPolygon == nil,
+            itemToClip.isAxisAlignedAffine
+          {
+            if let cut = cutRect(item, itemToClip, shape.rect) { kept.append(.item(cut)) }
+            continue
+          }
+          let clip = ClipEffect(shape: shape, itemToClip: itemToClip)
+          if item.shape == nil,
+            let pieces = splitAtCorners(item, shape: shape, toShape: itemToClip, role: .clip(clip))
+          {
+            kept.append(contentsOf: pieces.map { .item($0) })
+            continue
+          }
+          item.clip = clip
+          if let clipBounds { item.bounds = item.bounds.intersection(clipBounds) }
+          if !item.bounds.isEmpty { kept.append(.item(item)) }
+        case .group(let group):
           group.clip = ClipEffect(shape: shape, itemToClip: targetToClip)
+          kept.append(command)
         }
-        kept.append(command)
       }
     }
     if needsGroup {
