@@ -67,6 +67,61 @@ final class EffectTests: XCTestCase {
     }
   }
 
+  /// A rounded rect's shadow (no offscreen pass) against the Gaussian
+  /// convolved numerically with the rounded rect, in each regime of the
+  /// shader: blur wide, narrow and comparable next to the radius.
+  func testRoundedShadowMatchesNumericalConvolution() throws {
+    for (radius, sigma, limit) in [(12.0, 10.0, 2.0), (20.0, 1.5, 6.0), (16.0, 5.0, 2.0)] as [(CGFloat, CGFloat, Double)] {
+      let r = root(160, 120)
+      let layer = CALayer()
+      let shape = CGRect(x: 40, y: 30, width: 80, height: 60)
+      layer.frame = shape
+      layer.cornerRadius = radius
+      layer.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
+      layer.shadowOpacity = 1
+      layer.shadowRadius = sigma
+      layer.shadowOffset = .zero
+      r.addSublayer(layer)
+      let renderer = try RenderTestSupport.renderer()
+      let image = try renderer.render(layer: r, size: r.bounds.size)
+      XCTAssertEqual(renderer.counters.offscreenPasses, 0)
+      // The convolution at pixel centers, by a midpoint sum over a fine grid.
+      func inside(_ x: Double, _ y: Double) -> Bool {
+        let cx = min(max(x, shape.minX + radius), shape.maxX - radius)
+        let cy = min(max(y, shape.minY + radius), shape.maxY - radius)
+        return (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius
+      }
+      func expected(_ px: Int, _ py: Int) -> Double {
+        let x = Double(px) + 0.5, y = Double(py) + 0.5
+        let step = 0.25, reach = 4 * sigma
+        var sum = 0.0
+        var sy = max(shape.minY, y - reach) + step / 2
+        while sy < min(shape.maxY, y + reach) {
+          var sx = max(shape.minX, x - reach) + step / 2
+          while sx < min(shape.maxX, x + reach) {
+            if inside(sx, sy) {
+              let d2 = (sx - x) * (sx - x) + (sy - y) * (sy - y)
+              sum += exp(-d2 / (2 * sigma * sigma))
+            }
+            sx += step
+          }
+          sy += step
+        }
+        return sum * step * step / (2 * Double.pi * sigma * sigma)
+      }
+      var worst = 0.0
+      // Along the diagonal out of the top-left corner and across the top edge.
+      for d in 0..<min(Int(3 * sigma + 2), Int(shape.minY)) {
+        let corner = (Int(shape.minX) - d, Int(shape.minY) - d)
+        let edge = (Int(shape.midX), Int(shape.minY) - 1 - d)
+        for (x, y) in [corner, edge] where !inside(Double(x) + 0.5, Double(y) + 0.5) {
+          worst = max(worst, abs(Double(image.pixel(x, y).a) / 255 - expected(x, y)) * 255)
+        }
+      }
+      XCTAssertLessThan(worst, limit, "radius \(radius), σ \(sigma): worst error \(worst)/255")
+    }
+  }
+
   func testRoundedRectShadowTakesNoOffscreenPass() throws {
     let r = root(200, 200)
     let card = CALayer()
