@@ -27,7 +27,10 @@ extension Renderer {
     glBindBuffer(GLenum(GL_ARRAY_BUFFER), effectVertexBuffer)
     glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), effectIndexBuffer)
     let stride = GLsizei(MemoryLayout<EffectVertex>.stride)
-    func attribute(_ index: GLuint, _ count: GLint, _ type: Int32, normalized: Bool, _ field: PartialKeyPath<EffectVertex>) {
+    func attribute(
+      _ index: GLuint, _ count: GLint, _ type: Int32, normalized: Bool,
+      _ field: PartialKeyPath<EffectVertex>
+    ) {
       glEnableVertexAttribArray(index)
       glVertexAttribPointer(
         index, count, GLenum(type), GLboolean(normalized ? GL_TRUE : GL_FALSE), stride,
@@ -77,7 +80,8 @@ extension Renderer {
       }
       vertices.append(
         EffectVertex(
-          base: vertex, local: SIMD2(Float(x), Float(y)), shapeRect: shapeRect, shapeRadii: shapeRadii,
+          base: vertex, local: SIMD2(Float(x), Float(y)), shapeRect: shapeRect,
+          shapeRadii: shapeRadii,
           shapeParams: shapeParams, clipPos: clipPos, clipRect: clipRect, clipRadii: clipRadii))
     }
     return Self.appendFan(base: base, count: n, &indices)
@@ -109,7 +113,8 @@ extension Renderer {
     let sigma = max(shadow.sigma, 0)
     var factor = 1
     while Float(factor) * 3 < sigma && factor < 16 { factor *= 2 }
-    let w = (canvas.width + factor - 1) / factor, h = (canvas.height + factor - 1) / factor
+    let w = (canvas.width + factor - 1) / factor
+    let h = (canvas.height + factor - 1) / factor
     let f = Float(factor)
     let residual = factor > 1 ? sigma * sigma - f * f / 4 : sigma * sigma
     let passSigma = max(residual, 0).squareRoot() / f

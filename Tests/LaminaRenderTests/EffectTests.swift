@@ -16,7 +16,9 @@ final class EffectTests: XCTestCase {
   /// The shadow of a square (its alpha, premultiplied: black at full
   /// opacity) across its left edge and along a diagonal beyond its corner,
   /// against the Gaussian's integral over the square.
-  func shadowProfile(sigma: CGFloat, blurredOffscreen: Bool) throws -> (max: Double, mean: Double, passes: Int) {
+  func shadowProfile(sigma: CGFloat, blurredOffscreen: Bool) throws -> (
+    max: Double, mean: Double, passes: Int
+  ) {
     let r = root(200, 160)
     let square = CGRect(x: 60, y: 40, width: 80, height: 80)
     let layer = CALayer()
@@ -38,16 +40,22 @@ final class EffectTests: XCTestCase {
       0.5 * (erf((b - x) / (sigma * 2.0.squareRoot())) - erf((a - x) / (sigma * 2.0.squareRoot())))
     }
     func expected(_ px: Int, _ py: Int) -> Double {
-      let x = Double(px) + 0.5, y = Double(py) + 0.5
+      let x = Double(px) + 0.5
+      let y = Double(py) + 0.5
       return coverage(x, square.minX, square.maxX) * coverage(y, square.minY, square.maxY)
     }
     var errors: [Double] = []
     // Across the left edge, outside the square (inside, the layer covers it).
     for x in 0..<60 { errors.append(abs(Double(image.pixel(x, 80).a) / 255 - expected(x, 80))) }
     // Beyond the top-left corner.
-    for d in 1..<40 { errors.append(abs(Double(image.pixel(60 - d, 40 - d).a) / 255 - expected(60 - d, 40 - d))) }
+    for d in 1..<40 {
+      errors.append(abs(Double(image.pixel(60 - d, 40 - d).a) / 255 - expected(60 - d, 40 - d)))
+    }
     let worst = errors.max() ?? 1
-    return (worst * 255, errors.reduce(0, +) / Double(errors.count) * 255, renderer.counters.offscreenPasses)
+    return (
+      worst * 255, errors.reduce(0, +) / Double(errors.count) * 255,
+      renderer.counters.offscreenPasses
+    )
   }
 
   func testAnalyticShadowMatchesTheGaussian() throws {
@@ -71,7 +79,9 @@ final class EffectTests: XCTestCase {
   /// convolved numerically with the rounded rect, in each regime of the
   /// shader: blur wide, narrow and comparable next to the radius.
   func testRoundedShadowMatchesNumericalConvolution() throws {
-    for (radius, sigma, limit) in [(12.0, 10.0, 2.0), (20.0, 1.5, 6.0), (16.0, 5.0, 2.0)] as [(CGFloat, CGFloat, Double)] {
+    for (radius, sigma, limit) in [(12.0, 10.0, 2.0), (20.0, 1.5, 6.0), (16.0, 5.0, 2.0)]
+      as [(CGFloat, CGFloat, Double)]
+    {
       let r = root(160, 120)
       let layer = CALayer()
       let shape = CGRect(x: 40, y: 30, width: 80, height: 60)
@@ -92,8 +102,10 @@ final class EffectTests: XCTestCase {
         return (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius
       }
       func expected(_ px: Int, _ py: Int) -> Double {
-        let x = Double(px) + 0.5, y = Double(py) + 0.5
-        let step = 0.25, reach = 4 * sigma
+        let x = Double(px) + 0.5
+        let y = Double(py) + 0.5
+        let step = 0.25
+        let reach = 4 * sigma
         var sum = 0.0
         var sy = max(shape.minY, y - reach) + step / 2
         while sy < min(shape.maxY, y + reach) {
@@ -229,7 +241,8 @@ final class EffectTests: XCTestCase {
     let (direct, _) = scene(rasterize: false)
     let expected = try renderer.render(layer: direct, size: direct.bounds.size, background: .white)
     // Antialiased corner pixels are rounded to bytes twice (raster, then composite).
-    let comparison = ImageComparison(actual: first.straightPixels, expected: expected.straightPixels, threshold: 6)
+    let comparison = ImageComparison(
+      actual: first.straightPixels, expected: expected.straightPixels, threshold: 6)
     XCTAssertEqual(comparison.pixelsOff, 0, comparison.summary)
   }
 }

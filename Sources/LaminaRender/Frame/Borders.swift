@@ -9,7 +9,9 @@ extension FrameBuilder {
   static let minYEdge: UInt8 = 1, maxXEdge: UInt8 = 2, maxYEdge: UInt8 = 4, minXEdge: UInt8 = 8
 
   /// The layer's background, clipped to its rounded bounds.
-  func appendBackground(_ layer: CALayer, toTarget: CATransform3D, into commands: inout [DrawCommand]) {
+  func appendBackground(
+    _ layer: CALayer, toTarget: CATransform3D, into commands: inout [DrawCommand]
+  ) {
     let bounds = layer.bounds
     guard let background = layer.backgroundColor, background.alpha > 0, bounds.width > 0,
       bounds.height > 0
@@ -62,8 +64,14 @@ extension FrameBuilder {
   /// on `outer`'s boundary (grown for antialiasing; the others are seams).
   static func frameStrips(outer o: CGRect, hole h: CGRect) -> [(CGRect, UInt8)] {
     [
-      (CGRect(x: o.minX, y: o.minY, width: o.width, height: h.minY - o.minY), minYEdge | minXEdge | maxXEdge),
-      (CGRect(x: o.minX, y: h.maxY, width: o.width, height: o.maxY - h.maxY), maxYEdge | minXEdge | maxXEdge),
+      (
+        CGRect(x: o.minX, y: o.minY, width: o.width, height: h.minY - o.minY),
+        minYEdge | minXEdge | maxXEdge
+      ),
+      (
+        CGRect(x: o.minX, y: h.maxY, width: o.width, height: o.maxY - h.maxY),
+        maxYEdge | minXEdge | maxXEdge
+      ),
       (CGRect(x: o.minX, y: h.minY, width: h.minX - o.minX, height: h.height), minXEdge),
       (CGRect(x: h.maxX, y: h.minY, width: o.maxX - h.maxX, height: h.height), maxXEdge),
     ]

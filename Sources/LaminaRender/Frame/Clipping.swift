@@ -102,15 +102,24 @@ extension FrameBuilder {
   /// Where an item lies relative to the clip, from its corners in the clip's
   /// plane (the rounded rect is convex: a convex polygon whose corners are
   /// all inside it is inside it).
-  private func classify(_ item: DrawItem, _ itemToClip: Homography, _ shape: RoundedRect) -> Placement {
+  private func classify(_ item: DrawItem, _ itemToClip: Homography, _ shape: RoundedRect)
+    -> Placement
+  {
     let rect = shape.rect
     var allInside = true
-    var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+    var minX = Double.infinity
+    var minY = Double.infinity
+    var maxX = -Double.infinity
+    var maxY = -Double.infinity
     for p in item.polygon {
       let q = itemToClip.apply(Double(p.x), Double(p.y))
       guard q.z > 1e-9 else { return .partial }
-      let x = q.x / q.z, y = q.y / q.z
-      minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+      let x = q.x / q.z
+      let y = q.y / q.z
+      minX = min(minX, x)
+      maxX = max(maxX, x)
+      minY = min(minY, y)
+      maxY = max(maxY, y)
       if allInside && !Self.contains(shape, x, y) { allInside = false }
     }
     // Antialiasing grows items by about a pixel: keep a margin of a point.
@@ -129,13 +138,16 @@ extension FrameBuilder {
     guard x >= Double(r.minX), x <= Double(r.maxX), y >= Double(r.minY), y <= Double(r.maxY) else {
       return false
     }
-    let right = x > Double(r.midX), bottom = y > Double(r.midY)
+    let right = x > Double(r.midX)
+    let bottom = y > Double(r.midY)
     let radius = Double(
-      bottom ? (right ? shape.radii[2] : shape.radii[3]) : (right ? shape.radii[1] : shape.radii[0]))
+      bottom ? (right ? shape.radii[2] : shape.radii[3]) : (right ? shape.radii[1] : shape.radii[0])
+    )
     guard radius > 0 else { return true }
     let cx = right ? Double(r.maxX) - radius : Double(r.minX) + radius
     let cy = bottom ? Double(r.maxY) - radius : Double(r.minY) + radius
-    let dx = right ? max(0, x - cx) : max(0, cx - x), dy = bottom ? max(0, y - cy) : max(0, cy - y)
+    let dx = right ? max(0, x - cx) : max(0, cx - x)
+    let dy = bottom ? max(0, y - cy) : max(0, cy - y)
     return dx * dx + dy * dy <= radius * radius
   }
 
@@ -148,13 +160,19 @@ extension FrameBuilder {
     let inClip = CGRect(
       x: min(a.x, b.x), y: min(a.y, b.y), width: abs(b.x - a.x), height: abs(b.y - a.y))
     let cut = inClip.intersection(clip)
-    guard !cut.isNull, cut.width > 0, cut.height > 0, let back = itemToClip.inverse else { return nil }
-    let p = back.apply(Double(cut.minX), Double(cut.minY)), q = back.apply(Double(cut.maxX), Double(cut.maxY))
-    let local = CGRect(x: min(p.x, q.x), y: min(p.y, q.y), width: abs(q.x - p.x), height: abs(q.y - p.y))
+    guard !cut.isNull, cut.width > 0, cut.height > 0, let back = itemToClip.inverse else {
+      return nil
+    }
+    let p = back.apply(Double(cut.minX), Double(cut.minY))
+    let q = back.apply(Double(cut.maxX), Double(cut.maxY))
+    let local = CGRect(
+      x: min(p.x, q.x), y: min(p.y, q.y), width: abs(q.x - p.x), height: abs(q.y - p.y))
     var out = item
     func lerp(_ a: Float, _ b: Float, _ t: CGFloat) -> Float { a + (b - a) * Float(t) }
-    let tx0 = (local.minX - r.minX) / r.width, tx1 = (local.maxX - r.minX) / r.width
-    let ty0 = (local.minY - r.minY) / r.height, ty1 = (local.maxY - r.minY) / r.height
+    let tx0 = (local.minX - r.minX) / r.width
+    let tx1 = (local.maxX - r.minX) / r.width
+    let ty0 = (local.minY - r.minY) / r.height
+    let ty1 = (local.maxY - r.minY) / r.height
     out.uv = (
       lerp(item.uv.u0, item.uv.u1, tx0), lerp(item.uv.v0, item.uv.v1, ty0),
       lerp(item.uv.u0, item.uv.u1, tx1), lerp(item.uv.v0, item.uv.v1, ty1)
@@ -172,13 +190,17 @@ extension FrameBuilder {
   /// The pixels a rect of a plane can touch (one pixel of antialiasing
   /// around it), nil when any corner is behind the eye.
   func clipTargetBounds(_ rect: CGRect, _ m: CATransform3D) -> PixelRect? {
-    var minX = CGFloat.infinity, minY = CGFloat.infinity
-    var maxX = -CGFloat.infinity, maxY = -CGFloat.infinity
+    var minX = CGFloat.infinity
+    var minY = CGFloat.infinity
+    var maxX = -CGFloat.infinity
+    var maxY = -CGFloat.infinity
     for p in EdgeGeometry.corners(rect) {
       let q = m.apply(p.x, p.y)
       guard q.w > EdgeGeometry.nearW else { return nil }
-      minX = min(minX, q.x / q.w); maxX = max(maxX, q.x / q.w)
-      minY = min(minY, q.y / q.w); maxY = max(maxY, q.y / q.w)
+      minX = min(minX, q.x / q.w)
+      maxX = max(maxX, q.x / q.w)
+      minY = min(minY, q.y / q.w)
+      maxY = max(maxY, q.y / q.w)
     }
     return PixelRect(
       enclosing: CGRect(x: minX - 1, y: minY - 1, width: maxX - minX + 2, height: maxY - minY + 2)

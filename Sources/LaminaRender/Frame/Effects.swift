@@ -77,7 +77,8 @@ public struct Homography {
 
   /// `self × other` (first self, then other).
   func then(_ o: Homography) -> Homography {
-    let a = m, b = o.m
+    let a = m
+    let b = o.m
     return Homography(
       m: (
         a.0 * b.0 + a.1 * b.3 + a.2 * b.6, a.0 * b.1 + a.1 * b.4 + a.2 * b.7,
@@ -92,15 +93,18 @@ public struct Homography {
   /// The inverse (adjugate over determinant); nil when singular.
   var inverse: Homography? {
     let (a, b, c, d, e, f, g, h, i) = m
-    let A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g
-    let det = a * A + b * B + c * C
+    // The first column of the adjugate (cofactors of the first row).
+    let c0 = e * i - f * h
+    let c1 = -(d * i - f * g)
+    let c2 = d * h - e * g
+    let det = a * c0 + b * c1 + c * c2
     guard abs(det) > 1e-300, det.isFinite else { return nil }
     let s = 1 / det
     return Homography(
       m: (
-        A * s, -(b * i - c * h) * s, (b * f - c * e) * s,
-        B * s, (a * i - c * g) * s, -(a * f - c * d) * s,
-        C * s, -(a * h - b * g) * s, (a * e - b * d) * s
+        c0 * s, -(b * i - c * h) * s, (b * f - c * e) * s,
+        c1 * s, (a * i - c * g) * s, -(a * f - c * d) * s,
+        c2 * s, -(a * h - b * g) * s, (a * e - b * d) * s
       ))
   }
 

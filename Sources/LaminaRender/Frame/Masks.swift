@@ -15,7 +15,8 @@ extension FrameBuilder {
     let range = start..<commands.count
     guard !range.isEmpty else { return }
     var maskCommands: [DrawCommand] = []
-    visit(mask, parentToTarget: toTarget, parentSublayers: nil, flipped: flipped, into: &maskCommands)
+    visit(
+      mask, parentToTarget: toTarget, parentSublayers: nil, flipped: flipped, into: &maskCommands)
     func union(_ list: ArraySlice<DrawCommand>) -> PixelRect {
       list.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
     }

@@ -25,13 +25,17 @@ enum NineSlice {
     let scale = layer.contentsScale > 0 ? layer.contentsScale : 1
     let source = layer.contentsRect
     let center = layer.contentsCenter.standardized
-    let c0x = min(max(center.minX, 0), 1), c1x = min(max(center.maxX, c0x), 1)
-    let c0y = min(max(center.minY, 0), 1), c1y = min(max(center.maxY, c0y), 1)
+    let c0x = min(max(center.minX, 0), 1)
+    let c1x = min(max(center.maxX, c0x), 1)
+    let c0y = min(max(center.minY, 0), 1)
+    let c1y = min(max(center.maxY, c0y), 1)
     let imageWidth = CGFloat(image.width) * abs(source.width) / scale
     let imageHeight = CGFloat(image.height) * abs(source.height) / scale
-    var left = c0x * imageWidth, right = (1 - c1x) * imageWidth
+    var left = c0x * imageWidth
+    var right = (1 - c1x) * imageWidth
     // Image rows run top to bottom; in a flipped space they run upward.
-    var top = c0y * imageHeight, bottom = (1 - c1y) * imageHeight
+    var top = c0y * imageHeight
+    var bottom = (1 - c1y) * imageHeight
     if flipped { swap(&top, &bottom) }
     if left + right > dest.width {
       let f = dest.width / (left + right)

@@ -47,10 +47,14 @@ extension FrameBuilder {
     nextGroupID = sub.nextGroupID
     let extent = inner.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
     guard !extent.isEmpty else { return true }
-    guard extent.width <= Self.maxRasterSide, extent.height <= Self.maxRasterSide else { return false }
+    guard extent.width <= Self.maxRasterSide, extent.height <= Self.maxRasterSide else {
+      return false
+    }
     var hasher = Hasher()
-    hasher.combine(extent.x); hasher.combine(extent.y)
-    hasher.combine(extent.width); hasher.combine(extent.height)
+    hasher.combine(extent.x)
+    hasher.combine(extent.y)
+    hasher.combine(extent.width)
+    hasher.combine(extent.height)
     hasher.combine(Double(scale))
     RasterSignature.combine(inner, groupBase: base, into: &hasher)
     let pass = RasterPass(key: hasher.finalize(), region: extent, commands: inner)
@@ -86,8 +90,11 @@ enum RasterSignature {
     h.combine(group.opacity)
     if let clip = group.clip { combine(clip, &h) }
     if let shadow = group.shadow {
-      h.combine(shadow.sigma); h.combine(shadow.offset.dx); h.combine(shadow.offset.dy)
-      h.combine(shadow.color); combine(shadow.canvas, &h)
+      h.combine(shadow.sigma)
+      h.combine(shadow.offset.dx)
+      h.combine(shadow.offset.dy)
+      h.combine(shadow.color)
+      combine(shadow.canvas, &h)
     }
     if let mask = group.mask { combine(mask, groupBase: groupBase, into: &h) }
     combine(group.commands, groupBase: groupBase, into: &h)
@@ -98,24 +105,35 @@ enum RasterSignature {
     switch item.material {
     case .solid: h.combine(0)
     case .image(let image, let sampler):
-      h.combine(ObjectIdentifier(image)); h.combine(sampler)
+      h.combine(ObjectIdentifier(image))
+      h.combine(sampler)
     case .group(let id): h.combine(id - groupBase)
-    case .masked(let id, let mask): h.combine(id - groupBase); h.combine(mask - groupBase)
+    case .masked(let id, let mask):
+      h.combine(id - groupBase)
+      h.combine(mask - groupBase)
     case .shadow(let id): h.combine(id - groupBase)
     case .raster(let pass): h.combine(pass.key)
     }
     let r = item.rect
     for v in [r.minX, r.minY, r.width, r.height] { h.combine(Double(v)) }
-    h.combine(item.uv.u0); h.combine(item.uv.v0); h.combine(item.uv.u1); h.combine(item.uv.v1)
+    h.combine(item.uv.u0)
+    h.combine(item.uv.v0)
+    h.combine(item.uv.u1)
+    h.combine(item.uv.v1)
     h.combine(item.matrix)
     h.combine(item.color)
     h.combine(item.edgeMask)
     h.combine(item.antialiased)
     if let polygon = item.clippedPolygon {
-      for p in polygon { h.combine(Double(p.x)); h.combine(Double(p.y)) }
+      for p in polygon {
+        h.combine(Double(p.x))
+        h.combine(Double(p.y))
+      }
     }
     if let shape = item.shape {
-      combine(shape.shape, &h); h.combine(shape.mode.rawValue); h.combine(shape.width)
+      combine(shape.shape, &h)
+      h.combine(shape.mode.rawValue)
+      h.combine(shape.width)
     }
     if let clip = item.clip { combine(clip, &h) }
   }
@@ -133,6 +151,9 @@ enum RasterSignature {
   }
 
   static func combine(_ rect: PixelRect, _ h: inout Hasher) {
-    h.combine(rect.x); h.combine(rect.y); h.combine(rect.width); h.combine(rect.height)
+    h.combine(rect.x)
+    h.combine(rect.y)
+    h.combine(rect.width)
+    h.combine(rect.height)
   }
 }

@@ -57,7 +57,9 @@ extension FrameBuilder {
       var pieces: [(CGRect, UInt8)] = [(quad, 0b1111)]
       if alpha >= 1, opacity >= 1, layer.shadowPath == nil {
         let own = RoundedRect(layer: layer)
-        let inset = CGFloat(own.radii.max()) + 2 / max(Self.pixelsPerUnit(toTarget, own.rect.midX, own.rect.midY), 0.01)
+        let inset =
+          CGFloat(own.radii.max()) + 2
+          / max(Self.pixelsPerUnit(toTarget, own.rect.midX, own.rect.midY), 0.01)
         let hole = own.rect.insetBy(dx: inset, dy: inset).intersection(quad)
         if !hole.isNull, hole.width * hole.height > 0.2 * quad.width * quad.height {
           pieces = Self.frameStrips(outer: quad, hole: hole)
@@ -67,7 +69,8 @@ extension FrameBuilder {
       for (rect, edges) in pieces where rect.width > 0 && rect.height > 0 {
         guard
           var item = makeItem(
-            .solid, rect: rect, uv: (0, 0, 0, 0), toTarget: toTarget, color: color, name: layer.name)
+            .solid, rect: rect, uv: (0, 0, 0, 0), toTarget: toTarget, color: color, name: layer.name
+          )
         else { continue }
         item.shape = effect
         item.edgeMask = edges
@@ -76,13 +79,16 @@ extension FrameBuilder {
       return first
     case .rendering:
       let source = Array(commands[start...])
-      let sourceBounds = source.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
+      let sourceBounds = source.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
+        $0.union($1.bounds)
+      }
       guard !sourceBounds.isEmpty else { return nil }
       let b = layer.bounds
       let center = toTarget.apply(b.midX, b.midY)
       let moved = toTarget.apply(b.midX + offset.width, b.midY + offset.height)
       guard center.w > EdgeGeometry.nearW, moved.w > EdgeGeometry.nearW else { return nil }
-      let dx = moved.x / moved.w - center.x / center.w, dy = moved.y / moved.w - center.y / center.w
+      let dx = moved.x / moved.w - center.x / center.w
+      let dy = moved.y / moved.w - center.y / center.w
       let sigmaPixels = sigma * Self.pixelsPerUnit(toTarget, b.midX, b.midY)
       let reach = Int((3 * sigmaPixels).rounded(.up)) + 1
       let canvas = PixelRect(
@@ -115,7 +121,9 @@ extension FrameBuilder {
     if layer.mask != nil { return .rendering }
     let shape = RoundedRect(layer: layer)
     let alpha = Float(layer.backgroundColor?.alpha ?? 0)
-    let visibleSublayers = layer.storedSublayersForRendering.filter { !$0.isHidden && $0.opacity > 0 }
+    let visibleSublayers = layer.storedSublayersForRendering.filter {
+      !$0.isHidden && $0.opacity > 0
+    }
     let hasContents = layer.contents != nil
     let hasBorder = layer.borderWidth > 0 && (layer.borderColor?.alpha ?? 0) > 0
     if !hasContents && visibleSublayers.isEmpty && !hasBorder {
@@ -183,7 +191,9 @@ extension FrameBuilder {
   private static func isCircle(_ path: CGPath, in box: CGRect) -> Bool {
     guard abs(box.width - box.height) <= box.width * 1e-3 else { return false }
     let polylines = path.flattened(tolerance: box.width * 1e-3)
-    guard polylines.count == 1, let points = polylines.first?.points, points.count >= 8 else { return false }
+    guard polylines.count == 1, let points = polylines.first?.points, points.count >= 8 else {
+      return false
+    }
     let r = box.width / 2
     return points.allSatisfy { p in
       abs(hypot(p.x - box.midX, p.y - box.midY) - r) <= r * 0.01
@@ -196,8 +206,10 @@ extension FrameBuilder {
     let q = m.apply(x, y)
     guard q.w > EdgeGeometry.nearW else { return 1 }
     let w2 = q.w * q.w
-    let a = (m.m11 * q.w - q.x * m.m14) / w2, b = (m.m21 * q.w - q.x * m.m24) / w2
-    let c = (m.m12 * q.w - q.y * m.m14) / w2, d = (m.m22 * q.w - q.y * m.m24) / w2
+    let a = (m.m11 * q.w - q.x * m.m14) / w2
+    let b = (m.m21 * q.w - q.x * m.m24) / w2
+    let c = (m.m12 * q.w - q.y * m.m14) / w2
+    let d = (m.m22 * q.w - q.y * m.m24) / w2
     return abs(a * d - b * c).squareRoot()
   }
 }

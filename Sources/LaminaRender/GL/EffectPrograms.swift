@@ -24,11 +24,13 @@ final class EffectPrograms {
     if variant.clip { defines.append("CLIP") }
     let program: GLProgram
     if variant.masked {
-      program = try GLProgram(vertex: "effect.vert.glsl", fragment: "masked.frag.glsl", defines: defines)
+      program = try GLProgram(
+        vertex: "effect.vert.glsl", fragment: "masked.frag.glsl", defines: defines)
     } else {
       defines.append("SHAPE_MODE \(variant.shapeMode)")
       if variant.textured { defines.append("TEXTURED") }
-      program = try GLProgram(vertex: "effect.vert.glsl", fragment: "effect.frag.glsl", defines: defines)
+      program = try GLProgram(
+        vertex: "effect.vert.glsl", fragment: "effect.frag.glsl", defines: defines)
     }
     programs[variant] = program
     return program

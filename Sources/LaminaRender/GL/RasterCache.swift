@@ -40,7 +40,9 @@ final class RasterCache {
     var pixels = entries.values.reduce(0) { $0 + $1.target.width * $1.target.height }
     if entries.count > maxEntries || pixels > maxPixels {
       for (key, entry) in entries.sorted(by: { $0.value.lastUsed < $1.value.lastUsed }) {
-        guard entries.count > maxEntries || pixels > maxPixels, entry.lastUsed < frame else { break }
+        guard entries.count > maxEntries || pixels > maxPixels, entry.lastUsed < frame else {
+          break
+        }
         pixels -= entry.target.width * entry.target.height
         entries[key] = nil
       }
