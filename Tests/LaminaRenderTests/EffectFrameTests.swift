@@ -144,4 +144,15 @@ final class EffectFrameTests: XCTestCase {
     XCTAssertEqual(shrunk.count, 6, "no center column left")
     XCTAssertEqual(Set(shrunk.map { $0.rect.width }), [3])
   }
+
+  func testOpaqueContentsHideTheBackground() {
+    let l = layer(CGRect(x: 0, y: 0, width: 40, height: 40))
+    l.contents = CGImage(width: 2, height: 2, rgba: [UInt8](repeating: 255, count: 16))
+    XCTAssertEqual(build([l]).allItems.count, 1, "the image alone")
+    l.contents = CGImage(width: 2, height: 2, rgba: [UInt8](repeating: 200, count: 16))
+    XCTAssertEqual(build([l]).allItems.count, 2, "a translucent image shows the background")
+    l.contentsGravity = .center
+    l.contents = CGImage(width: 2, height: 2, rgba: [UInt8](repeating: 255, count: 16))
+    XCTAssertEqual(build([l]).allItems.count, 2, "a small image leaves the background around it")
+  }
 }

@@ -16,6 +16,12 @@ extension FrameBuilder {
     guard let background = layer.backgroundColor, background.alpha > 0, bounds.width > 0,
       bounds.height > 0
     else { return }
+    // An opaque image over all of the bounds hides the background: skip its fill.
+    if let image = layer.contents as? CGImage, image.isOpaque,
+      let rect = ContentsLayout(layer: layer, image: image).rect, rect.contains(bounds)
+    {
+      return
+    }
     guard
       var item = makeItem(
         .solid, rect: bounds, uv: (0, 0, 0, 0), toTarget: toTarget,
