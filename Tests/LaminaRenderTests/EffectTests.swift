@@ -1,6 +1,7 @@
 import Foundation
 import Lamina
 import LaminaRender
+import LaminaScene
 import XCTest
 
 /// Shadows measured against the Gaussian, and what effects cost in passes
@@ -244,5 +245,23 @@ final class EffectTests: XCTestCase {
     let comparison = ImageComparison(
       actual: first.straightPixels, expected: expected.straightPixels, threshold: 6)
     XCTAssertEqual(comparison.pixelsOff, 0, comparison.summary)
+  }
+
+  /// The effect programs under 4× multisampling (hardware GPUs) agree with
+  /// edge coverage (llvmpipe) but for edge pixels.
+  func testEffectsAgreeUnderMultisampling() throws {
+    let msaa = try Renderer(antialiasing: .multisample(4))
+    let folder = RenderTestSupport.fixtures.appendingPathComponent("reftests")
+    for name in ["clip_rounded_rotated", "shadows", "masks", "nine_slice_sizes", "border_over_sublayers"] {
+      let scene = try SceneLoader.load(contentsOf: folder.appendingPathComponent(name + ".json"))
+      var builder = FrameBuilder(
+        size: CGSize(width: scene.canvas.width, height: scene.canvas.height), scale: scene.canvas.scale)
+      let frame = builder.build(root: scene.root, background: scene.canvas.background)
+      let a = try msaa.render(frame)
+      let b = try RenderTestSupport.render(folder.appendingPathComponent(name + ".json"))
+      let comparison = ImageComparison(actual: a.straightPixels, expected: b.straightPixels, threshold: 8)
+      XCTAssertLessThan(comparison.fractionOff, 0.03, "\(name): \(comparison.summary)")
+      XCTAssertGreaterThan(comparison.psnr, 30, "\(name): \(comparison.summary)")
+    }
   }
 }

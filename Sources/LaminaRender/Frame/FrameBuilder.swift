@@ -135,7 +135,7 @@ public struct FrameBuilder {
     }
     var moreShadow: [DrawItem] = []
     let shadow = makeShadow(
-      of: layer, toTarget: toTarget, opacity: opacity, from: start, in: commands,
+      of: layer, toTarget: toTarget, opacity: opacity, showsOwn: showsOwn, from: start, in: commands,
       extraShadowItems: &moreShadow)
     applyOpacity(opacity, from: start, in: &commands)
     if var shadow {

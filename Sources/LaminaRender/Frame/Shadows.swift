@@ -32,7 +32,7 @@ extension FrameBuilder {
   /// The command that draws `layer`'s shadow (behind `commands[start...]`,
   /// the layer's drawing), or nil.
   mutating func makeShadow(
-    of layer: CALayer, toTarget: CATransform3D, opacity: Float, from start: Int,
+    of layer: CALayer, toTarget: CATransform3D, opacity: Float, showsOwn: Bool, from start: Int,
     in commands: [DrawCommand], extraShadowItems: inout [DrawItem]
   ) -> DrawCommand? {
     guard layer.shadowOpacity > 0, let color = layer.shadowColor, color.alpha > 0,
@@ -41,7 +41,9 @@ extension FrameBuilder {
     let tint = premultiplied(color, opacity: layer.shadowOpacity)
     let sigma = max(0, layer.shadowRadius)
     let offset = layer.shadowOffset
-    switch Self.shadowSource(of: layer) {
+    // A back-facing single-sided layer casts only its sublayers' shadow.
+    let source = showsOwn ? Self.shadowSource(of: layer) : .rendering
+    switch source {
     case .nothing:
       return nil
     case .shape(var shape, let alpha):
