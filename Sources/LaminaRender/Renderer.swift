@@ -44,6 +44,12 @@ public final class Renderer {
   var shadowExtents: [Int: (Float, Float)] = [:]
   /// Rasterized subtrees (`shouldRasterize`), kept across frames.
   let rasterCache = RasterCache()
+  /// Masks and the layers they mask, rendered offscreen, by the signature
+  /// of their draw lists: a mask that moves over unchanged content renders
+  /// only itself again.
+  let maskCache = RasterCache(maxEntries: 32, maxPixels: 8 << 20)
+  /// Groups whose targets belong to `maskCache` this frame (not pooled).
+  var cachedGroupIDs: Set<Int> = []
   /// Effect shader variants, compiled as items need them.
   let effectPrograms = EffectPrograms()
   private var canvasTarget: RenderTarget?
@@ -207,6 +213,8 @@ public final class Renderer {
     }
     textures.endFrame(device: device)
     rasterCache.endFrame()
+    pool.append(contentsOf: maskCache.endFrame())
+    if pool.count > 8 { pool.removeFirst(pool.count - 8) }
     try device.check("frame")
   }
 
@@ -226,15 +234,27 @@ public final class Renderer {
 
   /// Renders one group (its inner groups and mask first) into a texture
   /// covering its bounds within `region`; a shadow group is blurred too.
-  func prepare(_ group: GroupPass, region: PixelRect) throws {
+  func prepare(_ group: GroupPass, region: PixelRect, isMask: Bool = false) throws {
     if group.shadow != nil {
       try prepareShadow(group)
       return
     }
     let area = group.bounds.intersection(region)
     guard !area.isEmpty else { return }
+    if let mask = group.mask { try prepare(mask, region: area, isMask: true) }
+    var key: Int?
+    if isMask || group.mask != nil {
+      var hasher = Hasher()
+      RasterSignature.combine(area, &hasher)
+      RasterSignature.combine(group.commands, groupBase: 0, into: &hasher)
+      key = hasher.finalize()
+      if let key, let cached = maskCache.target(key) {
+        groupTargets[group.id] = cached
+        cachedGroupIDs.insert(group.id)
+        return
+      }
+    }
     try prepareGroups(group.commands, region: area)
-    if let mask = group.mask { try prepare(mask, region: area) }
     let target = try acquireTarget(width: area.width, height: area.height)
     debugGroup("group \(group.id) \(area): \(group.reason)")
     defer { debugGroupEnd() }
@@ -244,6 +264,10 @@ public final class Renderer {
     try drawCommands(group.commands, region: area, targetSize: (target.width, target.height))
     target.resolve(device: device)
     groupTargets[group.id] = target
+    if let key {
+      maskCache.insert(key, target)
+      cachedGroupIDs.insert(group.id)
+    }
     device.counters.offscreenPasses += 1
   }
 
@@ -264,8 +288,9 @@ public final class Renderer {
   }
 
   private func releaseGroupTargets() {
-    pool.append(contentsOf: groupTargets.values)
+    for (id, target) in groupTargets where !cachedGroupIDs.contains(id) { pool.append(target) }
     groupTargets.removeAll()
+    cachedGroupIDs.removeAll()
     shadowExtents.removeAll()
     // Keep the pool small: targets are cheap to make and expensive to hold.
     if pool.count > 8 { pool.removeFirst(pool.count - 8) }

@@ -209,6 +209,17 @@ final class EffectTests: XCTestCase {
     XCTAssertEqual(renderer.counters.offscreenPasses, 2)
     XCTAssertEqual(Int(out.pixel(20, 50).a), 128, accuracy: 1)
     XCTAssertEqual(out.pixel(70, 50).a, 0)
+    // Nothing changed: both renderings come from the cache.
+    _ = try renderer.render(layer: r, size: r.bounds.size)
+    XCTAssertEqual(renderer.counters.offscreenPasses, 0)
+    // The mask moves over the same content (whose bounds it still covers):
+    // only the mask renders again.
+    mask.frame = CGRect(x: 40, y: 0, width: 40, height: 80)
+    layer.addSublayer(CALayer())  // (a change elsewhere in the model does not matter)
+    let moved = try renderer.render(layer: r, size: r.bounds.size)
+    XCTAssertEqual(renderer.counters.offscreenPasses, 1)
+    XCTAssertEqual(moved.pixel(20, 50).a, 0)
+    XCTAssertEqual(Int(moved.pixel(70, 50).a), 128, accuracy: 1)
   }
 
   /// A rasterized subtree renders once, is reused while nothing inside it

@@ -105,7 +105,7 @@ enum RasterSignature {
     switch item.material {
     case .solid: h.combine(0)
     case .image(let image, let sampler):
-      h.combine(ObjectIdentifier(image))
+      h.combine(image.identifier)
       h.combine(sampler)
     case .group(let id): h.combine(id - groupBase)
     case .masked(let id, let mask):

@@ -30,13 +30,23 @@ final class RasterCache {
 
   func contains(_ key: Int) -> Bool { entries[key] != nil }
 
+  /// The target for `key`, marking it used.
+  func target(_ key: Int) -> RenderTarget? {
+    guard var entry = entries[key] else { return nil }
+    entry.lastUsed = frame
+    entries[key] = entry
+    return entry.target
+  }
+
   func insert(_ key: Int, _ target: RenderTarget) {
     entries[key] = Entry(target: target, lastUsed: frame)
   }
 
   /// Evicts the least recently used entries over the bounds (never those
-  /// used in the frame that just ended).
-  func endFrame() {
+  /// used in the frame that just ended); returns their targets.
+  @discardableResult
+  func endFrame() -> [RenderTarget] {
+    var evicted: [RenderTarget] = []
     var pixels = entries.values.reduce(0) { $0 + $1.target.width * $1.target.height }
     if entries.count > maxEntries || pixels > maxPixels {
       for (key, entry) in entries.sorted(by: { $0.value.lastUsed < $1.value.lastUsed }) {
@@ -44,10 +54,12 @@ final class RasterCache {
           break
         }
         pixels -= entry.target.width * entry.target.height
+        evicted.append(entry.target)
         entries[key] = nil
       }
     }
     frame += 1
+    return evicted
   }
 }
 
