@@ -432,7 +432,8 @@ public final class Renderer {
       let extent = shadowExtents[group.id] ?? (1, 1)
       return DrawItem(
         material: .shadow(group.id), clippedPolygon: nil, rect: rect, uv: (0, 0, extent.0, extent.1),
-        matrix: CATransform3DIdentity, color: shadow.color, bounds: group.bounds, layerName: nil,
+        matrix: CATransform3DIdentity, color: shadow.color * group.opacity, bounds: group.bounds,
+        layerName: nil,
         antialiased: false)
     }
     let area = group.bounds.intersection(region)

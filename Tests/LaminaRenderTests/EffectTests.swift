@@ -135,6 +135,28 @@ final class EffectTests: XCTestCase {
     }
   }
 
+  /// The layer's opacity groups it with its shadow: a translucent opaque
+  /// layer does not show its own shadow through.
+  func testOpacityGroupsTheLayerWithItsShadow() throws {
+    let r = root(100, 100)
+    let layer = CALayer()
+    layer.frame = CGRect(x: 20, y: 20, width: 60, height: 60)
+    layer.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+    layer.opacity = 0.5
+    layer.shadowOpacity = 1
+    layer.shadowRadius = 3
+    layer.shadowOffset = CGSize(width: 10, height: 10)
+    r.addSublayer(layer)
+    let renderer = try RenderTestSupport.renderer()
+    let out = try renderer.render(layer: r, size: r.bounds.size, background: .white)
+    XCTAssertEqual(renderer.counters.offscreenPasses, 1)
+    let inside = out.pixel(60, 60)  // over the shadow, under the layer
+    XCTAssertEqual(Int(inside.r), 128, accuracy: 1)
+    XCTAssertEqual(Int(inside.b), 255, accuracy: 1)
+    let shadow = out.pixel(82, 82)  // the shadow alone (nearly full), at half opacity
+    XCTAssertEqual(Int(shadow.r), 128, accuracy: 6)
+  }
+
   func testRoundedRectShadowTakesNoOffscreenPass() throws {
     let r = root(200, 200)
     let card = CALayer()

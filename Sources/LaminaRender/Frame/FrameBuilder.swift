@@ -133,20 +133,15 @@ public struct FrameBuilder {
     if let mask = layer.mask {
       applyMask(mask, toTarget: toTarget, flipped: flipped, from: start, in: &commands)
     }
+    // The shadow is part of the layer's rendering: its opacity groups them.
     var moreShadow: [DrawItem] = []
-    let shadow = makeShadow(
-      of: layer, toTarget: toTarget, opacity: opacity, showsOwn: showsOwn, from: start, in: commands,
+    if let shadow = makeShadow(
+      of: layer, toTarget: toTarget, showsOwn: showsOwn, from: start, in: commands,
       extraShadowItems: &moreShadow)
-    applyOpacity(opacity, from: start, in: &commands)
-    if var shadow {
-      shadow.multiplyShadowOpacity(opacity)
-      var behind = [shadow]
-      for var item in moreShadow {
-        item.multiplyOpacity(opacity)
-        behind.append(.item(item))
-      }
-      commands.insert(contentsOf: behind, at: start)
+    {
+      commands.insert(contentsOf: [shadow] + moreShadow.map { .item($0) }, at: start)
     }
+    applyOpacity(opacity, from: start, in: &commands)
   }
 
   /// A `CATransformLayer` and its subtree: the planes of its sublayers (and

@@ -32,7 +32,7 @@ extension FrameBuilder {
   /// The command that draws `layer`'s shadow (behind `commands[start...]`,
   /// the layer's drawing), or nil.
   mutating func makeShadow(
-    of layer: CALayer, toTarget: CATransform3D, opacity: Float, showsOwn: Bool, from start: Int,
+    of layer: CALayer, toTarget: CATransform3D, showsOwn: Bool, from start: Int,
     in commands: [DrawCommand], extraShadowItems: inout [DrawItem]
   ) -> DrawCommand? {
     guard layer.shadowOpacity > 0, let color = layer.shadowColor, color.alpha > 0,
@@ -52,12 +52,13 @@ extension FrameBuilder {
       let quad = shape.rect.insetBy(dx: -reach, dy: -reach)
       let effect = ShapeEffect(shape: shape, mode: sigma > 0 ? .blur : .fill, width: Float(sigma))
       let color = tint * alpha
-      // Under an opaque layer the shadow cannot show: leave out the part
+      // Under an opaque layer the shadow cannot show (the layer's opacity
+      // applies to the two as one group): leave out the part
       // of the quad that the layer surely covers (its bounds inside the
       // corners, a couple of pixels in from its antialiased edge), and draw
       // the rest as four strips.
       var pieces: [(CGRect, UInt8)] = [(quad, 0b1111)]
-      if alpha >= 1, opacity >= 1, layer.shadowPath == nil {
+      if alpha >= 1, layer.shadowPath == nil {
         let own = RoundedRect(layer: layer)
         let inset =
           CGFloat(own.radii.max()) + 2
@@ -213,15 +214,5 @@ extension FrameBuilder {
     let c = (m.m12 * q.w - q.y * m.m14) / w2
     let d = (m.m22 * q.w - q.y * m.m24) / w2
     return abs(a * d - b * c).squareRoot()
-  }
-}
-
-extension DrawCommand {
-  /// Scales a shadow command's opacity.
-  mutating func multiplyShadowOpacity(_ opacity: Float) {
-    switch self {
-    case .item: multiplyOpacity(opacity)
-    case .group(let group): group.shadow?.color *= opacity
-    }
   }
 }
