@@ -26,13 +26,32 @@ public final class Renderer {
   public private(set) var lastEncodeMilliseconds = 0.0
 
   let device = GLDevice()
-  private let programs: ProgramSet
-  private let textures: TextureCache
+  let programs: ProgramSet
+  let textures: TextureCache
   private var vertexBuffer: GLuint = 0
   private var indexBuffer: GLuint = 0
   private var vertexArray: GLuint = 0
-  private var pool: [RenderTarget] = []
-  private var groupTargets: [Int: RenderTarget] = [:]
+  var vertexArrayForPlainItems: GLuint { vertexArray }
+  /// The effect vertex format's own array and buffers (`Renderer+Effects.swift`).
+  var effectVertexArray: GLuint = 0
+  var effectVertexBuffer: GLuint = 0
+  var effectIndexBuffer: GLuint = 0
+  /// An array with no attributes, for full-target passes.
+  var emptyVertexArray: GLuint = 0
+  var pool: [RenderTarget] = []
+  var groupTargets: [Int: RenderTarget] = [:]
+  /// Texture coordinates of the blurred canvas's far corner, per shadow group.
+  var shadowExtents: [Int: (Float, Float)] = [:]
+  /// Rasterized subtrees (`shouldRasterize`), kept across frames.
+  let rasterCache = RasterCache()
+  /// Masks and the layers they mask, rendered offscreen, by the signature
+  /// of their draw lists: a mask that moves over unchanged content renders
+  /// only itself again.
+  let maskCache = RasterCache(maxEntries: 32, maxPixels: 8 << 20)
+  /// Groups whose targets belong to `maskCache` this frame (not pooled).
+  var cachedGroupIDs: Set<Int> = []
+  /// Effect shader variants, compiled as items need them.
+  let effectPrograms = EffectPrograms()
   private var canvasTarget: RenderTarget?
 
   /// The largest image this renderer writes, in pixels (1 GiB of RGBA).
@@ -94,6 +113,8 @@ public final class Renderer {
     attribute(2, 4, GL_UNSIGNED_BYTE, normalized: true, \Vertex.color)
     attribute(3, 4, GL_FLOAT, normalized: false, \Vertex.edges)
     attribute(4, 4, GL_FLOAT, normalized: false, \Vertex.texClamp)
+    setUpEffectVertexArray()
+    glBindVertexArray(vertexArray)
     device.invalidate()
     try device.check("renderer setup")
   }
@@ -106,6 +127,7 @@ public final class Renderer {
     glDeleteBuffers(1, &vertexBuffer)
     glDeleteBuffers(1, &indexBuffer)
     glDeleteVertexArrays(1, &vertexArray)
+    tearDownEffectVertexArray()
   }
 
   /// Renders `layer` on a canvas of `size` points at `scale` and reads it back.
@@ -199,6 +221,9 @@ public final class Renderer {
       y += tileHeight
     }
     textures.endFrame(device: device)
+    rasterCache.endFrame()
+    pool.append(contentsOf: maskCache.endFrame())
+    if pool.count > 8 { pool.removeFirst(pool.count - 8) }
     try device.check("frame")
   }
 
@@ -206,35 +231,67 @@ public final class Renderer {
 
   /// Renders every group in `commands` (inner groups first) into a texture
   /// covering its bounds within `region`.
-  private func prepareGroups(_ commands: [DrawCommand], region: PixelRect) throws {
-    for case .group(let group) in commands {
-      let area = group.bounds.intersection(region)
-      // Pieces of one group split by depth sorting share its rendering.
-      guard !area.isEmpty, groupTargets[group.id] == nil else { continue }
-      try prepareGroups(group.commands, region: area)
-      let target = try acquireTarget(width: area.width, height: area.height)
-      debugGroup("group \(group.id) \(area): \(group.reason)")
-      defer { debugGroupEnd() }
-      device.bindFramebuffer(target.drawFramebuffer)
-      device.setViewport(0, 0, area.width, area.height)
-      device.clear(.zero)
-      try drawCommands(group.commands, region: area, targetSize: (target.width, target.height))
-      target.resolve(device: device)
-      groupTargets[group.id] = target
-      device.counters.offscreenPasses += 1
+  func prepareGroups(_ commands: [DrawCommand], region: PixelRect) throws {
+    for command in commands {
+      switch command {
+      case .group(let group): try prepare(group, region: region)
+      case .item(let item):
+        if case .raster(let pass) = item.material { try prepareRaster(pass) }
+      }
     }
   }
 
+  /// Renders one group (its inner groups and mask first) into a texture
+  /// covering its bounds within `region`; a shadow group is blurred too.
+  func prepare(_ group: GroupPass, region: PixelRect, isMask: Bool = false) throws {
+    // Pieces of one group split by depth sorting share its rendering.
+    if groupTargets[group.id] != nil { return }
+    if group.shadow != nil {
+      try prepareShadow(group)
+      return
+    }
+    let area = group.bounds.intersection(region)
+    guard !area.isEmpty else { return }
+    if let mask = group.mask { try prepare(mask, region: area, isMask: true) }
+    var key: Int?
+    if isMask || group.mask != nil {
+      var hasher = Hasher()
+      RasterSignature.combine(area, &hasher)
+      RasterSignature.combine(group.commands, groupBase: 0, into: &hasher)
+      key = hasher.finalize()
+      if let key, let cached = maskCache.target(key) {
+        groupTargets[group.id] = cached
+        cachedGroupIDs.insert(group.id)
+        return
+      }
+    }
+    try prepareGroups(group.commands, region: area)
+    let target = try acquireTarget(width: area.width, height: area.height)
+    debugGroup("group \(group.id) \(area): \(group.reason)")
+    defer { debugGroupEnd() }
+    device.bindFramebuffer(target.drawFramebuffer)
+    device.setViewport(0, 0, area.width, area.height)
+    device.clear(.zero)
+    try drawCommands(group.commands, region: area, targetSize: (target.width, target.height))
+    target.resolve(device: device)
+    groupTargets[group.id] = target
+    if let key {
+      maskCache.insert(key, target)
+      cachedGroupIDs.insert(group.id)
+    }
+    device.counters.offscreenPasses += 1
+  }
+
   /// Opens a KHR_debug group for a pass when GL debugging was asked for.
-  private func debugGroup(_ name: @autoclosure () -> String) {
+  func debugGroup(_ name: @autoclosure () -> String) {
     if context.debugOutput { GLDebug.pushGroup(name()) }
   }
 
-  private func debugGroupEnd() {
+  func debugGroupEnd() {
     if context.debugOutput { GLDebug.popGroup() }
   }
 
-  private func acquireTarget(width: Int, height: Int) throws -> RenderTarget {
+  func acquireTarget(width: Int, height: Int) throws -> RenderTarget {
     if let i = pool.firstIndex(where: { $0.width == width && $0.height == height }) {
       return pool.remove(at: i)
     }
@@ -242,8 +299,10 @@ public final class Renderer {
   }
 
   private func releaseGroupTargets() {
-    pool.append(contentsOf: groupTargets.values)
+    for (id, target) in groupTargets where !cachedGroupIDs.contains(id) { pool.append(target) }
     groupTargets.removeAll()
+    cachedGroupIDs.removeAll()
+    shadowExtents.removeAll()
     // Keep the pool small: targets are cheap to make and expensive to hold.
     if pool.count > 8 { pool.removeFirst(pool.count - 8) }
   }
@@ -255,6 +314,8 @@ public final class Renderer {
     var program: GLProgram
     var texture: GLuint
     var sampler: GLuint
+    var mask: GLuint
+    var effect: Bool
     var firstIndex: Int
     var indexCount: Int
     /// The gradient whose uniforms the batch sets, for gradient items.
@@ -263,11 +324,13 @@ public final class Renderer {
 
   /// Draws `commands` into the bound target, which shows `region` of the
   /// canvas (in canvas pixels) at its origin.
-  private func drawCommands(
+  func drawCommands(
     _ commands: [DrawCommand], region: PixelRect, targetSize: (Int, Int)
   ) throws {
     var vertices: [Vertex] = []
     var indices: [UInt32] = []
+    var effectVertices: [EffectVertex] = []
+    var effectIndices: [UInt32] = []
     var batches: [Batch] = []
     vertices.reserveCapacity(commands.count * 4)
     indices.reserveCapacity(commands.count * 6)
@@ -279,79 +342,155 @@ public final class Renderer {
         guard groupTargets[group.id] != nil else { continue }
         item = compositeItem(group, region: region)
       }
-      let (program, texture, sampler) = try resources(for: item.material)
+      var (program, texture, sampler, mask) = try resources(for: item.material)
       var paint: GradientPaint?
       if case .gradient(let gradient) = item.material { paint = gradient }
+      let effect = item.hasEffects || mask != 0
+      if effect { program = try effectPrograms.program(EffectPrograms.variant(for: item)) }
+      let first = effect ? effectIndices.count : indices.count
+      let count =
+        effect
+        ? appendEffectItem(item, &effectVertices, &effectIndices)
+        : appendItem(item, &vertices, &indices)
       if var last = batches.last, last.program.id == program.id, last.texture == texture,
-        last.sampler == sampler, last.blend == item.blend, last.paint == paint
+        last.sampler == sampler, last.mask == mask, last.effect == effect,
+        last.blend == item.blend, last.paint == paint,
+        last.firstIndex + last.indexCount == first
       {
-        last.indexCount += appendItem(item, &vertices, &indices)
+        last.indexCount += count
         batches[batches.count - 1] = last
       } else {
-        let first = indices.count
-        let count = appendItem(item, &vertices, &indices)
         batches.append(
           Batch(
-            blend: item.blend, program: program, texture: texture, sampler: sampler,
-            firstIndex: first, indexCount: count, paint: paint))
+            blend: item.blend, program: program, texture: texture, sampler: sampler, mask: mask,
+            effect: effect, firstIndex: first, indexCount: count, paint: paint))
       }
     }
     guard !batches.isEmpty else { return }
-    vertices.withUnsafeBytes { raw in
-      glBufferData(GLenum(GL_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+    if !effectVertices.isEmpty {
+      glBindVertexArray(effectVertexArray)
+      glBindBuffer(GLenum(GL_ARRAY_BUFFER), effectVertexBuffer)
+      effectVertices.withUnsafeBytes { raw in
+        glBufferData(GLenum(GL_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+      }
+      effectIndices.withUnsafeBytes { raw in
+        glBufferData(GLenum(GL_ELEMENT_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+      }
     }
-    indices.withUnsafeBytes { raw in
-      glBufferData(GLenum(GL_ELEMENT_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+    glBindVertexArray(vertexArray)
+    glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer)
+    if !vertices.isEmpty {
+      vertices.withUnsafeBytes { raw in
+        glBufferData(GLenum(GL_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+      }
+      indices.withUnsafeBytes { raw in
+        glBufferData(GLenum(GL_ELEMENT_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+      }
     }
-    device.counters.vertices += vertices.count
+    var boundEffect = false
+    device.counters.vertices += vertices.count + effectVertices.count
     // Canvas pixels → clip space of this target: the region's origin lands on
     // the target's origin; target row 0 holds the region's top row.
     let (w, h) = (Float(targetSize.0), Float(targetSize.1))
     let viewport = (2 / w, 2 / h, -2 * Float(region.x) / w - 1, -2 * Float(region.y) / h - 1)
-    var lastProgram: GLuint = 0
+    var viewportSet: Set<GLuint> = []
     for batch in batches {
       device.setBlending(true, mode: batch.blend)
+      if batch.effect != boundEffect {
+        glBindVertexArray(batch.effect ? effectVertexArray : vertexArray)
+        boundEffect = batch.effect
+      }
       device.useProgram(batch.program.id)
-      if batch.program.id != lastProgram {
+      if viewportSet.insert(batch.program.id).inserted {
         glUniform4f(batch.program.viewport, viewport.0, viewport.1, viewport.2, viewport.3)
-        lastProgram = batch.program.id
       }
       if batch.texture != 0 { device.bindTexture(batch.texture, sampler: batch.sampler) }
       if let paint = batch.paint { try programs.gradient.set(paint) }
+      if batch.mask != 0 { device.bindMask(batch.mask, sampler: batch.sampler) }
       device.drawTriangles(indexCount: batch.indexCount, firstIndex: batch.firstIndex)
     }
+    if boundEffect { glBindVertexArray(vertexArray) }
   }
 
-  private func resources(for material: Material) throws -> (GLProgram, GLuint, GLuint) {
+  private func resources(for material: Material) throws -> (GLProgram, GLuint, GLuint, GLuint) {
+    let nearest = SamplerKey(minification: .nearest, magnification: .nearest)
     switch material {
     case .solid:
-      return (programs.solid, 0, 0)
+      return (programs.solid, 0, 0, 0)
     case .gradient(let paint):
-      return (try programs.gradient.program(paint), 0, 0)
+      return (try programs.gradient.program(paint), 0, 0, 0)
     case .image(let image, let key):
       let texture = try textures.texture(for: image, sampler: key, device: device)
-      return (programs.image, texture, textures.sampler(key))
+      return (programs.image, texture, textures.sampler(key), 0)
     case .group(let id):
       let texture = groupTargets[id]?.texture ?? 0
-      let nearest = SamplerKey(minification: .nearest, magnification: .nearest)
-      return (programs.image, texture, textures.sampler(nearest))
+      return (programs.image, texture, textures.sampler(nearest), 0)
+    case .masked(let id, let mask):
+      let texture = groupTargets[id]?.texture ?? 0
+      let maskTexture = groupTargets[mask]?.texture ?? 0
+      // The program is the masked effect variant (see drawCommands).
+      return (programs.image, texture, textures.sampler(nearest), maskTexture)
+    case .raster(let pass):
+      let texture = rasterCache.texture(pass.key)
+      let linear = SamplerKey(minification: .linear, magnification: .linear)
+      return (programs.image, texture, textures.sampler(linear), 0)
+    case .shadow(let id):
+      let texture = groupTargets[id]?.texture ?? 0
+      let linear = SamplerKey(minification: .linear, magnification: .linear)
+      return (programs.shadow, texture, textures.sampler(linear), 0)
     }
   }
 
-  /// The quad that puts a rendered group back in its parent, pixel for pixel.
+  /// The quad that puts a rendered group back in its parent, pixel for pixel
+  /// (through its mask and clip), or a blurred shadow at its offset.
   private func compositeItem(_ group: GroupPass, region: PixelRect) -> DrawItem {
+    if let shadow = group.shadow {
+      let c = shadow.canvas
+      let rect = CGRect(
+        x: CGFloat(c.x) + CGFloat(shadow.offset.dx), y: CGFloat(c.y) + CGFloat(shadow.offset.dy),
+        width: CGFloat(c.width), height: CGFloat(c.height))
+      let extent = shadowExtents[group.id] ?? (1, 1)
+      return DrawItem(
+        material: .shadow(group.id), clippedPolygon: nil, rect: rect, uv: (0, 0, extent.0, extent.1),
+        matrix: CATransform3DIdentity, color: shadow.color * group.opacity, bounds: group.bounds,
+        layerName: nil,
+        antialiased: false)
+    }
     let area = group.bounds.intersection(region)
     let rect = CGRect(x: area.x, y: area.y, width: area.width, height: area.height)
-    return DrawItem(
-      material: .group(group.id), clippedPolygon: nil, rect: rect, uv: (0, 0, 1, 1), matrix: CATransform3DIdentity,
+    let material: Material = group.mask.map { .masked(group.id, mask: $0.id) } ?? .group(group.id)
+    var item = DrawItem(
+      material: material, clippedPolygon: nil, rect: rect, uv: (0, 0, 1, 1), matrix: CATransform3DIdentity,
       color: SIMD4(repeating: group.opacity), bounds: area, layerName: nil, antialiased: false,
       clipPlanes: group.clipPlanes)
+    item.clip = group.clip
+    return item
   }
 
   /// Appends the item's polygon as a triangle fan; returns the index count.
-  /// With edge antialiasing the polygon first grows by a pixel on screen,
-  /// and every vertex carries its distances to the rect's four edges.
   private func appendItem(_ item: DrawItem, _ vertices: inout [Vertex], _ indices: inout [UInt32]) -> Int {
+    let base = UInt32(vertices.count)
+    let n = forEachVertex(item) { _, _, vertex in vertices.append(vertex) }
+    return Self.appendFan(base: base, count: n, &indices)
+  }
+
+  static func appendFan(base: UInt32, count n: Int, _ indices: inout [UInt32]) -> Int {
+    guard n >= 3 else { return 0 }
+    for i in 1..<UInt32(n - 1) {
+      indices.append(base)
+      indices.append(base + i)
+      indices.append(base + i + 1)
+    }
+    return (n - 2) * 3
+  }
+
+  /// Calls `body` with each vertex of the item's polygon (its position in
+  /// the item's plane, and the vertex); returns their number. With edge
+  /// antialiasing the polygon first grows by a pixel on screen on the sides
+  /// of `edgeMask`, and every vertex carries its distances to the rect's
+  /// four edges (far from those not in the mask). Shape items grow the same
+  /// but take their coverage from the shape alone.
+  func forEachVertex(_ item: DrawItem, _ body: (CGFloat, CGFloat, Vertex) -> Void) -> Int {
     let m = item.matrix
     let r = item.rect
     let c = item.color
@@ -362,38 +501,47 @@ public final class Renderer {
       max(item.uv.u0, item.uv.u1), max(item.uv.v0, item.uv.v1))
     let du = r.width != 0 ? CGFloat(item.uv.u1 - item.uv.u0) / r.width : 0
     let dv = r.height != 0 ? CGFloat(item.uv.v1 - item.uv.v0) / r.height : 0
-    let antialias = item.antialiased && antialiasing.usesEdgeCoverage
+    let isShape = item.shape != nil
+    let antialias = item.antialiased && (antialiasing.usesEdgeCoverage || isShape)
+    let mask = item.edgeMask
+    // Distances of edges without coverage are raised to "far".
+    let floor = SIMD4<Float>(
+      mask & 1 != 0 && !isShape ? -Self.farFromEdges : Self.farFromEdges,
+      mask & 2 != 0 && !isShape ? -Self.farFromEdges : Self.farFromEdges,
+      mask & 4 != 0 && !isShape ? -Self.farFromEdges : Self.farFromEdges,
+      mask & 8 != 0 && !isShape ? -Self.farFromEdges : Self.farFromEdges)
 
     func vertex(_ x: CGFloat, _ y: CGFloat, _ lines: EdgeLines?) -> Vertex {
       let q = m.apply(x, y)
+      let edges = lines.map { pointwiseMax($0.distances(x: q.x / q.w, y: q.y / q.w), floor) }
       return Vertex(
         x: Float(q.x), y: Float(q.y), w: Float(q.w),
         u: item.uv.u0 + Float((x - r.minX) * du), v: item.uv.v0 + Float((y - r.minY) * dv),
         color: color,
-        edges: lines?.distances(x: q.x / q.w, y: q.y / q.w) ?? SIMD4(repeating: Self.farFromEdges),
+        edges: edges ?? SIMD4(repeating: Self.farFromEdges),
         texClamp: clamp)
     }
 
-    let base = UInt32(vertices.count)
     if item.clippedPolygon == nil {
       // The common case: the whole rect, grown by the antialiasing margin.
       var g = r
       var lines: EdgeLines?
-      if antialias, let edgeLines = EdgeLines(r, m), let margin = EdgeGeometry.margins(r, m) {
-        let grown = r.insetBy(dx: -margin.x, dy: -margin.y)
+      if antialias, mask != 0, let edgeLines = EdgeLines(r, m), let margin = EdgeGeometry.margins(r, m) {
+        let grown = CGRect(
+          x: r.minX - (mask & 8 != 0 ? margin.x : 0), y: r.minY - (mask & 1 != 0 ? margin.y : 0),
+          width: r.width + (mask & 8 != 0 ? margin.x : 0) + (mask & 2 != 0 ? margin.x : 0),
+          height: r.height + (mask & 1 != 0 ? margin.y : 0) + (mask & 4 != 0 ? margin.y : 0))
         if EdgeGeometry.inFront(grown, m) {
           g = grown
           lines = edgeLines
         }
       }
       if item.clipPlanes.isEmpty {
-        vertices.append(vertex(g.minX, g.minY, lines))
-        vertices.append(vertex(g.maxX, g.minY, lines))
-        vertices.append(vertex(g.maxX, g.maxY, lines))
-        vertices.append(vertex(g.minX, g.maxY, lines))
-        indices.append(base); indices.append(base + 1); indices.append(base + 2)
-        indices.append(base); indices.append(base + 2); indices.append(base + 3)
-        return 6
+        body(g.minX, g.minY, vertex(g.minX, g.minY, lines))
+        body(g.maxX, g.minY, vertex(g.maxX, g.minY, lines))
+        body(g.maxX, g.maxY, vertex(g.maxX, g.maxY, lines))
+        body(g.minX, g.maxY, vertex(g.minX, g.maxY, lines))
+        return 4
       }
       // A piece of a plane split by depth sorting: the (grown) rect cut by
       // its half-planes, keeping the layer's edge coverage.
@@ -403,26 +551,16 @@ public final class Renderer {
       ]
       for h in item.clipPlanes where piece.count >= 3 { piece = DepthSorter.clip(piece, h) }
       guard piece.count >= 3 else { return 0 }
-      for p in piece { vertices.append(vertex(CGFloat(p.x), CGFloat(p.y), lines)) }
-      return appendFan(base: base, count: piece.count, &indices)
+      for p in piece { body(CGFloat(p.x), CGFloat(p.y), vertex(CGFloat(p.x), CGFloat(p.y), lines)) }
+      return piece.count
     }
     // Part of the rect lies behind the eye: its projected edges are not the
     // rect's, so the visible polygon is drawn as it is, without edge coverage.
     var polygon = item.polygon.map { SIMD2(Double($0.x), Double($0.y)) }
     for h in item.clipPlanes where polygon.count >= 3 { polygon = DepthSorter.clip(polygon, h) }
     guard polygon.count >= 3 else { return 0 }
-    for p in polygon { vertices.append(vertex(CGFloat(p.x), CGFloat(p.y), nil)) }
-    return appendFan(base: base, count: polygon.count, &indices)
-  }
-
-  /// Indices of a triangle fan over `count` vertices from `base`.
-  private func appendFan(base: UInt32, count: Int, _ indices: inout [UInt32]) -> Int {
-    for i in 1..<UInt32(count - 1) {
-      indices.append(base)
-      indices.append(base + i)
-      indices.append(base + i + 1)
-    }
-    return (count - 2) * 3
+    for p in polygon { body(CGFloat(p.x), CGFloat(p.y), vertex(CGFloat(p.x), CGFloat(p.y), nil)) }
+    return polygon.count
   }
 
   /// Edge distances that mean "no edge nearby": coverage is 1 everywhere.

@@ -134,15 +134,20 @@ final class DepthSorterTests: XCTestCase {
     XCTAssertEqual(DepthSorter(planes: planes).sorted(), [])
   }
 
-  func testHomographyInverse() throws {
+  func testHomographyPullBackKeepsTheSameSide() throws {
     var m = CATransform3DMakeRotation(0.7, 0.3, 1, 0.2)
     m.m34 = -1.0 / 300
     m = m.concatenating(CATransform3DMakeTranslation(12, -7, 0))
     let h = Homography(m.flattened)
-    let inverse = try XCTUnwrap(h.inverse)
-    let identity = h.concatenating(inverse)
-    for (row, expected) in [(identity.r0, SIMD3(1.0, 0, 0)), (identity.r1, SIMD3(0, 1.0, 0)), (identity.r2, SIMD3(0, 0, 1.0))] {
-      for k in 0..<3 { XCTAssertEqual(row[k], expected[k], accuracy: 1e-12) }
+    let line = SIMD3(0.6, -0.8, 5.0)  // a half-plane of the target plane
+    let pulled = h.pullBack(line)
+    for (x, y) in [(0.0, 0.0), (10, -4), (-30, 25), (7, 60)] {
+      let q = h.apply(x, y)
+      let target = (line.x * q.x + line.y * q.y + line.z * q.z) / q.z
+      let source = pulled.x * x + pulled.y * y + pulled.z
+      XCTAssertEqual(target > 0, source > 0, "(\(x), \(y))")
+      XCTAssertEqual(target * q.z, source, accuracy: 1e-9)
     }
   }
+
 }

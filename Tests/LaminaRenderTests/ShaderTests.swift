@@ -18,11 +18,11 @@ final class ShaderTests: XCTestCase {
     }
   }
 
-  /// Every fragment shader compiles and links with the quad vertex shader.
+  /// Every fragment shader compiles and links with its vertex shader.
   func testShadersCompile() throws {
     _ = try RenderTestSupport.renderer()
     for name in ShaderLibrary.sources.keys where name.hasSuffix(".frag.glsl") {
-      XCTAssertNoThrow(try ShaderProgramCheck.compile(vertex: "quad.vert.glsl", fragment: name), name)
+      XCTAssertNoThrow(try ShaderProgramCheck.compile(vertex: ShaderLibrary.vertexShader(forFragment: name), fragment: name), name)
     }
   }
 

@@ -69,8 +69,9 @@ public struct Damage: Equatable, Sendable {
   /// A hash of each top-level command's pixel-deciding values.
   private static func signatures(_ frame: Frame) -> [(Int, PixelRect)] {
     frame.commands.map { command in
+      // Group ids count from 0 in every frame, so they hash as they are.
       var hasher = Hasher()
-      command.hashPixels(into: &hasher)
+      RasterSignature.combine([command], groupBase: 0, into: &hasher)
       return (hasher.finalize(), command.bounds)
     }
   }
@@ -118,50 +119,5 @@ public struct Damage: Equatable, Sendable {
       rects[best.0] = joined
     }
     return rects
-  }
-}
-
-extension DrawCommand {
-  /// Feeds everything that decides the command's pixels to `hasher`.
-  func hashPixels(into hasher: inout Hasher) {
-    switch self {
-    case .item(let item):
-      hasher.combine(0)
-      item.hashPixels(into: &hasher)
-    case .group(let group):
-      hasher.combine(1)
-      hasher.combine(group.opacity)
-      hasher.combine(group.bounds.x); hasher.combine(group.bounds.y)
-      hasher.combine(group.bounds.width); hasher.combine(group.bounds.height)
-      for plane in group.clipPlanes { hasher.combine(plane.x); hasher.combine(plane.y); hasher.combine(plane.z) }
-      for command in group.commands { command.hashPixels(into: &hasher) }
-    }
-  }
-}
-
-extension DrawItem {
-  func hashPixels(into hasher: inout Hasher) {
-    switch material {
-    case .solid: hasher.combine(0)
-    case .image(let image, let sampler):
-      hasher.combine(1)
-      hasher.combine(image.identifier)
-      hasher.combine(sampler)
-    case .group(let id): hasher.combine(2); hasher.combine(id)
-    case .gradient(let paint):
-      hasher.combine(3)
-      hasher.combine(paint.kind)
-      for v in [paint.parameters] + paint.colors { hasher.combine(v.x); hasher.combine(v.y); hasher.combine(v.z); hasher.combine(v.w) }
-      for l in paint.locations { hasher.combine(l) }
-    }
-    for v in matrix.values { hasher.combine(v) }
-    hasher.combine(rect.minX); hasher.combine(rect.minY)
-    hasher.combine(rect.width); hasher.combine(rect.height)
-    hasher.combine(uv.u0); hasher.combine(uv.v0); hasher.combine(uv.u1); hasher.combine(uv.v1)
-    hasher.combine(color.x); hasher.combine(color.y); hasher.combine(color.z); hasher.combine(color.w)
-    hasher.combine(antialiased)
-    hasher.combine(blend == .additive)
-    for p in clippedPolygon ?? [] { hasher.combine(p.x); hasher.combine(p.y) }
-    for plane in clipPlanes { hasher.combine(plane.x); hasher.combine(plane.y); hasher.combine(plane.z) }
   }
 }

@@ -185,44 +185,12 @@ struct DepthSorter {
   }
 }
 
-/// A plane-to-plane homography in the row-vector convention: `[u v 1] × H`.
-struct Homography {
-  var r0: SIMD3<Double>, r1: SIMD3<Double>, r2: SIMD3<Double>
-
-  /// The homography of a flattened layer matrix (rows and columns 1, 2, 4).
-  init(_ m: CATransform3D) {
-    r0 = SIMD3(Double(m.m11), Double(m.m12), Double(m.m14))
-    r1 = SIMD3(Double(m.m21), Double(m.m22), Double(m.m24))
-    r2 = SIMD3(Double(m.m41), Double(m.m42), Double(m.m44))
-  }
-
-  init(r0: SIMD3<Double>, r1: SIMD3<Double>, r2: SIMD3<Double>) {
-    (self.r0, self.r1, self.r2) = (r0, r1, r2)
-  }
-
-  /// `self × other`.
-  func concatenating(_ o: Homography) -> Homography {
-    func row(_ r: SIMD3<Double>) -> SIMD3<Double> { r.x * o.r0 + r.y * o.r1 + r.z * o.r2 }
-    return Homography(r0: row(r0), r1: row(r1), r2: row(r2))
-  }
-
-  var inverse: Homography? {
-    let c0 = SIMD3(r0.x, r1.x, r2.x), c1 = SIMD3(r0.y, r1.y, r2.y), c2 = SIMD3(r0.z, r1.z, r2.z)
-    // Row i of the inverse is the cross product of the other two columns,
-    // over the determinant: (c1 × c2)·c0 = det, (c1 × c2)·c1 = 0, …
-    let x = cross(c1, c2), y = cross(c2, c0), z = cross(c0, c1)
-    let det = (c0 * x).sum()
-    guard abs(det) > 1e-300, det.isFinite else { return nil }
-    return Homography(r0: x / det, r1: y / det, r2: z / det)
-  }
-
+extension Homography {
   /// A half-plane h·(x, y, 1) ≥ 0 of the target plane, pulled back to the
   /// source plane: `H × h` (points keep w > 0).
   func pullBack(_ h: SIMD3<Double>) -> SIMD3<Double> {
-    SIMD3((r0 * h).sum(), (r1 * h).sum(), (r2 * h).sum())
-  }
-
-  private func cross(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
-    SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
+    SIMD3(
+      m.0 * h.x + m.1 * h.y + m.2 * h.z, m.3 * h.x + m.4 * h.y + m.5 * h.z,
+      m.6 * h.x + m.7 * h.y + m.8 * h.z)
   }
 }

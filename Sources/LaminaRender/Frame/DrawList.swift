@@ -55,6 +55,12 @@ public enum Material: Equatable {
   case group(Int)
   /// A `CAGradientLayer`'s gradient, computed in the fragment shader.
   case gradient(GradientPaint)
+  /// An offscreen group times the alpha of its mask's (group ids).
+  case masked(Int, mask: Int)
+  /// The blurred alpha of an offscreen group, tinted (a shadow).
+  case shadow(Int)
+  /// A rasterized subtree's cached texture.
+  case raster(RasterPass)
 
   public static func == (a: Material, b: Material) -> Bool {
     switch (a, b) {
@@ -62,6 +68,9 @@ public enum Material: Equatable {
     case (.image(let x, let s), .image(let y, let t)): return x === y && s == t
     case (.group(let x), .group(let y)): return x == y
     case (.gradient(let x), .gradient(let y)): return x == y
+    case (.masked(let x, let m), .masked(let y, let n)): return x == y && m == n
+    case (.shadow(let x), .shadow(let y)): return x == y
+    case (.raster(let x), .raster(let y)): return x.key == y.key
     default: return false
     }
   }
@@ -99,6 +108,15 @@ public struct DrawItem {
   public var clipPlanes: [SIMD3<Double>] = []
   /// How the item combines with what is behind it.
   public var blend = BlendMode.sourceOver
+  /// Which of `rect`'s edges (bits: minY, maxX, maxY, minX) get edge
+  /// coverage; the others are inner seams (nine-slice) or left to `shape`.
+  public var edgeMask: UInt8 = 0b1111
+  /// Coverage from a rounded rect in the item's plane (see `Effects.swift`).
+  public var shape: ShapeEffect?
+  /// A clip evaluated per fragment (rounded or transformed `masksToBounds`).
+  public var clip: ClipEffect?
+  /// True when the item needs the effect vertex format and programs.
+  var hasEffects: Bool { shape != nil || clip != nil }
 
   /// Scales the item's color (and so its coverage) by an opacity.
   mutating func multiplyOpacity(_ opacity: Float) { color *= opacity }
@@ -122,6 +140,13 @@ public final class GroupPass {
   public let reason: String
   /// Half-planes in target pixels that cut the composited group (depth sorting).
   public var clipPlanes: [SIMD3<Double>] = []
+  /// A mask whose rendered alpha (same bounds) multiplies this group's.
+  public var mask: GroupPass?
+  /// Clip applied when compositing (target pixels → clip plane).
+  public var clip: ClipEffect?
+  /// When set, the group is not composited as it is: its alpha is blurred,
+  /// tinted and drawn at `bounds` (see `Shadows.swift`).
+  public var shadow: ShadowBlur?
 
   init(id: Int, bounds: PixelRect, opacity: Float, commands: [DrawCommand], reason: String) {
     self.id = id
@@ -150,7 +175,7 @@ public enum DrawCommand {
   func clipped(by halfPlanes: [SIMD3<Double>], targetToPlane: Homography) -> DrawCommand {
     switch self {
     case .item(var item):
-      let toPlane = Homography(item.matrix).concatenating(targetToPlane)
+      let toPlane = Homography(item.matrix).then(targetToPlane)
       item.clipPlanes += halfPlanes.map { toPlane.pullBack($0) }
       return .item(item)
     case .group(let group):
@@ -158,6 +183,9 @@ public enum DrawCommand {
         id: group.id, bounds: group.bounds, opacity: group.opacity, commands: group.commands,
         reason: group.reason)
       copy.clipPlanes = group.clipPlanes + halfPlanes.map { targetToPlane.pullBack($0) }
+      copy.mask = group.mask
+      copy.clip = group.clip
+      copy.shadow = group.shadow
       return .group(copy)
     }
   }

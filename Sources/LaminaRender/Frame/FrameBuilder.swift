@@ -22,11 +22,14 @@ public struct FrameBuilder {
   /// Maps canvas points to target pixels (the canvas scale, and a tile offset).
   let canvasToPixels: CATransform3D
   let targetBounds: PixelRect
-  private var nextGroupID = 0
+  var nextGroupID = 0
   /// Scene time in seconds, for what is a function of time while drawn
   /// (emitter particles).
   public var time: Double = 0
-  private var stats = FrameStats()
+  var stats = FrameStats()
+  /// The layer a raster builder draws (its own `shouldRasterize` and
+  /// opacity are applied by the quad that shows the raster).
+  private var rasterRoot: ObjectIdentifier?
 
   /// Beyond this many items, an opacity group is assumed to overlap itself.
   static let overlapCheckLimit = 256
@@ -47,6 +50,18 @@ public struct FrameBuilder {
     canvasToPixels = CATransform3DMakeScale(
       CGFloat(pixelWidth) / max(size.width, 1), CGFloat(pixelHeight) / max(size.height, 1), 1)
     targetBounds = PixelRect(x: 0, y: 0, width: width, height: height)
+  }
+
+  /// A builder for the raster of `layer`: its plane scaled by `scale`, with
+  /// room for whatever the subtree draws around its bounds.
+  init(rasterOf layer: CALayer, scale: CGFloat, nextGroupID: Int) {
+    width = 0
+    height = 0
+    canvasToPixels = CATransform3DMakeScale(scale, scale, 1)
+    let reach = 4 * Self.maxRasterSide
+    targetBounds = PixelRect(x: -reach, y: -reach, width: 2 * reach, height: 2 * reach)
+    self.nextGroupID = nextGroupID
+    rasterRoot = ObjectIdentifier(layer)
   }
 
   /// Builds the frame for `root`, laid on a canvas whose background is `background`.
@@ -90,11 +105,22 @@ public struct FrameBuilder {
 
   /// A flattening layer: its own drawing, then its sublayers flattened into
   /// its plane, then its opacity (times `opacity`) over the lot.
-  private mutating func appendLayerAndSublayers(
+  mutating func appendLayerAndSublayers(
     _ layer: CALayer, toTarget: CATransform3D, flipped: Bool, opacity: Float,
     into commands: inout [DrawCommand]
   ) {
+    let isRasterRoot = rasterRoot == ObjectIdentifier(layer)
+    if layer.shouldRasterize && !isRasterRoot,
+      appendRasterized(layer, toTarget: toTarget, flipped: flipped, opacity: opacity, into: &commands)
+    {
+      return
+    }
+    let opacity = isRasterRoot ? 1 : layer.opacity * opacity
     let start = commands.count
+    // A back-facing single-sided layer hides its own drawing, not its sublayers'.
+    let showsOwn = layer.isDoubleSided || !isBackFacing(toTarget, bounds: layer.bounds)
+    if showsOwn { appendBackground(layer, toTarget: toTarget, into: &commands) }
+    let contentsStart = commands.count
     appendOwnCommands(layer, toTarget: toTarget, flipped: flipped, into: &commands)
     if let emitter = layer as? CAEmitterLayer {
       appendParticles(emitter, toTarget: toTarget, into: &commands)
@@ -116,7 +142,22 @@ public struct FrameBuilder {
           flipped: sublayersFlipped, into: &commands)
       }
     }
-    applyOpacity(layer.opacity * opacity, from: start, in: &commands)
+    if layer.masksToBounds {
+      applyClip(of: layer, toTarget: toTarget, range: contentsStart..<commands.count, in: &commands)
+    }
+    if showsOwn { appendBorder(layer, toTarget: toTarget, into: &commands) }
+    if let mask = layer.mask {
+      applyMask(mask, toTarget: toTarget, flipped: flipped, from: start, in: &commands)
+    }
+    // The shadow is part of the layer's rendering: its opacity groups them.
+    var moreShadow: [DrawItem] = []
+    if let shadow = makeShadow(
+      of: layer, toTarget: toTarget, showsOwn: showsOwn, from: start, in: commands,
+      extraShadowItems: &moreShadow)
+    {
+      commands.insert(contentsOf: [shadow] + moreShadow.map { .item($0) }, at: start)
+    }
+    applyOpacity(opacity, from: start, in: &commands)
   }
 
   /// A `CATransformLayer` and its subtree: the planes of its sublayers (and
@@ -290,28 +331,22 @@ public struct FrameBuilder {
 
   // MARK: A layer's own drawing
 
-  /// Background and contents of one layer (in that order).
+  /// The contents of one layer (its background comes before, see `appendBackground`).
   private func appendOwnCommands(
     _ layer: CALayer, toTarget: CATransform3D, flipped: Bool, into commands: inout [DrawCommand]
   ) {
     displayIfNeeded(layer)
     let bounds = layer.bounds
     if !layer.isDoubleSided && isBackFacing(toTarget, bounds: bounds) { return }
-    if let background = layer.backgroundColor, background.alpha > 0, bounds.width > 0,
-      bounds.height > 0
-    {
-      if let item = makeItem(
-        .solid, rect: bounds, uv: (0, 0, 0, 0), toTarget: toTarget,
-        color: premultiplied(background, opacity: 1), name: layer.name)
-      {
-        commands.append(.item(item))
-      }
-    }
     if let gradient = layer as? CAGradientLayer, let item = gradientItem(gradient, toTarget: toTarget) {
       commands.append(.item(item))
     }
     appendDrawnItems(layer, toTarget: toTarget, flipped: flipped, into: &commands)
     if let image = layer.contents as? CGImage {
+      if NineSlice.applies(to: layer) {
+        appendNineSlice(layer, image: image, toTarget: toTarget, flipped: flipped, into: &commands)
+        return
+      }
       let layout = ContentsLayout(layer: layer, image: image)
       if let rect = layout.rect, rect.width > 0, rect.height > 0 {
         let sampler = SamplerKey(
@@ -328,7 +363,7 @@ public struct FrameBuilder {
   }
 
   /// True when the layer's plane shows its back: its projection is mirrored.
-  private func isBackFacing(_ m: CATransform3D, bounds: CGRect) -> Bool {
+  func isBackFacing(_ m: CATransform3D, bounds: CGRect) -> Bool {
     let a = m.apply(bounds.minX, bounds.minY), b = m.apply(bounds.maxX, bounds.minY)
     let c = m.apply(bounds.minX, bounds.maxY)
     // Orientation of the projected corners, sign-corrected by the w's.

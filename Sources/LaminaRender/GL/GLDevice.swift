@@ -16,6 +16,8 @@ public struct RenderCounters: Equatable, Sendable {
   public var textureBinds = 0
   /// Vertices sent.
   public var vertices = 0
+  /// Rasterized subtrees drawn (not found in the cache).
+  public var rasterizations = 0
 
   public init() {}
 }

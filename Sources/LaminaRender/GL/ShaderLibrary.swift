@@ -7,6 +7,15 @@ public enum ShaderLibrary {
   /// File name → source, for every `Shaders/*.glsl`.
   public static var sources: [String: String] { EmbeddedShaders.sources }
 
+  /// The vertex shader that a fragment shader is linked with.
+  public static func vertexShader(forFragment name: String) -> String {
+    switch name {
+    case "effect.frag.glsl", "masked.frag.glsl": return "effect.vert.glsl"
+    case "blur.frag.glsl", "downsample.frag.glsl": return "fullscreen.vert.glsl"
+    default: return "quad.vert.glsl"
+    }
+  }
+
   /// The source of `name` with its `#include "file.glsl"` lines replaced by
   /// those files (one level deep: included files include nothing).
   public static func source(_ name: String) throws -> String {
@@ -36,9 +45,16 @@ struct GLProgram {
   let id: GLuint
   let viewport: GLint
 
-  /// Compiles and links `vertex` with `fragment` (file names in `Shaders/`).
-  init(vertex: String, fragment: String) throws {
-    try self.init(vertex: vertex, fragmentSource: ShaderLibrary.source(fragment), name: fragment)
+  /// Compiles and links `vertex` with `fragment` (file names in `Shaders/`),
+  /// the fragment shader specialized by `defines` (`NAME` or `NAME VALUE`,
+  /// inserted after its `#version` line).
+  init(vertex: String, fragment: String, defines: [String] = []) throws {
+    var source = try ShaderLibrary.source(fragment)
+    if !defines.isEmpty, let end = source.firstIndex(of: "\n") {
+      source.insert(contentsOf: "\n" + defines.map { "#define " + $0 }.joined(separator: "\n"), at: end)
+    }
+    let name = defines.isEmpty ? fragment : fragment + " [" + defines.joined(separator: ", ") + "]"
+    try self.init(vertex: vertex, fragmentSource: source, name: name)
   }
 
   /// Compiles and links `vertex` (a file name) with a fragment shader's
@@ -64,8 +80,13 @@ struct GLProgram {
     glUseProgram(program)
     let image = glGetUniformLocation(program, "s_image")
     if image >= 0 { glUniform1i(image, 0) }
+    let mask = glGetUniformLocation(program, "s_mask")
+    if mask >= 0 { glUniform1i(mask, 1) }
     glUseProgram(0)
   }
+
+  /// The location of a uniform (for the few set per pass).
+  func uniform(_ name: String) -> GLint { glGetUniformLocation(id, name) }
 
   static func compile(_ name: String, _ kind: GLenum) throws -> GLuint {
     try compile(source: ShaderLibrary.source(name), name: name, kind)
@@ -108,11 +129,18 @@ struct ProgramSet {
   let solid: GLProgram
   let image: GLProgram
   let gradient: GradientProgram
+  /// Offscreen passes of blurred shadows.
+  let downsample: GLProgram
+  let blur: GLProgram
+  let shadow: GLProgram
 
   init() throws {
     solid = try GLProgram(vertex: "quad.vert.glsl", fragment: "solid.frag.glsl")
     image = try GLProgram(vertex: "quad.vert.glsl", fragment: "image.frag.glsl")
     gradient = GradientProgram()
+    downsample = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "downsample.frag.glsl")
+    blur = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "blur.frag.glsl")
+    shadow = try GLProgram(vertex: "quad.vert.glsl", fragment: "shadow.frag.glsl")
   }
 }
 

@@ -1,0 +1,209 @@
+import Foundation
+import Lamina
+
+/// `masksToBounds`: the commands of a layer's contents and subtree are
+/// clipped to its rounded bounds, from the cheapest way that is exact:
+///
+/// 1. an item that lies inside the clip (away from rounded corners) is left
+///    alone, one that lies outside is dropped;
+/// 2. an item and a square-cornered clip that are both axis-aligned in the
+///    target are intersected on the CPU (the item's rect shrinks, its
+///    texture coordinates follow, its edges keep their antialiasing): the
+///    item stays in its batch and no fragment pays for the clip;
+/// 3. an item in the clip's plane (up to scale and translation) under
+///    rounded corners is cut likewise and split at the corners
+///    (`CornerSplit.swift`): only the four corner pieces carry the clip;
+/// 4. anything else (rotated against the clip, in perspective) carries the clip to
+///    the fragment shader: the clip's rounded rect and the homography from
+///    the item's plane to the clip's plane; the signed distance gives an
+///    antialiased edge under any transform;
+/// 5. an item clipped already (nested clips) and a group are clipped when
+///    composited: the commands are wrapped in an offscreen group whose
+///    composite quad carries the outer clip (a pass the size of the clip).
+extension FrameBuilder {
+  mutating func applyClip(
+    of layer: CALayer, toTarget: CATransform3D, range: Range<Int>, in commands: inout [DrawCommand]
+  ) {
+    guard !range.isEmpty else { return }
+    let shape = RoundedRect(layer: layer)
+    let clipPlane = Homography(toTarget)
+    guard let targetToClip = clipPlane.inverse else {
+      commands.removeSubrange(range)  // seen edge-on: nothing shows
+      return
+    }
+    let clipBounds = clipTargetBounds(shape.rect, toTarget)
+    // First which commands show at all, and whether one of them is clipped
+    // already (or is a pass that cannot take a clip): then the clip goes
+    // on a group around them all, and none of them takes it itself (a
+    // second clip on the same edge would thin its antialiasing).
+    var showing: [(DrawCommand, Placement)] = []
+    var needsGroup = false
+    for command in commands[range] {
+      switch command {
+      case .item(let item):
+        let placement = classify(item, Homography(item.matrix).then(targetToClip), shape)
+        if placement == .outside { continue }
+        if placement == .partial && item.clip != nil { needsGroup = true }
+        showing.append((command, placement))
+      case .group(let group):
+        if group.clip != nil || group.shadow != nil { needsGroup = true }
+        showing.append((command, .partial))
+      }
+    }
+    var kept: [DrawCommand] = []
+    if needsGroup {
+      kept = showing.map(\.0)
+    } else {
+      for (command, placement) in showing {
+        switch command {
+        case .item(var item):
+          if placement == .inside {
+            kept.append(command)
+            continue
+          }
+          let itemToClip = Homography(item.matrix).then(targetToClip)
+          if !shape.isRounded, item.shape == nil, item.clippedPolygon == nil,
+            itemToClip.isAxisAlignedAffine
+          {
+            if let cut = cutRect(item, itemToClip, shape.rect) { kept.append(.item(cut)) }
+            continue
+          }
+          let clip = ClipEffect(shape: shape, itemToClip: itemToClip)
+          if item.shape == nil,
+            let pieces = splitAtCorners(item, shape: shape, toShape: itemToClip, role: .clip(clip))
+          {
+            kept.append(contentsOf: pieces.map { .item($0) })
+            continue
+          }
+          item.clip = clip
+          if let clipBounds { item.bounds = item.bounds.intersection(clipBounds) }
+          if !item.bounds.isEmpty { kept.append(.item(item)) }
+        case .group(let group):
+          group.clip = ClipEffect(shape: shape, itemToClip: targetToClip)
+          kept.append(command)
+        }
+      }
+    }
+    if needsGroup {
+      let bounds = kept.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
+        .intersection(clipBounds ?? targetBounds)
+      nextGroupID += 1
+      let group = GroupPass(
+        id: nextGroupID, bounds: bounds, opacity: 1, commands: kept,
+        reason: "nested clip of \(layer.name ?? "a layer")")
+      group.clip = ClipEffect(shape: shape, itemToClip: targetToClip)
+      kept = bounds.isEmpty ? [] : [.group(group)]
+    }
+    commands.replaceSubrange(range, with: kept)
+  }
+
+  private enum Placement { case inside, outside, partial }
+
+  /// Where an item lies relative to the clip, from its corners in the clip's
+  /// plane (the rounded rect is convex: a convex polygon whose corners are
+  /// all inside it is inside it).
+  private func classify(_ item: DrawItem, _ itemToClip: Homography, _ shape: RoundedRect)
+    -> Placement
+  {
+    let rect = shape.rect
+    var allInside = true
+    var minX = Double.infinity
+    var minY = Double.infinity
+    var maxX = -Double.infinity
+    var maxY = -Double.infinity
+    for p in item.polygon {
+      let q = itemToClip.apply(Double(p.x), Double(p.y))
+      guard q.z > 1e-9 else { return .partial }
+      let x = q.x / q.z
+      let y = q.y / q.z
+      minX = min(minX, x)
+      maxX = max(maxX, x)
+      minY = min(minY, y)
+      maxY = max(maxY, y)
+      if allInside && !Self.contains(shape, x, y) { allInside = false }
+    }
+    // Antialiasing grows items by about a pixel: keep a margin of a point.
+    let margin = 1.0
+    if maxX < Double(rect.minX) - margin || minX > Double(rect.maxX) + margin
+      || maxY < Double(rect.minY) - margin || minY > Double(rect.maxY) + margin
+    {
+      return .outside
+    }
+    return allInside ? .inside : .partial
+  }
+
+  /// True when (x, y) lies in the rounded rect.
+  static func contains(_ shape: RoundedRect, _ x: Double, _ y: Double) -> Bool {
+    let r = shape.rect
+    guard x >= Double(r.minX), x <= Double(r.maxX), y >= Double(r.minY), y <= Double(r.maxY) else {
+      return false
+    }
+    let right = x > Double(r.midX)
+    let bottom = y > Double(r.midY)
+    let radius = Double(
+      bottom ? (right ? shape.radii[2] : shape.radii[3]) : (right ? shape.radii[1] : shape.radii[0])
+    )
+    guard radius > 0 else { return true }
+    let cx = right ? Double(r.maxX) - radius : Double(r.minX) + radius
+    let cy = bottom ? Double(r.maxY) - radius : Double(r.minY) + radius
+    let dx = right ? max(0, x - cx) : max(0, cx - x)
+    let dy = bottom ? max(0, y - cy) : max(0, cy - y)
+    return dx * dx + dy * dy <= radius * radius
+  }
+
+  /// The item cut to the clip rect when both are axis-aligned: a smaller rect,
+  /// texture coordinates scaled with it.
+  private func cutRect(_ item: DrawItem, _ itemToClip: Homography, _ clip: CGRect) -> DrawItem? {
+    let r = item.rect
+    let a = itemToClip.apply(Double(r.minX), Double(r.minY))
+    let b = itemToClip.apply(Double(r.maxX), Double(r.maxY))
+    let inClip = CGRect(
+      x: min(a.x, b.x), y: min(a.y, b.y), width: abs(b.x - a.x), height: abs(b.y - a.y))
+    let cut = inClip.intersection(clip)
+    guard !cut.isNull, cut.width > 0, cut.height > 0, let back = itemToClip.inverse else {
+      return nil
+    }
+    let p = back.apply(Double(cut.minX), Double(cut.minY))
+    let q = back.apply(Double(cut.maxX), Double(cut.maxY))
+    let local = CGRect(
+      x: min(p.x, q.x), y: min(p.y, q.y), width: abs(q.x - p.x), height: abs(q.y - p.y))
+    var out = item
+    func lerp(_ a: Float, _ b: Float, _ t: CGFloat) -> Float { a + (b - a) * Float(t) }
+    let tx0 = (local.minX - r.minX) / r.width
+    let tx1 = (local.maxX - r.minX) / r.width
+    let ty0 = (local.minY - r.minY) / r.height
+    let ty1 = (local.maxY - r.minY) / r.height
+    out.uv = (
+      lerp(item.uv.u0, item.uv.u1, tx0), lerp(item.uv.v0, item.uv.v1, ty0),
+      lerp(item.uv.u0, item.uv.u1, tx1), lerp(item.uv.v0, item.uv.v1, ty1)
+    )
+    out.rect = local
+    // A cut edge is a real edge now: antialias it.
+    if local.minY > r.minY { out.edgeMask |= Self.minYEdge }
+    if local.maxX < r.maxX { out.edgeMask |= Self.maxXEdge }
+    if local.maxY < r.maxY { out.edgeMask |= Self.maxYEdge }
+    if local.minX > r.minX { out.edgeMask |= Self.minXEdge }
+    if let bounds = clipTargetBounds(local, item.matrix) { out.bounds = bounds } else { return nil }
+    return out
+  }
+
+  /// The pixels a rect of a plane can touch (one pixel of antialiasing
+  /// around it), nil when any corner is behind the eye.
+  func clipTargetBounds(_ rect: CGRect, _ m: CATransform3D) -> PixelRect? {
+    var minX = CGFloat.infinity
+    var minY = CGFloat.infinity
+    var maxX = -CGFloat.infinity
+    var maxY = -CGFloat.infinity
+    for p in EdgeGeometry.corners(rect) {
+      let q = m.apply(p.x, p.y)
+      guard q.w > EdgeGeometry.nearW else { return nil }
+      minX = min(minX, q.x / q.w)
+      maxX = max(maxX, q.x / q.w)
+      minY = min(minY, q.y / q.w)
+      maxY = max(maxY, q.y / q.w)
+    }
+    return PixelRect(
+      enclosing: CGRect(x: minX - 1, y: minY - 1, width: maxX - minX + 2, height: maxY - minY + 2)
+    ).intersection(targetBounds)
+  }
+}

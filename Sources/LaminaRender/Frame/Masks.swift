@@ -1,0 +1,45 @@
+import Foundation
+import Lamina
+
+/// Mask layers: the masked layer's whole rendering (background, contents,
+/// sublayers, border) goes offscreen, the mask's rendering goes offscreen
+/// over the same pixels, and the composite multiplies the first by the
+/// second's alpha. Both passes are cached by the signature of their draw
+/// lists (`Renderer.maskCache`): a mask moving over still content, or
+/// content changing under a still mask, renders one pass, not two.
+/// The mask is laid out as a sublayer of the masked layer
+/// would be; its own mask, clips and opacity apply as for any layer, so
+/// masks of masks nest.
+extension FrameBuilder {
+  mutating func applyMask(
+    _ mask: CALayer, toTarget: CATransform3D, flipped: Bool, from start: Int,
+    in commands: inout [DrawCommand]
+  ) {
+    let range = start..<commands.count
+    guard !range.isEmpty else { return }
+    var maskCommands: [DrawCommand] = []
+    visit(
+      mask, parentToTarget: toTarget, parentSublayers: nil, flipped: flipped, into: &maskCommands)
+    func union(_ list: ArraySlice<DrawCommand>) -> PixelRect {
+      list.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
+    }
+    // The group covers the masked rendering, not its overlap with the mask:
+    // then a mask that moves leaves the content's pass (and its cached
+    // texture) as it was, and only the mask renders again.
+    let bounds = union(commands[range])
+    guard !bounds.isEmpty, bounds.intersects(union(maskCommands[...])) else {
+      commands.removeSubrange(range)  // the mask lets nothing through
+      return
+    }
+    nextGroupID += 1
+    let maskGroup = GroupPass(
+      id: nextGroupID, bounds: bounds, opacity: 1, commands: maskCommands,
+      reason: "mask \(mask.name ?? "")")
+    nextGroupID += 1
+    let group = GroupPass(
+      id: nextGroupID, bounds: bounds, opacity: 1, commands: Array(commands[range]),
+      reason: "masked layer")
+    group.mask = maskGroup
+    commands.replaceSubrange(range, with: [.group(group)])
+  }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import Lamina
+
+/// A shadow drawn from an offscreen rendering of the layer: its alpha,
+/// blurred, tinted and offset (`Renderer+Shadows.swift`).
+public struct ShadowBlur {
+  /// Standard deviation of the Gaussian, in target pixels.
+  public var sigma: Float
+  /// The area rendered and blurred, in target pixels (the layer's drawing
+  /// and the blur's reach around it).
+  public var canvas: PixelRect
+  /// Where the blurred canvas lands, relative to `canvas`, in target pixels.
+  public var offset: (dx: Float, dy: Float)
+  /// Premultiplied shadow color times `shadowOpacity`.
+  public var color: SIMD4<Float>
+}
+
+/// Shadows. Fast path: when the layer's rendering is a rounded rect of one
+/// alpha (an opaque background with everything inside it, or a background
+/// alone, or a `shadowPath` that is a rect or rounded rect), the shadow is
+/// one quad whose fragment shader integrates the Gaussian over the rounded
+/// rect in the layer's own plane (`shape.glsl`): no offscreen pass, and the
+/// shadow follows any transform. Otherwise the layer's rendering is drawn
+/// offscreen and blurred.
+extension FrameBuilder {
+  enum ShadowSource {
+    case nothing
+    case shape(RoundedRect, alpha: Float)
+    case rendering
+  }
+
+  /// The command that draws `layer`'s shadow (behind `commands[start...]`,
+  /// the layer's drawing), or nil.
+  mutating func makeShadow(
+    of layer: CALayer, toTarget: CATransform3D, showsOwn: Bool, from start: Int,
+    in commands: [DrawCommand], extraShadowItems: inout [DrawItem]
+  ) -> DrawCommand? {
+    guard layer.shadowOpacity > 0, let color = layer.shadowColor, color.alpha > 0,
+      !layer.masksToBounds, start < commands.count || layer.shadowPath != nil
+    else { return nil }
+    let tint = premultiplied(color, opacity: layer.shadowOpacity)
+    let sigma = max(0, layer.shadowRadius)
+    let offset = layer.shadowOffset
+    // A back-facing single-sided layer casts only its sublayers' shadow.
+    let source = showsOwn ? Self.shadowSource(of: layer) : .rendering
+    switch source {
+    case .nothing:
+      return nil
+    case .shape(var shape, let alpha):
+      shape.rect = shape.rect.offsetBy(dx: offset.width, dy: offset.height)
+      let reach = 3 * sigma + 1
+      let quad = shape.rect.insetBy(dx: -reach, dy: -reach)
+      let effect = ShapeEffect(shape: shape, mode: sigma > 0 ? .blur : .fill, width: Float(sigma))
+      let color = tint * alpha
+      // Under an opaque layer the shadow cannot show (the layer's opacity
+      // applies to the two as one group): leave out the part
+      // of the quad that the layer surely covers (its bounds inside the
+      // corners, a couple of pixels in from its antialiased edge), and draw
+      // the rest as four strips.
+      var pieces: [(CGRect, UInt8)] = [(quad, 0b1111)]
+      if alpha >= 1, layer.shadowPath == nil {
+        let own = RoundedRect(layer: layer)
+        let inset =
+          CGFloat(own.radii.max()) + 2
+          / max(Self.pixelsPerUnit(toTarget, own.rect.midX, own.rect.midY), 0.01)
+        let hole = own.rect.insetBy(dx: inset, dy: inset).intersection(quad)
+        if !hole.isNull, hole.width * hole.height > 0.2 * quad.width * quad.height {
+          pieces = Self.frameStrips(outer: quad, hole: hole)
+        }
+      }
+      var first: DrawCommand?
+      for (rect, edges) in pieces where rect.width > 0 && rect.height > 0 {
+        guard
+          var item = makeItem(
+            .solid, rect: rect, uv: (0, 0, 0, 0), toTarget: toTarget, color: color, name: layer.name
+          )
+        else { continue }
+        item.shape = effect
+        item.edgeMask = edges
+        if first == nil { first = .item(item) } else { extraShadowItems.append(item) }
+      }
+      return first
+    case .rendering:
+      let source = Array(commands[start...])
+      let sourceBounds = source.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
+        $0.union($1.bounds)
+      }
+      guard !sourceBounds.isEmpty else { return nil }
+      let b = layer.bounds
+      let center = toTarget.apply(b.midX, b.midY)
+      let moved = toTarget.apply(b.midX + offset.width, b.midY + offset.height)
+      guard center.w > EdgeGeometry.nearW, moved.w > EdgeGeometry.nearW else { return nil }
+      let dx = moved.x / moved.w - center.x / center.w
+      let dy = moved.y / moved.w - center.y / center.w
+      let sigmaPixels = sigma * Self.pixelsPerUnit(toTarget, b.midX, b.midY)
+      let reach = Int((3 * sigmaPixels).rounded(.up)) + 1
+      let canvas = PixelRect(
+        x: sourceBounds.x - reach, y: sourceBounds.y - reach, width: sourceBounds.width + 2 * reach,
+        height: sourceBounds.height + 2 * reach)
+      let landed = PixelRect(
+        enclosing: CGRect(
+          x: CGFloat(canvas.x) + dx, y: CGFloat(canvas.y) + dy, width: CGFloat(canvas.width),
+          height: CGFloat(canvas.height))
+      ).intersection(targetBounds)
+      guard !landed.isEmpty else { return nil }
+      nextGroupID += 1
+      let group = GroupPass(
+        id: nextGroupID, bounds: landed, opacity: 1, commands: source,
+        reason: "shadow of \(layer.name ?? "a layer") (blurred offscreen)")
+      group.shadow = ShadowBlur(
+        sigma: Float(sigmaPixels), canvas: canvas, offset: (Float(dx), Float(dy)), color: tint)
+      return .group(group)
+    }
+  }
+
+  /// What casts the shadow of `layer`.
+  static func shadowSource(of layer: CALayer) -> ShadowSource {
+    if let path = layer.shadowPath {
+      if let shape = roundedRect(of: path) { return .shape(shape, alpha: 1) }
+      // Other paths would need a path fill; their bounding box stands in.
+      let box = path.boundingBoxOfPath
+      return box.isNull || box.isEmpty ? .nothing : .shape(RoundedRect(rect: box), alpha: 1)
+    }
+    if layer.mask != nil { return .rendering }
+    let shape = RoundedRect(layer: layer)
+    let alpha = Float(layer.backgroundColor?.alpha ?? 0)
+    let visibleSublayers = layer.storedSublayersForRendering.filter {
+      !$0.isHidden && $0.opacity > 0
+    }
+    let hasContents = layer.contents != nil
+    let hasBorder = layer.borderWidth > 0 && (layer.borderColor?.alpha ?? 0) > 0
+    if !hasContents && visibleSublayers.isEmpty && !hasBorder {
+      return alpha > 0 ? .shape(shape, alpha: alpha) : .nothing
+    }
+    // An opaque cover of the rounded bounds: the background, or a sublayer
+    // laid exactly over them with the same corners (a card's content view).
+    // Whatever else lies inside it leaves the alpha at 1.
+    var cover: CALayer?
+    if alpha < 1 {
+      cover = visibleSublayers.first { sublayer in
+        (sublayer.backgroundColor?.alpha ?? 0) >= 1 && sublayer.opacity >= 1
+          && CATransform3DIsIdentity(sublayer.transform) && sublayer.frame == layer.bounds
+          && RoundedRect(layer: sublayer).radii == shape.radii && sublayer.shadowOpacity == 0
+          && sublayer.mask == nil
+          && (sublayer.masksToBounds
+            || (sublayer.contents == nil && sublayer.storedSublayersForRendering.isEmpty))
+      }
+      guard cover != nil else { return .rendering }
+    }
+    if let image = layer.contents as? CGImage {
+      guard let rect = ContentsLayout(layer: layer, image: image).rect,
+        inside(rect, shape)
+      else { return .rendering }
+    } else if hasContents {
+      return .rendering
+    }
+    for sublayer in visibleSublayers where sublayer !== cover {
+      let frame = sublayer.frame
+      guard !frame.isNull, inside(frame, shape), sublayer.shadowOpacity == 0,
+        sublayer.masksToBounds || sublayer.storedSublayersForRendering.isEmpty
+      else { return .rendering }
+    }
+    return .shape(shape, alpha: 1)
+  }
+
+  private static func inside(_ rect: CGRect, _ shape: RoundedRect) -> Bool {
+    EdgeGeometry.corners(rect).allSatisfy { contains(shape, Double($0.x), Double($0.y)) }
+  }
+
+  /// A rect, rounded rect or circle path, recognized by its elements.
+  static func roundedRect(of path: CGPath) -> RoundedRect? {
+    let box = path.boundingBoxOfPath
+    guard !box.isNull, box.width > 0, box.height > 0 else { return nil }
+    if path.elements == CGPath(rect: box).elements { return RoundedRect(rect: box) }
+    if box.width == box.height, path.elements == CGPath(ellipseIn: box).elements {
+      return RoundedRect(rect: box, radii: SIMD4(repeating: Float(box.width / 2)))
+    }
+    if isCircle(path, in: box) {
+      return RoundedRect(rect: box, radii: SIMD4(repeating: Float(box.width / 2)))
+    }
+    if case .moveTo(let p) = path.elements.first {
+      for r in [p.x - box.minX, p.y - box.minY, box.maxX - p.x, box.maxY - p.y] where r > 0 {
+        if path.elements == CGPath(roundedRect: box, cornerWidth: r, cornerHeight: r).elements {
+          return RoundedRect(rect: box, radii: SIMD4(repeating: Float(r)))
+        }
+      }
+    }
+    return nil
+  }
+
+  /// True for one closed subpath whose every point lies on the circle
+  /// inscribed in `box` (within a hundredth of the radius): arcs written as
+  /// SVG `A` commands, or curves.
+  private static func isCircle(_ path: CGPath, in box: CGRect) -> Bool {
+    guard abs(box.width - box.height) <= box.width * 1e-3 else { return false }
+    let polylines = path.flattened(tolerance: box.width * 1e-3)
+    guard polylines.count == 1, let points = polylines.first?.points, points.count >= 8 else {
+      return false
+    }
+    let r = box.width / 2
+    return points.allSatisfy { p in
+      abs(hypot(p.x - box.midX, p.y - box.midY) - r) <= r * 0.01
+    }
+  }
+
+  /// Target pixels per unit of a plane near (x, y): the square root of the
+  /// Jacobian's determinant.
+  static func pixelsPerUnit(_ m: CATransform3D, _ x: CGFloat, _ y: CGFloat) -> CGFloat {
+    let q = m.apply(x, y)
+    guard q.w > EdgeGeometry.nearW else { return 1 }
+    let w2 = q.w * q.w
+    let a = (m.m11 * q.w - q.x * m.m14) / w2
+    let b = (m.m21 * q.w - q.x * m.m24) / w2
+    let c = (m.m12 * q.w - q.y * m.m14) / w2
+    let d = (m.m22 * q.w - q.y * m.m24) / w2
+    return abs(a * d - b * c).squareRoot()
+  }
+}

@@ -1,0 +1,180 @@
+import CGLES3
+import Foundation
+import Lamina
+
+/// The effect vertex format: `Vertex`, plus the item's position in its own
+/// plane, its rounded rect and mode, and its position in the clipping
+/// layer's plane with the clip's rounded rect (176 bytes a vertex, against
+/// 64). Only items with effects pay for it; plain quads keep `Vertex`.
+struct EffectVertex {
+  var base: Vertex
+  var local: SIMD2<Float>
+  var shapeRect: SIMD4<Float>
+  var shapeRadii: SIMD4<Float>
+  var shapeParams: SIMD4<Float>
+  var clipPos: SIMD4<Float>
+  var clipRect: SIMD4<Float>
+  var clipRadii: SIMD4<Float>
+}
+
+extension Renderer {
+  func setUpEffectVertexArray() {
+    glGenVertexArrays(1, &emptyVertexArray)
+    glGenVertexArrays(1, &effectVertexArray)
+    glBindVertexArray(effectVertexArray)
+    glGenBuffers(1, &effectVertexBuffer)
+    glGenBuffers(1, &effectIndexBuffer)
+    glBindBuffer(GLenum(GL_ARRAY_BUFFER), effectVertexBuffer)
+    glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), effectIndexBuffer)
+    let stride = GLsizei(MemoryLayout<EffectVertex>.stride)
+    func attribute(
+      _ index: GLuint, _ count: GLint, _ type: Int32, normalized: Bool,
+      _ field: PartialKeyPath<EffectVertex>
+    ) {
+      glEnableVertexAttribArray(index)
+      glVertexAttribPointer(
+        index, count, GLenum(type), GLboolean(normalized ? GL_TRUE : GL_FALSE), stride,
+        UnsafeRawPointer(bitPattern: MemoryLayout<EffectVertex>.offset(of: field)!))
+    }
+    attribute(0, 3, GL_FLOAT, normalized: false, \EffectVertex.base.x)
+    attribute(1, 2, GL_FLOAT, normalized: false, \EffectVertex.base.u)
+    attribute(2, 4, GL_UNSIGNED_BYTE, normalized: true, \EffectVertex.base.color)
+    attribute(3, 4, GL_FLOAT, normalized: false, \EffectVertex.base.edges)
+    attribute(4, 4, GL_FLOAT, normalized: false, \EffectVertex.base.texClamp)
+    attribute(5, 2, GL_FLOAT, normalized: false, \EffectVertex.local)
+    attribute(6, 4, GL_FLOAT, normalized: false, \EffectVertex.shapeRect)
+    attribute(7, 4, GL_FLOAT, normalized: false, \EffectVertex.shapeRadii)
+    attribute(8, 4, GL_FLOAT, normalized: false, \EffectVertex.shapeParams)
+    attribute(9, 3, GL_FLOAT, normalized: false, \EffectVertex.clipPos)
+    attribute(10, 4, GL_FLOAT, normalized: false, \EffectVertex.clipRect)
+    attribute(11, 4, GL_FLOAT, normalized: false, \EffectVertex.clipRadii)
+  }
+
+  func tearDownEffectVertexArray() {
+    glDeleteBuffers(1, &effectVertexBuffer)
+    glDeleteBuffers(1, &effectIndexBuffer)
+    glDeleteVertexArrays(1, &effectVertexArray)
+    glDeleteVertexArrays(1, &emptyVertexArray)
+  }
+
+  /// Appends an effect item (as `appendItem` does a plain one).
+  func appendEffectItem(
+    _ item: DrawItem, _ vertices: inout [EffectVertex], _ indices: inout [UInt32]
+  ) -> Int {
+    func rect(_ r: CGRect) -> SIMD4<Float> {
+      SIMD4(Float(r.minX), Float(r.minY), Float(r.maxX), Float(r.maxY))
+    }
+    let noShape = SIMD4<Float>(-1, 0, 0, 0)
+    let shapeRect = item.shape.map { rect($0.shape.rect) } ?? .zero
+    let shapeRadii = item.shape?.shape.radii ?? .zero
+    let shapeParams = item.shape.map { SIMD4<Float>($0.mode.rawValue, $0.width, 0, 0) } ?? noShape
+    let clipRect = item.clip.map { rect($0.shape.rect) } ?? .zero
+    let clipRadii = item.clip?.shape.radii ?? SIMD4(-1, -1, -1, -1)
+    let toClip = item.clip?.itemToClip
+    let base = UInt32(vertices.count)
+    let n = forEachVertex(item) { x, y, vertex in
+      var clipPos = SIMD4<Float>(0, 0, 1, 0)
+      if let toClip {
+        let q = toClip.apply(Double(x), Double(y))
+        clipPos = SIMD4(Float(q.x), Float(q.y), Float(q.z), 0)
+      }
+      vertices.append(
+        EffectVertex(
+          base: vertex, local: SIMD2(Float(x), Float(y)), shapeRect: shapeRect,
+          shapeRadii: shapeRadii,
+          shapeParams: shapeParams, clipPos: clipPos, clipRect: clipRect, clipRadii: clipRadii))
+    }
+    return Self.appendFan(base: base, count: n, &indices)
+  }
+
+  // MARK: Blurred shadows
+
+  /// Renders a shadow group's commands over its canvas, then blurs the
+  /// result: a box downsample by a power of two that keeps the Gaussian at
+  /// most 3 texels wide (so at most 19 taps a pass), a horizontal and a
+  /// vertical pass, and the composite samples the small texture bilinearly.
+  /// The downsample's box (variance f²/12) and the bilinear upsample (f²/6)
+  /// already blur, so the passes' sigma is reduced to keep the total exact.
+  func prepareShadow(_ group: GroupPass) throws {
+    guard let shadow = group.shadow else { return }
+    let canvas = shadow.canvas
+    guard !canvas.isEmpty else { return }
+    try prepareGroups(group.commands, region: canvas)
+    let source = try acquireTarget(width: canvas.width, height: canvas.height)
+    debugGroup("shadow \(group.id) \(canvas): \(group.reason)")
+    defer { debugGroupEnd() }
+    device.bindFramebuffer(source.drawFramebuffer)
+    device.setViewport(0, 0, canvas.width, canvas.height)
+    device.clear(.zero)
+    try drawCommands(group.commands, region: canvas, targetSize: (source.width, source.height))
+    source.resolve(device: device)
+    device.counters.offscreenPasses += 1
+
+    let sigma = max(shadow.sigma, 0)
+    var factor = 1
+    while Float(factor) * 3 < sigma && factor < 16 { factor *= 2 }
+    let w = (canvas.width + factor - 1) / factor
+    let h = (canvas.height + factor - 1) / factor
+    let f = Float(factor)
+    let residual = factor > 1 ? sigma * sigma - f * f / 4 : sigma * sigma
+    let passSigma = max(residual, 0).squareRoot() / f
+    device.setBlending(false)
+    glBindVertexArray(emptyVertexArray)
+    defer {
+      glBindVertexArray(vertexArrayForPlainItems)
+      device.setBlending(true)
+    }
+    let linear = textures.sampler(SamplerKey(minification: .linear, magnification: .linear))
+    var current = source
+    if factor > 1 {
+      let small = try acquireTarget(width: w, height: h)
+      device.bindFramebuffer(small.drawFramebuffer)
+      device.setViewport(0, 0, w, h)
+      device.useProgram(programs.downsample.id)
+      glUniform1i(programs.downsample.uniform("u_factor"), GLint(factor))
+      device.bindTexture(current.texture, sampler: linear)
+      device.drawFullTarget()
+      small.resolve(device: device)
+      pool.append(current)
+      current = small
+      device.counters.offscreenPasses += 1
+    }
+    if passSigma > 0.3 {
+      for direction in [(Float(1), Float(0)), (Float(0), Float(1))] {
+        let next = try acquireTarget(width: w, height: h)
+        device.bindFramebuffer(next.drawFramebuffer)
+        device.setViewport(0, 0, w, h)
+        device.useProgram(programs.blur.id)
+        glUniform2f(programs.blur.uniform("u_direction"), direction.0, direction.1)
+        glUniform1f(programs.blur.uniform("u_sigma"), passSigma)
+        device.bindTexture(current.texture, sampler: linear)
+        device.drawFullTarget()
+        next.resolve(device: device)
+        pool.append(current)
+        current = next
+        device.counters.offscreenPasses += 1
+      }
+    }
+    groupTargets[group.id] = current
+    shadowExtents[group.id] = (
+      Float(canvas.width) / Float(w * factor), Float(canvas.height) / Float(h * factor)
+    )
+  }
+}
+
+extension GLDevice {
+  /// Binds a group's mask on texture unit 1 (unit 0 keeps the image).
+  func bindMask(_ id: GLuint, sampler: GLuint) {
+    glActiveTexture(GLenum(GL_TEXTURE1))
+    glBindTexture(GLenum(GL_TEXTURE_2D), id)
+    glBindSampler(1, sampler)
+    glActiveTexture(GLenum(GL_TEXTURE0))
+    counters.textureBinds += 1
+  }
+
+  /// One triangle over the whole viewport (`fullscreen.vert`).
+  func drawFullTarget() {
+    glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+    counters.drawCalls += 1
+  }
+}

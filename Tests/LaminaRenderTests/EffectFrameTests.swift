@@ -1,0 +1,158 @@
+import Foundation
+import Lamina
+import LaminaRender
+import XCTest
+
+/// How effects turn into draw items, without a GPU.
+final class EffectFrameTests: XCTestCase {
+  func layer(_ frame: CGRect, _ color: CGColor? = .black) -> CALayer {
+    let layer = CALayer()
+    layer.frame = frame
+    layer.backgroundColor = color
+    return layer
+  }
+
+  func build(_ layers: [CALayer], width: CGFloat = 200, height: CGFloat = 200) -> Frame {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
+    root.position = CGPoint(x: width / 2, y: height / 2)
+    for layer in layers { root.addSublayer(layer) }
+    var builder = FrameBuilder(size: root.bounds.size, scale: 1)
+    return builder.build(root: root, background: nil)
+  }
+
+  func testSquareCornersKeepThePlainPath() {
+    let frame = build([layer(CGRect(x: 10, y: 10, width: 50, height: 50))])
+    XCTAssertEqual(frame.allItems.count, 1)
+    XCTAssertNil(frame.allItems[0].shape)
+    XCTAssertNil(frame.allItems[0].clip)
+  }
+
+  func testRoundedBackgroundSplitsAtItsCorners() {
+    let l = layer(CGRect(x: 10, y: 10, width: 100, height: 60))
+    l.cornerRadius = 10
+    let items = build([l]).allItems
+    XCTAssertEqual(items.count, 7, "three plain pieces and four corners")
+    XCTAssertEqual(items.filter { $0.shape == nil }.count, 3)
+    let corners = items.filter { $0.shape != nil }
+    XCTAssertEqual(corners.count, 4)
+    for corner in corners {
+      XCTAssertEqual(corner.rect.width, 10, accuracy: 1e-9)
+      XCTAssertEqual(corner.rect.height, 10, accuracy: 1e-9)
+    }
+    // The pieces tile the bounds exactly.
+    let area = items.reduce(0) { $0 + $1.rect.width * $1.rect.height }
+    XCTAssertEqual(area, 6000, accuracy: 1e-6)
+  }
+
+  func testAxisAlignedSquareClipCutsOnTheCPU() {
+    let clip = layer(CGRect(x: 20, y: 20, width: 100, height: 100), nil)
+    clip.masksToBounds = true
+    let image = CGImage(width: 2, height: 2, rgba: [UInt8](repeating: 255, count: 16))!
+    let child = layer(CGRect(x: 50, y: -10, width: 100, height: 40), nil)
+    child.contents = image
+    clip.addSublayer(child)
+    let items = build([clip]).allItems
+    XCTAssertEqual(items.count, 1)
+    let item = items[0]
+    XCTAssertNil(item.clip)
+    XCTAssertEqual(item.rect, CGRect(x: 0, y: 10, width: 50, height: 30))
+    XCTAssertEqual(item.uv.u0, 0, accuracy: 1e-6)
+    XCTAssertEqual(item.uv.u1, 0.5, accuracy: 1e-6)
+    XCTAssertEqual(item.uv.v0, 0.25, accuracy: 1e-6)
+    XCTAssertEqual(item.uv.v1, 1, accuracy: 1e-6)
+  }
+
+  func testRotatedRoundedClipGoesToTheShader() {
+    let clip = layer(CGRect(x: 40, y: 40, width: 100, height: 100), nil)
+    clip.masksToBounds = true
+    clip.cornerRadius = 20
+    clip.transform = CATransform3DMakeRotation(0.3, 0, 0, 1)
+    let child = layer(CGRect(x: -10, y: -10, width: 50, height: 50))
+    child.transform = CATransform3DMakeRotation(0.2, 0, 0, 1)
+    clip.addSublayer(child)
+    let inside = layer(CGRect(x: 40, y: 40, width: 20, height: 20))
+    clip.addSublayer(inside)
+    let outside = layer(CGRect(x: 300, y: 0, width: 20, height: 20))
+    clip.addSublayer(outside)
+    let items = build([clip], width: 400).allItems
+    XCTAssertEqual(items.count, 2, "the layer outside the clip is dropped")
+    XCTAssertNotNil(items[0].clip, "the crossing layer carries the clip")
+    XCTAssertNil(items[1].clip, "the layer inside needs none")
+  }
+
+  func testNestedRoundedClipsTakeOneGroup() {
+    let outer = layer(CGRect(x: 10, y: 10, width: 150, height: 150))
+    outer.masksToBounds = true
+    outer.cornerRadius = 30
+    let inner = layer(CGRect(x: 60, y: 60, width: 120, height: 120))
+    inner.masksToBounds = true
+    inner.cornerRadius = 20
+    inner.transform = CATransform3DMakeRotation(0.5, 0, 0, 1)
+    // Rotated against the inner clip, the bar carries that clip, and it
+    // crosses the outer one too: the outer clip goes on a group.
+    let bar = layer(CGRect(x: -20, y: 30, width: 200, height: 30))
+    bar.transform = CATransform3DMakeRotation(0.3, 0, 0, 1)
+    inner.addSublayer(bar)
+    outer.addSublayer(inner)
+    let frame = build([outer])
+    XCTAssertEqual(frame.allGroups.count, 1)
+    XCTAssertNotNil(frame.allGroups.first?.clip)
+    // A bar square to the inner clip is cut at its corners instead: no group.
+    bar.transform = CATransform3DIdentity
+    XCTAssertEqual(build([outer]).allGroups.count, 0)
+  }
+
+  func testShadowOfACardIsAnalytic() {
+    let card = layer(CGRect(x: 20, y: 20, width: 120, height: 80), nil)
+    card.cornerRadius = 12
+    card.borderWidth = 2
+    card.shadowOpacity = 0.5
+    card.shadowRadius = 8
+    let content = layer(CGRect(x: 0, y: 0, width: 120, height: 80))
+    content.cornerRadius = 12
+    content.masksToBounds = true
+    card.addSublayer(content)
+    let frame = build([card])
+    XCTAssertTrue(frame.allGroups.isEmpty, "no offscreen pass")
+    let shadow = frame.allItems.filter { $0.shape?.mode == .blur }
+    XCTAssertEqual(shadow.count, 4, "four strips around what the card covers")
+    XCTAssertEqual(shadow.first?.shape?.width ?? 0, 8)
+  }
+
+  func testShadowOfATranslucentImageIsBlurredOffscreen() {
+    let l = layer(CGRect(x: 20, y: 20, width: 60, height: 60), nil)
+    l.contents = CGImage(width: 2, height: 2, rgba: [UInt8](repeating: 128, count: 16))
+    l.shadowOpacity = 1
+    l.shadowRadius = 4
+    let groups = build([l]).allGroups
+    XCTAssertEqual(groups.count, 1)
+    XCTAssertEqual(groups[0].shadow?.sigma ?? 0, 4, accuracy: 1e-6)
+  }
+
+  func testNineSliceCornersShrinkBelowTheirSize() {
+    let l = layer(CGRect(x: 0, y: 0, width: 12, height: 40), nil)
+    l.contents = CGImage(width: 16, height: 16, rgba: [UInt8](repeating: 255, count: 1024))
+    l.contentsCenter = CGRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5)
+    let items = build([l]).allItems
+    // Corners are 4 points; 12 wide leaves 4 for the center column; 40
+    // high stretches the middle row.
+    XCTAssertEqual(items.count, 9)
+    XCTAssertEqual(Set(items.map { $0.rect.width }), [4])
+    l.bounds.size.width = 6  // below two corners: both shrink to 3
+    let shrunk = build([l]).allItems
+    XCTAssertEqual(shrunk.count, 6, "no center column left")
+    XCTAssertEqual(Set(shrunk.map { $0.rect.width }), [3])
+  }
+
+  func testOpaqueContentsHideTheBackground() {
+    let l = layer(CGRect(x: 0, y: 0, width: 40, height: 40))
+    l.contents = CGImage(width: 2, height: 2, rgba: [UInt8](repeating: 255, count: 16))
+    XCTAssertEqual(build([l]).allItems.count, 1, "the image alone")
+    l.contents = CGImage(width: 2, height: 2, rgba: [UInt8](repeating: 200, count: 16))
+    XCTAssertEqual(build([l]).allItems.count, 2, "a translucent image shows the background")
+    l.contentsGravity = .center
+    l.contents = CGImage(width: 2, height: 2, rgba: [UInt8](repeating: 255, count: 16))
+    XCTAssertEqual(build([l]).allItems.count, 2, "a small image leaves the background around it")
+  }
+}
