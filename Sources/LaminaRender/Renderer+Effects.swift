@@ -99,6 +99,26 @@ extension Renderer {
     guard let shadow = group.shadow else { return }
     let canvas = shadow.canvas
     guard !canvas.isEmpty else { return }
+    let sigma = max(shadow.sigma, 0)
+    var factor = 1
+    while Float(factor) * 3 < sigma && factor < 16 { factor *= 2 }
+    let w = (canvas.width + factor - 1) / factor
+    let h = (canvas.height + factor - 1) / factor
+    let extent = (Float(canvas.width) / Float(w * factor), Float(canvas.height) / Float(h * factor))
+    // A layer that did not change between frames casts the same shadow:
+    // the blurred texture is kept, keyed by what the layer draws and where.
+    var hasher = Hasher()
+    hasher.combine(0x5AD0)
+    RasterSignature.combine(canvas, &hasher)
+    hasher.combine(sigma)
+    RasterSignature.combine(group.commands, groupBase: group.id, into: &hasher)
+    let key = hasher.finalize()
+    if let cached = maskCache.target(key) {
+      groupTargets[group.id] = cached
+      cachedGroupIDs.insert(group.id)
+      shadowExtents[group.id] = extent
+      return
+    }
     try prepareGroups(group.commands, region: canvas)
     let source = try acquireTarget(width: canvas.width, height: canvas.height)
     debugGroup("shadow \(group.id) \(canvas): \(group.reason)")
@@ -110,11 +130,6 @@ extension Renderer {
     source.resolve(device: device)
     device.counters.offscreenPasses += 1
 
-    let sigma = max(shadow.sigma, 0)
-    var factor = 1
-    while Float(factor) * 3 < sigma && factor < 16 { factor *= 2 }
-    let w = (canvas.width + factor - 1) / factor
-    let h = (canvas.height + factor - 1) / factor
     let f = Float(factor)
     let residual = factor > 1 ? sigma * sigma - f * f / 4 : sigma * sigma
     let passSigma = max(residual, 0).squareRoot() / f
@@ -156,9 +171,9 @@ extension Renderer {
       }
     }
     groupTargets[group.id] = current
-    shadowExtents[group.id] = (
-      Float(canvas.width) / Float(w * factor), Float(canvas.height) / Float(h * factor)
-    )
+    shadowExtents[group.id] = extent
+    maskCache.insert(key, current)
+    cachedGroupIDs.insert(group.id)
   }
 }
 

@@ -298,3 +298,28 @@ final class EffectTests: XCTestCase {
     }
   }
 }
+
+/// Blurred shadows of unchanged layers are reused across frames.
+final class ShadowCacheTests: XCTestCase {
+  func testUnchangedLayerReusesItsBlurredShadow() throws {
+    let r = CALayer()
+    r.bounds = CGRect(x: 0, y: 0, width: 160, height: 120)
+    r.position = CGPoint(x: 80, y: 60)
+    let layer = CALayer()
+    layer.frame = CGRect(x: 40, y: 30, width: 70, height: 50)
+    // An image as the only content: the shadow needs the blurred path.
+    layer.contents = CGImage(width: 2, height: 2, rgba: [UInt8](repeating: 200, count: 16))
+    layer.shadowOpacity = 0.8
+    layer.shadowRadius = 7
+    r.addSublayer(layer)
+    let renderer = try Renderer()
+    let first = try renderer.render(layer: r, size: r.bounds.size, background: .white)
+    XCTAssertGreaterThan(renderer.counters.offscreenPasses, 0)
+    let second = try renderer.render(layer: r, size: r.bounds.size, background: .white)
+    XCTAssertEqual(renderer.counters.offscreenPasses, 0, "the blurred shadow is reused")
+    XCTAssertTrue(first == second)
+    layer.position.x += 5
+    _ = try renderer.render(layer: r, size: r.bounds.size, background: .white)
+    XCTAssertGreaterThan(renderer.counters.offscreenPasses, 0, "a moved layer casts a new shadow")
+  }
+}
