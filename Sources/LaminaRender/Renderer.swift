@@ -250,6 +250,10 @@ public final class Renderer {
       try prepareShadow(group)
       return
     }
+    if group.filter != nil {
+      try prepareFiltered(group, region: region)
+      return
+    }
     let area = group.bounds.intersection(region)
     guard !area.isEmpty else { return }
     if let mask = group.mask { try prepare(mask, region: area, isMask: true) }
@@ -434,6 +438,9 @@ public final class Renderer {
       let texture = rasterCache.texture(pass.key)
       let linear = SamplerKey(minification: .linear, magnification: .linear)
       return (programs.image, texture, textures.sampler(linear), 0)
+    case .filtered(let id):
+      let texture = groupTargets[id]?.texture ?? 0
+      return (programs.image, texture, textures.sampler(nearest), 0)
     case .shadow(let id):
       let texture = groupTargets[id]?.texture ?? 0
       let linear = SamplerKey(minification: .linear, magnification: .linear)
@@ -455,6 +462,17 @@ public final class Renderer {
         matrix: CATransform3DIdentity, color: shadow.color * group.opacity, bounds: group.bounds,
         layerName: nil,
         antialiased: false)
+    }
+    if group.filter != nil {
+      // The filtered target covers the group's whole bounds.
+      let b = group.bounds
+      var item = DrawItem(
+        material: .filtered(group.id), clippedPolygon: nil,
+        rect: CGRect(x: b.x, y: b.y, width: b.width, height: b.height), uv: (0, 0, 1, 1),
+        matrix: CATransform3DIdentity, color: SIMD4(repeating: group.opacity),
+        bounds: b.intersection(region), layerName: nil, antialiased: false, clipPlanes: group.clipPlanes)
+      item.clip = group.clip
+      return item
     }
     let area = group.bounds.intersection(region)
     let rect = CGRect(x: area.x, y: area.y, width: area.width, height: area.height)

@@ -9,7 +9,7 @@ import XCTest
 final class ReferenceSceneTests: XCTestCase {
   /// Scenes whose features have not landed yet, and what they wait for.
   static let pending: [String: String] = [
-    "filter_blur": "filters (issue 9)",
+
     "background_blur": "background filters (issue 9)",
     "blend_modes_separable": "blend modes (issue 9)",
   ]
@@ -100,7 +100,7 @@ final class ReferenceSceneTests: XCTestCase {
       "animation_timing",
       "gradient_axial", "gradient_radial", "shape_fill_stroke", "text_basic",
       "border_above_sublayers", "corners_masks_to_bounds", "shadow_radius", "mask_image", "nine_slice",
-      "replicator",
+      "replicator", "filter_blur",
     ]
     for entry in try Self.manifest() {
       XCTAssertTrue(
@@ -135,6 +135,7 @@ final class ReferenceSceneTests: XCTestCase {
   func testShadowRadius() throws { try check("shadow_radius") }
   func testMaskImage() throws { try check("mask_image") }
   func testNineSlice() throws { try check("nine_slice") }
+  func testFilterBlur() throws { try check("filter_blur") }
   /// Twenty-two small rounded layers: their corner pixels differ from the
   /// reference renderer's by more than 8/255 on 1.5 % of the canvas. At
   /// (86, 15), a pixel half a point inside a 6-point corner arc, exact area

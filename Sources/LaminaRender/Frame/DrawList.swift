@@ -61,6 +61,8 @@ public enum Material: Equatable {
   case shadow(Int)
   /// A rasterized subtree's cached texture.
   case raster(RasterPass)
+  /// The filtered rendering of an offscreen group (a layer's `filters`).
+  case filtered(Int)
 
   public static func == (a: Material, b: Material) -> Bool {
     switch (a, b) {
@@ -71,6 +73,7 @@ public enum Material: Equatable {
     case (.masked(let x, let m), .masked(let y, let n)): return x == y && m == n
     case (.shadow(let x), .shadow(let y)): return x == y
     case (.raster(let x), .raster(let y)): return x.key == y.key
+    case (.filtered(let x), .filtered(let y)): return x == y
     default: return false
     }
   }
@@ -147,6 +150,8 @@ public final class GroupPass {
   /// When set, the group is not composited as it is: its alpha is blurred,
   /// tinted and drawn at `bounds` (see `Shadows.swift`).
   public var shadow: ShadowBlur?
+  /// When set, the group's rendering is filtered before it is composited.
+  public var filter: FilterChain?
 
   init(id: Int, bounds: PixelRect, opacity: Float, commands: [DrawCommand], reason: String) {
     self.id = id
@@ -186,6 +191,7 @@ public enum DrawCommand {
       copy.mask = group.mask
       copy.clip = group.clip
       copy.shadow = group.shadow
+      copy.filter = group.filter
       return .group(copy)
     }
   }

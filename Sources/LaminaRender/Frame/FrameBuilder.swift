@@ -146,6 +146,7 @@ public struct FrameBuilder {
       applyClip(of: layer, toTarget: toTarget, range: contentsStart..<commands.count, in: &commands)
     }
     if showsOwn { appendBorder(layer, toTarget: toTarget, into: &commands) }
+    applyFilters(of: layer, toTarget: toTarget, from: start, in: &commands)
     if let mask = layer.mask {
       applyMask(mask, toTarget: toTarget, flipped: flipped, from: start, in: &commands)
     }

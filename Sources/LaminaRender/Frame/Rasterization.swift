@@ -91,6 +91,7 @@ enum RasterSignature {
     h.combine(group.opacity)
     if let clip = group.clip { combine(clip, &h) }
     for plane in group.clipPlanes { h.combine(plane) }
+    if let filter = group.filter { h.combine(String(describing: filter.stages)) }
     if let shadow = group.shadow {
       h.combine(shadow.sigma)
       h.combine(shadow.offset.dx)
@@ -115,6 +116,7 @@ enum RasterSignature {
       h.combine(mask - groupBase)
     case .shadow(let id): h.combine(id - groupBase)
     case .raster(let pass): h.combine(pass.key)
+    case .filtered(let id): h.combine(id - groupBase)
     case .gradient(let paint):
       h.combine(paint.kind)
       h.combine(paint.parameters)

@@ -133,6 +133,8 @@ struct ProgramSet {
   let downsample: GLProgram
   let blur: GLProgram
   let shadow: GLProgram
+  /// A color filter over a whole offscreen target.
+  let colorMatrix: GLProgram
 
   init() throws {
     solid = try GLProgram(vertex: "quad.vert.glsl", fragment: "solid.frag.glsl")
@@ -141,6 +143,7 @@ struct ProgramSet {
     downsample = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "downsample.frag.glsl")
     blur = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "blur.frag.glsl")
     shadow = try GLProgram(vertex: "quad.vert.glsl", fragment: "shadow.frag.glsl")
+    colorMatrix = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "colormatrix.frag.glsl")
   }
 }
 

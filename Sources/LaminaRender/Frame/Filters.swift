@@ -1,0 +1,137 @@
+import Foundation
+import Lamina
+
+/// A layer's `filters`, as GPU passes over its whole rendering (background,
+/// contents, sublayers, border), before its mask and opacity: color filters
+/// as a 4×4 matrix and bias on straight (un-premultiplied) color, clamped
+/// after each filter, and Gaussian blurs on premultiplied color.
+public struct FilterChain: Equatable {
+  public enum Stage: Equatable {
+    /// `out = clamp(matrix × (r, g, b, a) + bias)` on straight color;
+    /// `matrix` holds the output rows.
+    case color(matrix: [Float], bias: SIMD4<Float>)
+    /// A Gaussian of this standard deviation, in target pixels.
+    case blur(sigma: Float)
+  }
+
+  public var stages: [Stage]
+
+  /// How far the result reaches beyond the rendering, in target pixels
+  /// (three standard deviations of the blurs together).
+  public var reach: Int {
+    let variance = stages.reduce(Float(0)) {
+      if case .blur(let s) = $1 { return $0 + s * s }
+      return $0
+    }
+    return Int((3 * variance.squareRoot()).rounded(.up))
+  }
+
+  /// The chain of `filters` (CIFilter values; unknown ones are skipped), or
+  /// nil when none applies. `pixelsPerPoint` converts blur radii.
+  init?(_ filters: [Any], pixelsPerPoint: Float) {
+    var stages: [Stage] = []
+    for case let filter as CIFilter in filters {
+      if let stage = Self.stage(filter, pixelsPerPoint: pixelsPerPoint) { stages.append(stage) }
+    }
+    guard !stages.isEmpty else { return nil }
+    self.stages = stages
+  }
+
+  static func number(_ filter: CIFilter, _ key: String) -> Float {
+    Float((filter.value(forKey: key) as? CGFloat) ?? 0)
+  }
+
+  static func vector(_ filter: CIFilter, _ key: String) -> [Float] {
+    let values = (filter.value(forKey: key) as? CIVector)?.values ?? []
+    return (0..<4).map { $0 < values.count ? Float(values[$0]) : 0 }
+  }
+
+  /// Rec. 709 luma weights.
+  static let luma: [Float] = [0.2126, 0.7152, 0.0722]
+
+  static func stage(_ filter: CIFilter, pixelsPerPoint: Float) -> Stage? {
+    switch filter.name {
+    case "CIGaussianBlur":
+      let sigma = number(filter, "inputRadius") * pixelsPerPoint
+      return sigma > 0 ? .blur(sigma: sigma) : nil
+    case "CIColorMatrix":
+      let rows = ["inputRVector", "inputGVector", "inputBVector", "inputAVector"].flatMap {
+        vector(filter, $0)
+      }
+      let bias = vector(filter, "inputBiasVector")
+      return .color(matrix: rows, bias: SIMD4(bias[0], bias[1], bias[2], bias[3]))
+    case "CIColorControls":
+      // Saturation against Rec. 709 luma, then brightness added, then
+      // contrast about 0.5: c·(S·x + b − 0.5) + 0.5.
+      let s = number(filter, "inputSaturation"), b = number(filter, "inputBrightness")
+      let c = number(filter, "inputContrast")
+      var m = identity
+      for row in 0..<3 {
+        for col in 0..<3 {
+          m[row * 4 + col] = c * ((1 - s) * luma[col] + (row == col ? s : 0))
+        }
+      }
+      let offset = c * (b - 0.5) + 0.5
+      return .color(matrix: m, bias: SIMD4(offset, offset, offset, 0))
+    case "CIHueAdjust":
+      // CSS hue-rotate.
+      let a = number(filter, "inputAngle")
+      let cs = cos(a), sn = sin(a)
+      let rgb: [Float] = [
+        0.213 + cs * 0.787 - sn * 0.213, 0.715 - cs * 0.715 - sn * 0.715, 0.072 - cs * 0.072 + sn * 0.928,
+        0.213 - cs * 0.213 + sn * 0.143, 0.715 + cs * 0.285 + sn * 0.140, 0.072 - cs * 0.072 - sn * 0.283,
+        0.213 - cs * 0.213 - sn * 0.787, 0.715 - cs * 0.715 + sn * 0.715, 0.072 + cs * 0.928 + sn * 0.072,
+      ]
+      return .color(matrix: expand(rgb), bias: .zero)
+    case "CIColorInvert":
+      var m = identity
+      for i in 0..<3 { m[i * 5] = -1 }
+      return .color(matrix: m, bias: SIMD4(1, 1, 1, 0))
+    case "CISepiaTone":
+      // CSS sepia(), mixed with the identity by the intensity.
+      let i = max(0, min(1, number(filter, "inputIntensity")))
+      let sepia: [Float] = [0.393, 0.769, 0.189, 0.349, 0.686, 0.168, 0.272, 0.534, 0.131]
+      let mixed = (0..<9).map { k in (1 - i) * (k % 4 == 0 ? 1 : 0) + i * sepia[k] }
+      return .color(matrix: expand(mixed), bias: .zero)
+    default:
+      return nil  // blend modes belong to compositingFilter
+    }
+  }
+
+  static let identity: [Float] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+
+  /// A 3×3 color matrix (rows) as 4×4, alpha untouched.
+  static func expand(_ m: [Float]) -> [Float] {
+    [m[0], m[1], m[2], 0, m[3], m[4], m[5], 0, m[6], m[7], m[8], 0, 0, 0, 0, 1]
+  }
+}
+
+extension FrameBuilder {
+  /// Wraps what the layer drew (from `start`) into one offscreen group that
+  /// the renderer filters before compositing; a blur's reach widens it.
+  mutating func applyFilters(
+    of layer: CALayer, toTarget: CATransform3D, from start: Int, in commands: inout [DrawCommand]
+  ) {
+    guard let filters = layer.filters, !filters.isEmpty, start < commands.count else { return }
+    // Points to pixels for the blur radius: the layer's on-screen scale.
+    let a = toTarget.m11 * toTarget.m22 - toTarget.m12 * toTarget.m21
+    let w = max(toTarget.m44, 1e-6)
+    let scale = Float((abs(a).squareRoot() / w))
+    guard let chain = FilterChain(filters, pixelsPerPoint: scale > 0 ? scale : 1) else { return }
+    let range = start..<commands.count
+    var bounds = commands[range].reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
+    let reach = chain.reach
+    bounds = PixelRect(
+      x: bounds.x - reach, y: bounds.y - reach, width: bounds.width + 2 * reach,
+      height: bounds.height + 2 * reach
+    ).intersection(targetBounds)
+    guard !bounds.isEmpty else { return }
+    nextGroupID += 1
+    let group = GroupPass(
+      id: nextGroupID, bounds: bounds, opacity: 1, commands: Array(commands[range]),
+      reason: "filters of \(layer.name ?? "a layer")")
+    group.filter = chain
+    commands.removeSubrange(range)
+    commands.append(.group(group))
+  }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Lamina
+import LaminaRender
+import XCTest
+
+/// `filters` on a layer's whole rendering, checked against hand-computed colors.
+final class FilterTests: XCTestCase {
+  func render(_ filter: CIFilter, color: CGColor, background: CGColor = .white) throws -> (UInt8, UInt8, UInt8, UInt8) {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: 40, height: 40)
+    root.position = CGPoint(x: 20, y: 20)
+    let layer = CALayer()
+    layer.frame = CGRect(x: 5, y: 5, width: 30, height: 30)
+    layer.backgroundColor = color
+    layer.filters = [filter]
+    root.addSublayer(layer)
+    let image = try RenderTestSupport.renderer().render(layer: root, size: root.bounds.size, background: background)
+    return image.pixel(20, 20)
+  }
+
+  func filter(_ name: String, _ inputs: [String: Any] = [:]) -> CIFilter {
+    let f = CIFilter(name: name)!
+    for (k, v) in inputs { f.setValue(v, forKey: k) }
+    return f
+  }
+
+  func assertColor(_ p: (UInt8, UInt8, UInt8, UInt8), _ r: Double, _ g: Double, _ b: Double, line: UInt = #line) {
+    XCTAssertEqual(Double(p.0), r * 255, accuracy: 1.5, "red", line: line)
+    XCTAssertEqual(Double(p.1), g * 255, accuracy: 1.5, "green", line: line)
+    XCTAssertEqual(Double(p.2), b * 255, accuracy: 1.5, "blue", line: line)
+  }
+
+  func testColorInvert() throws {
+    let p = try render(filter("CIColorInvert"), color: CGColor(red: 0.2, green: 0.4, blue: 0.6, alpha: 1))
+    assertColor(p, 0.8, 0.6, 0.4)
+  }
+
+  func testSaturationZeroGivesRec709Luma() throws {
+    let p = try render(filter("CIColorControls", ["inputSaturation": 0.0]), color: CGColor(red: 1, green: 0, blue: 0, alpha: 1))
+    assertColor(p, 0.2126, 0.2126, 0.2126)
+  }
+
+  func testBrightnessAndContrast() throws {
+    // c·(x + b − 0.5) + 0.5 with x = 0.5, b = 0.1, c = 2 → 0.7.
+    let p = try render(
+      filter("CIColorControls", ["inputBrightness": 0.1, "inputContrast": 2.0]),
+      color: CGColor(red: 0.5, green: 0.5, blue: 0.5, alpha: 1))
+    assertColor(p, 0.7, 0.7, 0.7)
+  }
+
+  func testSepiaOnWhite() throws {
+    let p = try render(filter("CISepiaTone"), color: .white)
+    assertColor(p, 1, 1, 0.937)
+  }
+
+  func testHueRotationByAFullTurnIsIdentity() throws {
+    let p = try render(filter("CIHueAdjust", ["inputAngle": 2 * Double.pi]), color: CGColor(red: 0.8, green: 0.3, blue: 0.1, alpha: 1))
+    assertColor(p, 0.8, 0.3, 0.1)
+  }
+
+  func testColorMatrixSwapsChannelsOnStraightColor() throws {
+    // Red and blue swapped, alpha halved, on a half-transparent green-blue:
+    // straight (0, 0.5, 1, 0.5) → (1, 0.5, 0, 0.25), over black.
+    let p = try render(
+      filter("CIColorMatrix", [
+        "inputRVector": CIVector(x: 0, y: 0, z: 1, w: 0), "inputBVector": CIVector(x: 1, y: 0, z: 0, w: 0),
+        "inputAVector": CIVector(x: 0, y: 0, z: 0, w: 0.5),
+      ]), color: CGColor(red: 0, green: 0.5, blue: 1, alpha: 0.5), background: .black)
+    assertColor(p, 0.25, 0.125, 0)
+  }
+
+  func testBlurSpillsBeyondTheBoundsAndConservesColor() throws {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: 80, height: 80)
+    root.position = CGPoint(x: 40, y: 40)
+    let layer = CALayer()
+    layer.frame = CGRect(x: 25, y: 25, width: 30, height: 30)
+    layer.backgroundColor = .black
+    layer.filters = [filter("CIGaussianBlur", ["inputRadius": 4.0])]
+    root.addSublayer(layer)
+    let renderer = try RenderTestSupport.renderer()
+    let image = try renderer.render(layer: root, size: root.bounds.size)
+    // At the edge, half covered: erf symmetric → alpha 0.5.
+    XCTAssertEqual(Double(image.pixel(24, 40).a) / 255, 0.5 - 0.5 * erf(0.5 / (4 * 2.0.squareRoot())), accuracy: 0.02)
+    // Outside the bounds the blur still reaches.
+    XCTAssertGreaterThan(image.pixel(20, 40).a, 20)
+    XCTAssertEqual(image.pixel(40, 40).a, 255)
+    XCTAssertEqual(renderer.counters.offscreenPasses, 3, "the rendering, then two blur passes")
+  }
+}
