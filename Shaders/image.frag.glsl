@@ -1,4 +1,7 @@
 #version 300 es
+#ifdef BLEND_ADVANCED
+#extension GL_KHR_blend_equation_advanced : require
+#endif
 // An image (premultiplied texels) tinted by a premultiplied color; the color
 // carries the layer's accumulated opacity. Texture coordinates are clamped to
 // the shown part of the image (contentsRect), so that the antialiasing fringe
@@ -12,6 +15,10 @@ in vec4 v_color;
 in vec4 v_edges;
 flat in vec4 v_texclamp;
 out vec4 o_color;
+#ifdef BLEND_ADVANCED
+// compositingFilter blend modes: the blend unit reads the destination.
+layout(blend_support_all_equations) out;
+#endif
 
 #include "edge_coverage.glsl"
 

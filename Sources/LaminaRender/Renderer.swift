@@ -339,7 +339,7 @@ public final class Renderer {
     vertices.reserveCapacity(commands.count * 4)
     indices.reserveCapacity(commands.count * 6)
     for command in commands where command.bounds.intersects(region) {
-      let item: DrawItem
+      var item: DrawItem
       switch command {
       case .item(let drawItem): item = drawItem
       case .group(let group):
@@ -349,6 +349,16 @@ public final class Renderer {
       var (program, texture, sampler, mask) = try resources(for: item.material)
       var paint: GradientPaint?
       if case .gradient(let gradient) = item.material { paint = gradient }
+      if case .composite = item.blend {
+        // Blend modes need a program that declares them; without one, source-over.
+        if let variant = programs.blendVariant(of: program), !item.hasEffects {
+          program = variant
+        } else {
+          item.blend = .sourceOver
+        }
+      }
+      var composite = false
+      if case .composite = item.blend { composite = true }
       let effect = item.hasEffects || mask != 0
       if effect { program = try effectPrograms.program(EffectPrograms.variant(for: item)) }
       let first = effect ? effectIndices.count : indices.count
@@ -358,7 +368,7 @@ public final class Renderer {
         : appendItem(item, &vertices, &indices)
       if var last = batches.last, last.program.id == program.id, last.texture == texture,
         last.sampler == sampler, last.mask == mask, last.effect == effect,
-        last.blend == item.blend, last.paint == paint,
+        last.blend == item.blend, last.paint == paint, !composite,
         last.firstIndex + last.indexCount == first
       {
         last.indexCount += count
@@ -400,6 +410,7 @@ public final class Renderer {
     var viewportSet: Set<GLuint> = []
     for batch in batches {
       device.setBlending(true, mode: batch.blend)
+      if case .composite = batch.blend { device.blendBarrier() }
       if batch.effect != boundEffect {
         glBindVertexArray(batch.effect ? effectVertexArray : vertexArray)
         boundEffect = batch.effect
@@ -472,6 +483,7 @@ public final class Renderer {
         matrix: CATransform3DIdentity, color: SIMD4(repeating: group.opacity),
         bounds: b.intersection(region), layerName: nil, antialiased: false, clipPlanes: group.clipPlanes)
       item.clip = group.clip
+      item.blend = group.blend
       return item
     }
     let area = group.bounds.intersection(region)
@@ -482,6 +494,7 @@ public final class Renderer {
       color: SIMD4(repeating: group.opacity), bounds: area, layerName: nil, antialiased: false,
       clipPlanes: group.clipPlanes)
     item.clip = group.clip
+    item.blend = group.blend
     return item
   }
 

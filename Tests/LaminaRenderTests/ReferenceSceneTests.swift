@@ -9,9 +9,7 @@ import XCTest
 final class ReferenceSceneTests: XCTestCase {
   /// Scenes whose features have not landed yet, and what they wait for.
   static let pending: [String: String] = [
-
     "background_blur": "background filters (issue 9)",
-    "blend_modes_separable": "blend modes (issue 9)",
   ]
 
   struct Entry {
@@ -100,7 +98,7 @@ final class ReferenceSceneTests: XCTestCase {
       "animation_timing",
       "gradient_axial", "gradient_radial", "shape_fill_stroke", "text_basic",
       "border_above_sublayers", "corners_masks_to_bounds", "shadow_radius", "mask_image", "nine_slice",
-      "replicator", "filter_blur",
+      "replicator", "filter_blur", "blend_modes_separable",
     ]
     for entry in try Self.manifest() {
       XCTAssertTrue(
@@ -136,6 +134,7 @@ final class ReferenceSceneTests: XCTestCase {
   func testMaskImage() throws { try check("mask_image") }
   func testNineSlice() throws { try check("nine_slice") }
   func testFilterBlur() throws { try check("filter_blur") }
+  func testBlendModesSeparable() throws { try check("blend_modes_separable") }
   /// Twenty-two small rounded layers: their corner pixels differ from the
   /// reference renderer's by more than 8/255 on 1.5 % of the canvas. At
   /// (86, 15), a pixel half a point inside a 6-point corner arc, exact area

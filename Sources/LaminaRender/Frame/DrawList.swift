@@ -126,11 +126,15 @@ public struct DrawItem {
 }
 
 /// How an item's premultiplied color combines with the target.
-public enum BlendMode: Equatable, Sendable {
+public enum BlendMode: Hashable, Sendable {
   /// `src + dst × (1 − src.a)`.
   case sourceOver
   /// `src + dst` (emitter particles in `additive` render mode).
   case additive
+  /// One of the W3C Compositing and Blending modes a `compositingFilter`
+  /// names (`CIMultiplyBlendMode`, …), drawn with the GPU's advanced blend
+  /// equations.
+  case composite(String)
 }
 
 /// An offscreen pass: its commands are rendered into a texture covering
@@ -152,6 +156,8 @@ public final class GroupPass {
   public var shadow: ShadowBlur?
   /// When set, the group's rendering is filtered before it is composited.
   public var filter: FilterChain?
+  /// How the composited group combines with what is behind it.
+  public var blend = BlendMode.sourceOver
 
   init(id: Int, bounds: PixelRect, opacity: Float, commands: [DrawCommand], reason: String) {
     self.id = id
@@ -192,8 +198,18 @@ public enum DrawCommand {
       copy.clip = group.clip
       copy.shadow = group.shadow
       copy.filter = group.filter
+      copy.blend = group.blend
       return .group(copy)
     }
+  }
+
+  /// True when the command uses a blend mode that reads what is behind it.
+  var blendsWithBackdrop: Bool {
+    switch self {
+    case .item(let item): if case .composite = item.blend { return true }
+    case .group(let group): if case .composite = group.blend { return true }
+    }
+    return false
   }
 
   /// Multiplies the command's straight colors by `tint` (straight RGBA):

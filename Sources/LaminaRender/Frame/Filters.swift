@@ -135,3 +135,31 @@ extension FrameBuilder {
     commands.append(.group(group))
   }
 }
+
+extension FrameBuilder {
+  /// A `compositingFilter` blend mode: what the layer drew (from `start`,
+  /// its opacity applied) combines with what is behind it by that mode. A
+  /// single plain item blends as it is; anything else becomes one group
+  /// that blends when composited.
+  mutating func applyCompositingFilter(
+    of layer: CALayer, from start: Int, in commands: inout [DrawCommand]
+  ) {
+    guard let filter = layer.compositingFilter, start < commands.count else { return }
+    let name = (filter as? String) ?? (filter as? CIFilter)?.name ?? ""
+    guard GLDevice.advancedEquations[name] != nil else { return }
+    let range = start..<commands.count
+    if range.count == 1, case .item(var item) = commands[start], !item.hasEffects {
+      item.blend = .composite(name)
+      commands[start] = .item(item)
+      return
+    }
+    let bounds = commands[range].reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
+    nextGroupID += 1
+    let group = GroupPass(
+      id: nextGroupID, bounds: bounds, opacity: 1, commands: Array(commands[range]),
+      reason: "\(name) of \(layer.name ?? "a layer")")
+    group.blend = .composite(name)
+    commands.removeSubrange(range)
+    commands.append(.group(group))
+  }
+}

@@ -159,6 +159,7 @@ public struct FrameBuilder {
       commands.insert(contentsOf: [shadow] + moreShadow.map { .item($0) }, at: start)
     }
     applyOpacity(opacity, from: start, in: &commands)
+    applyCompositingFilter(of: layer, from: start, in: &commands)
   }
 
   /// A `CATransformLayer` and its subtree: the planes of its sublayers (and
@@ -307,7 +308,10 @@ public struct FrameBuilder {
   private mutating func applyOpacity(_ opacity: Float, from start: Int, in commands: inout [DrawCommand]) {
     guard opacity < 1, start < commands.count else { return }
     let range = start..<commands.count
-    if range.count == 1 || !overlapsItself(commands[range]) {
+    // A blend mode inside an opacity group blends with the group's own
+    // (transparent) backdrop: the group is isolated, so it needs its pass.
+    let blends = commands[range].contains { $0.blendsWithBackdrop }
+    if !blends && (range.count == 1 || !overlapsItself(commands[range])) {
       for i in range { commands[i].multiplyOpacity(opacity) }
       return
     }

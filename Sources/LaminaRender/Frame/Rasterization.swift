@@ -146,7 +146,7 @@ enum RasterSignature {
     }
     if let clip = item.clip { combine(clip, &h) }
     for plane in item.clipPlanes { h.combine(plane) }
-    h.combine(item.blend == .additive)
+    h.combine(item.blend)
   }
 
   static func combine(_ clip: ClipEffect, _ h: inout Hasher) {

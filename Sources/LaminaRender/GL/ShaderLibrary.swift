@@ -135,6 +135,16 @@ struct ProgramSet {
   let shadow: GLProgram
   /// A color filter over a whole offscreen target.
   let colorMatrix: GLProgram
+  /// Variants of `solid` and `image` that declare the advanced blend
+  /// equations (nil where the GPU lacks KHR_blend_equation_advanced).
+  let solidBlend: GLProgram?, imageBlend: GLProgram?
+
+  /// The blend-mode variant of `program` (nil when there is none).
+  func blendVariant(of program: GLProgram) -> GLProgram? {
+    if program.id == solid.id { return solidBlend }
+    if program.id == image.id { return imageBlend }
+    return nil
+  }
 
   init() throws {
     solid = try GLProgram(vertex: "quad.vert.glsl", fragment: "solid.frag.glsl")
@@ -144,6 +154,15 @@ struct ProgramSet {
     blur = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "blur.frag.glsl")
     shadow = try GLProgram(vertex: "quad.vert.glsl", fragment: "shadow.frag.glsl")
     colorMatrix = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "colormatrix.frag.glsl")
+    let advanced = glExtensionList().contains("GL_KHR_blend_equation_advanced")
+    solidBlend =
+      advanced
+      ? try GLProgram(vertex: "quad.vert.glsl", fragment: "solid.frag.glsl", defines: ["BLEND_ADVANCED"])
+      : nil
+    imageBlend =
+      advanced
+      ? try GLProgram(vertex: "quad.vert.glsl", fragment: "image.frag.glsl", defines: ["BLEND_ADVANCED"])
+      : nil
   }
 }
 
