@@ -119,56 +119,20 @@ extension Renderer {
       shadowExtents[group.id] = extent
       return
     }
-    try prepareGroups(group.commands, region: canvas)
-    let source = try acquireTarget(width: canvas.width, height: canvas.height)
-    debugGroup("shadow \(group.id) \(canvas): \(group.reason)")
-    defer { debugGroupEnd() }
-    device.bindFramebuffer(source.drawFramebuffer)
-    device.setViewport(0, 0, canvas.width, canvas.height)
-    device.clear(.zero)
-    try drawCommands(group.commands, region: canvas, targetSize: (source.width, source.height))
-    source.resolve(device: device)
-    device.counters.offscreenPasses += 1
-
+    let source = try renderOffscreen(group.commands, canvas: canvas, label: "shadow \(group.id): \(group.reason)")
     let f = Float(factor)
     let residual = factor > 1 ? sigma * sigma - f * f / 4 : sigma * sigma
     let passSigma = max(residual, 0).squareRoot() / f
-    device.setBlending(false)
-    glBindVertexArray(emptyVertexArray)
-    defer {
-      glBindVertexArray(vertexArrayForPlainItems)
-      device.setBlending(true)
-    }
     let linear = textures.sampler(SamplerKey(minification: .linear, magnification: .linear))
-    var current = source
-    if factor > 1 {
-      let small = try acquireTarget(width: w, height: h)
-      device.bindFramebuffer(small.drawFramebuffer)
-      device.setViewport(0, 0, w, h)
-      device.useProgram(programs.downsample.id)
-      glUniform1i(programs.downsample.uniform("u_factor"), GLint(factor))
-      device.bindTexture(current.texture, sampler: linear)
-      device.drawFullTarget()
-      small.resolve(device: device)
-      pool.append(current)
-      current = small
-      device.counters.offscreenPasses += 1
-    }
-    if passSigma > 0.3 {
-      for direction in [(Float(1), Float(0)), (Float(0), Float(1))] {
-        let next = try acquireTarget(width: w, height: h)
-        device.bindFramebuffer(next.drawFramebuffer)
-        device.setViewport(0, 0, w, h)
-        device.useProgram(programs.blur.id)
-        glUniform2f(programs.blur.uniform("u_direction"), direction.0, direction.1)
-        glUniform1f(programs.blur.uniform("u_sigma"), passSigma)
-        device.bindTexture(current.texture, sampler: linear)
-        device.drawFullTarget()
-        next.resolve(device: device)
-        pool.append(current)
-        current = next
-        device.counters.offscreenPasses += 1
+    let current = try withPassState {
+      var current = source
+      if factor > 1 {
+        current = try fullTargetPass(from: current, width: w, height: h, program: programs.downsample, sampler: linear) {
+          glUniform1i(programs.downsample.uniform("u_factor"), GLint(factor))
+        }
       }
+      if passSigma > 0.3 { current = try blurPasses(from: current, sigma: passSigma, sampler: linear) }
+      return current
     }
     groupTargets[group.id] = current
     shadowExtents[group.id] = extent

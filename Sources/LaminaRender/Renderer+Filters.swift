@@ -4,67 +4,101 @@ import Foundation
 extension Renderer {
   /// Renders a filtered group: its commands into a target covering its
   /// bounds, then each filter as passes over that target (a color filter in
-  /// one pass, a blur as a downsample when wide and two separable passes),
-  /// leaving the result for `compositeItem`.
+  /// one pass, a blur in two separable passes at full size, since the result
+  /// is shown pixel for pixel), leaving the result for `compositeItem`.
   func prepareFiltered(_ group: GroupPass, region: PixelRect) throws {
     guard let chain = group.filter else { return }
     // The whole group is filtered, not just the part in this tile: a blur
     // reads across tile edges.
     let canvas = group.bounds
     guard !canvas.isEmpty, canvas.intersects(region) else { return }
-    try prepareGroups(group.commands, region: canvas)
-    var current = try acquireTarget(width: canvas.width, height: canvas.height)
-    debugGroup("filters \(group.id) \(canvas): \(group.reason)")
+    let source = try renderOffscreen(group.commands, canvas: canvas, label: "filters \(group.id): \(group.reason)")
+    let linear = textures.sampler(SamplerKey(minification: .linear, magnification: .linear))
+    let nearest = textures.sampler(SamplerKey(minification: .nearest, magnification: .nearest))
+    groupTargets[group.id] = try withPassState {
+      var current = source
+      for stage in chain.stages {
+        switch stage {
+        case .color(let matrix, let bias):
+          let program = programs.colorMatrix
+          current = try fullTargetPass(
+            from: current, width: current.width, height: current.height, program: program, sampler: nearest
+          ) {
+            // The matrix is given by rows: GL transposes it into its columns.
+            matrix.withUnsafeBufferPointer {
+              glUniformMatrix4fv(program.uniform("u_matrix"), 1, GLboolean(GL_TRUE), $0.baseAddress)
+            }
+            glUniform4f(program.uniform("u_bias"), bias.x, bias.y, bias.z, bias.w)
+          }
+        case .blur(let sigma):
+          current = try blurPasses(from: current, sigma: sigma, sampler: linear)
+        }
+      }
+      return current
+    }
+  }
+
+  // MARK: Offscreen passes shared by shadows and filters
+
+  /// Renders `commands` (their inner groups first) into a new target
+  /// covering `canvas` (target pixels).
+  func renderOffscreen(_ commands: [DrawCommand], canvas: PixelRect, label: String) throws -> RenderTarget {
+    try prepareGroups(commands, region: canvas)
+    let target = try acquireTarget(width: canvas.width, height: canvas.height)
+    debugGroup(label)
     defer { debugGroupEnd() }
-    device.bindFramebuffer(current.drawFramebuffer)
+    device.bindFramebuffer(target.drawFramebuffer)
     device.setViewport(0, 0, canvas.width, canvas.height)
     device.clear(.zero)
-    try drawCommands(group.commands, region: canvas, targetSize: (current.width, current.height))
-    current.resolve(device: device)
+    try drawCommands(commands, region: canvas, targetSize: (target.width, target.height))
+    target.resolve(device: device)
     device.counters.offscreenPasses += 1
+    return target
+  }
 
+  /// Runs `body` with the state full-target passes need (no blending, the
+  /// attribute-less vertex array), restoring the drawing state after.
+  func withPassState<T>(_ body: () throws -> T) rethrows -> T {
     device.setBlending(false)
     glBindVertexArray(emptyVertexArray)
     defer {
       glBindVertexArray(vertexArrayForPlainItems)
       device.setBlending(true)
     }
-    let linear = textures.sampler(SamplerKey(minification: .linear, magnification: .linear))
-    let nearest = textures.sampler(SamplerKey(minification: .nearest, magnification: .nearest))
-    // Blurs work at full size here: the result is shown pixel for pixel.
-    func pass(_ program: GLProgram, setUp: () -> Void) throws {
-      let next = try acquireTarget(width: current.width, height: current.height)
-      device.bindFramebuffer(next.drawFramebuffer)
-      device.setViewport(0, 0, next.width, next.height)
-      device.useProgram(program.id)
-      setUp()
-      device.drawFullTarget()
-      next.resolve(device: device)
-      pool.append(current)
-      current = next
-      device.counters.offscreenPasses += 1
-    }
-    for stage in chain.stages {
-      switch stage {
-      case .color(let matrix, let bias):
-        try pass(programs.colorMatrix) {
-          // Rows in, columns out: GL wants the transpose of row-major.
-          matrix.withUnsafeBufferPointer {
-            glUniformMatrix4fv(programs.colorMatrix.uniform("u_matrix"), 1, GLboolean(GL_TRUE), $0.baseAddress)
-          }
-          glUniform4f(programs.colorMatrix.uniform("u_bias"), bias.x, bias.y, bias.z, bias.w)
-          device.bindTexture(current.texture, sampler: nearest)
-        }
-      case .blur(let sigma):
-        for direction in [(Float(1), Float(0)), (Float(0), Float(1))] {
-          try pass(programs.blur) {
-            glUniform2f(programs.blur.uniform("u_direction"), direction.0, direction.1)
-            glUniform1f(programs.blur.uniform("u_sigma"), sigma)
-            device.bindTexture(current.texture, sampler: linear)
-          }
-        }
+    return try body()
+  }
+
+  /// One pass of `program` over a new `width`×`height` target, reading
+  /// `source` (which goes back to the pool); `setUp` sets the uniforms.
+  func fullTargetPass(
+    from source: RenderTarget, width: Int, height: Int, program: GLProgram, sampler: GLuint,
+    setUp: () -> Void
+  ) throws -> RenderTarget {
+    let next = try acquireTarget(width: width, height: height)
+    device.bindFramebuffer(next.drawFramebuffer)
+    device.setViewport(0, 0, width, height)
+    device.useProgram(program.id)
+    setUp()
+    device.bindTexture(source.texture, sampler: sampler)
+    device.drawFullTarget()
+    next.resolve(device: device)
+    pool.append(source)
+    device.counters.offscreenPasses += 1
+    return next
+  }
+
+  /// A separable Gaussian of `sigma` texels: a horizontal pass, then a vertical one.
+  func blurPasses(from source: RenderTarget, sigma: Float, sampler: GLuint) throws -> RenderTarget {
+    var current = source
+    for direction in [(Float(1), Float(0)), (Float(0), Float(1))] {
+      current = try fullTargetPass(
+        from: current, width: current.width, height: current.height, program: programs.blur,
+        sampler: sampler
+      ) {
+        glUniform2f(programs.blur.uniform("u_direction"), direction.0, direction.1)
+        glUniform1f(programs.blur.uniform("u_sigma"), sigma)
       }
     }
-    groupTargets[group.id] = current
+    return current
   }
 }
