@@ -13,9 +13,15 @@ extension Renderer {
     let canvas = group.bounds
     guard !canvas.isEmpty, canvas.intersects(region) else { return }
     let source = try renderOffscreen(group.commands, canvas: canvas, label: "filters \(group.id): \(group.reason)")
+    groupTargets[group.id] = try filter(source, with: chain)
+  }
+
+  /// Runs `chain` over `source` (which goes back to the pool): a color
+  /// filter in one pass, a blur in two.
+  func filter(_ source: RenderTarget, with chain: FilterChain) throws -> RenderTarget {
     let linear = textures.sampler(SamplerKey(minification: .linear, magnification: .linear))
     let nearest = textures.sampler(SamplerKey(minification: .nearest, magnification: .nearest))
-    groupTargets[group.id] = try withPassState {
+    return try withPassState {
       var current = source
       for stage in chain.stages {
         switch stage {
@@ -36,6 +42,31 @@ extension Renderer {
       }
       return current
     }
+  }
+
+  /// Captures what the bound target shows behind a backdrop group (its
+  /// bounds and the filter's reach, within `region`), filters it, and
+  /// leaves it for `compositeItem`, which draws it through the group's clip.
+  func prepareBackdrop(_ group: GroupPass, region: PixelRect) throws {
+    guard let chain = group.filter else { return }
+    let reach = chain.reach
+    let canvas = PixelRect(
+      x: group.bounds.x - reach, y: group.bounds.y - reach,
+      width: group.bounds.width + 2 * reach, height: group.bounds.height + 2 * reach
+    ).intersection(region)
+    guard !canvas.isEmpty else { return }
+    let copy = try acquireTarget(width: canvas.width, height: canvas.height)
+    // Target rows run as canvas rows: the region's origin is the target's.
+    let x = GLint(canvas.x - region.x), y = GLint(canvas.y - region.y)
+    glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), device.framebuffer)
+    glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), copy.resolveFramebuffer)
+    glBlitFramebuffer(
+      x, y, x + GLint(canvas.width), y + GLint(canvas.height), 0, 0, GLint(canvas.width),
+      GLint(canvas.height), GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+    device.invalidateFramebuffer()
+    device.counters.offscreenPasses += 1
+    groupTargets[group.id] = try filter(copy, with: chain)
+    backdropCanvas[group.id] = canvas
   }
 
   // MARK: Offscreen passes shared by shadows and filters

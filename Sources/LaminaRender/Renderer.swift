@@ -42,6 +42,8 @@ public final class Renderer {
   var groupTargets: [Int: RenderTarget] = [:]
   /// Texture coordinates of the blurred canvas's far corner, per shadow group.
   var shadowExtents: [Int: (Float, Float)] = [:]
+  /// What each backdrop group captured, in canvas pixels, this tile.
+  var backdropCanvas: [Int: PixelRect] = [:]
   /// Rasterized subtrees (`shouldRasterize`), kept across frames.
   let rasterCache = RasterCache()
   /// Masks and the layers they mask, rendered offscreen, by the signature
@@ -234,6 +236,7 @@ public final class Renderer {
   func prepareGroups(_ commands: [DrawCommand], region: PixelRect) throws {
     for command in commands {
       switch command {
+      case .group(let group) where group.backdrop: continue  // captured while drawing
       case .group(let group): try prepare(group, region: region)
       case .item(let item):
         if case .raster(let pass) = item.material { try prepareRaster(pass) }
@@ -307,6 +310,7 @@ public final class Renderer {
     groupTargets.removeAll()
     cachedGroupIDs.removeAll()
     shadowExtents.removeAll()
+    backdropCanvas.removeAll()
     // Keep the pool small: targets are cheap to make and expensive to hold.
     if pool.count > 8 { pool.removeFirst(pool.count - 8) }
   }
@@ -330,6 +334,28 @@ public final class Renderer {
   /// canvas (in canvas pixels) at its origin.
   func drawCommands(
     _ commands: [DrawCommand], region: PixelRect, targetSize: (Int, Int)
+  ) throws {
+    // A backdrop reads what was drawn before it: draw up to it, capture and
+    // filter, then go on.
+    if let split = commands.firstIndex(where: { if case .group(let g) = $0 { return g.backdrop }; return false }),
+      case .group(let group) = commands[split]
+    {
+      try drawCommands(Array(commands[..<split]), region: region, targetSize: targetSize)
+      if group.bounds.intersects(region) {
+        let framebuffer = device.framebuffer
+        try prepareBackdrop(group, region: region)
+        device.bindFramebuffer(framebuffer)
+        device.setViewport(0, 0, targetSize.0, targetSize.1)
+        try drawBatches(of: [.group(group)], region: region, targetSize: targetSize)
+      }
+      try drawCommands(Array(commands[(split + 1)...]), region: region, targetSize: targetSize)
+      return
+    }
+    try drawBatches(of: commands, region: region, targetSize: targetSize)
+  }
+
+  private func drawBatches(
+    of commands: [DrawCommand], region: PixelRect, targetSize: (Int, Int)
   ) throws {
     var vertices: [Vertex] = []
     var indices: [UInt32] = []
@@ -475,8 +501,9 @@ public final class Renderer {
         antialiased: false)
     }
     if group.filter != nil {
-      // The filtered target covers the group's whole bounds.
-      let b = group.bounds
+      // The filtered target covers the group's whole bounds (a backdrop's:
+      // what was captured).
+      let b = backdropCanvas[group.id] ?? group.bounds
       var item = DrawItem(
         material: .filtered(group.id), clippedPolygon: nil,
         rect: CGRect(x: b.x, y: b.y, width: b.width, height: b.height), uv: (0, 0, 1, 1),

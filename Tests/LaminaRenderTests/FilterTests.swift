@@ -87,4 +87,24 @@ final class FilterTests: XCTestCase {
     XCTAssertEqual(image.pixel(40, 40).a, 255)
     XCTAssertEqual(renderer.counters.offscreenPasses, 3, "the rendering, then two blur passes")
   }
+
+  func testBackgroundFiltersFilterOnlyWhatIsBehindInsideTheBounds() throws {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: 80, height: 40)
+    root.position = CGPoint(x: 40, y: 20)
+    let red = CALayer()
+    red.frame = CGRect(x: 0, y: 0, width: 80, height: 40)
+    red.backgroundColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+    let glass = CALayer()
+    glass.frame = CGRect(x: 40, y: 0, width: 40, height: 40)
+    glass.backgroundFilters = [filter("CIColorControls", ["inputSaturation": 0.0])]
+    root.addSublayer(red)
+    root.addSublayer(glass)
+    let renderer = try RenderTestSupport.renderer()
+    let image = try renderer.render(layer: root, size: root.bounds.size)
+    // Outside the glass the red stays; behind it, it turns to its luma.
+    XCTAssertEqual(image.pixel(20, 20).r, 255)
+    assertColor(image.pixel(60, 20), 0.2126, 0.2126, 0.2126)
+    XCTAssertEqual(renderer.counters.offscreenPasses, 2, "the capture and one color pass")
+  }
 }

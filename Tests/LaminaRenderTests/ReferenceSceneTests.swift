@@ -8,9 +8,7 @@ import XCTest
 /// tolerance class each one names.
 final class ReferenceSceneTests: XCTestCase {
   /// Scenes whose features have not landed yet, and what they wait for.
-  static let pending: [String: String] = [
-    "background_blur": "background filters (issue 9)",
-  ]
+  static let pending: [String: String] = [:]
 
   struct Entry {
     let scene: String
@@ -98,7 +96,7 @@ final class ReferenceSceneTests: XCTestCase {
       "animation_timing",
       "gradient_axial", "gradient_radial", "shape_fill_stroke", "text_basic",
       "border_above_sublayers", "corners_masks_to_bounds", "shadow_radius", "mask_image", "nine_slice",
-      "replicator", "filter_blur", "blend_modes_separable",
+      "replicator", "filter_blur", "blend_modes_separable", "background_blur",
     ]
     for entry in try Self.manifest() {
       XCTAssertTrue(
@@ -135,6 +133,7 @@ final class ReferenceSceneTests: XCTestCase {
   func testNineSlice() throws { try check("nine_slice") }
   func testFilterBlur() throws { try check("filter_blur") }
   func testBlendModesSeparable() throws { try check("blend_modes_separable") }
+  func testBackgroundBlur() throws { try check("background_blur") }
   /// Twenty-two small rounded layers: their corner pixels differ from the
   /// reference renderer's by more than 8/255 on 1.5 % of the canvas. At
   /// (86, 15), a pixel half a point inside a 6-point corner arc, exact area

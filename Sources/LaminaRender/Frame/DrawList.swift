@@ -158,6 +158,11 @@ public final class GroupPass {
   public var filter: FilterChain?
   /// How the composited group combines with what is behind it.
   public var blend = BlendMode.sourceOver
+  /// A layer's `backgroundFilters`: the group draws no commands of its own;
+  /// what is already drawn behind its bounds (and `filter`'s reach around
+  /// them) is captured when the renderer reaches it, filtered, and drawn
+  /// back through `clip` (the layer's rounded bounds).
+  public var backdrop = false
 
   init(id: Int, bounds: PixelRect, opacity: Float, commands: [DrawCommand], reason: String) {
     self.id = id
@@ -199,6 +204,7 @@ public enum DrawCommand {
       copy.shadow = group.shadow
       copy.filter = group.filter
       copy.blend = group.blend
+      copy.backdrop = group.backdrop
       return .group(copy)
     }
   }

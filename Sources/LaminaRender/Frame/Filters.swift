@@ -163,3 +163,27 @@ extension FrameBuilder {
     commands.append(.group(group))
   }
 }
+
+extension FrameBuilder {
+  /// A layer's `backgroundFilters`: a backdrop group at `index`, before the
+  /// layer draws, covering its (rounded) bounds.
+  mutating func insertBackdrop(
+    of layer: CALayer, toTarget: CATransform3D, at index: Int, in commands: inout [DrawCommand]
+  ) {
+    guard let filters = layer.backgroundFilters, !filters.isEmpty else { return }
+    let a = toTarget.m11 * toTarget.m22 - toTarget.m12 * toTarget.m21
+    let scale = Float(abs(a).squareRoot() / max(toTarget.m44, 1e-6))
+    guard let chain = FilterChain(filters, pixelsPerPoint: scale > 0 ? scale : 1),
+      let targetToLayer = Homography(toTarget).inverse,
+      let bounds = clipTargetBounds(layer.bounds, toTarget), !bounds.isEmpty
+    else { return }
+    nextGroupID += 1
+    let group = GroupPass(
+      id: nextGroupID, bounds: bounds, opacity: 1, commands: [],
+      reason: "background filters of \(layer.name ?? "a layer")")
+    group.filter = chain
+    group.backdrop = true
+    group.clip = ClipEffect(shape: RoundedRect(layer: layer), itemToClip: targetToLayer)
+    commands.insert(.group(group), at: index)
+  }
+}

@@ -117,6 +117,7 @@ public struct FrameBuilder {
     }
     let opacity = isRasterRoot ? 1 : layer.opacity * opacity
     let start = commands.count
+    insertBackdrop(of: layer, toTarget: toTarget, at: start, in: &commands)
     // A back-facing single-sided layer hides its own drawing, not its sublayers'.
     let showsOwn = layer.isDoubleSided || !isBackFacing(toTarget, bounds: layer.bounds)
     if showsOwn { appendBackground(layer, toTarget: toTarget, into: &commands) }

@@ -29,7 +29,7 @@ final class GLDevice {
   private var program: GLuint = 0
   private var texture: GLuint = 0
   private var sampler: GLuint = 0
-  private var framebuffer: GLuint = .max
+  private(set) var framebuffer: GLuint = .max
   private var viewport = (0, 0, 0, 0)
   private var blending = false
   private var blendMode = BlendMode.sourceOver
