@@ -12,8 +12,28 @@ extension FrameBuilder {
     _ replicator: CAReplicatorLayer, toTarget: CATransform3D, sublayerTransform: CATransform3D?,
     flipped: Bool, into commands: inout [DrawCommand]
   ) {
-    let count = max(0, replicator.instanceCount)
-    guard count > 0 else { return }
+    let sublayers = drawingOrder(replicator.storedSublayersForRendering)
+    for (placement, tint) in Self.replicatorInstances(replicator) {
+      let start = commands.count
+      // Instance i's placement, then the replicator's own sublayer transform.
+      let forSublayers = sublayerTransform.map { placement.concatenating($0) } ?? placement
+      let identity = CATransform3DIsIdentity(forSublayers)
+      for sublayer in sublayers {
+        visit(
+          sublayer, parentToTarget: toTarget, parentSublayers: identity ? nil : forSublayers,
+          flipped: flipped, into: &commands)
+      }
+      if let tint {
+        for j in start..<commands.count { commands[j].multiplyColor(tint) }
+      }
+    }
+  }
+}
+
+extension FrameBuilder {
+  /// Each instance of a replicator: its placement (`instanceTransform`
+  /// applied i times about the anchor point) and its color, nil for white.
+  static func replicatorInstances(_ replicator: CAReplicatorLayer) -> [(CATransform3D, SIMD4<Float>?)] {
     let a = replicator.anchorInBounds
     let step = CATransform3DMakeTranslation(-a.x, -a.y, -a.z)
       .concatenating(replicator.instanceTransform)
@@ -22,27 +42,16 @@ extension FrameBuilder {
     let offsets = SIMD4(
       replicator.instanceRedOffset, replicator.instanceGreenOffset,
       replicator.instanceBlueOffset, replicator.instanceAlphaOffset)
-    let sublayers = drawingOrder(replicator.storedSublayersForRendering)
-    // Instance i's placement: step^i, then the replicator's own sublayer transform.
     var placement = CATransform3DIdentity
-    for i in 0..<count {
-      let start = commands.count
-      let forSublayers = sublayerTransform.map { placement.concatenating($0) } ?? placement
-      let identity = CATransform3DIsIdentity(forSublayers)
-      for sublayer in sublayers {
-        visit(
-          sublayer, parentToTarget: toTarget, parentSublayers: identity ? nil : forSublayers,
-          flipped: flipped, into: &commands)
-      }
-      let straight = SIMD4(
-        Float(base.red), Float(base.green), Float(base.blue), Float(base.alpha))
+    var out: [(CATransform3D, SIMD4<Float>?)] = []
+    for i in 0..<max(0, replicator.instanceCount) {
+      let straight = SIMD4(Float(base.red), Float(base.green), Float(base.blue), Float(base.alpha))
         + offsets * Float(i)
       let tint = simd_clamp01(straight)
-      if tint != SIMD4(repeating: 1) {
-        for j in start..<commands.count { commands[j].multiplyColor(tint) }
-      }
+      out.append((placement, tint == SIMD4(repeating: 1) ? nil : tint))
       placement = placement.concatenating(step)
     }
+    return out
   }
 }
 

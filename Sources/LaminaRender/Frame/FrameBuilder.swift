@@ -98,6 +98,19 @@ public struct FrameBuilder {
         layer, local: local, parentToTarget: parentToTarget, flipped: flipped, into: &commands)
       return
     }
+    if let replicator = layer as? CAReplicatorLayer, replicator.preservesDepth {
+      // Its own drawing is flat; its instances share one 3D space, sorted
+      // like the sublayers of a transform layer.
+      let start = commands.count
+      let toTarget = Self.flattenedProduct(local, parentToTarget)
+      appendBackground(layer, toTarget: toTarget, into: &commands)
+      appendOwnCommands(layer, toTarget: toTarget, flipped: flipped, into: &commands)
+      appendTransformLayer(
+        layer, local: local, parentToTarget: parentToTarget, flipped: flipped, into: &commands)
+      appendBorder(layer, toTarget: toTarget, into: &commands)
+      applyOpacity(layer.opacity, from: start, in: &commands)
+      return
+    }
     // The layer's plane flattens into the parent's: z drops, x, y, w stay.
     let toTarget = Self.flattenedProduct(local, parentToTarget)
     appendLayerAndSublayers(layer, toTarget: toTarget, flipped: flipped, opacity: 1, into: &commands)
@@ -172,7 +185,7 @@ public struct FrameBuilder {
   ) {
     var planes: [Plane] = []
     collectPlanes(
-      of: layer, toContext: local, opacity: layer.opacity, flipped: flipped != layer.isGeometryFlipped,
+      of: layer, toContext: local, opacity: layer is CATransformLayer ? layer.opacity : 1, flipped: flipped != layer.isGeometryFlipped,
       into: &planes)
     // Back to front by a BSP tree over the planes, splitting those that
     // intersect; coplanar planes keep sublayer order (Core Animation's rule).
@@ -192,9 +205,19 @@ public struct FrameBuilder {
         planeCommands = cached
       } else {
         var fresh: [DrawCommand] = []
-        appendLayerAndSublayers(
-          plane.layer, toTarget: toTarget, flipped: plane.flipped, opacity: plane.opacity,
-          into: &fresh)
+        if plane.ownDrawingOnly {
+          appendBackground(plane.layer, toTarget: toTarget, into: &fresh)
+          appendOwnCommands(plane.layer, toTarget: toTarget, flipped: plane.flipped, into: &fresh)
+          appendBorder(plane.layer, toTarget: toTarget, into: &fresh)
+          applyOpacity(plane.layer.opacity * plane.opacity, from: 0, in: &fresh)
+        } else {
+          appendLayerAndSublayers(
+            plane.layer, toTarget: toTarget, flipped: plane.flipped, opacity: plane.opacity,
+            into: &fresh)
+        }
+        if let tint = plane.tint {
+          for i in fresh.indices { fresh[i].multiplyColor(tint) }
+        }
         built[piece.plane] = fresh
         planeCommands = fresh
       }
@@ -225,27 +248,52 @@ public struct FrameBuilder {
     var toContext: CATransform3D
     var opacity: Float
     var flipped: Bool
+    /// A replicator instance's color (straight RGBA), when not white.
+    var tint: SIMD4<Float>? = nil
+    /// Only the layer's own drawing (a depth-preserving replicator, whose
+    /// instances are planes of their own).
+    var ownDrawingOnly = false
   }
 
   /// Gathers the planes inside a 3D context. `toContext` maps `layer`'s space
   /// to the context's space (the flattening ancestor's, before flattening).
   private func collectPlanes(
     of layer: CALayer, toContext: CATransform3D, opacity: Float, flipped: Bool,
-    into planes: inout [Plane]
+    tint: SIMD4<Float>? = nil, into planes: inout [Plane]
   ) {
     let sublayerTransform = layer.transformForSublayers
-    for sublayer in layer.storedSublayersForRendering where !sublayer.isHidden && sublayer.opacity > 0 {
-      let childToContext = Self.transformToSuperlayer(sublayer)
-        .concatenating(sublayerTransform).concatenating(toContext)
-      if sublayer is CATransformLayer {
-        // A transform layer's opacity multiplies each of its sublayers on its own.
-        collectPlanes(
-          of: sublayer, toContext: childToContext, opacity: opacity * sublayer.opacity,
-          flipped: flipped != sublayer.isGeometryFlipped, into: &planes)
-        continue
+    // A replicator that preserves depth puts each instance in the context.
+    var instances: [(CATransform3D, SIMD4<Float>?)] = [(CATransform3DIdentity, tint)]
+    if let replicator = layer as? CAReplicatorLayer, replicator.preservesDepth {
+      instances = Self.replicatorInstances(replicator).map { placement, color in
+        (placement, color.map { c in tint.map { $0 * c } ?? c } ?? tint)
       }
-      planes.append(
-        Plane(layer: sublayer, toContext: childToContext, opacity: opacity, flipped: flipped))
+    }
+    for (placement, instanceTint) in instances {
+      let forSublayers = placement.concatenating(sublayerTransform)
+      for sublayer in layer.storedSublayersForRendering where !sublayer.isHidden && sublayer.opacity > 0 {
+        let childToContext = Self.transformToSuperlayer(sublayer)
+          .concatenating(forSublayers).concatenating(toContext)
+        let nested = sublayer is CATransformLayer
+        if nested || (sublayer as? CAReplicatorLayer)?.preservesDepth == true {
+          // A transform layer's opacity multiplies each of its sublayers on
+          // its own; a replicator's own drawing becomes a plane too.
+          if !nested {
+            planes.append(
+              Plane(
+                layer: sublayer, toContext: childToContext, opacity: opacity, flipped: flipped,
+                tint: instanceTint, ownDrawingOnly: true))
+          }
+          collectPlanes(
+            of: sublayer, toContext: childToContext, opacity: opacity * sublayer.opacity,
+            flipped: flipped != sublayer.isGeometryFlipped, tint: instanceTint, into: &planes)
+          continue
+        }
+        planes.append(
+          Plane(
+            layer: sublayer, toContext: childToContext, opacity: opacity, flipped: flipped,
+            tint: instanceTint))
+      }
     }
   }
 
