@@ -20,12 +20,15 @@ public struct ShadowBlur {
 /// alone, or a `shadowPath` that is a rect or rounded rect), the shadow is
 /// one quad whose fragment shader integrates the Gaussian over the rounded
 /// rect in the layer's own plane (`shape.glsl`): no offscreen pass, and the
-/// shadow follows any transform. Otherwise the layer's rendering is drawn
-/// offscreen and blurred.
+/// shadow follows any transform. Otherwise the layer's rendering (or any
+/// other `shadowPath`, filled by the shape rasterizer) is drawn offscreen
+/// and blurred.
 extension FrameBuilder {
   enum ShadowSource {
     case nothing
     case shape(RoundedRect, alpha: Float)
+    /// Any other `shadowPath`: filled (nonzero winding) and blurred offscreen.
+    case path(CGPath)
     case rendering
   }
 
@@ -42,8 +45,8 @@ extension FrameBuilder {
     let sigma = max(0, layer.shadowRadius)
     let offset = layer.shadowOffset
     // A back-facing single-sided layer casts only its sublayers' shadow.
-    let source = showsOwn ? Self.shadowSource(of: layer) : .rendering
-    switch source {
+    let sourceKind = showsOwn ? Self.shadowSource(of: layer) : .rendering
+    switch sourceKind {
     case .nothing:
       return nil
     case .shape(var shape, let alpha):
@@ -80,8 +83,18 @@ extension FrameBuilder {
         if first == nil { first = .item(item) } else { extraShadowItems.append(item) }
       }
       return first
-    case .rendering:
-      let source = Array(commands[start...])
+    case .rendering, .path:
+      var source = Array(commands[start...])
+      if case .path(let path) = sourceKind {
+        // The path filled in black by the shape rasterizer (cached by
+        // content, like any shape layer's bitmap), then blurred and tinted.
+        let fill = CAShapeLayer()
+        fill.bounds = layer.bounds
+        fill.path = path
+        fill.fillColor = .black
+        source = []
+        appendDrawnItems(fill, toTarget: toTarget, flipped: false, into: &source)
+      }
       let sourceBounds = source.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
         $0.union($1.bounds)
       }
@@ -117,9 +130,8 @@ extension FrameBuilder {
   static func shadowSource(of layer: CALayer) -> ShadowSource {
     if let path = layer.shadowPath {
       if let shape = roundedRect(of: path) { return .shape(shape, alpha: 1) }
-      // Other paths would need a path fill; their bounding box stands in.
       let box = path.boundingBoxOfPath
-      return box.isNull || box.isEmpty ? .nothing : .shape(RoundedRect(rect: box), alpha: 1)
+      return box.isNull || box.isEmpty ? .nothing : .path(path)
     }
     if layer.mask != nil { return .rendering }
     let shape = RoundedRect(layer: layer)
