@@ -167,4 +167,26 @@ final class FrameBuilderTests: XCTestCase {
     l.isDoubleSided = true
     XCTAssertEqual(build(r).allItems.count, 1)
   }
+
+  func testAnchorPointZMovesTheTurningAxisInsideATransformLayer() {
+    // A 100-point card turned half a turn about y around an axis 50 points
+    // in front of its plane (anchorPointZ = 50, zPosition = 50): its plane
+    // goes from z = 0 to z = 100, seen through m34 = −1/500 at
+    // 1/(1 − 100/500) = 1.25 times its size.
+    let r = root(400, 300)
+    var perspective = CATransform3DIdentity
+    perspective.m34 = -1.0 / 500
+    r.sublayerTransform = perspective
+    let context = CATransformLayer()
+    context.frame = r.bounds
+    let card = layer(CGRect(x: 150, y: 100, width: 100, height: 100))
+    card.anchorPointZ = 50
+    card.zPosition = 50  // the anchor stays where the layer was
+    card.transform = CATransform3DMakeRotation(.pi, 0, 1, 0)
+    context.addSublayer(card)
+    r.addSublayer(context)
+    let item = build(r).allItems[0]
+    let left = project(item, 0, 50), right = project(item, 100, 50)
+    XCTAssertEqual(abs(right.x - left.x), 100 * 1.25, accuracy: 1e-6)
+  }
 }
