@@ -2,15 +2,16 @@ import Foundation
 
 // CALayer adopts CAMediaTiming as in Core Animation: a layer's beginTime,
 // speed and timeOffset map its superlayer's time to its own, which its
-// sublayers and its animations run in. A layer has no end: duration,
-// repeatCount, repeatDuration, autoreverses and fillMode are kept as data.
+// sublayers and its animations run in. A layer with no `duration` (the
+// default) has no end; with one, its time repeats, autoreverses and fills
+// as an animation's does.
 extension CALayer: CAMediaTiming {
   /// Seconds of the superlayer's time at which the layer's time starts.
   public var beginTime: CFTimeInterval {
     get { timing.beginTime }
     set { timing.beginTime = newValue }
   }
-  /// Kept as data: a layer's time does not end.
+  /// One repetition of the layer's time; 0 (the default) means endless.
   public var duration: CFTimeInterval {
     get { timing.duration }
     set { timing.duration = newValue }
@@ -26,22 +27,22 @@ extension CALayer: CAMediaTiming {
     get { timing.timeOffset }
     set { timing.timeOffset = newValue }
   }
-  /// Kept as data.
+  /// Repetitions of the layer's time (with a `duration`).
   public var repeatCount: Float {
     get { timing.repeatCount }
     set { timing.repeatCount = newValue }
   }
-  /// Kept as data.
+  /// How long the layer's time repeats (with a `duration`).
   public var repeatDuration: CFTimeInterval {
     get { timing.repeatDuration }
     set { timing.repeatDuration = newValue }
   }
-  /// Kept as data.
+  /// Whether each repetition of the layer's time runs back after it ran forward.
   public var autoreverses: Bool {
     get { timing.autoreverses }
     set { timing.autoreverses = newValue }
   }
-  /// Kept as data.
+  /// What the layer's time holds outside its active period.
   public var fillMode: CAMediaTimingFillMode {
     get { timing.fillMode }
     set { timing.fillMode = newValue }

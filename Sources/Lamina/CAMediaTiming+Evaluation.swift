@@ -23,12 +23,29 @@ struct LayerTiming: Equatable {
   var fillMode: CAMediaTimingFillMode = .removed
 
   /// A layer's local time from its superlayer's: `(t − beginTime) × speed +
-  /// timeOffset`. A layer has no end (its duration, repeat and fill values are
-  /// kept as data), so this is the whole conversion.
+  /// timeOffset`. A layer whose `duration` is set plays like an animation:
+  /// its subtree's time runs through each repetition (backward on the way
+  /// back when it autoreverses), and outside its active period, unless it
+  /// fills, it is far in the past, where no animation applies.
   @inline(__always)
   func localTime(_ parentTime: CFTimeInterval) -> CFTimeInterval {
+    if duration > 0 { return cycledLocalTime(parentTime) }
     if speed == 1 && beginTime == 0 && timeOffset == 0 { return parentTime }
     return (parentTime - beginTime) * Double(speed) + timeOffset
+  }
+}
+
+extension LayerTiming {
+  /// The local time of a layer with a duration (see `localTime`).
+  func cycledLocalTime(_ parentTime: CFTimeInterval) -> CFTimeInterval {
+    let model = TimingModel(
+      beginTime: beginTime, speed: Double(speed), timeOffset: timeOffset, duration: duration,
+      autoreverses: autoreverses, repeatCount: repeatCount, repeatDuration: repeatDuration,
+      fillMode: fillMode)
+    guard let point = model.point(atParentTime: parentTime) else {
+      return -.greatestFiniteMagnitude
+    }
+    return point.progress * duration
   }
 }
 
@@ -70,6 +87,28 @@ struct TimingModel {
   let autoreverses: Bool
   let fillsBackwards: Bool
   let fillsForwards: Bool
+
+  /// The timing of values that are not a `CAMediaTiming` object (a layer's).
+  init(
+    beginTime: Double, speed: Double, timeOffset: Double, duration: Double, autoreverses: Bool,
+    repeatCount: Float, repeatDuration: Double, fillMode: CAMediaTimingFillMode
+  ) {
+    self.beginTime = beginTime
+    self.speed = speed
+    self.timeOffset = timeOffset
+    self.duration = duration
+    self.autoreverses = autoreverses
+    cycle = autoreverses ? 2 * duration : duration
+    if repeatDuration > 0 {
+      active = repeatDuration
+    } else if repeatCount > 0 {
+      active = repeatCount.isInfinite ? .infinity : Double(repeatCount) * cycle
+    } else {
+      active = cycle
+    }
+    fillsBackwards = fillMode == .backwards || fillMode == .both
+    fillsForwards = fillMode == .forwards || fillMode == .both
+  }
 
   init(_ t: CAMediaTiming) {
     beginTime = t.beginTime

@@ -179,3 +179,51 @@ final class TimingTests: XCTestCase {
     XCTAssertEqual(x(group, at: 1.5), 5, accuracy: 1e-9)
   }
 }
+
+/// A layer's own duration, repeats, autoreverse and fill shape its subtree's time.
+final class LayerTimingTests: XCTestCase {
+  func opacity(at time: Double, configure: (CALayer) -> Void) -> Float {
+    let root = CALayer()
+    let parent = CALayer()
+    let child = CALayer()
+    parent.addSublayer(child)
+    root.addSublayer(parent)
+    configure(parent)
+    let fade = CABasicAnimation(keyPath: "opacity")
+    fade.fromValue = 0.0
+    fade.toValue = 1.0
+    fade.duration = 1
+    fade.timingFunction = CAMediaTimingFunction(name: .linear)
+    fade.isRemovedOnCompletion = false
+    child.add(fade, forKey: "fade")
+    let tree = PresentationTree(root: root)
+    return tree.update(time: time).sublayers![0].sublayers![0].opacity
+  }
+
+  func testRepeatingAutoreversingLayerTime() {
+    let configure: (CALayer) -> Void = {
+      $0.duration = 1
+      $0.repeatCount = 2
+      $0.autoreverses = true
+    }
+    XCTAssertEqual(opacity(at: 0.25, configure: configure), 0.25, accuracy: 1e-6)
+    // On the way back of the first cycle.
+    XCTAssertEqual(opacity(at: 1.25, configure: configure), 0.75, accuracy: 1e-6)
+    // The second repetition.
+    XCTAssertEqual(opacity(at: 2.25, configure: configure), 0.25, accuracy: 1e-6)
+    // After two cycles, without a fill, the animation no longer applies.
+    XCTAssertEqual(opacity(at: 5, configure: configure), 1, accuracy: 1e-6)
+  }
+
+  func testLayerFillsForwardWithItsLastState() {
+    let value = opacity(at: 9) {
+      $0.duration = 0.5
+      $0.fillMode = .forwards
+    }
+    XCTAssertEqual(value, 0.5, accuracy: 1e-6)
+  }
+
+  func testLayerWithoutDurationNeverEnds() {
+    XCTAssertEqual(opacity(at: 0.4) { $0.repeatCount = 3 }, 0.4, accuracy: 1e-6)
+  }
+}
