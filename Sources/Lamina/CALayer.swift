@@ -217,6 +217,8 @@ open class CALayer: CustomStringConvertible {
   /// The layer this one masks, when it is set as another layer's `mask`.
   public internal(set) weak var maskOwner: CALayer?
   var storedSublayers: [CALayer] = []
+  /// On a presentation layer: the transition being shown, if any.
+  package var transitionState: TransitionState?
   /// Set by `setNeedsLayout()`; cleared when `layoutSublayers()` runs.
   var needsLayoutFlag = false
   /// Some layer below this one needs layout.

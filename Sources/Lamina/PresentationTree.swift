@@ -64,6 +64,8 @@ public final class PresentationTree {
     var copiedVersion = -1
     /// Whether the animations can be undone key by key (see `update`).
     var restorable = false
+    /// What the layer looked like when each of its transitions was first seen.
+    var transitionSnapshots: [ObjectIdentifier: CALayer] = [:]
 
     init(model: CALayer) {
       self.model = model
@@ -80,6 +82,15 @@ public final class PresentationTree {
         restorable = compiled.allSatisfy(\.restorable)
         copiedVersion = -1
       }
+      // A new transition starts from the layer as it was last presented.
+      let transitions = model.storedAnimations.compactMap { $0.animation as? CATransition }
+      if transitions.isEmpty {
+        transitionSnapshots.removeAll()
+      } else {
+        for transition in transitions where transitionSnapshots[ObjectIdentifier(transition)] == nil {
+          transitionSnapshots[ObjectIdentifier(transition)] = layer.deepCopy()
+        }
+      }
       // Values copy only when the model changed; otherwise only what the
       // animations overwrote goes back. Subclasses copy always: their own
       // properties do not report changes.
@@ -91,6 +102,15 @@ public final class PresentationTree {
       }
       let time = model.timing.localTime(parentTime)
       for animation in compiled { animation.apply(to: layer, at: time) }
+      layer.transitionState = nil
+      for transition in transitions.reversed() {
+        if let state = Self.transitionState(
+          transition, from: transitionSnapshots[ObjectIdentifier(transition)], at: time)
+        {
+          layer.transitionState = state
+          break
+        }
+      }
       syncChildren()
       for child in children { child.update(parentTime: time) }
       if let modelMask = model.mask {
@@ -101,6 +121,22 @@ public final class PresentationTree {
         mask = nil
         layer.mask = nil
       }
+    }
+
+    /// The state of `transition` at the layer's local `time`, or nil when it
+    /// does not show (not begun, or over and not filling).
+    static func transitionState(_ transition: CATransition, from: CALayer?, at time: CFTimeInterval)
+      -> TransitionState?
+    {
+      guard let from else { return nil }
+      let timing = TimingModel(transition)
+      if transition.isRemovedOnCompletion && timing.hasEnded(atParentTime: time) { return nil }
+      guard let point = timing.point(atParentTime: time) else { return nil }
+      let eased = transition.timingFunction?.evaluate(at: point.progress) ?? point.progress
+      let start = Double(transition.startProgress), end = Double(transition.endProgress)
+      return TransitionState(
+        from: from, type: transition.type, subtype: transition.subtype ?? .fromLeft,
+        progress: min(1, max(0, start + (end - start) * eased)))
     }
 
     /// Makes the presentation sublayers follow the model's, reusing the

@@ -113,6 +113,10 @@ public struct FrameBuilder {
     }
     // The layer's plane flattens into the parent's: z drops, x, y, w stay.
     let toTarget = Self.flattenedProduct(local, parentToTarget)
+    if let transition = layer.transitionState {
+      appendTransition(layer, transition, toTarget: toTarget, flipped: flipped, into: &commands)
+      return
+    }
     appendLayerAndSublayers(layer, toTarget: toTarget, flipped: flipped, opacity: 1, into: &commands)
   }
 
