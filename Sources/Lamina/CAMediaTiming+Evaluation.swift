@@ -125,7 +125,8 @@ struct TimingModel {
   /// Whether the active period is over at `parentTime`.
   @inline(__always)
   func hasEnded(atParentTime parentTime: CFTimeInterval) -> Bool {
-    speed != 0 && (parentTime - beginTime) * speed >= active
+    if speed < 0 { return timeOffset + (parentTime - beginTime) * speed < 0 }
+    return speed != 0 && (parentTime - beginTime) * speed >= active
   }
 
   /// Where the object is at its parent's time `parentTime`, or nil when it
@@ -143,7 +144,22 @@ struct TimingModel {
     let elapsed = speed == 0 ? 0 : (parentTime - beginTime) * speed
     var local: Double
     var atEnd = false
-    if elapsed < 0 {
+    if speed < 0 {
+      // Playing backward: local time `timeOffset + elapsed` falls from the
+      // offset (typically the end) toward 0. Past 0 the first state fills
+      // (as backwards fill), above the active period the last one.
+      let backward = timeOffset + elapsed
+      if backward < 0 {
+        guard fillsBackwards else { return nil }
+        local = 0
+      } else if backward >= active {
+        guard fillsForwards else { return nil }
+        local = active
+        atEnd = true
+      } else {
+        local = backward
+      }
+    } else if elapsed < 0 {
       guard fillsBackwards else { return nil }
       local = timeOffset
     } else if elapsed >= active {

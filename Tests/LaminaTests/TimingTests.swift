@@ -227,3 +227,32 @@ final class LayerTimingTests: XCTestCase {
     XCTAssertEqual(opacity(at: 0.4) { $0.repeatCount = 3 }, 0.4, accuracy: 1e-6)
   }
 }
+
+/// Negative speed plays an animation backward.
+final class BackwardTimingTests: XCTestCase {
+  func opacity(at time: Double, fill: CAMediaTimingFillMode) -> Float {
+    let root = CALayer()
+    let layer = CALayer()
+    root.addSublayer(layer)
+    let fade = CABasicAnimation(keyPath: "opacity")
+    fade.fromValue = 0.0
+    fade.toValue = 1.0
+    fade.duration = 1
+    fade.speed = -1
+    fade.timeOffset = 1  // start at the end and run back to the start
+    fade.fillMode = fill
+    fade.isRemovedOnCompletion = false
+    fade.timingFunction = CAMediaTimingFunction(name: .linear)
+    layer.add(fade, forKey: "fade")
+    return PresentationTree(root: root).update(time: time).sublayers![0].opacity
+  }
+
+  func testNegativeSpeedRunsFromTheEndToTheStart() {
+    XCTAssertEqual(opacity(at: 0.25, fill: .removed), 0.75, accuracy: 1e-6)
+    XCTAssertEqual(opacity(at: 0.9, fill: .removed), 0.1, accuracy: 1e-6)
+    // Past its start (in its own time) it no longer applies, or holds the
+    // first state with a backward fill.
+    XCTAssertEqual(opacity(at: 2, fill: .removed), 1, accuracy: 1e-6)
+    XCTAssertEqual(opacity(at: 2, fill: .backwards), 0, accuracy: 1e-6)
+  }
+}
