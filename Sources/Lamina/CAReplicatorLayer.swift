@@ -5,20 +5,38 @@ import Foundation
 /// tinted by the color offsets.
 open class CAReplicatorLayer: CALayer {
   /// How many copies are drawn (1 draws the sublayers once).
-  open var instanceCount: Int = 1
+  open var instanceCount: Int = 1 {
+    didSet { didChange("instanceCount", oldValue) }
+  }
   /// Seconds between the copies' animations.
-  open var instanceDelay: CFTimeInterval = 0
+  open var instanceDelay: CFTimeInterval = 0 {
+    didSet { didChange("instanceDelay", oldValue) }
+  }
   /// Applied once more to each copy, about the layer's anchor point.
-  open var instanceTransform: CATransform3D = CATransform3DIdentity
+  open var instanceTransform: CATransform3D = CATransform3DIdentity {
+    didSet { didChange("instanceTransform", oldValue) }
+  }
   /// Multiplies the first copy's colors; white (no change) by default.
-  open var instanceColor: CGColor? = .white
+  open var instanceColor: CGColor? = .white {
+    didSet { didChange("instanceColor", oldValue) }
+  }
   /// Added to the color multiplier's components for each copy after the first.
-  open var instanceRedOffset: Float = 0
-  open var instanceGreenOffset: Float = 0
-  open var instanceBlueOffset: Float = 0
-  open var instanceAlphaOffset: Float = 0
+  open var instanceRedOffset: Float = 0 {
+    didSet { didChange("instanceRedOffset", oldValue) }
+  }
+  open var instanceGreenOffset: Float = 0 {
+    didSet { didChange("instanceGreenOffset", oldValue) }
+  }
+  open var instanceBlueOffset: Float = 0 {
+    didSet { didChange("instanceBlueOffset", oldValue) }
+  }
+  open var instanceAlphaOffset: Float = 0 {
+    didSet { didChange("instanceAlphaOffset", oldValue) }
+  }
   /// Whether the copies keep their depth (as a transform layer does).
-  open var preservesDepth = false
+  open var preservesDepth = false {
+    didSet { didChange("preservesDepth", oldValue) }
+  }
 
   override class var accessors: [PropertyAccessor] {
     typealias P = PropertyAccessor

@@ -16,7 +16,9 @@ public struct CAScrollLayerScrollMode: RawRepresentable, Hashable, Sendable {
 /// by default.
 open class CAScrollLayer: CALayer {
   /// The directions `scroll(to:)` and `scroll(_:)` may move in.
-  open var scrollMode: CAScrollLayerScrollMode = .both
+  open var scrollMode: CAScrollLayerScrollMode = .both {
+    didSet { didChange("scrollMode", oldValue) }
+  }
 
   open override class func defaultValue(forKey key: String) -> Any? {
     key == "masksToBounds" ? true : super.defaultValue(forKey: key)

@@ -28,19 +28,35 @@ public struct CATextLayerTruncationMode: RawRepresentable, Hashable, Sendable {
 /// A layer that draws a string.
 open class CATextLayer: CALayer {
   /// The text: a `String` (or an attributed string where supported).
-  open var string: Any?
+  open var string: Any? {
+    didSet { didChange("string", oldValue) }
+  }
   /// The font: a family name (`String`); nil for the default font.
-  open var font: Any?
+  open var font: Any? {
+    didSet { didChange("font", oldValue) }
+  }
   /// The font size in points.
-  open var fontSize: CGFloat = 36
+  open var fontSize: CGFloat = 36 {
+    didSet { didChange("fontSize", oldValue) }
+  }
   /// The text color; white by default.
-  open var foregroundColor: CGColor? = .white
+  open var foregroundColor: CGColor? = .white {
+    didSet { didChange("foregroundColor", oldValue) }
+  }
   /// Whether lines wrap at the bounds' width.
-  open var isWrapped = false
-  open var alignmentMode: CATextLayerAlignmentMode = .natural
-  open var truncationMode: CATextLayerTruncationMode = .none
+  open var isWrapped = false {
+    didSet { didChange("isWrapped", oldValue) }
+  }
+  open var alignmentMode: CATextLayerAlignmentMode = .natural {
+    didSet { didChange("alignmentMode", oldValue) }
+  }
+  open var truncationMode: CATextLayerTruncationMode = .none {
+    didSet { didChange("truncationMode", oldValue) }
+  }
   /// Whether the text may be drawn with subpixel positioning.
-  open var allowsFontSubpixelQuantization = false
+  open var allowsFontSubpixelQuantization = false {
+    didSet { didChange("allowsFontSubpixelQuantization", oldValue) }
+  }
 
   override class var accessors: [PropertyAccessor] {
     typealias P = PropertyAccessor

@@ -46,6 +46,22 @@ final class ImplicitAnimationTests: XCTestCase {
     XCTAssertNil(layer.animationKeys(), "removed on completion")
   }
 
+  func testSubclassPropertiesAnimateImplicitlyWhenSetDirectly() {
+    let shape = CAShapeLayer()
+    shape.strokeEnd = 1
+    let gradient = CAGradientLayer()
+    CATransaction.flush()
+    CATransaction.begin()
+    shape.strokeEnd = 0.2
+    gradient.startPoint = CGPoint(x: 0, y: 0)
+    CATransaction.commit()
+    XCTAssertEqual(shape.animationKeys(), ["strokeEnd"])
+    XCTAssertEqual(gradient.animationKeys(), ["startPoint"])
+    Self.now = 100.125
+    XCTAssertEqual((shape.presentation() as! CAShapeLayer).strokeEnd, 0.6, accuracy: 1e-6)
+    XCTAssertEqual((gradient.presentation() as! CAGradientLayer).startPoint.x, 0.25, accuracy: 1e-6)
+  }
+
   func testTheImplicitTransactionAndItsDurationSetting() {
     let layer = liveLayer()
     layer.position = CGPoint(x: 100, y: 0)  // outside begin/commit: the implicit transaction
