@@ -122,3 +122,60 @@ final class PathTests: XCTestCase {
     XCTAssertEqual(q.boundingBox, CGRect(x: 1, y: 0, width: 8, height: 9))
   }
 }
+
+final class ArcTests: XCTestCase {
+  /// Points along the path's curves (end points and midpoints of each cubic).
+  func samples(_ path: CGPath) -> [CGPoint] {
+    var points: [CGPoint] = []
+    var current = CGPoint.zero
+    for element in path.elements {
+      switch element {
+      case .moveTo(let p), .lineTo(let p), .quadCurveTo(let p, _):
+        points.append(p)
+        current = p
+      case .curveTo(let p, let c1, let c2):
+        let t: CGFloat = 0.5
+        let m = 1 - t
+        let x = m * m * m * current.x + 3 * m * m * t * c1.x + 3 * m * t * t * c2.x + t * t * t * p.x
+        let y = m * m * m * current.y + 3 * m * m * t * c1.y + 3 * m * t * t * c2.y + t * t * t * p.y
+        points.append(CGPoint(x: x, y: y))
+        points.append(p)
+        current = p
+      case .closeSubpath: break
+      }
+    }
+    return points
+  }
+
+  func testArcAroundACenterStaysOnTheCircle() {
+    let path = CGMutablePath()
+    path.addArc(center: CGPoint(x: 50, y: 50), radius: 20, startAngle: 0, endAngle: .pi * 1.5, clockwise: false)
+    XCTAssertEqual(path.currentPoint.x, 50, accuracy: 1e-9)
+    XCTAssertEqual(path.currentPoint.y, 30, accuracy: 1e-9)
+    XCTAssertEqual(path.elements.filter { if case .curveTo = $0 { return true }; return false }.count, 3)
+    for p in samples(path) {
+      XCTAssertEqual(hypot(p.x - 50, p.y - 50), 20, accuracy: 0.02)
+    }
+  }
+
+  func testClockwiseGoesTheOtherWay() {
+    let path = CGMutablePath()
+    path.addArc(center: .zero, radius: 10, startAngle: 0, endAngle: .pi / 2, clockwise: true)
+    // Three quarters of a turn toward decreasing angles: through (0, -10).
+    XCTAssertTrue(samples(path).contains { abs($0.x) < 1e-9 && abs($0.y + 10) < 1e-9 })
+    XCTAssertEqual(path.currentPoint.y, 10, accuracy: 1e-9)
+  }
+
+  func testTangentArcRoundsACorner() {
+    let path = CGMutablePath()
+    path.move(to: .zero)
+    path.addArc(tangent1End: CGPoint(x: 100, y: 0), tangent2End: CGPoint(x: 100, y: 100), radius: 20)
+    let points = samples(path)
+    // The line stops where the arc starts, 20 before the corner; the arc
+    // ends on the second line, 20 past it, around the center (80, 20).
+    XCTAssertTrue(points.contains { abs($0.x - 80) < 1e-9 && abs($0.y) < 1e-9 })
+    XCTAssertEqual(path.currentPoint.x, 100, accuracy: 1e-9)
+    XCTAssertEqual(path.currentPoint.y, 20, accuracy: 1e-9)
+    for p in points.dropFirst(2) { XCTAssertEqual(hypot(p.x - 80, p.y - 20), 20, accuracy: 0.02) }
+  }
+}
