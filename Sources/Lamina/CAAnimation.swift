@@ -118,8 +118,10 @@ public final class CAMediaTimingFunction: Equatable, Hashable, @unchecked Sendab
   }
 
   public func hash(into hasher: inout Hasher) {
-    hasher.combine(controlPoints.0.x); hasher.combine(controlPoints.0.y)
-    hasher.combine(controlPoints.1.x); hasher.combine(controlPoints.1.y)
+    hasher.combine(controlPoints.0.x)
+    hasher.combine(controlPoints.0.y)
+    hasher.combine(controlPoints.1.x)
+    hasher.combine(controlPoints.1.y)
   }
 
   public var description: String {
@@ -170,11 +172,17 @@ open class CAAnimation: CAMediaTiming {
 
   /// Copies every value of `other`; subclasses that add properties override and call super.
   open func copyValues(from other: CAAnimation) {
-    beginTime = other.beginTime; duration = other.duration; speed = other.speed
-    timeOffset = other.timeOffset; repeatCount = other.repeatCount
-    repeatDuration = other.repeatDuration; autoreverses = other.autoreverses
-    fillMode = other.fillMode; timingFunction = other.timingFunction
-    isRemovedOnCompletion = other.isRemovedOnCompletion; delegate = other.delegate
+    beginTime = other.beginTime
+    duration = other.duration
+    speed = other.speed
+    timeOffset = other.timeOffset
+    repeatCount = other.repeatCount
+    repeatDuration = other.repeatDuration
+    autoreverses = other.autoreverses
+    fillMode = other.fillMode
+    timingFunction = other.timingFunction
+    isRemovedOnCompletion = other.isRemovedOnCompletion
+    delegate = other.delegate
   }
 }
 
@@ -198,7 +206,9 @@ open class CAPropertyAnimation: CAAnimation {
   open override func copyValues(from other: CAAnimation) {
     super.copyValues(from: other)
     guard let o = other as? CAPropertyAnimation else { return }
-    keyPath = o.keyPath; isAdditive = o.isAdditive; isCumulative = o.isCumulative
+    keyPath = o.keyPath
+    isAdditive = o.isAdditive
+    isCumulative = o.isCumulative
   }
 }
 
@@ -214,7 +224,9 @@ open class CABasicAnimation: CAPropertyAnimation {
   open override func copyValues(from other: CAAnimation) {
     super.copyValues(from: other)
     guard let o = other as? CABasicAnimation else { return }
-    fromValue = o.fromValue; toValue = o.toValue; byValue = o.byValue
+    fromValue = o.fromValue
+    toValue = o.toValue
+    byValue = o.byValue
   }
 }
 
@@ -241,10 +253,15 @@ open class CAKeyframeAnimation: CAPropertyAnimation {
   open override func copyValues(from other: CAAnimation) {
     super.copyValues(from: other)
     guard let o = other as? CAKeyframeAnimation else { return }
-    values = o.values; path = o.path; keyTimes = o.keyTimes
-    timingFunctions = o.timingFunctions; calculationMode = o.calculationMode
-    tensionValues = o.tensionValues; continuityValues = o.continuityValues
-    biasValues = o.biasValues; rotationMode = o.rotationMode
+    values = o.values
+    path = o.path
+    keyTimes = o.keyTimes
+    timingFunctions = o.timingFunctions
+    calculationMode = o.calculationMode
+    tensionValues = o.tensionValues
+    continuityValues = o.continuityValues
+    biasValues = o.biasValues
+    rotationMode = o.rotationMode
   }
 }
 
@@ -271,7 +288,8 @@ open class CASpringAnimation: CABasicAnimation {
     let zeta = Double(damping / (2 * (stiffness * mass).squareRoot()))
     let v0 = Double(initialVelocity)
     let step = 1.0 / 1000
-    var t = 0.0, lastMoving = 0.0
+    var t = 0.0
+    var lastMoving = 0.0
     // Sampled at 1 ms up to a minute, the last time the spring was out of the band.
     while t < 60 {
       if abs(1 - springValue(t, w0: w0, zeta: zeta, v0: v0)) > 0.001 { lastMoving = t }
@@ -286,13 +304,15 @@ open class CASpringAnimation: CABasicAnimation {
   func springValue(_ t: Double, w0: Double, zeta: Double, v0: Double) -> Double {
     if zeta < 1 {
       let wd = w0 * (1 - zeta * zeta).squareRoot()
-      let a = 1.0, b = (zeta * w0 - v0) / wd
+      let a = 1.0
+      let b = (zeta * w0 - v0) / wd
       return 1 - exp(-zeta * w0 * t) * (a * cos(wd * t) + b * sin(wd * t))
     } else if zeta == 1 {
       return 1 - exp(-w0 * t) * (1 + (w0 - v0) * t)
     } else {
       let s = (zeta * zeta - 1).squareRoot()
-      let r1 = -w0 * (zeta - s), r2 = -w0 * (zeta + s)
+      let r1 = -w0 * (zeta - s)
+      let r2 = -w0 * (zeta + s)
       let c2 = (v0 + r1) / (r1 - r2) * -1
       let c1 = -1 - c2
       return 1 + c1 * exp(r1 * t) + c2 * exp(r2 * t)
@@ -302,8 +322,11 @@ open class CASpringAnimation: CABasicAnimation {
   open override func copyValues(from other: CAAnimation) {
     super.copyValues(from: other)
     guard let o = other as? CASpringAnimation else { return }
-    mass = o.mass; stiffness = o.stiffness; damping = o.damping
-    initialVelocity = o.initialVelocity; allowsOverdamping = o.allowsOverdamping
+    mass = o.mass
+    stiffness = o.stiffness
+    damping = o.damping
+    initialVelocity = o.initialVelocity
+    allowsOverdamping = o.allowsOverdamping
   }
 }
 

@@ -131,10 +131,16 @@ open class CAEmitterCell {
       P.optional("contents", .image, \CAEmitterCell.contents) { $0 },
       P.make("contentsRect", .rect, \CAEmitterCell.contentsRect, C.rect),
       P.make("contentsScale", .number, \CAEmitterCell.contentsScale, C.cgFloat),
-      P.make("magnificationFilter", .enumeration(CALayerContentsFilter.all.map(\.rawValue)), \CAEmitterCell.magnificationFilter, C.enumeration(CALayerContentsFilter.self)),
-      P.make("minificationFilter", .enumeration(CALayerContentsFilter.all.map(\.rawValue)), \CAEmitterCell.minificationFilter, C.enumeration(CALayerContentsFilter.self)),
+      P.make(
+        "magnificationFilter", .enumeration(CALayerContentsFilter.all.map(\.rawValue)),
+        \CAEmitterCell.magnificationFilter, C.enumeration(CALayerContentsFilter.self)),
+      P.make(
+        "minificationFilter", .enumeration(CALayerContentsFilter.all.map(\.rawValue)),
+        \CAEmitterCell.minificationFilter, C.enumeration(CALayerContentsFilter.self)),
       P.make("minificationFilterBias", .number, \CAEmitterCell.minificationFilterBias, C.float),
-      P.optional("emitterCells", .emitterCells, \CAEmitterCell.emitterCells) { $0 as? [CAEmitterCell] },
+      P.optional("emitterCells", .emitterCells, \CAEmitterCell.emitterCells) {
+        $0 as? [CAEmitterCell]
+      },
       P.make("beginTime", .number, \CAEmitterCell.beginTime, C.double),
       P.make("duration", .number, \CAEmitterCell.duration, C.double),
       P.make("speed", .number, \CAEmitterCell.speed, C.float),

@@ -107,16 +107,24 @@ open class CAEmitterLayer: CALayer {
     typealias P = PropertyAccessor
     typealias C = Convert
     return super.accessors + [
-      P.optional("emitterCells", .emitterCells, \CAEmitterLayer.emitterCells) { $0 as? [CAEmitterCell] },
+      P.optional("emitterCells", .emitterCells, \CAEmitterLayer.emitterCells) {
+        $0 as? [CAEmitterCell]
+      },
       P.make("birthRate", .number, \CAEmitterLayer.birthRate, C.float),
       P.make("lifetime", .number, \CAEmitterLayer.lifetime, C.float),
       P.make("emitterPosition", .point, \CAEmitterLayer.emitterPosition, C.point),
       P.make("emitterZPosition", .number, \CAEmitterLayer.emitterZPosition, C.cgFloat),
       P.make("emitterSize", .size, \CAEmitterLayer.emitterSize, C.size),
       P.make("emitterDepth", .number, \CAEmitterLayer.emitterDepth, C.cgFloat),
-      P.make("emitterShape", .enumeration(CAEmitterLayerEmitterShape.all.map(\.rawValue)), \CAEmitterLayer.emitterShape, C.enumeration(CAEmitterLayerEmitterShape.self)),
-      P.make("emitterMode", .enumeration(CAEmitterLayerEmitterMode.all.map(\.rawValue)), \CAEmitterLayer.emitterMode, C.enumeration(CAEmitterLayerEmitterMode.self)),
-      P.make("renderMode", .enumeration(CAEmitterLayerRenderMode.all.map(\.rawValue)), \CAEmitterLayer.renderMode, C.enumeration(CAEmitterLayerRenderMode.self)),
+      P.make(
+        "emitterShape", .enumeration(CAEmitterLayerEmitterShape.all.map(\.rawValue)),
+        \CAEmitterLayer.emitterShape, C.enumeration(CAEmitterLayerEmitterShape.self)),
+      P.make(
+        "emitterMode", .enumeration(CAEmitterLayerEmitterMode.all.map(\.rawValue)),
+        \CAEmitterLayer.emitterMode, C.enumeration(CAEmitterLayerEmitterMode.self)),
+      P.make(
+        "renderMode", .enumeration(CAEmitterLayerRenderMode.all.map(\.rawValue)),
+        \CAEmitterLayer.renderMode, C.enumeration(CAEmitterLayerRenderMode.self)),
       P.make("preservesDepth", .bool, \CAEmitterLayer.preservesDepth, C.bool),
       P.make("velocity", .number, \CAEmitterLayer.velocity, C.float),
       P.make("scale", .number, \CAEmitterLayer.scale, C.float),

@@ -63,7 +63,10 @@ open class CAGradientLayer: CALayer {
   open override func copyValues(from other: CALayer) {
     super.copyValues(from: other)
     guard let o = other as? CAGradientLayer else { return }
-    colors = o.colors; locations = o.locations
-    startPoint = o.startPoint; endPoint = o.endPoint; type = o.type
+    colors = o.colors
+    locations = o.locations
+    startPoint = o.startPoint
+    endPoint = o.endPoint
+    type = o.type
   }
 }

@@ -53,8 +53,10 @@ extension CALayer {
         (bounds.minX, bounds.maxY), (bounds.maxX, bounds.maxY),
       ].map { m.apply($0.0, $0.1) }
       guard corners.allSatisfy({ $0.w > 0 }) else { return .null }
-      let xs = corners.map { $0.x / $0.w }, ys = corners.map { $0.y / $0.w }
-      let x0 = xs.min()!, y0 = ys.min()!
+      let xs = corners.map { $0.x / $0.w }
+      let ys = corners.map { $0.y / $0.w }
+      let x0 = xs.min()!
+      let y0 = ys.min()!
       return CGRect(x: x0, y: y0, width: xs.max()! - x0, height: ys.max()! - y0)
     }
     set {

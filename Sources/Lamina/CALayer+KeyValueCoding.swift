@@ -74,12 +74,12 @@ extension CALayer {
     let table = accessorTable.byKey
     if let a = table[keyPath] { return a.kind }
     guard let dot = keyPath.firstIndex(of: ".") else { return nil }
-    let head = String(keyPath[..<dot]), rest = String(keyPath[keyPath.index(after: dot)...])
+    let head = String(keyPath[..<dot])
+    let rest = String(keyPath[keyPath.index(after: dot)...])
     guard let a = table[head] else { return nil }
     if a.kind == .layer { return CALayer.valueKind(forKeyPath: rest) }
     return StructPath.kind(of: a.kind, path: rest)
   }
-
 
   static var accessorTable: AccessorTable {
     let id = ObjectIdentifier(self)
@@ -132,7 +132,8 @@ extension CALayer {
       return value(forKey: keyPath)
     }
     let dot = keyPath.firstIndex(of: ".")!
-    let head = String(keyPath[..<dot]), rest = String(keyPath[keyPath.index(after: dot)...])
+    let head = String(keyPath[..<dot])
+    let rest = String(keyPath[keyPath.index(after: dot)...])
     guard let a = Self.accessorTable.byKey[head] else { return attributes[keyPath] }
     guard let base = a.get(self) else { return nil }
     if let layer = base as? CALayer { return layer.value(forKeyPath: rest) }
@@ -147,7 +148,8 @@ extension CALayer {
       return
     }
     let dot = keyPath.firstIndex(of: ".")!
-    let head = String(keyPath[..<dot]), rest = String(keyPath[keyPath.index(after: dot)...])
+    let head = String(keyPath[..<dot])
+    let rest = String(keyPath[keyPath.index(after: dot)...])
     guard let a = Self.accessorTable.byKey[head] else {
       attributes[keyPath] = Convert.unwrap(value)
       return

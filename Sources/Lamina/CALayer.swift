@@ -272,28 +272,49 @@ open class CALayer: CustomStringConvertible {
   /// Copies every value of `other` into this layer (not sublayers, mask or
   /// superlayer). Subclasses that add properties override and call super.
   open func copyValues(from other: CALayer) {
-    bounds = other.bounds; position = other.position; zPosition = other.zPosition
-    anchorPoint = other.anchorPoint; anchorPointZ = other.anchorPointZ
-    transform = other.transform; sublayerTransform = other.sublayerTransform
-    isGeometryFlipped = other.isGeometryFlipped; isDoubleSided = other.isDoubleSided
-    isHidden = other.isHidden; opacity = other.opacity; backgroundColor = other.backgroundColor
-    cornerRadius = other.cornerRadius; maskedCorners = other.maskedCorners
-    borderWidth = other.borderWidth; borderColor = other.borderColor
-    masksToBounds = other.masksToBounds; contents = other.contents
-    contentsGravity = other.contentsGravity; contentsRect = other.contentsRect
-    contentsCenter = other.contentsCenter; contentsScale = other.contentsScale
+    bounds = other.bounds
+    position = other.position
+    zPosition = other.zPosition
+    anchorPoint = other.anchorPoint
+    anchorPointZ = other.anchorPointZ
+    transform = other.transform
+    sublayerTransform = other.sublayerTransform
+    isGeometryFlipped = other.isGeometryFlipped
+    isDoubleSided = other.isDoubleSided
+    isHidden = other.isHidden
+    opacity = other.opacity
+    backgroundColor = other.backgroundColor
+    cornerRadius = other.cornerRadius
+    maskedCorners = other.maskedCorners
+    borderWidth = other.borderWidth
+    borderColor = other.borderColor
+    masksToBounds = other.masksToBounds
+    contents = other.contents
+    contentsGravity = other.contentsGravity
+    contentsRect = other.contentsRect
+    contentsCenter = other.contentsCenter
+    contentsScale = other.contentsScale
     magnificationFilter = other.magnificationFilter
     minificationFilter = other.minificationFilter
     minificationFilterBias = other.minificationFilterBias
-    shadowColor = other.shadowColor; shadowOpacity = other.shadowOpacity
-    shadowOffset = other.shadowOffset; shadowRadius = other.shadowRadius
-    shadowPath = other.shadowPath; shouldRasterize = other.shouldRasterize
-    rasterizationScale = other.rasterizationScale; filters = other.filters
-    backgroundFilters = other.backgroundFilters; compositingFilter = other.compositingFilter
-    name = other.name; actions = other.actions; style = other.style
-    delegate = other.delegate; attributes = other.attributes
+    shadowColor = other.shadowColor
+    shadowOpacity = other.shadowOpacity
+    shadowOffset = other.shadowOffset
+    shadowRadius = other.shadowRadius
+    shadowPath = other.shadowPath
+    shouldRasterize = other.shouldRasterize
+    rasterizationScale = other.rasterizationScale
+    filters = other.filters
+    backgroundFilters = other.backgroundFilters
+    compositingFilter = other.compositingFilter
+    name = other.name
+    actions = other.actions
+    style = other.style
+    delegate = other.delegate
+    attributes = other.attributes
     timing = other.timing
-    needsDisplayOnBoundsChange = other.needsDisplayOnBoundsChange; isOpaque = other.isOpaque
+    needsDisplayOnBoundsChange = other.needsDisplayOnBoundsChange
+    isOpaque = other.isOpaque
   }
 
   // MARK: Key-value coding (see CALayer+KeyValueCoding.swift)

@@ -57,10 +57,14 @@ open class CAReplicatorLayer: CALayer {
   open override func copyValues(from other: CALayer) {
     super.copyValues(from: other)
     guard let o = other as? CAReplicatorLayer else { return }
-    instanceCount = o.instanceCount; instanceDelay = o.instanceDelay
-    instanceTransform = o.instanceTransform; instanceColor = o.instanceColor
-    instanceRedOffset = o.instanceRedOffset; instanceGreenOffset = o.instanceGreenOffset
-    instanceBlueOffset = o.instanceBlueOffset; instanceAlphaOffset = o.instanceAlphaOffset
+    instanceCount = o.instanceCount
+    instanceDelay = o.instanceDelay
+    instanceTransform = o.instanceTransform
+    instanceColor = o.instanceColor
+    instanceRedOffset = o.instanceRedOffset
+    instanceGreenOffset = o.instanceGreenOffset
+    instanceBlueOffset = o.instanceBlueOffset
+    instanceAlphaOffset = o.instanceAlphaOffset
     preservesDepth = o.preservesDepth
   }
 }

@@ -43,7 +43,8 @@ open class CAScrollLayer: CALayer {
   /// Scrolls as little as possible to show as much of `rect` (in the
   /// layer's bounds space) as fits.
   open func scroll(_ rect: CGRect) {
-    let r = rect.standardized, b = bounds
+    let r = rect.standardized
+    let b = bounds
     func axis(_ lo: CGFloat, _ hi: CGFloat, _ blo: CGFloat, _ length: CGFloat) -> CGFloat {
       if lo < blo || hi - lo > length { return lo }
       if hi > blo + length { return hi - length }

@@ -116,9 +116,17 @@ open class CAShapeLayer: CALayer {
   open override func copyValues(from other: CALayer) {
     super.copyValues(from: other)
     guard let o = other as? CAShapeLayer else { return }
-    path = o.path; fillColor = o.fillColor; fillRule = o.fillRule
-    strokeColor = o.strokeColor; lineWidth = o.lineWidth; lineCap = o.lineCap
-    lineJoin = o.lineJoin; miterLimit = o.miterLimit; lineDashPattern = o.lineDashPattern
-    lineDashPhase = o.lineDashPhase; strokeStart = o.strokeStart; strokeEnd = o.strokeEnd
+    path = o.path
+    fillColor = o.fillColor
+    fillRule = o.fillRule
+    strokeColor = o.strokeColor
+    lineWidth = o.lineWidth
+    lineCap = o.lineCap
+    lineJoin = o.lineJoin
+    miterLimit = o.miterLimit
+    lineDashPattern = o.lineDashPattern
+    lineDashPhase = o.lineDashPhase
+    strokeStart = o.strokeStart
+    strokeEnd = o.strokeEnd
   }
 }

@@ -82,9 +82,13 @@ open class CATextLayer: CALayer {
   open override func copyValues(from other: CALayer) {
     super.copyValues(from: other)
     guard let o = other as? CATextLayer else { return }
-    string = o.string; font = o.font; fontSize = o.fontSize
-    foregroundColor = o.foregroundColor; isWrapped = o.isWrapped
-    alignmentMode = o.alignmentMode; truncationMode = o.truncationMode
+    string = o.string
+    font = o.font
+    fontSize = o.fontSize
+    foregroundColor = o.foregroundColor
+    isWrapped = o.isWrapped
+    alignmentMode = o.alignmentMode
+    truncationMode = o.truncationMode
     allowsFontSubpixelQuantization = o.allowsFontSubpixelQuantization
   }
 }

@@ -36,14 +36,18 @@ extension CATransform3D {
       + m13 * (m21 * m32 - m22 * m31)
     // A mirror shows up as a negative x scale.
     if det < 0 { sx = -sx }
-    func row(_ a: CGFloat, _ b: CGFloat, _ c: CGFloat, _ s: CGFloat) -> (CGFloat, CGFloat, CGFloat) {
+    func row(_ a: CGFloat, _ b: CGFloat, _ c: CGFloat, _ s: CGFloat) -> (CGFloat, CGFloat, CGFloat)
+    {
       s == 0 ? (0, 0, 0) : (a / s, b / s, c / s)
     }
-    let r1 = row(m11, m12, m13, sx), r2 = row(m21, m22, m23, sy), r3 = row(m31, m32, m33, sz)
+    let r1 = row(m11, m12, m13, sx)
+    let r2 = row(m21, m22, m23, sy)
+    let r3 = row(m31, m32, m33, sz)
     // R = Rx(a) Ry(b) Rz(c) gives r1 = (cb cc, cb sc, -sb), r2.z = sa cb, r3.z = ca cb.
     let sb = max(-1, min(1, -r1.2))
     let b = asin(sb)
-    var a: CGFloat, c: CGFloat
+    var a: CGFloat
+    var c: CGFloat
     if abs(sb) < 1 - 1e-12 {
       a = atan2(r2.2, r3.2)
       c = atan2(r1.1, r1.0)
@@ -145,7 +149,8 @@ extension CATransform3D {
     guard name.count == 3, name.hasPrefix("m"), let i = Int(String(name.dropFirst())) else {
       return nil
     }
-    let r = i / 10, c = i % 10
+    let r = i / 10
+    let c = i % 10
     guard (1...4).contains(r), (1...4).contains(c) else { return nil }
     return values[(r - 1) * 4 + (c - 1)]
   }

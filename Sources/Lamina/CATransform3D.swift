@@ -89,7 +89,10 @@ public struct CATransform3D: Equatable, Hashable, Sendable, CustomStringConverti
   @inlinable
   public var flattened: CATransform3D {
     var t = self
-    t.m13 = 0; t.m23 = 0; t.m33 = 0; t.m43 = 0
+    t.m13 = 0
+    t.m23 = 0
+    t.m33 = 0
+    t.m43 = 0
     return t
   }
 }
@@ -110,7 +113,9 @@ public func CATransform3DMakeTranslation(_ tx: CGFloat, _ ty: CGFloat, _ tz: CGF
   -> CATransform3D
 {
   var t = CATransform3DIdentity
-  t.m41 = tx; t.m42 = ty; t.m43 = tz
+  t.m41 = tx
+  t.m42 = ty
+  t.m43 = tz
   return t
 }
 
@@ -119,7 +124,9 @@ public func CATransform3DMakeScale(_ sx: CGFloat, _ sy: CGFloat, _ sz: CGFloat)
   -> CATransform3D
 {
   var t = CATransform3DIdentity
-  t.m11 = sx; t.m22 = sy; t.m33 = sz
+  t.m11 = sx
+  t.m22 = sy
+  t.m33 = sz
   return t
 }
 
@@ -132,7 +139,9 @@ public func CATransform3DMakeRotation(
   let length = (x * x + y * y + z * z).squareRoot()
   guard length > 0, length.isFinite else { return CATransform3DIdentity }
   let (x, y, z) = (x / length, y / length, z / length)
-  let c = cos(angle), s = sin(angle), t = 1 - c
+  let c = cos(angle)
+  let s = sin(angle)
+  let t = 1 - c
   return CATransform3D(
     m11: t * x * x + c, m12: t * x * y + z * s, m13: t * x * z - y * s, m14: 0,
     m21: t * x * y - z * s, m22: t * y * y + c, m23: t * y * z + x * s, m24: 0,

@@ -23,7 +23,8 @@ public struct CGAffineTransform: Equatable, Hashable, Sendable {
   }
 
   public init(rotationAngle angle: CGFloat) {
-    let c = cos(angle), s = sin(angle)
+    let c = cos(angle)
+    let s = sin(angle)
     self.init(a: c, b: s, c: -s, d: c, tx: 0, ty: 0)
   }
 
@@ -81,8 +82,10 @@ extension CGRect {
       CGPoint(x: minX, y: minY), CGPoint(x: maxX, y: minY),
       CGPoint(x: minX, y: maxY), CGPoint(x: maxX, y: maxY),
     ].map { $0.applying(t) }
-    let xs = points.map(\.x), ys = points.map(\.y)
-    let x0 = xs.min()!, y0 = ys.min()!
+    let xs = points.map(\.x)
+    let ys = points.map(\.y)
+    let x0 = xs.min()!
+    let y0 = ys.min()!
     return CGRect(x: x0, y: y0, width: xs.max()! - x0, height: ys.max()! - y0)
   }
 }

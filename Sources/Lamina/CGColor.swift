@@ -49,7 +49,10 @@ public final class CGColor: Equatable, Hashable, @unchecked Sendable, CustomStri
   }
 
   public func hash(into hasher: inout Hasher) {
-    hasher.combine(red); hasher.combine(green); hasher.combine(blue); hasher.combine(alpha)
+    hasher.combine(red)
+    hasher.combine(green)
+    hasher.combine(blue)
+    hasher.combine(alpha)
   }
 
   public var description: String { "CGColor(r: \(red), g: \(green), b: \(blue), a: \(alpha))" }

@@ -34,7 +34,10 @@ public final class CGImage: @unchecked Sendable {
     var opaque = true
     var i = 3
     while i < rgba.count {
-      if rgba[i] != 255 { opaque = false; break }
+      if rgba[i] != 255 {
+        opaque = false
+        break
+      }
       i += 4
     }
     self.isOpaque = opaque
@@ -59,7 +62,8 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     case .unknownFormat(let path): return "image '\(path)' is neither PNG nor JPEG"
     case .corrupt(let path, let reason): return "image '\(path)' is corrupt: \(reason)"
     case .tooLarge(let path, let width, let height, let limit):
-      return "image '\(path)' is \(width)x\(height) pixels, larger than the limit of \(limit) on a side"
+      return
+        "image '\(path)' is \(width)x\(height) pixels, larger than the limit of \(limit) on a side"
     }
   }
 }
@@ -104,7 +108,8 @@ extension CGImage {
     guard began != 0 else {
       throw ImageError.corrupt(path: path, reason: pngMessage(&image))
     }
-    let width = Int(image.width), height = Int(image.height)
+    let width = Int(image.width)
+    let height = Int(image.height)
     guard width <= maxDimension, height <= maxDimension else {
       png_image_free(&image)
       throw ImageError.tooLarge(path: path, width: width, height: height, limit: maxDimension)
@@ -135,14 +140,16 @@ extension CGImage {
     -> CGImage
   {
     var out: UnsafeMutablePointer<UInt8>?
-    var width: UInt32 = 0, height: UInt32 = 0
+    var width: UInt32 = 0
+    var height: UInt32 = 0
     var message = [CChar](repeating: 0, count: 512)
     let status = bytes.withUnsafeBufferPointer { buffer in
       lamina_jpeg_decode(
         buffer.baseAddress, UInt(buffer.count), UInt(maxDimension * maxDimension),
         &out, &width, &height, &message)
     }
-    let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let text = String(
+      decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     if status == 2 {
       throw ImageError.tooLarge(
         path: path, width: Int(width), height: Int(height), limit: maxDimension)
@@ -152,7 +159,8 @@ extension CGImage {
     }
     defer { free(out) }
     guard Int(width) <= maxDimension, Int(height) <= maxDimension else {
-      throw ImageError.tooLarge(path: path, width: Int(width), height: Int(height), limit: maxDimension)
+      throw ImageError.tooLarge(
+        path: path, width: Int(width), height: Int(height), limit: maxDimension)
     }
     let count = Int(width) * Int(height) * 4
     let pixels = [UInt8](UnsafeBufferPointer(start: out, count: count))

@@ -21,8 +21,13 @@ extension CGMutablePath {
       if sweep < 0 { sweep += full }
     }
     if abs(sweep) > full { sweep = clockwise ? -full : full }
-    let start = CGPoint(x: center.x + radius * cos(startAngle), y: center.y + radius * sin(startAngle))
-    if isEmpty { move(to: start, transform: transform) } else { addLine(to: start, transform: transform) }
+    let start = CGPoint(
+      x: center.x + radius * cos(startAngle), y: center.y + radius * sin(startAngle))
+    if isEmpty {
+      move(to: start, transform: transform)
+    } else {
+      addLine(to: start, transform: transform)
+    }
     // Cubic Béziers of at most a quarter turn each: control points along the
     // tangents at 4/3·tan(θ/4) of the radius.
     let pieces = max(1, Int((abs(sweep) / (CGFloat.pi / 2)).rounded(.up)))
@@ -51,14 +56,17 @@ extension CGMutablePath {
   ) {
     let p0 = isEmpty ? t1 : currentPoint.applying(transform.inverted())
     if isEmpty { move(to: t1, transform: transform) }
-    let v1 = CGPoint(x: p0.x - t1.x, y: p0.y - t1.y), v2 = CGPoint(x: t2.x - t1.x, y: t2.y - t1.y)
-    let l1 = (v1.x * v1.x + v1.y * v1.y).squareRoot(), l2 = (v2.x * v2.x + v2.y * v2.y).squareRoot()
+    let v1 = CGPoint(x: p0.x - t1.x, y: p0.y - t1.y)
+    let v2 = CGPoint(x: t2.x - t1.x, y: t2.y - t1.y)
+    let l1 = (v1.x * v1.x + v1.y * v1.y).squareRoot()
+    let l2 = (v2.x * v2.x + v2.y * v2.y).squareRoot()
     let cross = v1.x * v2.y - v1.y * v2.x
     guard radius > 0, l1 > 0, l2 > 0, abs(cross) > 1e-12 * l1 * l2 else {
       addLine(to: t1, transform: transform)
       return
     }
-    let u1 = CGPoint(x: v1.x / l1, y: v1.y / l1), u2 = CGPoint(x: v2.x / l2, y: v2.y / l2)
+    let u1 = CGPoint(x: v1.x / l1, y: v1.y / l1)
+    let u2 = CGPoint(x: v2.x / l2, y: v2.y / l2)
     let theta = acos(max(-1, min(1, u1.x * u2.x + u1.y * u2.y)))  // the corner's angle
     let d = radius / tan(theta / 2)
     let a = CGPoint(x: t1.x + u1.x * d, y: t1.y + u1.y * d)

@@ -85,10 +85,16 @@ struct SVGPathParser {
     var i = index
     if i < chars.count, chars[i] == "+" || chars[i] == "-" { i += 1 }
     var digits = 0
-    while isDigit(i) { i += 1; digits += 1 }
+    while isDigit(i) {
+      i += 1
+      digits += 1
+    }
     if i < chars.count, chars[i] == "." {
       i += 1
-      while isDigit(i) { i += 1; digits += 1 }
+      while isDigit(i) {
+        i += 1
+        digits += 1
+      }
     }
     guard digits > 0 else { throw error("a number") }
     if i < chars.count, chars[i] == "e" || chars[i] == "E" {
@@ -258,14 +264,17 @@ struct SVGPathParser {
   ) {
     let start = current
     if start == end { return }
-    var rx = abs(rxIn), ry = abs(ryIn)
+    var rx = abs(rxIn)
+    var ry = abs(ryIn)
     if rx == 0 || ry == 0 {
       path.addLine(to: end)
       return
     }
     let phi = degrees * .pi / 180
-    let cosPhi = cos(phi), sinPhi = sin(phi)
-    let dx = (start.x - end.x) / 2, dy = (start.y - end.y) / 2
+    let cosPhi = cos(phi)
+    let sinPhi = sin(phi)
+    let dx = (start.x - end.x) / 2
+    let dy = (start.y - end.y) / 2
     let x1 = cosPhi * dx + sinPhi * dy
     let y1 = -sinPhi * dx + cosPhi * dy
     // Radii too small to reach the end point are scaled up just enough.
@@ -275,7 +284,8 @@ struct SVGPathParser {
       rx *= s
       ry *= s
     }
-    let rx2 = rx * rx, ry2 = ry * ry
+    let rx2 = rx * rx
+    let ry2 = ry * ry
     let denominator = rx2 * y1 * y1 + ry2 * x1 * x1
     var coefficient: CGFloat = 0
     if denominator > 0 {
@@ -299,7 +309,8 @@ struct SVGPathParser {
     let step = delta / CGFloat(segments)
     let k = 4 / 3 * tan(step / 4)
     func mapped(_ ux: CGFloat, _ uy: CGFloat) -> CGPoint {
-      let x = ux * rx, y = uy * ry
+      let x = ux * rx
+      let y = uy * ry
       return CGPoint(x: cosPhi * x - sinPhi * y + cx, y: sinPhi * x + cosPhi * y + cy)
     }
     var t = theta1

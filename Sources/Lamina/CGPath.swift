@@ -73,10 +73,13 @@ public class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConve
 
   /// The point where the next element starts (`.zero` for an empty path).
   public var currentPoint: CGPoint {
-    var start = CGPoint.zero, current = CGPoint.zero
+    var start = CGPoint.zero
+    var current = CGPoint.zero
     for element in elements {
       switch element {
-      case .moveTo(let p): start = p; current = p
+      case .moveTo(let p):
+        start = p
+        current = p
       case .lineTo(let p), .quadCurveTo(let p, _), .curveTo(let p, _, _): current = p
       case .closeSubpath: current = start
       }
@@ -107,9 +110,15 @@ public class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConve
 
   static func box(_ points: [CGPoint]) -> CGRect {
     guard let first = points.first else { return .null }
-    var x0 = first.x, y0 = first.y, x1 = first.x, y1 = first.y
+    var x0 = first.x
+    var y0 = first.y
+    var x1 = first.x
+    var y1 = first.y
     for p in points.dropFirst() {
-      x0 = min(x0, p.x); y0 = min(y0, p.y); x1 = max(x1, p.x); y1 = max(y1, p.y)
+      x0 = min(x0, p.x)
+      y0 = min(y0, p.y)
+      x1 = max(x1, p.x)
+      y1 = max(y1, p.y)
     }
     return CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
@@ -142,7 +151,8 @@ public class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConve
       guard pts.count > 1 else { continue }
       // Every subpath is closed implicitly for filling.
       for i in 0..<pts.count {
-        let a = pts[i], b = pts[(i + 1) % pts.count]
+        let a = pts[i]
+        let b = pts[(i + 1) % pts.count]
         if a.y <= p.y {
           if b.y > p.y && cross(a, b, p) > 0 { winding += 1 }
         } else if b.y <= p.y && cross(a, b, p) < 0 {
@@ -170,7 +180,8 @@ public class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConve
   public func flattened(tolerance: CGFloat = 0.25) -> [Polyline] {
     var result: [Polyline] = []
     var current = Polyline(points: [], isClosed: false)
-    var last = CGPoint.zero, start = CGPoint.zero
+    var last = CGPoint.zero
+    var start = CGPoint.zero
     func finish() {
       if !current.points.isEmpty { result.append(current) }
       current = Polyline(points: [], isClosed: false)
@@ -182,15 +193,21 @@ public class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConve
     for element in elements {
       switch element {
       case .moveTo(let p):
-        finish(); current.points.append(p); last = p; start = p
+        finish()
+        current.points.append(p)
+        last = p
+        start = p
       case .lineTo(let p):
-        ensureStarted(); current.points.append(p); last = p
+        ensureStarted()
+        current.points.append(p)
+        last = p
       case .quadCurveTo(let p, let c):
         ensureStarted()
         let d = abs(last.x - 2 * c.x + p.x) + abs(last.y - 2 * c.y + p.y)
         let n = segmentCount(d, tol)
         for i in 1...n {
-          let t = CGFloat(i) / CGFloat(n), u = 1 - t
+          let t = CGFloat(i) / CGFloat(n)
+          let u = 1 - t
           current.points.append(
             CGPoint(
               x: u * u * last.x + 2 * u * t * c.x + t * t * p.x,
@@ -204,8 +221,12 @@ public class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConve
           abs(c1.x - 2 * c2.x + p.x) + abs(c1.y - 2 * c2.y + p.y))
         let n = segmentCount(d * 1.5, tol)
         for i in 1...n {
-          let t = CGFloat(i) / CGFloat(n), u = 1 - t
-          let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, e = t * t * t
+          let t = CGFloat(i) / CGFloat(n)
+          let u = 1 - t
+          let a = u * u * u
+          let b = 3 * u * u * t
+          let c = 3 * u * t * t
+          let e = t * t * t
           current.points.append(
             CGPoint(
               x: a * last.x + b * c1.x + c * c2.x + e * p.x,
@@ -331,8 +352,10 @@ public final class CGMutablePath: CGPath, @unchecked Sendable {
   /// the point of largest x.
   public func addEllipse(in rect: CGRect, transform: CGAffineTransform = .identity) {
     let r = rect.standardized
-    let rx = r.width / 2, ry = r.height / 2
-    let cx = r.midX, cy = r.midY
+    let rx = r.width / 2
+    let ry = r.height / 2
+    let cx = r.midX
+    let cy = r.midY
     // A quarter circle is best approximated by control points at this
     // fraction of the radius along the tangents.
     let k: CGFloat = 0.5522847498307936
@@ -359,13 +382,15 @@ public final class CGMutablePath: CGPath, @unchecked Sendable {
     transform: CGAffineTransform = .identity
   ) {
     let r = rect.standardized
-    let w = min(max(cornerWidth, 0), r.width / 2), h = min(max(cornerHeight, 0), r.height / 2)
+    let w = min(max(cornerWidth, 0), r.width / 2)
+    let h = min(max(cornerHeight, 0), r.height / 2)
     guard w > 0, h > 0 else {
       addRect(r, transform: transform)
       return
     }
     let k: CGFloat = 0.5522847498307936
-    let kw = k * w, kh = k * h
+    let kw = k * w
+    let kh = k * h
     move(to: CGPoint(x: r.minX + w, y: r.minY), transform: transform)
     addLine(to: CGPoint(x: r.maxX - w, y: r.minY), transform: transform)
     addCurve(

@@ -87,7 +87,8 @@ public final class PresentationTree {
       if transitions.isEmpty {
         transitionSnapshots.removeAll()
       } else {
-        for transition in transitions where transitionSnapshots[ObjectIdentifier(transition)] == nil {
+        for transition in transitions where transitionSnapshots[ObjectIdentifier(transition)] == nil
+        {
           transitionSnapshots[ObjectIdentifier(transition)] = layer.deepCopy()
         }
       }
@@ -133,7 +134,8 @@ public final class PresentationTree {
       if transition.isRemovedOnCompletion && timing.hasEnded(atParentTime: time) { return nil }
       guard let point = timing.point(atParentTime: time) else { return nil }
       let eased = transition.timingFunction?.evaluate(at: point.progress) ?? point.progress
-      let start = Double(transition.startProgress), end = Double(transition.endProgress)
+      let start = Double(transition.startProgress)
+      let end = Double(transition.endProgress)
       return TransitionState(
         from: from, type: transition.type, subtype: transition.subtype ?? .fromLeft,
         progress: min(1, max(0, start + (end - start) * eased)))

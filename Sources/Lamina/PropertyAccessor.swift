@@ -244,7 +244,8 @@ enum Convert {
   /// True when two values are known to be equal (used to skip class defaults
   /// that match the initial values).
   static func same(_ a: Any?, _ b: Any?) -> Bool {
-    let a = unwrap(a), b = unwrap(b)
+    let a = unwrap(a)
+    let b = unwrap(b)
     if a == nil && b == nil { return true }
     guard let a, let b else { return false }
     if let x = a as? AnyHashable, let y = b as? AnyHashable { return x == y }

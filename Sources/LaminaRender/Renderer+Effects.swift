@@ -119,7 +119,8 @@ extension Renderer {
       shadowExtents[group.id] = extent
       return
     }
-    let source = try renderOffscreen(group.commands, canvas: canvas, label: "shadow \(group.id): \(group.reason)")
+    let source = try renderOffscreen(
+      group.commands, canvas: canvas, label: "shadow \(group.id): \(group.reason)")
     let f = Float(factor)
     let residual = factor > 1 ? sigma * sigma - f * f / 4 : sigma * sigma
     let passSigma = max(residual, 0).squareRoot() / f
@@ -127,11 +128,15 @@ extension Renderer {
     let current = try withPassState {
       var current = source
       if factor > 1 {
-        current = try fullTargetPass(from: current, width: w, height: h, program: programs.downsample, sampler: linear) {
+        current = try fullTargetPass(
+          from: current, width: w, height: h, program: programs.downsample, sampler: linear
+        ) {
           glUniform1i(programs.downsample.uniform("u_factor"), GLint(factor))
         }
       }
-      if passSigma > 0.3 { current = try blurPasses(from: current, sigma: passSigma, sampler: linear) }
+      if passSigma > 0.3 {
+        current = try blurPasses(from: current, sigma: passSigma, sampler: linear)
+      }
       return current
     }
     groupTargets[group.id] = current

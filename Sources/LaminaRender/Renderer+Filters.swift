@@ -12,7 +12,8 @@ extension Renderer {
     // reads across tile edges.
     let canvas = group.bounds
     guard !canvas.isEmpty, canvas.intersects(region) else { return }
-    let source = try renderOffscreen(group.commands, canvas: canvas, label: "filters \(group.id): \(group.reason)")
+    let source = try renderOffscreen(
+      group.commands, canvas: canvas, label: "filters \(group.id): \(group.reason)")
     groupTargets[group.id] = try filter(source, with: chain)
   }
 
@@ -28,7 +29,8 @@ extension Renderer {
         case .color(let matrix, let bias):
           let program = programs.colorMatrix
           current = try fullTargetPass(
-            from: current, width: current.width, height: current.height, program: program, sampler: nearest
+            from: current, width: current.width, height: current.height, program: program,
+            sampler: nearest
           ) {
             // The matrix is given by rows: GL transposes it into its columns.
             matrix.withUnsafeBufferPointer {
@@ -57,7 +59,8 @@ extension Renderer {
     guard !canvas.isEmpty else { return }
     let copy = try acquireTarget(width: canvas.width, height: canvas.height)
     // Target rows run as canvas rows: the region's origin is the target's.
-    let x = GLint(canvas.x - region.x), y = GLint(canvas.y - region.y)
+    let x = GLint(canvas.x - region.x)
+    let y = GLint(canvas.y - region.y)
     glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), device.framebuffer)
     glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), copy.resolveFramebuffer)
     glBlitFramebuffer(
@@ -73,7 +76,9 @@ extension Renderer {
 
   /// Renders `commands` (their inner groups first) into a new target
   /// covering `canvas` (target pixels).
-  func renderOffscreen(_ commands: [DrawCommand], canvas: PixelRect, label: String) throws -> RenderTarget {
+  func renderOffscreen(_ commands: [DrawCommand], canvas: PixelRect, label: String) throws
+    -> RenderTarget
+  {
     try prepareGroups(commands, region: canvas)
     let target = try acquireTarget(width: canvas.width, height: canvas.height)
     debugGroup(label)

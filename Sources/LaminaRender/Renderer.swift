@@ -67,7 +67,8 @@ public final class Renderer {
   ///     fill, so it is left out there.
   ///   - maxTileSize: the largest tile side (canvases above it render in tiles).
   public init(
-    context: GPUContext? = nil, antialiasing: Antialiasing = .automatic, maxTileSize tile: Int = 4096
+    context: GPUContext? = nil, antialiasing: Antialiasing = .automatic,
+    maxTileSize tile: Int = 4096
   ) throws {
     let context = try context ?? GPUContext.shared()
     context.makeCurrent()
@@ -80,7 +81,8 @@ public final class Renderer {
       mode = context.info.isSoftwareRenderer || maxSamples < 4 ? .edges : .combined(4)
     }
     switch mode {
-    case .multisample(let n) where n <= 1 || maxSamples <= 1, .combined(let n) where n <= 1 || maxSamples <= 1:
+    case .multisample(let n) where n <= 1 || maxSamples <= 1,
+      .combined(let n) where n <= 1 || maxSamples <= 1:
       mode = .edges
     case .multisample(let n): mode = .multisample(min(n, maxSamples))
     case .combined(let n): mode = .combined(min(n, maxSamples))
@@ -104,7 +106,10 @@ public final class Renderer {
     glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer)
     glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), indexBuffer)
     let stride = GLsizei(MemoryLayout<Vertex>.stride)
-    func attribute(_ index: GLuint, _ count: GLint, _ type: Int32, normalized: Bool, _ field: PartialKeyPath<Vertex>) {
+    func attribute(
+      _ index: GLuint, _ count: GLint, _ type: Int32, normalized: Bool,
+      _ field: PartialKeyPath<Vertex>
+    ) {
       glEnableVertexAttribArray(index)
       glVertexAttribPointer(
         index, count, GLenum(type), GLboolean(normalized ? GL_TRUE : GL_FALSE), stride,
@@ -158,7 +163,9 @@ public final class Renderer {
         for row in 0..<tile.height {
           let source = row * target.width * 4
           let destination = ((tile.y + row) * frame.width + tile.x) * 4
-          pixels.replaceSubrange(destination..<destination + tile.width * 4, with: buffer[source..<source + tile.width * 4])
+          pixels.replaceSubrange(
+            destination..<destination + tile.width * 4,
+            with: buffer[source..<source + tile.width * 4])
         }
       }
     }
@@ -177,7 +184,8 @@ public final class Renderer {
 
   private func checkSize(_ frame: Frame) throws {
     guard frame.width > 0, frame.height > 0 else {
-      throw RendererError.canvasTooLarge(width: frame.width, height: frame.height, limit: "it is empty")
+      throw RendererError.canvasTooLarge(
+        width: frame.width, height: frame.height, limit: "it is empty")
     }
     guard frame.width * frame.height <= Self.maxCanvasPixels else {
       throw RendererError.canvasTooLarge(
@@ -196,7 +204,8 @@ public final class Renderer {
     device.counters = RenderCounters()
     let start = DispatchTime.now().uptimeNanoseconds
     defer { lastEncodeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
-    let tileWidth = min(frame.width, maxTileSize), tileHeight = min(frame.height, maxTileSize)
+    let tileWidth = min(frame.width, maxTileSize)
+    let tileHeight = min(frame.height, maxTileSize)
     if canvasTarget?.width != tileWidth || canvasTarget?.height != tileHeight {
       canvasTarget = nil
       canvasTarget = try RenderTarget(width: tileWidth, height: tileHeight, samples: samples)
@@ -207,7 +216,8 @@ public final class Renderer {
       var x = 0
       while x < frame.width {
         let tile = PixelRect(
-          x: x, y: y, width: min(tileWidth, frame.width - x), height: min(tileHeight, frame.height - y))
+          x: x, y: y, width: min(tileWidth, frame.width - x),
+          height: min(tileHeight, frame.height - y))
         try prepareGroups(frame.commands, region: tile)
         debugGroup("canvas tile \(tile)")
         defer { debugGroupEnd() }
@@ -337,7 +347,10 @@ public final class Renderer {
   ) throws {
     // A backdrop reads what was drawn before it: draw up to it, capture and
     // filter, then go on.
-    if let split = commands.firstIndex(where: { if case .group(let g) = $0 { return g.backdrop }; return false }),
+    if let split = commands.firstIndex(where: {
+      if case .group(let g) = $0 { return g.backdrop }
+      return false
+    }),
       case .group(let group) = commands[split]
     {
       try drawCommands(Array(commands[..<split]), region: region, targetSize: targetSize)
@@ -414,7 +427,8 @@ public final class Renderer {
         glBufferData(GLenum(GL_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
       }
       effectIndices.withUnsafeBytes { raw in
-        glBufferData(GLenum(GL_ELEMENT_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+        glBufferData(
+          GLenum(GL_ELEMENT_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
       }
     }
     glBindVertexArray(vertexArray)
@@ -424,7 +438,8 @@ public final class Renderer {
         glBufferData(GLenum(GL_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
       }
       indices.withUnsafeBytes { raw in
-        glBufferData(GLenum(GL_ELEMENT_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+        glBufferData(
+          GLenum(GL_ELEMENT_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
       }
     }
     var boundEffect = false
@@ -495,7 +510,8 @@ public final class Renderer {
         width: CGFloat(c.width), height: CGFloat(c.height))
       let extent = shadowExtents[group.id] ?? (1, 1)
       return DrawItem(
-        material: .shadow(group.id), clippedPolygon: nil, rect: rect, uv: (0, 0, extent.0, extent.1),
+        material: .shadow(group.id), clippedPolygon: nil, rect: rect,
+        uv: (0, 0, extent.0, extent.1),
         matrix: CATransform3DIdentity, color: shadow.color * group.opacity, bounds: group.bounds,
         layerName: nil,
         antialiased: false)
@@ -508,7 +524,8 @@ public final class Renderer {
         material: .filtered(group.id), clippedPolygon: nil,
         rect: CGRect(x: b.x, y: b.y, width: b.width, height: b.height), uv: (0, 0, 1, 1),
         matrix: CATransform3DIdentity, color: SIMD4(repeating: group.opacity),
-        bounds: b.intersection(region), layerName: nil, antialiased: false, clipPlanes: group.clipPlanes)
+        bounds: b.intersection(region), layerName: nil, antialiased: false,
+        clipPlanes: group.clipPlanes)
       item.clip = group.clip
       item.blend = group.blend
       return item
@@ -517,7 +534,8 @@ public final class Renderer {
     let rect = CGRect(x: area.x, y: area.y, width: area.width, height: area.height)
     let material: Material = group.mask.map { .masked(group.id, mask: $0.id) } ?? .group(group.id)
     var item = DrawItem(
-      material: material, clippedPolygon: nil, rect: rect, uv: (0, 0, 1, 1), matrix: CATransform3DIdentity,
+      material: material, clippedPolygon: nil, rect: rect, uv: (0, 0, 1, 1),
+      matrix: CATransform3DIdentity,
       color: SIMD4(repeating: group.opacity), bounds: area, layerName: nil, antialiased: false,
       clipPlanes: group.clipPlanes)
     item.clip = group.clip
@@ -526,7 +544,9 @@ public final class Renderer {
   }
 
   /// Appends the item's polygon as a triangle fan; returns the index count.
-  private func appendItem(_ item: DrawItem, _ vertices: inout [Vertex], _ indices: inout [UInt32]) -> Int {
+  private func appendItem(_ item: DrawItem, _ vertices: inout [Vertex], _ indices: inout [UInt32])
+    -> Int
+  {
     let base = UInt32(vertices.count)
     let n = forEachVertex(item) { _, _, vertex in vertices.append(vertex) }
     return Self.appendFan(base: base, count: n, &indices)
@@ -584,7 +604,9 @@ public final class Renderer {
       // The common case: the whole rect, grown by the antialiasing margin.
       var g = r
       var lines: EdgeLines?
-      if antialias, mask != 0, let edgeLines = EdgeLines(r, m), let margin = EdgeGeometry.margins(r, m) {
+      if antialias, mask != 0, let edgeLines = EdgeLines(r, m),
+        let margin = EdgeGeometry.margins(r, m)
+      {
         let grown = CGRect(
           x: r.minX - (mask & 8 != 0 ? margin.x : 0), y: r.minY - (mask & 1 != 0 ? margin.y : 0),
           width: r.width + (mask & 8 != 0 ? margin.x : 0) + (mask & 2 != 0 ? margin.x : 0),
@@ -641,7 +663,8 @@ struct EdgeLines {
     guard let p0 = project(rect.minX, rect.minY), let p1 = project(rect.maxX, rect.minY),
       let p2 = project(rect.maxX, rect.maxY), let p3 = project(rect.minX, rect.maxY)
     else { return nil }
-    let cx = (p0.0 + p1.0 + p2.0 + p3.0) / 4, cy = (p0.1 + p1.1 + p2.1 + p3.1) / 4
+    let cx = (p0.0 + p1.0 + p2.0 + p3.0) / 4
+    let cy = (p0.1 + p1.1 + p2.1 + p3.1) / 4
     guard setLine(0, p0, p1, cx, cy), setLine(1, p1, p2, cx, cy), setLine(2, p2, p3, cx, cy),
       setLine(3, p3, p0, cx, cy)
     else { return nil }
@@ -651,14 +674,21 @@ struct EdgeLines {
   private mutating func setLine(
     _ i: Int, _ p: (Double, Double), _ q: (Double, Double), _ cx: Double, _ cy: Double
   ) -> Bool {
-    var a = p.1 - q.1, b = q.0 - p.0
+    var a = p.1 - q.1
+    var b = q.0 - p.0
     let length = (a * a + b * b).squareRoot()
     guard length > 1e-9 else { return false }
     a /= length
     b /= length
     var offset = -(a * p.0 + b * p.1)
-    if a * cx + b * cy + offset < 0 { a = -a; b = -b; offset = -offset }
-    nx[i] = a; ny[i] = b; c[i] = offset
+    if a * cx + b * cy + offset < 0 {
+      a = -a
+      b = -b
+      offset = -offset
+    }
+    nx[i] = a
+    ny[i] = b
+    c[i] = offset
     return true
   }
 

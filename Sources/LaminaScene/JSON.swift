@@ -83,7 +83,8 @@ struct JSONParser {
   }
 
   private func position(of offset: Int) -> (Int, Int) {
-    var line = 1, column = 1
+    var line = 1
+    var column = 1
     var i = 0
     while i < offset && i < bytes.count {
       if bytes[i] == 0x0A {

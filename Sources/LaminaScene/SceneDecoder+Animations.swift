@@ -100,7 +100,9 @@ extension SceneDecoder {
     return CAMediaTimingFunction(name: CAMediaTimingFunctionName(rawValue: name))
   }
 
-  func set(_ key: String, _ json: JSON, on a: CAPropertyAnimation, kind: CAValueKind, at path: String)
+  func set(
+    _ key: String, _ json: JSON, on a: CAPropertyAnimation, kind: CAValueKind, at path: String
+  )
     throws
   {
     let basic = a as? CABasicAnimation
@@ -199,7 +201,9 @@ extension SceneDecoder {
     // Corner lists become the mask type, as KVC would store them.
     if kind == .cornerMask, let names = v as? [String] {
       var mask: CACornerMask = []
-      for n in names { if let c = CACornerMask.names.first(where: { $0.0 == n }) { mask.insert(c.1) } }
+      for n in names {
+        if let c = CACornerMask.names.first(where: { $0.0 == n }) { mask.insert(c.1) }
+      }
       return mask
     }
     return v

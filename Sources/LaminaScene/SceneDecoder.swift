@@ -73,7 +73,8 @@ struct SceneDecoder {
       }
       return v
     }
-    let width = try side("width"), height = try side("height")
+    let width = try side("width")
+    let height = try side("height")
     var scale: CGFloat = 1
     if let j = json["scale"] {
       scale = try number(j, "canvas.scale")
@@ -90,7 +91,8 @@ struct SceneDecoder {
         file: file, path: "canvas.\(key)",
         expected:
           "\(key) × scale ≤ \(format(Double(SceneLoader.maxCanvasPixels))) pixels",
-        found: "\(format(Double(side))) × \(format(Double(scale))) = \(format(Double(side * scale)))")
+        found:
+          "\(format(Double(side))) × \(format(Double(scale))) = \(format(Double(side * scale)))")
     }
     var background: CGColor?
     if let j = json["background"] { background = try color(j, "canvas.background") }
@@ -179,7 +181,8 @@ struct SceneDecoder {
       throw SceneError.invalidValue(
         file: file, path: "\(path).locations",
         message:
-          "has \(locations.count) locations for \(gradient.cgColors.count) colors; give one per color or null")
+          "has \(locations.count) locations for \(gradient.cgColors.count) colors; give one per color or null"
+      )
     }
     return layer
   }

@@ -43,7 +43,8 @@ public enum SceneLoader {
       data = try Data(contentsOf: url)
     } catch {
       let reason =
-        FileManager.default.fileExists(atPath: url.path) ? "permission denied or not a file"
+        FileManager.default.fileExists(atPath: url.path)
+        ? "permission denied or not a file"
         : "no such file"
       throw SceneError.unreadable(file: fileName, reason: reason)
     }

@@ -12,8 +12,11 @@ import LaminaScene
 func runBench(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
-      arguments, valued: ["--frames", "--warmup", "--start", "--fps", "--size"], switches: ["--json"])
-    guard options.positional.count == 1 else { throw UsageError("bench needs one scene file\n" + usage) }
+      arguments, valued: ["--frames", "--warmup", "--start", "--fps", "--size"],
+      switches: ["--json"])
+    guard options.positional.count == 1 else {
+      throw UsageError("bench needs one scene file\n" + usage)
+    }
     let path = options.positional[0]
     let frames = try options.integer("--frames", range: 1...1_000_000) ?? 120
     let warmup = try options.integer("--warmup", range: 0...1_000_000) ?? 10
@@ -23,15 +26,22 @@ func runBench(_ arguments: [String]) -> Int32 {
     let renderer = try Renderer()
     let scene = try SceneLoader.load(
       contentsOf: URL(fileURLWithPath: path), maxImageDimension: renderer.maxTextureSize)
-    let pixelSize = size ?? (
-      Int((scene.canvas.width * scene.canvas.scale).rounded()),
-      Int((scene.canvas.height * scene.canvas.scale).rounded()))
+    let pixelSize =
+      size ?? (
+        Int((scene.canvas.width * scene.canvas.scale).rounded()),
+        Int((scene.canvas.height * scene.canvas.scale).rounded())
+      )
 
     let presentation = PresentationTree(root: scene.root)
     var update: [Double] = []
-    var cpu: [Double] = [], gpu: [Double] = [], total: [Double] = []
-    var draws: [Int] = [], uploads: [Int] = [], passes: [Int] = []
-    var sortMs: [Double] = [], pieces: [Int] = []
+    var cpu: [Double] = []
+    var gpu: [Double] = []
+    var total: [Double] = []
+    var draws: [Int] = []
+    var uploads: [Int] = []
+    var passes: [Int] = []
+    var sortMs: [Double] = []
+    var pieces: [Int] = []
     for i in 0..<(warmup + frames) {
       // Warm-up frames come just before `start`, timed frames from `start` on.
       let time = start + Double(i - warmup) / fps
@@ -60,7 +70,8 @@ func runBench(_ arguments: [String]) -> Int32 {
     }
     let report = BenchReport(
       scene: (path as NSString).lastPathComponent, width: pixelSize.0, height: pixelSize.1,
-      frames: frames, warmup: warmup, start: start, fps: fps, frameMs: total, cpuMs: cpu, gpuMs: gpu,
+      frames: frames, warmup: warmup, start: start, fps: fps, frameMs: total, cpuMs: cpu,
+      gpuMs: gpu,
       updateMs: update, drawCalls: draws, uploads: uploads, offscreenPasses: passes,
       depthSortMs: sortMs, depthSortPieces: pieces,
       peakMemoryMB: peakMemoryMB(), renderer: renderer)
@@ -93,7 +104,8 @@ struct BenchReport {
     guard !values.isEmpty else { return 0 }
     let sorted = values.sorted()
     let rank = p / 100 * Double(sorted.count - 1)
-    let lower = Int(rank.rounded(.down)), upper = Int(rank.rounded(.up))
+    let lower = Int(rank.rounded(.down))
+    let upper = Int(rank.rounded(.up))
     return sorted[lower] + (sorted[upper] - sorted[lower]) * (rank - Double(lower))
   }
 
@@ -121,16 +133,24 @@ struct BenchReport {
       "start": start, "fps": fps,
       "platform": renderer.context.platform.rawValue, "msaaSamples": renderer.samples,
       "framesPerSecond": median > 0 ? 1000 / median : 0,
-      "frameMs": ["median": median, "p95": Self.percentile(frameMs, 95), "p99": Self.percentile(frameMs, 99)],
+      "frameMs": [
+        "median": median, "p95": Self.percentile(frameMs, 95), "p99": Self.percentile(frameMs, 99),
+      ],
       "cpuMs": ["median": Self.percentile(cpuMs, 50), "p95": Self.percentile(cpuMs, 95)],
-      "presentationUpdateMs": ["median": Self.percentile(updateMs, 50), "p95": Self.percentile(updateMs, 95)],
+      "presentationUpdateMs": [
+        "median": Self.percentile(updateMs, 50), "p95": Self.percentile(updateMs, 95),
+      ],
       "gpuMs": ["median": Self.percentile(gpuMs, 50), "p95": Self.percentile(gpuMs, 95)],
       "drawCallsPerFrame": mean(drawCalls), "uploadsPerFrame": mean(uploads),
       "offscreenPassesPerFrame": mean(offscreenPasses), "peakMemoryMB": peakMemoryMB,
-      "depthSortMs": ["median": Self.percentile(depthSortMs, 50), "p95": Self.percentile(depthSortMs, 95)],
+      "depthSortMs": [
+        "median": Self.percentile(depthSortMs, 50), "p95": Self.percentile(depthSortMs, 95),
+      ],
       "depthSortPiecesPerFrame": mean(depthSortPieces),
     ]
-    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+    let data =
+      (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]))
+      ?? Data()
     return String(decoding: data, as: UTF8.self)
   }
 }

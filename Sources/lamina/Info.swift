@@ -56,6 +56,8 @@ private func writeError(_ message: String) {
 }
 
 private func jsonObject(_ fields: [String: String]) -> String {
-  let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+  let data =
+    (try? JSONSerialization.data(
+      withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
   return String(decoding: data, as: UTF8.self)
 }

@@ -50,7 +50,8 @@ struct Options {
       throw UsageError("\(name) expects a number, got '\(text)'")
     }
     guard range.contains(value) else {
-      throw UsageError("\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
+      throw UsageError(
+        "\(name) must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
     }
     return value
   }
@@ -59,7 +60,9 @@ struct Options {
   func integer(_ name: String, range: ClosedRange<Int>) throws -> Int? {
     guard let text = values[name] else { return nil }
     guard let value = Int(text), range.contains(value) else {
-      throw UsageError("\(name) expects a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'")
+      throw UsageError(
+        "\(name) expects a whole number in \(range.lowerBound)...\(range.upperBound), got '\(text)'"
+      )
     }
     return value
   }

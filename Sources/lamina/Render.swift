@@ -10,16 +10,22 @@ func runRender(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
       arguments, valued: ["-o", "--output", "--time", "--scale", "--frames", "--fps", "--video"])
-    guard options.positional.count == 1 else { throw UsageError("render needs one scene file\n" + usage) }
+    guard options.positional.count == 1 else {
+      throw UsageError("render needs one scene file\n" + usage)
+    }
     let output = options.string("-o") ?? options.string("--output")
     let video = options.string("--video")
     let sequence = options.string("--frames") != nil || video != nil
     if sequence {
-      guard let frames = options.string("--frames") else { throw UsageError("--video needs --frames A..B") }
+      guard let frames = options.string("--frames") else {
+        throw UsageError("--video needs --frames A..B")
+      }
       guard (output == nil) != (video == nil) else {
         throw UsageError("a sequence needs either -o 'frame-%04d.png' or --video OUT.y4m")
       }
-      guard options.string("--time") == nil else { throw UsageError("--time does not go with --frames") }
+      guard options.string("--time") == nil else {
+        throw UsageError("--time does not go with --frames")
+      }
       let range = try FrameRange(frames)
       let pattern = try output.map { try FramePattern($0) }
       let fps = try options.number("--fps", range: 0.001...10_000) ?? 60
@@ -50,7 +56,8 @@ func runRender(_ arguments: [String]) -> Int32 {
 extension Renderer {
   /// Renders a loaded scene at `time` seconds (canvas scale overridable).
   func render(scene: Scene, time: Double, scale: Double?) throws -> RenderedImage {
-    let frame = buildFrame(scene: scene, time: time, scale: scale, presentation: PresentationTree(root: scene.root))
+    let frame = buildFrame(
+      scene: scene, time: time, scale: scale, presentation: PresentationTree(root: scene.root))
     return try render(frame)
   }
 

@@ -20,7 +20,8 @@ final class CommandTests: XCTestCase {
     let process = Process()
     process.executableURL = binary
     process.arguments = arguments
-    let out = Pipe(), err = Pipe()
+    let out = Pipe()
+    let err = Pipe()
     process.standardOutput = out
     process.standardError = err
     try process.run()
@@ -38,7 +39,8 @@ final class CommandTests: XCTestCase {
     guard FileManager.default.isExecutableFile(atPath: binary.path) else {
       throw XCTSkip("lamina is not built beside the tests (swift build --build-tests builds it)")
     }
-    scratch = FileManager.default.temporaryDirectory.appendingPathComponent("lamina-cli-\(UUID().uuidString)")
+    scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "lamina-cli-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
   }
 
@@ -73,7 +75,9 @@ final class CommandTests: XCTestCase {
   }
 
   func testBadSceneFailsWithItsPathAndWritesNothing() throws {
-    let scene = try write("bad.json", """
+    let scene = try write(
+      "bad.json",
+      """
       { "lamina": 1, "canvas": { "width": 40, "height": 30 },
         "root": { "sublayers": [ { "opacity": "half" } ] } }
       """)
@@ -83,11 +87,13 @@ final class CommandTests: XCTestCase {
     XCTAssertTrue(result.stderr.contains("bad.json"), result.stderr)
     XCTAssertTrue(result.stderr.contains("root.sublayers[0].opacity"), result.stderr)
     XCTAssertFalse(FileManager.default.fileExists(atPath: output))
-    XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted(), ["bad.json"])
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted(), ["bad.json"])
   }
 
   func testMalformedJSONNamesLineAndColumn() throws {
-    let scene = try write("broken.json", "{ \"lamina\": 1,\n  \"canvas\": { \"width\": 40 \"height\": 30 } }")
+    let scene = try write(
+      "broken.json", "{ \"lamina\": 1,\n  \"canvas\": { \"width\": 40 \"height\": 30 } }")
     let result = try run(["render", scene, "-o", scratch.appendingPathComponent("o.png").path])
     XCTAssertEqual(result.status, 1)
     XCTAssertTrue(result.stderr.contains("broken.json:2:"), result.stderr)

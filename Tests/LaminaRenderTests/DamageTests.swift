@@ -33,7 +33,8 @@ final class DamageTests: XCTestCase {
   }
 
   func testFirstFrameIsAllDamage() {
-    XCTAssertEqual(Damage(from: nil, to: frame()).rects, [PixelRect(x: 0, y: 0, width: 200, height: 100)])
+    XCTAssertEqual(
+      Damage(from: nil, to: frame()).rects, [PixelRect(x: 0, y: 0, width: 200, height: 100)])
   }
 
   func testMovedLayerDamagesWhereItWasAndWhereItIs() {
@@ -56,7 +57,8 @@ final class DamageTests: XCTestCase {
   func testHiddenLayerDamagesWhereItWas() {
     let before = frame()
     a.isHidden = true
-    XCTAssertEqual(Damage(from: before, to: frame()).rects, [PixelRect(x: 9, y: 9, width: 22, height: 22)])
+    XCTAssertEqual(
+      Damage(from: before, to: frame()).rects, [PixelRect(x: 9, y: 9, width: 22, height: 22)])
   }
 
   func testManyChangesMergeIntoFewRects() {
@@ -72,9 +74,11 @@ final class DamageTests: XCTestCase {
     // Every new layer lies inside the damage.
     for l in root.sublayers!.dropFirst(2) {
       let f = l.frame
-      XCTAssertTrue(damage.rects.contains { r in
-        CGFloat(r.x) <= f.minX && CGFloat(r.maxX) >= f.maxX && CGFloat(r.y) <= f.minY && CGFloat(r.maxY) >= f.maxY
-      }, "\(f) not covered")
+      XCTAssertTrue(
+        damage.rects.contains { r in
+          CGFloat(r.x) <= f.minX && CGFloat(r.maxX) >= f.maxX && CGFloat(r.y) <= f.minY
+            && CGFloat(r.maxY) >= f.maxY
+        }, "\(f) not covered")
     }
   }
 }

@@ -12,7 +12,7 @@ final class DepthSorterTests: XCTestCase {
   struct Random {
     var state: UInt64
     mutating func next() -> Double {
-      state = state &* 6364136223846793005 &+ 1442695040888963407
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return Double(state >> 11) / Double(1 << 53)
     }
     mutating func range(_ a: Double, _ b: Double) -> Double { a + (b - a) * next() }
@@ -23,14 +23,17 @@ final class DepthSorterTests: XCTestCase {
     var view = CATransform3DIdentity
     if perspective { view.m34 = -1.0 / 400 }
     return (0..<count).map { _ in
-      let w = random.range(40, 120), h = random.range(40, 120)
+      let w = random.range(40, 120)
+      let h = random.range(40, 120)
       var m = CATransform3DMakeTranslation(-w / 2, -h / 2, 0)
       m = m.concatenating(CATransform3DMakeRotation(random.range(-1.2, 1.2), 1, 0, 0))
       m = m.concatenating(CATransform3DMakeRotation(random.range(-1.2, 1.2), 0, 1, 0))
       m = m.concatenating(CATransform3DMakeRotation(random.range(-3, 3), 0, 0, 1))
       m = m.concatenating(
-        CATransform3DMakeTranslation(random.range(-40, 40), random.range(-40, 40), random.range(-40, 40)))
-      return DepthSorter.Plane(rect: CGRect(x: 0, y: 0, width: w, height: h), toContext: m.concatenating(view))
+        CATransform3DMakeTranslation(
+          random.range(-40, 40), random.range(-40, 40), random.range(-40, 40)))
+      return DepthSorter.Plane(
+        rect: CGRect(x: 0, y: 0, width: w, height: h), toContext: m.concatenating(view))
     }
   }
 
@@ -50,15 +53,18 @@ final class DepthSorterTests: XCTestCase {
     guard polygon.count >= 3 else { return nil }
     var sign = 0.0
     for i in polygon.indices {
-      let p = polygon[i], q = polygon[(i + 1) % polygon.count]
+      let p = polygon[i]
+      let q = polygon[(i + 1) % polygon.count]
       let cross = (q.x - p.x) * (y - p.y) - (q.y - p.y) * (x - p.x)
       if abs(cross) < 1e-9 { continue }
       if sign == 0 { sign = cross } else if (cross > 0) != (sign > 0) { return nil }
     }
     // The plane through the polygon (Newell), solved for z.
-    var n = SIMD3<Double>(repeating: 0), c = SIMD3<Double>(repeating: 0)
+    var n = SIMD3<Double>(repeating: 0)
+    var c = SIMD3<Double>(repeating: 0)
     for i in polygon.indices {
-      let p = polygon[i], q = polygon[(i + 1) % polygon.count]
+      let p = polygon[i]
+      let q = polygon[(i + 1) % polygon.count]
       n += SIMD3((p.y - q.y) * (p.z + q.z), (p.z - q.z) * (p.x + q.x), (p.x - q.x) * (p.y + q.y))
       c += p
     }
@@ -67,7 +73,9 @@ final class DepthSorterTests: XCTestCase {
     return c.z - (n.x * (x - c.x) + n.y * (y - c.y)) / n.z
   }
 
-  func assertPaintersOrder(_ planes: [DepthSorter.Plane], file: StaticString = #filePath, line: UInt = #line) {
+  func assertPaintersOrder(
+    _ planes: [DepthSorter.Plane], file: StaticString = #filePath, line: UInt = #line
+  ) {
     let pieces = DepthSorter(planes: planes).sorted()
     let polygons = pieces.map { projected($0, planes) }
     var checked = 0
@@ -83,7 +91,8 @@ final class DepthSorterTests: XCTestCase {
         }
         guard let last else { continue }
         checked += 1
-        XCTAssertEqual(last, nearest, accuracy: 1e-6 * max(1, abs(nearest)),
+        XCTAssertEqual(
+          last, nearest, accuracy: 1e-6 * max(1, abs(nearest)),
           "at (\(xi), \(yi)) the piece drawn last is not the nearest", file: file, line: line)
         if abs(last - nearest) > 1e-6 * max(1, abs(nearest)) { return }
       }
@@ -105,8 +114,10 @@ final class DepthSorterTests: XCTestCase {
 
   func testIntersectingPlanesAreSplit() {
     // Two planes crossing at x = 50 like an X seen from above.
-    let a = CATransform3DMakeTranslation(-50, -50, 0).concatenating(CATransform3DMakeRotation(0.5, 0, 1, 0))
-    let b = CATransform3DMakeTranslation(-50, -50, 0).concatenating(CATransform3DMakeRotation(-0.5, 0, 1, 0))
+    let a = CATransform3DMakeTranslation(-50, -50, 0).concatenating(
+      CATransform3DMakeRotation(0.5, 0, 1, 0))
+    let b = CATransform3DMakeTranslation(-50, -50, 0).concatenating(
+      CATransform3DMakeRotation(-0.5, 0, 1, 0))
     let planes = [
       DepthSorter.Plane(rect: CGRect(x: 0, y: 0, width: 100, height: 100), toContext: a),
       DepthSorter.Plane(rect: CGRect(x: 0, y: 0, width: 100, height: 100), toContext: b),

@@ -285,14 +285,18 @@ final class EffectTests: XCTestCase {
   func testEffectsAgreeUnderMultisampling() throws {
     let msaa = try Renderer(antialiasing: .multisample(4))
     let folder = RenderTestSupport.fixtures.appendingPathComponent("reftests")
-    for name in ["clip_rounded_rotated", "shadows", "masks", "nine_slice_sizes", "border_over_sublayers"] {
+    for name in [
+      "clip_rounded_rotated", "shadows", "masks", "nine_slice_sizes", "border_over_sublayers",
+    ] {
       let scene = try SceneLoader.load(contentsOf: folder.appendingPathComponent(name + ".json"))
       var builder = FrameBuilder(
-        size: CGSize(width: scene.canvas.width, height: scene.canvas.height), scale: scene.canvas.scale)
+        size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
+        scale: scene.canvas.scale)
       let frame = builder.build(root: scene.root, background: scene.canvas.background)
       let a = try msaa.render(frame)
       let b = try RenderTestSupport.render(folder.appendingPathComponent(name + ".json"))
-      let comparison = ImageComparison(actual: a.straightPixels, expected: b.straightPixels, threshold: 8)
+      let comparison = ImageComparison(
+        actual: a.straightPixels, expected: b.straightPixels, threshold: 8)
       XCTAssertLessThan(comparison.fractionOff, 0.03, "\(name): \(comparison.summary)")
       XCTAssertGreaterThan(comparison.psnr, 30, "\(name): \(comparison.summary)")
     }

@@ -20,7 +20,9 @@ final class EmitterTests: XCTestCase {
 
   func testColdStartAndSteppingGiveTheSameFrame() throws {
     let cold = try RenderTestSupport.render(scene, time: 2)
-    for time in stride(from: 0.0, to: 2, by: 1.0 / 30) { _ = try RenderTestSupport.render(scene, time: time) }
+    for time in stride(from: 0.0, to: 2, by: 1.0 / 30) {
+      _ = try RenderTestSupport.render(scene, time: time)
+    }
     let stepped = try RenderTestSupport.render(scene, time: 2)
     XCTAssertTrue(cold == stepped)
   }
@@ -54,7 +56,8 @@ final class EmitterTests: XCTestCase {
     cell.contents = CGImage(width: 1, height: 1, rgba: [255, 255, 255, 255])
     emitter.emitterCells = [cell]
     // Particle 0, born at 0: x = 10 + 30t, y = 20 + 4t².
-    let first = try XCTUnwrap(EmitterSimulation.particles(of: emitter, at: 2.5).first { $0.birth == 0 })
+    let first = try XCTUnwrap(
+      EmitterSimulation.particles(of: emitter, at: 2.5).first { $0.birth == 0 })
     XCTAssertEqual(first.position.x, 10 + 30 * 2.5, accuracy: 1e-9)
     XCTAssertEqual(first.position.y, 20 + 4 * 2.5 * 2.5, accuracy: 1e-9)
   }

@@ -5,7 +5,9 @@ import XCTest
 
 /// `filters` on a layer's whole rendering, checked against hand-computed colors.
 final class FilterTests: XCTestCase {
-  func render(_ filter: CIFilter, color: CGColor, background: CGColor = .white) throws -> (UInt8, UInt8, UInt8, UInt8) {
+  func render(_ filter: CIFilter, color: CGColor, background: CGColor = .white) throws -> (
+    UInt8, UInt8, UInt8, UInt8
+  ) {
     let root = CALayer()
     root.bounds = CGRect(x: 0, y: 0, width: 40, height: 40)
     root.position = CGPoint(x: 20, y: 20)
@@ -14,7 +16,8 @@ final class FilterTests: XCTestCase {
     layer.backgroundColor = color
     layer.filters = [filter]
     root.addSublayer(layer)
-    let image = try RenderTestSupport.renderer().render(layer: root, size: root.bounds.size, background: background)
+    let image = try RenderTestSupport.renderer().render(
+      layer: root, size: root.bounds.size, background: background)
     return image.pixel(20, 20)
   }
 
@@ -24,19 +27,24 @@ final class FilterTests: XCTestCase {
     return f
   }
 
-  func assertColor(_ p: (UInt8, UInt8, UInt8, UInt8), _ r: Double, _ g: Double, _ b: Double, line: UInt = #line) {
+  func assertColor(
+    _ p: (UInt8, UInt8, UInt8, UInt8), _ r: Double, _ g: Double, _ b: Double, line: UInt = #line
+  ) {
     XCTAssertEqual(Double(p.0), r * 255, accuracy: 1.5, "red", line: line)
     XCTAssertEqual(Double(p.1), g * 255, accuracy: 1.5, "green", line: line)
     XCTAssertEqual(Double(p.2), b * 255, accuracy: 1.5, "blue", line: line)
   }
 
   func testColorInvert() throws {
-    let p = try render(filter("CIColorInvert"), color: CGColor(red: 0.2, green: 0.4, blue: 0.6, alpha: 1))
+    let p = try render(
+      filter("CIColorInvert"), color: CGColor(red: 0.2, green: 0.4, blue: 0.6, alpha: 1))
     assertColor(p, 0.8, 0.6, 0.4)
   }
 
   func testSaturationZeroGivesRec709Luma() throws {
-    let p = try render(filter("CIColorControls", ["inputSaturation": 0.0]), color: CGColor(red: 1, green: 0, blue: 0, alpha: 1))
+    let p = try render(
+      filter("CIColorControls", ["inputSaturation": 0.0]),
+      color: CGColor(red: 1, green: 0, blue: 0, alpha: 1))
     assertColor(p, 0.2126, 0.2126, 0.2126)
   }
 
@@ -54,7 +62,9 @@ final class FilterTests: XCTestCase {
   }
 
   func testHueRotationByAFullTurnIsIdentity() throws {
-    let p = try render(filter("CIHueAdjust", ["inputAngle": 2 * Double.pi]), color: CGColor(red: 0.8, green: 0.3, blue: 0.1, alpha: 1))
+    let p = try render(
+      filter("CIHueAdjust", ["inputAngle": 2 * Double.pi]),
+      color: CGColor(red: 0.8, green: 0.3, blue: 0.1, alpha: 1))
     assertColor(p, 0.8, 0.3, 0.1)
   }
 
@@ -62,10 +72,13 @@ final class FilterTests: XCTestCase {
     // Red and blue swapped, alpha halved, on a half-transparent green-blue:
     // straight (0, 0.5, 1, 0.5) → (1, 0.5, 0, 0.25), over black.
     let p = try render(
-      filter("CIColorMatrix", [
-        "inputRVector": CIVector(x: 0, y: 0, z: 1, w: 0), "inputBVector": CIVector(x: 1, y: 0, z: 0, w: 0),
-        "inputAVector": CIVector(x: 0, y: 0, z: 0, w: 0.5),
-      ]), color: CGColor(red: 0, green: 0.5, blue: 1, alpha: 0.5), background: .black)
+      filter(
+        "CIColorMatrix",
+        [
+          "inputRVector": CIVector(x: 0, y: 0, z: 1, w: 0),
+          "inputBVector": CIVector(x: 1, y: 0, z: 0, w: 0),
+          "inputAVector": CIVector(x: 0, y: 0, z: 0, w: 0.5),
+        ]), color: CGColor(red: 0, green: 0.5, blue: 1, alpha: 0.5), background: .black)
     assertColor(p, 0.25, 0.125, 0)
   }
 
@@ -81,7 +94,9 @@ final class FilterTests: XCTestCase {
     let renderer = try RenderTestSupport.renderer()
     let image = try renderer.render(layer: root, size: root.bounds.size)
     // At the edge, half covered: erf symmetric → alpha 0.5.
-    XCTAssertEqual(Double(image.pixel(24, 40).a) / 255, 0.5 - 0.5 * erf(0.5 / (4 * 2.0.squareRoot())), accuracy: 0.02)
+    XCTAssertEqual(
+      Double(image.pixel(24, 40).a) / 255, 0.5 - 0.5 * erf(0.5 / (4 * 2.0.squareRoot())),
+      accuracy: 0.02)
     // Outside the bounds the blur still reaches.
     XCTAssertGreaterThan(image.pixel(20, 40).a, 20)
     XCTAssertEqual(image.pixel(40, 40).a, 255)

@@ -82,7 +82,8 @@ final class FrameBuilderTests: XCTestCase {
       outer.addSublayer(inner)
       r.addSublayer(outer)
       let item = build(r).allItems.last!
-      let left = project(item, 0, 30), right = project(item, 60, 30)
+      let left = project(item, 0, 30)
+      let right = project(item, 60, 30)
       let width = right.x - left.x
       if flattening {
         XCTAssertEqual(width, 60 * cos(.pi / 4) * cos(.pi / 4), accuracy: 1e-9)
@@ -186,7 +187,8 @@ final class FrameBuilderTests: XCTestCase {
     context.addSublayer(card)
     r.addSublayer(context)
     let item = build(r).allItems[0]
-    let left = project(item, 0, 50), right = project(item, 100, 50)
+    let left = project(item, 0, 50)
+    let right = project(item, 100, 50)
     XCTAssertEqual(abs(right.x - left.x), 100 * 1.25, accuracy: 1e-6)
   }
 }

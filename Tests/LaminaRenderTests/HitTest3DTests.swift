@@ -21,8 +21,11 @@ final class HitTest3DTests: XCTestCase {
       for x in stride(from: 2, to: image.width, by: 3) {
         let p = image.pixel(x, y)
         // Only pixels well inside a face (antialiased edges are ambiguous).
-        guard let face = faces.first(where: { abs(Int($0.value.0) - Int(p.r)) < 3
-          && abs(Int($0.value.1) - Int(p.g)) < 3 && abs(Int($0.value.2) - Int(p.b)) < 3 })?.key
+        guard
+          let face = faces.first(where: {
+            abs(Int($0.value.0) - Int(p.r)) < 3
+              && abs(Int($0.value.1) - Int(p.g)) < 3 && abs(Int($0.value.2) - Int(p.b)) < 3
+          })?.key
         else { continue }
         let point = CGPoint(x: CGFloat(x) + 0.5, y: CGFloat(y) + 0.5)
         let hit = scene.root.hitTest(point)

@@ -19,12 +19,15 @@ struct ImageComparison {
     offMask = [Bool](repeating: false, count: count)
     for i in 0..<count {
       let a = i * 4
-      let aa = Double(actual[a + 3]) / 255, ea = Double(expected[a + 3]) / 255
+      let aa = Double(actual[a + 3]) / 255
+      let ea = Double(expected[a + 3]) / 255
       var worst = 0
       for c in 0..<3 {
-        let av = Double(actual[a + c]) / 255 * aa, ev = Double(expected[a + c]) / 255 * ea
+        let av = Double(actual[a + c]) / 255 * aa
+        let ev = Double(expected[a + c]) / 255 * ea
         // Over black: v·a. Over white: v·a + (1 − a).
-        let black = abs(av - ev), white = abs((av + 1 - aa) - (ev + 1 - ea))
+        let black = abs(av - ev)
+        let white = abs((av + 1 - aa) - (ev + 1 - ea))
         squared += black * black + white * white
         worst = max(worst, Int((max(black, white) * 255).rounded()))
       }
@@ -50,7 +53,9 @@ struct ImageComparison {
     var out = [UInt8](repeating: 255, count: width * height * 4)
     for i in 0..<(width * height) {
       if offMask[i] {
-        out[i * 4] = 255; out[i * 4 + 1] = 0; out[i * 4 + 2] = 255
+        out[i * 4] = 255
+        out[i * 4 + 1] = 0
+        out[i * 4 + 2] = 255
       } else {
         for c in 0..<3 { out[i * 4 + c] = UInt8(128 + Int(actual[i * 4 + c]) * 90 / 255) }
       }

@@ -24,7 +24,8 @@ final class ReferenceSceneTests: XCTestCase {
       let tolerance = classes[scene["tolerance"] as! String]!
       return Entry(
         scene: scene["scene"] as! String, times: scene["times"] as! [Double],
-        tolerance: .reference(maxFractionOff: tolerance["maxFractionOff"]!, minPSNR: tolerance["minPSNR"]!))
+        tolerance: .reference(
+          maxFractionOff: tolerance["maxFractionOff"]!, minPSNR: tolerance["minPSNR"]!))
     }
   }
 
@@ -95,7 +96,8 @@ final class ReferenceSceneTests: XCTestCase {
       "contents_gravity", "magnification_filter", "flatten_nested_3d", "transform_layer_cube",
       "animation_timing",
       "gradient_axial", "gradient_radial", "shape_fill_stroke", "text_basic",
-      "border_above_sublayers", "corners_masks_to_bounds", "shadow_radius", "mask_image", "nine_slice",
+      "border_above_sublayers", "corners_masks_to_bounds", "shadow_radius", "mask_image",
+      "nine_slice",
       "replicator", "filter_blur", "blend_modes_separable", "background_blur",
     ]
     for entry in try Self.manifest() {

@@ -32,12 +32,15 @@ final class ReftestTests: XCTestCase {
     let list = RenderTestSupport.fixtures.appendingPathComponent("reftests/reftest.list")
     let text = try String(contentsOf: list, encoding: .utf8)
     var cases: [Case] = []
-    for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+    {
       let line = raw.trimmingCharacters(in: .whitespaces)
       if line.isEmpty || line.hasPrefix("#") { continue }
       let fields = line.split(separator: " ").map(String.init)
       guard fields.count == 3 else {
-        throw NSError(domain: "reftest.list", code: number + 1, userInfo: [NSLocalizedDescriptionKey: "line \(number + 1): \(line)"])
+        throw NSError(
+          domain: "reftest.list", code: number + 1,
+          userInfo: [NSLocalizedDescriptionKey: "line \(number + 1): \(line)"])
       }
       let (scene, time) = try sceneAndTime(fields[1], line: number + 1)
       if fields[0] == "==" {
@@ -51,7 +54,9 @@ final class ReftestTests: XCTestCase {
             kind: .golden(fields[2], .fuzzy(maxDifference: numbers[0], maxPixels: numbers[1])),
             line: number + 1, time: time))
       } else {
-        throw NSError(domain: "reftest.list", code: number + 1, userInfo: [NSLocalizedDescriptionKey: "line \(number + 1): \(line)"])
+        throw NSError(
+          domain: "reftest.list", code: number + 1,
+          userInfo: [NSLocalizedDescriptionKey: "line \(number + 1): \(line)"])
       }
     }
     return cases
@@ -62,14 +67,19 @@ final class ReftestTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(cases.count, 9)
     let folder = RenderTestSupport.fixtures.appendingPathComponent("reftests")
     for item in cases {
-      let image = try RenderTestSupport.render(folder.appendingPathComponent(item.scene), time: item.time)
+      let image = try RenderTestSupport.render(
+        folder.appendingPathComponent(item.scene), time: item.time)
       switch item.kind {
       case .golden(let golden, let tolerance):
-        try RenderTestSupport.assertMatches(image, golden: "reftests/" + golden, tolerance: tolerance)
+        try RenderTestSupport.assertMatches(
+          image, golden: "reftests/" + golden, tolerance: tolerance)
       case .sameAs(let reference):
-        let other = try RenderTestSupport.render(folder.appendingPathComponent(reference), time: item.time)
-        let comparison = ImageComparison(actual: image.straightPixels, expected: other.straightPixels, threshold: 2)
-        XCTAssertEqual(comparison.pixelsOff, 0, "\(item.scene) == \(reference): \(comparison.summary)")
+        let other = try RenderTestSupport.render(
+          folder.appendingPathComponent(reference), time: item.time)
+        let comparison = ImageComparison(
+          actual: image.straightPixels, expected: other.straightPixels, threshold: 2)
+        XCTAssertEqual(
+          comparison.pixelsOff, 0, "\(item.scene) == \(reference): \(comparison.summary)")
       }
     }
   }

@@ -35,7 +35,8 @@ final class RenderCountTests: XCTestCase {
 
   func testImagesUploadOnceAndBatchPerTexture() throws {
     let r = root(100, 100)
-    let red = image((255, 0, 0, 255)), blue = image((0, 0, 255, 255))
+    let red = image((255, 0, 0, 255))
+    let blue = image((0, 0, 255, 255))
     for (i, contents) in [red, red, blue, blue, red].enumerated() {
       let l = CALayer()
       l.frame = CGRect(x: CGFloat(i) * 20, y: 0, width: 18, height: 18)
@@ -81,12 +82,16 @@ final class RenderCountTests: XCTestCase {
     for x in [0, 30] as [CGFloat] {
       let l = CALayer()
       l.frame = CGRect(x: x, y: 0, width: 50, height: 50)
-      l.backgroundColor = x == 0 ? CGColor(red: 1, green: 0, blue: 0, alpha: 1) : CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+      l.backgroundColor =
+        x == 0
+        ? CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+        : CGColor(red: 0, green: 0, blue: 1, alpha: 1)
       group.addSublayer(l)
     }
     r.addSublayer(group)
     let renderer = try RenderTestSupport.renderer()
-    let out = try renderer.render(layer: r, size: CGSize(width: 100, height: 100), background: .white)
+    let out = try renderer.render(
+      layer: r, size: CGSize(width: 100, height: 100), background: .white)
     XCTAssertEqual(renderer.counters.offscreenPasses, 1)
     // Where they overlap, only blue shows, at half opacity over white.
     let p = out.pixel(50, 30)
@@ -109,7 +114,8 @@ final class RenderCountTests: XCTestCase {
     XCTAssertEqual(a.premultipliedPixels.count, b.premultipliedPixels.count)
     // Shifting the viewport changes float rounding in clip space: a unit in
     // the last place of a byte at most.
-    let worst = zip(a.premultipliedPixels, b.premultipliedPixels).map { abs(Int($0) - Int($1)) }.max()
+    let worst = zip(a.premultipliedPixels, b.premultipliedPixels).map { abs(Int($0) - Int($1)) }
+      .max()
     XCTAssertLessThanOrEqual(worst ?? 99, 1, "tiled and whole renderings differ")
   }
 
@@ -155,7 +161,8 @@ final class AntialiasingTests: XCTestCase {
     // Only edge pixels may differ: 4 samples quantize coverage to quarters,
     // so against exact coverage a pixel is off by up to a quarter of the
     // contrast (here 230/4 ≈ 58), never more.
-    let comparison = ImageComparison(actual: a.straightPixels, expected: b.straightPixels, threshold: 64)
+    let comparison = ImageComparison(
+      actual: a.straightPixels, expected: b.straightPixels, threshold: 64)
     XCTAssertEqual(comparison.pixelsOff, 0, comparison.summary)
     XCTAssertGreaterThan(comparison.psnr, 34, comparison.summary)
     // Both antialias: some edge pixels are neither background nor fill.
@@ -181,10 +188,12 @@ final class AntialiasingTests: XCTestCase {
     XCTAssertEqual(combined.samples, 4)
     XCTAssertTrue(combined.antialiasing.usesEdgeCoverage)
     let a = try combined.render(layer: root, size: root.bounds.size, background: .white)
-    let b = try Renderer(antialiasing: .edges).render(layer: root, size: root.bounds.size, background: .white)
+    let b = try Renderer(antialiasing: .edges).render(
+      layer: root, size: root.bounds.size, background: .white)
     // Edge coverage decides every layer edge either way; the samples of a
     // fragment all get its (coverage-weighted) color.
-    let comparison = ImageComparison(actual: a.straightPixels, expected: b.straightPixels, threshold: 2)
+    let comparison = ImageComparison(
+      actual: a.straightPixels, expected: b.straightPixels, threshold: 2)
     XCTAssertEqual(comparison.pixelsOff, 0, comparison.summary)
   }
 }

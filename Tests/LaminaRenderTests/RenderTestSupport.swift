@@ -33,7 +33,8 @@ enum RenderTestSupport {
   static func render(_ scene: URL, time: Double = 0) throws -> RenderedImage {
     let loaded = try SceneLoader.load(contentsOf: scene)
     var builder = FrameBuilder(
-      size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height), scale: loaded.canvas.scale)
+      size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height),
+      scale: loaded.canvas.scale)
     builder.time = time
     loaded.root.layoutIfNeeded()
     let root = PresentationTree(root: loaded.root).update(time: time)
@@ -52,7 +53,9 @@ enum RenderTestSupport {
     let sourceGolden = sourceFixtures.appendingPathComponent(golden)
     if recording {
       try image.writePNG(to: sourceGolden)
-      XCTFail("recorded \(golden); look at it, then run again without RECORD_GOLDENS", file: file, line: line)
+      XCTFail(
+        "recorded \(golden); look at it, then run again without RECORD_GOLDENS", file: file,
+        line: line)
       return
     }
     let expected = try CGImage.decode(fileAt: fixtures.appendingPathComponent(golden).path)

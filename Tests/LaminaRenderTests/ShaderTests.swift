@@ -22,13 +22,18 @@ final class ShaderTests: XCTestCase {
   func testShadersCompile() throws {
     _ = try RenderTestSupport.renderer()
     for name in ShaderLibrary.sources.keys where name.hasSuffix(".frag.glsl") {
-      XCTAssertNoThrow(try ShaderProgramCheck.compile(vertex: ShaderLibrary.vertexShader(forFragment: name), fragment: name), name)
+      XCTAssertNoThrow(
+        try ShaderProgramCheck.compile(
+          vertex: ShaderLibrary.vertexShader(forFragment: name), fragment: name), name)
     }
   }
 
   func testBrokenShaderReportsItsLog() throws {
     _ = try RenderTestSupport.renderer()
-    XCTAssertThrowsError(try ShaderProgramCheck.compile(source: "#version 300 es\nvoid main() { nope; }", kind: .fragment)) { error in
+    XCTAssertThrowsError(
+      try ShaderProgramCheck.compile(
+        source: "#version 300 es\nvoid main() { nope; }", kind: .fragment)
+    ) { error in
       guard case RendererError.shaderCompilation(let name, let log) = error else {
         return XCTFail("unexpected \(error)")
       }

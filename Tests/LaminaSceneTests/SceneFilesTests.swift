@@ -37,7 +37,8 @@ final class SceneFilesTests: XCTestCase {
   func testPagePerspective() throws {
     let scene = try SceneLoader.load(
       contentsOf: Self.fixtures.appendingPathComponent("page_turn_perspective.json"))
-    XCTAssertEqual(scene.canvas, Canvas(width: 240, height: 160, scale: 1, background: CGColor(hex: "#f0f0f0")))
+    XCTAssertEqual(
+      scene.canvas, Canvas(width: 240, height: 160, scale: 1, background: CGColor(hex: "#f0f0f0")))
     XCTAssertEqual(scene.root.bounds, CGRect(x: 0, y: 0, width: 240, height: 160))
     XCTAssertEqual(scene.root.position, CGPoint(x: 120, y: 80))
     XCTAssertEqual(scene.root.sublayerTransform.m34, -1.0 / 500, accuracy: 1e-12)

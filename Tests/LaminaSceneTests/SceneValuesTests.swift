@@ -17,7 +17,8 @@ final class SceneValuesTests: XCTestCase {
 
   func testCanvasAndRootDefaults() throws {
     let scene = try load(
-      ##"{"name": "root"}"##, canvas: ##"{"width": 200, "height": 100, "scale": 2, "background": "#ff000080"}"##)
+      ##"{"name": "root"}"##,
+      canvas: ##"{"width": 200, "height": 100, "scale": 2, "background": "#ff000080"}"##)
     XCTAssertEqual(scene.canvas.width, 200)
     XCTAssertEqual(scene.canvas.scale, 2)
     XCTAssertEqual(scene.canvas.pixelWidth, 400)
@@ -39,14 +40,16 @@ final class SceneValuesTests: XCTestCase {
 
   func testTransformSteps() throws {
     let layer = try only(
-      ##"{"transform": [{"translate": [100, 0, 0]}, {"rotate": [0.785, 0, 1, 0]}, {"scale": [2, 2, 1]}, {"perspective": 500}]}"##)
+      ##"{"transform": [{"translate": [100, 0, 0]}, {"rotate": [0.785, 0, 1, 0]}, {"scale": [2, 2, 1]}, {"perspective": 500}]}"##
+    )
     var t = CATransform3DIdentity
     t = CATransform3DTranslate(t, 100, 0, 0)
     t = CATransform3DRotate(t, 0.785, 0, 1, 0)
     t = CATransform3DScale(t, 2, 2, 1)
     t.m34 = -1.0 / 500
     XCTAssertEqual(layer.transform, t)
-    let m = try only(##"{"transform": [{"scale": [2, 2, 1]}, {"matrix": [1,0,0,0, 0,1,0,0, 0,0,1,0, 5,6,7,1]}]}"##)
+    let m = try only(
+      ##"{"transform": [{"scale": [2, 2, 1]}, {"matrix": [1,0,0,0, 0,1,0,0, 0,0,1,0, 5,6,7,1]}]}"##)
     XCTAssertEqual(
       m.transform,
       CATransform3DConcat(CATransform3DMakeTranslation(5, 6, 7), CATransform3DMakeScale(2, 2, 1)))
@@ -56,7 +59,8 @@ final class SceneValuesTests: XCTestCase {
 
   func testKeyPaths() throws {
     let layer = try only(
-      ##"{"transform.rotation.y": 0.5, "position.x": 7, "bounds.size": [3, 4], "transform.scale.z": 1}"##)
+      ##"{"transform.rotation.y": 0.5, "position.x": 7, "bounds.size": [3, 4], "transform.scale.z": 1}"##
+    )
     XCTAssertEqual(layer.transform, CATransform3DMakeRotation(0.5, 0, 1, 0))
     XCTAssertEqual(layer.position.x, 7)
     XCTAssertEqual(layer.bounds.size, CGSize(width: 3, height: 4))
@@ -66,7 +70,8 @@ final class SceneValuesTests: XCTestCase {
 
   func testColorsEnumsAndFlags() throws {
     let layer = try only(
-      ##"{"backgroundColor": [0, 0.5, 1, 1], "borderColor": null, "shadowColor": "#102030", "contentsGravity": "resizeAspectFill", "magnificationFilter": "nearest", "isHidden": true, "isDoubleSided": false, "isGeometryFlipped": true, "maskedCorners": ["minXMinY", "maxXMaxY"], "compositingFilter": "CIMultiplyBlendMode"}"##)
+      ##"{"backgroundColor": [0, 0.5, 1, 1], "borderColor": null, "shadowColor": "#102030", "contentsGravity": "resizeAspectFill", "magnificationFilter": "nearest", "isHidden": true, "isDoubleSided": false, "isGeometryFlipped": true, "maskedCorners": ["minXMinY", "maxXMaxY"], "compositingFilter": "CIMultiplyBlendMode"}"##
+    )
     XCTAssertEqual(layer.backgroundColor, CGColor(red: 0, green: 0.5, blue: 1, alpha: 1))
     XCTAssertNil(layer.borderColor)
     XCTAssertEqual(layer.shadowColor, CGColor(hex: "#102030"))
@@ -82,7 +87,8 @@ final class SceneValuesTests: XCTestCase {
   func testLayerClasses() throws {
     let shape = try XCTUnwrap(
       only(
-        ##"{"class": "CAShapeLayer", "path": "M 0 0 L 10 0 L 10 10 Z", "fillColor": null, "strokeColor": "#ff0000", "lineWidth": 3, "lineCap": "round", "lineJoin": "bevel", "fillRule": "evenOdd", "lineDashPattern": [4, 2], "strokeEnd": 0.5}"##)
+        ##"{"class": "CAShapeLayer", "path": "M 0 0 L 10 0 L 10 10 Z", "fillColor": null, "strokeColor": "#ff0000", "lineWidth": 3, "lineCap": "round", "lineJoin": "bevel", "fillRule": "evenOdd", "lineDashPattern": [4, 2], "strokeEnd": 0.5}"##
+      )
         as? CAShapeLayer)
     XCTAssertEqual(shape.path?.elements.count, 4)
     XCTAssertNil(shape.fillColor)
@@ -95,7 +101,8 @@ final class SceneValuesTests: XCTestCase {
     XCTAssertEqual(shape.strokeEnd, 0.5)
     let gradient = try XCTUnwrap(
       only(
-        ##"{"class": "CAGradientLayer", "colors": ["#ff0000", [0, 0, 1, 1]], "locations": [0, 1], "type": "conic", "startPoint": [0.5, 0.5]}"##)
+        ##"{"class": "CAGradientLayer", "colors": ["#ff0000", [0, 0, 1, 1]], "locations": [0, 1], "type": "conic", "startPoint": [0.5, 0.5]}"##
+      )
         as? CAGradientLayer)
     XCTAssertEqual(gradient.cgColors.count, 2)
     XCTAssertEqual(gradient.locations, [0, 1])
@@ -103,7 +110,8 @@ final class SceneValuesTests: XCTestCase {
     XCTAssertEqual(gradient.startPoint, CGPoint(x: 0.5, y: 0.5))
     let text = try XCTUnwrap(
       only(
-        ##"{"class": "CATextLayer", "string": "Hi", "font": "DejaVu Sans", "fontSize": 12, "alignmentMode": "center", "isWrapped": true, "truncationMode": "end"}"##)
+        ##"{"class": "CATextLayer", "string": "Hi", "font": "DejaVu Sans", "fontSize": 12, "alignmentMode": "center", "isWrapped": true, "truncationMode": "end"}"##
+      )
         as? CATextLayer)
     XCTAssertEqual(text.string as? String, "Hi")
     XCTAssertEqual(text.font as? String, "DejaVu Sans")
@@ -113,12 +121,14 @@ final class SceneValuesTests: XCTestCase {
     XCTAssertEqual(text.truncationMode, .end)
     let replicator = try XCTUnwrap(
       only(
-        ##"{"class": "CAReplicatorLayer", "instanceCount": 3, "instanceTransform": [{"translate": [10, 0, 0]}], "instanceColor": "#ff0000", "instanceAlphaOffset": -0.25}"##)
+        ##"{"class": "CAReplicatorLayer", "instanceCount": 3, "instanceTransform": [{"translate": [10, 0, 0]}], "instanceColor": "#ff0000", "instanceAlphaOffset": -0.25}"##
+      )
         as? CAReplicatorLayer)
     XCTAssertEqual(replicator.instanceCount, 3)
     XCTAssertEqual(replicator.instanceTransform, CATransform3DMakeTranslation(10, 0, 0))
     XCTAssertEqual(replicator.instanceAlphaOffset, -0.25)
-    let scroll = try XCTUnwrap(only(##"{"class": "CAScrollLayer", "scrollMode": "vertically"}"##) as? CAScrollLayer)
+    let scroll = try XCTUnwrap(
+      only(##"{"class": "CAScrollLayer", "scrollMode": "vertically"}"##) as? CAScrollLayer)
     XCTAssertEqual(scroll.scrollMode, .vertically)
     XCTAssertTrue(scroll.masksToBounds)
     XCTAssertTrue(try only(##"{"class": "CATransformLayer"}"##) is CATransformLayer)
@@ -127,7 +137,8 @@ final class SceneValuesTests: XCTestCase {
   func testEmitterAndFilters() throws {
     let emitter = try XCTUnwrap(
       only(
-        ##"{"class": "CAEmitterLayer", "emitterShape": "circle", "emitterMode": "surface", "renderMode": "additive", "seed": 7, "emitterPosition": [5, 6], "emitterCells": [{"name": "a", "birthRate": 10, "color": "#00ff00", "emitterCells": [{"name": "b", "lifetime": 2}]}]}"##)
+        ##"{"class": "CAEmitterLayer", "emitterShape": "circle", "emitterMode": "surface", "renderMode": "additive", "seed": 7, "emitterPosition": [5, 6], "emitterCells": [{"name": "a", "birthRate": 10, "color": "#00ff00", "emitterCells": [{"name": "b", "lifetime": 2}]}]}"##
+      )
         as? CAEmitterLayer)
     XCTAssertEqual(emitter.emitterShape, .circle)
     XCTAssertEqual(emitter.emitterMode, .surface)
@@ -140,12 +151,15 @@ final class SceneValuesTests: XCTestCase {
     XCTAssertEqual(cell.color, CGColor(red: 0, green: 1, blue: 0, alpha: 1))
     XCTAssertEqual(cell.emitterCells?.first?.lifetime, 2)
     let filtered = try only(
-      ##"{"filters": [{"name": "CIGaussianBlur", "inputRadius": 4}, {"name": "CIColorMatrix", "inputRVector": [0, 1, 0, 0]}], "backgroundFilters": [{"name": "CIColorInvert"}]}"##)
+      ##"{"filters": [{"name": "CIGaussianBlur", "inputRadius": 4}, {"name": "CIColorMatrix", "inputRVector": [0, 1, 0, 0]}], "backgroundFilters": [{"name": "CIColorInvert"}]}"##
+    )
     let filters = try XCTUnwrap(filtered.filters as? [CIFilter])
     XCTAssertEqual(filters.map(\.name), ["CIGaussianBlur", "CIColorMatrix"])
     XCTAssertEqual(filters[0].value(forKey: "inputRadius") as? CGFloat, 4)
-    XCTAssertEqual(filters[1].value(forKey: "inputRVector") as? CIVector, CIVector(x: 0, y: 1, z: 0, w: 0))
-    XCTAssertEqual(filters[1].value(forKey: "inputAVector") as? CIVector, CIVector(x: 0, y: 0, z: 0, w: 1))
+    XCTAssertEqual(
+      filters[1].value(forKey: "inputRVector") as? CIVector, CIVector(x: 0, y: 1, z: 0, w: 0))
+    XCTAssertEqual(
+      filters[1].value(forKey: "inputAVector") as? CIVector, CIVector(x: 0, y: 0, z: 0, w: 1))
     XCTAssertEqual((filtered.backgroundFilters as? [CIFilter])?.first?.name, "CIColorInvert")
   }
 
@@ -196,11 +210,14 @@ final class SceneValuesTests: XCTestCase {
     XCTAssertTrue(basic.isAdditive)
     XCTAssertFalse(basic.isRemovedOnCompletion)
     let keyframe = try XCTUnwrap(layer.animation(forKey: keys[1]) as? CAKeyframeAnimation)
-    XCTAssertEqual(keyframe.values?.compactMap { $0 as? CGPoint }, [.zero, CGPoint(x: 100, y: 0), CGPoint(x: 100, y: 100)])
+    XCTAssertEqual(
+      keyframe.values?.compactMap { $0 as? CGPoint },
+      [.zero, CGPoint(x: 100, y: 0), CGPoint(x: 100, y: 100)])
     XCTAssertEqual(keyframe.keyTimes, [0, 0.3, 1])
     XCTAssertEqual(keyframe.calculationMode, .cubic)
     XCTAssertEqual(keyframe.timingFunctions?.count, 2)
-    XCTAssertEqual(keyframe.timingFunctions?[1], CAMediaTimingFunction(controlPoints: 0.1, 0.2, 0.3, 0.4))
+    XCTAssertEqual(
+      keyframe.timingFunctions?[1], CAMediaTimingFunction(controlPoints: 0.1, 0.2, 0.3, 0.4))
     let spring = try XCTUnwrap(layer.animation(forKey: keys[2]) as? CASpringAnimation)
     XCTAssertEqual(spring.mass, 2)
     XCTAssertEqual(spring.stiffness, 50)

@@ -140,15 +140,21 @@ final class GeometryTests: XCTestCase {
   }
 
   func testSublayerAPI() {
-    let root = CALayer(), a = CALayer(), b = CALayer(), c = CALayer(), d = CALayer()
+    let root = CALayer()
+    let a = CALayer()
+    let b = CALayer()
+    let c = CALayer()
+    let d = CALayer()
     root.addSublayer(a)
     root.addSublayer(b)
     root.insertSublayer(c, at: 0)
-    XCTAssertEqual(root.sublayers?.map(ObjectIdentifier.init), [c, a, b].map(ObjectIdentifier.init))
+    XCTAssertEqual(
+      root.sublayers?.map(ObjectIdentifier.init), [c, a, b].map(ObjectIdentifier.init))
     root.insertSublayer(d, below: b)
     XCTAssertTrue(root.sublayers?[2] === d)
     root.insertSublayer(c, above: b)  // moves c to the top
-    XCTAssertEqual(root.sublayers?.map(ObjectIdentifier.init), [a, d, b, c].map(ObjectIdentifier.init))
+    XCTAssertEqual(
+      root.sublayers?.map(ObjectIdentifier.init), [a, d, b, c].map(ObjectIdentifier.init))
     let e = CALayer()
     root.replaceSublayer(d, with: e)
     XCTAssertNil(d.superlayer)

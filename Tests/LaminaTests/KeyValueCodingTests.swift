@@ -73,7 +73,8 @@ final class KeyValueCodingTests: XCTestCase {
     let layer = CALayer()
     layer.setValue(0.5, forKeyPath: "transform.rotation.y")
     XCTAssertEqual(layer.transform, CATransform3DMakeRotation(0.5, 0, 1, 0))
-    XCTAssertEqual(layer.value(forKeyPath: "transform.rotation.y") as! CGFloat, 0.5, accuracy: 1e-12)
+    XCTAssertEqual(
+      layer.value(forKeyPath: "transform.rotation.y") as! CGFloat, 0.5, accuracy: 1e-12)
     layer.transform = CATransform3DIdentity
     layer.setValue(0.25, forKeyPath: "transform.rotation")
     XCTAssertEqual(layer.transform, CATransform3DMakeRotation(0.25, 0, 0, 1))
@@ -87,10 +88,12 @@ final class KeyValueCodingTests: XCTestCase {
     XCTAssertEqual(layer.transform, CATransform3DMakeTranslation(5, 6, 0))
     layer.setValue(7, forKeyPath: "transform.translation.z")
     XCTAssertEqual(layer.transform, CATransform3DMakeTranslation(5, 6, 7))
-    XCTAssertEqual(layer.value(forKeyPath: "transform.translation") as? CGSize, CGSize(width: 5, height: 6))
+    XCTAssertEqual(
+      layer.value(forKeyPath: "transform.translation") as? CGSize, CGSize(width: 5, height: 6))
     // Components combine: a scaled, rotated layer reads both back.
     layer.transform = CATransform3DRotate(CATransform3DMakeScale(2, 2, 1), 0.3, 0, 0, 1)
-    XCTAssertEqual(layer.value(forKeyPath: "transform.rotation.z") as! CGFloat, 0.3, accuracy: 1e-12)
+    XCTAssertEqual(
+      layer.value(forKeyPath: "transform.rotation.z") as! CGFloat, 0.3, accuracy: 1e-12)
     XCTAssertEqual(layer.value(forKeyPath: "transform.scale.x") as! CGFloat, 2, accuracy: 1e-12)
     // sublayerTransform works the same way, and keeps its perspective.
     layer.sublayerTransform.m34 = -1.0 / 500
@@ -232,7 +235,8 @@ final class KeyValueCodingTests: XCTestCase {
     XCTAssertEqual(blur.value(forKey: "inputRadius") as? CGFloat, 4)
     XCTAssertEqual(blur.inputKeys, ["inputImage", "inputRadius"])
     let matrix = try! XCTUnwrap(CIFilter(name: "CIColorMatrix"))
-    XCTAssertEqual(matrix.value(forKey: "inputGVector") as? CIVector, CIVector(x: 0, y: 1, z: 0, w: 0))
+    XCTAssertEqual(
+      matrix.value(forKey: "inputGVector") as? CIVector, CIVector(x: 0, y: 1, z: 0, w: 0))
     for name in CIFilter.blendModeNames { XCTAssertNotNil(CIFilter(name: name), name) }
     XCTAssertEqual(CIFilter.blendModeNames.count, 15)
     for name in ["CIColorControls", "CIHueAdjust", "CIColorInvert", "CISepiaTone"] {

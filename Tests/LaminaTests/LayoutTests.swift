@@ -33,7 +33,9 @@ final class LayoutTests: XCTestCase {
       layer.log = log
       return layer
     }
-    let root = stack("root"), child = stack("child"), grandchild = stack("grandchild")
+    let root = stack("root")
+    let child = stack("child")
+    let grandchild = stack("grandchild")
     root.bounds = CGRect(x: 0, y: 0, width: 300, height: 200)
     child.addSublayer(grandchild)
     root.addSublayer(child)
@@ -64,7 +66,8 @@ final class LayoutTests: XCTestCase {
   }
 
   func testSublayerChangesMarkTheSuperlayer() {
-    let parent = CALayer(), child = CALayer()
+    let parent = CALayer()
+    let child = CALayer()
     parent.layoutIfNeeded()
     parent.addSublayer(child)
     XCTAssertTrue(parent.needsLayout())
@@ -101,7 +104,8 @@ final class LayoutTests: XCTestCase {
         superlayer?.sublayers?.first?.setNeedsLayout()  // marks itself again, forever
       }
     }
-    let parent = CALayer(), restless = Restless()
+    let parent = CALayer()
+    let restless = Restless()
     parent.addSublayer(restless)
     restless.setNeedsLayout()
     parent.layoutIfNeeded()

@@ -26,27 +26,35 @@ final class PathTests: XCTestCase {
 
   func testCompactNumbers() throws {
     let p = try CGPath.parseSVG("M-.5.5L1e1-2E-1")
-    XCTAssertEqual(p.elements, [.moveTo(CGPoint(x: -0.5, y: 0.5)), .lineTo(CGPoint(x: 10, y: -0.2))])
+    XCTAssertEqual(
+      p.elements, [.moveTo(CGPoint(x: -0.5, y: 0.5)), .lineTo(CGPoint(x: 10, y: -0.2))])
   }
 
   func testCurvesAndReflections() throws {
-    let p = try CGPath.parseSVG("M0 0 C 10 0 20 10 20 20 S 30 40 40 40 Q 50 40 50 50 T 50 70 t 0 20")
+    let p = try CGPath.parseSVG(
+      "M0 0 C 10 0 20 10 20 20 S 30 40 40 40 Q 50 40 50 50 T 50 70 t 0 20")
     XCTAssertEqual(p.elements.count, 6)
     XCTAssertEqual(
       p.elements[1],
-      .curveTo(CGPoint(x: 20, y: 20), control1: CGPoint(x: 10, y: 0), control2: CGPoint(x: 20, y: 10)))
+      .curveTo(
+        CGPoint(x: 20, y: 20), control1: CGPoint(x: 10, y: 0), control2: CGPoint(x: 20, y: 10)))
     // S reflects the previous second control point about the current point.
     XCTAssertEqual(
       p.elements[2],
-      .curveTo(CGPoint(x: 40, y: 40), control1: CGPoint(x: 20, y: 30), control2: CGPoint(x: 30, y: 40)))
-    XCTAssertEqual(p.elements[3], .quadCurveTo(CGPoint(x: 50, y: 50), control: CGPoint(x: 50, y: 40)))
-    XCTAssertEqual(p.elements[4], .quadCurveTo(CGPoint(x: 50, y: 70), control: CGPoint(x: 50, y: 60)))
-    XCTAssertEqual(p.elements[5], .quadCurveTo(CGPoint(x: 50, y: 90), control: CGPoint(x: 50, y: 80)))
+      .curveTo(
+        CGPoint(x: 40, y: 40), control1: CGPoint(x: 20, y: 30), control2: CGPoint(x: 30, y: 40)))
+    XCTAssertEqual(
+      p.elements[3], .quadCurveTo(CGPoint(x: 50, y: 50), control: CGPoint(x: 50, y: 40)))
+    XCTAssertEqual(
+      p.elements[4], .quadCurveTo(CGPoint(x: 50, y: 70), control: CGPoint(x: 50, y: 60)))
+    XCTAssertEqual(
+      p.elements[5], .quadCurveTo(CGPoint(x: 50, y: 90), control: CGPoint(x: 50, y: 80)))
     // s and c relative forms.
     let q = try CGPath.parseSVG("M 10 10 c 0 10 10 10 10 0 s 10 -10 10 0")
     XCTAssertEqual(
       q.elements[2],
-      .curveTo(CGPoint(x: 30, y: 10), control1: CGPoint(x: 20, y: 0), control2: CGPoint(x: 30, y: 0)))
+      .curveTo(
+        CGPoint(x: 30, y: 10), control1: CGPoint(x: 20, y: 0), control2: CGPoint(x: 30, y: 0)))
   }
 
   func testArcs() throws {
@@ -70,7 +78,8 @@ final class PathTests: XCTestCase {
     let circle = try CGPath.parseSVG("M 0 50 A 50 50 0 1 1 100 50 A 50 50 0 1 1 0 50 Z")
     XCTAssertTrue(circle.contains(CGPoint(x: 50, y: 50)))
     XCTAssertFalse(circle.contains(CGPoint(x: 2, y: 2)))
-    assertEqual(circle.boundingBoxOfPath, CGRect(x: 0, y: 0, width: 100, height: 100), accuracy: 0.05)
+    assertEqual(
+      circle.boundingBoxOfPath, CGRect(x: 0, y: 0, width: 100, height: 100), accuracy: 0.05)
   }
 
   func testCloseThenDraw() throws {
@@ -110,14 +119,16 @@ final class PathTests: XCTestCase {
     let e = CGPath(ellipseIn: CGRect(x: 0, y: 0, width: 20, height: 10))
     XCTAssertEqual(e.boundingBox, CGRect(x: 0, y: 0, width: 20, height: 10))
     XCTAssertEqual(e.currentPoint, CGPoint(x: 20, y: 5))
-    let r = CGPath(roundedRect: CGRect(x: 0, y: 0, width: 20, height: 20), cornerWidth: 5, cornerHeight: 5)
+    let r = CGPath(
+      roundedRect: CGRect(x: 0, y: 0, width: 20, height: 20), cornerWidth: 5, cornerHeight: 5)
     XCTAssertFalse(r.contains(CGPoint(x: 0.5, y: 0.5)))
     XCTAssertTrue(r.contains(CGPoint(x: 10, y: 0.5)))
     let q = CGMutablePath()
     XCTAssertTrue(q.isEmpty)
     q.move(to: CGPoint(x: 1, y: 1))
     q.addQuadCurve(to: CGPoint(x: 5, y: 1), control: CGPoint(x: 3, y: 9))
-    q.addCurve(to: CGPoint(x: 9, y: 1), control1: CGPoint(x: 6, y: 0), control2: CGPoint(x: 8, y: 0))
+    q.addCurve(
+      to: CGPoint(x: 9, y: 1), control1: CGPoint(x: 6, y: 0), control2: CGPoint(x: 8, y: 0))
     XCTAssertEqual(q.currentPoint, CGPoint(x: 9, y: 1))
     XCTAssertEqual(q.boundingBox, CGRect(x: 1, y: 0, width: 8, height: 9))
   }
@@ -136,8 +147,10 @@ final class ArcTests: XCTestCase {
       case .curveTo(let p, let c1, let c2):
         let t: CGFloat = 0.5
         let m = 1 - t
-        let x = m * m * m * current.x + 3 * m * m * t * c1.x + 3 * m * t * t * c2.x + t * t * t * p.x
-        let y = m * m * m * current.y + 3 * m * m * t * c1.y + 3 * m * t * t * c2.y + t * t * t * p.y
+        let x =
+          m * m * m * current.x + 3 * m * m * t * c1.x + 3 * m * t * t * c2.x + t * t * t * p.x
+        let y =
+          m * m * m * current.y + 3 * m * m * t * c1.y + 3 * m * t * t * c2.y + t * t * t * p.y
         points.append(CGPoint(x: x, y: y))
         points.append(p)
         current = p
@@ -149,10 +162,16 @@ final class ArcTests: XCTestCase {
 
   func testArcAroundACenterStaysOnTheCircle() {
     let path = CGMutablePath()
-    path.addArc(center: CGPoint(x: 50, y: 50), radius: 20, startAngle: 0, endAngle: .pi * 1.5, clockwise: false)
+    path.addArc(
+      center: CGPoint(x: 50, y: 50), radius: 20, startAngle: 0, endAngle: .pi * 1.5,
+      clockwise: false)
     XCTAssertEqual(path.currentPoint.x, 50, accuracy: 1e-9)
     XCTAssertEqual(path.currentPoint.y, 30, accuracy: 1e-9)
-    XCTAssertEqual(path.elements.filter { if case .curveTo = $0 { return true }; return false }.count, 3)
+    XCTAssertEqual(
+      path.elements.filter {
+        if case .curveTo = $0 { return true }
+        return false
+      }.count, 3)
     for p in samples(path) {
       XCTAssertEqual(hypot(p.x - 50, p.y - 50), 20, accuracy: 0.02)
     }
@@ -169,7 +188,8 @@ final class ArcTests: XCTestCase {
   func testTangentArcRoundsACorner() {
     let path = CGMutablePath()
     path.move(to: .zero)
-    path.addArc(tangent1End: CGPoint(x: 100, y: 0), tangent2End: CGPoint(x: 100, y: 100), radius: 20)
+    path.addArc(
+      tangent1End: CGPoint(x: 100, y: 0), tangent2End: CGPoint(x: 100, y: 100), radius: 20)
     let points = samples(path)
     // The line stops where the arc starts, 20 before the corner; the arc
     // ends on the second line, 20 past it, around the center (80, 20).

@@ -14,7 +14,8 @@ final class TransformTests: XCTestCase {
   let a: CGFloat = 0.3
 
   func testRotationAboutZ() {
-    let c = cos(a), s = sin(a)
+    let c = cos(a)
+    let s = sin(a)
     assertEqual(
       CATransform3DMakeRotation(a, 0, 0, 1),
       CATransform3D([c, s, 0, 0, -s, c, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]))
@@ -25,14 +26,16 @@ final class TransformTests: XCTestCase {
   }
 
   func testRotationAboutX() {
-    let c = cos(a), s = sin(a)
+    let c = cos(a)
+    let s = sin(a)
     assertEqual(
       CATransform3DMakeRotation(a, 1, 0, 0),
       CATransform3D([1, 0, 0, 0, 0, c, s, 0, 0, -s, c, 0, 0, 0, 0, 1]))
   }
 
   func testRotationAboutY() {
-    let c = cos(a), s = sin(a)
+    let c = cos(a)
+    let s = sin(a)
     assertEqual(
       CATransform3DMakeRotation(a, 0, 1, 0),
       CATransform3D([c, 0, -s, 0, 0, 1, 0, 0, s, 0, c, 0, 0, 0, 0, 1]))

@@ -29,11 +29,15 @@ struct ContentsLayout {
   /// assume y grows upward: `top` is the edge with the larger y.
   static func place(_ size: CGSize, in bounds: CGRect, gravity: CALayerContentsGravity) -> CGRect? {
     guard size.width > 0, size.height > 0 else { return nil }
-    let w = size.width, h = size.height
+    let w = size.width
+    let h = size.height
     func at(_ x: CGFloat, _ y: CGFloat) -> CGRect { CGRect(x: x, y: y, width: w, height: h) }
-    let midX = bounds.midX - w / 2, midY = bounds.midY - h / 2
-    let largeY = bounds.maxY - h, smallY = bounds.minY
-    let left = bounds.minX, right = bounds.maxX - w
+    let midX = bounds.midX - w / 2
+    let midY = bounds.midY - h / 2
+    let largeY = bounds.maxY - h
+    let smallY = bounds.minY
+    let left = bounds.minX
+    let right = bounds.maxX - w
     switch gravity {
     case .center: return at(midX, midY)
     case .top: return at(midX, largeY)
@@ -46,7 +50,8 @@ struct ContentsLayout {
     case .bottomRight: return at(right, smallY)
     case .resizeAspect, .resizeAspectFill:
       guard bounds.width > 0, bounds.height > 0 else { return nil }
-      let sx = bounds.width / w, sy = bounds.height / h
+      let sx = bounds.width / w
+      let sy = bounds.height / h
       let s = gravity == .resizeAspect ? min(sx, sy) : max(sx, sy)
       let fitted = CGSize(width: w * s, height: h * s)
       return CGRect(

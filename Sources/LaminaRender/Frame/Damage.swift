@@ -35,13 +35,15 @@ public struct Damage: Equatable, Sendable {
   /// old frame or its size differs). At most `maxRects` rectangles are kept:
   /// nearby ones merge, so a few clusters of change stay a few rectangles.
   public init(from old: Frame?, to new: Frame, maxRects: Int = 8) {
-    guard let old, old.width == new.width, old.height == new.height, old.background == new.background
+    guard let old, old.width == new.width, old.height == new.height,
+      old.background == new.background
     else {
       self = .full(width: new.width, height: new.height)
       return
     }
     // Match commands by what they draw; unmatched ones changed.
-    let oldSignatures = Self.signatures(old), newSignatures = Self.signatures(new)
+    let oldSignatures = Self.signatures(old)
+    let newSignatures = Self.signatures(new)
     var queues: [Int: [Int]] = [:]
     for (index, signature) in oldSignatures.enumerated().reversed() {
       queues[signature.0, default: []].append(index)
@@ -61,7 +63,9 @@ public struct Damage: Equatable, Sendable {
     let kept = Self.longestIncreasingRun(matched.map(\.old))
     for (i, pair) in matched.enumerated() where !kept.contains(i) { changed.append(pair.bounds) }
     let target = PixelRect(x: 0, y: 0, width: new.width, height: new.height)
-    self.init(rects: Self.merge(changed.map { $0.intersection(target) }.filter { !$0.isEmpty }, maxRects: maxRects))
+    self.init(
+      rects: Self.merge(
+        changed.map { $0.intersection(target) }.filter { !$0.isEmpty }, maxRects: maxRects))
   }
 
   init(rects: [PixelRect]) { self.rects = rects }
@@ -82,7 +86,8 @@ public struct Damage: Equatable, Sendable {
     var tails: [Int] = []  // positions of the smallest tail of each length
     var previous = [Int](repeating: -1, count: values.count)
     for (i, v) in values.enumerated() {
-      var lo = 0, hi = tails.count
+      var lo = 0
+      var hi = tails.count
       while lo < hi {
         let mid = (lo + hi) / 2
         if values[tails[mid]] < v { lo = mid + 1 } else { hi = mid }

@@ -87,8 +87,10 @@ struct DepthSorter {
     var out: [SIMD2<Double>] = []
     out.reserveCapacity(polygon.count + 1)
     for i in polygon.indices {
-      let p = polygon[i], q = polygon[(i + 1) % polygon.count]
-      let dp = h.x * p.x + h.y * p.y + h.z, dq = h.x * q.x + h.y * q.y + h.z
+      let p = polygon[i]
+      let q = polygon[(i + 1) % polygon.count]
+      let dp = h.x * p.x + h.y * p.y + h.z
+      let dq = h.x * q.x + h.y * q.y + h.z
       if dp >= 0 { out.append(p) }
       if (dp >= 0) != (dq >= 0) { out.append(p + (q - p) * (dp / (dp - dq))) }
     }
@@ -101,7 +103,8 @@ struct DepthSorter {
     var n = SIMD3<Double>(repeating: 0)
     var centroid = SIMD3<Double>(repeating: 0)
     for i in points.indices {
-      let p = points[i], q = points[(i + 1) % points.count]
+      let p = points[i]
+      let q = points[(i + 1) % points.count]
       n.x += (p.y - q.y) * (p.z + q.z)
       n.y += (p.z - q.z) * (p.x + q.x)
       n.z += (p.x - q.x) * (p.y + q.y)
@@ -144,12 +147,16 @@ struct DepthSorter {
     // cube faces turned by 1.571 rather than π/2, whose slivers would cost
     // splits and show nothing.
     var scale = 1.0
-    for polygon in polygons { for p in polygon.points { scale = max(scale, abs(p.x), abs(p.y), abs(p.z)) } }
+    for polygon in polygons {
+      for p in polygon.points { scale = max(scale, abs(p.x), abs(p.y), abs(p.z)) }
+    }
     let epsilon = 1e-4 * scale
     var coplanar = [first]
-    var front: [Polygon] = [], back: [Polygon] = []
+    var front: [Polygon] = []
+    var back: [Polygon] = []
     for polygon in polygons.dropFirst() {
-      var anyFront = false, anyBack = false
+      var anyFront = false
+      var anyBack = false
       for p in polygon.points {
         let s = (n * p).sum() + d
         if s > epsilon { anyFront = true } else if s < -epsilon { anyBack = true }

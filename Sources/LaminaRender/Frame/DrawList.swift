@@ -16,22 +16,28 @@ public struct PixelRect: Equatable, Sendable, CustomStringConvertible {
 
   /// The smallest pixel rect that holds `rect` (pixel coordinates).
   init(enclosing rect: CGRect) {
-    let x0 = Int(floor(rect.minX)), y0 = Int(floor(rect.minY))
-    let x1 = Int(ceil(rect.maxX)), y1 = Int(ceil(rect.maxY))
+    let x0 = Int(floor(rect.minX))
+    let y0 = Int(floor(rect.minY))
+    let x1 = Int(ceil(rect.maxX))
+    let y1 = Int(ceil(rect.maxY))
     self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 
   public func intersection(_ other: PixelRect) -> PixelRect {
-    let x0 = max(x, other.x), y0 = max(y, other.y)
-    let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
+    let x0 = max(x, other.x)
+    let y0 = max(y, other.y)
+    let x1 = min(maxX, other.maxX)
+    let y1 = min(maxY, other.maxY)
     return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
   }
 
   public func union(_ other: PixelRect) -> PixelRect {
     if isEmpty { return other }
     if other.isEmpty { return self }
-    let x0 = min(x, other.x), y0 = min(y, other.y)
-    return PixelRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
+    let x0 = min(x, other.x)
+    let y0 = min(y, other.y)
+    return PixelRect(
+      x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
   }
 
   public func intersects(_ other: PixelRect) -> Bool { !intersection(other).isEmpty }

@@ -35,8 +35,10 @@ enum EdgeGeometry {
     var out: [CGPoint] = []
     out.reserveCapacity(polygon.count + 1)
     for i in polygon.indices {
-      let p = polygon[i], q = polygon[(i + 1) % polygon.count]
-      let dp = a * p.x + b * p.y + c, dq = a * q.x + b * q.y + c
+      let p = polygon[i]
+      let q = polygon[(i + 1) % polygon.count]
+      let dp = a * p.x + b * p.y + c
+      let dq = a * q.x + b * q.y + c
       if dp >= 0 { out.append(p) }
       if (dp >= 0) != (dq >= 0) {
         let t = dp / (dp - dq)
@@ -53,7 +55,8 @@ enum EdgeGeometry {
   static func margins(_ rect: CGRect, _ m: CATransform3D, pixels: CGFloat = 1)
     -> (x: CGFloat, y: CGFloat)?
   {
-    var mx: CGFloat = 0, my: CGFloat = 0
+    var mx: CGFloat = 0
+    var my: CGFloat = 0
     let affine = m.m14 == 0 && m.m24 == 0
     for corner in 0..<4 {
       let x = corner == 0 || corner == 3 ? rect.minX : rect.maxX
@@ -62,8 +65,10 @@ enum EdgeGeometry {
       guard q.w > EdgeGeometry.nearW else { continue }
       // Jacobian of the screen position (X/W, Y/W) with respect to (x, y).
       let w2 = q.w * q.w
-      let a = (m.m11 * q.w - q.x * m.m14) / w2, b = (m.m21 * q.w - q.x * m.m24) / w2
-      let c = (m.m12 * q.w - q.y * m.m14) / w2, d = (m.m22 * q.w - q.y * m.m24) / w2
+      let a = (m.m11 * q.w - q.x * m.m14) / w2
+      let b = (m.m21 * q.w - q.x * m.m24) / w2
+      let c = (m.m12 * q.w - q.y * m.m14) / w2
+      let d = (m.m22 * q.w - q.y * m.m24) / w2
       let det = a * d - b * c
       guard abs(det) > 1e-12 else { return nil }
       // Rows of the inverse Jacobian: the screen gradients of local x and y.

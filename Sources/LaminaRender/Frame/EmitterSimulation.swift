@@ -44,10 +44,13 @@ struct EmitterSimulation {
         if out.count >= maxParticles { break }
         let birth = Double(k) / rate
         var random = ParticleRandom(seed: emitter.seed, cell: UInt32(index), index: UInt64(k))
-        let lifetime = (Double(cell.lifetime) + Double(cell.lifetimeRange) * random.signed()) * lifeScale
+        let lifetime =
+          (Double(cell.lifetime) + Double(cell.lifetimeRange) * random.signed()) * lifeScale
         let age = time - birth
         guard age >= 0, age < lifetime else { continue }
-        if let particle = make(cell, image: image, emitter: emitter, birth: birth, age: age, random: &random) {
+        if let particle = make(
+          cell, image: image, emitter: emitter, birth: birth, age: age, random: &random)
+        {
           out.append(particle)
         }
       }
@@ -68,39 +71,53 @@ struct EmitterSimulation {
     let start = emissionPoint(emitter, &random)
     // Direction: the longitude in the layer's plane, the latitude toward z,
     // each varied across the emission range.
-    let longitude = Double(cell.emissionLongitude) + Double(cell.emissionRange) * (random.unit() - 0.5)
-    let latitude = Double(cell.emissionLatitude)
+    let longitude =
+      Double(cell.emissionLongitude) + Double(cell.emissionRange) * (random.unit() - 0.5)
+    let latitude =
+      Double(cell.emissionLatitude)
       + (cell.emissionRange >= 2 * .pi ? Double(cell.emissionRange) * (random.unit() - 0.5) : 0)
-    let speed = (Double(cell.velocity) + Double(cell.velocityRange) * random.signed())
+    let speed =
+      (Double(cell.velocity) + Double(cell.velocityRange) * random.signed())
       * Double(emitter.velocity)
-    let velocity = SIMD3(cos(latitude) * cos(longitude), cos(latitude) * sin(longitude), sin(latitude)) * speed
-    let acceleration = SIMD3(Double(cell.xAcceleration), Double(cell.yAcceleration), Double(cell.zAcceleration))
+    let velocity =
+      SIMD3(cos(latitude) * cos(longitude), cos(latitude) * sin(longitude), sin(latitude)) * speed
+    let acceleration = SIMD3(
+      Double(cell.xAcceleration), Double(cell.yAcceleration), Double(cell.zAcceleration))
     let position = start + velocity * age + acceleration * (0.5 * age * age)
-    let scale = (Double(cell.scale) + Double(cell.scaleRange) * random.signed()) * Double(emitter.scale)
+    let scale =
+      (Double(cell.scale) + Double(cell.scaleRange) * random.signed()) * Double(emitter.scale)
       + Double(cell.scaleSpeed) * age
     let spin = (Double(cell.spin) + Double(cell.spinRange) * random.signed()) * Double(emitter.spin)
     let base = cell.color ?? .white
     let ranges = SIMD4(cell.redRange, cell.greenRange, cell.blueRange, cell.alphaRange)
     let speeds = SIMD4(cell.redSpeed, cell.greenSpeed, cell.blueSpeed, cell.alphaSpeed)
     let jitter = SIMD4(
-      Float(random.signed()), Float(random.signed()), Float(random.signed()), Float(random.signed()))
-    var color = SIMD4(Float(base.red), Float(base.green), Float(base.blue), Float(base.alpha))
+      Float(random.signed()), Float(random.signed()), Float(random.signed()), Float(random.signed())
+    )
+    var color =
+      SIMD4(Float(base.red), Float(base.green), Float(base.blue), Float(base.alpha))
       + ranges * jitter + speeds * Float(age)
     color = color.replacing(with: 0, where: color .< 0).replacing(with: 1, where: color .> 1)
     guard color.w > 0, scale > 0 else { return nil }
     let contentsScale = cell.contentsScale > 0 ? cell.contentsScale : 1
     let size = CGSize(
       width: CGFloat(image.width) * abs(cell.contentsRect.width) / contentsScale * CGFloat(scale),
-      height: CGFloat(image.height) * abs(cell.contentsRect.height) / contentsScale * CGFloat(scale))
+      height: CGFloat(image.height) * abs(cell.contentsRect.height) / contentsScale * CGFloat(scale)
+    )
     return Particle(
       cell: cell, image: image, position: position, size: size, rotation: spin * age, color: color,
       birth: birth)
   }
 
   /// Where a particle starts, by `emitterShape` and `emitterMode`.
-  private static func emissionPoint(_ e: CAEmitterLayer, _ random: inout ParticleRandom) -> SIMD3<Double> {
-    let c = SIMD3(Double(e.emitterPosition.x), Double(e.emitterPosition.y), Double(e.emitterZPosition))
-    let w = Double(e.emitterSize.width), h = Double(e.emitterSize.height), d = Double(e.emitterDepth)
+  private static func emissionPoint(_ e: CAEmitterLayer, _ random: inout ParticleRandom) -> SIMD3<
+    Double
+  > {
+    let c = SIMD3(
+      Double(e.emitterPosition.x), Double(e.emitterPosition.y), Double(e.emitterZPosition))
+    let w = Double(e.emitterSize.width)
+    let h = Double(e.emitterSize.height)
+    let d = Double(e.emitterDepth)
     let mode = e.emitterMode
     switch e.emitterShape {
     case .line:
@@ -122,7 +139,8 @@ struct EmitterSimulation {
         if s < w { return c + SIMD3(w / 2 - s, h / 2, 0) }
         return c + SIMD3(-w / 2, h / 2 - (s - w), 0)
       }
-      return c + SIMD3(w * (random.unit() - 0.5), h * (random.unit() - 0.5), depth * (random.unit() - 0.5))
+      return c
+        + SIMD3(w * (random.unit() - 0.5), h * (random.unit() - 0.5), depth * (random.unit() - 0.5))
     case .circle, .sphere:
       let r = w / 2
       let angle = random.unit() * 2 * .pi
@@ -141,7 +159,8 @@ struct ParticleRandom {
   private var state: UInt64
 
   init(seed: UInt32, cell: UInt32, index: UInt64) {
-    state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(cell) &* 0xC2B2_AE3D_27D4_EB4F
+    state =
+      UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(cell) &* 0xC2B2_AE3D_27D4_EB4F
       ^ index &* 0x1656_67B1_9E37_79F9
   }
 

@@ -63,7 +63,8 @@ public struct FilterChain: Equatable {
     case "CIColorControls":
       // Saturation against Rec. 709 luma, then brightness added, then
       // contrast about 0.5: c·(S·x + b − 0.5) + 0.5.
-      let s = number(filter, "inputSaturation"), b = number(filter, "inputBrightness")
+      let s = number(filter, "inputSaturation")
+      let b = number(filter, "inputBrightness")
       let c = number(filter, "inputContrast")
       var m = identity
       for row in 0..<3 {
@@ -76,11 +77,15 @@ public struct FilterChain: Equatable {
     case "CIHueAdjust":
       // CSS hue-rotate.
       let a = number(filter, "inputAngle")
-      let cs = cos(a), sn = sin(a)
+      let cs = cos(a)
+      let sn = sin(a)
       let rgb: [Float] = [
-        0.213 + cs * 0.787 - sn * 0.213, 0.715 - cs * 0.715 - sn * 0.715, 0.072 - cs * 0.072 + sn * 0.928,
-        0.213 - cs * 0.213 + sn * 0.143, 0.715 + cs * 0.285 + sn * 0.140, 0.072 - cs * 0.072 - sn * 0.283,
-        0.213 - cs * 0.213 - sn * 0.787, 0.715 - cs * 0.715 + sn * 0.715, 0.072 + cs * 0.928 + sn * 0.072,
+        0.213 + cs * 0.787 - sn * 0.213, 0.715 - cs * 0.715 - sn * 0.715,
+        0.072 - cs * 0.072 + sn * 0.928,
+        0.213 - cs * 0.213 + sn * 0.143, 0.715 + cs * 0.285 + sn * 0.140,
+        0.072 - cs * 0.072 - sn * 0.283,
+        0.213 - cs * 0.213 - sn * 0.787, 0.715 - cs * 0.715 + sn * 0.715,
+        0.072 + cs * 0.928 + sn * 0.072,
       ]
       return .color(matrix: expand(rgb), bias: .zero)
     case "CIColorInvert":
@@ -119,7 +124,9 @@ extension FrameBuilder {
     let scale = Float((abs(a).squareRoot() / w))
     guard let chain = FilterChain(filters, pixelsPerPoint: scale > 0 ? scale : 1) else { return }
     let range = start..<commands.count
-    var bounds = commands[range].reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
+    var bounds = commands[range].reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
+      $0.union($1.bounds)
+    }
     let reach = chain.reach
     bounds = PixelRect(
       x: bounds.x - reach, y: bounds.y - reach, width: bounds.width + 2 * reach,
@@ -153,7 +160,9 @@ extension FrameBuilder {
       commands[start] = .item(item)
       return
     }
-    let bounds = commands[range].reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
+    let bounds = commands[range].reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
+      $0.union($1.bounds)
+    }
     nextGroupID += 1
     let group = GroupPass(
       id: nextGroupID, bounds: bounds, opacity: 1, commands: Array(commands[range]),

@@ -14,8 +14,10 @@ extension FrameBuilder {
     let blend: BlendMode = emitter.renderMode == .additive ? .additive : .sourceOver
     for particle in particles {
       let cell = particle.cell
-      let sampler = SamplerKey(minification: cell.minificationFilter, magnification: cell.magnificationFilter)
-      let w = particle.size.width, h = particle.size.height
+      let sampler = SamplerKey(
+        minification: cell.minificationFilter, magnification: cell.magnificationFilter)
+      let w = particle.size.width
+      let h = particle.size.height
       let rect = CGRect(x: -w / 2, y: -h / 2, width: w, height: h)
       // Turn about the particle's center, then move it to its position.
       var placement = CATransform3DMakeRotation(CGFloat(particle.rotation), 0, 0, 1)

@@ -33,7 +33,9 @@ extension FrameBuilder {
 extension FrameBuilder {
   /// Each instance of a replicator: its placement (`instanceTransform`
   /// applied i times about the anchor point) and its color, nil for white.
-  static func replicatorInstances(_ replicator: CAReplicatorLayer) -> [(CATransform3D, SIMD4<Float>?)] {
+  static func replicatorInstances(_ replicator: CAReplicatorLayer) -> [(
+    CATransform3D, SIMD4<Float>?
+  )] {
     let a = replicator.anchorInBounds
     let step = CATransform3DMakeTranslation(-a.x, -a.y, -a.z)
       .concatenating(replicator.instanceTransform)
@@ -45,9 +47,10 @@ extension FrameBuilder {
     var placement = CATransform3DIdentity
     var out: [(CATransform3D, SIMD4<Float>?)] = []
     for i in 0..<max(0, replicator.instanceCount) {
-      let straight = SIMD4(Float(base.red), Float(base.green), Float(base.blue), Float(base.alpha))
+      let straight =
+        SIMD4(Float(base.red), Float(base.green), Float(base.blue), Float(base.alpha))
         + offsets * Float(i)
-      let tint = simd_clamp01(straight)
+      let tint = clampedToUnit(straight)
       out.append((placement, tint == SIMD4(repeating: 1) ? nil : tint))
       placement = placement.concatenating(step)
     }
@@ -56,6 +59,6 @@ extension FrameBuilder {
 }
 
 /// Each component clamped to 0…1.
-func simd_clamp01(_ v: SIMD4<Float>) -> SIMD4<Float> {
+func clampedToUnit(_ v: SIMD4<Float>) -> SIMD4<Float> {
   v.replacing(with: 0, where: v .< 0).replacing(with: 1, where: v .> 1)
 }

@@ -26,7 +26,8 @@ extension FrameBuilder {
       ).concatenating(toTarget)
     }
     func old(_ m: CATransform3D) {
-      appendLayerAndSublayers(transition.from, toTarget: m, flipped: flipped, opacity: 1, into: &commands)
+      appendLayerAndSublayers(
+        transition.from, toTarget: m, flipped: flipped, opacity: 1, into: &commands)
     }
     func new(_ m: CATransform3D, opacity: Float = 1) {
       let start = commands.count
@@ -55,7 +56,9 @@ extension FrameBuilder {
   ) {
     guard start < commands.count else { return }
     let range = start..<commands.count
-    let bounds = commands[range].reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
+    let bounds = commands[range].reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
+      $0.union($1.bounds)
+    }
     nextGroupID += 1
     let group = GroupPass(
       id: nextGroupID, bounds: bounds, opacity: opacity, commands: Array(commands[range]),

@@ -70,7 +70,8 @@ public struct FrameBuilder {
     stats = FrameStats()
     DrawnContentCache.shared.beginFrame()
     var commands: [DrawCommand] = []
-    visit(root, parentToTarget: canvasToPixels, parentSublayers: nil, flipped: false, into: &commands)
+    visit(
+      root, parentToTarget: canvasToPixels, parentSublayers: nil, flipped: false, into: &commands)
     finishGlyphs(&commands)
     return Frame(
       width: width, height: height, background: premultiplied(background, opacity: 1),
@@ -117,7 +118,8 @@ public struct FrameBuilder {
       appendTransition(layer, transition, toTarget: toTarget, flipped: flipped, into: &commands)
       return
     }
-    appendLayerAndSublayers(layer, toTarget: toTarget, flipped: flipped, opacity: 1, into: &commands)
+    appendLayerAndSublayers(
+      layer, toTarget: toTarget, flipped: flipped, opacity: 1, into: &commands)
   }
 
   /// A flattening layer: its own drawing, then its sublayers flattened into
@@ -128,7 +130,8 @@ public struct FrameBuilder {
   ) {
     let isRasterRoot = rasterRoot == ObjectIdentifier(layer)
     if layer.shouldRasterize && !isRasterRoot,
-      appendRasterized(layer, toTarget: toTarget, flipped: flipped, opacity: opacity, into: &commands)
+      appendRasterized(
+        layer, toTarget: toTarget, flipped: flipped, opacity: opacity, into: &commands)
     {
       return
     }
@@ -189,12 +192,15 @@ public struct FrameBuilder {
   ) {
     var planes: [Plane] = []
     collectPlanes(
-      of: layer, toContext: local, opacity: layer is CATransformLayer ? layer.opacity : 1, flipped: flipped != layer.isGeometryFlipped,
+      of: layer, toContext: local, opacity: layer is CATransformLayer ? layer.opacity : 1,
+      flipped: flipped != layer.isGeometryFlipped,
       into: &planes)
     // Back to front by a BSP tree over the planes, splitting those that
     // intersect; coplanar planes keep sublayer order (Core Animation's rule).
     let sorter = DepthSorter(
-      planes: planes.map { DepthSorter.Plane(rect: Self.sortingRect(of: $0.layer), toContext: $0.toContext) })
+      planes: planes.map {
+        DepthSorter.Plane(rect: Self.sortingRect(of: $0.layer), toContext: $0.toContext)
+      })
     var built: [Int: [DrawCommand]] = [:]
     let start = DispatchTime.now().uptimeNanoseconds
     let pieces = sorter.sorted()
@@ -275,7 +281,8 @@ public struct FrameBuilder {
     }
     for (placement, instanceTint) in instances {
       let forSublayers = placement.concatenating(sublayerTransform)
-      for sublayer in layer.storedSublayersForRendering where !sublayer.isHidden && sublayer.opacity > 0 {
+      for sublayer in layer.storedSublayersForRendering
+      where !sublayer.isHidden && sublayer.opacity > 0 {
         let childToContext = Self.transformToSuperlayer(sublayer)
           .concatenating(forSublayers).concatenating(toContext)
         let nested = sublayer is CATransformLayer
@@ -321,7 +328,8 @@ public struct FrameBuilder {
   /// common identity transform: `T(−anchor) × transform × T(position, zPosition)`.
   static func transformToSuperlayer(_ layer: CALayer) -> CATransform3D {
     let a = layer.anchorInBounds
-    let p = layer.position, z = layer.zPosition
+    let p = layer.position
+    let z = layer.zPosition
     var m = layer.transform
     // T(−a) × M changes only the fourth row.
     m.m41 -= a.x * m.m11 + a.y * m.m21 + a.z * m.m31
@@ -329,10 +337,18 @@ public struct FrameBuilder {
     m.m43 -= a.x * m.m13 + a.y * m.m23 + a.z * m.m33
     m.m44 -= a.x * m.m14 + a.y * m.m24 + a.z * m.m34
     // × T(p): every row gains w × p.
-    m.m11 += m.m14 * p.x; m.m12 += m.m14 * p.y; m.m13 += m.m14 * z
-    m.m21 += m.m24 * p.x; m.m22 += m.m24 * p.y; m.m23 += m.m24 * z
-    m.m31 += m.m34 * p.x; m.m32 += m.m34 * p.y; m.m33 += m.m34 * z
-    m.m41 += m.m44 * p.x; m.m42 += m.m44 * p.y; m.m43 += m.m44 * z
+    m.m11 += m.m14 * p.x
+    m.m12 += m.m14 * p.y
+    m.m13 += m.m14 * z
+    m.m21 += m.m24 * p.x
+    m.m22 += m.m24 * p.y
+    m.m23 += m.m24 * z
+    m.m31 += m.m34 * p.x
+    m.m32 += m.m34 * p.y
+    m.m33 += m.m34 * z
+    m.m41 += m.m44 * p.x
+    m.m42 += m.m44 * p.y
+    m.m43 += m.m44 * z
     return m
   }
 
@@ -344,7 +360,10 @@ public struct FrameBuilder {
     {
       // A translation: the parent's rows 1, 2 and 4, shifted.
       var m = parent
-      m.m31 = 0; m.m32 = 0; m.m33 = 0; m.m34 = 0
+      m.m31 = 0
+      m.m32 = 0
+      m.m33 = 0
+      m.m34 = 0
       m.m41 = local.m41 * parent.m11 + local.m42 * parent.m21 + parent.m41
       m.m42 = local.m41 * parent.m12 + local.m42 * parent.m22 + parent.m42
       m.m43 = local.m41 * parent.m13 + local.m42 * parent.m23 + parent.m43
@@ -358,7 +377,9 @@ public struct FrameBuilder {
 
   /// Applies a subtree's opacity to the commands it appended (from `start`):
   /// multiplied into them when they do not overlap, else as one offscreen group.
-  private mutating func applyOpacity(_ opacity: Float, from start: Int, in commands: inout [DrawCommand]) {
+  private mutating func applyOpacity(
+    _ opacity: Float, from start: Int, in commands: inout [DrawCommand]
+  ) {
     guard opacity < 1, start < commands.count else { return }
     let range = start..<commands.count
     // A blend mode inside an opacity group blends with the group's own
@@ -368,7 +389,9 @@ public struct FrameBuilder {
       for i in range { commands[i].multiplyOpacity(opacity) }
       return
     }
-    let bounds = commands[range].reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
+    let bounds = commands[range].reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
+      $0.union($1.bounds)
+    }
     nextGroupID += 1
     let group = GroupPass(
       id: nextGroupID, bounds: bounds, opacity: opacity, commands: Array(commands[range]),
@@ -396,7 +419,9 @@ public struct FrameBuilder {
     displayIfNeeded(layer)
     let bounds = layer.bounds
     if !layer.isDoubleSided && isBackFacing(toTarget, bounds: bounds) { return }
-    if let gradient = layer as? CAGradientLayer, let item = gradientItem(gradient, toTarget: toTarget) {
+    if let gradient = layer as? CAGradientLayer,
+      let item = gradientItem(gradient, toTarget: toTarget)
+    {
       commands.append(.item(item))
     }
     appendDrawnItems(layer, toTarget: toTarget, flipped: flipped, into: &commands)
@@ -422,10 +447,12 @@ public struct FrameBuilder {
 
   /// True when the layer's plane shows its back: its projection is mirrored.
   func isBackFacing(_ m: CATransform3D, bounds: CGRect) -> Bool {
-    let a = m.apply(bounds.minX, bounds.minY), b = m.apply(bounds.maxX, bounds.minY)
+    let a = m.apply(bounds.minX, bounds.minY)
+    let b = m.apply(bounds.maxX, bounds.minY)
     let c = m.apply(bounds.minX, bounds.maxY)
     // Orientation of the projected corners, sign-corrected by the w's.
-    let det = (b.x * c.y - b.y * c.x) * a.w - (a.x * c.y - a.y * c.x) * b.w + (a.x * b.y - a.y * b.x) * c.w
+    let det =
+      (b.x * c.y - b.y * c.x) * a.w - (a.x * c.y - a.y * c.x) * b.w + (a.x * b.y - a.y * b.x) * c.w
     return det < 0
   }
 
@@ -435,13 +462,18 @@ public struct FrameBuilder {
     _ material: Material, rect: CGRect, uv: (Float, Float, Float, Float),
     toTarget m: CATransform3D, color: SIMD4<Float>, name: String?
   ) -> DrawItem? {
-    var minX = CGFloat.infinity, minY = CGFloat.infinity
-    var maxX = -CGFloat.infinity, maxY = -CGFloat.infinity
+    var minX = CGFloat.infinity
+    var minY = CGFloat.infinity
+    var maxX = -CGFloat.infinity
+    var maxY = -CGFloat.infinity
     func include(_ x: CGFloat, _ y: CGFloat) {
       let q = m.apply(x, y)
-      let px = q.x / q.w, py = q.y / q.w
-      minX = min(minX, px); maxX = max(maxX, px)
-      minY = min(minY, py); maxY = max(maxY, py)
+      let px = q.x / q.w
+      let py = q.y / q.w
+      minX = min(minX, px)
+      maxX = max(maxX, px)
+      minY = min(minY, py)
+      maxY = max(maxY, py)
     }
     var clipped: [CGPoint]?
     if !EdgeGeometry.inFront(rect, m) {
@@ -450,8 +482,10 @@ public struct FrameBuilder {
       for p in polygon { include(p.x, p.y) }
       clipped = polygon
     } else {
-      include(rect.minX, rect.minY); include(rect.maxX, rect.minY)
-      include(rect.maxX, rect.maxY); include(rect.minX, rect.maxY)
+      include(rect.minX, rect.minY)
+      include(rect.maxX, rect.minY)
+      include(rect.maxX, rect.maxY)
+      include(rect.minX, rect.maxY)
     }
     guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return nil }
     // One pixel more on each side: the reach of edge antialiasing.

@@ -36,8 +36,12 @@ final class GLDevice {
 
   /// Resets the cached state (after anyone else touched GL).
   func invalidate() {
-    program = 0; texture = 0; sampler = 0; framebuffer = .max
-    viewport = (0, 0, 0, 0); blending = false
+    program = 0
+    texture = 0
+    sampler = 0
+    framebuffer = .max
+    viewport = (0, 0, 0, 0)
+    blending = false
     glDisable(GLenum(GL_BLEND))
     glBlendEquation(GLenum(GL_FUNC_ADD))
     glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
@@ -169,11 +173,13 @@ public enum RendererError: Error, CustomStringConvertible, Equatable {
     case .shaderCompilation(let name, let log): return "shader \(name) failed to compile: \(log)"
     case .missingShader(let name): return "shader \(name) is not embedded in the binary"
     case .incompleteFramebuffer(let status, let width, let height):
-      return String(format: "framebuffer of %dx%d pixels is incomplete (0x%04x)", width, height, status)
+      return String(
+        format: "framebuffer of %dx%d pixels is incomplete (0x%04x)", width, height, status)
     case .canvasTooLarge(let width, let height, let limit):
       return "canvas of \(width)x\(height) pixels is too large: \(limit)"
     case .imageTooLarge(let width, let height, let maxTextureSize):
-      return "image of \(width)x\(height) pixels exceeds the GPU's max texture size \(maxTextureSize)"
+      return
+        "image of \(width)x\(height) pixels exceeds the GPU's max texture size \(maxTextureSize)"
     case .glError(let code, let label):
       return String(format: "GL error 0x%04x during %@", code, label)
     }

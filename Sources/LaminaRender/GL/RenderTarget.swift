@@ -27,7 +27,8 @@ final class RenderTarget {
       glGenRenderbuffers(1, &renderbuffer)
       glBindRenderbuffer(GLenum(GL_RENDERBUFFER), renderbuffer)
       glRenderbufferStorageMultisample(
-        GLenum(GL_RENDERBUFFER), GLsizei(samples), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+        GLenum(GL_RENDERBUFFER), GLsizei(samples), GLenum(GL_RGBA8), GLsizei(width), GLsizei(height)
+      )
       glGenFramebuffers(1, &drawFramebuffer)
       glBindFramebuffer(GLenum(GL_FRAMEBUFFER), drawFramebuffer)
       glFramebufferRenderbuffer(
@@ -61,7 +62,8 @@ final class RenderTarget {
   func read(into buffer: UnsafeMutableRawPointer, device: GLDevice) {
     device.bindFramebuffer(resolveFramebuffer)
     glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
-    glReadPixels(0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer)
+    glReadPixels(
+      0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer)
   }
 
   deinit {

@@ -51,7 +51,8 @@ struct GLProgram {
   init(vertex: String, fragment: String, defines: [String] = []) throws {
     var source = try ShaderLibrary.source(fragment)
     if !defines.isEmpty, let end = source.firstIndex(of: "\n") {
-      source.insert(contentsOf: "\n" + defines.map { "#define " + $0 }.joined(separator: "\n"), at: end)
+      source.insert(
+        contentsOf: "\n" + defines.map { "#define " + $0 }.joined(separator: "\n"), at: end)
     }
     let name = defines.isEmpty ? fragment : fragment + " [" + defines.joined(separator: ", ") + "]"
     try self.init(vertex: vertex, fragmentSource: source, name: name)
@@ -112,7 +113,8 @@ struct GLProgram {
   static func log(
     _ object: GLuint,
     _ getiv: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
-    _ getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) -> Void
+    _ getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) ->
+      Void
   ) -> String {
     var length: GLint = 0
     getiv(object, GLenum(GL_INFO_LOG_LENGTH), &length)
@@ -157,11 +159,13 @@ struct ProgramSet {
     let advanced = glExtensionList().contains("GL_KHR_blend_equation_advanced")
     solidBlend =
       advanced
-      ? try GLProgram(vertex: "quad.vert.glsl", fragment: "solid.frag.glsl", defines: ["BLEND_ADVANCED"])
+      ? try GLProgram(
+        vertex: "quad.vert.glsl", fragment: "solid.frag.glsl", defines: ["BLEND_ADVANCED"])
       : nil
     imageBlend =
       advanced
-      ? try GLProgram(vertex: "quad.vert.glsl", fragment: "image.frag.glsl", defines: ["BLEND_ADVANCED"])
+      ? try GLProgram(
+        vertex: "quad.vert.glsl", fragment: "image.frag.glsl", defines: ["BLEND_ADVANCED"])
       : nil
   }
 }

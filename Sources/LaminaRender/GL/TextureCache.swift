@@ -52,7 +52,8 @@ final class TextureCache {
     }
     if needsMipmaps { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
     device.counters.textureUploads += 1
-    entries[image.identifier] = Entry(texture: texture, mipmapped: needsMipmaps, lastUsedFrame: frame)
+    entries[image.identifier] = Entry(
+      texture: texture, mipmapped: needsMipmaps, lastUsedFrame: frame)
     try device.check("texture upload")
     return texture
   }

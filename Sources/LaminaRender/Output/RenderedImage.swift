@@ -66,7 +66,8 @@ public enum PNGFile {
   public static func write(_ rgba: [UInt8], width: Int, height: Int, to url: URL) throws {
     let path = url.path
     let directory = url.deletingLastPathComponent().path
-    let temporary = (directory.isEmpty ? "." : directory)
+    let temporary =
+      (directory.isEmpty ? "." : directory)
       + "/.\(url.lastPathComponent).\(getpid()).tmp"
     var image = png_image()
     image.version = LAMINA_PNG_IMAGE_VERSION
