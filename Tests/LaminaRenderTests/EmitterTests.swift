@@ -75,4 +75,32 @@ final class EmitterTests: XCTestCase {
     XCTAssertGreaterThan(frame.allItems.filter { $0.blend == .additive }.count, 10)
     XCTAssertGreaterThan(frame.allItems.filter { $0.blend == .sourceOver }.count, 10)
   }
+
+  func testNestedCellsAreEmittedAlongTheirParentsPaths() throws {
+    let emitter = CAEmitterLayer()
+    emitter.emitterPosition = CGPoint(x: 50, y: 100)
+    emitter.seed = 9
+    let rocket = CAEmitterCell()  // no contents: emits without being drawn
+    rocket.birthRate = 1
+    rocket.lifetime = 1
+    rocket.velocity = 100
+    rocket.emissionLongitude = -.pi / 2  // straight up
+    let spark = CAEmitterCell()
+    spark.birthRate = 20
+    spark.lifetime = 0.5
+    spark.contents = CGImage(width: 1, height: 1, rgba: [255, 255, 255, 255])
+    rocket.emitterCells = [spark]
+    emitter.emitterCells = [rocket]
+    // At 0.75 s the first rocket (born at 0) has climbed 75 points; its
+    // sparks of the last half second sit where it was when they were born.
+    let particles = EmitterSimulation.particles(of: emitter, at: 0.75)
+    XCTAssertEqual(particles.count, 10, "sparks born at 0.3, 0.35, …, 0.75 s")
+    for p in particles {
+      XCTAssertEqual(p.position.x, 50, accuracy: 1e-9)
+      XCTAssertEqual(p.position.y, 100 - 100 * p.birth, accuracy: 1e-9)
+    }
+    // After the rocket's life, its sparks stop being born and fade out.
+    // (The second rocket, born at 1 s, has its own sparks low down.)
+    XCTAssertEqual(EmitterSimulation.particles(of: emitter, at: 1.2).filter { $0.position.y < 50 }.count, 6)
+  }
 }

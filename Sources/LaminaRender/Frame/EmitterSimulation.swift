@@ -27,34 +27,13 @@ struct EmitterSimulation {
   static let maxParticles = 200_000
 
   /// The particles alive at `time` seconds of the emitter's life, in the
-  /// order its `renderMode` draws them.
+  /// order its `renderMode` draws them. Cells nested in a cell are emitted
+  /// by each of its particles, from where that particle is, for as long as
+  /// it lives (a cell without contents emits without being drawn).
   static func particles(of emitter: CAEmitterLayer, at time: Double) -> [Particle] {
     guard time >= 0, let cells = emitter.emitterCells else { return [] }
     var out: [Particle] = []
-    for (index, cell) in cells.enumerated() where cell.isEnabled {
-      guard let image = cell.contents as? CGImage else { continue }
-      let rate = Double(cell.birthRate) * Double(emitter.birthRate)
-      let lifeScale = Double(emitter.lifetime)
-      let longest = (Double(cell.lifetime) + abs(Double(cell.lifetimeRange))) * lifeScale
-      guard rate > 0, rate.isFinite, longest > 0 else { continue }
-      let newest = Int((time * rate).rounded(.down))
-      let oldest = max(0, Int(((time - longest) * rate).rounded(.up)))
-      guard newest >= oldest else { continue }
-      for k in oldest...newest {
-        if out.count >= maxParticles { break }
-        let birth = Double(k) / rate
-        var random = ParticleRandom(seed: emitter.seed, cell: UInt32(index), index: UInt64(k))
-        let lifetime =
-          (Double(cell.lifetime) + Double(cell.lifetimeRange) * random.signed()) * lifeScale
-        let age = time - birth
-        guard age >= 0, age < lifetime else { continue }
-        if let particle = make(
-          cell, image: image, emitter: emitter, birth: birth, age: age, random: &random)
-        {
-          out.append(particle)
-        }
-      }
-    }
+    emit(cells, of: emitter, at: time, parent: nil, path: 0, into: &out)
     switch emitter.renderMode {
     case .oldestLast: out.sort { $0.birth > $1.birth }
     case .oldestFirst: out.sort { $0.birth < $1.birth }
@@ -64,11 +43,86 @@ struct EmitterSimulation {
     return out
   }
 
-  private static func make(
-    _ cell: CAEmitterCell, image: CGImage, emitter: CAEmitterLayer, birth: Double, age: Double,
-    random: inout ParticleRandom
-  ) -> Particle? {
-    let start = emissionPoint(emitter, &random)
+  /// Everything a particle's life depends on, drawn once from its random
+  /// stream: its state at any age follows.
+  struct Spawn {
+    var cell: CAEmitterCell
+    var birth: Double
+    var lifetime: Double
+    var start: SIMD3<Double>
+    var velocity: SIMD3<Double>
+    var acceleration: SIMD3<Double>
+    var scale: Double
+    var spin: Double
+    var color: SIMD4<Float>
+
+    func position(at age: Double) -> SIMD3<Double> {
+      start + velocity * age + acceleration * (0.5 * age * age)
+    }
+  }
+
+  /// Emits `cells` — from the emitter's shape, or from `parent`'s path while
+  /// it lives — appending the particles alive at `time`.
+  private static func emit(
+    _ cells: [CAEmitterCell], of emitter: CAEmitterLayer, at time: Double, parent: Spawn?,
+    path: UInt64, into out: inout [Particle]
+  ) {
+    let lifeScale = Double(emitter.lifetime)
+    for (index, cell) in cells.enumerated() where cell.isEnabled {
+      let rate = Double(cell.birthRate) * (parent == nil ? Double(emitter.birthRate) : 1)
+      let longest = (Double(cell.lifetime) + abs(Double(cell.lifetimeRange))) * lifeScale
+      // Descendants can outlive this cell's particles: look back as far as they reach.
+      let reach = longest + Self.longestLife(cell.emitterCells ?? [], lifeScale)
+      guard rate > 0, rate.isFinite, longest > 0 else { continue }
+      let origin = parent?.birth ?? 0
+      // Births at origin + k / rate, within the parent's life and up to now.
+      var last = time
+      if let parent { last = min(time, parent.birth + parent.lifetime) }
+      let newest = Int(((last - origin) * rate).rounded(.down))
+      let oldest = max(0, Int(((time - reach - origin) * rate).rounded(.up)))
+      guard newest >= oldest else { continue }
+      let cellPath = path &* 31 &+ UInt64(index + 1)
+      for k in oldest...newest {
+        if out.count >= maxParticles { return }
+        let birth = origin + Double(k) / rate
+        // Top-level cells keep the simple stream (cell, k); nested ones mix
+        // in their parent's identity.
+        var random =
+          parent == nil
+          ? ParticleRandom(seed: emitter.seed, cell: UInt32(index), index: UInt64(k))
+          : ParticleRandom(
+            seed: emitter.seed, cell: UInt32(truncatingIfNeeded: cellPath),
+            index: UInt64(k) ^ (cellPath << 32))
+        let lifetime =
+          (Double(cell.lifetime) + Double(cell.lifetimeRange) * random.signed()) * lifeScale
+        let start = parent.map { $0.position(at: birth - $0.birth) }
+        let spawn = Self.spawn(cell, emitter: emitter, birth: birth, lifetime: lifetime, start: start, random: &random)
+        let age = time - birth
+        if age >= 0, age < lifetime, let image = cell.contents as? CGImage,
+          let particle = Self.particle(spawn, image: image, age: age)
+        {
+          out.append(particle)
+        }
+        if let nested = cell.emitterCells, !nested.isEmpty {
+          emit(nested, of: emitter, at: time, parent: spawn, path: cellPath &* 1_000_003 &+ UInt64(k), into: &out)
+        }
+      }
+    }
+  }
+
+  /// The longest life among `cells` and their descendants, chained.
+  private static func longestLife(_ cells: [CAEmitterCell], _ lifeScale: Double) -> Double {
+    cells.map {
+      (Double($0.lifetime) + abs(Double($0.lifetimeRange))) * lifeScale
+        + longestLife($0.emitterCells ?? [], lifeScale)
+    }.max() ?? 0
+  }
+
+  private static func spawn(
+    _ cell: CAEmitterCell, emitter: CAEmitterLayer, birth: Double, lifetime: Double,
+    start: SIMD3<Double>?, random: inout ParticleRandom
+  ) -> Spawn {
+    let point = emissionPoint(emitter, &random)
     // Direction: the longitude in the layer's plane, the latitude toward z,
     // each varied across the emission range.
     let longitude =
@@ -83,21 +137,26 @@ struct EmitterSimulation {
       SIMD3(cos(latitude) * cos(longitude), cos(latitude) * sin(longitude), sin(latitude)) * speed
     let acceleration = SIMD3(
       Double(cell.xAcceleration), Double(cell.yAcceleration), Double(cell.zAcceleration))
-    let position = start + velocity * age + acceleration * (0.5 * age * age)
-    let scale =
-      (Double(cell.scale) + Double(cell.scaleRange) * random.signed()) * Double(emitter.scale)
-      + Double(cell.scaleSpeed) * age
+    let scale = (Double(cell.scale) + Double(cell.scaleRange) * random.signed()) * Double(emitter.scale)
     let spin = (Double(cell.spin) + Double(cell.spinRange) * random.signed()) * Double(emitter.spin)
     let base = cell.color ?? .white
     let ranges = SIMD4(cell.redRange, cell.greenRange, cell.blueRange, cell.alphaRange)
-    let speeds = SIMD4(cell.redSpeed, cell.greenSpeed, cell.blueSpeed, cell.alphaSpeed)
     let jitter = SIMD4(
       Float(random.signed()), Float(random.signed()), Float(random.signed()), Float(random.signed())
     )
-    var color =
-      SIMD4(Float(base.red), Float(base.green), Float(base.blue), Float(base.alpha))
-      + ranges * jitter + speeds * Float(age)
+    let color = SIMD4(Float(base.red), Float(base.green), Float(base.blue), Float(base.alpha)) + ranges * jitter
+    return Spawn(
+      cell: cell, birth: birth, lifetime: lifetime, start: start ?? point, velocity: velocity,
+      acceleration: acceleration, scale: scale, spin: spin, color: color)
+  }
+
+  /// A spawn drawn at `age`, or nil when it is invisible then.
+  private static func particle(_ s: Spawn, image: CGImage, age: Double) -> Particle? {
+    let cell = s.cell
+    let speeds = SIMD4(cell.redSpeed, cell.greenSpeed, cell.blueSpeed, cell.alphaSpeed)
+    var color = s.color + speeds * Float(age)
     color = color.replacing(with: 0, where: color .< 0).replacing(with: 1, where: color .> 1)
+    let scale = s.scale + Double(cell.scaleSpeed) * age
     guard color.w > 0, scale > 0 else { return nil }
     let contentsScale = cell.contentsScale > 0 ? cell.contentsScale : 1
     let size = CGSize(
@@ -105,8 +164,8 @@ struct EmitterSimulation {
       height: CGFloat(image.height) * abs(cell.contentsRect.height) / contentsScale * CGFloat(scale)
     )
     return Particle(
-      cell: cell, image: image, position: position, size: size, rotation: spin * age, color: color,
-      birth: birth)
+      cell: cell, image: image, position: s.position(at: age), size: size, rotation: s.spin * age,
+      color: color, birth: s.birth)
   }
 
   /// Where a particle starts, by `emitterShape` and `emitterMode`.
