@@ -192,3 +192,45 @@ final class FrameBuilderTests: XCTestCase {
     XCTAssertEqual(abs(right.x - left.x), 100 * 1.25, accuracy: 1e-6)
   }
 }
+
+/// `instanceDelay`: each instance shows its animated sublayers as they were
+/// one more delay ago.
+final class ReplicatorDelayTests: XCTestCase {
+  func testInstancesLagBehindEachOther() {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: 200, height: 100)
+    root.position = CGPoint(x: 100, y: 50)
+    let replicator = CAReplicatorLayer()
+    replicator.frame = root.bounds
+    replicator.instanceCount = 3
+    replicator.instanceDelay = 0.5
+    replicator.instanceTransform = CATransform3DMakeTranslation(0, 20, 0)
+    let dot = CALayer()
+    dot.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
+    dot.anchorPoint = .zero
+    dot.backgroundColor = .black
+    let move = CABasicAnimation(keyPath: "position.x")
+    move.fromValue = 0.0
+    move.toValue = 100.0
+    move.duration = 2
+    move.timingFunction = CAMediaTimingFunction(name: .linear)
+    move.fillMode = .both
+    move.isRemovedOnCompletion = false
+    dot.add(move, forKey: "move")
+    replicator.addSublayer(dot)
+    root.addSublayer(replicator)
+    let presented = PresentationTree(root: root).update(time: 1)
+    var builder = FrameBuilder(size: root.bounds.size, scale: 1)
+    builder.time = 1
+    let items = builder.build(root: presented, background: nil).allItems
+    XCTAssertEqual(items.count, 3)
+    let xs = items.map { item -> CGFloat in
+      let p = item.matrix.apply(0, 0)
+      return p.x / p.w
+    }
+    // At 1 s: instance 0 at 50, instance 1 as at 0.5 s (25), instance 2 as at 0 s.
+    XCTAssertEqual(xs[0], 50, accuracy: 1e-6)
+    XCTAssertEqual(xs[1], 25, accuracy: 1e-6)
+    XCTAssertEqual(xs[2], 0, accuracy: 1e-6)
+  }
+}

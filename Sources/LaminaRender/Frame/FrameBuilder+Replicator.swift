@@ -13,12 +13,19 @@ extension FrameBuilder {
     flipped: Bool, into commands: inout [DrawCommand]
   ) {
     let sublayers = drawingOrder(replicator.storedSublayersForRendering)
-    for (placement, tint) in Self.replicatorInstances(replicator) {
+    // With an instanceDelay, instance i shows its animated sublayers as they
+    // were i delays ago: their model layers are evaluated again at that time.
+    let delay = replicator.instanceDelay
+    let animated = delay != 0 ? sublayers.map { Self.hasAnimations($0.model()) } : []
+    for (i, (placement, tint)) in Self.replicatorInstances(replicator).enumerated() {
       let start = commands.count
       // Instance i's placement, then the replicator's own sublayer transform.
       let forSublayers = sublayerTransform.map { placement.concatenating($0) } ?? placement
       let identity = CATransform3DIsIdentity(forSublayers)
-      for sublayer in sublayers {
+      for (j, var sublayer) in sublayers.enumerated() {
+        if i > 0, delay != 0, animated[j] {
+          sublayer = PresentationTree(root: sublayer.model()).update(time: time - Double(i) * delay)
+        }
         visit(
           sublayer, parentToTarget: toTarget, parentSublayers: identity ? nil : forSublayers,
           flipped: flipped, into: &commands)
@@ -31,6 +38,13 @@ extension FrameBuilder {
 }
 
 extension FrameBuilder {
+  /// True when `layer` or a layer below it has animations.
+  static func hasAnimations(_ layer: CALayer) -> Bool {
+    !layer.animationKeys().isNilOrEmpty
+      || layer.storedSublayersForRendering.contains { hasAnimations($0) }
+      || layer.mask.map { hasAnimations($0) } == true
+  }
+
   /// Each instance of a replicator: its placement (`instanceTransform`
   /// applied i times about the anchor point) and its color, nil for white.
   static func replicatorInstances(_ replicator: CAReplicatorLayer) -> [(
@@ -61,4 +75,8 @@ extension FrameBuilder {
 /// Each component clamped to 0…1.
 func clampedToUnit(_ v: SIMD4<Float>) -> SIMD4<Float> {
   v.replacing(with: 0, where: v .< 0).replacing(with: 1, where: v .> 1)
+}
+
+extension Optional where Wrapped: Collection {
+  var isNilOrEmpty: Bool { self?.isEmpty ?? true }
 }
