@@ -72,6 +72,11 @@ open class CGContext {
     self.height = height
   }
 
+  /// The bounding box of the area drawing can reach, in user space: for a
+  /// `CATiledLayer`'s tile, the tile's rect in the layer's space (so that
+  /// `draw(in:)` can draw just that part); infinite otherwise.
+  public package(set) var boundingBoxOfClipPath: CGRect = .infinite
+
   /// Makes bitmap contexts; set by the drawing backend.
   nonisolated(unsafe) public static var bitmapContextMaker: ((Int, Int) -> CGContext?)?
 

@@ -94,7 +94,7 @@ final class SceneErrorTests: XCTestCase {
       "scene.json: root.sublayers[1]: unknown key 'fillColor' for CALayer")
     XCTAssertEqual(
       message(layer(##"{"class": "CAFancyLayer"}"##)),
-      "scene.json: root.sublayers[1].class: unknown class 'CAFancyLayer'; expected one of 'CALayer', 'CATransformLayer', 'CAGradientLayer', 'CAShapeLayer', 'CATextLayer', 'CAReplicatorLayer', 'CAScrollLayer', 'CAEmitterLayer'"
+      "scene.json: root.sublayers[1].class: unknown class 'CAFancyLayer'; expected one of 'CALayer', 'CATransformLayer', 'CAGradientLayer', 'CAShapeLayer', 'CATextLayer', 'CAReplicatorLayer', 'CAScrollLayer', 'CAEmitterLayer', 'CATiledLayer'"
     )
     XCTAssertEqual(
       message(layer(##"{"contentsGravity": "middle"}"##)),

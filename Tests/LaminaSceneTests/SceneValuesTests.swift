@@ -234,3 +234,19 @@ final class SceneValuesTests: XCTestCase {
     XCTAssertEqual(along.rotationMode, .auto)
   }
 }
+
+final class TiledLayerSceneTests: XCTestCase {
+  func testTiledLayerKeysLoad() throws {
+    let json = """
+      { "lamina": 1, "canvas": { "width": 10, "height": 10 },
+        "root": { "sublayers": [ { "class": "CATiledLayer", "tileSize": [128, 64],
+          "levelsOfDetail": 3, "levelsOfDetailBias": 1 } ] } }
+      """
+    let scene = try SceneLoader.load(data: Data(json.utf8), baseURL: nil, fileName: "t.json")
+    let tiled = try XCTUnwrap(scene.root.sublayers?.first as? CATiledLayer)
+    XCTAssertEqual(tiled.tileSize, CGSize(width: 128, height: 64))
+    XCTAssertEqual(tiled.levelsOfDetail, 3)
+    XCTAssertEqual(tiled.levelsOfDetailBias, 1)
+    XCTAssertEqual(tiled.value(forKey: "levelsOfDetail") as? Int, 3)
+  }
+}

@@ -146,6 +146,9 @@ public struct FrameBuilder {
     if let emitter = layer as? CAEmitterLayer {
       appendParticles(emitter, toTarget: toTarget, into: &commands)
     }
+    if let tiled = layer as? CATiledLayer {
+      appendTiles(tiled, toTarget: toTarget, into: &commands)
+    }
     let sublayers = layer.storedSublayersForRendering
     if let replicator = layer as? CAReplicatorLayer, !sublayers.isEmpty {
       let sublayerTransform = layer.transformForSublayers

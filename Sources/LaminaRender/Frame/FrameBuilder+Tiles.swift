@@ -1,0 +1,136 @@
+import Foundation
+import Lamina
+import LaminaDraw
+
+/// Drawn tiles of `CATiledLayer`s, kept across frames within a pixel
+/// budget and dropped least recently used first.
+final class TileCache: @unchecked Sendable {
+  struct Key: Hashable {
+    var layer: ObjectIdentifier
+    var generation: Int
+    var level: Int
+    var x: Int, y: Int
+  }
+
+  static let shared = TileCache()
+  /// The most tile pixels kept (16 M pixels: 64 MiB of RGBA).
+  var maxPixels = 16 << 20
+  private(set) var pixels = 0
+  /// Tiles drawn since the cache was made (for tests and statistics).
+  private(set) var drawnTiles = 0
+  private var entries: [Key: (image: CGImage, used: UInt64)] = [:]
+  private var clock: UInt64 = 0
+  private let lock = NSLock()
+
+  func image(_ key: Key, draw: () -> CGImage?) -> CGImage? {
+    lock.lock()
+    defer { lock.unlock() }
+    clock &+= 1
+    if let entry = entries[key] {
+      entries[key] = (entry.image, clock)
+      return entry.image
+    }
+    guard let image = draw() else { return nil }
+    drawnTiles += 1
+    entries[key] = (image, clock)
+    pixels += image.width * image.height
+    while pixels > maxPixels, let oldest = entries.min(by: { $0.value.used < $1.value.used }) {
+      pixels -= oldest.value.image.width * oldest.value.image.height
+      entries[oldest.key] = nil
+    }
+    return image
+  }
+
+  /// Tiles held now.
+  var count: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return entries.count
+  }
+}
+
+extension FrameBuilder {
+  /// A tiled layer's content: the tiles of the level of detail its scale
+  /// on screen needs, only those that intersect what the target shows, each
+  /// drawn once by the layer's `draw(in:)` and then taken from the cache.
+  mutating func appendTiles(
+    _ layer: CATiledLayer, toTarget: CATransform3D, into commands: inout [DrawCommand]
+  ) {
+    let bounds = layer.bounds
+    guard bounds.width > 0, bounds.height > 0, layer.tileSize.width >= 1, layer.tileSize.height >= 1,
+      let visible = visibleRect(of: bounds, toTarget)
+    else { return }
+    LaminaDraw.install()
+    // Level ℓ draws at 2^−ℓ pixels per point: the coarsest level that is
+    // still at least as fine as the screen, within the allowed levels.
+    let onScreen = Self.pixelsPerUnit(toTarget, visible.midX, visible.midY)
+    var level = onScreen > 0 ? Int(floor(-log2(onScreen))) : 0
+    level = max(-layer.levelsOfDetailBias, min(max(layer.levelsOfDetail, 1) - 1, level))
+    let scale = pow(2, -CGFloat(level))
+    let tileW = layer.tileSize.width / scale, tileH = layer.tileSize.height / scale
+    let x0 = Int(floor((visible.minX - bounds.minX) / tileW))
+    let x1 = Int(ceil((visible.maxX - bounds.minX) / tileW))
+    let y0 = Int(floor((visible.minY - bounds.minY) / tileH))
+    let y1 = Int(ceil((visible.maxY - bounds.minY) / tileH))
+    guard x1 > x0, y1 > y0, (x1 - x0) * (y1 - y0) <= 4096 else { return }
+    let model = layer.model()
+    for ty in y0..<y1 {
+      for tx in x0..<x1 {
+        let rect = CGRect(
+          x: bounds.minX + CGFloat(tx) * tileW, y: bounds.minY + CGFloat(ty) * tileH,
+          width: tileW, height: tileH
+        ).intersection(bounds)
+        guard !rect.isNull, rect.width > 0, rect.height > 0 else { continue }
+        let key = TileCache.Key(
+          layer: ObjectIdentifier(model), generation: layer.tileGeneration, level: level, x: tx, y: ty)
+        let image = TileCache.shared.image(key) {
+          Self.drawTile(layer, rect: rect, scale: scale)
+        }
+        guard let image else { continue }
+        let sampler = SamplerKey(
+          minification: layer.minificationFilter, magnification: layer.magnificationFilter)
+        guard
+          var item = makeItem(
+            .image(image, sampler), rect: rect, uv: (0, 0, 1, 1), toTarget: toTarget,
+            color: SIMD4(repeating: 1), name: layer.name)
+        else { continue }
+        // Only the layer's own edges are antialiased; seams between tiles are not.
+        item.edgeMask =
+          (rect.minY <= bounds.minY ? 1 : 0) | (rect.maxX >= bounds.maxX ? 2 : 0)
+          | (rect.maxY >= bounds.maxY ? 4 : 0) | (rect.minX <= bounds.minX ? 8 : 0)
+        commands.append(.item(item))
+      }
+    }
+  }
+
+  /// One tile: `rect` of the layer drawn at `scale` pixels per point.
+  static func drawTile(_ layer: CATiledLayer, rect: CGRect, scale: CGFloat) -> CGImage? {
+    let width = max(1, Int((rect.width * scale).rounded(.up)))
+    let height = max(1, Int((rect.height * scale).rounded(.up)))
+    guard let context = CGContext.bitmap(width: width, height: height) else { return nil }
+    context.scaleBy(x: scale, y: scale)
+    context.translateBy(x: -rect.minX, y: -rect.minY)
+    context.clip(to: rect)
+    context.boundingBoxOfClipPath = rect
+    layer.draw(in: context)
+    return context.makeImage()
+  }
+
+  /// The part of `bounds` (in the layer's space) that can land in the
+  /// target: the target's corners mapped back onto the layer's plane.
+  func visibleRect(of bounds: CGRect, _ toTarget: CATransform3D) -> CGRect? {
+    let plane = Homography(toTarget)
+    guard let inverse = plane.inverse else { return nil }
+    var xs: [CGFloat] = [], ys: [CGFloat] = []
+    let t = targetBounds
+    for (x, y) in [(t.x, t.y), (t.maxX, t.y), (t.x, t.maxY), (t.maxX, t.maxY)] {
+      guard let p = inverse.applyInFront(CGPoint(x: x, y: y), forward: plane) else { return bounds }
+      xs.append(p.x)
+      ys.append(p.y)
+    }
+    let seen = CGRect(
+      x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+    let visible = seen.intersection(bounds)
+    return visible.isNull || visible.isEmpty ? nil : visible
+  }
+}
