@@ -117,3 +117,34 @@ final class TiledLayerTests: XCTestCase {
       image, golden: "reftests/tiled_zoom_levels.png", tolerance: .fuzzy(maxDifference: 2, maxPixels: 0))
   }
 }
+
+/// A CAScrollLayer scrolled to show a rect of its content.
+final class ScrollLayerRenderTests: XCTestCase {
+  func testScrolledToARectGolden() throws {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: 160, height: 100)
+    root.position = CGPoint(x: 80, y: 50)
+    let scroller = CAScrollLayer()
+    scroller.frame = CGRect(x: 20, y: 10, width: 120, height: 80)
+    scroller.backgroundColor = CGColor(gray: 0.9, alpha: 1)
+    scroller.borderWidth = 1
+    let content = CALayer()
+    content.frame = CGRect(x: 0, y: 0, width: 600, height: 400)
+    for i in 0..<24 {
+      let cell = CALayer()
+      cell.frame = CGRect(x: CGFloat(i % 6) * 100 + 5, y: CGFloat(i / 6) * 100 + 5, width: 90, height: 90)
+      cell.backgroundColor = CGColor(red: CGFloat(i % 6) / 5, green: CGFloat(i / 6) / 3, blue: 0.6, alpha: 1)
+      cell.cornerRadius = 10
+      content.addSublayer(cell)
+    }
+    scroller.addSublayer(content)
+    root.addSublayer(scroller)
+    // Cell 15 (column 3, row 2): x 305…395, y 205…295; scrolled as little as needed.
+    scroller.scroll(CGRect(x: 305, y: 205, width: 90, height: 90))
+    // Taller than the view (90 > 80): its top shows.
+    XCTAssertEqual(scroller.bounds.origin, CGPoint(x: 275, y: 205))
+    let image = try RenderTestSupport.renderer().render(layer: root, size: root.bounds.size, background: .white)
+    try RenderTestSupport.assertMatches(
+      image, golden: "reftests/scroll_to_rect.png", tolerance: .fuzzy(maxDifference: 2, maxPixels: 0))
+  }
+}
