@@ -42,6 +42,8 @@ public final class Renderer {
   var groupTargets: [Int: RenderTarget] = [:]
   /// Texture coordinates of the blurred canvas's far corner, per shadow group.
   var shadowExtents: [Int: (Float, Float)] = [:]
+  /// Framebuffers of `CAOpenGLLayer`s.
+  let glLayerTargets = GLLayerTargets()
   /// What each backdrop group captured, in canvas pixels, this tile.
   var backdropCanvas: [Int: PixelRect] = [:]
   /// Rasterized subtrees (`shouldRasterize`), kept across frames.
@@ -197,10 +199,7 @@ public final class Renderer {
   private func draw(_ frame: Frame, tileDone: (RenderTarget, PixelRect) throws -> Void) throws {
     context.makeCurrent()
     // Another renderer on the same context may have bound its own state.
-    glBindVertexArray(vertexArray)
-    glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer)
-    glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), indexBuffer)
-    device.invalidate()
+    restoreDrawingState()
     device.counters = RenderCounters()
     let start = DispatchTime.now().uptimeNanoseconds
     defer { lastEncodeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
@@ -250,6 +249,7 @@ public final class Renderer {
       case .group(let group): try prepare(group, region: region)
       case .item(let item):
         if case .raster(let pass) = item.material { try prepareRaster(pass) }
+        if case .glLayer(let pass) = item.material { try prepareGLLayer(pass) }
       }
     }
   }
@@ -297,6 +297,20 @@ public final class Renderer {
       cachedGroupIDs.insert(group.id)
     }
     device.counters.offscreenPasses += 1
+  }
+
+  /// Binds this renderer's vertex arrays and buffers and forgets the cached
+  /// state (another renderer, or a `CAOpenGLLayer`, may have changed it).
+  func restoreDrawingState() {
+    glBindVertexArray(vertexArray)
+    glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer)
+    glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), indexBuffer)
+    glUseProgram(0)
+    glDisable(GLenum(GL_SCISSOR_TEST))
+    glDisable(GLenum(GL_DEPTH_TEST))
+    glDisable(GLenum(GL_STENCIL_TEST))
+    glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
+    device.invalidate()
   }
 
   /// Opens a KHR_debug group for a pass when GL debugging was asked for.
@@ -493,6 +507,9 @@ public final class Renderer {
     case .filtered(let id):
       let texture = groupTargets[id]?.texture ?? 0
       return (programs.image, texture, textures.sampler(nearest), 0)
+    case .glLayer(let pass):
+      let linear = SamplerKey(minification: .linear, magnification: .linear)
+      return (programs.image, glLayerTexture(pass), textures.sampler(linear), 0)
     case .shadow(let id):
       let texture = groupTargets[id]?.texture ?? 0
       let linear = SamplerKey(minification: .linear, magnification: .linear)

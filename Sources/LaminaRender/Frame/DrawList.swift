@@ -69,6 +69,8 @@ public enum Material: Equatable {
   case raster(RasterPass)
   /// The filtered rendering of an offscreen group (a layer's `filters`).
   case filtered(Int)
+  /// What a `CAOpenGLLayer` drew into its framebuffer.
+  case glLayer(GLLayerPass)
 
   public static func == (a: Material, b: Material) -> Bool {
     switch (a, b) {
@@ -80,6 +82,7 @@ public enum Material: Equatable {
     case (.shadow(let x), .shadow(let y)): return x == y
     case (.raster(let x), .raster(let y)): return x.key == y.key
     case (.filtered(let x), .filtered(let y)): return x == y
+    case (.glLayer(let x), .glLayer(let y)): return x.key == y.key
     default: return false
     }
   }
@@ -297,4 +300,27 @@ public struct FrameStats: Sendable {
   public var depthSortMilliseconds = 0.0
 
   public init() {}
+}
+
+/// A `CAOpenGLLayer` to draw before the frame: the layer, its size in
+/// pixels, the time, and whether its content must be drawn again.
+public final class GLLayerPass {
+  /// The model layer's identity: its framebuffer is kept across frames.
+  public let key: ObjectIdentifier
+  let layer: CAOpenGLLayer
+  /// The model layer (the framebuffer's owner).
+  let model: CALayer
+  let width: Int, height: Int
+  let time: Double
+  let generation: Int
+
+  init(layer: CAOpenGLLayer, width: Int, height: Int, time: Double) {
+    self.layer = layer
+    model = layer.model()
+    key = ObjectIdentifier(model)
+    self.width = width
+    self.height = height
+    self.time = time
+    generation = layer.drawGeneration
+  }
 }

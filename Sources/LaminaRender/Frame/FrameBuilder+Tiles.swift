@@ -18,21 +18,33 @@ final class TileCache: @unchecked Sendable {
   private(set) var pixels = 0
   /// Tiles drawn since the cache was made (for tests and statistics).
   private(set) var drawnTiles = 0
-  private var entries: [Key: (image: CGImage, used: UInt64)] = [:]
+  private struct Entry {
+    var image: CGImage
+    var used: UInt64
+    /// The layer the tile belongs to (an identifier can be reused once its
+    /// layer is gone).
+    weak var owner: CALayer?
+  }
+  private var entries: [Key: Entry] = [:]
   private var clock: UInt64 = 0
   private let lock = NSLock()
 
-  func image(_ key: Key, draw: () -> CGImage?) -> CGImage? {
+  func image(_ key: Key, owner: CALayer, draw: () -> CGImage?) -> CGImage? {
     lock.lock()
     defer { lock.unlock() }
     clock &+= 1
-    if let entry = entries[key] {
-      entries[key] = (entry.image, clock)
-      return entry.image
+    if var entry = entries[key] {
+      if entry.owner === owner {
+        entry.used = clock
+        entries[key] = entry
+        return entry.image
+      }
+      pixels -= entry.image.width * entry.image.height
+      entries[key] = nil
     }
     guard let image = draw() else { return nil }
     drawnTiles += 1
-    entries[key] = (image, clock)
+    entries[key] = Entry(image: image, used: clock, owner: owner)
     pixels += image.width * image.height
     while pixels > maxPixels, let oldest = entries.min(by: { $0.value.used < $1.value.used }) {
       pixels -= oldest.value.image.width * oldest.value.image.height
@@ -83,7 +95,7 @@ extension FrameBuilder {
         guard !rect.isNull, rect.width > 0, rect.height > 0 else { continue }
         let key = TileCache.Key(
           layer: ObjectIdentifier(model), generation: layer.tileGeneration, level: level, x: tx, y: ty)
-        let image = TileCache.shared.image(key) {
+        let image = TileCache.shared.image(key, owner: model) {
           Self.drawTile(layer, rect: rect, scale: scale)
         }
         guard let image else { continue }

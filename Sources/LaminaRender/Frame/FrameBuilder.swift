@@ -149,6 +149,9 @@ public struct FrameBuilder {
     if let tiled = layer as? CATiledLayer {
       appendTiles(tiled, toTarget: toTarget, into: &commands)
     }
+    if let gl = layer as? CAOpenGLLayer {
+      appendGLContent(gl, toTarget: toTarget, into: &commands)
+    }
     let sublayers = layer.storedSublayersForRendering
     if let replicator = layer as? CAReplicatorLayer, !sublayers.isEmpty {
       let sublayerTransform = layer.transformForSublayers

@@ -117,6 +117,10 @@ enum RasterSignature {
     case .shadow(let id): h.combine(id - groupBase)
     case .raster(let pass): h.combine(pass.key)
     case .filtered(let id): h.combine(id - groupBase)
+    case .glLayer(let pass):
+      h.combine(pass.key)
+      h.combine(pass.generation)
+      if pass.layer.isAsynchronous { h.combine(pass.time) }
     case .gradient(let paint):
       h.combine(paint.kind)
       h.combine(paint.parameters)
