@@ -48,7 +48,7 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LaminaRenderTests",
-      dependencies: ["LaminaRender", "LaminaScene", "LaminaDraw", "Lamina", "CGLES3"],
+      dependencies: ["LaminaRender", "LaminaScene", "LaminaDraw", "Lamina", "CGLES3", "CEGL"],
       resources: [.copy("Fixtures")]),
   ],
   swiftLanguageModes: [.v5]

@@ -44,6 +44,8 @@ public final class Renderer {
   var shadowExtents: [Int: (Float, Float)] = [:]
   /// Framebuffers of `CAOpenGLLayer`s.
   let glLayerTargets = GLLayerTargets()
+  /// Textures of dma-buf frames.
+  lazy var dmabufImport = DMABufImport(display: context.display)
   /// What each backdrop group captured, in canvas pixels, this tile.
   var backdropCanvas: [Int: PixelRect] = [:]
   /// Rasterized subtrees (`shouldRasterize`), kept across frames.
@@ -510,6 +512,9 @@ public final class Renderer {
     case .glLayer(let pass):
       let linear = SamplerKey(minification: .linear, magnification: .linear)
       return (programs.image, glLayerTexture(pass), textures.sampler(linear), 0)
+    case .dmabuf(let frame):
+      let linear = SamplerKey(minification: .linear, magnification: .linear)
+      return (programs.image, try dmabufImport.texture(for: frame, context: context), textures.sampler(linear), 0)
     case .shadow(let id):
       let texture = groupTargets[id]?.texture ?? 0
       let linear = SamplerKey(minification: .linear, magnification: .linear)

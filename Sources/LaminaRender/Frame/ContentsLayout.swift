@@ -12,13 +12,18 @@ struct ContentsLayout {
   var uv: (Float, Float, Float, Float)
 
   init(layer: CALayer, image: CGImage) {
+    self.init(layer: layer, pixelWidth: image.width, pixelHeight: image.height)
+  }
+
+  /// The layout of contents of `pixelWidth`×`pixelHeight` pixels.
+  init(layer: CALayer, pixelWidth: Int, pixelHeight: Int) {
     let bounds = layer.bounds
     let source = layer.contentsRect
     let scale = layer.contentsScale > 0 ? layer.contentsScale : 1
     // The size of the shown part of the image, in points.
     let size = CGSize(
-      width: CGFloat(image.width) * abs(source.width) / scale,
-      height: CGFloat(image.height) * abs(source.height) / scale)
+      width: CGFloat(pixelWidth) * abs(source.width) / scale,
+      height: CGFloat(pixelHeight) * abs(source.height) / scale)
     rect = Self.place(size, in: bounds, gravity: layer.contentsGravity)
     uv = (
       Float(source.minX), Float(source.minY), Float(source.maxX), Float(source.maxY)

@@ -71,6 +71,8 @@ public enum Material: Equatable {
   case filtered(Int)
   /// What a `CAOpenGLLayer` drew into its framebuffer.
   case glLayer(GLLayerPass)
+  /// A dma-buf frame, imported as a texture.
+  case dmabuf(DMABufFrame)
 
   public static func == (a: Material, b: Material) -> Bool {
     switch (a, b) {
@@ -83,6 +85,7 @@ public enum Material: Equatable {
     case (.raster(let x), .raster(let y)): return x.key == y.key
     case (.filtered(let x), .filtered(let y)): return x == y
     case (.glLayer(let x), .glLayer(let y)): return x.key == y.key
+    case (.dmabuf(let x), .dmabuf(let y)): return x == y
     default: return false
     }
   }

@@ -448,6 +448,16 @@ public struct FrameBuilder {
           commands.append(.item(item))
         }
       }
+    } else if let frame = layer.contents as? DMABufFrame {
+      // A dma-buf frame: laid out as an image, sampled in place by the GPU.
+      let layout = ContentsLayout(layer: layer, pixelWidth: frame.width, pixelHeight: frame.height)
+      if let rect = layout.rect, rect.width > 0, rect.height > 0,
+        let item = makeItem(
+          .dmabuf(frame), rect: rect, uv: layout.uv, toTarget: toTarget,
+          color: SIMD4(repeating: 1), name: layer.name)
+      {
+        commands.append(.item(item))
+      }
     }
   }
 

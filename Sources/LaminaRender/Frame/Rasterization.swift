@@ -117,6 +117,7 @@ enum RasterSignature {
     case .shadow(let id): h.combine(id - groupBase)
     case .raster(let pass): h.combine(pass.key)
     case .filtered(let id): h.combine(id - groupBase)
+    case .dmabuf(let frame): h.combine(frame)
     case .glLayer(let pass):
       h.combine(pass.key)
       h.combine(pass.generation)

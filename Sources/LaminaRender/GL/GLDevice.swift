@@ -167,6 +167,8 @@ public enum RendererError: Error, CustomStringConvertible, Equatable {
   case imageTooLarge(width: Int, height: Int, maxTextureSize: Int)
   /// GL reported an error.
   case glError(code: Int, during: String)
+  /// A dma-buf frame cannot be shown on this driver; `reason` says why.
+  case dmabufUnsupported(reason: String)
 
   public var description: String {
     switch self {
@@ -180,6 +182,7 @@ public enum RendererError: Error, CustomStringConvertible, Equatable {
     case .imageTooLarge(let width, let height, let maxTextureSize):
       return
         "image of \(width)x\(height) pixels exceeds the GPU's max texture size \(maxTextureSize)"
+    case .dmabufUnsupported(let reason): return "cannot show a dma-buf frame: \(reason)"
     case .glError(let code, let label):
       return String(format: "GL error 0x%04x during %@", code, label)
     }
