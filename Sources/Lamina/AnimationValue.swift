@@ -35,6 +35,7 @@ enum AnimationValue {
     case let v as [CGFloat]: self = .numbers(v.map { Double($0) })
     case let v as [Double]: self = .numbers(v)
     case let v as [Float]: self = .numbers(v.map { Double($0) })
+    case let v as CIVector: self = .numbers(v.values.map { Double($0) })
     case let v as [Any]:
       if !v.isEmpty, let colors = v as? [CGColor] {
         self = .colors(colors)

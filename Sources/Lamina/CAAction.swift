@@ -58,7 +58,10 @@ extension CALayer {
   }
 
   static func defaultActionImpl(forKey event: String) -> CAAction? {
-    guard implicitlyAnimatedKeys.contains(event), valueKind(forKeyPath: event) != nil else {
+    let isFilterInput = event.hasPrefix("filters.") || event.hasPrefix("backgroundFilters.")
+    guard implicitlyAnimatedKeys.contains(event) || isFilterInput,
+      valueKind(forKeyPath: event) != nil
+    else {
       return nil
     }
     let animation = CABasicAnimation(keyPath: event)

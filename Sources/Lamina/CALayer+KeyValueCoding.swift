@@ -78,6 +78,7 @@ extension CALayer {
     let rest = String(keyPath[keyPath.index(after: dot)...])
     guard let a = table[head] else { return nil }
     if a.kind == .layer { return CALayer.valueKind(forKeyPath: rest) }
+    if a.kind == .filters { return FilterPath(rest)?.kind }
     return StructPath.kind(of: a.kind, path: rest)
   }
 
@@ -137,6 +138,9 @@ extension CALayer {
     guard let a = Self.accessorTable.byKey[head] else { return attributes[keyPath] }
     guard let base = a.get(self) else { return nil }
     if let layer = base as? CALayer { return layer.value(forKeyPath: rest) }
+    if a.kind == .filters, let path = FilterPath(rest) {
+      return path.filter(in: base as? [Any])?.value(forKey: path.input)
+    }
     return StructPath.get(base, kind: a.kind, path: rest)
   }
 
@@ -157,6 +161,23 @@ extension CALayer {
     guard let base = a.get(self) else { return }
     if let layer = base as? CALayer {
       layer.setValue(value, forKeyPath: rest)
+    } else if a.kind == .filters {
+      // Filters are shared between a layer and its presentation copies: the
+      // named one is replaced by a changed copy, never changed in place.
+      guard let path = FilterPath(rest), var list = base as? [Any],
+        let i = list.firstIndex(where: { ($0 as? CIFilter)?.name == path.name })
+      else { return }
+      let old = (list[i] as! CIFilter).value(forKey: path.input)
+      let changed = (list[i] as! CIFilter).copy()
+      changed.setValue(value, forKey: path.input)
+      list[i] = changed
+      // The action is the input's (`filters.blur.inputRadius`), not the list's.
+      let live = isLive
+      let saved = createdGeneration
+      createdGeneration = .max
+      a.set(self, list)
+      createdGeneration = saved
+      if live { propertyDidChange(keyPath, from: old) }
     } else if let updated = StructPath.set(base, kind: a.kind, path: rest, to: value) {
       a.set(self, updated)
     }
@@ -322,5 +343,32 @@ enum StructPath {
     default:
       return nil
     }
+  }
+}
+
+/// A key path into a list of filters: `<filter name>.<input key>`
+/// (`filters.blur.inputRadius`, as Core Animation names a filter's input).
+struct FilterPath {
+  let name: String
+  let input: String
+
+  init?(_ path: String) {
+    guard let dot = path.firstIndex(of: "."), dot != path.startIndex else { return nil }
+    name = String(path[..<dot])
+    input = String(path[path.index(after: dot)...])
+    guard !input.isEmpty, !input.contains(".") else { return nil }
+  }
+
+  /// Numeric inputs animate; a vector input is set whole.
+  var kind: CAValueKind? {
+    switch CIFilter.anyInputKind(forKey: input) {
+    case .number: .number
+    case .vector: .numbers
+    case nil: nil
+    }
+  }
+
+  func filter(in list: [Any]?) -> CIFilter? {
+    list?.lazy.compactMap { $0 as? CIFilter }.first { $0.name == name }
   }
 }

@@ -43,8 +43,13 @@ public final class CIFilter: @unchecked Sendable, CustomStringConvertible {
     case vector
   }
 
-  /// The filter's name (`CIGaussianBlur`, `CIMultiplyBlendMode`, …).
-  public let name: String
+  /// The filter's kind (`CIGaussianBlur`, `CIMultiplyBlendMode`, …): the
+  /// name it was created with.
+  public let filterName: String
+  /// The name that key paths use for this filter in a layer's `filters`
+  /// (`filters.<name>.inputRadius`); the kind's name until set, as in Core
+  /// Animation.
+  public var name: String
   private var inputs: [String: Any]
 
   /// The inputs of each filter Lamina knows, with their kinds and defaults.
@@ -79,7 +84,7 @@ public final class CIFilter: @unchecked Sendable, CustomStringConvertible {
   public static var filterNames: [String] { inputDefaults.keys.sorted() }
 
   /// True for a blend mode's name.
-  public var isBlendMode: Bool { Self.blendModeNames.contains(name) }
+  public var isBlendMode: Bool { Self.blendModeNames.contains(filterName) }
 
   /// The filter named `name` with its default inputs, or nil when Lamina
   /// does not know the name.
@@ -91,7 +96,16 @@ public final class CIFilter: @unchecked Sendable, CustomStringConvertible {
     } else {
       return nil
     }
+    self.filterName = name
     self.name = name
+  }
+
+  /// A copy with the same kind, name and inputs.
+  public func copy() -> CIFilter {
+    let c = CIFilter(name: filterName)!
+    c.name = name
+    c.inputs = inputs
+    return c
   }
 
   /// The filter's input keys (the implicit `inputImage` and, for blend
@@ -99,12 +113,12 @@ public final class CIFilter: @unchecked Sendable, CustomStringConvertible {
   public var inputKeys: [String] {
     var keys = ["inputImage"]
     if isBlendMode { keys.append("inputBackgroundImage") }
-    return keys + (Self.inputDefaults[name] ?? []).map(\.key)
+    return keys + (Self.inputDefaults[filterName] ?? []).map(\.key)
   }
 
   /// The kind of value `key` takes on this filter, or nil when it has no such input.
   public func inputKind(forKey key: String) -> InputKind? {
-    Self.inputDefaults[name]?.first { $0.key == key }?.kind
+    Self.inputDefaults[filterName]?.first { $0.key == key }?.kind
   }
 
   /// Sets an input (numbers as any numeric type; vectors as `CIVector` or
@@ -132,12 +146,23 @@ public final class CIFilter: @unchecked Sendable, CustomStringConvertible {
     key == "name" ? name : inputs[key]
   }
 
-  /// Resets every input to its default.
-  public func setDefaults() {
-    for d in Self.inputDefaults[name] ?? [] { inputs[d.key] = d.value }
+  /// The kind of the input `key` of any filter Lamina knows (how a key path
+  /// `filters.<name>.<key>` is typed before the filter is known).
+  static func anyInputKind(forKey key: String) -> InputKind? {
+    for list in inputDefaults.values {
+      if let d = list.first(where: { $0.key == key }) { return d.kind }
+    }
+    return nil
   }
 
-  public var description: String { "CIFilter(\(name))" }
+  /// Resets every input to its default.
+  public func setDefaults() {
+    for d in Self.inputDefaults[filterName] ?? [] { inputs[d.key] = d.value }
+  }
+
+  public var description: String {
+    name == filterName ? "CIFilter(\(name))" : "CIFilter(\(filterName), name: \(name))"
+  }
 }
 
 /// The key of a filter's radius input.

@@ -1,6 +1,7 @@
 import Foundation
 import Lamina
 import LaminaRender
+import LaminaScene
 import XCTest
 
 /// `filters` on a layer's whole rendering, checked against hand-computed colors.
@@ -121,5 +122,61 @@ final class FilterTests: XCTestCase {
     XCTAssertEqual(image.pixel(20, 20).r, 255)
     assertColor(image.pixel(60, 20), 0.2126, 0.2126, 0.2126)
     XCTAssertEqual(renderer.counters.offscreenPasses, 2, "the capture and one color pass")
+  }
+
+  /// A scene with one blurred, tinted square; `filters` and `animations`
+  /// are spliced in as JSON.
+  func filterScene(filters: String, animations: String = "[]", time: Double) throws
+    -> RenderedImage
+  {
+    let json = """
+      {"lamina": 1, "canvas": {"width": 60, "height": 60, "background": "#ffffff"},
+       "root": {"sublayers": [{"frame": [15, 15, 30, 30], "backgroundColor": "#2050c0",
+         "filters": \(filters), "animations": \(animations)}]}}
+      """
+    let loaded = try SceneLoader.load(data: Data(json.utf8), baseURL: nil, fileName: "f.json")
+    var builder = FrameBuilder(size: CGSize(width: 60, height: 60), scale: 1)
+    builder.time = time
+    let root = PresentationTree(root: loaded.root).update(time: time)
+    return try RenderTestSupport.renderer().render(
+      builder.build(root: root, background: loaded.canvas.background))
+  }
+
+  func testFilterInputsAnimateByKeyPath() throws {
+    let filters = """
+      [{"name": "CIGaussianBlur", "inputRadius": 0}, {"name": "CIColorMatrix"}]
+      """
+    let animations = """
+      [{"keyPath": "filters.CIGaussianBlur.inputRadius", "fromValue": 0, "toValue": 12,
+        "duration": 2, "timingFunction": "linear"},
+       {"keyPath": "filters.CIColorMatrix.inputAVector", "fromValue": [0, 0, 0, 1],
+        "toValue": [0, 0, 0, 0], "duration": 2, "timingFunction": "linear"}]
+      """
+    let animated = try filterScene(filters: filters, animations: animations, time: 0.5)
+    let still = try filterScene(
+      filters: """
+        [{"name": "CIGaussianBlur", "inputRadius": 3},
+         {"name": "CIColorMatrix", "inputAVector": [0, 0, 0, 0.75]}]
+        """, time: 0)
+    // Halfway through the first half: radius 3 and alpha 0.75, exactly as
+    // the same values set without animation.
+    XCTAssertEqual(animated, still)
+    let start = try filterScene(filters: filters, animations: animations, time: 0)
+    XCTAssertNotEqual(animated, start)
+    // At time 0 the square is sharp and opaque: its edge goes from the
+    // layer's color to white within a pixel.
+    XCTAssertEqual(start.pixel(15, 30).2, 0xc0)
+    XCTAssertEqual(start.pixel(14, 30).0, 0xff)
+  }
+
+  func testUnknownFilterInputKeyPathIsAnError() {
+    XCTAssertThrowsError(
+      try filterScene(
+        filters: #"[{"name": "CIGaussianBlur"}]"#,
+        animations: #"[{"keyPath": "filters.CIGaussianBlur.inputSize", "toValue": 1}]"#,
+        time: 0)
+    ) { error in
+      XCTAssertTrue("\(error)".contains("filters.CIGaussianBlur.inputSize"), "\(error)")
+    }
   }
 }

@@ -420,4 +420,23 @@ final class AnimationEvaluationTests: XCTestCase {
       XCTAssertEqual(x, y, accuracy: accuracy, "\(a) ≠ \(b)", file: file, line: line)
     }
   }
+
+  func testFilterInputAnimatesByKeyPath() {
+    let layer = CALayer()
+    let blur = CIFilter(name: "CIGaussianBlur")!
+    let tint = CIFilter(name: "CIColorMatrix")!
+    layer.filters = [blur, tint]
+    layer.add(basic("filters.CIGaussianBlur.inputRadius", from: 0, to: 20), forKey: "blur")
+    let fade = basic(
+      "filters.CIColorMatrix.inputAVector", from: [0, 0, 0, 1.0], to: [0, 0, 0, 0.0])
+    let shown = presented(layer, fade, at: 0.25)
+    let radius = shown.value(forKeyPath: "filters.CIGaussianBlur.inputRadius") as? CGFloat
+    XCTAssertEqual(Double(radius ?? -1), 5, accuracy: 1e-9)
+    let alpha = shown.value(forKeyPath: "filters.CIColorMatrix.inputAVector") as? CIVector
+    XCTAssertEqual(Double(alpha?.values[3] ?? -1), 0.75, accuracy: 1e-9)
+    // The model and its filter objects keep their values.
+    XCTAssertEqual(layer.value(forKeyPath: "filters.CIGaussianBlur.inputRadius") as? CGFloat, 10)
+    XCTAssertEqual(blur.value(forKey: "inputRadius") as? CGFloat, 10)
+    XCTAssertEqual(tint.value(forKey: "inputAVector") as? CIVector, CIVector(x: 0, y: 0, z: 0, w: 1))
+  }
 }

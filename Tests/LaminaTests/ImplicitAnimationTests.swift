@@ -236,4 +236,19 @@ final class ImplicitAnimationTests: XCTestCase {
     CATransaction.flush()
     XCTAssertEqual(observer.events, ["start", "stop false"])
   }
+
+  func testAFilterInputSetByKeyPathAnimatesThatInput() {
+    let layer = CALayer()
+    layer.filters = [CIFilter(name: "CIGaussianBlur")!]
+    CATransaction.flush()
+    CATransaction.begin()
+    layer.setValue(30, forKeyPath: "filters.CIGaussianBlur.inputRadius")
+    CATransaction.commit()
+    XCTAssertEqual(layer.animationKeys(), ["filters.CIGaussianBlur.inputRadius"])
+    Self.now += 0.125
+    let shown = layer.presentation()!
+    let radius = shown.value(forKeyPath: "filters.CIGaussianBlur.inputRadius") as? CGFloat
+    XCTAssertEqual(Double(radius ?? -1), 20, accuracy: 1e-6)
+    XCTAssertEqual(layer.value(forKeyPath: "filters.CIGaussianBlur.inputRadius") as? CGFloat, 30)
+  }
 }

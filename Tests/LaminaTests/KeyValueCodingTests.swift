@@ -243,4 +243,29 @@ final class KeyValueCodingTests: XCTestCase {
       XCTAssertNotNil(CIFilter(name: name), name)
     }
   }
+
+  func testFilterInputKeyPaths() {
+    let blur = CIFilter(name: "CIGaussianBlur")!
+    blur.name = "soft"
+    XCTAssertEqual(blur.filterName, "CIGaussianBlur")
+    let layer = CALayer()
+    layer.filters = [CIFilter(name: "CIColorInvert")!, blur]
+    XCTAssertEqual(layer.value(forKeyPath: "filters.soft.inputRadius") as? CGFloat, 10)
+    XCTAssertNil(layer.value(forKeyPath: "filters.CIGaussianBlur.inputRadius"))
+    layer.setValue(4, forKeyPath: "filters.soft.inputRadius")
+    XCTAssertEqual(layer.value(forKeyPath: "filters.soft.inputRadius") as? CGFloat, 4)
+    // The shared filter object is replaced by a copy, not changed in place.
+    XCTAssertEqual(blur.value(forKey: "inputRadius") as? CGFloat, 10)
+    let replaced = (layer.filters?[1] as? CIFilter)
+    XCTAssertFalse(replaced === blur)
+    XCTAssertEqual(replaced?.name, "soft")
+    XCTAssertEqual(replaced?.filterName, "CIGaussianBlur")
+    // A name no filter has changes nothing.
+    layer.setValue(9, forKeyPath: "filters.sharp.inputRadius")
+    XCTAssertEqual(layer.value(forKeyPath: "filters.soft.inputRadius") as? CGFloat, 4)
+    XCTAssertEqual(CALayer.valueKind(forKeyPath: "filters.soft.inputRadius"), .number)
+    XCTAssertEqual(CALayer.valueKind(forKeyPath: "backgroundFilters.x.inputRVector"), .numbers)
+    XCTAssertNil(CALayer.valueKind(forKeyPath: "filters.soft.inputBogus"))
+    XCTAssertNil(CALayer.valueKind(forKeyPath: "filters.inputRadius"))
+  }
 }

@@ -50,7 +50,7 @@ public struct FilterChain: Equatable {
   static let luma: [Float] = [0.2126, 0.7152, 0.0722]
 
   static func stage(_ filter: CIFilter, pixelsPerPoint: Float) -> Stage? {
-    switch filter.name {
+    switch filter.filterName {
     case "CIGaussianBlur":
       let sigma = number(filter, "inputRadius") * pixelsPerPoint
       return sigma > 0 ? .blur(sigma: sigma) : nil
@@ -152,7 +152,7 @@ extension FrameBuilder {
     of layer: CALayer, from start: Int, in commands: inout [DrawCommand]
   ) {
     guard let filter = layer.compositingFilter, start < commands.count else { return }
-    let name = (filter as? String) ?? (filter as? CIFilter)?.name ?? ""
+    let name = (filter as? String) ?? (filter as? CIFilter)?.filterName ?? ""
     guard GLDevice.advancedEquations[name] != nil else { return }
     let range = start..<commands.count
     if range.count == 1, case .item(var item) = commands[start], !item.hasEffects {
