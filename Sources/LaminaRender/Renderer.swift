@@ -514,7 +514,10 @@ public final class Renderer {
       return (programs.image, glLayerTexture(pass), textures.sampler(linear), 0)
     case .dmabuf(let frame):
       let linear = SamplerKey(minification: .linear, magnification: .linear)
-      return (programs.image, try dmabufImport.texture(for: frame, context: context), textures.sampler(linear), 0)
+      return (
+        programs.image, try dmabufImport.texture(for: frame, context: context),
+        textures.sampler(linear), 0
+      )
     case .shadow(let id):
       let texture = groupTargets[id]?.texture ?? 0
       let linear = SamplerKey(minification: .linear, magnification: .linear)

@@ -28,7 +28,8 @@ public enum SceneLoader {
     ("CALayer", CALayer.self), ("CATransformLayer", CATransformLayer.self),
     ("CAGradientLayer", CAGradientLayer.self), ("CAShapeLayer", CAShapeLayer.self),
     ("CATextLayer", CATextLayer.self), ("CAReplicatorLayer", CAReplicatorLayer.self),
-    ("CAScrollLayer", CAScrollLayer.self), ("CAEmitterLayer", CAEmitterLayer.self), ("CATiledLayer", CATiledLayer.self),
+    ("CAScrollLayer", CAScrollLayer.self), ("CAEmitterLayer", CAEmitterLayer.self),
+    ("CATiledLayer", CATiledLayer.self),
   ]
 
   /// Loads the scene file at `url`; image paths are relative to its folder.

@@ -16,7 +16,9 @@ final class DMABufTests: XCTestCase {
     let both = DMABufImport.availability(
       eglExtensions: ["EGL_EXT_image_dma_buf_import"], glExtensions: ["GL_OES_EGL_image"])
     if case .failure = both { XCTFail("both extensions are enough") }
-    guard case .failure(let noEGL) = DMABufImport.availability(eglExtensions: [], glExtensions: ["GL_OES_EGL_image"]),
+    guard
+      case .failure(let noEGL) = DMABufImport.availability(
+        eglExtensions: [], glExtensions: ["GL_OES_EGL_image"]),
       case .failure(let noGL) = DMABufImport.availability(
         eglExtensions: ["EGL_EXT_image_dma_buf_import"], glExtensions: [])
     else { return XCTFail("a missing extension must refuse") }
@@ -59,7 +61,9 @@ final class DMABufTests: XCTestCase {
     video.contents = frame
     root.addSublayer(video)
     XCTAssertThrowsError(try renderer.render(layer: root, size: root.bounds.size)) { error in
-      XCTAssertEqual(error as? RendererError, .dmabufUnsupported(reason: "the EGL driver lacks EGL_EXT_image_dma_buf_import"))
+      XCTAssertEqual(
+        error as? RendererError,
+        .dmabufUnsupported(reason: "the EGL driver lacks EGL_EXT_image_dma_buf_import"))
     }
   }
 }

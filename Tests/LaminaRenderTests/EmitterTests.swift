@@ -101,6 +101,7 @@ final class EmitterTests: XCTestCase {
     }
     // After the rocket's life, its sparks stop being born and fade out.
     // (The second rocket, born at 1 s, has its own sparks low down.)
-    XCTAssertEqual(EmitterSimulation.particles(of: emitter, at: 1.2).filter { $0.position.y < 50 }.count, 6)
+    XCTAssertEqual(
+      EmitterSimulation.particles(of: emitter, at: 1.2).filter { $0.position.y < 50 }.count, 6)
   }
 }

@@ -21,7 +21,9 @@ final class OpenGLLayerTests: XCTestCase {
         glCompileShader(s)
         return s
       }
-      let vs = shader(GL_VERTEX_SHADER, """
+      let vs = shader(
+        GL_VERTEX_SHADER,
+        """
         #version 300 es
         uniform float u_angle;
         void main() {
@@ -29,7 +31,9 @@ final class OpenGLLayerTests: XCTestCase {
           gl_Position = vec4(0.8 * cos(a), 0.8 * sin(a), 0.0, 1.0);
         }
         """)
-      let fs = shader(GL_FRAGMENT_SHADER, """
+      let fs = shader(
+        GL_FRAGMENT_SHADER,
+        """
         #version 300 es
         precision mediump float;
         out vec4 o_color;
@@ -85,7 +89,8 @@ final class OpenGLLayerTests: XCTestCase {
       builder.time = time
       let image = try renderer.render(builder.build(root: root, background: .white))
       try RenderTestSupport.assertMatches(
-        image, golden: "reftests/gl_spinner@t\(time).png", tolerance: .fuzzy(maxDifference: 2, maxPixels: 0))
+        image, golden: "reftests/gl_spinner@t\(time).png",
+        tolerance: .fuzzy(maxDifference: 2, maxPixels: 0))
     }
     XCTAssertEqual(spinner.draws, 3, "an asynchronous layer draws every frame")
   }

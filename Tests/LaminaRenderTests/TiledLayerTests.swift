@@ -23,7 +23,9 @@ final class TiledLayerTests: XCTestCase {
     }
 
     static func color(_ c: Int, _ r: Int) -> CGColor {
-      CGColor(red: CGFloat(c % 5) / 4, green: CGFloat(r % 5) / 4, blue: (c + r) % 2 == 0 ? 1 : 0, alpha: 1)
+      CGColor(
+        red: CGFloat(c % 5) / 4, green: CGFloat(r % 5) / 4, blue: (c + r) % 2 == 0 ? 1 : 0, alpha: 1
+      )
     }
   }
 
@@ -84,7 +86,8 @@ final class TiledLayerTests: XCTestCase {
     let renderer = try RenderTestSupport.renderer()
     let start = peakMB()
     for step in 0..<40 {
-      let (root, _) = scene(scale: 1, offset: CGPoint(x: CGFloat(step) * 495, y: CGFloat(step) * 300))
+      let (root, _) = scene(
+        scale: 1, offset: CGPoint(x: CGFloat(step) * 495, y: CGFloat(step) * 300))
       _ = try renderer.render(layer: root, size: root.bounds.size)
     }
     XCTAssertLessThanOrEqual(TileCache.shared.pixels, TileCache.shared.maxPixels)
@@ -112,9 +115,11 @@ final class TiledLayerTests: XCTestCase {
       window.addSublayer(board)
       root.addSublayer(window)
     }
-    let image = try RenderTestSupport.renderer().render(layer: root, size: root.bounds.size, background: .white)
+    let image = try RenderTestSupport.renderer().render(
+      layer: root, size: root.bounds.size, background: .white)
     try RenderTestSupport.assertMatches(
-      image, golden: "reftests/tiled_zoom_levels.png", tolerance: .fuzzy(maxDifference: 2, maxPixels: 0))
+      image, golden: "reftests/tiled_zoom_levels.png",
+      tolerance: .fuzzy(maxDifference: 2, maxPixels: 0))
   }
 }
 
@@ -132,8 +137,10 @@ final class ScrollLayerRenderTests: XCTestCase {
     content.frame = CGRect(x: 0, y: 0, width: 600, height: 400)
     for i in 0..<24 {
       let cell = CALayer()
-      cell.frame = CGRect(x: CGFloat(i % 6) * 100 + 5, y: CGFloat(i / 6) * 100 + 5, width: 90, height: 90)
-      cell.backgroundColor = CGColor(red: CGFloat(i % 6) / 5, green: CGFloat(i / 6) / 3, blue: 0.6, alpha: 1)
+      cell.frame = CGRect(
+        x: CGFloat(i % 6) * 100 + 5, y: CGFloat(i / 6) * 100 + 5, width: 90, height: 90)
+      cell.backgroundColor = CGColor(
+        red: CGFloat(i % 6) / 5, green: CGFloat(i / 6) / 3, blue: 0.6, alpha: 1)
       cell.cornerRadius = 10
       content.addSublayer(cell)
     }
@@ -143,8 +150,10 @@ final class ScrollLayerRenderTests: XCTestCase {
     scroller.scroll(CGRect(x: 305, y: 205, width: 90, height: 90))
     // Taller than the view (90 > 80): its top shows.
     XCTAssertEqual(scroller.bounds.origin, CGPoint(x: 275, y: 205))
-    let image = try RenderTestSupport.renderer().render(layer: root, size: root.bounds.size, background: .white)
+    let image = try RenderTestSupport.renderer().render(
+      layer: root, size: root.bounds.size, background: .white)
     try RenderTestSupport.assertMatches(
-      image, golden: "reftests/scroll_to_rect.png", tolerance: .fuzzy(maxDifference: 2, maxPixels: 0))
+      image, golden: "reftests/scroll_to_rect.png",
+      tolerance: .fuzzy(maxDifference: 2, maxPixels: 0))
   }
 }

@@ -437,6 +437,7 @@ final class AnimationEvaluationTests: XCTestCase {
     // The model and its filter objects keep their values.
     XCTAssertEqual(layer.value(forKeyPath: "filters.CIGaussianBlur.inputRadius") as? CGFloat, 10)
     XCTAssertEqual(blur.value(forKey: "inputRadius") as? CGFloat, 10)
-    XCTAssertEqual(tint.value(forKey: "inputAVector") as? CIVector, CIVector(x: 0, y: 0, z: 0, w: 1))
+    XCTAssertEqual(
+      tint.value(forKey: "inputAVector") as? CIVector, CIVector(x: 0, y: 0, z: 0, w: 1))
   }
 }

@@ -96,7 +96,8 @@ struct EmitterSimulation {
         let lifetime =
           (Double(cell.lifetime) + Double(cell.lifetimeRange) * random.signed()) * lifeScale
         let start = parent.map { $0.position(at: birth - $0.birth) }
-        let spawn = Self.spawn(cell, emitter: emitter, birth: birth, lifetime: lifetime, start: start, random: &random)
+        let spawn = Self.spawn(
+          cell, emitter: emitter, birth: birth, lifetime: lifetime, start: start, random: &random)
         let age = time - birth
         if age >= 0, age < lifetime, let image = cell.contents as? CGImage,
           let particle = Self.particle(spawn, image: image, age: age)
@@ -104,7 +105,9 @@ struct EmitterSimulation {
           out.append(particle)
         }
         if let nested = cell.emitterCells, !nested.isEmpty {
-          emit(nested, of: emitter, at: time, parent: spawn, path: cellPath &* 1_000_003 &+ UInt64(k), into: &out)
+          emit(
+            nested, of: emitter, at: time, parent: spawn, path: cellPath &* 1_000_003 &+ UInt64(k),
+            into: &out)
         }
       }
     }
@@ -137,14 +140,17 @@ struct EmitterSimulation {
       SIMD3(cos(latitude) * cos(longitude), cos(latitude) * sin(longitude), sin(latitude)) * speed
     let acceleration = SIMD3(
       Double(cell.xAcceleration), Double(cell.yAcceleration), Double(cell.zAcceleration))
-    let scale = (Double(cell.scale) + Double(cell.scaleRange) * random.signed()) * Double(emitter.scale)
+    let scale =
+      (Double(cell.scale) + Double(cell.scaleRange) * random.signed()) * Double(emitter.scale)
     let spin = (Double(cell.spin) + Double(cell.spinRange) * random.signed()) * Double(emitter.spin)
     let base = cell.color ?? .white
     let ranges = SIMD4(cell.redRange, cell.greenRange, cell.blueRange, cell.alphaRange)
     let jitter = SIMD4(
       Float(random.signed()), Float(random.signed()), Float(random.signed()), Float(random.signed())
     )
-    let color = SIMD4(Float(base.red), Float(base.green), Float(base.blue), Float(base.alpha)) + ranges * jitter
+    let color =
+      SIMD4(Float(base.red), Float(base.green), Float(base.blue), Float(base.alpha)) + ranges
+      * jitter
     return Spawn(
       cell: cell, birth: birth, lifetime: lifetime, start: start ?? point, velocity: velocity,
       acceleration: acceleration, scale: scale, spin: spin, color: color)

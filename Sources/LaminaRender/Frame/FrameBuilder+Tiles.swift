@@ -69,7 +69,8 @@ extension FrameBuilder {
     _ layer: CATiledLayer, toTarget: CATransform3D, into commands: inout [DrawCommand]
   ) {
     let bounds = layer.bounds
-    guard bounds.width > 0, bounds.height > 0, layer.tileSize.width >= 1, layer.tileSize.height >= 1,
+    guard bounds.width > 0, bounds.height > 0, layer.tileSize.width >= 1,
+      layer.tileSize.height >= 1,
       let visible = visibleRect(of: bounds, toTarget)
     else { return }
     LaminaDraw.install()
@@ -94,7 +95,8 @@ extension FrameBuilder {
         ).intersection(bounds)
         guard !rect.isNull, rect.width > 0, rect.height > 0 else { continue }
         let key = TileCache.Key(
-          layer: ObjectIdentifier(model), generation: layer.tileGeneration, level: level, x: tx, y: ty)
+          layer: ObjectIdentifier(model), generation: layer.tileGeneration, level: level, x: tx,
+          y: ty)
         let image = TileCache.shared.image(key, owner: model) {
           Self.drawTile(layer, rect: rect, scale: scale)
         }

@@ -8,9 +8,12 @@ import Lamina
 final class DMABufImport {
   /// Whether frames can be imported, decided from the extensions alone (so
   /// that the choice is testable without such a driver).
-  static func availability(eglExtensions: Set<String>, glExtensions: Set<String>) -> Result<Void, RendererError> {
+  static func availability(eglExtensions: Set<String>, glExtensions: Set<String>) -> Result<
+    Void, RendererError
+  > {
     guard eglExtensions.contains("EGL_EXT_image_dma_buf_import") else {
-      return .failure(.dmabufUnsupported(reason: "the EGL driver lacks EGL_EXT_image_dma_buf_import"))
+      return .failure(
+        .dmabufUnsupported(reason: "the EGL driver lacks EGL_EXT_image_dma_buf_import"))
     }
     guard glExtensions.contains("GL_OES_EGL_image") else {
       return .failure(.dmabufUnsupported(reason: "the GL driver lacks GL_OES_EGL_image"))
@@ -22,10 +25,12 @@ final class DMABufImport {
   static func attributes(_ frame: DMABufFrame) throws -> [EGLint] {
     guard DMABufFrame.Format.all.contains(frame.fourcc) else {
       throw RendererError.dmabufUnsupported(
-        reason: String(format: "pixel format 0x%08x is not one of ARGB/XRGB/ABGR/XBGR 8888", frame.fourcc))
+        reason: String(
+          format: "pixel format 0x%08x is not one of ARGB/XRGB/ABGR/XBGR 8888", frame.fourcc))
     }
     guard frame.width > 0, frame.height > 0, frame.stride >= frame.width * 4, frame.fd >= 0 else {
-      throw RendererError.dmabufUnsupported(reason: "the frame's size, stride or descriptor is invalid")
+      throw RendererError.dmabufUnsupported(
+        reason: "the frame's size, stride or descriptor is invalid")
     }
     var list: [EGLint] = [
       EGL_WIDTH, EGLint(frame.width), EGL_HEIGHT, EGLint(frame.height),
@@ -36,8 +41,10 @@ final class DMABufImport {
     ]
     if let modifier = frame.modifier {
       list += [
-        EGL_DMA_BUF_PLANE0_MODIFIER_LO_EXT, EGLint(bitPattern: UInt32(truncatingIfNeeded: modifier)),
-        EGL_DMA_BUF_PLANE0_MODIFIER_HI_EXT, EGLint(bitPattern: UInt32(truncatingIfNeeded: modifier >> 32)),
+        EGL_DMA_BUF_PLANE0_MODIFIER_LO_EXT,
+        EGLint(bitPattern: UInt32(truncatingIfNeeded: modifier)),
+        EGL_DMA_BUF_PLANE0_MODIFIER_HI_EXT,
+        EGLint(bitPattern: UInt32(truncatingIfNeeded: modifier >> 32)),
       ]
     }
     return list + [EGL_NONE]
@@ -52,14 +59,16 @@ final class DMABufImport {
   func texture(for frame: DMABufFrame, context: GPUContext) throws -> GLuint {
     if let texture = textures[frame] { return texture }
     if case .failure(let error) = Self.availability(
-      eglExtensions: Set(context.info.extensions.filter(\.value).map(\.key)), glExtensions: glExtensionList())
+      eglExtensions: Set(context.info.extensions.filter(\.value).map(\.key)),
+      glExtensions: glExtensionList())
     {
       throw error
     }
     guard
       let create = eglProc("eglCreateImageKHR", as: PFNEGLCREATEIMAGEKHRPROC.self),
       let destroy = eglProc("eglDestroyImageKHR", as: PFNEGLDESTROYIMAGEKHRPROC.self),
-      let target = eglProc("glEGLImageTargetTexture2DOES", as: PFNGLEGLIMAGETARGETTEXTURE2DOESPROC.self)
+      let target = eglProc(
+        "glEGLImageTargetTexture2DOES", as: PFNGLEGLIMAGETARGETTEXTURE2DOESPROC.self)
     else { throw RendererError.dmabufUnsupported(reason: "the EGL image entry points are missing") }
     let attributes = try Self.attributes(frame)
     guard let image = create(display, nil, EGLenum(EGL_LINUX_DMA_BUF_EXT), nil, attributes) else {
