@@ -1,5 +1,6 @@
 import CGLES3
 import Foundation
+import Lamina
 
 extension Renderer {
   /// Renders a filtered group: its commands into a target covering its
@@ -136,5 +137,58 @@ extension Renderer {
       }
     }
     return current
+  }
+}
+
+extension Renderer {
+  /// A blended item or group without the blend equations: its rendering
+  /// (the group's target, or the item drawn offscreen) and a copy of what
+  /// the target shows behind it go through `blend.frag`, which writes the
+  /// blended result over the area.
+  func drawBlendFallback(
+    _ command: DrawCommand, region: PixelRect, targetSize: (Int, Int)
+  ) throws {
+    guard let name = command.blendModeName,
+      let mode = CIFilter.blendModeNames.firstIndex(of: name)
+    else { return }
+    let framebuffer = device.framebuffer
+    var group: GroupPass
+    switch command {
+    case .group(let g): group = g
+    case .item(var item):
+      item.blend = .sourceOver
+      fallbackGroupID -= 1
+      group = GroupPass(
+        id: fallbackGroupID, bounds: item.bounds, opacity: 1, commands: [.item(item)],
+        reason: "\(name) without blend equations")
+      try prepare(group, region: region)
+    }
+    let area = group.bounds.intersection(region)
+    guard !area.isEmpty, let source = groupTargets[group.id] else { return }
+    let backdrop = try acquireTarget(width: area.width, height: area.height)
+    defer { pool.append(backdrop) }
+    let x = GLint(area.x - region.x)
+    let y = GLint(area.y - region.y)
+    glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
+    glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), backdrop.resolveFramebuffer)
+    glBlitFramebuffer(
+      x, y, x + GLint(area.width), y + GLint(area.height), 0, 0, GLint(area.width),
+      GLint(area.height), GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+    device.invalidateFramebuffer()
+    device.counters.offscreenPasses += 1
+    device.bindFramebuffer(framebuffer)
+    device.setViewport(Int(x), Int(y), area.width, area.height)
+    let program = programs.blendFallback
+    let nearest = textures.sampler(SamplerKey(minification: .nearest, magnification: .nearest))
+    withPassState {
+      device.useProgram(program.id)
+      glUniform2i(program.uniform("u_origin"), x, y)
+      glUniform1i(program.uniform("u_mode"), GLint(mode))
+      glUniform1f(program.uniform("u_opacity"), group.opacity)
+      device.bindTexture(source.texture, sampler: nearest)
+      device.bindMask(backdrop.texture, sampler: nearest)
+      device.drawFullTarget()
+    }
+    device.setViewport(0, 0, targetSize.0, targetSize.1)
   }
 }

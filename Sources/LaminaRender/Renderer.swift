@@ -59,6 +59,20 @@ public final class Renderer {
   /// Effect shader variants, compiled as items need them.
   let effectPrograms = EffectPrograms()
   private var canvasTarget: RenderTarget?
+  var blendEquationsWanted = true
+  /// Ids of the groups made for blended items without the blend equations
+  /// (negative, so that they never meet the frame builder's).
+  var fallbackGroupID = 0
+
+  /// Whether blend modes (`compositingFilter`) use the GPU's advanced blend
+  /// equations (KHR_blend_equation_advanced). Where the GPU lacks them, or
+  /// when this is set to false, each blended layer is drawn by a shader
+  /// from its offscreen rendering and a copy of what is behind it: the same
+  /// formulas, one copy and one pass the size of the layer more.
+  public var usesBlendEquations: Bool {
+    get { blendEquationsWanted && programs.solidBlend != nil }
+    set { blendEquationsWanted = newValue }
+  }
 
   /// The largest image this renderer writes, in pixels (1 GiB of RGBA).
   public static let maxCanvasPixels = 1 << 28
@@ -362,13 +376,18 @@ public final class Renderer {
     _ commands: [DrawCommand], region: PixelRect, targetSize: (Int, Int)
   ) throws {
     // A backdrop reads what was drawn before it: draw up to it, capture and
-    // filter, then go on.
+    // filter, then go on. So does a blend mode without the blend equations.
+    let fallback = !usesBlendEquations
     if let split = commands.firstIndex(where: {
-      if case .group(let g) = $0 { return g.backdrop }
-      return false
-    }),
-      case .group(let group) = commands[split]
-    {
+      if case .group(let g) = $0, g.backdrop { return true }
+      return fallback && $0.blendModeName != nil
+    }) {
+      guard case .group(let group) = commands[split], group.backdrop else {
+        try drawCommands(Array(commands[..<split]), region: region, targetSize: targetSize)
+        try drawBlendFallback(commands[split], region: region, targetSize: targetSize)
+        try drawCommands(Array(commands[(split + 1)...]), region: region, targetSize: targetSize)
+        return
+      }
       try drawCommands(Array(commands[..<split]), region: region, targetSize: targetSize)
       if group.bounds.intersects(region) {
         let framebuffer = device.framebuffer

@@ -190,6 +190,15 @@ public enum DrawCommand {
   case item(DrawItem)
   case group(GroupPass)
 
+  /// The blend mode the command composites with, or nil for source-over.
+  var blendModeName: String? {
+    switch self {
+    case .item(let item): if case .composite(let name) = item.blend { return name }
+    case .group(let group): if case .composite(let name) = group.blend { return name }
+    }
+    return nil
+  }
+
   /// Pixels the command can touch.
   public var bounds: PixelRect {
     switch self {

@@ -140,6 +140,9 @@ struct ProgramSet {
   /// Variants of `solid` and `image` that declare the advanced blend
   /// equations (nil where the GPU lacks KHR_blend_equation_advanced).
   let solidBlend: GLProgram?, imageBlend: GLProgram?
+  /// Blend modes computed in a shader from a copy of the backdrop, where
+  /// the equations are missing (or turned off).
+  let blendFallback: GLProgram
 
   /// The blend-mode variant of `program` (nil when there is none).
   func blendVariant(of program: GLProgram) -> GLProgram? {
@@ -156,6 +159,7 @@ struct ProgramSet {
     blur = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "blur.frag.glsl")
     shadow = try GLProgram(vertex: "quad.vert.glsl", fragment: "shadow.frag.glsl")
     colorMatrix = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "colormatrix.frag.glsl")
+    blendFallback = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "blend.frag.glsl")
     let advanced = glExtensionList().contains("GL_KHR_blend_equation_advanced")
     solidBlend =
       advanced
