@@ -66,11 +66,16 @@ float noise(vec2 p) {
   return fract(52.9829189 * fract(dot(p, vec2(0.06711056, 0.00583715))));
 }
 
+// The target's corner in canvas pixels: the noise follows the canvas, so a
+// region drawn on its own (a tile, a damaged rect) gets the same pixels.
+uniform vec2 u_canvasOrigin;
+
 void main() {
   vec4 straight = colorAt(gradientPosition(v_texcoord));
   vec4 color = vec4(straight.rgb * straight.a, straight.a) * v_color;
   // Triangular noise of ±1 step of the 8-bit target, kept premultiplied-valid.
-  float dither = (noise(gl_FragCoord.xy) + noise(gl_FragCoord.yx + 17.0) - 1.0) / 255.0;
+  vec2 p = gl_FragCoord.xy + u_canvasOrigin;
+  float dither = (noise(p) + noise(p.yx + 17.0) - 1.0) / 255.0;
   color.rgb = clamp(color.rgb + dither, 0.0, color.a);
   o_color = color * edgeCoverage(v_edges * gl_FragCoord.w);
 }

@@ -169,11 +169,13 @@ extension Renderer {
     defer { pool.append(backdrop) }
     let x = GLint(area.x - region.x)
     let y = GLint(area.y - region.y)
+    if scissored { glDisable(GLenum(GL_SCISSOR_TEST)) }
     glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
     glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), backdrop.resolveFramebuffer)
     glBlitFramebuffer(
       x, y, x + GLint(area.width), y + GLint(area.height), 0, 0, GLint(area.width),
       GLint(area.height), GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+    if scissored { glEnable(GLenum(GL_SCISSOR_TEST)) }
     device.invalidateFramebuffer()
     device.counters.offscreenPasses += 1
     device.bindFramebuffer(framebuffer)

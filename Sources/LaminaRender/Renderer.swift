@@ -60,6 +60,9 @@ public final class Renderer {
   let effectPrograms = EffectPrograms()
   private var canvasTarget: RenderTarget?
   var blendEquationsWanted = true
+  /// Whether the canvas is being drawn scissored (a damaged rect): passes
+  /// that copy between targets lift the scissor while they do.
+  var scissored = false
   /// Ids of the groups made for blended items without the blend equations
   /// (negative, so that they never meet the frame builder's).
   var fallbackGroupID = 0
@@ -190,6 +193,49 @@ public final class Renderer {
     return RenderedImage(width: frame.width, height: frame.height, premultipliedPixels: pixels)
   }
 
+  /// Draws only `damage` of `frame` over `previous`, the image of the frame
+  /// the damage was computed from, and returns the new image: pixel for
+  /// pixel the image `render(frame)` gives, for the cost of the damaged
+  /// area. Each damaged rect is cleared and drawn scissored on the canvas
+  /// target with the whole canvas's mapping (so every fragment sees the
+  /// same values as in a full redraw) and only it is read back. A frame
+  /// with background filters, one larger than a tile, or one whose size
+  /// differs from `previous` is drawn whole.
+  public func render(
+    _ frame: Frame, updating previous: RenderedImage, damage: Damage
+  ) throws -> RenderedImage {
+    try checkSize(frame)
+    guard previous.width == frame.width, previous.height == frame.height,
+      frame.width <= maxTileSize, frame.height <= maxTileSize,
+      !Self.hasBackdrop(frame.commands)
+    else { return try render(frame) }
+    let rects = damage.rects.filter { !$0.isEmpty }
+    if rects.isEmpty { return previous }
+    var pixels = previous.premultipliedPixels
+    try draw(frame, damage: rects) { target, rect in
+      var buffer = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
+      buffer.withUnsafeMutableBytes {
+        target.read(rect, into: $0.baseAddress!, device: self.device)
+      }
+      for row in 0..<rect.height {
+        let source = row * rect.width * 4
+        let destination = ((rect.y + row) * frame.width + rect.x) * 4
+        pixels.replaceSubrange(
+          destination..<destination + rect.width * 4,
+          with: buffer[source..<source + rect.width * 4])
+      }
+    }
+    return RenderedImage(width: frame.width, height: frame.height, premultipliedPixels: pixels)
+  }
+
+  static func hasBackdrop(_ commands: [DrawCommand]) -> Bool {
+    commands.contains {
+      guard case .group(let g) = $0 else { return false }
+      return g.backdrop || hasBackdrop(g.commands)
+        || (g.mask.map { hasBackdrop($0.commands) } ?? false)
+    }
+  }
+
   /// Draws `frame` without reading it back (what the benchmark times), tile
   /// by tile; `tileDone` sees each finished tile's target.
   public func draw(_ frame: Frame) throws {
@@ -213,6 +259,14 @@ public final class Renderer {
   }
 
   private func draw(_ frame: Frame, tileDone: (RenderTarget, PixelRect) throws -> Void) throws {
+    try draw(frame, damage: nil, tileDone: tileDone)
+  }
+
+  /// Draws `frame` tile by tile, or (on a one-tile canvas) only the `damage`
+  /// rects, scissored.
+  private func draw(
+    _ frame: Frame, damage: [PixelRect]?, tileDone: (RenderTarget, PixelRect) throws -> Void
+  ) throws {
     context.makeCurrent()
     // Another renderer on the same context may have bound its own state.
     restoreDrawingState()
@@ -226,6 +280,36 @@ public final class Renderer {
       canvasTarget = try RenderTarget(width: tileWidth, height: tileHeight, samples: samples)
     }
     guard let target = canvasTarget else { return }
+    if let damage {
+      let canvas = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+      for rect in damage {
+        let touching = frame.commands.filter { $0.bounds.intersects(rect) }
+        try prepareGroups(touching, region: canvas)
+        debugGroup("damaged \(rect)")
+        defer { debugGroupEnd() }
+        device.bindFramebuffer(target.drawFramebuffer)
+        device.setViewport(0, 0, tileWidth, tileHeight)
+        // Target rows run as canvas rows, so the rect is its own scissor.
+        glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
+        glEnable(GLenum(GL_SCISSOR_TEST))
+        scissored = true
+        device.clear(frame.background)
+        do {
+          try drawCommands(touching, region: canvas, targetSize: (tileWidth, tileHeight))
+        } catch {
+          glDisable(GLenum(GL_SCISSOR_TEST))
+          scissored = false
+          throw error
+        }
+        target.resolve(device: device)
+        glDisable(GLenum(GL_SCISSOR_TEST))
+        scissored = false
+        try tileDone(target, rect)
+        releaseGroupTargets()
+      }
+      try endFrame()
+      return
+    }
     var y = 0
     while y < frame.height {
       var x = 0
@@ -247,6 +331,11 @@ public final class Renderer {
       }
       y += tileHeight
     }
+    try endFrame()
+  }
+
+  /// Lets caches age and checks for GL errors once per frame.
+  private func endFrame() throws {
     textures.endFrame(device: device)
     rasterCache.endFrame()
     pool.append(contentsOf: maskCache.endFrame())
@@ -494,6 +583,9 @@ public final class Renderer {
       device.useProgram(batch.program.id)
       if viewportSet.insert(batch.program.id).inserted {
         glUniform4f(batch.program.viewport, viewport.0, viewport.1, viewport.2, viewport.3)
+        if batch.program.canvasOrigin >= 0 {
+          glUniform2f(batch.program.canvasOrigin, Float(region.x), Float(region.y))
+        }
       }
       if batch.texture != 0 { device.bindTexture(batch.texture, sampler: batch.sampler) }
       if let paint = batch.paint { try programs.gradient.set(paint) }

@@ -106,13 +106,22 @@ func renderSequence(
   defer { video?.abandon() }
   var y4m: Y4MWriter?
 
+  var previous: (frame: Frame, image: RenderedImage)?
   do {
     for n in range.first...range.last {
       if let failed = failure.error { throw failed }
       slots.wait()
       let frame = renderer.buildFrame(
         scene: scene, time: Double(n) / fps, scale: scale, presentation: presentation)
-      let image = try renderer.render(frame)
+      // Only what changed since the last frame is drawn again.
+      let image =
+        if let previous {
+          try renderer.render(
+            frame, updating: previous.image, damage: Damage(from: previous.frame, to: frame))
+        } else {
+          try renderer.render(frame)
+        }
+      previous = (frame, image)
       if video != nil && y4m == nil {
         let writer = Y4MWriter(width: image.width, height: image.height)
         try video?.write(writer.header(fps: fps))

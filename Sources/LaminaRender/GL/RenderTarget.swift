@@ -66,6 +66,16 @@ final class RenderTarget {
       0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer)
   }
 
+  /// Reads the resolved pixels of `rect` (target pixels) into a tightly
+  /// packed buffer.
+  func read(_ rect: PixelRect, into buffer: UnsafeMutableRawPointer, device: GLDevice) {
+    device.bindFramebuffer(resolveFramebuffer)
+    glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
+    glReadPixels(
+      GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height), GLenum(GL_RGBA),
+      GLenum(GL_UNSIGNED_BYTE), buffer)
+  }
+
   deinit {
     glDeleteFramebuffers(1, &resolveFramebuffer)
     if drawFramebuffer != resolveFramebuffer {

@@ -44,6 +44,8 @@ public enum ShaderLibrary {
 struct GLProgram {
   let id: GLuint
   let viewport: GLint
+  /// `u_canvasOrigin` (the target's corner in canvas pixels), or -1.
+  let canvasOrigin: GLint
 
   /// Compiles and links `vertex` with `fragment` (file names in `Shaders/`),
   /// the fragment shader specialized by `defines` (`NAME` or `NAME VALUE`,
@@ -78,6 +80,7 @@ struct GLProgram {
     }
     id = program
     viewport = glGetUniformLocation(program, "u_viewport")
+    canvasOrigin = glGetUniformLocation(program, "u_canvasOrigin")
     glUseProgram(program)
     let image = glGetUniformLocation(program, "s_image")
     if image >= 0 { glUniform1i(image, 0) }
