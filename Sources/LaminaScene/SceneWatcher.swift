@@ -1,0 +1,65 @@
+import Foundation
+
+/// Watches a scene file for a display that runs for months: each `poll()`
+/// (once per frame is cheap: one `stat`) notices a change on disk and loads
+/// the file again. A valid edit replaces the scene; an invalid one (a
+/// typo, or a file caught half-written) is reported once and the last good
+/// scene keeps running, so a kiosk never goes black because of a bad edit.
+public final class SceneWatcher {
+  /// What a poll found.
+  public enum Change {
+    /// The file is as it was when last loaded (or last failed to load).
+    case unchanged
+    /// The file changed and loaded: show this scene from now on.
+    case reloaded(Scene)
+    /// The file changed and does not load; the current scene stays.
+    case failed(SceneError)
+  }
+
+  public let url: URL
+  /// The scene to show: the last one that loaded.
+  public private(set) var scene: Scene
+  private let maxImageDimension: Int
+  private var stamp: Stamp?
+
+  /// What identifies a version of the file without reading it.
+  struct Stamp: Equatable {
+    let modified: Date?
+    let size: Int?
+    let inode: Int?
+  }
+
+  /// Loads the scene at `url` (throwing its error when it does not load:
+  /// there is no earlier scene to fall back on yet).
+  public init(url: URL, maxImageDimension: Int = SceneLoader.defaultMaxImageDimension) throws {
+    self.url = url
+    self.maxImageDimension = maxImageDimension
+    stamp = Self.stamp(of: url)
+    scene = try SceneLoader.load(contentsOf: url, maxImageDimension: maxImageDimension)
+  }
+
+  /// Checks the file and loads it again when it changed since the last look.
+  public func poll() -> Change {
+    let now = Self.stamp(of: url)
+    guard now != stamp else { return .unchanged }
+    stamp = now
+    do {
+      scene = try SceneLoader.load(contentsOf: url, maxImageDimension: maxImageDimension)
+      return .reloaded(scene)
+    } catch let error as SceneError {
+      return .failed(error)
+    } catch {
+      return .failed(.unreadable(file: url.lastPathComponent, reason: "\(error)"))
+    }
+  }
+
+  static func stamp(of url: URL) -> Stamp? {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
+      return nil
+    }
+    return Stamp(
+      modified: attributes[.modificationDate] as? Date,
+      size: (attributes[.size] as? NSNumber)?.intValue,
+      inode: (attributes[.systemFileNumber] as? NSNumber)?.intValue)
+  }
+}
