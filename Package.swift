@@ -17,6 +17,7 @@ let package = Package(
     .systemLibrary(
       name: "CGLES3", pkgConfig: "glesv2", providers: [.apt(["libgles2-mesa-dev"])]),
     .systemLibrary(name: "CGBM", pkgConfig: "gbm", providers: [.apt(["libgbm-dev"])]),
+    .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
     .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
     .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
@@ -33,7 +34,7 @@ let package = Package(
     // Frame building (render tree, draw list, batching) and the GL backend.
     .target(
       name: "LaminaRender",
-      dependencies: ["Lamina", "LaminaDraw", "CEGL", "CGLES3", "CGBM", "CPNG"],
+      dependencies: ["Lamina", "LaminaDraw", "CEGL", "CGLES3", "CGBM", "CDRM", "CPNG"],
       plugins: ["EmbedShaders"]),
     // The command: thin subcommands over the library.
     .executableTarget(name: "lamina", dependencies: ["Lamina", "LaminaScene", "LaminaRender"]),
