@@ -179,15 +179,8 @@ public final class Renderer {
           target.read(into: raw.baseAddress! + tile.y * frame.width * 4, device: self.device)
         }
       } else {
-        var buffer = [UInt8](repeating: 0, count: target.width * target.height * 4)
-        buffer.withUnsafeMutableBytes { target.read(into: $0.baseAddress!, device: self.device) }
-        for row in 0..<tile.height {
-          let source = row * target.width * 4
-          let destination = ((tile.y + row) * frame.width + tile.x) * 4
-          pixels.replaceSubrange(
-            destination..<destination + tile.width * 4,
-            with: buffer[source..<source + tile.width * 4])
-        }
+        let corner = PixelRect(x: 0, y: 0, width: tile.width, height: tile.height)
+        self.read(corner, of: target, into: &pixels, at: tile, canvasWidth: frame.width)
       }
     }
     return RenderedImage(width: frame.width, height: frame.height, premultipliedPixels: pixels)
@@ -213,19 +206,25 @@ public final class Renderer {
     if rects.isEmpty { return previous }
     var pixels = previous.premultipliedPixels
     try draw(frame, damage: rects) { target, rect in
-      var buffer = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
-      buffer.withUnsafeMutableBytes {
-        target.read(rect, into: $0.baseAddress!, device: self.device)
-      }
-      for row in 0..<rect.height {
-        let source = row * rect.width * 4
-        let destination = ((rect.y + row) * frame.width + rect.x) * 4
-        pixels.replaceSubrange(
-          destination..<destination + rect.width * 4,
-          with: buffer[source..<source + rect.width * 4])
-      }
+      self.read(rect, of: target, into: &pixels, at: rect, canvasWidth: frame.width)
     }
     return RenderedImage(width: frame.width, height: frame.height, premultipliedPixels: pixels)
+  }
+
+  /// Reads `rect` of `target` and writes it into the canvas `pixels` at
+  /// `destination` (same size).
+  private func read(
+    _ rect: PixelRect, of target: RenderTarget, into pixels: inout [UInt8],
+    at destination: PixelRect, canvasWidth: Int
+  ) {
+    var buffer = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
+    buffer.withUnsafeMutableBytes { target.read(rect, into: $0.baseAddress!, device: device) }
+    let rowBytes = rect.width * 4
+    for row in 0..<rect.height {
+      let to = ((destination.y + row) * canvasWidth + destination.x) * 4
+      pixels.replaceSubrange(
+        to..<to + rowBytes, with: buffer[row * rowBytes..<(row + 1) * rowBytes])
+    }
   }
 
   static func hasBackdrop(_ commands: [DrawCommand]) -> Bool {
