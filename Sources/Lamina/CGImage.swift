@@ -11,7 +11,12 @@ public final class CGImage: @unchecked Sendable {
   /// Height in pixels.
   public let height: Int
   /// `width * height * 4` bytes of RGBA.
-  public let pixels: [UInt8]
+  public var pixels: [UInt8] { straight.value }
+  /// The same pixels premultiplied, when the image was made from
+  /// premultiplied pixels (drawn content): the renderer uploads them as they
+  /// are, and the straight ones are computed only if someone asks.
+  package let premultipliedPixels: [UInt8]?
+  private let straight: LazyPixels
   /// True when every pixel's alpha is 255 (lets the renderer skip blending).
   public let isOpaque: Bool
   /// A number unique to this image for the life of the process; the
@@ -30,18 +35,69 @@ public final class CGImage: @unchecked Sendable {
     else { return nil }
     self.width = width
     self.height = height
-    self.pixels = rgba
-    var opaque = true
+    straight = LazyPixels(rgba)
+    premultipliedPixels = nil
+    isOpaque = Self.allOpaque(rgba)
+    identifier = ImageIdentifiers.next()
+  }
+
+  /// An image from `width * height * 4` bytes of premultiplied RGBA (what a
+  /// 2D library draws); nil when the sizes do not match or are not positive.
+  package init?(width: Int, height: Int, premultipliedRGBA rgba: [UInt8]) {
+    guard width > 0, height > 0, width <= 1 << 16, height <= 1 << 16,
+      rgba.count == width * height * 4
+    else { return nil }
+    self.width = width
+    self.height = height
+    premultipliedPixels = rgba
+    straight = LazyPixels { Self.unpremultiplied(rgba) }
+    isOpaque = Self.allOpaque(rgba)
+    identifier = ImageIdentifiers.next()
+  }
+
+  private static func allOpaque(_ rgba: [UInt8]) -> Bool {
     var i = 3
     while i < rgba.count {
-      if rgba[i] != 255 {
-        opaque = false
-        break
-      }
+      if rgba[i] != 255 { return false }
       i += 4
     }
-    self.isOpaque = opaque
-    self.identifier = ImageIdentifiers.next()
+    return true
+  }
+
+  /// Straight color, rounded: `(c·255 + a/2) / a`.
+  static func unpremultiplied(_ rgba: [UInt8]) -> [UInt8] {
+    var out = rgba
+    out.withUnsafeMutableBufferPointer { p in
+      var i = 0
+      while i < p.count {
+        let a = UInt32(p[i + 3])
+        if a != 255 && a != 0 {
+          for c in 0..<3 { p[i + c] = UInt8(min((UInt32(p[i + c]) * 255 + a / 2) / a, 255)) }
+        }
+        i += 4
+      }
+    }
+    return out
+  }
+}
+
+/// Pixels computed once, on first use, by any thread.
+private final class LazyPixels: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: [UInt8]?
+  private var make: (() -> [UInt8])?
+
+  init(_ pixels: [UInt8]) { stored = pixels }
+  init(_ make: @escaping () -> [UInt8]) { self.make = make }
+
+  var value: [UInt8] {
+    lock.lock()
+    defer { lock.unlock() }
+    if let stored { return stored }
+    let made = make!()
+    stored = made
+    make = nil
+    return made
   }
 }
 

@@ -36,32 +36,23 @@ final class CairoBitmap {
     cairo_surface_flush(surface)
     guard let data = cairo_image_surface_get_data(surface) else { return nil }
     let stride = Int(cairo_image_surface_get_stride(surface))
-    var rgba = [UInt8](repeating: 0, count: width * height * 4)
-    rgba.withUnsafeMutableBufferPointer { out in
+    // ARGB32 is premultiplied, one native-endian 32-bit word per pixel (A in
+    // the top byte): reordered into premultiplied RGBA bytes, nothing more.
+    let rgba = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
       for y in 0..<height {
         let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
         for x in 0..<width {
-          // ARGB32 is a native-endian 32-bit word: A in the top byte.
           let p = row[x]
-          let a = p >> 24
-          guard a != 0 else { continue }
-          var r = (p >> 16) & 0xff
-          var g = (p >> 8) & 0xff
-          var b = p & 0xff
-          if a != 255 {
-            r = (r * 255 + a / 2) / a
-            g = (g * 255 + a / 2) / a
-            b = (b * 255 + a / 2) / a
-          }
           let i = (y * width + x) * 4
-          out[i] = UInt8(min(r, 255))
-          out[i + 1] = UInt8(min(g, 255))
-          out[i + 2] = UInt8(min(b, 255))
-          out[i + 3] = UInt8(a)
+          out[i] = UInt8(truncatingIfNeeded: p >> 16)
+          out[i + 1] = UInt8(truncatingIfNeeded: p >> 8)
+          out[i + 2] = UInt8(truncatingIfNeeded: p)
+          out[i + 3] = UInt8(truncatingIfNeeded: p >> 24)
         }
       }
+      count = width * height * 4
     }
-    return CGImage(width: width, height: height, rgba: rgba)
+    return CGImage(width: width, height: height, premultipliedRGBA: rgba)
   }
 }
 

@@ -94,6 +94,7 @@ final class TextureCache {
   var count: Int { entries.count }
 
   private func premultipliedPixels(_ image: CGImage) -> [UInt8] {
+    if let ready = image.premultipliedPixels { return ready }
     if image.isOpaque { return image.pixels }
     var out = image.pixels
     out.withUnsafeMutableBufferPointer { p in
