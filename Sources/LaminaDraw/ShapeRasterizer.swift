@@ -58,8 +58,24 @@ public enum ShapeRasterizer {
   /// The largest bitmap side; a larger shape is rasterized at a lower scale.
   public static let maxSide = 4096
 
-  /// Rasterizes `style` at `scale` pixels per point; nil when it covers nothing.
-  public static func rasterize(_ style: ShapeStyle, scale requested: CGFloat) -> Raster? {
+  /// Where a shape's bitmap goes and how large it is, decided before it
+  /// is drawn (so that a frame can place it and draw it later).
+  public struct Plan: Sendable {
+    public let style: ShapeStyle
+    public let scale: CGFloat
+    let x0: CGFloat, y0: CGFloat
+    let width: Int, height: Int
+
+    /// The area the bitmap covers, in the layer's points.
+    public var rect: CGRect {
+      CGRect(
+        x: x0 / scale, y: y0 / scale, width: CGFloat(width) / scale,
+        height: CGFloat(height) / scale)
+    }
+  }
+
+  /// The plan for `style` at `scale` pixels per point; nil when it covers nothing.
+  public static func plan(_ style: ShapeStyle, scale requested: CGFloat) -> Plan? {
     guard let box = extents(style), box.width > 0, box.height > 0 else { return nil }
     var scale = max(requested, 1e-3)
     let largest = max(box.width, box.height) * scale + 2
@@ -70,19 +86,24 @@ public enum ShapeRasterizer {
     let y0 = (box.minY * scale).rounded(.down) - 1
     let x1 = (box.maxX * scale).rounded(.up) + 1
     let y1 = (box.maxY * scale).rounded(.up) + 1
-    let width = Int(x1 - x0)
-    let height = Int(y1 - y0)
-    guard let bitmap = CairoBitmap(width: width, height: height) else { return nil }
+    return Plan(
+      style: style, scale: scale, x0: x0, y0: y0, width: Int(x1 - x0), height: Int(y1 - y0))
+  }
+
+  /// Rasterizes `style` at `scale` pixels per point; nil when it covers nothing.
+  public static func rasterize(_ style: ShapeStyle, scale: CGFloat) -> Raster? {
+    plan(style, scale: scale).flatMap(rasterize)
+  }
+
+  /// Draws a planned bitmap (safe to call from several threads at once).
+  public static func rasterize(_ plan: Plan) -> Raster? {
+    guard let bitmap = CairoBitmap(width: plan.width, height: plan.height) else { return nil }
     let cr = bitmap.context
-    cairo_translate(cr, -x0, -y0)
-    cairo_scale(cr, scale, scale)
-    draw(style, cr, tolerance: 0.1 / scale)
+    cairo_translate(cr, -plan.x0, -plan.y0)
+    cairo_scale(cr, plan.scale, plan.scale)
+    draw(plan.style, cr, tolerance: 0.1 / plan.scale)
     guard let image = bitmap.makeImage() else { return nil }
-    return Raster(
-      image: image,
-      rect: CGRect(
-        x: x0 / scale, y: y0 / scale, width: CGFloat(width) / scale, height: CGFloat(height) / scale
-      ))
+    return Raster(image: image, rect: plan.rect)
   }
 
   /// Draws the fill, then the stroke, in user space (points).

@@ -52,6 +52,28 @@ final class DrawnContentCache: @unchecked Sendable {
     return raster
   }
 
+  /// The cached bitmap for `key` (`.some(nil)` when it covers nothing), or
+  /// nil when it is not cached.
+  func cached(_ key: Key) -> Raster?? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard var entry = entries[key] else { return nil }
+    entry.lastUsedFrame = frame
+    entries[key] = entry
+    return .some(entry.raster)
+  }
+
+  /// Stores a bitmap drawn elsewhere (a frame's batch).
+  func insert(_ key: Key, _ raster: Raster?) {
+    lock.lock()
+    defer { lock.unlock() }
+    rasterizations += 1
+    if let old = entries[key] { bytes -= Self.size(old.raster) }
+    entries[key] = Entry(raster: raster, lastUsedFrame: frame)
+    bytes += Self.size(raster)
+    if bytes > Self.byteLimit { evict { $0.lastUsedFrame < frame } }
+  }
+
   /// Called once per frame built: drops bitmaps unused for `retainFrames`.
   func beginFrame() {
     lock.lock()
@@ -206,6 +228,16 @@ extension FrameBuilder {
     guard let style = ShapeStyle(layer) else { return nil }
     let scale = Self.shownScale(
       toTarget, layer.bounds.isEmpty ? style.path.boundingBox : layer.bounds)
+    let key = DrawnContentCache.Key.shape(style, scale: scale)
+    if let pendingShapes, DrawnContentCache.shared.cached(key) == nil {
+      // Not drawn yet: placed now, drawn with the frame's other new shapes
+      // on every core when the walk ends.
+      guard let plan = ShapeRasterizer.plan(style, scale: scale) else { return nil }
+      let placeholder = pendingShapes.placeholder(for: key, plan)
+      return drawnItem(
+        Raster(image: placeholder, rect: plan.rect), toTarget: toTarget, name: layer.name,
+        flipped: false)
+    }
     guard
       let raster = DrawnContentCache.shared.raster(
         .shape(style, scale: scale), make: { ShapeRasterizer.rasterize(style, scale: scale) })
@@ -220,5 +252,65 @@ extension FrameBuilder {
     return makeItem(
       .image(raster.image, sampler), rect: raster.rect, uv: flipped ? (0, 1, 1, 0) : (0, 0, 1, 1),
       toTarget: toTarget, color: SIMD4(repeating: 1), name: name)
+  }
+}
+
+/// The shape bitmaps a frame needs that are not cached: each is placed with
+/// a placeholder image during the walk, then all are drawn at once, in
+/// parallel, and the frame's items are pointed at them.
+final class PendingShapes: @unchecked Sendable {
+  private var order: [DrawnContentCache.Key] = []
+  private var jobs: [DrawnContentCache.Key: (plan: ShapeRasterizer.Plan, placeholder: CGImage)] =
+    [:]
+
+  var isEmpty: Bool { order.isEmpty }
+
+  /// The placeholder standing for `key`'s bitmap this frame (one per key).
+  func placeholder(for key: DrawnContentCache.Key, _ plan: ShapeRasterizer.Plan) -> CGImage {
+    if let job = jobs[key] { return job.placeholder }
+    let placeholder = CGImage(width: 1, height: 1, rgba: [0, 0, 0, 0])!
+    jobs[key] = (plan, placeholder)
+    order.append(key)
+    return placeholder
+  }
+
+  /// Draws every pending bitmap, caches it, and replaces the placeholders
+  /// in `commands` (masks and groups included).
+  func finish(_ commands: inout [DrawCommand]) {
+    guard !order.isEmpty else { return }
+    let plans = order.map { jobs[$0]!.plan }
+    let results = UnsafeMutableBufferPointer<Raster?>.allocate(capacity: plans.count)
+    results.initialize(repeating: nil)
+    defer { results.deallocate() }
+    DispatchQueue.concurrentPerform(iterations: plans.count) { i in
+      results[i] = ShapeRasterizer.rasterize(plans[i])
+    }
+    var images: [ObjectIdentifier: CGImage] = [:]
+    for (i, key) in order.enumerated() {
+      DrawnContentCache.shared.insert(key, results[i])
+      if let image = results[i]?.image { images[ObjectIdentifier(jobs[key]!.placeholder)] = image }
+    }
+    order.removeAll()
+    jobs.removeAll()
+    Self.replace(images, in: &commands)
+  }
+
+  private static func replace(
+    _ images: [ObjectIdentifier: CGImage], in commands: inout [DrawCommand]
+  ) {
+    for i in commands.indices {
+      switch commands[i] {
+      case .item(var item):
+        if case .image(let image, let sampler) = item.material,
+          let drawn = images[ObjectIdentifier(image)]
+        {
+          item.material = .image(drawn, sampler)
+          commands[i] = .item(item)
+        }
+      case .group(let group):
+        replace(images, in: &group.commands)
+        if let mask = group.mask { replace(images, in: &mask.commands) }
+      }
+    }
   }
 }

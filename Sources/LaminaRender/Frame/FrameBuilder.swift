@@ -30,6 +30,9 @@ public struct FrameBuilder {
   /// The layer a raster builder draws (its own `shouldRasterize` and
   /// opacity are applied by the quad that shows the raster).
   private var rasterRoot: ObjectIdentifier?
+  /// New shape bitmaps of this frame, drawn together when the walk ends
+  /// (nil for raster builders, which draw them as they go).
+  let pendingShapes: PendingShapes?
 
   /// Beyond this many items, an opacity group is assumed to overlap itself.
   static let overlapCheckLimit = 256
@@ -40,6 +43,7 @@ public struct FrameBuilder {
     height = Int((size.height * scale).rounded())
     canvasToPixels = CATransform3DMakeScale(scale, scale, 1)
     targetBounds = PixelRect(x: 0, y: 0, width: width, height: height)
+    pendingShapes = PendingShapes()
   }
 
   /// A builder that stretches a canvas of `size` points to exactly
@@ -50,6 +54,7 @@ public struct FrameBuilder {
     canvasToPixels = CATransform3DMakeScale(
       CGFloat(pixelWidth) / max(size.width, 1), CGFloat(pixelHeight) / max(size.height, 1), 1)
     targetBounds = PixelRect(x: 0, y: 0, width: width, height: height)
+    pendingShapes = PendingShapes()
   }
 
   /// A builder for the raster of `layer`: its plane scaled by `scale`, with
@@ -62,6 +67,7 @@ public struct FrameBuilder {
     targetBounds = PixelRect(x: -reach, y: -reach, width: 2 * reach, height: 2 * reach)
     self.nextGroupID = nextGroupID
     rasterRoot = ObjectIdentifier(layer)
+    pendingShapes = nil
   }
 
   /// Builds the frame for `root`, laid on a canvas whose background is `background`.
@@ -72,6 +78,7 @@ public struct FrameBuilder {
     var commands: [DrawCommand] = []
     visit(
       root, parentToTarget: canvasToPixels, parentSublayers: nil, flipped: false, into: &commands)
+    pendingShapes?.finish(&commands)
     finishGlyphs(&commands)
     return Frame(
       width: width, height: height, background: premultiplied(background, opacity: 1),
