@@ -25,6 +25,60 @@ final class DrawnContentTests: XCTestCase {
     return shape
   }
 
+  /// New shapes of a frame are drawn together after the walk: identical
+  /// ones once, in groups and masks too, and no placeholder is left.
+  func testNewShapesOfAFrameAreDrawnOnceEachAndReplaceTheirPlaceholders() throws {
+    let tint = CGColor(red: 0.1, green: 0.6, blue: 0.3, alpha: 1)
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: 300, height: 100)
+    root.position = CGPoint(x: 150, y: 50)
+    var twins: [CAShapeLayer] = []
+    for i in 0..<3 {
+      let s = shape()
+      s.strokeColor = tint
+      s.frame.origin.x = 10 + CGFloat(i) * 95
+      twins.append(s)
+      root.addSublayer(s)
+    }
+    twins[1].opacity = 0.5
+    twins[2].shadowOpacity = 1
+    let masked = CALayer()
+    masked.frame = CGRect(x: 200, y: 0, width: 100, height: 100)
+    masked.backgroundColor = tint
+    let mask = shape()
+    mask.lineWidth = 9
+    mask.frame = masked.bounds
+    masked.mask = mask
+    root.addSublayer(masked)
+    let before = DrawnContentCache.shared.rasterizations
+    var builder = FrameBuilder(size: root.bounds.size, scale: 1)
+    let frame = builder.build(root: root, background: .white)
+    XCTAssertEqual(DrawnContentCache.shared.rasterizations, before + 2, "the twins and the mask")
+    var images = 0
+    func check(_ commands: [DrawCommand]) {
+      for command in commands {
+        switch command {
+        case .item(let item):
+          if case .image(let image, _) = item.material {
+            images += 1
+            XCTAssertGreaterThan(image.width, 1, "a placeholder was left")
+          }
+        case .group(let group):
+          check(group.commands)
+          if let mask = group.mask { check(mask.commands) }
+        }
+      }
+    }
+    check(frame.commands)
+    XCTAssertGreaterThanOrEqual(images, 4, "three twins and the mask")
+    let image = try RenderTestSupport.renderer().render(frame)
+    // The top of the first twin's ring (y 7…13 at x 50): the stroke color.
+    let p = image.pixel(50, 10)
+    for (got, want) in zip([p.0, p.1, p.2], [0.1, 0.6, 0.3]) {
+      XCTAssertEqual(Double(got), want * 255, accuracy: 1)
+    }
+  }
+
   /// An unchanged shape reuses its bitmap and texture; a new `strokeEnd`
   /// draws and uploads that one layer again.
   func testShapeIsRasterizedOnceAndAgainOnlyWhenItChanges() throws {
