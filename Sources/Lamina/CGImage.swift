@@ -65,7 +65,7 @@ public final class CGImage: @unchecked Sendable {
   }
 
   /// Straight color, rounded: `(c·255 + a/2) / a`.
-  static func unpremultiplied(_ rgba: [UInt8]) -> [UInt8] {
+  package static func unpremultiplied(_ rgba: [UInt8]) -> [UInt8] {
     var out = rgba
     out.withUnsafeMutableBufferPointer { p in
       var i = 0

@@ -204,22 +204,7 @@ extension FrameBuilder {
   func finishGlyphs(_ commands: inout [DrawCommand]) {
     let pages = GlyphAtlas.shared.finishFrame()
     guard !pages.isEmpty else { return }
-    func patch(_ commands: inout [DrawCommand]) {
-      for i in commands.indices {
-        switch commands[i] {
-        case .item(var item):
-          if case .image(let image, let sampler) = item.material,
-            let page = pages[ObjectIdentifier(image)]
-          {
-            item.material = .image(page, sampler)
-            commands[i] = .item(item)
-          }
-        case .group(let group):
-          patch(&group.commands)
-        }
-      }
-    }
-    patch(&commands)
+    PendingShapes.replace(pages, in: &commands)
   }
 
   /// A `CAShapeLayer`'s fill and stroke, rasterized at the scale it is shown
@@ -295,7 +280,9 @@ final class PendingShapes: @unchecked Sendable {
     Self.replace(images, in: &commands)
   }
 
-  private static func replace(
+  /// Replaces the placeholder images in `commands` (groups and masks
+  /// included) by those `images` maps them to.
+  static func replace(
     _ images: [ObjectIdentifier: CGImage], in commands: inout [DrawCommand]
   ) {
     for i in commands.indices {

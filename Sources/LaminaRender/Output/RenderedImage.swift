@@ -1,5 +1,6 @@
 import CPNG
 import Foundation
+import Lamina
 
 /// A rendered canvas: 8-bit premultiplied RGBA, rows top to bottom.
 public struct RenderedImage: Equatable {
@@ -14,20 +15,7 @@ public struct RenderedImage: Equatable {
   }
 
   /// Straight-alpha RGBA, as PNG stores it.
-  public var straightPixels: [UInt8] {
-    var out = premultipliedPixels
-    out.withUnsafeMutableBufferPointer { p in
-      var i = 0
-      while i < p.count {
-        let a = Int(p[i + 3])
-        if a != 0 && a != 255 {
-          for c in 0..<3 { p[i + c] = UInt8(min(255, (Int(p[i + c]) * 255 + a / 2) / a)) }
-        }
-        i += 4
-      }
-    }
-    return out
-  }
+  public var straightPixels: [UInt8] { CGImage.unpremultiplied(premultipliedPixels) }
 
   /// The straight-alpha RGBA of the pixel at (x, y).
   public func pixel(_ x: Int, _ y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
