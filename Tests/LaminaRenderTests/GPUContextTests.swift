@@ -85,6 +85,15 @@ final class GPUContextTests: XCTestCase {
       XCTAssertNotNil(info.extensions[name], name)
     }
     for step in info.selectionLog { XCTAssertTrue(report.contains(step), step) }
+    for line in info.features { XCTAssertTrue(report.contains("\n  \(line)"), line) }
+    // The dma-buf line follows the two extensions it needs.
+    let both = info.has("EGL_EXT_image_dma_buf_import") && info.has("GL_OES_EGL_image")
+    XCTAssertEqual(info.features[0] == "dma-buf contents: yes", both)
+    if !info.has("EGL_EXT_image_dma_buf_import") {
+      XCTAssertEqual(
+        info.features[0],
+        "dma-buf contents: no (the EGL driver lacks EGL_EXT_image_dma_buf_import)")
+    }
     let decoded = try JSONDecoder().decode(GPUInfo.self, from: Data(try info.json().utf8))
     XCTAssertEqual(decoded, info)
   }

@@ -56,7 +56,26 @@ public struct GPUInfo: Codable, Sendable, Equatable {
     "EGL_EXT_platform_device",
     "EGL_ANDROID_native_fence_sync",
     "EGL_EXT_image_dma_buf_import",
+    "GL_OES_EGL_image",
+    "GL_KHR_blend_equation_advanced",
   ]
+
+  /// What the renderer can do with these extensions, one line each.
+  public var features: [String] {
+    let dmabuf: String
+    switch DMABufImport.availability(
+      eglExtensions: has("EGL_EXT_image_dma_buf_import") ? ["EGL_EXT_image_dma_buf_import"] : [],
+      glExtensions: has("GL_OES_EGL_image") ? ["GL_OES_EGL_image"] : [])
+    {
+    case .success: dmabuf = "yes"
+    case .failure(.dmabufUnsupported(let reason)): dmabuf = "no (\(reason))"
+    case .failure(let other): dmabuf = "no (\(other))"
+    }
+    let blend =
+      has("GL_KHR_blend_equation_advanced")
+      ? "the GPU's advanced blend equations" : "a shader reading a copy of the backdrop"
+    return ["dma-buf contents: \(dmabuf)", "blend modes: \(blend)"]
+  }
 
   /// Whether `name` (one of `trackedExtensions`) is present.
   public func has(_ name: String) -> Bool { extensions[name] ?? false }
@@ -96,6 +115,8 @@ public struct GPUInfo: Codable, Sendable, Equatable {
     for name in Self.trackedExtensions {
       lines.append("  \(has(name) ? "yes" : "no ")  \(name)")
     }
+    lines.append("features:")
+    for line in features { lines.append("  \(line)") }
     lines.append("display selection:")
     for step in selectionLog { lines.append("  \(step)") }
     return lines.joined(separator: "\n")
