@@ -5,8 +5,9 @@ import Lamina
 extension Renderer {
   /// Renders a filtered group: its commands into a target covering its
   /// bounds, then each filter as passes over that target (a color filter in
-  /// one pass, a blur in two separable passes at full size, since the result
-  /// is shown pixel for pixel), leaving the result for `compositeItem`.
+  /// one pass, a blur in two separable passes, downsampled when large and
+  /// scaled back so that the result is shown pixel for pixel), leaving the
+  /// result for `compositeItem`.
   func prepareFiltered(_ group: GroupPass, region: PixelRect) throws {
     guard let chain = group.filter else { return }
     // The whole group is filtered, not just the part in this tile: a blur
@@ -40,10 +41,37 @@ extension Renderer {
             glUniform4f(program.uniform("u_bias"), bias.x, bias.y, bias.z, bias.w)
           }
         case .blur(let sigma):
-          current = try blurPasses(from: current, sigma: sigma, sampler: linear)
+          current = try blurFilter(current, sigma: sigma, sampler: linear)
         }
       }
       return current
+    }
+  }
+
+  /// A Gaussian blur of `sigma` texels that keeps `source`'s size. A large
+  /// one runs as the shadows' does (box downsample by the factor that keeps
+  /// at least 3 texels per sigma, the passes at the small size with the sigma
+  /// the downsample and bilinear upsample leave, variance f²/4), then scales
+  /// back up: an 8-point blur at 6× costs what a 4-pixel one does.
+  func blurFilter(_ source: RenderTarget, sigma: Float, sampler: GLuint) throws -> RenderTarget {
+    var factor = 1
+    while Float(factor) * 3 < sigma && factor < 16 { factor *= 2 }
+    guard factor > 1 else { return try blurPasses(from: source, sigma: sigma, sampler: sampler) }
+    let (width, height) = (source.width, source.height)
+    let small = try fullTargetPass(
+      from: source, width: (width + factor - 1) / factor, height: (height + factor - 1) / factor,
+      program: programs.downsample, sampler: sampler
+    ) {
+      glUniform1i(programs.downsample.uniform("u_factor"), GLint(factor))
+    }
+    let f = Float(factor)
+    let passSigma = max(sigma * sigma - f * f / 4, 0).squareRoot() / f
+    let blurred =
+      passSigma > 0.3 ? try blurPasses(from: small, sigma: passSigma, sampler: sampler) : small
+    return try fullTargetPass(
+      from: blurred, width: width, height: height, program: programs.upsample, sampler: sampler
+    ) {
+      glUniform1f(programs.upsample.uniform("u_factor"), f)
     }
   }
 

@@ -136,6 +136,8 @@ struct ProgramSet {
   let gradient: GradientProgram
   /// Offscreen passes of blurred shadows.
   let downsample: GLProgram
+  /// Scales a downsampled target back to full size (large filter blurs).
+  let upsample: GLProgram
   let blur: GLProgram
   let shadow: GLProgram
   /// A color filter over a whole offscreen target.
@@ -159,6 +161,7 @@ struct ProgramSet {
     image = try GLProgram(vertex: "quad.vert.glsl", fragment: "image.frag.glsl")
     gradient = GradientProgram()
     downsample = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "downsample.frag.glsl")
+    upsample = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "upsample.frag.glsl")
     blur = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "blur.frag.glsl")
     shadow = try GLProgram(vertex: "quad.vert.glsl", fragment: "shadow.frag.glsl")
     colorMatrix = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "colormatrix.frag.glsl")
