@@ -100,8 +100,7 @@ extension Renderer {
     let canvas = shadow.canvas
     guard !canvas.isEmpty else { return }
     let sigma = max(shadow.sigma, 0)
-    var factor = 1
-    while Float(factor) * 3 < sigma && factor < 16 { factor *= 2 }
+    let factor = Self.blurDownsampleFactor(sigma: sigma)
     let w = (canvas.width + factor - 1) / factor
     let h = (canvas.height + factor - 1) / factor
     let extent = (Float(canvas.width) / Float(w * factor), Float(canvas.height) / Float(h * factor))
@@ -121,23 +120,9 @@ extension Renderer {
     }
     let source = try renderOffscreen(
       group.commands, canvas: canvas, label: "shadow \(group.id): \(group.reason)")
-    let f = Float(factor)
-    let residual = factor > 1 ? sigma * sigma - f * f / 4 : sigma * sigma
-    let passSigma = max(residual, 0).squareRoot() / f
     let linear = textures.sampler(SamplerKey(minification: .linear, magnification: .linear))
     let current = try withPassState {
-      var current = source
-      if factor > 1 {
-        current = try fullTargetPass(
-          from: current, width: w, height: h, program: programs.downsample, sampler: linear
-        ) {
-          glUniform1i(programs.downsample.uniform("u_factor"), GLint(factor))
-        }
-      }
-      if passSigma > 0.3 {
-        current = try blurPasses(from: current, sigma: passSigma, sampler: linear)
-      }
-      return current
+      try downsampledBlur(source, sigma: sigma, factor: factor, sampler: linear)
     }
     groupTargets[group.id] = current
     shadowExtents[group.id] = extent

@@ -48,31 +48,54 @@ extension Renderer {
     }
   }
 
-  /// A Gaussian blur of `sigma` texels that keeps `source`'s size. A large
-  /// one runs as the shadows' does (box downsample by the factor that keeps
-  /// at least 3 texels per sigma, the passes at the small size with the sigma
-  /// the downsample and bilinear upsample leave, variance f²/4), then scales
-  /// back up: an 8-point blur at 6× costs what a 4-pixel one does.
+  /// A Gaussian blur of `sigma` texels that keeps `source`'s size: a large
+  /// one runs downsampled as the shadows' does, then scales back up, so an
+  /// 8-point blur at 6× costs what a 4-pixel one does.
   func blurFilter(_ source: RenderTarget, sigma: Float, sampler: GLuint) throws -> RenderTarget {
-    var factor = 1
-    while Float(factor) * 3 < sigma && factor < 16 { factor *= 2 }
+    let factor = Self.blurDownsampleFactor(sigma: sigma)
     guard factor > 1 else { return try blurPasses(from: source, sigma: sigma, sampler: sampler) }
     let (width, height) = (source.width, source.height)
-    let small = try fullTargetPass(
-      from: source, width: (width + factor - 1) / factor, height: (height + factor - 1) / factor,
-      program: programs.downsample, sampler: sampler
-    ) {
-      glUniform1i(programs.downsample.uniform("u_factor"), GLint(factor))
-    }
-    let f = Float(factor)
-    let passSigma = max(sigma * sigma - f * f / 4, 0).squareRoot() / f
-    let blurred =
-      passSigma > 0.3 ? try blurPasses(from: small, sigma: passSigma, sampler: sampler) : small
+    let blurred = try downsampledBlur(source, sigma: sigma, factor: factor, sampler: sampler)
     return try fullTargetPass(
       from: blurred, width: width, height: height, program: programs.upsample, sampler: sampler
     ) {
-      glUniform1f(programs.upsample.uniform("u_factor"), f)
+      glUniform1f(programs.upsample.uniform("u_factor"), Float(factor))
     }
+  }
+
+  /// The factor a blur of `sigma` texels runs downsampled by: the largest
+  /// power of two up to 16 that keeps at least 3 texels a sigma.
+  static func blurDownsampleFactor(sigma: Float) -> Int {
+    var factor = 1
+    while Float(factor) * 3 < sigma && factor < 16 { factor *= 2 }
+    return factor
+  }
+
+  /// `source` box-filtered down by `factor` and blurred at that size, so
+  /// that shown bilinearly at full size it is a Gaussian of `sigma` texels:
+  /// the downsample (variance f²/12) and the bilinear upsample (f²/6)
+  /// already blur, so the passes take what is left. `source` goes back to
+  /// the pool; the result is the small target.
+  func downsampledBlur(
+    _ source: RenderTarget, sigma: Float, factor: Int, sampler: GLuint
+  ) throws -> RenderTarget {
+    var current = source
+    if factor > 1 {
+      current = try fullTargetPass(
+        from: current, width: (source.width + factor - 1) / factor,
+        height: (source.height + factor - 1) / factor, program: programs.downsample,
+        sampler: sampler
+      ) {
+        glUniform1i(programs.downsample.uniform("u_factor"), GLint(factor))
+      }
+    }
+    let f = Float(factor)
+    let residual = factor > 1 ? sigma * sigma - f * f / 4 : sigma * sigma
+    let passSigma = max(residual, 0).squareRoot() / f
+    if passSigma > 0.3 {
+      current = try blurPasses(from: current, sigma: passSigma, sampler: sampler)
+    }
+    return current
   }
 
   /// Captures what the bound target shows behind a backdrop group (its
