@@ -214,19 +214,23 @@ extension FrameBuilder {
     let scale = Self.shownScale(
       toTarget, layer.bounds.isEmpty ? style.path.boundingBox : layer.bounds)
     let key = DrawnContentCache.Key.shape(style, scale: scale)
-    if let pendingShapes, DrawnContentCache.shared.cached(key) == nil {
+    let raster: Raster?
+    if let cached = DrawnContentCache.shared.cached(key) {
+      raster = cached
+    } else if let pendingShapes {
       // Not drawn yet: placed now, drawn with the frame's other new shapes
       // on every core when the walk ends.
-      guard let plan = ShapeRasterizer.plan(style, scale: scale) else { return nil }
-      let placeholder = pendingShapes.placeholder(for: key, plan)
-      return drawnItem(
-        Raster(image: placeholder, rect: plan.rect), toTarget: toTarget, name: layer.name,
-        flipped: false)
+      guard let plan = ShapeRasterizer.plan(style, scale: scale) else {
+        DrawnContentCache.shared.insert(key, nil)  // covers nothing: remembered as such
+        return nil
+      }
+      raster = Raster(image: pendingShapes.placeholder(for: key, plan), rect: plan.rect)
+    } else {
+      raster = DrawnContentCache.shared.raster(key) {
+        ShapeRasterizer.rasterize(style, scale: scale)
+      }
     }
-    guard
-      let raster = DrawnContentCache.shared.raster(
-        .shape(style, scale: scale), make: { ShapeRasterizer.rasterize(style, scale: scale) })
-    else { return nil }
+    guard let raster else { return nil }
     return drawnItem(raster, toTarget: toTarget, name: layer.name, flipped: false)
   }
 
