@@ -203,6 +203,10 @@ extension Renderer {
       let mode = CIFilter.blendModeNames.firstIndex(of: name)
     else { return }
     let framebuffer = device.framebuffer
+    // The offscreen rendering and the copy cover the whole area; only the
+    // final draw keeps to a damaged rect.
+    if scissored { glDisable(GLenum(GL_SCISSOR_TEST)) }
+    defer { if scissored { glEnable(GLenum(GL_SCISSOR_TEST)) } }
     var group: GroupPass
     switch command {
     case .group(let g): group = g
@@ -220,15 +224,14 @@ extension Renderer {
     defer { pool.append(backdrop) }
     let x = GLint(area.x - region.x)
     let y = GLint(area.y - region.y)
-    if scissored { glDisable(GLenum(GL_SCISSOR_TEST)) }
     glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
     glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), backdrop.resolveFramebuffer)
     glBlitFramebuffer(
       x, y, x + GLint(area.width), y + GLint(area.height), 0, 0, GLint(area.width),
       GLint(area.height), GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
-    if scissored { glEnable(GLenum(GL_SCISSOR_TEST)) }
     device.invalidateFramebuffer()
     device.counters.offscreenPasses += 1
+    if scissored { glEnable(GLenum(GL_SCISSOR_TEST)) }
     device.bindFramebuffer(framebuffer)
     device.setViewport(Int(x), Int(y), area.width, area.height)
     let program = programs.blendFallback

@@ -292,17 +292,13 @@ public final class Renderer {
         glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
         glEnable(GLenum(GL_SCISSOR_TEST))
         scissored = true
-        device.clear(frame.background)
-        do {
-          try drawCommands(touching, region: canvas, targetSize: (tileWidth, tileHeight))
-        } catch {
+        defer {
           glDisable(GLenum(GL_SCISSOR_TEST))
           scissored = false
-          throw error
         }
+        device.clear(frame.background)
+        try drawCommands(touching, region: canvas, targetSize: (tileWidth, tileHeight))
         target.resolve(device: device)
-        glDisable(GLenum(GL_SCISSOR_TEST))
-        scissored = false
         try tileDone(target, rect)
         releaseGroupTargets()
       }

@@ -48,7 +48,19 @@ final class PartialRedrawTests: XCTestCase {
   }
 
   func testPartialFramesAreIdenticalToFullRedraws() throws {
+    try checkPartialFrames(blendEquations: true)
+  }
+
+  /// The blend-mode shader copies the backdrop with the scissor lifted.
+  func testPartialFramesWithTheBlendShaderAreIdenticalToFullRedraws() throws {
+    try checkPartialFrames(blendEquations: false)
+  }
+
+  func checkPartialFrames(blendEquations: Bool) throws {
     let renderer = try RenderTestSupport.renderer()
+    let saved = renderer.usesBlendEquations
+    renderer.usesBlendEquations = blendEquations
+    defer { renderer.usesBlendEquations = saved }
     let (root, card) = scene()
     var previousFrame = frame(root)
     var image = try renderer.render(previousFrame)
