@@ -26,28 +26,29 @@ extension Renderer {
     glGenBuffers(1, &effectIndexBuffer)
     glBindBuffer(GLenum(GL_ARRAY_BUFFER), effectVertexBuffer)
     glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), effectIndexBuffer)
-    let stride = GLsizei(MemoryLayout<EffectVertex>.stride)
-    func attribute(
-      _ index: GLuint, _ count: GLint, _ type: Int32, normalized: Bool,
-      _ field: PartialKeyPath<EffectVertex>
-    ) {
-      glEnableVertexAttribArray(index)
-      glVertexAttribPointer(
-        index, count, GLenum(type), GLboolean(normalized ? GL_TRUE : GL_FALSE), stride,
-        UnsafeRawPointer(bitPattern: MemoryLayout<EffectVertex>.offset(of: field)!))
-    }
-    attribute(0, 3, GL_FLOAT, normalized: false, \EffectVertex.base.x)
-    attribute(1, 2, GL_FLOAT, normalized: false, \EffectVertex.base.u)
-    attribute(2, 4, GL_UNSIGNED_BYTE, normalized: true, \EffectVertex.base.color)
-    attribute(3, 4, GL_FLOAT, normalized: false, \EffectVertex.base.edges)
-    attribute(4, 4, GL_FLOAT, normalized: false, \EffectVertex.base.texClamp)
-    attribute(5, 2, GL_FLOAT, normalized: false, \EffectVertex.local)
-    attribute(6, 4, GL_FLOAT, normalized: false, \EffectVertex.shapeRect)
-    attribute(7, 4, GL_FLOAT, normalized: false, \EffectVertex.shapeRadii)
-    attribute(8, 4, GL_FLOAT, normalized: false, \EffectVertex.shapeParams)
-    attribute(9, 3, GL_FLOAT, normalized: false, \EffectVertex.clipPos)
-    attribute(10, 4, GL_FLOAT, normalized: false, \EffectVertex.clipRect)
-    attribute(11, 4, GL_FLOAT, normalized: false, \EffectVertex.clipRadii)
+    Self.vertexAttribute(0, 3, GL_FLOAT, normalized: false, \EffectVertex.base.x)
+    Self.vertexAttribute(1, 2, GL_FLOAT, normalized: false, \EffectVertex.base.u)
+    Self.vertexAttribute(2, 4, GL_UNSIGNED_BYTE, normalized: true, \EffectVertex.base.color)
+    Self.vertexAttribute(3, 4, GL_FLOAT, normalized: false, \EffectVertex.base.edges)
+    Self.vertexAttribute(4, 4, GL_FLOAT, normalized: false, \EffectVertex.base.texClamp)
+    Self.vertexAttribute(5, 2, GL_FLOAT, normalized: false, \EffectVertex.local)
+    Self.vertexAttribute(6, 4, GL_FLOAT, normalized: false, \EffectVertex.shapeRect)
+    Self.vertexAttribute(7, 4, GL_FLOAT, normalized: false, \EffectVertex.shapeRadii)
+    Self.vertexAttribute(8, 4, GL_FLOAT, normalized: false, \EffectVertex.shapeParams)
+    Self.vertexAttribute(9, 3, GL_FLOAT, normalized: false, \EffectVertex.clipPos)
+    Self.vertexAttribute(10, 4, GL_FLOAT, normalized: false, \EffectVertex.clipRect)
+    Self.vertexAttribute(11, 4, GL_FLOAT, normalized: false, \EffectVertex.clipRadii)
+  }
+
+  /// Points attribute `index` at `field` of the bound buffer's vertices.
+  static func vertexAttribute<V>(
+    _ index: GLuint, _ count: GLint, _ type: Int32, normalized: Bool, _ field: PartialKeyPath<V>
+  ) {
+    glEnableVertexAttribArray(index)
+    glVertexAttribPointer(
+      index, count, GLenum(type), GLboolean(normalized ? GL_TRUE : GL_FALSE),
+      GLsizei(MemoryLayout<V>.stride),
+      UnsafeRawPointer(bitPattern: MemoryLayout<V>.offset(of: field)!))
   }
 
   func tearDownEffectVertexArray() {

@@ -126,21 +126,11 @@ public final class Renderer {
     glGenBuffers(1, &indexBuffer)
     glBindBuffer(GLenum(GL_ARRAY_BUFFER), vertexBuffer)
     glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), indexBuffer)
-    let stride = GLsizei(MemoryLayout<Vertex>.stride)
-    func attribute(
-      _ index: GLuint, _ count: GLint, _ type: Int32, normalized: Bool,
-      _ field: PartialKeyPath<Vertex>
-    ) {
-      glEnableVertexAttribArray(index)
-      glVertexAttribPointer(
-        index, count, GLenum(type), GLboolean(normalized ? GL_TRUE : GL_FALSE), stride,
-        UnsafeRawPointer(bitPattern: MemoryLayout<Vertex>.offset(of: field)!))
-    }
-    attribute(0, 3, GL_FLOAT, normalized: false, \Vertex.x)
-    attribute(1, 2, GL_FLOAT, normalized: false, \Vertex.u)
-    attribute(2, 4, GL_UNSIGNED_BYTE, normalized: true, \Vertex.color)
-    attribute(3, 4, GL_FLOAT, normalized: false, \Vertex.edges)
-    attribute(4, 4, GL_FLOAT, normalized: false, \Vertex.texClamp)
+    Self.vertexAttribute(0, 3, GL_FLOAT, normalized: false, \Vertex.x)
+    Self.vertexAttribute(1, 2, GL_FLOAT, normalized: false, \Vertex.u)
+    Self.vertexAttribute(2, 4, GL_UNSIGNED_BYTE, normalized: true, \Vertex.color)
+    Self.vertexAttribute(3, 4, GL_FLOAT, normalized: false, \Vertex.edges)
+    Self.vertexAttribute(4, 4, GL_FLOAT, normalized: false, \Vertex.texClamp)
     setUpEffectVertexArray()
     glBindVertexArray(vertexArray)
     device.invalidate()
