@@ -167,17 +167,7 @@ extension FrameBuilder {
     let q = back.apply(Double(cut.maxX), Double(cut.maxY))
     let local = CGRect(
       x: min(p.x, q.x), y: min(p.y, q.y), width: abs(q.x - p.x), height: abs(q.y - p.y))
-    var out = item
-    func lerp(_ a: Float, _ b: Float, _ t: CGFloat) -> Float { a + (b - a) * Float(t) }
-    let tx0 = (local.minX - r.minX) / r.width
-    let tx1 = (local.maxX - r.minX) / r.width
-    let ty0 = (local.minY - r.minY) / r.height
-    let ty1 = (local.maxY - r.minY) / r.height
-    out.uv = (
-      lerp(item.uv.u0, item.uv.u1, tx0), lerp(item.uv.v0, item.uv.v1, ty0),
-      lerp(item.uv.u0, item.uv.u1, tx1), lerp(item.uv.v0, item.uv.v1, ty1)
-    )
-    out.rect = local
+    var out = item.cropped(to: local)
     // A cut edge is a real edge now: antialias it.
     if local.minY > r.minY { out.edgeMask |= Self.minYEdge }
     if local.maxX < r.maxX { out.edgeMask |= Self.maxXEdge }
@@ -205,5 +195,25 @@ extension FrameBuilder {
     return PixelRect(
       enclosing: CGRect(x: minX - 1, y: minY - 1, width: maxX - minX + 2, height: maxY - minY + 2)
     ).intersection(targetBounds)
+  }
+}
+
+extension DrawItem {
+  /// The item cut to `local` (a part of its rect, in its plane's points),
+  /// texture coordinates interpolated.
+  func cropped(to local: CGRect) -> DrawItem {
+    let r = rect
+    var out = self
+    func lerp(_ a: Float, _ b: Float, _ t: CGFloat) -> Float { a + (b - a) * Float(t) }
+    let tx0 = (local.minX - r.minX) / r.width
+    let tx1 = (local.maxX - r.minX) / r.width
+    let ty0 = (local.minY - r.minY) / r.height
+    let ty1 = (local.maxY - r.minY) / r.height
+    out.uv = (
+      lerp(uv.u0, uv.u1, tx0), lerp(uv.v0, uv.v1, ty0), lerp(uv.u0, uv.u1, tx1),
+      lerp(uv.v0, uv.v1, ty1)
+    )
+    out.rect = local
+    return out
   }
 }

@@ -126,17 +126,7 @@ extension FrameBuilder {
   func subItem(_ item: DrawItem, _ local: CGRect) -> DrawItem? {
     let r = item.rect
     guard r.width > 0, r.height > 0 else { return nil }
-    var out = item
-    func lerp(_ a: Float, _ b: Float, _ t: CGFloat) -> Float { a + (b - a) * Float(t) }
-    let tx0 = (local.minX - r.minX) / r.width
-    let tx1 = (local.maxX - r.minX) / r.width
-    let ty0 = (local.minY - r.minY) / r.height
-    let ty1 = (local.maxY - r.minY) / r.height
-    out.uv = (
-      lerp(item.uv.u0, item.uv.u1, tx0), lerp(item.uv.v0, item.uv.v1, ty0),
-      lerp(item.uv.u0, item.uv.u1, tx1), lerp(item.uv.v0, item.uv.v1, ty1)
-    )
-    out.rect = local
+    var out = item.cropped(to: local)
     guard let bounds = clipTargetBounds(local, item.matrix), !bounds.isEmpty else { return nil }
     out.bounds = bounds
     return out
