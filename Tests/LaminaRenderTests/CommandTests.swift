@@ -10,27 +10,12 @@ final class CommandTests: XCTestCase {
     var stderr: String
   }
 
-  /// The `lamina` binary built beside the test executable.
-  var binary: URL {
-    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("lamina")
-  }
+  var binary: URL { RenderTestSupport.laminaBinary }
 
   func run(_ arguments: [String]) throws -> Result {
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let r = try RenderTestSupport.runLamina(arguments)
     return Result(
-      status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-      stderr: String(decoding: stderr, as: UTF8.self))
+      status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self), stderr: r.stderr)
   }
 
   var scratch: URL!

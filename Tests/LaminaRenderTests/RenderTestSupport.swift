@@ -16,6 +16,36 @@ enum RenderTestSupport {
     return made
   }
 
+  /// The `lamina` binary built beside the test executable.
+  static var laminaBinary: URL {
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+      .appendingPathComponent("lamina")
+  }
+
+  /// Runs `lamina` with `arguments`; standard error is read on another
+  /// thread so that neither pipe can fill up and stall the command.
+  static func runLamina(_ arguments: [String]) throws -> (
+    status: Int32, stdout: Data, stderr: String
+  ) {
+    let process = Process()
+    process.executableURL = laminaBinary
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    nonisolated(unsafe) var stderr = Data()
+    let reader = DispatchGroup()
+    DispatchQueue.global().async(group: reader) {
+      stderr = err.fileHandleForReading.readDataToEndOfFile()
+    }
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    reader.wait()
+    process.waitUntilExit()
+    return (process.terminationStatus, stdout, String(decoding: stderr, as: UTF8.self))
+  }
+
   /// The Fixtures folder in the test bundle (read-only copies).
   static var fixtures: URL {
     Bundle.module.url(forResource: "Fixtures", withExtension: nil)!

@@ -5,10 +5,7 @@ import XCTest
 /// `lamina render --frames`: PNG sequences and YUV4MPEG2 video, decoded
 /// back and compared with single renders.
 final class SequenceTests: XCTestCase {
-  var binary: URL {
-    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("lamina")
-  }
+  var binary: URL { RenderTestSupport.laminaBinary }
 
   var scratch: URL!
   var scene: String {
@@ -32,18 +29,8 @@ final class SequenceTests: XCTestCase {
   func lamina(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> (
     Int32, Data, String
   ) {
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, stdout, String(decoding: stderr, as: UTF8.self))
+    let r = try RenderTestSupport.runLamina(arguments)
+    return (r.status, r.stdout, r.stderr)
   }
 
   /// A decoded YUV4MPEG2 stream: its size, rate and 4:2:0 frames.
