@@ -7,6 +7,7 @@ let package = Package(
     .library(name: "Lamina", targets: ["Lamina"]),
     .library(name: "LaminaScene", targets: ["LaminaScene"]),
     .library(name: "LaminaRender", targets: ["LaminaRender"]),
+    .library(name: "LaminaDisplay", targets: ["LaminaDisplay"]),
     .executable(name: "lamina", targets: ["lamina"]),
   ],
   targets: [
@@ -18,6 +19,9 @@ let package = Package(
       name: "CGLES3", pkgConfig: "glesv2", providers: [.apt(["libgles2-mesa-dev"])]),
     .systemLibrary(name: "CGBM", pkgConfig: "gbm", providers: [.apt(["libgbm-dev"])]),
     .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+    .systemLibrary(
+      name: "CWayland", pkgConfig: "wayland-egl",
+      providers: [.apt(["libwayland-dev", "wayland-protocols"])]),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
     .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
     .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
@@ -36,8 +40,19 @@ let package = Package(
       name: "LaminaRender",
       dependencies: ["Lamina", "LaminaDraw", "CEGL", "CGLES3", "CGBM", "CDRM", "CPNG"],
       plugins: ["EmbedShaders"]),
+    // Client glue for xdg-shell, viewporter and fractional scale, made by
+    // scripts/generate-wayland-protocols.sh (wayland-scanner).
+    .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
+    // `lamina show`: a scene on a screen, through KMS or as a Wayland window.
+    .target(
+      name: "LaminaDisplay",
+      dependencies: [
+        "Lamina", "LaminaScene", "LaminaRender", "CEGL", "CGLES3", "CGBM", "CDRM", "CWayland",
+        "CWaylandProtocols",
+      ]),
     // The command: thin subcommands over the library.
-    .executableTarget(name: "lamina", dependencies: ["Lamina", "LaminaScene", "LaminaRender"]),
+    .executableTarget(
+      name: "lamina", dependencies: ["Lamina", "LaminaScene", "LaminaRender", "LaminaDisplay"]),
 
     // Turns Shaders/*.glsl into Swift string constants at build time.
     .executableTarget(name: "ShaderEmbedder", path: "Sources/ShaderEmbedder"),
@@ -49,7 +64,9 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LaminaRenderTests",
-      dependencies: ["LaminaRender", "LaminaScene", "LaminaDraw", "Lamina", "CGLES3", "CEGL"],
+      dependencies: [
+        "LaminaRender", "LaminaScene", "LaminaDraw", "Lamina", "LaminaDisplay", "CGLES3", "CEGL",
+      ],
       resources: [.copy("Fixtures")]),
   ],
   swiftLanguageModes: [.v5]

@@ -58,7 +58,7 @@ public final class Renderer {
   var cachedGroupIDs: Set<Int> = []
   /// Effect shader variants, compiled as items need them.
   let effectPrograms = EffectPrograms()
-  private var canvasTarget: RenderTarget?
+  var canvasTarget: RenderTarget?
   var blendEquationsWanted = true
   /// Whether the canvas is being drawn scissored (a damaged rect): passes
   /// that copy between targets lift the scissor while they do.
@@ -235,7 +235,7 @@ public final class Renderer {
   /// Waits until the GPU has finished every command.
   public func finish() { glFinish() }
 
-  private func checkSize(_ frame: Frame) throws {
+  func checkSize(_ frame: Frame) throws {
     guard frame.width > 0, frame.height > 0 else {
       throw RendererError.canvasTooLarge(
         width: frame.width, height: frame.height, limit: "it is empty")
@@ -253,7 +253,7 @@ public final class Renderer {
 
   /// Draws `frame` tile by tile, or (on a one-tile canvas) only the `damage`
   /// rects, scissored.
-  private func draw(
+  func draw(
     _ frame: Frame, damage: [PixelRect]?, tileDone: (RenderTarget, PixelRect) throws -> Void
   ) throws {
     context.makeCurrent()
@@ -288,7 +288,8 @@ public final class Renderer {
         }
         device.clear(frame.background)
         try drawCommands(touching, region: canvas, targetSize: (tileWidth, tileHeight))
-        target.resolve(device: device)
+        // Only the rect: the rest of the texture may be retained (a display).
+        target.resolve(device: device, rect: rect)
         try tileDone(target, rect)
         releaseGroupTargets()
       }

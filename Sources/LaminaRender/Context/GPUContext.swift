@@ -34,18 +34,30 @@ public final class GPUContext: @unchecked Sendable {
   private let gbmDevice: OpaquePointer?
   private let fd: Int32
 
-  private init(selection: PlatformSelection<OpenedDisplay>, debug: Bool) {
+  private convenience init(selection: PlatformSelection<OpenedDisplay>, debug: Bool) {
     let opened = selection.opened
-    platform = selection.platform
-    selectionLog = selection.log
-    display = opened.display
-    context = opened.context
-    surface = opened.surface
-    gbmDevice = opened.gbmDevice
-    fd = opened.fd
-    // The probe left the context current: ask it now, once.
+    self.init(
+      platform: selection.platform, log: selection.log, display: opened.display,
+      context: opened.context, surface: opened.surface, gbmDevice: opened.gbmDevice,
+      fd: opened.fd, debug: debug)
+  }
+
+  /// Takes over a display (registered in `DisplayRegistry`) with a context
+  /// current on it.
+  init(
+    platform: EGLPlatformKind, log: [String], display: EGLDisplay, context: EGLContext,
+    surface: EGLSurface?, gbmDevice: OpaquePointer?, fd: Int32, debug: Bool
+  ) {
+    self.platform = platform
+    selectionLog = log
+    self.display = display
+    self.context = context
+    self.surface = surface
+    self.gbmDevice = gbmDevice
+    self.fd = fd
+    // The context is current: ask it now, once.
     debugOutput = debug && GLDebug.installMessageCallback()
-    info = GPUInfo.query(display: display, platform: platform, log: selectionLog)
+    info = GPUInfo.query(display: display, platform: platform, log: log)
   }
 
   deinit {

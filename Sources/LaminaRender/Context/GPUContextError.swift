@@ -6,6 +6,12 @@ public enum EGLPlatformKind: String, CaseIterable, Codable, Sendable {
   case device
   /// Mesa's surfaceless platform (llvmpipe when there is no GPU).
   case surfaceless
+  /// A Wayland compositor's display, for a window (`lamina show`); never
+  /// chosen for headless rendering.
+  case wayland
+
+  /// The platforms headless rendering chooses from (and `LAMINA_EGL_PLATFORM` names).
+  public static let headless: [EGLPlatformKind] = [.gbm, .device, .surfaceless]
 }
 
 /// Why no GPU context could be made.

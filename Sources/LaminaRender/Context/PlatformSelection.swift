@@ -79,9 +79,10 @@ enum PlatformSelector {
     guard let raw = environment[overrideVariable] else { return nil }
     let value = raw.trimmingCharacters(in: .whitespaces).lowercased()
     if value.isEmpty { return nil }
-    guard let kind = EGLPlatformKind(rawValue: value) else {
+    guard let kind = EGLPlatformKind(rawValue: value), EGLPlatformKind.headless.contains(kind)
+    else {
       throw GPUContextError.unknownPlatform(
-        raw, allowed: EGLPlatformKind.allCases.map(\.rawValue))
+        raw, allowed: EGLPlatformKind.headless.map(\.rawValue))
     }
     return kind
   }

@@ -106,7 +106,7 @@ public struct Damage: Equatable, Sendable {
 
   /// Merges rectangles until at most `maxRects` remain, always joining the
   /// pair whose union adds the least area.
-  static func merge(_ input: [PixelRect], maxRects: Int) -> [PixelRect] {
+  public static func merge(_ input: [PixelRect], maxRects: Int) -> [PixelRect] {
     // Duplicates and rects inside others add nothing.
     var rects: [PixelRect] = []
     for r in input where !rects.contains(r) { rects.append(r) }

@@ -47,14 +47,17 @@ final class RenderTarget {
     }
   }
 
-  /// Copies the multisampled drawing into the texture (averaging the samples).
-  func resolve(device: GLDevice) {
+  /// Copies the multisampled drawing into the texture (averaging the
+  /// samples): all of it, or only `rect`.
+  func resolve(device: GLDevice, rect: PixelRect? = nil) {
     guard drawFramebuffer != resolveFramebuffer else { return }
+    let r = rect ?? PixelRect(x: 0, y: 0, width: width, height: height)
+    let (x0, y0) = (GLint(r.x), GLint(r.y))
+    let (x1, y1) = (GLint(r.x + r.width), GLint(r.y + r.height))
     glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), drawFramebuffer)
     glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), resolveFramebuffer)
     glBlitFramebuffer(
-      0, 0, GLint(width), GLint(height), 0, 0, GLint(width), GLint(height),
-      GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+      x0, y0, x1, y1, x0, y0, x1, y1, GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
     device.invalidateFramebuffer()
   }
 

@@ -148,6 +148,8 @@ struct ProgramSet {
   /// Blend modes computed in a shader from a copy of the backdrop, where
   /// the equations are missing (or turned off).
   let blendFallback: GLProgram
+  /// Shows the retained canvas in a window buffer (`lamina show`).
+  let present: GLProgram
 
   /// The blend-mode variant of `program` (nil when there is none).
   func blendVariant(of program: GLProgram) -> GLProgram? {
@@ -166,6 +168,7 @@ struct ProgramSet {
     shadow = try GLProgram(vertex: "quad.vert.glsl", fragment: "shadow.frag.glsl")
     colorMatrix = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "colormatrix.frag.glsl")
     blendFallback = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "blend.frag.glsl")
+    present = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "present.frag.glsl")
     let advanced = glExtensionList().contains("GL_KHR_blend_equation_advanced")
     solidBlend =
       advanced

@@ -1,0 +1,232 @@
+import Foundation
+import Lamina
+import LaminaRender
+import LaminaScene
+
+/// Shows a scene on a `DisplayOutput` until stopped, for months:
+///
+/// - each frame is the scene at the time since it was loaded, and only its
+///   damage (what changed since the last frame) is drawn, into a canvas
+///   the renderer keeps between frames;
+/// - the window buffer gets that damage plus whatever it missed since it
+///   was last shown (`EGL_EXT_buffer_age`), or all of it when its age is
+///   unknown;
+/// - at most one frame is in flight: the next is drawn when the display
+///   reports the last one on screen (`FramePacer`);
+/// - when nothing changed nothing is drawn or presented, and once every
+///   animation has ended (`CALayer.settledTime()`) no frame is even built
+///   until the file changes or input arrives;
+/// - the scene file is watched: a valid edit replaces the scene, an
+///   invalid one is reported and the old scene stays;
+/// - taps are hit-tested against the presentation tree and reported by the
+///   name of the layer hit (or its nearest named ancestor).
+///
+///     let loop = DisplayLoop(output: window, watcher: watcher, renderer: renderer)
+///     loop.eventHandler = { print($0) }        // "tap playButton 120.0 48.5"
+///     try loop.run(stop: try StopSignal())
+public final class DisplayLoop {
+  public struct Options {
+    /// Tints the rects each frame redraws (`--show-damage`).
+    public var showDamage = false
+    /// Writes frame statistics every so many seconds (`--stats`), and at the end.
+    public var statsInterval: Double?
+    /// Stops after presenting this many frames (tests, demos).
+    public var maxFrames: Int?
+    /// Stops after this many seconds.
+    public var duration: Double?
+    /// How often the scene file is checked, in seconds.
+    public var reloadInterval = 0.25
+
+    public init(
+      showDamage: Bool = false, statsInterval: Double? = nil, maxFrames: Int? = nil,
+      duration: Double? = nil
+    ) {
+      self.showDamage = showDamage
+      self.statsInterval = statsInterval
+      self.maxFrames = maxFrames
+      self.duration = duration
+    }
+  }
+
+  public let output: DisplayOutput
+  public let watcher: SceneWatcher
+  public let renderer: Renderer
+  public var options: Options
+  /// Receives `tap NAME X Y` lines (`--events`).
+  public var eventHandler: (String) -> Void = { _ in }
+  /// Receives diagnostics: reload errors, statistics.
+  public var log: (String) -> Void = { _ in }
+  /// The clock frames are timed by (seconds); tests replace it.
+  public var clock: () -> Double = monotonicSeconds
+
+  public private(set) var pacer: FramePacer
+  /// Frames built (a frame with no damage is built and not drawn).
+  public private(set) var framesBuilt = 0
+  /// Frames drawn and presented.
+  public private(set) var framesPresented = 0
+  /// What the last presented frame redrew, in panel pixels.
+  public private(set) var lastDamage: [PixelRect] = []
+  /// What the last presented frame copied into the window buffer (its damage
+  /// and what the buffer missed), in panel pixels.
+  public private(set) var lastRepair: [PixelRect] = []
+
+  private var presentation: PresentationTree
+  private var sceneStart = 0.0
+  private var settled: Double?
+  private var previousFrame: Frame?
+  private var previousTime = -Double.infinity
+  private var placement: DisplayPlacement?
+  /// Panel damage of the last frames presented, newest first.
+  private var history: [[PixelRect]] = []
+  private var lastReloadCheck = -Double.infinity
+
+  public init(
+    output: DisplayOutput, watcher: SceneWatcher, renderer: Renderer, options: Options = Options()
+  ) {
+    self.output = output
+    self.watcher = watcher
+    self.renderer = renderer
+    self.options = options
+    pacer = FramePacer(refreshRate: output.refreshRate)
+    presentation = PresentationTree(root: watcher.scene.root)
+    settled = watcher.scene.root.settledTime()
+  }
+
+  /// Runs until `stop` is raised, the window closes, or `options` says.
+  public func run(stop: StopSignal? = nil) throws {
+    let start = clock()
+    sceneStart = start
+    var lastStats = start
+    defer {
+      if options.statsInterval != nil { log("stats: \(pacer.statistics)") }
+    }
+    while true {
+      if stop?.isRaised == true { return }
+      let now = clock()
+      if let duration = options.duration, now - start >= duration { return }
+      if let maxFrames = options.maxFrames, framesPresented >= maxFrames, pacer.canDraw { return }
+      if let interval = options.statsInterval, now - lastStats >= interval {
+        log("stats: \(pacer.statistics)")
+        lastStats = now
+      }
+      checkForReload(now: now)
+      var presented = false
+      if pacer.canDraw { presented = try step(now: now) }
+      // Wait: for the frame on screen, else the next vblank while the scene
+      // moves, else (idle) only for the file, input or a signal.
+      let timeout: Double
+      if !pacer.canDraw {
+        timeout = 1
+      } else if isSettled(at: clock() - sceneStart) {
+        timeout = options.reloadInterval
+      } else {
+        timeout = presented ? 0 : pacer.refreshPeriod
+      }
+      let watched = stop.map { [$0.descriptor] } ?? []
+      let (events, _) = try output.waitForEvents(timeout: timeout, alsoWatching: watched)
+      for event in events {
+        switch event {
+        case .frameDone(let time):
+          if !pacer.canDraw { try pacer.flipCompleted(at: time) }
+        case .tap(let x, let y): report(tapAtPanelX: x, y: y)
+        case .resized: placement = nil
+        case .closed: return
+        }
+      }
+    }
+  }
+
+  /// Draws and presents one frame at `now` if it differs from the last;
+  /// true when one was presented.
+  @discardableResult
+  public func step(now: Double) throws -> Bool {
+    let scene = watcher.scene
+    let place = DisplayPlacement(
+      sceneWidth: Double(scene.canvas.width), sceneHeight: Double(scene.canvas.height),
+      panelWidth: output.bufferWidth, panelHeight: output.bufferHeight, rotation: output.rotation)
+    if place != placement {
+      placement = place
+      previousFrame = nil
+      history = []
+    }
+    let time = now - sceneStart
+    if previousFrame != nil, let settled, previousTime > settled {
+      pacer.idle()
+      return false
+    }
+    scene.root.layoutIfNeeded()
+    let root = presentation.update(time: time)
+    var builder = FrameBuilder(
+      size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
+      pixelWidth: place.canvasWidth, pixelHeight: place.canvasHeight)
+    builder.time = time
+    let frame = builder.build(root: root, background: scene.canvas.background)
+    framesBuilt += 1
+    let damage = Damage(from: previousFrame, to: frame)
+    let first = previousFrame == nil
+    previousFrame = frame
+    previousTime = time
+    if damage.isEmpty {
+      pacer.idle()
+      return false
+    }
+    let drawn = try renderer.drawRetained(frame, damage: damage)
+    let whole = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+    // A whole canvas redraw also paints the letterbox.
+    let panelDamage =
+      first || drawn == [whole] ? [place.panel] : drawn.map { place.panelRect($0) }
+    let age = output.bufferAge()
+    var repair = panelDamage
+    if age >= 1 && age - 1 <= history.count {
+      repair += history.prefix(age - 1).flatMap { $0 }
+      repair = Damage.merge(repair, maxRects: 8)
+    } else {
+      repair = [place.panel]
+    }
+    try renderer.present(
+      repair, placement: place, framebuffer: output.presentFramebuffer,
+      tinted: options.showDamage ? panelDamage : [])
+    try output.present(damage: repair)
+    try pacer.flipQueued(damageArea: panelDamage.reduce(0) { $0 + $1.area })
+    history.insert(panelDamage, at: 0)
+    if history.count > 4 { history.removeLast() }
+    lastDamage = panelDamage
+    lastRepair = repair
+    framesPresented += 1
+    return true
+  }
+
+  /// Whether nothing in the scene changes after scene time `time`.
+  private func isSettled(at time: Double) -> Bool {
+    guard let settled else { return false }
+    return previousFrame != nil && previousTime > settled && time > settled
+  }
+
+  /// Loads the scene again when its file changed (at most every
+  /// `reloadInterval`).
+  public func checkForReload(now: Double) {
+    guard now - lastReloadCheck >= options.reloadInterval else { return }
+    lastReloadCheck = now
+    switch watcher.poll() {
+    case .unchanged: break
+    case .reloaded(let scene):
+      presentation = PresentationTree(root: scene.root)
+      settled = scene.root.settledTime()
+      sceneStart = now
+      previousTime = -.infinity
+      // The old frame stays: only what differs from it is drawn.
+      log("reloaded \(watcher.url.lastPathComponent)")
+    case .failed(let error):
+      log("\(error); still showing the last scene that loaded")
+    }
+  }
+
+  /// Hit-tests a tap and reports the named layer under it.
+  public func report(tapAtPanelX x: Double, y: Double) {
+    guard let placement, let point = placement.scenePoint(panelX: x, panelY: y) else { return }
+    var layer = presentation.hitTest(point)
+    while let current = layer, current.name == nil { layer = current.superlayer }
+    guard let name = layer?.name else { return }
+    eventHandler(String(format: "tap %@ %.1f %.1f", name, Double(point.x), Double(point.y)))
+  }
+}

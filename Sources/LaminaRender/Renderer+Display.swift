@@ -1,0 +1,78 @@
+import CGLES3
+import Foundation
+import Lamina
+
+/// Drawing for a display: the canvas is kept between frames in the
+/// renderer's canvas target (a retained back buffer), each frame redraws
+/// only its damage there, and `present` copies rects of it into the
+/// window's buffer, placed and turned.
+extension Renderer {
+  /// Draws `frame` into the retained canvas: only `damage` when the canvas
+  /// holds the previous frame at this size, else all of it. Returns the
+  /// canvas rects that were drawn (empty when nothing changed).
+  ///
+  /// - Throws: `RendererError.canvasTooLarge` when the canvas needs more
+  ///   than one tile (a display larger than `maxTileSize`).
+  public func drawRetained(_ frame: Frame, damage: Damage) throws -> [PixelRect] {
+    try checkSize(frame)
+    guard frame.width <= maxTileSize, frame.height <= maxTileSize else {
+      throw RendererError.canvasTooLarge(
+        width: frame.width, height: frame.height,
+        limit: "a display canvas is one tile of at most \(maxTileSize) pixels a side")
+    }
+    let whole = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+    let retained = canvasTarget?.width == frame.width && canvasTarget?.height == frame.height
+    // Background filters read what is behind them across the layer: drawn whole.
+    if !retained || Self.hasBackdrop(frame.commands) {
+      try draw(frame, damage: [whole]) { _, _ in }
+      return [whole]
+    }
+    let rects = damage.rects.filter { !$0.isEmpty }
+    if rects.isEmpty { return [] }
+    try draw(frame, damage: rects) { _, _ in }
+    return rects
+  }
+
+  /// Copies `rects` (panel pixels, top-down) of the retained canvas into
+  /// the window surface (`framebuffer` 0) or `framebuffer`, through `placement`;
+  /// `tinted` rects get `tint` (premultiplied) laid over them.
+  public func present(
+    _ rects: [PixelRect], placement: DisplayPlacement, framebuffer: GLuint = 0,
+    letterbox: SIMD4<Float> = [0, 0, 0, 1],
+    tinted: [PixelRect] = [], tint: SIMD4<Float> = [0.5, 0, 0.25, 0.5]
+  ) throws {
+    guard let canvas = canvasTarget else { return }
+    context.makeCurrent()
+    let program = programs.present
+    device.bindFramebuffer(framebuffer)
+    device.setViewport(0, 0, placement.panelWidth, placement.panelHeight)
+    device.useProgram(program.id)
+    // Buffer pixel (GL rows bottom-up) → panel pixel (top-down) → canvas.
+    let flip = CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: CGFloat(placement.panelHeight))
+    let m = flip.concatenating(placement.canvasToPanel.inverted())
+    let columns: [Float] = [
+      Float(m.a), Float(m.b), 0, Float(m.c), Float(m.d), 0, Float(m.tx), Float(m.ty), 1,
+    ]
+    glUniformMatrix3fv(program.uniform("u_bufferToCanvas"), 1, GLboolean(GL_FALSE), columns)
+    glUniform4f(program.uniform("u_letterbox"), letterbox.x, letterbox.y, letterbox.z, letterbox.w)
+    let nearest = textures.sampler(SamplerKey(minification: .nearest, magnification: .nearest))
+    device.bindTexture(canvas.texture, sampler: nearest)
+    glEnable(GLenum(GL_SCISSOR_TEST))
+    defer { glDisable(GLenum(GL_SCISSOR_TEST)) }
+    withPassState {
+      let panel = placement.panel
+      for (list, color) in [(rects, SIMD4<Float>.zero), (tinted, tint)] {
+        glUniform4f(program.uniform("u_tint"), color.x, color.y, color.z, color.w)
+        for rect in list {
+          let r = rect.intersection(panel)
+          if r.isEmpty { continue }
+          glScissor(
+            GLint(r.x), GLint(placement.panelHeight - r.y - r.height), GLsizei(r.width),
+            GLsizei(r.height))
+          device.drawFullTarget()
+        }
+      }
+    }
+    try device.check("present")
+  }
+}
