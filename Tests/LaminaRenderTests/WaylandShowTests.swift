@@ -1,0 +1,239 @@
+import Foundation
+import Lamina
+import LaminaDisplay
+import LaminaRender
+import LaminaScene
+import XCTest
+
+/// `lamina show` as a real Wayland client of weston's headless backend
+/// (pixman renderer, desktop shell), which `scripts/install-deps.sh`
+/// installs: the window goes full screen, frames are presented, and a
+/// screenshot of the compositor's output matches a headless render of the
+/// same frame, letterbox included.
+final class WaylandShowTests: XCTestCase {
+  private var runtime: URL!
+  private var weston: Process?
+  private var socket = ""
+  private var shows: [Process] = []
+
+  override func setUpWithError() throws {
+    runtime = FileManager.default.temporaryDirectory
+      .appendingPathComponent("lamina-wayland-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
+    chmod(runtime.path, 0o700)
+  }
+
+  override func tearDownWithError() throws {
+    for show in shows where show.isRunning { show.terminate() }
+    if let weston, weston.isRunning {
+      weston.terminate()
+      weston.waitUntilExit()
+    }
+    try? FileManager.default.removeItem(at: runtime)
+  }
+
+  private var environment: [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    environment["XDG_RUNTIME_DIR"] = runtime.path
+    environment["WAYLAND_DISPLAY"] = socket
+    return environment
+  }
+
+  /// Starts weston headless with one 320×240 output at `scale`.
+  private func startWeston(scale: Int = 1) throws {
+    guard let binary = Self.find("weston") else {
+      XCTFail("weston is not installed: run scripts/install-deps.sh")
+      throw XCTSkip("no weston")
+    }
+    socket = "lamina-test-\(getpid())"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = [
+      // Sizes are in logical points: 320×240 pixels at every scale.
+      "--backend=headless-backend.so", "--use-pixman", "--width=\(320 / scale)",
+      "--height=\(240 / scale)",
+      "--scale=\(scale)", "--socket=\(socket)", "--idle-time=0", "--debug", "--no-config",
+      "--log=\(runtime.appendingPathComponent("weston.log").path)",
+    ]
+    process.environment = environment
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    weston = process
+    let socketPath = runtime.appendingPathComponent(socket).path
+    try waitUntil("weston's socket appears", timeout: 10) {
+      FileManager.default.fileExists(atPath: socketPath)
+    }
+  }
+
+  /// Starts `lamina show` on weston; standard error goes to a file.
+  private func startShow(_ arguments: [String]) throws -> (Process, URL) {
+    let log = runtime.appendingPathComponent("show-\(shows.count).log")
+    FileManager.default.createFile(atPath: log.path, contents: nil)
+    let process = Process()
+    process.executableURL = RenderTestSupport.laminaBinary
+    process.arguments = ["show"] + arguments
+    process.environment = environment
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = try FileHandle(forWritingTo: log)
+    try process.run()
+    shows.append(process)
+    return (process, log)
+  }
+
+  private func text(_ url: URL) -> String {
+    (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+  }
+
+  /// A screenshot of weston's output (`weston-screenshooter`), as straight RGBA.
+  private func screenshot() throws -> CGImage {
+    let folder = runtime.appendingPathComponent("shot-\(UInt32.random(in: 0...UInt32.max))")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.find("weston-screenshooter")!)
+    process.currentDirectoryURL = folder
+    process.environment = environment
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    guard let name = names.first(where: { $0.hasSuffix(".png") }) else {
+      throw XCTSkip("weston-screenshooter wrote no file")
+    }
+    return try CGImage.decode(fileAt: folder.appendingPathComponent(name).path)
+  }
+
+  /// The frame `lamina show` should put on a 320×240 panel: the scene at
+  /// time 0 rendered headlessly at its fitted size, centered on black.
+  private func expectedPanel(_ scene: URL) throws -> [UInt8] {
+    let loaded = try SceneLoader.load(contentsOf: scene)
+    let placement = DisplayPlacement(
+      sceneWidth: Double(loaded.canvas.width), sceneHeight: Double(loaded.canvas.height),
+      panelWidth: 320, panelHeight: 240)
+    var builder = FrameBuilder(
+      size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height),
+      pixelWidth: placement.canvasWidth, pixelHeight: placement.canvasHeight)
+    loaded.root.layoutIfNeeded()
+    let frame = builder.build(
+      root: PresentationTree(root: loaded.root).update(time: 0),
+      background: loaded.canvas.background)
+    let image = try RenderTestSupport.renderer().render(frame)
+    var panel = [UInt8](repeating: 0, count: 320 * 240 * 4)
+    for i in stride(from: 3, to: panel.count, by: 4) { panel[i] = 255 }
+    let pixels = image.premultipliedPixels
+    for y in 0..<image.height {
+      for x in 0..<image.width {
+        let from = (y * image.width + x) * 4
+        let to = ((y + placement.offsetY) * 320 + x + placement.offsetX) * 4
+        // Premultiplied over black is the color shown.
+        for c in 0..<3 { panel[to + c] = pixels[from + c] }
+      }
+    }
+    return panel
+  }
+
+  /// Takes screenshots until one matches `expected` within 2/255 (the
+  /// window may take a moment to appear); returns the last comparison.
+  private func awaitScreen(_ expected: [UInt8], timeout: Double = 15) throws -> ImageComparison {
+    let deadline = Date().addingTimeInterval(timeout)
+    var comparison: ImageComparison
+    repeat {
+      let shot = try screenshot()
+      guard shot.width == 320, shot.height == 240 else {
+        XCTFail("the screenshot is \(shot.width)x\(shot.height), not 320x240")
+        throw XCTSkip("screen size")
+      }
+      comparison = ImageComparison(actual: shot.pixels, expected: expected, threshold: 2)
+      if comparison.pixelsOff == 0 { return comparison }
+      Thread.sleep(forTimeInterval: 0.2)
+    } while Date() < deadline
+    return comparison
+  }
+
+  private func waitUntil(_ what: String, timeout: Double, _ condition: () -> Bool) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while !condition() {
+      guard Date() < deadline else {
+        XCTFail("timed out waiting until \(what)")
+        throw XCTSkip("timeout")
+      }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+  }
+
+  private static func find(_ name: String) -> String? {
+    for folder in ["/usr/bin", "/usr/local/bin", "/bin"] {
+      let path = "\(folder)/\(name)"
+      if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    return nil
+  }
+
+  private var scenes: URL {
+    RenderTestSupport.fixtures.appendingPathComponent("reference/scenes")
+  }
+
+  func testWindowGoesFullScreenAndShowsTheHeadlessFrame() throws {
+    try startWeston()
+    let scene = scenes.appendingPathComponent("shadow_radius.json")
+    let (show, log) = try startShow([scene.path])
+    let comparison = try awaitScreen(try expectedPanel(scene))
+    XCTAssertEqual(comparison.pixelsOff, 0, comparison.summary)
+    XCTAssertTrue(
+      text(log).contains("wayland \(socket): 320x240 pixels, scale 1, fullscreen"), text(log))
+    // SIGTERM: the loop leaves and the window is given back.
+    show.terminate()
+    show.waitUntilExit()
+    XCTAssertEqual(show.terminationStatus, 0, text(log))
+    XCTAssertTrue(text(log).contains("display released"), text(log))
+  }
+
+  func testScaledOutputGetsBufferPixels() throws {
+    try startWeston(scale: 2)
+    let scene = scenes.appendingPathComponent("shadow_radius.json")
+    let (_, log) = try startShow([scene.path])
+    // 160×120 logical points at scale 2: the same 320×240 pixels, drawn sharp.
+    let comparison = try awaitScreen(try expectedPanel(scene))
+    XCTAssertEqual(comparison.pixelsOff, 0, comparison.summary)
+    XCTAssertTrue(text(log).contains("320x240 pixels, scale 2"), text(log))
+  }
+
+  func testAnimatedScenePresentsFramesPacedByFrameCallbacks() throws {
+    try startWeston()
+    let scene = scenes.appendingPathComponent("animation_timing.json")
+    let (show, log) = try startShow([scene.path, "--frames", "20", "--stats"])
+    try waitUntil("20 frames are presented", timeout: 60) { !show.isRunning }
+    XCTAssertEqual(show.terminationStatus, 0, text(log))
+    XCTAssertTrue(text(log).contains("presented 20 frames; display released"), text(log))
+    XCTAssertTrue(text(log).contains("stats: presented 20 frames"), text(log))
+  }
+
+  func testEditsReloadAndABadEditKeepsTheSceneRunning() throws {
+    try startWeston()
+    let file = runtime.appendingPathComponent("kiosk.json")
+    let first = scenes.appendingPathComponent("shadow_radius.json")
+    let second = scenes.appendingPathComponent("rotation_2d.json")
+    try FileManager.default.copyItem(at: first, to: file)
+    let (_, log) = try startShow([file.path])
+    XCTAssertEqual(try awaitScreen(try expectedPanel(first)).pixelsOff, 0)
+
+    // Written whole, then renamed in: a valid edit.
+    let staged = runtime.appendingPathComponent("staged.json")
+    try Data(contentsOf: second).write(to: staged)
+    XCTAssertEqual(rename(staged.path, file.path), 0)
+    let swapped = try awaitScreen(try expectedPanel(second))
+    XCTAssertEqual(swapped.pixelsOff, 0, swapped.summary)
+    XCTAssertTrue(text(log).contains("reloaded kiosk.json"), text(log))
+
+    // A bad edit: reported with its JSON path, the last scene stays.
+    try #"{"lamina": 1, "canvas": {"width": 300, "height": -5}, "root": {}}"#
+      .write(to: file, atomically: true, encoding: .utf8)
+    try waitUntil("the error is reported", timeout: 10) {
+      text(log).contains("still showing the last scene")
+    }
+    XCTAssertTrue(text(log).contains("canvas.height"), text(log))
+    let kept = try awaitScreen(try expectedPanel(second), timeout: 1)
+    XCTAssertEqual(kept.pixelsOff, 0, kept.summary)
+  }
+}
