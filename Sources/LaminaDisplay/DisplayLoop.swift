@@ -56,6 +56,8 @@ public final class DisplayLoop {
   public var eventHandler: (String) -> Void = { _ in }
   /// Receives diagnostics: reload errors, statistics.
   public var log: (String) -> Void = { _ in }
+  /// Input read beside the output's own (libinput devices under KMS).
+  public var inputSources: [InputSource] = []
   /// The clock frames are timed by (seconds); tests replace it.
   public var clock: () -> Double = monotonicSeconds
 
@@ -122,8 +124,12 @@ public final class DisplayLoop {
       } else {
         timeout = presented ? 0 : pacer.refreshPeriod
       }
-      let watched = stop.map { [$0.descriptor] } ?? []
-      let (events, _) = try output.waitForEvents(timeout: timeout, alsoWatching: watched)
+      let watched = (stop.map { [$0.descriptor] } ?? []) + inputSources.map(\.descriptor)
+      var (events, readable) = try output.waitForEvents(timeout: timeout, alsoWatching: watched)
+      for source in inputSources where readable.contains(source.descriptor) {
+        events += source.readEvents(
+          panelWidth: output.bufferWidth, panelHeight: output.bufferHeight)
+      }
       for event in events {
         switch event {
         case .frameDone(let time):

@@ -60,6 +60,16 @@ extension DisplayOutput {
   public var presentFramebuffer: UInt32 { 0 }
 }
 
+/// Input that does not come through the output (evdev devices read with
+/// libinput under KMS): a descriptor to wait on and the events it has.
+public protocol InputSource: AnyObject {
+  /// Readable when events are waiting.
+  var descriptor: Int32 { get }
+  /// Reads what is waiting; presses become `.tap` in panel pixels of a
+  /// `panelWidth`×`panelHeight` panel.
+  func readEvents(panelWidth: Int, panelHeight: Int) -> [DisplayEvent]
+}
+
 /// The monotonic clock, in seconds.
 public func monotonicSeconds() -> Double {
   var now = timespec()
