@@ -130,16 +130,25 @@ public final class DisplayLoop {
         events += source.readEvents(
           panelWidth: output.bufferWidth, panelHeight: output.bufferHeight)
       }
-      for event in events {
-        switch event {
-        case .frameDone(let time):
-          if !pacer.canDraw { try pacer.flipCompleted(at: time) }
-        case .tap(let x, let y): report(tapAtPanelX: x, y: y)
-        case .resized: placement = nil
-        case .closed: return
-        }
+      if try handle(events) { return }
+    }
+  }
+
+  /// Acts on display events: a frame on screen lets the next be drawn, a
+  /// tap is reported, a resize redraws everything. True when the display
+  /// closed.
+  @discardableResult
+  public func handle(_ events: [DisplayEvent]) throws -> Bool {
+    for event in events {
+      switch event {
+      case .frameDone(let time):
+        if !pacer.canDraw { try pacer.flipCompleted(at: time) }
+      case .tap(let x, let y): report(tapAtPanelX: x, y: y)
+      case .resized: placement = nil
+      case .closed: return true
       }
     }
+    return false
   }
 
   /// Draws and presents one frame at `now` if it differs from the last;
