@@ -63,7 +63,10 @@ func runShow(_ arguments: [String]) -> Int32 {
       }
     }
     loop.log = { printError($0) }
-    printError("showing \(watcher.url.lastPathComponent) on \(output.summary)")
+    let age =
+      output.context.hasBufferAge
+      ? "redrawing damage by buffer age" : "no buffer age: every frame copies the whole panel"
+    printError("showing \(watcher.url.lastPathComponent) on \(output.summary); \(age)")
     try loop.run(stop: stop)
     printError("presented \(loop.framesPresented) frames; display released")
     return 0
