@@ -22,6 +22,8 @@ let package = Package(
     .systemLibrary(
       name: "CWayland", pkgConfig: "wayland-egl",
       providers: [.apt(["libwayland-dev", "wayland-protocols"])]),
+    .systemLibrary(
+      name: "CInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
     .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
     .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
@@ -48,7 +50,7 @@ let package = Package(
       name: "LaminaDisplay",
       dependencies: [
         "Lamina", "LaminaScene", "LaminaRender", "CEGL", "CGLES3", "CGBM", "CDRM", "CWayland",
-        "CWaylandProtocols",
+        "CWaylandProtocols", "CInput",
       ]),
     // The command: thin subcommands over the library.
     .executableTarget(

@@ -8,6 +8,7 @@ packages=(
   libegl1-mesa-dev libgles2-mesa-dev libgbm-dev libdrm-dev
   libegl-mesa0 libgl1-mesa-dri   # the EGL vendor and llvmpipe (swrast_dri.so)
   libpng-dev libjpeg62-turbo-dev
+  libinput-dev libudev-dev   # touch and pointer under KMS (LaminaDisplay)
   libcairo2-dev libpango1.0-dev fonts-dejavu-core fonts-wqy-microhei   # shapes and text (LaminaDraw; CJK fallback)
 )
 

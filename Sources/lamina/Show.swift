@@ -61,6 +61,15 @@ func runShow(_ arguments: [String]) -> Int32 {
         print(line)
         fflush(stdout)
       }
+      // Under KMS no display server reads the touchscreen or mouse. Without
+      // udev the scene still shows, only without taps.
+      if !useWayland {
+        do {
+          loop.inputSources = [try LibinputSource.open()]
+        } catch {
+          printError("\(error); showing without input")
+        }
+      }
     }
     loop.log = { printError($0) }
     let age =
