@@ -9,6 +9,8 @@ packages=(
   libegl-mesa0 libgl1-mesa-dri   # the EGL vendor and llvmpipe (swrast_dri.so)
   libpng-dev libjpeg62-turbo-dev
   libinput-dev libudev-dev   # touch and pointer under KMS (LaminaDisplay)
+  libwayland-dev libwayland-bin wayland-protocols   # the Wayland window (wayland-scanner checks the glue)
+  weston   # the tests show scenes on its headless backend and screenshot it
   libcairo2-dev libpango1.0-dev fonts-dejavu-core fonts-wqy-microhei   # shapes and text (LaminaDraw; CJK fallback)
 )
 

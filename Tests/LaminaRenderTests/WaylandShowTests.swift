@@ -237,3 +237,35 @@ final class WaylandShowTests: XCTestCase {
     XCTAssertEqual(kept.pixelsOff, 0, kept.summary)
   }
 }
+
+/// The committed protocol glue (SwiftPM cannot compile C a plugin makes) is
+/// what `scripts/generate-wayland-protocols.sh` makes from the installed
+/// protocol descriptions.
+final class WaylandProtocolGlueTests: XCTestCase {
+  func testCommittedGlueMatchesWaylandScanner() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let glue = root.appendingPathComponent("Sources/CWaylandProtocols")
+    let fresh = FileManager.default.temporaryDirectory
+      .appendingPathComponent("lamina-glue-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: fresh) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = [
+      root.appendingPathComponent("scripts/generate-wayland-protocols.sh").path, fresh.path,
+    ]
+    try process.run()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 0, "wayland-scanner: run scripts/install-deps.sh")
+    let names = [
+      "xdg-shell-protocol.c", "viewporter-protocol.c", "fractional-scale-v1-protocol.c",
+      "include/xdg-shell-client-protocol.h", "include/viewporter-client-protocol.h",
+      "include/fractional-scale-v1-client-protocol.h",
+    ]
+    for name in names {
+      let committed = try Data(contentsOf: glue.appendingPathComponent(name))
+      let made = try Data(contentsOf: fresh.appendingPathComponent(name))
+      XCTAssertEqual(committed, made, "\(name) differs: run scripts/generate-wayland-protocols.sh")
+    }
+  }
+}
