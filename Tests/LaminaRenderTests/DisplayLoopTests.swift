@@ -11,8 +11,8 @@ import XCTest
 /// loop repairs in each buffer is checked pixel for pixel.
 final class FakeOutput: DisplayOutput {
   let context: GPUContext
-  let bufferWidth: Int
-  let bufferHeight: Int
+  private(set) var bufferWidth: Int
+  private(set) var bufferHeight: Int
   let rotation: DisplayRotation
   let refreshRate = 60.0
   var summary: String { "fake \(bufferWidth)x\(bufferHeight)" }
@@ -38,6 +38,26 @@ final class FakeOutput: DisplayOutput {
     bufferHeight = height
     self.rotation = rotation
     lastShown = Array(repeating: nil, count: bufferCount)
+    allocate(count: bufferCount)
+  }
+
+  /// New buffers of the new size, never drawn, and a `.resized` event (a
+  /// window the compositor configured anew).
+  func resize(width: Int, height: Int) {
+    context.makeCurrent()
+    glDeleteFramebuffers(GLsizei(framebuffers.count), framebuffers)
+    glDeleteTextures(GLsizei(textures.count), textures)
+    framebuffers = []
+    textures = []
+    bufferWidth = width
+    bufferHeight = height
+    lastShown = Array(repeating: nil, count: lastShown.count)
+    allocate(count: lastShown.count)
+    queued.append(.resized)
+  }
+
+  private func allocate(count bufferCount: Int) {
+    let (width, height) = (bufferWidth, bufferHeight)
     context.makeCurrent()
     for _ in 0..<bufferCount {
       var texture: GLuint = 0
@@ -268,6 +288,19 @@ final class DisplayLoopTests: XCTestCase {
         try expectedPanel(url, time: 0.25, width: 120, height: 320, rotation: rotation),
         "rotation \(rotation.rawValue)")
     }
+  }
+
+  func testAResizedWindowIsRedrawnWholeAtItsNewSize() throws {
+    let (loop, output) = try makeLoop(movingScene)
+    let url = folder.appendingPathComponent("scene.json")
+    try loop.step(now: 0)
+    try loop.handle(try output.waitForEvents(timeout: 0, alsoWatching: []).events)
+    output.resize(width: 300, height: 300)
+    try loop.handle(try output.waitForEvents(timeout: 0, alsoWatching: []).events)
+    XCTAssertTrue(try loop.step(now: 0.1))
+    XCTAssertEqual(loop.lastDamage, [PixelRect(x: 0, y: 0, width: 300, height: 300)])
+    assertSame(
+      output.frontPixels(), try expectedPanel(url, time: 0.1, width: 300, height: 300), "resized")
   }
 
   func testShowDamageTintsOnlyTheRedrawnRects() throws {
