@@ -105,11 +105,17 @@ public struct Damage: Equatable, Sendable {
   }
 
   /// Merges rectangles until at most `maxRects` remain, always joining the
-  /// pair whose union adds the least area.
-  public static func merge(_ input: [PixelRect], maxRects: Int) -> [PixelRect] {
-    // Duplicates and rects inside others add nothing.
-    var rects: [PixelRect] = []
-    for r in input where !rects.contains(r) { rects.append(r) }
+  /// pair whose union adds the least area. Each join scans every pair, so
+  /// a frame where hundreds of layers moved first bins them by center into
+  /// a coarse grid (`maxPairwise` cells at most) and joins each cell's.
+  public static func merge(
+    _ input: [PixelRect], maxRects: Int, maxPairwise: Int = 32
+  ) -> [PixelRect] {
+    var rects = input.count > maxPairwise ? binned(input, cells: maxPairwise) : []
+    if rects.isEmpty {
+      // Duplicates and rects inside others add nothing.
+      for r in input where !rects.contains(r) { rects.append(r) }
+    }
     rects = rects.filter { r in !rects.contains { $0 != r && $0.union(r) == $0 } }
     while rects.count > max(1, maxRects) {
       var best = (0, 1, Int.max)
@@ -124,5 +130,21 @@ public struct Damage: Equatable, Sendable {
       rects[best.0] = joined
     }
     return rects
+  }
+
+  /// The union of the rects whose centers fall in each cell of a grid of
+  /// at most `cells` cells over their bounds.
+  private static func binned(_ input: [PixelRect], cells: Int) -> [PixelRect] {
+    let bounds = input.reduce(input[0]) { $0.union($1) }
+    let columns = max(1, Int(Double(cells).squareRoot().rounded(.down)))
+    let rows = max(1, cells / columns)
+    var grid = [PixelRect?](repeating: nil, count: columns * rows)
+    for r in input where !r.isEmpty {
+      let cx = (r.x + r.width / 2 - bounds.x) * columns / max(bounds.width, 1)
+      let cy = (r.y + r.height / 2 - bounds.y) * rows / max(bounds.height, 1)
+      let cell = min(cy, rows - 1) * columns + min(cx, columns - 1)
+      grid[cell] = grid[cell].map { $0.union(r) } ?? r
+    }
+    return grid.compactMap { $0 }
   }
 }
