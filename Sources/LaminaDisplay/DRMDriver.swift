@@ -54,7 +54,8 @@ public final class DRMDriver: KMSDriver {
     let code = result < -1 ? -result : errno
     var reason = String(cString: strerror(code))
     if code == EACCES || code == EPERM {
-      reason += " (another program holds DRM master: stop the display server or run from a text console)"
+      reason +=
+        " (another program holds DRM master: stop the display server or run from a text console)"
     }
     return .failed(device: path, step: step, reason: reason)
   }
@@ -120,7 +121,8 @@ public final class DRMDriver: KMSDriver {
       throw failure("reading connector \(connector) (drmModeGetConnector)")
     }
     defer { drmModeFreeConnector(info) }
-    for i in 0..<Int(info.pointee.count_modes) where DisplayMode(info: info.pointee.modes[i]) == mode {
+    for i in 0..<Int(info.pointee.count_modes)
+    where DisplayMode(info: info.pointee.modes[i]) == mode {
       return info.pointee.modes[i]
     }
     throw KMSError.failed(
@@ -243,7 +245,8 @@ public final class DRMDriver: KMSDriver {
       if onIt { break }
     }
     guard let chosen else { return false }
-    let names = ["FB_ID", "CRTC_ID", "SRC_X", "SRC_Y", "SRC_W", "SRC_H"]
+    let names =
+      ["FB_ID", "CRTC_ID", "SRC_X", "SRC_Y", "SRC_W", "SRC_H"]
       + ["CRTC_X", "CRTC_Y", "CRTC_W", "CRTC_H"]
     let connectorIDs = properties(of: connector, type: UInt32(DRM_MODE_OBJECT_CONNECTOR))
       .mapValues(\.id)

@@ -42,7 +42,8 @@ final class GBMSurface: ScanoutSurface {
         reason: String(cString: strerror(errno)))
     }
     let native = NativeObjects(card: card, device: device)
-    context = try GPUContext.window(platform: .gbm, nativeDisplay: UnsafeMutableRawPointer(device)) {
+    context = try GPUContext.window(platform: .gbm, nativeDisplay: UnsafeMutableRawPointer(device))
+    {
       visual in
       // The config's visual is the GBM format EGL renders in (XRGB8888 for
       // the opaque config asked for).
@@ -81,7 +82,9 @@ final class GBMSurface: ScanoutSurface {
   }
 
   func releaseBuffer(_ buffer: ScanoutBuffer) {
-    guard let surface = native.surface, let bo = OpaquePointer(bitPattern: buffer.id) else { return }
+    guard let surface = native.surface, let bo = OpaquePointer(bitPattern: buffer.id) else {
+      return
+    }
     gbm_surface_release_buffer(surface, bo)
   }
 }

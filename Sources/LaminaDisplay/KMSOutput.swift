@@ -7,8 +7,9 @@ import LaminaRender
 /// `close()` the CRTC gets back the mode and framebuffer it had (the text
 /// console, usually).
 ///
-/// `show` closes the output however the body ends (return, error, or a
-/// SIGINT/SIGTERM that made the loop return), and `deinit` closes it too:
+/// `show` (and `use`) close the output however the body ends (return,
+/// error, or a SIGINT/SIGTERM that made the loop return), and `deinit`
+/// closes it too:
 ///
 ///     let stop = try StopSignal()
 ///     try KMSOutput.show(device: nil, connector: "HDMI-A-1", mode: ModeRequest("1920x1080@60"),
@@ -61,7 +62,8 @@ public final class KMSOutput: DisplayOutput {
       return surface
     }
     guard let made else {
-      throw KMSError.failed(device: driver.path, step: "making the GBM surface", reason: "none made")
+      throw KMSError.failed(
+        device: driver.path, step: "making the GBM surface", reason: "none made")
     }
     return KMSOutput(scanout: scanout, context: made.context, rotation: rotation)
   }
@@ -73,16 +75,20 @@ public final class KMSOutput: DisplayOutput {
     device: String?, connector: String?, mode: ModeRequest?, rotation: DisplayRotation,
     log: @escaping (String) -> Void = { _ in }, _ body: (KMSOutput) throws -> Result
   ) throws -> Result {
-    let output = try open(
-      device: device, connector: connector, mode: mode, rotation: rotation, log: log)
-    defer { output.close() }
-    return try body(output)
+    try open(device: device, connector: connector, mode: mode, rotation: rotation, log: log)
+      .use(body)
+  }
+
+  /// Runs `body` with this output and closes it however `body` ends.
+  public func use<Result>(_ body: (KMSOutput) throws -> Result) rethrows -> Result {
+    defer { close() }
+    return try body(self)
   }
 
   /// The first of `paths` that opens and has a connected display.
   ///
   /// - Throws: `KMSError.noCard` listing each card tried and why it was passed over.
-  static func firstCard<Driver: KMSDriver>(
+  public static func firstCard<Driver: KMSDriver>(
     in folder: String, paths: [String], open: (String) throws -> Driver
   ) throws -> Driver {
     var tried: [String] = []

@@ -125,7 +125,8 @@ public final class KMSScanout {
 
   /// A top-down panel rect as EGL has it (bottom-left origin).
   func eglRect(_ rect: PixelRect) -> PixelRect {
-    PixelRect(x: rect.x, y: mode.height - rect.y - rect.height, width: rect.width, height: rect.height)
+    PixelRect(
+      x: rect.x, y: mode.height - rect.y - rect.height, width: rect.width, height: rect.height)
   }
 
   private func framebuffer(for buffer: ScanoutBuffer) throws -> UInt32 {
