@@ -226,6 +226,9 @@ public final class DRMDriver: KMSDriver {
   }
 
   public func enableAtomic(crtc: UInt32, connector: UInt32) -> Bool {
+    // The CRTC's index comes from the resources `crtcs(for:)` reads.
+    if crtcIndices[crtc] == nil { _ = try? crtcs(for: connector) }
+    // With the caps set and no usable primary plane, legacy calls still work.
     guard drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_UNIVERSAL_PLANES), 1) == 0,
       drmSetClientCap(fd, UInt64(DRM_CLIENT_CAP_ATOMIC), 1) == 0,
       let index = crtcIndices[crtc], let planes = drmModeGetPlaneResources(fd)
