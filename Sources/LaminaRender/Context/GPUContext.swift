@@ -33,6 +33,9 @@ public final class GPUContext: @unchecked Sendable {
   let surface: EGLSurface?
   private let gbmDevice: OpaquePointer?
   private let fd: Int32
+  /// See `keepAlive(_:)`. Stored properties are released after `deinit`
+  /// has run, so these go after the EGL surface and display.
+  private var nativeOwners: [AnyObject] = []
 
   private convenience init(selection: PlatformSelection<OpenedDisplay>, debug: Bool) {
     let opened = selection.opened
@@ -74,6 +77,15 @@ public final class GPUContext: @unchecked Sendable {
       if let gbmDevice { gbm_device_destroy(gbmDevice) }
       if fd >= 0 { close(fd) }
     }
+  }
+
+  /// Keeps `owner` (the holder of the native window and display a window
+  /// surface was made on: a `gbm_surface` and its `gbm_device`) alive until
+  /// this context has destroyed its EGL surface and, when last, its display:
+  /// EGL must not outlive what it was made on, whoever drops the context
+  /// last. Call it once, right after creating the context.
+  public func keepAlive(_ owner: AnyObject) {
+    nativeOwners.append(owner)
   }
 
   /// Makes the context current on the calling thread; false when EGL refuses

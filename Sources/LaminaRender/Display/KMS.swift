@@ -18,6 +18,18 @@ public struct DisplayMode: Equatable, Sendable, CustomStringConvertible {
     self.preferred = preferred
   }
 
+  /// The mode the kernel describes with `info`; the rate is computed from
+  /// the pixel clock and totals, because `vrefresh` is rounded to whole Hz
+  /// and would make 59.94 and 60 look alike.
+  public init(info: drmModeModeInfo) {
+    let total = Double(info.htotal) * Double(info.vtotal)
+    let rate = total > 0 ? Double(info.clock) * 1000 / total : Double(info.vrefresh)
+    self.init(
+      width: Int(info.hdisplay), height: Int(info.vdisplay),
+      refreshRate: (rate * 100).rounded() / 100,
+      preferred: info.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0)
+  }
+
   public var description: String { "\(width)x\(height)@\(Self.rate(refreshRate))" }
 
   /// `60` or `59.94`.
@@ -74,12 +86,25 @@ public struct ModeRequest: Equatable, Sendable {
   }
 }
 
+/// Why a DRM/KMS display could not be opened or driven; each message names
+/// the device and what failed.
 public enum KMSError: Error, Equatable, CustomStringConvertible {
+  /// No connector of the card has a display with modes.
   case noConnectedConnector(device: String)
+  /// `--connector` names a connector the card does not have.
   case connectorNotFound(device: String, name: String, available: [String])
+  /// `--connector` names a connector with nothing plugged in.
   case connectorDisconnected(device: String, name: String)
+  /// `--mode` asks for a mode the display does not offer.
   case modeNotAvailable(connector: String, requested: String, available: [String])
+  /// The device node could not be opened (missing, permissions).
   case cannotOpen(device: String, reason: String)
+  /// No card (of `tried`, each `path (why)`) has a connected display.
+  case noCard(folder: String, tried: [String])
+  /// Every CRTC that could drive the connector drives another display.
+  case noCRTC(device: String, connector: String)
+  /// A step of driving the display failed; `reason` is the system's answer.
+  case failed(device: String, step: String, reason: String)
 
   public var description: String {
     switch self {
@@ -90,6 +115,13 @@ public enum KMSError: Error, Equatable, CustomStringConvertible {
     case .modeNotAvailable(let c, let r, let a):
       "\(c): no mode \(r); the display offers \(a.joined(separator: ", "))"
     case .cannotOpen(let d, let r): "\(d): cannot open the DRM device: \(r)"
+    case .noCard(let f, let t):
+      t.isEmpty
+        ? "\(f): no DRM card found (is a GPU driver loaded? --drm names a card)"
+        : "no DRM card has a connected display: \(t.joined(separator: "; "))"
+    case .noCRTC(let d, let c):
+      "\(d): no free CRTC can drive connector '\(c)' (each one drives another display)"
+    case .failed(let d, let s, let r): "\(d): \(s) failed: \(r)"
     }
   }
 }
@@ -204,17 +236,7 @@ public final class DRMCard: KMSDevice {
       defer { drmModeFreeConnector(c) }
       let type = drmModeGetConnectorTypeName(c.pointee.connector_type).map { String(cString: $0) }
       let name = "\(type ?? "Unknown")-\(c.pointee.connector_type_id)"
-      var modes: [DisplayMode] = []
-      for m in 0..<Int(c.pointee.count_modes) {
-        let info = c.pointee.modes[m]
-        let total = Double(info.htotal) * Double(info.vtotal)
-        let rate = total > 0 ? Double(info.clock) * 1000 / total : Double(info.vrefresh)
-        modes.append(
-          DisplayMode(
-            width: Int(info.hdisplay), height: Int(info.vdisplay),
-            refreshRate: (rate * 100).rounded() / 100,
-            preferred: info.type & UInt32(DRM_MODE_TYPE_PREFERRED) != 0))
-      }
+      let modes = (0..<Int(c.pointee.count_modes)).map { DisplayMode(info: c.pointee.modes[$0]) }
       result.append(
         KMSConnector(
           id: id, name: name, connected: c.pointee.connection == DRM_MODE_CONNECTED, modes: modes))
