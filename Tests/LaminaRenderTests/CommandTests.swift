@@ -103,6 +103,29 @@ final class CommandTests: XCTestCase {
     XCTAssertEqual(try run(["bench", "x.json", "--size", "12by7"]).status, 2)
   }
 
+  func testShowUsageAndDisplayErrors() throws {
+    let scene = try write("scene.json", good)
+    let rotate = try run(["show", scene, "--rotate", "45"])
+    XCTAssertEqual(rotate.status, 2)
+    XCTAssertTrue(rotate.stderr.contains("--rotate expects 0, 90, 180 or 270, got '45'"), rotate.stderr)
+    let mode = try run(["show", scene, "--mode", "1920x"])
+    XCTAssertEqual(mode.status, 2)
+    XCTAssertTrue(mode.stderr.contains("--mode expects WIDTHxHEIGHT"), mode.stderr)
+    let both = try run(["show", scene, "--wayland", "--drm", "/dev/dri/card0"])
+    XCTAssertEqual(both.status, 2)
+    XCTAssertTrue(both.stderr.contains("--wayland does not go with"), both.stderr)
+    // No such card: the KMS path names it and fails cleanly.
+    let card = try run(["show", scene, "--drm", "/dev/dri/card97"])
+    XCTAssertEqual(card.status, 1)
+    XCTAssertTrue(
+      card.stderr.contains("/dev/dri/card97: cannot open the DRM device: No such file"), card.stderr)
+    // A scene that does not load is reported before any display is touched.
+    let bad = try run(["show", try write("bad.json", "{\"lamina\": 1}"), "--drm", "/dev/dri/card97"])
+    XCTAssertEqual(bad.status, 1)
+    XCTAssertTrue(bad.stderr.contains("bad.json"), bad.stderr)
+    XCTAssertFalse(bad.stderr.contains("card97"), bad.stderr)
+  }
+
   func testInfoReportsThePlatform() throws {
     let result = try run(["info"])
     XCTAssertEqual(result.status, 0, result.stderr)
