@@ -53,11 +53,15 @@ public protocol DisplayOutput: AnyObject {
   /// The framebuffer the loop draws the back buffer into: 0, the window
   /// surface, by default.
   var presentFramebuffer: UInt32 { get }
+  /// Whether a frame reaches the screen by its damage alone (buffer age, or
+  /// buffers the output tracks itself), not by copying the whole panel.
+  var presentsDamageOnly: Bool { get }
 }
 
 extension DisplayOutput {
   public func bufferAge() -> Int { context.bufferAge() }
   public var presentFramebuffer: UInt32 { 0 }
+  public var presentsDamageOnly: Bool { context.hasBufferAge }
 }
 
 /// Input that does not come through the output (evdev devices read with

@@ -38,8 +38,14 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
 ///
 ///     let window = try WaylandOutput.open(preferredWidth: 1280, preferredHeight: 720)
 public final class WaylandOutput: DisplayOutput {
-  public var context: GPUContext { gpuContext! }
+  public var context: GPUContext { gpuContext ?? headlessContext! }
+  /// The EGL context on the window (hardware drivers).
   private var gpuContext: GPUContext?
+  /// The headless context the shm path draws with (software GL).
+  private var headlessContext: GPUContext?
+  /// Set when frames go through `wl_shm` buffers (see `ShmSwapchain`).
+  private var swapchain: ShmSwapchain?
+  private var panelFilled = false
   public var bufferWidth: Int { Int((Double(logicalWidth) * scale).rounded()) }
   public var bufferHeight: Int { Int((Double(logicalHeight) * scale).rounded()) }
   public let rotation: DisplayRotation
@@ -48,6 +54,7 @@ public final class WaylandOutput: DisplayOutput {
     let scaleText = scale == scale.rounded() ? "\(Int(scale))" : String(format: "%.3g", scale)
     return "wayland \(displayName): \(bufferWidth)x\(bufferHeight) pixels, scale \(scaleText)"
       + (fullscreen ? ", fullscreen" : "") + (fractional != nil ? ", fractional scale" : "")
+      + (swapchain != nil ? ", shm buffers (software GL: only damage is copied)" : "")
   }
   /// Whether the compositor's last configure said the window is full screen.
   public private(set) var fullscreen = false
@@ -59,6 +66,7 @@ public final class WaylandOutput: DisplayOutput {
   private var compositorVersion: UInt32 = 0
   private var wmBase: OpaquePointer?
   private var seat: OpaquePointer?
+  private var shm: OpaquePointer?
   private var pointer: OpaquePointer?
   private var touch: OpaquePointer?
   private var viewporter: OpaquePointer?
@@ -85,7 +93,10 @@ public final class WaylandOutput: DisplayOutput {
   private var closed = false
 
   /// Connects to the compositor (`WAYLAND_DISPLAY`), opens a full-screen
-  /// window and waits for its first configure.
+  /// window and waits for its first configure. Frames go through EGL's
+  /// window surface, unless GL is a software rasterizer without buffer age:
+  /// then through `wl_shm` buffers (`ShmSwapchain`).
+  /// `LAMINA_WAYLAND_PRESENT=egl|shm` forces one.
   public static func open(
     preferredWidth: Int, preferredHeight: Int, rotation: DisplayRotation = .none,
     title: String = "Lamina"
@@ -158,6 +169,36 @@ public final class WaylandOutput: DisplayOutput {
     // Frame callbacks pace the loop; EGL must not wait for them too.
     context.setSwapInterval(0)
     events.removeAll()
+    let choice = ProcessInfo.processInfo.environment["LAMINA_WAYLAND_PRESENT"]
+    let software = context.info.isSoftwareRenderer && !context.hasBufferAge
+    if choice == "shm" || (choice != "egl" && software) {
+      guard shm != nil else { throw WaylandError.missingGlobal("wl_shm") }
+      gpuContext = nil
+      wl_egl_window_destroy(eglWindow)
+      self.eglWindow = nil
+      headlessContext = try GPUContext.shared()
+      try makeSwapchain()
+    }
+  }
+
+  /// Buffers and a panel target of the current buffer size.
+  private func makeSwapchain() throws {
+    guard let shm else { return }
+    headlessContext?.makeCurrent()
+    swapchain = nil
+    let chain = try ShmSwapchain(shm: shm, width: bufferWidth, height: bufferHeight)
+    chain.listen(Listeners.buffer)
+    swapchain = chain
+    panelFilled = false
+  }
+
+  public var presentFramebuffer: UInt32 { swapchain?.framebuffer ?? 0 }
+  public var presentsDamageOnly: Bool { swapchain != nil || context.hasBufferAge }
+
+  public func bufferAge() -> Int {
+    // The panel target keeps every frame: only new damage goes into it.
+    if swapchain != nil { return panelFilled ? 1 : 0 }
+    return context.bufferAge()
   }
 
   private func roundtrip() throws {
@@ -176,12 +217,42 @@ public final class WaylandOutput: DisplayOutput {
   // MARK: DisplayOutput
 
   public func present(damage: [PixelRect]) throws {
+    if let swapchain {
+      try presentShm(damage: damage, swapchain)
+      return
+    }
     frameCallback = wl_surface_frame(surface)
     wl_callback_add_listener(frameCallback, Listeners.frame, unretained)
     // EGL counts damage rows from the bottom.
     let height = bufferHeight
     let flipped = damage.map { PixelRect(x: $0.x, y: height - $0.y - $0.height, width: $0.width, height: $0.height) }
     try context.swapBuffers(damage: flipped)
+  }
+
+  /// Copies the damage (and what the buffer missed) into a free shm
+  /// buffer and commits it with only that damage.
+  private func presentShm(damage: [PixelRect], _ swapchain: ShmSwapchain) throws {
+    context.makeCurrent()
+    var copy = swapchain.copy(damage: damage)
+    while copy == nil {
+      // Every buffer is still on screen or queued: wait for a release.
+      try dispatchBlocking()
+      copy = swapchain.copy(damage: damage)
+    }
+    guard let (buffer, rects) = copy else { return }
+    panelFilled = true
+    frameCallback = wl_surface_frame(surface)
+    wl_callback_add_listener(frameCallback, Listeners.frame, unretained)
+    wl_surface_attach(surface, buffer.proxy, 0, 0)
+    for r in rects {
+      if compositorVersion >= 4 {
+        wl_surface_damage_buffer(surface, Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height))
+      } else {
+        wl_surface_damage(surface, 0, 0, Int32.max, Int32.max)
+      }
+    }
+    wl_surface_commit(surface)
+    wl_display_flush(display)
   }
 
   public func waitForEvents(timeout: Double?, alsoWatching: [Int32]) throws -> (
@@ -203,7 +274,11 @@ public final class WaylandOutput: DisplayOutput {
     guard wl_display_dispatch_pending(display) >= 0 else { throw connectionError() }
     if configured, applyPending() || updateScale() {
       applyScale()
-      wl_egl_window_resize(eglWindow, Int32(bufferWidth), Int32(bufferHeight), 0, 0)
+      if swapchain != nil {
+        try makeSwapchain()
+      } else {
+        wl_egl_window_resize(eglWindow, Int32(bufferWidth), Int32(bufferHeight), 0, 0)
+      }
       events.append(.resized)
     }
     if closed { events.append(.closed) }
@@ -215,6 +290,11 @@ public final class WaylandOutput: DisplayOutput {
     if let frameCallback { wl_callback_destroy(frameCallback) }
     frameCallback = nil
     gpuContext = nil  // the EGL surface goes before the window under it
+    if swapchain != nil {
+      headlessContext?.makeCurrent()
+      swapchain = nil
+    }
+    headlessContext = nil
     if let eglWindow { wl_egl_window_destroy(eglWindow) }
     eglWindow = nil
     if let viewport { wp_viewport_destroy(viewport) }
@@ -300,6 +380,7 @@ public final class WaylandOutput: DisplayOutput {
         outputs.append((output, 1))
         wl_output_add_listener(output, Listeners.output, unretained)
       }
+    case "wl_shm": shm = bind(lamina_wl_shm_interface(), 1)
     case "wp_viewporter": viewporter = bind(lamina_wp_viewporter_interface(), 1)
     case "wp_fractional_scale_manager_v1":
       fractionalManager = bind(lamina_wp_fractional_scale_manager_v1_interface(), 1)
@@ -422,6 +503,14 @@ private enum Listeners {
     var l = wl_surface_listener()
     l.enter = { _, _, _ in }
     l.leave = { _, _, _ in }
+    return table(l)
+  }()
+
+  static let buffer: UnsafeMutablePointer<wl_buffer_listener> = {
+    var l = wl_buffer_listener()
+    l.release = { data, _ in
+      Unmanaged<ShmSwapchain.Buffer>.fromOpaque(data!).takeUnretainedValue().busy = false
+    }
     return table(l)
   }()
 

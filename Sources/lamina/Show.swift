@@ -73,8 +73,9 @@ func runShow(_ arguments: [String]) -> Int32 {
     }
     loop.log = { printError($0) }
     let age =
-      output.context.hasBufferAge
-      ? "redrawing damage by buffer age" : "no buffer age: every frame copies the whole panel"
+      output.presentsDamageOnly
+      ? "only damage is redrawn and presented"
+      : "only damage is redrawn; no buffer age, so each frame copies the whole panel"
     printError("showing \(watcher.url.lastPathComponent) on \(output.summary); \(age)")
     try loop.run(stop: stop)
     printError("presented \(loop.framesPresented) frames; display released")

@@ -67,13 +67,16 @@ final class WaylandShowTests: XCTestCase {
   }
 
   /// Starts `lamina show` on weston; standard error goes to a file.
-  private func startShow(_ arguments: [String]) throws -> (Process, URL) {
+  private func startShow(
+    _ arguments: [String], present: String? = nil
+  ) throws -> (Process, URL) {
     let log = runtime.appendingPathComponent("show-\(shows.count).log")
     FileManager.default.createFile(atPath: log.path, contents: nil)
     let process = Process()
     process.executableURL = RenderTestSupport.laminaBinary
     process.arguments = ["show"] + arguments
     process.environment = environment
+    if let present { process.environment?["LAMINA_WAYLAND_PRESENT"] = present }
     process.standardOutput = FileHandle.nullDevice
     process.standardError = try FileHandle(forWritingTo: log)
     try process.run()
@@ -106,7 +109,7 @@ final class WaylandShowTests: XCTestCase {
 
   /// The frame `lamina show` should put on a 320×240 panel: the scene at
   /// time 0 rendered headlessly at its fitted size, centered on black.
-  private func expectedPanel(_ scene: URL) throws -> [UInt8] {
+  private func expectedPanel(_ scene: URL, time: Double = 0) throws -> [UInt8] {
     let loaded = try SceneLoader.load(contentsOf: scene)
     let placement = DisplayPlacement(
       sceneWidth: Double(loaded.canvas.width), sceneHeight: Double(loaded.canvas.height),
@@ -114,9 +117,10 @@ final class WaylandShowTests: XCTestCase {
     var builder = FrameBuilder(
       size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height),
       pixelWidth: placement.canvasWidth, pixelHeight: placement.canvasHeight)
+    builder.time = time
     loaded.root.layoutIfNeeded()
     let frame = builder.build(
-      root: PresentationTree(root: loaded.root).update(time: 0),
+      root: PresentationTree(root: loaded.root).update(time: time),
       background: loaded.canvas.background)
     let image = try RenderTestSupport.renderer().render(frame)
     var panel = [UInt8](repeating: 0, count: 320 * 240 * 4)
@@ -174,19 +178,51 @@ final class WaylandShowTests: XCTestCase {
     RenderTestSupport.fixtures.appendingPathComponent("reference/scenes")
   }
 
+  /// Both ways a frame reaches weston: `wl_shm` buffers that get only the
+  /// damage (the default with llvmpipe) and EGL's window surface.
   func testWindowGoesFullScreenAndShowsTheHeadlessFrame() throws {
     try startWeston()
     let scene = scenes.appendingPathComponent("shadow_radius.json")
-    let (show, log) = try startShow([scene.path])
-    let comparison = try awaitScreen(try expectedPanel(scene))
-    XCTAssertEqual(comparison.pixelsOff, 0, comparison.summary)
-    XCTAssertTrue(
-      text(log).contains("wayland \(socket): 320x240 pixels, scale 1, fullscreen"), text(log))
-    // SIGTERM: the loop leaves and the window is given back.
+    for (present, says) in [("shm", ", shm buffers"), ("egl", "; only damage is redrawn;")] {
+      let (show, log) = try startShow([scene.path], present: present)
+      let comparison = try awaitScreen(try expectedPanel(scene))
+      XCTAssertEqual(comparison.pixelsOff, 0, "\(present): \(comparison.summary)")
+      XCTAssertTrue(
+        text(log).contains("wayland \(socket): 320x240 pixels, scale 1, fullscreen"), text(log))
+      XCTAssertTrue(text(log).contains(says), text(log))
+      // SIGTERM: the loop leaves and the window is given back.
+      show.terminate()
+      show.waitUntilExit()
+      XCTAssertEqual(show.terminationStatus, 0, text(log))
+      XCTAssertTrue(text(log).contains("display released"), text(log))
+    }
+  }
+
+  /// A moving dot on the shm path: every frame on screen is the headless
+  /// frame, although each buffer gets only the damage it missed.
+  func testOnlyDamageReachesTheBuffersAndTheScreenStaysExact() throws {
+    try startWeston()
+    let file = runtime.appendingPathComponent("dot.json")
+    try """
+      {"lamina": 1, "canvas": {"width": 320, "height": 240, "background": "#203040"},
+       "root": {"sublayers": [
+         {"frame": [40, 40, 240, 160], "backgroundColor": "#e0e0e0", "cornerRadius": 12},
+         {"name": "dot", "frame": [60, 110, 20, 20], "backgroundColor": "#ff6000",
+          "animations": [{"keyPath": "position.x", "fromValue": 70, "toValue": 250,
+                          "duration": 0.5, "fillMode": "both"}]}]}}
+      """.write(to: file, atomically: true, encoding: .utf8)
+    let (show, log) = try startShow([file.path, "--stats"])
+    // After the animation: the dot at rest at x 250, on every buffer shown.
+    Thread.sleep(forTimeInterval: 1.5)
+    let rest = try awaitScreen(try expectedPanel(file, time: 1))
+    XCTAssertEqual(rest.pixelsOff, 0, rest.summary)
     show.terminate()
     show.waitUntilExit()
-    XCTAssertEqual(show.terminationStatus, 0, text(log))
-    XCTAssertTrue(text(log).contains("display released"), text(log))
+    // Frames redrew the dot's old and new bounds, not the panel.
+    let stats = text(log).components(separatedBy: "mean damage ").last ?? ""
+    let mean = Int(stats.prefix { $0.isNumber }) ?? -1
+    XCTAssertGreaterThan(mean, 0, text(log))
+    XCTAssertLessThan(mean, 320 * 240 / 4, text(log))
   }
 
   func testScaledOutputGetsBufferPixels() throws {

@@ -16,6 +16,9 @@ static inline const struct wl_interface *lamina_wl_compositor_interface(void) {
 static inline const struct wl_interface *lamina_wl_seat_interface(void) {
   return &wl_seat_interface;
 }
+static inline const struct wl_interface *lamina_wl_shm_interface(void) {
+  return &wl_shm_interface;
+}
 static inline const struct wl_interface *lamina_wl_output_interface(void) {
   return &wl_output_interface;
 }
