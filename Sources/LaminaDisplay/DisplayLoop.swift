@@ -190,7 +190,13 @@ public final class DisplayLoop {
     // A whole canvas redraw also paints the letterbox.
     let panelDamage =
       first || drawn == [whole] ? [place.panel] : drawn.map { place.panelRect($0) }
-    let age = output.bufferAge()
+    // An output reading the canvas back takes it straight from the
+    // renderer when the canvas is the panel; the canvas is always whole, so
+    // only this frame's damage is new to it.
+    let reader = (output as? CanvasReadingOutput).flatMap { $0.readsCanvas ? $0 : nil }
+    let canvas = renderer.canvasFramebuffer
+    let direct = reader != nil && canvas != nil && place.isIdentity && !options.showDamage
+    let age = direct ? 1 : output.bufferAge()
     var repair = panelDamage
     if age >= 1 && age - 1 <= history.count {
       repair += history.prefix(age - 1).flatMap { $0 }
@@ -198,10 +204,14 @@ public final class DisplayLoop {
     } else {
       repair = [place.panel]
     }
-    try renderer.present(
-      repair, placement: place, framebuffer: output.presentFramebuffer,
-      tinted: options.showDamage ? panelDamage : [])
-    try output.present(damage: repair)
+    if direct, let reader, let canvas {
+      try reader.present(damage: repair, fromCanvas: canvas)
+    } else {
+      try renderer.present(
+        repair, placement: place, framebuffer: output.presentFramebuffer,
+        topDownRows: output.presentsTopDown, tinted: options.showDamage ? panelDamage : [])
+      try output.present(damage: repair)
+    }
     try pacer.flipQueued(damageArea: panelDamage.reduce(0) { $0 + $1.area })
     history.insert(panelDamage, at: 0)
     if history.count > 4 { history.removeLast() }

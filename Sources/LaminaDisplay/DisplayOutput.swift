@@ -56,12 +56,26 @@ public protocol DisplayOutput: AnyObject {
   /// Whether a frame reaches the screen by its damage alone (buffer age, or
   /// buffers the output tracks itself), not by copying the whole panel.
   var presentsDamageOnly: Bool { get }
+  /// Whether `presentFramebuffer` is an offscreen target read back with
+  /// rows top-down (a window surface's run bottom-up).
+  var presentsTopDown: Bool { get }
+}
+
+/// An output that reads frames back from GL (the `wl_shm` path): when the
+/// canvas is the panel it can take the damage straight from the renderer's
+/// canvas, skipping the copy into its own target.
+public protocol CanvasReadingOutput: DisplayOutput {
+  /// Whether frames are read back now (false: presented the usual way).
+  var readsCanvas: Bool { get }
+  /// Presents `damage` (panel pixels) read from `framebuffer`, rows top-down.
+  func present(damage: [PixelRect], fromCanvas framebuffer: UInt32) throws
 }
 
 extension DisplayOutput {
   public func bufferAge() -> Int { context.bufferAge() }
   public var presentFramebuffer: UInt32 { 0 }
   public var presentsDamageOnly: Bool { context.hasBufferAge }
+  public var presentsTopDown: Bool { false }
 }
 
 /// Input that does not come through the output (evdev devices read with

@@ -37,7 +37,7 @@ public enum WaylandError: Error, Equatable, CustomStringConvertible {
 /// - Input: pointer button presses and touch downs become `.tap` events.
 ///
 ///     let window = try WaylandOutput.open(preferredWidth: 1280, preferredHeight: 720)
-public final class WaylandOutput: DisplayOutput {
+public final class WaylandOutput: CanvasReadingOutput {
   public var context: GPUContext { gpuContext ?? headlessContext! }
   /// The EGL context on the window (hardware drivers).
   private var gpuContext: GPUContext?
@@ -194,6 +194,8 @@ public final class WaylandOutput: DisplayOutput {
 
   public var presentFramebuffer: UInt32 { swapchain?.framebuffer ?? 0 }
   public var presentsDamageOnly: Bool { swapchain != nil || context.hasBufferAge }
+  public var presentsTopDown: Bool { swapchain != nil }
+  public var readsCanvas: Bool { swapchain != nil }
 
   public func bufferAge() -> Int {
     // The panel target keeps every frame: only new damage goes into it.
@@ -218,7 +220,8 @@ public final class WaylandOutput: DisplayOutput {
 
   public func present(damage: [PixelRect]) throws {
     if let swapchain {
-      try presentShm(damage: damage, swapchain)
+      try presentShm(damage: damage, from: swapchain.framebuffer, swapchain)
+      panelFilled = true
       return
     }
     frameCallback = wl_surface_frame(surface)
@@ -229,18 +232,27 @@ public final class WaylandOutput: DisplayOutput {
     try context.swapBuffers(damage: flipped)
   }
 
-  /// Copies the damage (and what the buffer missed) into a free shm
-  /// buffer and commits it with only that damage.
-  private func presentShm(damage: [PixelRect], _ swapchain: ShmSwapchain) throws {
+  public func present(damage: [PixelRect], fromCanvas framebuffer: UInt32) throws {
+    guard let swapchain else { throw WaylandError.protocolError("no shm buffers to read into") }
+    try presentShm(damage: damage, from: framebuffer, swapchain)
+    // The panel target missed this frame.
+    panelFilled = false
+  }
+
+  /// Copies the damage (and what the buffer missed) from `framebuffer`
+  /// (rows top-down) into a free shm buffer and commits it with only that
+  /// damage.
+  private func presentShm(
+    damage: [PixelRect], from framebuffer: UInt32, _ swapchain: ShmSwapchain
+  ) throws {
     context.makeCurrent()
-    var copy = swapchain.copy(damage: damage)
+    var copy = swapchain.copy(damage: damage, from: framebuffer)
     while copy == nil {
       // Every buffer is still on screen or queued: wait for a release.
       try dispatchBlocking()
-      copy = swapchain.copy(damage: damage)
+      copy = swapchain.copy(damage: damage, from: framebuffer)
     }
     guard let (buffer, rects) = copy else { return }
-    panelFilled = true
     frameCallback = wl_surface_frame(surface)
     wl_callback_add_listener(frameCallback, Listeners.frame, unretained)
     wl_surface_attach(surface, buffer.proxy, 0, 0)

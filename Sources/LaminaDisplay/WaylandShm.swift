@@ -31,7 +31,8 @@ final class ShmSwapchain {
 
   let width: Int
   let height: Int
-  /// The panel target the loop presents into: retained, complete.
+  /// The panel target the loop presents into (rows top-down): retained,
+  /// complete.
   let framebuffer: GLuint
   private var texture: GLuint = 0
   private var fbo: GLuint = 0
@@ -99,10 +100,12 @@ final class ShmSwapchain {
     glDeleteTextures(1, &texture)
   }
 
-  /// Copies `damage` (panel pixels, top-down) of the panel target, and
-  /// whatever the chosen buffer missed, into a free buffer; returns it
-  /// with the rects copied, or nil when every buffer is still held.
-  func copy(damage: [PixelRect]) -> (buffer: Buffer, copied: [PixelRect])? {
+  /// Copies `damage` (panel pixels, top-down) of `source` (a framebuffer
+  /// with rows top-down: the panel target, or the canvas when it is the
+  /// panel), and whatever the chosen buffer missed, into a free buffer;
+  /// returns it with the rects copied, or nil when every buffer is still
+  /// held.
+  func copy(damage: [PixelRect], from source: GLuint) -> (buffer: Buffer, copied: [PixelRect])? {
     guard let buffer = buffers.first(where: { !$0.busy }) else { return nil }
     let panel = PixelRect(x: 0, y: 0, width: width, height: height)
     frames += 1
@@ -116,30 +119,45 @@ final class ShmSwapchain {
       rects = [panel]
     }
     rects = rects.map { $0.intersection(panel) }.filter { !$0.isEmpty }
-    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), fbo)
+    // The renderer caches its bindings: the read binding is put back.
+    var bound: GLint = 0
+    glGetIntegerv(GLenum(GL_READ_FRAMEBUFFER_BINDING), &bound)
+    glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), source)
     glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
     for rect in rects { read(rect, into: buffer) }
-    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
+    glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), 0)
+    glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), GLuint(bound))
     buffer.frame = frames
     buffer.busy = true
     return (buffer, rects)
   }
 
-  /// Reads `rect` (top-down) of the panel target (GL rows bottom-up) into
-  /// `buffer`, swapping red and blue: XRGB8888 is B, G, R, X in memory.
+  /// Reads `rect` of the bound read framebuffer (rows top-down) into
+  /// `buffer`. XRGB8888 is B, G, R, X in memory: with
+  /// `GL_EXT_read_format_bgra` GL writes that straight into the buffer,
+  /// row length set to the buffer's; else RGBA is read and red and blue
+  /// swapped.
   private func read(_ rect: PixelRect, into buffer: Buffer) {
+    let target = buffer.pixels + (rect.y * width + rect.x) * 4
+    if Self.readsBGRA {
+      glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), GLint(width))
+      glReadPixels(
+        GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height),
+        GLenum(Self.bgra), GLenum(GL_UNSIGNED_BYTE), target)
+      return
+    }
     let count = rect.width * rect.height
     if scratch.count < count { scratch = [UInt32](repeating: 0, count: count) }
+    glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), 0)
     scratch.withUnsafeMutableBytes { raw in
       glReadPixels(
-        GLint(rect.x), GLint(height - rect.y - rect.height), GLsizei(rect.width),
-        GLsizei(rect.height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), raw.baseAddress)
+        GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height),
+        GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), raw.baseAddress)
     }
-    let rows = buffer.pixels.bindMemory(to: UInt32.self, capacity: width * height)
+    let rows = target.bindMemory(to: UInt32.self, capacity: width * rect.height)
     scratch.withUnsafeBufferPointer { source in
       for row in 0..<rect.height {
-        // GL row `row` of the rect is panel row rect.y + rect.height − 1 − row.
-        let to = rows + (rect.y + rect.height - 1 - row) * width + rect.x
+        let to = rows + row * width
         let from = row * rect.width
         for x in 0..<rect.width {
           let v = source[from + x]
@@ -148,4 +166,21 @@ final class ShmSwapchain {
       }
     }
   }
+
+  /// `GL_BGRA_EXT`.
+  static let bgra: Int32 = 0x80E1
+
+  /// Whether the context reads BGRA (`GL_EXT_read_format_bgra`; asked once).
+  static let readsBGRA: Bool = {
+    var count: GLint = 0
+    glGetIntegerv(GLenum(GL_NUM_EXTENSIONS), &count)
+    for i in 0..<GLuint(max(count, 0)) {
+      if let name = glGetStringi(GLenum(GL_EXTENSIONS), i),
+        String(cString: name) == "GL_EXT_read_format_bgra"
+      {
+        return true
+      }
+    }
+    return false
+  }()
 }

@@ -39,12 +39,19 @@ extension Renderer {
     return rects
   }
 
+  /// The framebuffer holding the retained canvas (rows top-down), once a
+  /// frame was drawn: an output that reads pixels back can take them from
+  /// here when the canvas is the panel (no turn, no letterbox).
+  public var canvasFramebuffer: UInt32? { canvasTarget?.resolveFramebuffer }
+
   /// Copies `rects` (panel pixels, top-down) of the retained canvas into
   /// the window surface (`framebuffer` 0) or `framebuffer`, through `placement`;
-  /// `tinted` rects get `tint` (premultiplied) laid over them.
+  /// `tinted` rects get `tint` (premultiplied) laid over them. A window's
+  /// rows run bottom-up; `topDownRows` writes an offscreen target's rows in
+  /// panel order instead (for reading back).
   public func present(
     _ rects: [PixelRect], placement: DisplayPlacement, framebuffer: GLuint = 0,
-    letterbox: SIMD4<Float> = [0, 0, 0, 1],
+    topDownRows: Bool = false, letterbox: SIMD4<Float> = [0, 0, 0, 1],
     tinted: [PixelRect] = [], tint: SIMD4<Float> = [0.5, 0, 0.25, 0.5]
   ) throws {
     guard let canvas = canvasTarget else { return }
@@ -54,7 +61,10 @@ extension Renderer {
     device.setViewport(0, 0, placement.panelWidth, placement.panelHeight)
     device.useProgram(program.id)
     // Buffer pixel (GL rows bottom-up) → panel pixel (top-down) → canvas.
-    let flip = CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: CGFloat(placement.panelHeight))
+    let flip =
+      topDownRows
+      ? CGAffineTransform.identity
+      : CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: 0, ty: CGFloat(placement.panelHeight))
     let m = flip.concatenating(placement.canvasToPanel.inverted())
     let columns: [Float] = [
       Float(m.a), Float(m.b), 0, Float(m.c), Float(m.d), 0, Float(m.tx), Float(m.ty), 1,
@@ -72,9 +82,8 @@ extension Renderer {
         for rect in list {
           let r = rect.intersection(panel)
           if r.isEmpty { continue }
-          glScissor(
-            GLint(r.x), GLint(placement.panelHeight - r.y - r.height), GLsizei(r.width),
-            GLsizei(r.height))
+          let y = topDownRows ? r.y : placement.panelHeight - r.y - r.height
+          glScissor(GLint(r.x), GLint(y), GLsizei(r.width), GLsizei(r.height))
           device.drawFullTarget()
         }
       }

@@ -57,6 +57,11 @@ public struct DisplayPlacement: Equatable, Sendable {
     return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 
+  /// Whether canvas pixels are panel pixels (no turn, no letterbox).
+  public var isIdentity: Bool {
+    rotation == .none && canvasWidth == panelWidth && canvasHeight == panelHeight
+  }
+
   /// The whole panel.
   public var panel: PixelRect { PixelRect(x: 0, y: 0, width: panelWidth, height: panelHeight) }
 
