@@ -180,36 +180,10 @@ final class DisplayLoopTests: XCTestCase {
     return (loop, output)
   }
 
-  /// The panel a full headless render of the scene at `time` makes:
-  /// placed and turned as the loop places it, on black.
   private func expectedPanel(
     _ url: URL, time: Double, width: Int, height: Int, rotation: DisplayRotation = .none
   ) throws -> [UInt8] {
-    let scene = try SceneLoader.load(contentsOf: url)
-    let placement = DisplayPlacement(
-      sceneWidth: Double(scene.canvas.width), sceneHeight: Double(scene.canvas.height),
-      panelWidth: width, panelHeight: height, rotation: rotation)
-    var builder = FrameBuilder(
-      size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
-      pixelWidth: placement.canvasWidth, pixelHeight: placement.canvasHeight)
-    builder.time = time
-    scene.root.layoutIfNeeded()
-    let frame = builder.build(
-      root: PresentationTree(root: scene.root).update(time: time),
-      background: scene.canvas.background)
-    let image = try RenderTestSupport.renderer().render(frame)
-    var panel = [UInt8](repeating: 0, count: width * height * 4)
-    for i in stride(from: 3, to: panel.count, by: 4) { panel[i] = 255 }
-    let toPanel = placement.canvasToPanel
-    for y in 0..<image.height {
-      for x in 0..<image.width {
-        let p = CGPoint(x: Double(x) + 0.5, y: Double(y) + 0.5).applying(toPanel)
-        let to = (Int(p.y) * width + Int(p.x)) * 4
-        let from = (y * image.width + x) * 4
-        for c in 0..<3 { panel[to + c] = image.premultipliedPixels[from + c] }
-      }
-    }
-    return panel
+    try RenderTestSupport.panel(url, time: time, width: width, height: height, rotation: rotation)
   }
 
   private func assertSame(

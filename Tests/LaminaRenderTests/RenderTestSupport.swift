@@ -72,6 +72,40 @@ enum RenderTestSupport {
     return try renderer().render(frame)
   }
 
+  /// What `lamina show` should put on a `width`×`height` panel: the scene
+  /// at `time` rendered headlessly at its fitted size, placed and turned as
+  /// `DisplayPlacement` says, on black; straight RGBA, rows top-down.
+  static func panel(
+    _ url: URL, time: Double, width: Int, height: Int, rotation: DisplayRotation = .none
+  ) throws -> [UInt8] {
+    let scene = try SceneLoader.load(contentsOf: url)
+    let placement = DisplayPlacement(
+      sceneWidth: Double(scene.canvas.width), sceneHeight: Double(scene.canvas.height),
+      panelWidth: width, panelHeight: height, rotation: rotation)
+    var builder = FrameBuilder(
+      size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
+      pixelWidth: placement.canvasWidth, pixelHeight: placement.canvasHeight)
+    builder.time = time
+    scene.root.layoutIfNeeded()
+    let frame = builder.build(
+      root: PresentationTree(root: scene.root).update(time: time),
+      background: scene.canvas.background)
+    let image = try renderer().render(frame)
+    var panel = [UInt8](repeating: 0, count: width * height * 4)
+    for i in stride(from: 3, to: panel.count, by: 4) { panel[i] = 255 }
+    let toPanel = placement.canvasToPanel
+    for y in 0..<image.height {
+      for x in 0..<image.width {
+        let p = CGPoint(x: Double(x) + 0.5, y: Double(y) + 0.5).applying(toPanel)
+        let to = (Int(p.y) * width + Int(p.x)) * 4
+        let from = (y * image.width + x) * 4
+        // Premultiplied over black is the color shown.
+        for c in 0..<3 { panel[to + c] = image.premultipliedPixels[from + c] }
+      }
+    }
+    return panel
+  }
+
   /// Compares `image` with the golden PNG at `golden` (relative to Fixtures);
   /// on failure writes `NAME.actual.png` and `NAME.diff.png` beside the golden
   /// in the source tree. With RECORD_GOLDENS=1 the golden is rewritten and

@@ -107,34 +107,9 @@ final class WaylandShowTests: XCTestCase {
     return try CGImage.decode(fileAt: folder.appendingPathComponent(name).path)
   }
 
-  /// The frame `lamina show` should put on a 320×240 panel: the scene at
-  /// time 0 rendered headlessly at its fitted size, centered on black.
+  /// The frame `lamina show` should put on weston's 320×240 panel.
   private func expectedPanel(_ scene: URL, time: Double = 0) throws -> [UInt8] {
-    let loaded = try SceneLoader.load(contentsOf: scene)
-    let placement = DisplayPlacement(
-      sceneWidth: Double(loaded.canvas.width), sceneHeight: Double(loaded.canvas.height),
-      panelWidth: 320, panelHeight: 240)
-    var builder = FrameBuilder(
-      size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height),
-      pixelWidth: placement.canvasWidth, pixelHeight: placement.canvasHeight)
-    builder.time = time
-    loaded.root.layoutIfNeeded()
-    let frame = builder.build(
-      root: PresentationTree(root: loaded.root).update(time: time),
-      background: loaded.canvas.background)
-    let image = try RenderTestSupport.renderer().render(frame)
-    var panel = [UInt8](repeating: 0, count: 320 * 240 * 4)
-    for i in stride(from: 3, to: panel.count, by: 4) { panel[i] = 255 }
-    let pixels = image.premultipliedPixels
-    for y in 0..<image.height {
-      for x in 0..<image.width {
-        let from = (y * image.width + x) * 4
-        let to = ((y + placement.offsetY) * 320 + x + placement.offsetX) * 4
-        // Premultiplied over black is the color shown.
-        for c in 0..<3 { panel[to + c] = pixels[from + c] }
-      }
-    }
-    return panel
+    try RenderTestSupport.panel(scene, time: time, width: 320, height: 240)
   }
 
   /// Takes screenshots until one matches `expected` within 2/255 (the
