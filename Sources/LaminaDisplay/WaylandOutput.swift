@@ -46,8 +46,22 @@ public final class WaylandOutput: CanvasReadingOutput {
   /// Set when frames go through `wl_shm` buffers (see `ShmSwapchain`).
   private var swapchain: ShmSwapchain?
   private var panelFilled = false
-  public var bufferWidth: Int { Int((Double(logicalWidth) * scale).rounded()) }
-  public var bufferHeight: Int { Int((Double(logicalHeight) * scale).rounded()) }
+  public var bufferWidth: Int { Self.bufferLength(logicalWidth, scale: scale) }
+  public var bufferHeight: Int { Self.bufferLength(logicalHeight, scale: scale) }
+
+  /// Buffer pixels for `logical` window points at `scale`: rounded half
+  /// away from zero, as `wp_fractional_scale_v1` asks.
+  public static func bufferLength(_ logical: Int, scale: Double) -> Int {
+    Int((Double(logical) * scale).rounded(.toNearestOrAwayFromZero))
+  }
+
+  /// The scale to draw at: the compositor's preferred fractional scale
+  /// (in 120ths) when it sends one, else the largest integer scale of the
+  /// outputs, else 1.
+  public static func bufferScale(fractional120: UInt32?, outputScales: [Int32]) -> Double {
+    if let fractional120, fractional120 > 0 { return Double(fractional120) / 120 }
+    return Double(max(outputScales.max() ?? 1, 1))
+  }
   public let rotation: DisplayRotation
   public var refreshRate: Double { outputRefresh > 0 ? outputRefresh : 60 }
   public var summary: String {
@@ -85,7 +99,8 @@ public final class WaylandOutput: CanvasReadingOutput {
   private var pendingSize: (Int, Int)?
   private var pendingFullscreen = false
   private var configured = false
-  private var fractionalScale: Double?
+  /// The preferred scale in 120ths (`wp_fractional_scale_v1`), once sent.
+  private var fractionalScale: UInt32?
   private var scale = 1.0
   private var outputRefresh = 0.0
   private var pointerPosition = (0.0, 0.0)
@@ -350,13 +365,8 @@ public final class WaylandOutput: CanvasReadingOutput {
   /// Recomputes the buffer scale; true when it changed.
   @discardableResult
   private func updateScale() -> Bool {
-    let new: Double
-    if let fractionalScale {
-      new = fractionalScale
-    } else {
-      new = Double(outputs.map(\.scale).max() ?? 1)
-    }
-    guard new != scale, new > 0 else { return false }
+    let new = Self.bufferScale(fractional120: fractionalScale, outputScales: outputs.map(\.scale))
+    guard new != scale else { return false }
     scale = new
     return true
   }
@@ -460,7 +470,7 @@ public final class WaylandOutput: CanvasReadingOutput {
 
   fileprivate func pointerMoved(_ x: Double, _ y: Double) { pointerPosition = (x, y) }
   fileprivate func pointerPressed() { tap(surfaceX: pointerPosition.0, y: pointerPosition.1) }
-  fileprivate func preferredFractionalScale(_ value: UInt32) { fractionalScale = Double(value) / 120 }
+  fileprivate func preferredFractionalScale(_ value: UInt32) { fractionalScale = value }
   fileprivate func closeRequested() { closed = true }
   fileprivate func ping(_ serial: UInt32) { xdg_wm_base_pong(wmBase, serial) }
 }

@@ -253,6 +253,25 @@ final class WaylandShowTests: XCTestCase {
   }
 }
 
+/// How a window's buffer is sized (weston 10 has no fractional scale, so
+/// that path is checked here, not on a compositor).
+final class WaylandScaleTests: XCTestCase {
+  func testFractionalScaleWinsAndBufferSizesRoundHalfAway() {
+    let scale = WaylandOutput.bufferScale(fractional120: 180, outputScales: [2])
+    XCTAssertEqual(scale, 1.5)
+    XCTAssertEqual(WaylandOutput.bufferLength(1280, scale: scale), 1920)
+    // 1366 × 1.25 = 1707.5: away from zero.
+    XCTAssertEqual(WaylandOutput.bufferLength(1366, scale: 1.25), 1708)
+    XCTAssertEqual(WaylandOutput.bufferLength(683, scale: 1.25), 854)
+  }
+
+  func testIntegerScaleIsTheLargestOutputsElseOne() {
+    XCTAssertEqual(WaylandOutput.bufferScale(fractional120: nil, outputScales: [1, 2]), 2)
+    XCTAssertEqual(WaylandOutput.bufferScale(fractional120: nil, outputScales: []), 1)
+    XCTAssertEqual(WaylandOutput.bufferScale(fractional120: 0, outputScales: [0]), 1)
+  }
+}
+
 /// The committed protocol glue (SwiftPM cannot compile C a plugin makes) is
 /// what `scripts/generate-wayland-protocols.sh` makes from the installed
 /// protocol descriptions.
