@@ -11,6 +11,7 @@ packages=(
   libinput-dev libudev-dev   # touch and pointer under KMS (LaminaDisplay)
   libwayland-dev libwayland-bin wayland-protocols   # the Wayland window (wayland-scanner checks the glue)
   weston   # the tests show scenes on its headless backend and screenshot it
+  xvfb xdotool   # and click on a window of its X11 backend: taps from a real seat
   libcairo2-dev libpango1.0-dev fonts-dejavu-core fonts-wqy-microhei   # shapes and text (LaminaDraw; CJK fallback)
 )
 
