@@ -171,9 +171,10 @@ public final class DisplayLoop {
     }
     scene.root.layoutIfNeeded()
     let root = presentation.update(time: time)
+    // Scaled uniformly, as `lamina render --scale` would draw it.
     var builder = FrameBuilder(
       size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
-      pixelWidth: place.canvasWidth, pixelHeight: place.canvasHeight)
+      scale: CGFloat(place.scale))
     builder.time = time
     let frame = builder.build(root: root, background: scene.canvas.background)
     framesBuilt += 1

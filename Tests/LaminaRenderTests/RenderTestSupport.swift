@@ -84,7 +84,7 @@ enum RenderTestSupport {
       panelWidth: width, panelHeight: height, rotation: rotation)
     var builder = FrameBuilder(
       size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
-      pixelWidth: placement.canvasWidth, pixelHeight: placement.canvasHeight)
+      scale: CGFloat(placement.scale))
     builder.time = time
     scene.root.layoutIfNeeded()
     let frame = builder.build(
