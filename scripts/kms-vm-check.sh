@@ -8,6 +8,7 @@
 # packages: a developer check, not part of CI.
 #
 #   scripts/kms-vm-check.sh [scene.json]    # default: a card and a moving dot
+#   LAMINA_KMS_LEGACY=1 scripts/kms-vm-check.sh   # legacy modesetting and page flips
 #
 # QEMU 7.2's emulation of AVX miscomputes some of llvmpipe's 256-bit code (a
 # #f0f0f0 fill comes out white, in headless renders too), so the guest CPU
@@ -69,7 +70,7 @@ mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev; m
 modprobe bochs
 n=0; while [ ! -e /dev/dri/card0 ] && [ \$n -lt 50 ]; do sleep 0.1; n=\$((n+1)); done
 echo "LAMINA START"
-HOME=/tmp $binary show /scene.json --kms --duration 25 --stats 2>&1 | grep -v "MESA\|failed to load\|pci id"
+HOME=/tmp LAMINA_KMS_LEGACY=${LAMINA_KMS_LEGACY:-0} $binary show /scene.json --kms --duration 25 --stats 2>&1 | grep -v "MESA\|failed to load\|pci id"
 echo "LAMINA EXIT"
 sleep 8
 poweroff -f

@@ -226,6 +226,8 @@ public final class DRMDriver: KMSDriver {
   }
 
   public func enableAtomic(crtc: UInt32, connector: UInt32) -> Bool {
+    // For checking the legacy path on a driver that has atomic.
+    if ProcessInfo.processInfo.environment["LAMINA_KMS_LEGACY"] == "1" { return false }
     // The CRTC's index comes from the resources `crtcs(for:)` reads.
     if crtcIndices[crtc] == nil { _ = try? crtcs(for: connector) }
     // With the caps set and no usable primary plane, legacy calls still work.
