@@ -50,7 +50,7 @@ fi
 root=$work/root
 rm -rf "$root" && mkdir -p "$root"/{bin,dev,proc,sys,tmp,usr/share/glvnd/egl_vendor.d}
 cp /usr/bin/busybox "$root/bin/"
-for a in sh mount sleep echo modprobe poweroff ls; do ln -sf busybox "$root/bin/$a"; done
+for a in sh mount sleep echo modprobe poweroff ls kill pidof grep; do ln -sf busybox "$root/bin/$a"; done
 modules=$work/kernel/lib/modules/$kver
 mkdir -p "$root/lib/modules/$kver" && cp "$modules"/modules.* "$root/lib/modules/$kver/"
 for m in $(grep "^kernel/drivers/gpu/drm/tiny/bochs.ko:" "$modules/modules.dep" | tr -d ':'); do
@@ -70,7 +70,11 @@ mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev; m
 modprobe bochs
 n=0; while [ ! -e /dev/dri/card0 ] && [ \$n -lt 50 ]; do sleep 0.1; n=\$((n+1)); done
 echo "LAMINA START"
-HOME=/tmp LAMINA_KMS_LEGACY=${LAMINA_KMS_LEGACY:-0} $binary show /scene.json --kms --duration 25 --stats 2>&1 | grep -v "MESA\|failed to load\|pci id"
+# Stopped as systemd stops a kiosk: SIGTERM (the duration is only a backstop).
+HOME=/tmp LAMINA_KMS_LEGACY=${LAMINA_KMS_LEGACY:-0} $binary show /scene.json --kms --duration 120 --stats 2>&1 | grep -v "MESA\|failed to load\|pci id" &
+sleep 40
+kill -TERM \$(pidof lamina)
+wait
 echo "LAMINA EXIT"
 sleep 8
 poweroff -f
@@ -100,6 +104,7 @@ wait_for "LAMINA EXIT" || { echo "FAIL: lamina show did not exit"; exit 1; }
 sleep 2
 monitor "screendump $work/after.ppm"
 grep -a "lamina:" "$work/serial.log"
+grep -aq "display released" "$work/serial.log" || { echo "FAIL: SIGTERM did not release the display"; exit 1; }
 
 # The expected panel: the headless render at the fitted scale, centered.
 read -r width height < <(head -2 "$work/showing.ppm" | tail -1)
