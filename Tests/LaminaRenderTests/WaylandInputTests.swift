@@ -41,7 +41,9 @@ final class WaylandInputTests: XCTestCase {
 
   private func text(_ url: URL) -> String { (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
 
-  func testPointerClicksOnNamedLayersPrintTaps() throws {
+  /// Xvfb and weston's X11 backend on it (`shell`), 320×240; the
+  /// environment that reaches them.
+  private func startWeston(shell: String = "desktop-shell.so") throws -> [String: String] {
     runtime = FileManager.default.temporaryDirectory
       .appendingPathComponent("lamina-input-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
     try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
@@ -59,11 +61,36 @@ final class WaylandInputTests: XCTestCase {
       "/usr/bin/weston",
       [
         "--backend=x11-backend.so", "--use-pixman", "--width=320", "--height=240",
-        "--socket=lamina-input", "--idle-time=0", "--no-config",
+        "--socket=lamina-input", "--idle-time=0", "--no-config", "--shell=\(shell)",
       ], environment)
     waitFor(
       FileManager.default.fileExists(atPath: self.runtime.appendingPathComponent("lamina-input").path))
+    return environment
+  }
 
+  /// weston's kiosk shell (which shows nothing on its headless backend: it
+  /// has no seat there) with a seat: frames are paced and presented.
+  func testWestonKioskShellPresentsFrames() throws {
+    let environment = try startWeston(shell: "kiosk-shell.so")
+    let scene = RenderTestSupport.fixtures
+      .appendingPathComponent("reference/scenes/animation_timing.json")
+    let log = runtime.appendingPathComponent("show.log")
+    FileManager.default.createFile(atPath: log.path, contents: nil)
+    let show = Process()
+    show.executableURL = RenderTestSupport.laminaBinary
+    show.arguments = ["show", scene.path, "--frames", "20"]
+    show.environment = environment
+    show.standardError = try FileHandle(forWritingTo: log)
+    try show.run()
+    processes.append(show)
+    waitFor(!show.isRunning, seconds: 30)
+    XCTAssertFalse(show.isRunning, text(log))
+    XCTAssertTrue(text(log).contains("320x240 pixels, scale 1, fullscreen"), text(log))
+    XCTAssertTrue(text(log).contains("presented 20 frames; display released"), text(log))
+  }
+
+  func testPointerClicksOnNamedLayersPrintTaps() throws {
+    let environment = try startWeston()
     let scene = runtime.appendingPathComponent("buttons.json")
     try """
       {"lamina": 1, "canvas": {"width": 320, "height": 240, "background": "#203040"},
