@@ -22,7 +22,7 @@ kver=${kernel_package#linux-image-}
 sudo=""
 [ "$(id -u)" -ne 0 ] && sudo="sudo"
 $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-  qemu-system-x86 busybox-static cpio kmod netpbm >/dev/null
+  qemu-system-x86 busybox-static cpio kmod netpbm >/dev/null   # no recommends: ghostscript would add a Helvetica (Nimbus Sans) that changes text goldens
 swift build -c release --product lamina >/dev/null
 mkdir -p "$work"
 scene=${1:-}
