@@ -34,8 +34,7 @@ final class ShmSwapchain {
   /// The panel target the loop presents into (rows top-down): retained,
   /// complete.
   let framebuffer: GLuint
-  private var texture: GLuint = 0
-  private var fbo: GLuint = 0
+  private let panelTarget: RenderTarget
   private var buffers: [Buffer] = []
   private let memory: UnsafeMutableRawPointer
   private let size: Int
@@ -49,6 +48,9 @@ final class ShmSwapchain {
   init(shm: OpaquePointer, width: Int, height: Int, count: Int = 3) throws {
     self.width = width
     self.height = height
+    // First: nothing else is held yet if it throws.
+    panelTarget = try RenderTarget(width: width, height: height, samples: 1)
+    framebuffer = panelTarget.resolveFramebuffer
     let stride = width * 4
     size = stride * height * count
     let directory = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? "/tmp"
@@ -73,15 +75,6 @@ final class ShmSwapchain {
         WL_SHM_FORMAT_XRGB8888.rawValue)!
       buffers.append(Buffer(proxy: proxy, pixels: mapped + i * stride * height))
     }
-    glGenTextures(1, &texture)
-    glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-    glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
-    glGenFramebuffers(1, &fbo)
-    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), fbo)
-    glFramebufferTexture2D(
-      GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
-    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
-    framebuffer = fbo
   }
 
   /// Listens for each buffer's release (`data`: the owner of the listener).
@@ -96,8 +89,6 @@ final class ShmSwapchain {
     for buffer in buffers { wl_buffer_destroy(buffer.proxy) }
     wl_shm_pool_destroy(pool)
     munmap(memory, size)
-    glDeleteFramebuffers(1, &fbo)
-    glDeleteTextures(1, &texture)
   }
 
   /// Copies `damage` (panel pixels, top-down) of `source` (a framebuffer

@@ -4,14 +4,14 @@ import Foundation
 /// An offscreen target: a multisampled renderbuffer to draw into (when the
 /// GPU has samples to give) and a texture it resolves into, which can be
 /// read back or sampled by a later pass.
-final class RenderTarget {
-  let width: Int, height: Int, samples: Int
+package final class RenderTarget {
+  package let width: Int, height: Int, samples: Int
   private(set) var drawFramebuffer: GLuint = 0
-  private(set) var resolveFramebuffer: GLuint = 0
+  package private(set) var resolveFramebuffer: GLuint = 0
   private(set) var texture: GLuint = 0
   private var renderbuffer: GLuint = 0
 
-  init(width: Int, height: Int, samples: Int) throws {
+  package init(width: Int, height: Int, samples: Int) throws {
     self.width = width
     self.height = height
     self.samples = samples
