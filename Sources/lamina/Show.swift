@@ -53,7 +53,11 @@ func runShow(_ arguments: [String]) -> Int32 {
     }
     // The display is given back however the loop ends: a signal, an error.
     defer { output.close() }
-    let renderer = try Renderer(context: output.context)
+    // The retained canvas is one tile: as large as the panel (an 8K
+    // screen), within the GPU's limits.
+    let renderer = try Renderer(
+      context: output.context,
+      maxTileSize: max(4096, output.bufferWidth, output.bufferHeight))
     let loop = DisplayLoop(
       output: output, watcher: watcher, renderer: renderer, options: loopOptions)
     if options.has("--events") {
