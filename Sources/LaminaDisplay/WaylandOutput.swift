@@ -299,7 +299,10 @@ public final class WaylandOutput: CanvasReadingOutput {
       wl_display_cancel_read(display)
     }
     guard wl_display_dispatch_pending(display) >= 0 else { throw connectionError() }
-    if configured, applyPending() || updateScale() {
+    // Both are taken in: a configure and a scale change can come together.
+    let resized = configured && applyPending()
+    let rescaled = configured && updateScale()
+    if resized || rescaled {
       applyScale()
       if swapchain != nil {
         try makeSwapchain()
