@@ -263,9 +263,15 @@ public final class WaylandOutput: CanvasReadingOutput {
     context.makeCurrent()
     var copy = swapchain.copy(damage: damage, from: framebuffer)
     while copy == nil {
-      // Every buffer is still on screen or queued: wait for a release.
-      try dispatchBlocking()
-      copy = swapchain.copy(damage: damage, from: framebuffer)
+      // Every buffer is still on screen or queued: wait for a release. A
+      // signal ends the wait: the loop then sees it (the frame's damage
+      // waits in the swapchain).
+      if wl_display_dispatch(display) < 0 {
+        guard errno == EINTR else { throw connectionError() }
+        events.append(.frameDone(time: monotonicSeconds()))
+        return
+      }
+      copy = swapchain.copy(damage: [], from: framebuffer)
     }
     guard let (buffer, rects) = copy else { return }
     frameCallback = wl_surface_frame(surface)

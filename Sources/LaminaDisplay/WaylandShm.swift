@@ -42,6 +42,8 @@ final class ShmSwapchain {
   /// Damage (panel pixels) of each frame copied so far, newest last.
   private var history: [[PixelRect]] = []
   private var frames = 0
+  /// Damage of frames that found no free buffer.
+  private var pending: [PixelRect] = []
   private var scratch: [UInt32] = []
 
   /// `count` buffers of `width`×`height` XRGB8888 pixels on `shm`.
@@ -96,8 +98,14 @@ final class ShmSwapchain {
   /// panel), and whatever the chosen buffer missed, into a free buffer;
   /// returns it with the rects copied, or nil when every buffer is still
   /// held.
-  func copy(damage: [PixelRect], from source: GLuint) -> (buffer: Buffer, copied: [PixelRect])? {
-    guard let buffer = buffers.first(where: { !$0.busy }) else { return nil }
+  func copy(damage new: [PixelRect], from source: GLuint) -> (buffer: Buffer, copied: [PixelRect])? {
+    guard let buffer = buffers.first(where: { !$0.busy }) else {
+      // Kept for the next copy: the panel target already holds it.
+      pending += new
+      return nil
+    }
+    let damage = pending + new
+    pending = []
     let panel = PixelRect(x: 0, y: 0, width: width, height: height)
     frames += 1
     history.append(damage)
