@@ -119,7 +119,7 @@ public final class DisplayLoop {
       let timeout: Double
       if !pacer.canDraw {
         timeout = 1
-      } else if isSettled(at: clock() - sceneStart) {
+      } else if isSettled {
         timeout = options.reloadInterval
       } else {
         timeout = presented ? 0 : pacer.refreshPeriod
@@ -165,7 +165,7 @@ public final class DisplayLoop {
       history = []
     }
     let time = now - sceneStart
-    if previousFrame != nil, let settled, previousTime > settled {
+    if isSettled {
       pacer.idle()
       return false
     }
@@ -179,7 +179,6 @@ public final class DisplayLoop {
     let frame = builder.build(root: root, background: scene.canvas.background)
     framesBuilt += 1
     let damage = Damage(from: previousFrame, to: frame)
-    let first = previousFrame == nil
     previousFrame = frame
     previousTime = time
     if damage.isEmpty {
@@ -188,9 +187,8 @@ public final class DisplayLoop {
     }
     let drawn = try renderer.drawRetained(frame, damage: damage)
     let whole = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
-    // A whole canvas redraw also paints the letterbox.
-    let panelDamage =
-      first || drawn == [whole] ? [place.panel] : drawn.map { place.panelRect($0) }
+    // A whole canvas redraw (every first frame) also paints the letterbox.
+    let panelDamage = drawn == [whole] ? [place.panel] : drawn.map { place.panelRect($0) }
     // An output reading the canvas back takes it straight from the
     // renderer when the canvas is the panel; the canvas is always whole, so
     // only this frame's damage is new to it.
@@ -222,10 +220,11 @@ public final class DisplayLoop {
     return true
   }
 
-  /// Whether nothing in the scene changes after scene time `time`.
-  private func isSettled(at time: Double) -> Bool {
-    guard let settled else { return false }
-    return previousFrame != nil && previousTime > settled && time > settled
+  /// Whether the frame on screen is past the scene's last change: no
+  /// later frame can differ from it.
+  private var isSettled: Bool {
+    guard previousFrame != nil, let settled else { return false }
+    return previousTime > settled
   }
 
   /// Loads the scene again when its file changed (at most every

@@ -20,22 +20,13 @@ extension Renderer {
         width: frame.width, height: frame.height,
         limit: "a display canvas is one tile of at most \(maxTileSize) pixels a side")
     }
-    let whole = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
     let retained = canvasTarget?.width == frame.width && canvasTarget?.height == frame.height
-    // Background filters read what is behind them across the layer: drawn whole.
-    if !retained || Self.hasBackdrop(frame.commands) {
+    guard retained, let rects = partialRects(frame, damage: damage) else {
+      let whole = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
       try draw(frame, damage: [whole]) { _, _ in }
       return [whole]
     }
-    let rects = damage.rects.filter { !$0.isEmpty }
-    if rects.isEmpty { return [] }
-    // Overlapping rects covering most of the canvas would draw some of it
-    // twice: one pass over everything costs less.
-    if rects.reduce(0, { $0 + $1.area }) * 2 >= whole.area {
-      try draw(frame, damage: [whole]) { _, _ in }
-      return [whole]
-    }
-    try draw(frame, damage: rects) { _, _ in }
+    if !rects.isEmpty { try draw(frame, damage: rects) { _, _ in } }
     return rects
   }
 

@@ -182,17 +182,15 @@ public final class Renderer {
   /// area. Each damaged rect is cleared and drawn scissored on the canvas
   /// target with the whole canvas's mapping (so every fragment sees the
   /// same values as in a full redraw) and only it is read back. A frame
-  /// with background filters, one larger than a tile, or one whose size
-  /// differs from `previous` is drawn whole.
+  /// whose size differs from `previous`, or that `partialRects` says is
+  /// better drawn whole, is drawn whole.
   public func render(
     _ frame: Frame, updating previous: RenderedImage, damage: Damage
   ) throws -> RenderedImage {
     try checkSize(frame)
     guard previous.width == frame.width, previous.height == frame.height,
-      frame.width <= maxTileSize, frame.height <= maxTileSize,
-      !Self.hasBackdrop(frame.commands)
+      let rects = partialRects(frame, damage: damage)
     else { return try render(frame) }
-    let rects = damage.rects.filter { !$0.isEmpty }
     if rects.isEmpty { return previous }
     var pixels = previous.premultipliedPixels
     try draw(frame, damage: rects) { target, rect in
@@ -215,6 +213,19 @@ public final class Renderer {
       pixels.replaceSubrange(
         to..<to + rowBytes, with: buffer[row * rowBytes..<(row + 1) * rowBytes])
     }
+  }
+
+  /// The rects to redraw `frame` by, from its `damage` (empty: nothing
+  /// changed), or nil when it is better drawn whole: background filters
+  /// read what is behind them across the layer, a canvas larger than a
+  /// tile has no single target to keep, and rects covering half the canvas
+  /// or more would draw parts of it twice where one pass costs less.
+  func partialRects(_ frame: Frame, damage: Damage) -> [PixelRect]? {
+    guard frame.width <= maxTileSize, frame.height <= maxTileSize,
+      !Self.hasBackdrop(frame.commands)
+    else { return nil }
+    let rects = damage.rects.filter { !$0.isEmpty }
+    return rects.reduce(0, { $0 + $1.area }) * 2 >= frame.width * frame.height ? nil : rects
   }
 
   static func hasBackdrop(_ commands: [DrawCommand]) -> Bool {
