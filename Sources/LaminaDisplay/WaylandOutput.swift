@@ -49,19 +49,6 @@ public final class WaylandOutput: CanvasReadingOutput {
   public var bufferWidth: Int { Self.bufferLength(logicalWidth, scale: scale) }
   public var bufferHeight: Int { Self.bufferLength(logicalHeight, scale: scale) }
 
-  /// Buffer pixels for `logical` window points at `scale`: rounded half
-  /// away from zero, as `wp_fractional_scale_v1` asks.
-  public static func bufferLength(_ logical: Int, scale: Double) -> Int {
-    Int((Double(logical) * scale).rounded(.toNearestOrAwayFromZero))
-  }
-
-  /// The scale to draw at: the compositor's preferred fractional scale
-  /// (in 120ths) when it sends one, else the largest integer scale of the
-  /// outputs, else 1.
-  public static func bufferScale(fractional120: UInt32?, outputScales: [Int32]) -> Double {
-    if let fractional120, fractional120 > 0 { return Double(fractional120) / 120 }
-    return Double(max(outputScales.max() ?? 1, 1))
-  }
   public let rotation: DisplayRotation
   public var refreshRate: Double { outputRefresh > 0 ? outputRefresh : 60 }
   public var summary: String {
@@ -175,25 +162,28 @@ public final class WaylandOutput: CanvasReadingOutput {
     }
     applyPending()
     updateScale()
-    eglWindow = wl_egl_window_create(surface, Int32(bufferWidth), Int32(bufferHeight))
     applyScale()
-    guard let eglWindow else { throw WaylandError.protocolError("wl_egl_window_create failed") }
-    gpuContext = try GPUContext.window(
-      platform: .wayland, nativeDisplay: UnsafeMutableRawPointer(display)
-    ) { _ in UnsafeMutableRawPointer(eglWindow) }
-    // Frame callbacks pace the loop; EGL must not wait for them too.
-    context.setSwapInterval(0)
     events.removeAll()
     let choice = ProcessInfo.processInfo.environment["LAMINA_WAYLAND_PRESENT"]
-    let software = context.info.isSoftwareRenderer && !context.hasBufferAge
-    if choice == "shm" || (choice != "egl" && software) {
-      guard shm != nil else { throw WaylandError.missingGlobal("wl_shm") }
+    if choice != "shm" {
+      guard let window = wl_egl_window_create(surface, Int32(bufferWidth), Int32(bufferHeight))
+      else { throw WaylandError.protocolError("wl_egl_window_create failed") }
+      eglWindow = window
+      gpuContext = try GPUContext.window(
+        platform: .wayland, nativeDisplay: UnsafeMutableRawPointer(display)
+      ) { _ in UnsafeMutableRawPointer(window) }
+      // Frame callbacks pace the loop; EGL must not wait for them too.
+      context.setSwapInterval(0)
+      let software = context.info.isSoftwareRenderer && !context.hasBufferAge
+      if choice == "egl" || !software { return }
+      // A software rasterizer without buffer age: shm buffers instead.
       gpuContext = nil
-      wl_egl_window_destroy(eglWindow)
-      self.eglWindow = nil
-      headlessContext = try GPUContext.shared()
-      try makeSwapchain()
+      wl_egl_window_destroy(window)
+      eglWindow = nil
     }
+    guard shm != nil else { throw WaylandError.missingGlobal("wl_shm") }
+    headlessContext = try GPUContext.shared()
+    try makeSwapchain()
   }
 
   /// Buffers and a panel target of the current buffer size.
@@ -277,12 +267,13 @@ public final class WaylandOutput: CanvasReadingOutput {
     frameCallback = wl_surface_frame(surface)
     wl_callback_add_listener(frameCallback, Listeners.frame, unretained)
     wl_surface_attach(surface, buffer.proxy, 0, 0)
-    for r in rects {
-      if compositorVersion >= 4 {
+    if compositorVersion >= 4 {
+      for r in rects {
         wl_surface_damage_buffer(surface, Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height))
-      } else {
-        wl_surface_damage(surface, 0, 0, Int32.max, Int32.max)
       }
+    } else {
+      // Before damage_buffer, damage is in surface points: all of it.
+      wl_surface_damage(surface, 0, 0, Int32.max, Int32.max)
     }
     wl_surface_commit(surface)
     wl_display_flush(display)
@@ -355,6 +346,21 @@ public final class WaylandOutput: CanvasReadingOutput {
   }
 
   // MARK: Size and scale
+
+  /// Buffer pixels for `logical` window points at `scale`: rounded half
+  /// away from zero, as `wp_fractional_scale_v1` asks.
+  public static func bufferLength(_ logical: Int, scale: Double) -> Int {
+    Int((Double(logical) * scale).rounded(.toNearestOrAwayFromZero))
+  }
+
+  /// The scale to draw at: the compositor's preferred fractional scale
+  /// (in 120ths) when it sends one, else the largest integer scale of the
+  /// outputs, else 1.
+  public static func bufferScale(fractional120: UInt32?, outputScales: [Int32]) -> Double {
+    if let fractional120, fractional120 > 0 { return Double(fractional120) / 120 }
+    return Double(max(outputScales.max() ?? 1, 1))
+  }
+
 
   /// Takes the last configured size; true when it changed.
   @discardableResult
