@@ -125,11 +125,9 @@ extension GPUContext {
     return Int(age)
   }
 
-  /// Whether the driver reports buffer age.
-  public var hasBufferAge: Bool {
-    info.extensions["EGL_EXT_buffer_age"] == true
-      || (eglExtensionSet(display) ?? []).contains("EGL_EXT_buffer_age")
-  }
+  /// Whether the driver reports buffer age (asked once, with the other
+  /// extensions, when the context was made).
+  public var hasBufferAge: Bool { info.extensions["EGL_EXT_buffer_age"] == true }
 
   /// Swap interval: 1 waits for vblank (the default), 0 does not (a loop
   /// paced by frame callbacks or flip events waits itself).
@@ -143,7 +141,7 @@ extension GPUContext {
   public func swapBuffers(damage: [PixelRect] = []) throws {
     guard let surface else { return }
     var ok: EGLBoolean
-    if !damage.isEmpty, let swap = Self.swapWithDamage(display) {
+    if !damage.isEmpty, let swap = swapWithDamage {
       var rects: [EGLint] = []
       for r in damage { rects += [EGLint(r.x), EGLint(r.y), EGLint(r.width), EGLint(r.height)] }
       ok = swap(display, surface, &rects, EGLint(damage.count))
@@ -155,11 +153,12 @@ extension GPUContext {
     }
   }
 
-  private typealias SwapWithDamage = @convention(c) (
+  typealias SwapWithDamage = @convention(c) (
     EGLDisplay?, EGLSurface?, UnsafeMutablePointer<EGLint>?, EGLint
   ) -> EGLBoolean
 
-  private static func swapWithDamage(_ display: EGLDisplay) -> SwapWithDamage? {
+  /// `eglSwapBuffersWithDamageKHR` (or `EXT`) when the display has it.
+  static func lookUpSwapWithDamage(_ display: EGLDisplay) -> SwapWithDamage? {
     let extensions = eglExtensionSet(display) ?? []
     if extensions.contains("EGL_KHR_swap_buffers_with_damage") {
       return eglProc("eglSwapBuffersWithDamageKHR", as: SwapWithDamage.self)
