@@ -19,6 +19,13 @@ final class KMSOutputTests: XCTestCase {
     } catch { return "\(error)" }
   }
 
+  /// Two frames: the modeset (its completion taken), then a flip left pending.
+  private func modesetThenFlip(_ scanout: KMSScanout) throws {
+    try scanout.present(damage: [])
+    _ = scanout.waitForEvents(timeout: 0, alsoWatching: [])
+    try scanout.present(damage: [])
+  }
+
   private func makeScanout(
     _ driver: RecordingDriver, _ surface: RecordingSurface = RecordingSurface(),
     log: @escaping (String) -> Void = { _ in }
@@ -164,9 +171,7 @@ final class KMSOutputTests: XCTestCase {
     let scanout = try makeScanout(driver)
     XCTAssertTrue(scanout.usesAtomic)
     driver.calls = []
-    try scanout.present(damage: [])
-    _ = scanout.waitForEvents(timeout: 0, alsoWatching: [])
-    try scanout.present(damage: [])
+    try modesetThenFlip(scanout)
     XCTAssertEqual(
       driver.calls,
       [
@@ -180,9 +185,7 @@ final class KMSOutputTests: XCTestCase {
     var lines: [String] = []
     let fallback = try makeScanout(refusing, log: { lines.append($0) })
     refusing.calls = []
-    try fallback.present(damage: [])
-    _ = fallback.waitForEvents(timeout: 0, alsoWatching: [])
-    try fallback.present(damage: [])
+    try modesetThenFlip(fallback)
     XCTAssertFalse(fallback.usesAtomic)
     XCTAssertEqual(
       refusing.calls,
@@ -199,9 +202,7 @@ final class KMSOutputTests: XCTestCase {
     let driver = RecordingDriver()
     let surface = RecordingSurface()
     let scanout = try makeScanout(driver, surface)
-    try scanout.present(damage: [])
-    _ = scanout.waitForEvents(timeout: 0, alsoWatching: [])
-    try scanout.present(damage: [])
+    try modesetThenFlip(scanout)
     scanout.closeTimeout = 0.05
     driver.calls = []
     surface.calls = []
@@ -227,9 +228,7 @@ final class KMSOutputTests: XCTestCase {
     let driver = RecordingDriver()
     let surface = RecordingSurface()
     let scanout = try makeScanout(driver, surface)
-    try scanout.present(damage: [])
-    _ = scanout.waitForEvents(timeout: 0, alsoWatching: [])
-    try scanout.present(damage: [])
+    try modesetThenFlip(scanout)
     driver.completeFlip(at: 120)
     driver.calls = []
     surface.calls = []
@@ -298,9 +297,7 @@ final class KMSOutputTests: XCTestCase {
     let driver = RecordingDriver()
     var lines: [String] = []
     let scanout = try makeScanout(driver, log: { lines.append($0) })
-    try scanout.present(damage: [])
-    _ = scanout.waitForEvents(timeout: 0, alsoWatching: [])
-    try scanout.present(damage: [])
+    try modesetThenFlip(scanout)
     driver.failing = ["handleEvents"]
     driver.completeFlip(at: 1)
     XCTAssertEqual(scanout.waitForEvents(timeout: 5, alsoWatching: []).events, [.closed])
