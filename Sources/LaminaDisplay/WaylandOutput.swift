@@ -580,8 +580,7 @@ private enum Listeners {
       output(data).pointerMoved(wl_fixed_to_double(x), wl_fixed_to_double(y))
     }
     l.button = { data, _, _, _, button, state in
-      // BTN_LEFT (linux/input-event-codes.h), pressed.
-      if button == 0x110, state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue {
+      if button == TapTranslator.leftButton, state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue {
         output(data).pointerPressed()
       }
     }
