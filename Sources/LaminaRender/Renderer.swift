@@ -58,6 +58,9 @@ public final class Renderer {
   var cachedGroupIDs: Set<Int> = []
   /// Effect shader variants, compiled as items need them.
   let effectPrograms = EffectPrograms()
+  /// Shape layers' path programs and meshes (`Renderer+Paths.swift`).
+  let pathPrograms = PathPrograms()
+  let pathBuffers = PathBuffers()
   var canvasTarget: RenderTarget?
   var blendEquationsWanted = true
   /// Whether the canvas is being drawn scissored (a damaged rect): passes
@@ -334,6 +337,7 @@ public final class Renderer {
   /// Lets caches age and checks for GL errors once per frame.
   private func endFrame() throws {
     textures.endFrame(device: device)
+    pathBuffers.endFrame()
     rasterCache.endFrame()
     pool.append(contentsOf: maskCache.endFrame())
     if pool.count > 8 { pool.removeFirst(pool.count - 8) }
@@ -454,6 +458,8 @@ public final class Renderer {
     var indexCount: Int
     /// The gradient whose uniforms the batch sets, for gradient items.
     var paint: GradientPaint?
+    /// A path item, drawn on its own from its mesh (`Renderer+Paths.swift`).
+    var path: DrawItem? = nil
   }
 
   /// Draws `commands` into the bound target, which shows `region` of the
@@ -506,6 +512,13 @@ public final class Renderer {
         guard groupTargets[group.id] != nil else { continue }
         item = compositeItem(group, region: region)
       }
+      if case .path = item.material {
+        batches.append(
+          Batch(
+            blend: item.blend, program: programs.solid, texture: 0, sampler: 0, mask: 0,
+            effect: false, firstIndex: 0, indexCount: 0, paint: nil, path: item))
+        continue
+      }
       var (program, texture, sampler, mask) = try resources(for: item.material)
       var paint: GradientPaint?
       if case .gradient(let gradient) = item.material { paint = gradient }
@@ -526,7 +539,8 @@ public final class Renderer {
         effect
         ? appendEffectItem(item, &effectVertices, &effectIndices)
         : appendItem(item, &vertices, &indices)
-      if var last = batches.last, last.program.id == program.id, last.texture == texture,
+      if var last = batches.last, last.path == nil, last.program.id == program.id,
+        last.texture == texture,
         last.sampler == sampler, last.mask == mask, last.effect == effect,
         last.blend == item.blend, last.paint == paint, !composite,
         last.firstIndex + last.indexCount == first
@@ -571,6 +585,11 @@ public final class Renderer {
     let viewport = (2 / w, 2 / h, -2 * Float(region.x) / w - 1, -2 * Float(region.y) / h - 1)
     var viewportSet: Set<GLuint> = []
     for batch in batches {
+      if let path = batch.path {
+        try drawPath(path, viewport: viewport)
+        glBindVertexArray(boundEffect ? effectVertexArray : vertexArray)
+        continue
+      }
       device.setBlending(true, mode: batch.blend)
       if case .composite = batch.blend { device.blendBarrier() }
       if batch.effect != boundEffect {
@@ -630,6 +649,8 @@ public final class Renderer {
       let texture = groupTargets[id]?.texture ?? 0
       let linear = SamplerKey(minification: .linear, magnification: .linear)
       return (programs.shadow, texture, textures.sampler(linear), 0)
+    case .path:
+      return (programs.solid, 0, 0, 0)  // drawn by drawPath, never batched
     }
   }
 

@@ -118,6 +118,7 @@ enum RasterSignature {
     case .raster(let pass): h.combine(pass.key)
     case .filtered(let id): h.combine(id - groupBase)
     case .dmabuf(let frame): h.combine(frame)
+    case .path(let paint): h.combine(paint)
     case .glLayer(let pass):
       h.combine(pass.key)
       h.combine(pass.generation)

@@ -18,6 +18,8 @@ public struct RenderCounters: Equatable, Sendable {
   public var vertices = 0
   /// Rasterized subtrees drawn (not found in the cache).
   public var rasterizations = 0
+  /// Path meshes (shape layers' fills and strokes) sent to the GPU.
+  public var geometryUploads = 0
 
   public init() {}
 }

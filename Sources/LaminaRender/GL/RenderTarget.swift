@@ -10,6 +10,10 @@ package final class RenderTarget {
   package private(set) var resolveFramebuffer: GLuint = 0
   private(set) var texture: GLuint = 0
   private var renderbuffer: GLuint = 0
+  /// The stencil attachment, made the first time a path is drawn here
+  /// (`RenderTarget+Stencil.swift`), and the next stencil value to hand out.
+  var stencilBuffer: GLuint = 0
+  var nextStencilValue = 1
 
   package init(width: Int, height: Int, samples: Int) throws {
     self.width = width
@@ -38,6 +42,7 @@ package final class RenderTarget {
       drawFramebuffer = resolveFramebuffer
     }
     glBindFramebuffer(GLenum(GL_FRAMEBUFFER), 0)
+    Self.register(self)
   }
 
   private static func checkComplete(_ width: Int, _ height: Int) throws {
@@ -80,6 +85,8 @@ package final class RenderTarget {
   }
 
   deinit {
+    Self.unregister(self)
+    if stencilBuffer != 0 { glDeleteRenderbuffers(1, &stencilBuffer) }
     glDeleteFramebuffers(1, &resolveFramebuffer)
     if drawFramebuffer != resolveFramebuffer {
       glDeleteFramebuffers(1, &drawFramebuffer)

@@ -12,6 +12,8 @@ public enum ShaderLibrary {
     switch name {
     case "effect.frag.glsl", "masked.frag.glsl": return "effect.vert.glsl"
     case "blur.frag.glsl", "downsample.frag.glsl": return "fullscreen.vert.glsl"
+    case "path_fill.frag.glsl": return "path_fill.vert.glsl"
+    case "path_stroke.frag.glsl": return "path_stroke.vert.glsl"
     default: return "quad.vert.glsl"
     }
   }

@@ -1,0 +1,449 @@
+import Foundation
+import Lamina
+
+/// Tessellates the fill of a path, exactly under either fill rule, for any
+/// path (self-intersecting, with holes, touching itself), by cutting the
+/// plane into horizontal slabs at every vertex and every crossing of two
+/// edges: inside a slab no two edges cross, so sorting them by x and
+/// counting the winding number from left to right gives the filled spans
+/// exactly, each a trapezoid. Trapezoids of consecutive slabs between the
+/// same two edges are merged.
+///
+/// The mesh has two parts (see docs/drawing.md, "CAShapeLayer on the GPU"):
+/// - a ribbon around the boundary of the filled region (the left and right
+///   sides of the spans, and the horizontal pieces where the spans of two
+///   slabs differ, chained into loops and merged where collinear): a quad
+///   per boundary edge reaching `ribbonReach` pixels to both sides, cut at
+///   the bisectors of its corners, whose fragments compute their coverage
+///   from their distance to the edge (and to the neighbouring edges at
+///   corners);
+/// - the interior: the trapezoids, drawn after the ribbon with the
+///   stencil set so that a pixel the ribbon drew is not drawn again. The
+///   trapezoids overlap their neighbours by `interiorOverlap` pixels so
+///   that no crack opens between slabs; the overlap cannot show, because
+///   it lies under the ribbon.
+enum FillTessellator {
+  /// How far the ribbon reaches to each side of the boundary, in pixels:
+  /// box-filter coverage ends √2/2 pixels from an edge.
+  static let ribbonReach: Float = 0.8
+  /// How far interior trapezoids grow beyond their slab, in pixels.
+  static let interiorOverlap: Float = 0.25
+  /// The most edge visits across slabs a path may need (a path of a
+  /// hundred thousand crossing edges is refused, not tessellated for minutes).
+  static let maxWork = 30_000_000
+
+  struct Edge {
+    var x0: Double, y0: Double, x1: Double, y1: Double
+    /// +1 when the path runs downward (toward larger y), −1 upward.
+    var dir: Int
+
+    func x(at y: Double) -> Double {
+      if y <= y0 { return x0 }
+      if y >= y1 { return x1 }
+      return x0 + (y - y0) * (x1 - x0) / (y1 - y0)
+    }
+  }
+
+  /// A filled span of one slab, between two edges (group representatives).
+  struct Span: Equatable {
+    var left: Int, right: Int
+    var xlt: Double, xrt: Double, xlb: Double, xrb: Double
+  }
+
+  struct Slab {
+    var top: Double, bottom: Double
+    var spans: [Span]
+  }
+
+  /// A piece of the boundary of the filled region, directed so that the
+  /// region lies on its left on screen (its inward normal is the direction
+  /// turned by +90°, `(-d.y, d.x)`).
+  struct Piece {
+    var from: SIMD2<Double>, to: SIMD2<Double>
+    /// The path edge it lies on, or −1 for a horizontal piece.
+    var edge: Int
+  }
+
+  /// The fill mesh of `contours`; an empty mesh when nothing is filled;
+  /// nil when the path needs more than `maxWork`.
+  static func mesh(_ contours: [FlatContour], evenOdd: Bool) -> FillMesh? {
+    guard let (slabs, scale) = slabs(contours, evenOdd: evenOdd) else { return nil }
+    let eps = 1e-9 * scale
+    var vertices: [FillVertex] = []
+    var indices: [UInt32] = []
+    appendRibbon(boundary(slabs, eps: eps), eps: eps, into: &vertices, &indices)
+    let ribbonCount = indices.count
+    let bounds = appendInterior(slabs, into: &vertices, &indices)
+    return FillMesh(
+      vertices: vertices, indices: indices, ribbonIndexCount: ribbonCount, bounds: bounds)
+  }
+
+  // MARK: Slabs
+
+  /// The path's slabs from its top to its bottom (empty ones included, so
+  /// that consecutive slabs touch), and the size of its coordinates.
+  static func slabs(_ contours: [FlatContour], evenOdd: Bool) -> ([Slab], Double)? {
+    var edges: [Edge] = []
+    var scale = 1.0
+    for contour in contours where contour.points.count >= 2 {
+      let points = contour.points
+      for i in points.indices {
+        let a = points[i]
+        let b = points[(i + 1) % points.count]
+        scale = max(scale, abs(a.x), abs(a.y))
+        guard a.y != b.y else { continue }  // horizontal: no winding across slabs
+        edges.append(
+          a.y < b.y
+            ? Edge(x0: a.x, y0: a.y, x1: b.x, y1: b.y, dir: 1)
+            : Edge(x0: b.x, y0: b.y, x1: a.x, y1: a.y, dir: -1))
+      }
+    }
+    guard !edges.isEmpty else { return ([], scale) }
+    let eps = 1e-9 * scale
+    let order = edges.indices.sorted { edges[$0].y0 < edges[$1].y0 }
+    let ys = Array(Set(edges.flatMap { [$0.y0, $0.y1] })).sorted()
+    var slabs: [Slab] = []
+    var active: [Int] = []
+    var next = 0
+    var work = 0
+    var xTop: [Double] = []
+    var xBottom: [Double] = []
+    for k in 0..<(ys.count - 1) {
+      let (ya, yb) = (ys[k], ys[k + 1])
+      while next < order.count, edges[order[next]].y0 <= ya {
+        active.append(order[next])
+        next += 1
+      }
+      active.removeAll { edges[$0].y1 <= ya }
+      var top = ya
+      while top < yb {
+        work += active.count + 1
+        guard work <= maxWork else { return nil }
+        // Order at the slab's top (ties by where the edges go).
+        xTop = active.map { edges[$0].x(at: top) }
+        xBottom = active.map { edges[$0].x(at: yb) }
+        var sorted = active.indices.sorted {
+          xTop[$0] != xTop[$1] ? xTop[$0] < xTop[$1] : xBottom[$0] < xBottom[$1]
+        }
+        // Edges that meet at the top (within rounding: a crossing just
+        // found) go in the order they take below it.
+        var run = 0
+        while run < sorted.count {
+          var end = run + 1
+          while end < sorted.count, xTop[sorted[end]] - xTop[sorted[end - 1]] <= eps { end += 1 }
+          if end - run > 1 { sorted[run..<end].sort { xBottom[$0] < xBottom[$1] } }
+          run = end
+        }
+        active = sorted.map { active[$0] }
+        xTop = sorted.map { xTop[$0] }
+        xBottom = sorted.map { xBottom[$0] }
+        // The first crossing is between two edges adjacent at the top.
+        var bottom = yb
+        for i in active.indices.dropLast() where xBottom[i] - xBottom[i + 1] > eps {
+          let before = xTop[i] - xTop[i + 1]  // ≤ 0
+          let after = xBottom[i] - xBottom[i + 1]  // > 0
+          let y = top + (yb - top) * (-before / (after - before))
+          if y > top + eps, y < bottom { bottom = y }
+        }
+        slabs.append(
+          Slab(top: top, bottom: bottom, spans: spans(active, edges, top, bottom, evenOdd, eps)))
+        top = bottom
+      }
+    }
+    return (slabs, scale)
+  }
+
+  /// The filled spans of a slab whose edges are sorted by x. Edges that
+  /// coincide in the slab count as one (their directions summed), so that
+  /// two contours sharing an edge leave no seam.
+  static func spans(
+    _ sorted: [Int], _ edges: [Edge], _ top: Double, _ bottom: Double, _ evenOdd: Bool,
+    _ eps: Double
+  ) -> [Span] {
+    var spans: [Span] = []
+    var winding = 0
+    var inside = false
+    var start = (edge: 0, xt: 0.0, xb: 0.0)
+    var i = 0
+    while i < sorted.count {
+      let first = sorted[i]
+      let xt = edges[first].x(at: top)
+      let xb = edges[first].x(at: bottom)
+      var dir = 0
+      while i < sorted.count {
+        let e = edges[sorted[i]]
+        guard abs(e.x(at: top) - xt) <= eps, abs(e.x(at: bottom) - xb) <= eps else { break }
+        dir += e.dir
+        i += 1
+      }
+      winding += dir
+      let now = evenOdd ? winding & 1 != 0 : winding != 0
+      if now == inside { continue }
+      if now {
+        start = (first, xt, xb)
+      } else {
+        spans.append(
+          Span(left: start.edge, right: first, xlt: start.xt, xrt: xt, xlb: start.xb, xrb: xb))
+      }
+      inside = now
+    }
+    return spans
+  }
+
+  // MARK: The interior
+
+  /// Appends the interior trapezoids (merged between the same edges across
+  /// slabs); returns the bounds they cover.
+  static func appendInterior(
+    _ slabs: [Slab], into vertices: inout [FillVertex], _ indices: inout [UInt32]
+  ) -> CGRect {
+    struct Key: Hashable { var left: Int, right: Int }
+    var trapezoids: [(top: Double, bottom: Double, span: Span)] = []
+    var open: [Key: Int] = [:]
+    for slab in slabs {
+      var stillOpen: [Key: Int] = [:]
+      for span in slab.spans {
+        let key = Key(left: span.left, right: span.right)
+        if let t = open[key], trapezoids[t].bottom == slab.top {
+          trapezoids[t].bottom = slab.bottom
+          trapezoids[t].span.xlb = span.xlb
+          trapezoids[t].span.xrb = span.xrb
+          stillOpen[key] = t
+        } else {
+          stillOpen[key] = trapezoids.count
+          trapezoids.append((slab.top, slab.bottom, span))
+        }
+      }
+      open = stillOpen
+    }
+    var box = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+    let up = SIMD2<Float>(0, -interiorOverlap)
+    let down = SIMD2<Float>(0, interiorOverlap)
+    for t in trapezoids {
+      let s = t.span
+      box.minX = min(box.minX, s.xlt, s.xlb)
+      box.maxX = max(box.maxX, s.xrt, s.xrb)
+      box.minY = min(box.minY, t.top)
+      box.maxY = max(box.maxY, t.bottom)
+      let base = UInt32(vertices.count)
+      for (x, y, extrude) in [
+        (s.xlt, t.top, up), (s.xrt, t.top, up), (s.xrb, t.bottom, down), (s.xlb, t.bottom, down),
+      ] {
+        vertices.append(
+          FillVertex(
+            position: SIMD2(Float(x), Float(y)), extrude: extrude, own: .zero, prev: .zero,
+            next: .zero))
+      }
+      indices += [base, base + 1, base + 2, base, base + 2, base + 3]
+    }
+    guard box.minX <= box.maxX else { return .null }
+    return CGRect(x: box.minX, y: box.minY, width: box.maxX - box.minX, height: box.maxY - box.minY)
+  }
+
+  // MARK: The boundary
+
+  /// The boundary of the filled region: the spans' sides, and the
+  /// horizontal pieces where the region above a slab boundary differs from
+  /// the region below, as directed pieces.
+  static func boundaryPieces(_ slabs: [Slab], eps: Double) -> [Piece] {
+    var pieces: [Piece] = []
+    for (k, slab) in slabs.enumerated() {
+      for span in slab.spans {
+        let leftFrom = SIMD2(span.xlb, slab.bottom)
+        let leftTo = SIMD2(span.xlt, slab.top)
+        let rightFrom = SIMD2(span.xrt, slab.top)
+        let rightTo = SIMD2(span.xrb, slab.bottom)
+        if leftFrom != leftTo { pieces.append(Piece(from: leftFrom, to: leftTo, edge: span.left)) }
+        if rightFrom != rightTo {
+          pieces.append(Piece(from: rightFrom, to: rightTo, edge: span.right))
+        }
+      }
+      let above = k > 0 ? slabs[k - 1].spans.map { ($0.xlb, $0.xrb) } : []
+      let below = slab.spans.map { ($0.xlt, $0.xrt) }
+      appendHorizontal(above: above, below: below, y: slab.top, eps: eps, into: &pieces)
+    }
+    if let last = slabs.last {
+      appendHorizontal(
+        above: last.spans.map { ($0.xlb, $0.xrb) }, below: [], y: last.bottom, eps: eps,
+        into: &pieces)
+    }
+    return pieces
+  }
+
+  /// The pieces of the line `y` covered on one side only: bottoms of the
+  /// region above (right to left) and tops of the region below (left to right).
+  private static func appendHorizontal(
+    above: [(Double, Double)], below: [(Double, Double)], y: Double, eps: Double,
+    into pieces: inout [Piece]
+  ) {
+    guard !(above.isEmpty && below.isEmpty) else { return }
+    var events: [(x: Double, above: Int, below: Int)] = []
+    for (l, r) in above {
+      events.append((l, 1, 0))
+      events.append((r, -1, 0))
+    }
+    for (l, r) in below {
+      events.append((l, 0, 1))
+      events.append((r, 0, -1))
+    }
+    events.sort { $0.x < $1.x }
+    var inAbove = 0
+    var inBelow = 0
+    var runStart = 0.0
+    var runState = 0  // 1: above only, 2: below only
+    func close(at x: Double) {
+      guard runState != 0, x - runStart > eps else { return }
+      if runState == 1 {
+        pieces.append(Piece(from: SIMD2(x, y), to: SIMD2(runStart, y), edge: -1))
+      } else {
+        pieces.append(Piece(from: SIMD2(runStart, y), to: SIMD2(x, y), edge: -1))
+      }
+    }
+    var i = 0
+    while i < events.count {
+      let x = events[i].x
+      while i < events.count, events[i].x == x {
+        inAbove += events[i].above
+        inBelow += events[i].below
+        i += 1
+      }
+      let state = inAbove > 0 && inBelow == 0 ? 1 : (inBelow > 0 && inAbove == 0 ? 2 : 0)
+      if state != runState {
+        close(at: x)
+        runStart = x
+        runState = state
+      }
+    }
+  }
+
+  /// A straight part of the boundary and its neighbours along its loop.
+  struct BoundaryEdge {
+    var from: SIMD2<Double>, to: SIMD2<Double>
+    var previous: Int?, next: Int?
+  }
+
+  /// The boundary as edges chained into loops: each piece continues with
+  /// the piece leaving its end that turns most toward the inside (so that
+  /// where the region touches itself at a point, each part keeps its own
+  /// loop); consecutive pieces on one line become one edge.
+  static func boundary(_ slabs: [Slab], eps: Double) -> [BoundaryEdge] {
+    let pieces = boundaryPieces(slabs, eps: eps)
+    var leaving: [SIMD2<Double>: [Int]] = [:]
+    for (i, piece) in pieces.enumerated() { leaving[piece.from, default: []].append(i) }
+    var successor = [Int?](repeating: nil, count: pieces.count)
+    var predecessor = [Int?](repeating: nil, count: pieces.count)
+    for (i, piece) in pieces.enumerated() {
+      guard let candidates = leaving[piece.to] else { continue }
+      let d = piece.to - piece.from
+      var best: (Int, Double)?
+      for j in candidates where predecessor[j] == nil {
+        let e = pieces[j].to - pieces[j].from
+        let turn = atan2(d.x * e.y - d.y * e.x, d.x * e.x + d.y * e.y)
+        if best == nil || turn > best!.1 { best = (j, turn) }
+      }
+      if let (j, _) = best {
+        successor[i] = j
+        predecessor[j] = i
+      }
+    }
+    // Pieces that continue on the same line merge.
+    func continues(_ i: Int) -> Bool {
+      guard let j = successor[i] else { return false }
+      let a = pieces[i]
+      let b = pieces[j]
+      if a.edge >= 0 { return a.edge == b.edge }
+      return b.edge < 0 && a.from.y == b.from.y && (a.to.x - a.from.x > 0) == (b.to.x - b.from.x > 0)
+    }
+    var edgeOf = [Int](repeating: -1, count: pieces.count)
+    var edges: [BoundaryEdge] = []
+    func walk(from start: Int) {
+      var i = start
+      let from = pieces[i].from
+      let index = edges.count
+      while true {
+        edgeOf[i] = index
+        guard continues(i), let j = successor[i], edgeOf[j] < 0 else { break }
+        i = j
+      }
+      edges.append(BoundaryEdge(from: from, to: pieces[i].to, previous: nil, next: nil))
+    }
+    for i in pieces.indices where edgeOf[i] < 0 {
+      if let p = predecessor[i], continues(p) { continue }
+      walk(from: i)
+    }
+    for i in pieces.indices where edgeOf[i] < 0 { walk(from: i) }  // cycles on one line
+    for i in pieces.indices {
+      guard let j = successor[i], edgeOf[j] != edgeOf[i] else { continue }
+      edges[edgeOf[i]].next = edgeOf[j]
+      edges[edgeOf[j]].previous = edgeOf[i]
+    }
+    return edges
+  }
+
+  // MARK: The ribbon
+
+  /// The line of an edge, inside positive, and its direction.
+  private static func line(_ e: BoundaryEdge) -> (SIMD3<Double>, SIMD2<Double>)? {
+    let d = e.to - e.from
+    let length = (d.x * d.x + d.y * d.y).squareRoot()
+    guard length > 0 else { return nil }
+    let n = SIMD2(-d.y, d.x) / length
+    return (SIMD3(n.x, n.y, -(n.x * e.from.x + n.y * e.from.y)), d / length)
+  }
+
+  /// Appends the ribbon quads of `edges`.
+  static func appendRibbon(
+    _ edges: [BoundaryEdge], eps: Double, into vertices: inout [FillVertex],
+    _ indices: inout [UInt32]
+  ) {
+    let lines = edges.map { line($0) }
+    /// The outward miter at the corner from edge `a` into edge `b` (unit
+    /// offset: it meets both edges' lines moved out by 1), and the
+    /// corner's signed weight: + convex, − reflex, magnitude the turn
+    /// over a right angle (the fragment shader mixes min and product).
+    func corner(_ a: Int?, _ b: Int?, own: Int) -> (SIMD2<Double>, Double) {
+      guard let (la, da) = a.flatMap({ lines[$0] }), let (lb, db) = b.flatMap({ lines[$0] }) else {
+        let n = SIMD2(lines[own]!.0.x, lines[own]!.0.y)
+        return (-n, 0)
+      }
+      let na = SIMD2(la.x, la.y)
+      let nb = SIMD2(lb.x, lb.y)
+      let dot = na.x * nb.x + na.y * nb.y
+      var miter = -(na + nb) / max(1 + dot, 1e-12)
+      let longest = 4.0
+      if 1 + dot < 2 / (longest * longest) {
+        var dir = -(na + nb)
+        let length = (dir.x * dir.x + dir.y * dir.y).squareRoot()
+        dir = length > 1e-9 ? dir / length : da
+        miter = dir * longest
+      }
+      let turn = atan2(da.x * db.y - da.y * db.x, da.x * db.x + da.y * db.y)
+      let weight = min(abs(turn) / (Double.pi / 2), 1) * (turn >= 0 ? 1 : -1)
+      return (miter, weight)
+    }
+    for (i, edge) in edges.enumerated() {
+      guard let (own, _) = lines[i] else { continue }
+      let previous = edge.previous.flatMap { lines[$0] != nil ? $0 : nil }
+      let next = edge.next.flatMap { lines[$0] != nil ? $0 : nil }
+      let (m0, w0) = corner(previous, i, own: i)
+      let (m1, w1) = corner(i, next, own: i)
+      func line4(_ index: Int?, weight: Double) -> SIMD4<Float> {
+        let l = index.flatMap { lines[$0]?.0 } ?? own
+        return SIMD4(Float(l.x), Float(l.y), Float(l.z), Float(weight))
+      }
+      let ownLine = line4(i, weight: 0)
+      let prevLine = line4(previous, weight: w0)
+      let nextLine = line4(next, weight: w1)
+      let reach = Double(ribbonReach)
+      let base = UInt32(vertices.count)
+      for (p, m) in [(edge.from, m0), (edge.to, m1), (edge.to, -m1), (edge.from, -m0)] {
+        vertices.append(
+          FillVertex(
+            position: SIMD2(Float(p.x), Float(p.y)),
+            extrude: SIMD2(Float(m.x * reach), Float(m.y * reach)), own: ownLine, prev: prevLine,
+            next: nextLine))
+      }
+      indices += [base, base + 1, base + 2, base, base + 2, base + 3]
+    }
+  }
+}

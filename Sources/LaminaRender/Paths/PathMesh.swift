@@ -1,0 +1,140 @@
+import Foundation
+import Lamina
+
+/// A vertex of a fill mesh (64 bytes). Boundary-ribbon vertices carry the
+/// lines of their boundary edge and of its two neighbours (`a·x + b·y + c`,
+/// positive inside, unit normal; the neighbours' `w` holds their corner
+/// weight, see `FillTessellator`); interior vertices carry zeros there.
+struct FillVertex: Equatable {
+  /// The vertex in the layer's plane (points).
+  var position: SIMD2<Float>
+  /// Where the vertex moves, in screen pixels along this direction of the
+  /// plane (the vertex shader turns pixels into points through the
+  /// layer's transform): the ribbon's reach around the edge, or the
+  /// interior's overlap of its neighbours.
+  var extrude: SIMD2<Float>
+  var own: SIMD4<Float>
+  var prev: SIMD4<Float>
+  var next: SIMD4<Float>
+}
+
+/// A vertex of a stroke mesh (64 bytes). The vertex shader places it from
+/// the line width, the caps and the trim of the frame, so that one mesh
+/// serves every width, cap, dash pattern, `strokeStart` and `strokeEnd`.
+struct StrokeVertex: Equatable {
+  /// The point of the path the piece is built around: a segment's end,
+  /// or the vertex of a join or a dot.
+  var base: SIMD2<Float>
+  /// A segment's direction (unit); a join's incoming direction.
+  var tangent: SIMD2<Float>
+  /// A join's incoming and outgoing directions; a segment's neighbours'
+  /// directions, the one before it and the one after it (zero where there
+  /// is none: the segment's end is the subpath's).
+  var tangents: SIMD4<Float>
+  /// A segment's corner: along (-1 start, +1 end) and across (±2 the
+  /// band's edges, ±1 its core's); a join's fan point (0 the vertex, 1…5
+  /// around the wedge); a dot's corner.
+  var corner: SIMD2<Float>
+  /// Arc lengths: a segment's start and end, or a join's or dot's position.
+  var range: SIMD2<Float>
+  /// The arc lengths where the vertex's subpath starts and ends.
+  var subpath: SIMD2<Float>
+  /// `StrokePiece` raw value, and 1 when the subpath is closed.
+  var kind: SIMD2<Float>
+}
+
+/// What a stroke vertex belongs to.
+enum StrokePiece: Float {
+  case segment = 0
+  case roundJoin = 1
+  case miterJoin = 2
+  case bevelJoin = 3
+  /// A subpath of zero length: a dot with round or square caps.
+  case dot = 4
+}
+
+/// Geometry of one path, built once and drawn in any frame at any scale in
+/// its octave: the vertices and triangles the GPU keeps in a buffer.
+protocol PathMesh: AnyObject {
+  /// Bytes of vertices and indices (for the cache's budget).
+  var byteCount: Int { get }
+  var indices: [UInt32] { get }
+  /// The bytes of the vertices as the GPU takes them.
+  func withVertexBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R
+}
+
+/// The fill of a path: a ribbon around the boundary of the filled region
+/// (antialiased, drawn first) and the region's interior (drawn after, where
+/// the ribbon did not draw).
+final class FillMesh: PathMesh {
+  let vertices: [FillVertex]
+  let indices: [UInt32]
+  /// Indices `0..<ribbonIndexCount` are the ribbon's; the rest the interior's.
+  let ribbonIndexCount: Int
+  /// The filled region's bounds in the layer's plane.
+  let bounds: CGRect
+
+  init(vertices: [FillVertex], indices: [UInt32], ribbonIndexCount: Int, bounds: CGRect) {
+    self.vertices = vertices
+    self.indices = indices
+    self.ribbonIndexCount = ribbonIndexCount
+    self.bounds = bounds
+  }
+
+  var byteCount: Int {
+    vertices.count * MemoryLayout<FillVertex>.stride + indices.count * 4
+  }
+
+  func withVertexBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    try vertices.withUnsafeBytes(body)
+  }
+}
+
+/// The stroke of a path: a quad per segment, a fan per join, a quad per
+/// dot, each vertex carrying its arc length, so that trims and dashes are
+/// decided per fragment.
+final class StrokeMesh: PathMesh {
+  let vertices: [StrokeVertex]
+  let indices: [UInt32]
+  /// Indices `0..<coreIndexCount` are the segments' cores (drawn first by a
+  /// cheaper program: fully covered across); the rest the pieces' edges,
+  /// the joins and the dots.
+  let coreIndexCount: Int
+  /// The path's length (all subpaths, closing segments included).
+  let length: Double
+  /// The bounds of the path's points (the stroke reaches `reach(halfWidth:)` beyond).
+  let pointBounds: CGRect
+  /// The longest miter of the mesh's joins, in half line widths (1 without miters).
+  let miterFactor: Double
+  /// Where each subpath starts and ends along the path, and whether it is closed.
+  let subpaths: [(start: Double, end: Double, closed: Bool)]
+
+  init(
+    vertices: [StrokeVertex], indices: [UInt32], coreIndexCount: Int, length: Double,
+    pointBounds: CGRect, miterFactor: Double, subpaths: [(start: Double, end: Double, closed: Bool)]
+  ) {
+    self.vertices = vertices
+    self.indices = indices
+    self.coreIndexCount = coreIndexCount
+    self.length = length
+    self.pointBounds = pointBounds
+    self.miterFactor = miterFactor
+    self.subpaths = subpaths
+  }
+
+  /// What the stroke can cover, for a half line width: the points grown
+  /// by the longest miter (or the caps, which reach a half width past any
+  /// point; a square cap's corner √2 of it).
+  func bounds(halfWidth r: Double) -> CGRect {
+    let reach = r * max(miterFactor, 2.0.squareRoot())
+    return pointBounds.insetBy(dx: -reach, dy: -reach)
+  }
+
+  var byteCount: Int {
+    vertices.count * MemoryLayout<StrokeVertex>.stride + indices.count * 4
+  }
+
+  func withVertexBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    try vertices.withUnsafeBytes(body)
+  }
+}
