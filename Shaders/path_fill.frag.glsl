@@ -3,10 +3,10 @@
 #extension GL_KHR_blend_equation_advanced : require
 #endif
 // A path's fill. The ribbon's fragments compute the box-filter coverage of
-// their edge; near a corner it is combined with the neighbouring edge's
-// (convex: the intersection, reflex: the union; between the minimum and
-// the product by the corner's turn, which v_weights carries). Fragments of
-// no coverage are discarded, so that they leave the stencil unmarked for
+// their edge; at corners (CORNERS) it is combined with the neighbouring
+// edges' (convex: the intersection, reflex: the union; between the minimum
+// and the product by the corner's turn, which v_weights carries). Fragments
+// of no coverage are discarded, so that they leave the depth unmarked for
 // the interior (INTERIOR), drawn after with coverage 1 where the ribbon
 // drew nothing.
 precision highp float;
@@ -37,11 +37,13 @@ void main() {
   vec3 dx = dFdx(v_dist);
   vec3 dy = dFdy(v_dist);
   float coverage = fieldHalfPlane(v_dist.x, vec2(dx.x, dy.x));
+#ifdef CORNERS
   coverage = cornerCoverage(coverage, fieldHalfPlane(v_dist.y, vec2(dx.y, dy.y)), v_weights.x);
   coverage = cornerCoverage(coverage, fieldHalfPlane(v_dist.z, vec2(dx.z, dy.z)), v_weights.y);
+#endif
   // Invisible fragments must not take the pixel from a piece that covers it.
   if (coverage < 1.0 / 512.0) discard;
 #endif
   if (!insidePlanes()) discard;
-  o_color = u_color * (coverage * effectCoverage());
+  o_color = v_color * (coverage * effectCoverage());
 }

@@ -1,36 +1,54 @@
 // Included by path_stroke.vert and path_stroke.frag: the stroke's
-// parameters of this frame and which parts of the path they leave
-// visible. Along a subpath running from arc length sub0 to sub1, the
-// visible window is [lo, hi] = [max(sub0, trim start), min(sub1, trim end)]
-// (strokeStart and strokeEnd), cut into dashes that start at lo: the dash
-// pattern restarts with each subpath and with the trimmed start, as Cairo
-// and Core Graphics stroke the trimmed path. Every start and end of a
-// visible interval gets a cap, except where a closed subpath shown whole
-// and dashed on at both ends joins its end to its start ("connected").
+// parameters of this frame (per instance: the vertex shader reads them from
+// instance attributes and hands them on as flat varyings) and which parts of
+// the path they leave visible. Along a subpath running from arc length sub0
+// to sub1, the visible window is [lo, hi] = [max(sub0, trim start),
+// min(sub1, trim end)] (strokeStart and strokeEnd), cut into dashes that
+// start at lo: the dash pattern restarts with each subpath and with the
+// trimmed start, as Cairo and Core Graphics stroke the trimmed path. Every
+// start and end of a visible interval gets a cap, except where a closed
+// subpath shown whole and dashed on at both ends joins its end to its start
+// ("connected").
+//
+// Specialized by the renderer (GL/PathPrograms.swift), as llvmpipe runs
+// every side of a branch: DASH_COUNT (dashes of one period, 0 to 4), CAP (0
+// butt, 1 round, 2 square), PIECE (0 segment, 1 segment at a corner, 2 round
+// wedge, 3 bevel wedge, 4 dot).
 
 #ifndef DASH_COUNT
 #define DASH_COUNT 0
 #endif
+#ifndef CAP
+#define CAP 0
+#endif
+#ifndef PIECE
+#define PIECE 0
+#endif
 #define EPS 1e-3
 
-uniform float u_halfWidth;
-uniform int u_cap;   // 0 butt, 1 round, 2 square
-uniform vec2 u_trim; // strokeStart and strokeEnd, as arc lengths
+// Segment flags (StrokeMesher): closed subpath, start and end cut along a
+// bisector (no seam there), at a corner.
+#define CLOSED_FLAG 1
+#define CUT_START_FLAG 2
+#define CUT_END_FLAG 4
+
+float g_halfWidth;
+vec2 g_trim;  // strokeStart and strokeEnd, as arc lengths
 #if DASH_COUNT > 0
-uniform vec2 u_dashOn[DASH_COUNT];  // the dashes of one period
-uniform float u_dashPeriod;
-uniform float u_dashPhase;          // in [0, period)
+vec2 g_dash[DASH_COUNT];  // the dashes of one period
+float g_period;
+float g_phase;  // in [0, period)
 #endif
 
 // Whether arc length x is on a dash (its ends included), dashes starting at lo.
 bool dashOn(float x, float lo) {
 #if DASH_COUNT > 0
-  float u = x - lo + u_dashPhase;
-  float m = u - floor(u / u_dashPeriod) * u_dashPeriod;
+  float u = x - lo + g_phase;
+  float m = u - floor(u / g_period) * g_period;
   for (int i = 0; i < DASH_COUNT; i++) {
-    vec2 on = u_dashOn[i];
+    vec2 on = g_dash[i];
     if (m >= on.x - EPS && m <= on.y + EPS) return true;
-    if (m + u_dashPeriod <= on.y + EPS && m + u_dashPeriod >= on.x - EPS) return true;
+    if (m + g_period <= on.y + EPS && m + g_period >= on.x - EPS) return true;
   }
   return false;
 #else
@@ -41,12 +59,12 @@ bool dashOn(float x, float lo) {
 // Whether arc length x is well inside a dash (a join there joins two parts of it).
 bool dashOnStrictly(float x, float lo) {
 #if DASH_COUNT > 0
-  float u = x - lo + u_dashPhase;
-  float m = u - floor(u / u_dashPeriod) * u_dashPeriod;
+  float u = x - lo + g_phase;
+  float m = u - floor(u / g_period) * g_period;
   for (int i = 0; i < DASH_COUNT; i++) {
-    vec2 on = u_dashOn[i];
+    vec2 on = g_dash[i];
     if (m > on.x + EPS && m < on.y - EPS) return true;
-    if (m + u_dashPeriod > on.x + EPS && m + u_dashPeriod < on.y - EPS) return true;
+    if (m + g_period > on.x + EPS && m + g_period < on.y - EPS) return true;
   }
   return false;
 #else
@@ -57,12 +75,12 @@ bool dashOnStrictly(float x, float lo) {
 // Whether a dash starts (or ends) between x0 and x1 inside the window.
 bool dashBoundaryIn(float x0, float x1, float lo, float hi, bool ends) {
 #if DASH_COUNT > 0
-  if (x1 - x0 >= u_dashPeriod) return true;
-  float first = floor((x0 - lo + u_dashPhase) / u_dashPeriod) * u_dashPeriod + lo - u_dashPhase;
+  if (x1 - x0 >= g_period) return true;
+  float first = floor((x0 - lo + g_phase) / g_period) * g_period + lo - g_phase;
   for (int j = 0; j < 2; j++) {
-    float base = first + float(j) * u_dashPeriod;
+    float base = first + float(j) * g_period;
     for (int i = 0; i < DASH_COUNT; i++) {
-      float e = base + (ends ? u_dashOn[i].y : u_dashOn[i].x);
+      float e = base + (ends ? g_dash[i].y : g_dash[i].x);
       if (e >= x0 - EPS && e <= x1 + EPS && e >= lo - EPS && e <= hi + EPS) return true;
     }
   }
@@ -82,25 +100,6 @@ bool endsIn(float x0, float x1, float lo, float hi, bool connected) {
   return dashBoundaryIn(x0, x1, lo, hi, true);
 }
 
-// How far the visible interval holding x goes on from x, forward or back
-// (0 where x is not visible).
-float visibleRun(float x, float lo, float hi, bool forward) {
-  float window = forward ? hi - x : x - lo;
-#if DASH_COUNT > 0
-  float u = x - lo + u_dashPhase;
-  float m = u - floor(u / u_dashPeriod) * u_dashPeriod;
-  for (int i = 0; i < DASH_COUNT; i++) {
-    vec2 on = u_dashOn[i];
-    if (m >= on.x - EPS && m <= on.y + EPS) return min(window, forward ? on.y - m : m - on.x);
-    float n = m + u_dashPeriod;
-    if (n >= on.x - EPS && n <= on.y + EPS) return min(window, forward ? on.y - n : n - on.x);
-  }
-  return 0.0;
-#else
-  return max(window, 0.0);
-#endif
-}
-
 // Whether anything of [x0, x1] is visible.
 bool anyVisible(float x0, float x1, float lo, float hi) {
   float a = max(x0, lo);
@@ -110,5 +109,24 @@ bool anyVisible(float x0, float x1, float lo, float hi) {
   return dashOn(a, lo) || dashBoundaryIn(a, b, lo, hi, false);
 #else
   return true;
+#endif
+}
+
+// How far the visible interval holding x goes on from x, forward or back
+// (0 where x is not visible).
+float visibleRun(float x, float lo, float hi, bool forward) {
+  float window = forward ? hi - x : x - lo;
+#if DASH_COUNT > 0
+  float u = x - lo + g_phase;
+  float m = u - floor(u / g_period) * g_period;
+  for (int i = 0; i < DASH_COUNT; i++) {
+    vec2 on = g_dash[i];
+    if (m >= on.x - EPS && m <= on.y + EPS) return min(window, forward ? on.y - m : m - on.x);
+    float n = m + g_period;
+    if (n >= on.x - EPS && n <= on.y + EPS) return min(window, forward ? on.y - n : n - on.x);
+  }
+  return 0.0;
+#else
+  return max(window, 0.0);
 #endif
 }

@@ -1,12 +1,20 @@
 // Included by the path vertex shaders (path_fill.vert, path_stroke.vert).
 // A path's vertices stay in the layer's own plane, in a buffer kept across
-// frames; u_matrix is the item's plane-to-target homography (the plane's
-// (x, y, 1) to homogeneous target pixels (X, Y, W)), set per draw. Pieces
-// grow by a number of screen pixels (antialiasing margins): the vertex
-// shader turns pixels into points at each vertex through the homography.
+// frames; what places them comes per instance (one instance per item, a
+// draw instancing the items that share a mesh): the item's plane-to-target
+// homography (the plane's (x, y, 1) to homogeneous target pixels (X, Y, W),
+// columns in i_matrix0..2.xyz), its premultiplied color, and its depth
+// level (i_matrix0.w): items take increasing levels, and the depth test
+// (greater) lets each pixel be drawn once per item, later items over
+// earlier ones. Pieces grow by a number of screen pixels (antialiasing
+// margins): the vertex shader turns pixels into points at each vertex.
+
+layout(location = 8) in vec4 i_matrix0;
+layout(location = 9) in vec4 i_matrix1;
+layout(location = 10) in vec4 i_matrix2;
+layout(location = 11) in vec4 i_color;
 
 uniform vec4 u_viewport;  // xy: pixels-to-clip scale, zw: clip offset (times w)
-uniform mat3 u_matrix;
 #ifdef CLIP
 uniform mat3 u_clipMatrix;  // the plane's (x, y, 1) to the clipping layer's plane
 uniform vec4 u_clipRect;
@@ -16,6 +24,9 @@ flat out vec4 v_clipRect;
 flat out vec4 v_clipRadii;
 #endif
 out vec2 v_local;
+flat out vec4 v_color;
+
+mat3 itemMatrix() { return mat3(i_matrix0.xyz, i_matrix1.xyz, i_matrix2.xyz); }
 
 // Points of the plane per screen pixel at p in the direction that shrinks
 // most on screen (one over the smallest singular value of the projection's
@@ -24,26 +35,29 @@ out vec2 v_local;
 // growth is capped at a quarter of the largest stretch's, so that a plane
 // seen edge-on does not grow its pieces across the screen.
 float pointsPerPixel(vec2 p) {
-  vec3 h = u_matrix * vec3(p, 1.0);
+  mat3 m = itemMatrix();
+  vec3 h = m * vec3(p, 1.0);
   if (h.z <= 1e-6) return 0.0;  // behind the eye: the GPU clips it away
   vec2 q = h.xy / h.z;
-  vec2 jx = (u_matrix[0].xy - q * u_matrix[0].z) / h.z;
-  vec2 jy = (u_matrix[1].xy - q * u_matrix[1].z) / h.z;
+  vec2 jx = (m[0].xy - q * m[0].z) / h.z;
+  vec2 jy = (m[1].xy - q * m[1].z) / h.z;
   float a = dot(jx, jx);
   float b = dot(jx, jy);
   float c = dot(jy, jy);
-  float m = 0.5 * (a + c);
-  float d = sqrt(max(m * m - (a * c - b * b), 0.0));
-  float smallest = sqrt(max(m - d, 0.0));
-  float largest = sqrt(m + d);
+  float mid = 0.5 * (a + c);
+  float d = sqrt(max(mid * mid - (a * c - b * b), 0.0));
+  float smallest = sqrt(max(mid - d, 0.0));
+  float largest = sqrt(mid + d);
   return 1.0 / max(max(smallest, 0.25 * largest), 1e-6);
 }
 
-// Puts the vertex at p of the plane, and sets what every path fragment reads.
+// Puts the vertex at p of the plane, at the item's depth level, and sets
+// what every path fragment reads.
 void place(vec2 p) {
-  vec3 h = u_matrix * vec3(p, 1.0);
-  gl_Position = vec4(h.xy * u_viewport.xy + u_viewport.zw * h.z, 0.0, h.z);
+  vec3 h = itemMatrix() * vec3(p, 1.0);
+  gl_Position = vec4(h.xy * u_viewport.xy + u_viewport.zw * h.z, (2.0 * i_matrix0.w - 1.0) * h.z, h.z);
   v_local = p;
+  v_color = i_color;
 #ifdef CLIP
   v_clipPos = u_clipMatrix * vec3(p, 1.0);
   v_clipRect = u_clipRect;

@@ -28,9 +28,9 @@ enum FillTessellator {
   static let ribbonReach: Float = 0.8
   /// How far interior trapezoids grow beyond their slab, in pixels.
   static let interiorOverlap: Float = 0.25
-  /// The most edge visits across slabs a path may need (a path of a
-  /// hundred thousand crossing edges is refused, not tessellated for minutes).
-  static let maxWork = 30_000_000
+  /// The most work (edges sorted, over all slabs) a path may need: a path
+  /// of thousands of crossing edges is refused, not tessellated for minutes.
+  static let maxWork = 20_000_000
 
   struct Edge {
     var x0: Double, y0: Double, x1: Double, y1: Double
@@ -66,23 +66,105 @@ enum FillTessellator {
 
   /// The fill mesh of `contours`; an empty mesh when nothing is filled;
   /// nil when the path needs more than `maxWork`.
-  static func mesh(_ contours: [FlatContour], evenOdd: Bool) -> FillMesh? {
-    guard let (slabs, scale) = slabs(contours, evenOdd: evenOdd) else { return nil }
+  static func mesh(
+    _ contours: [FlatContour], evenOdd: Bool, maxWork: Int = maxWork
+  ) -> FillMesh? {
+    if contours.count == 1, let convex = convexMesh(contours[0].points) { return convex }
+    guard let (slabs, scale) = slabs(contours, evenOdd: evenOdd, maxWork: maxWork) else {
+      return nil
+    }
     let eps = 1e-9 * scale
     var vertices: [FillVertex] = []
+    var smooth: [UInt32] = []
+    var corners: [UInt32] = []
+    appendRibbon(boundary(slabs, eps: eps), into: &vertices, smooth: &smooth, corners: &corners)
+    var interior: [UInt32] = []
+    let bounds = appendInterior(slabs, into: &vertices, &interior)
+    return makeMesh(vertices, [smooth, corners, interior], bounds)
+  }
+
+  // MARK: Convex contours
+
+  /// The mesh of a convex polygon (circles, rounded rects, …, under
+  /// either fill rule the same): the ribbon along its own edges and its
+  /// interior as a balanced triangulation (a large triangle and ever
+  /// smaller ones toward the edges, rather than slivers across it: on
+  /// llvmpipe a triangle costs by the pixel blocks it touches). Nil when
+  /// the polygon is not convex (or winds around more than once).
+  static func convexMesh(_ input: [SIMD2<Double>]) -> FillMesh? {
+    var points: [SIMD2<Double>] = []
+    for p in input where points.last != p { points.append(p) }
+    if points.count > 1, points.first == points.last { points.removeLast() }
+    let n = points.count
+    guard n >= 3 else { return nil }
+    func cross(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double { a.x * b.y - a.y * b.x }
+    var area = 0.0
+    var turning = 0.0
+    var sign = 0.0
+    for i in 0..<n {
+      let a = points[i]
+      let b = points[(i + 1) % n]
+      let c = points[(i + 2) % n]
+      area += cross(a, b)
+      let turn = atan2(cross(b - a, c - b), (b - a).x * (c - b).x + (b - a).y * (c - b).y)
+      if abs(turn) > 1e-12 {
+        if sign == 0 { sign = turn > 0 ? 1 : -1 }
+        guard turn * sign > 0 else { return nil }
+      }
+      turning += turn
+    }
+    guard area != 0, abs(abs(turning) - 2 * Double.pi) < 1e-6 else { return nil }
+    // The ribbon's edges run with the inside on their left on screen.
+    if area < 0 { points.reverse() }
+    let edges = (0..<n).map { i in
+      BoundaryEdge(
+        from: points[i], to: points[(i + 1) % n], previous: (i + n - 1) % n, next: (i + 1) % n)
+    }
+    var vertices: [FillVertex] = []
+    var smooth: [UInt32] = []
+    var corners: [UInt32] = []
+    appendRibbon(edges, into: &vertices, smooth: &smooth, corners: &corners)
     var indices: [UInt32] = []
-    appendRibbon(boundary(slabs, eps: eps), eps: eps, into: &vertices, &indices)
-    let ribbonCount = indices.count
-    let bounds = appendInterior(slabs, into: &vertices, &indices)
-    return FillMesh(
-      vertices: vertices, indices: indices, ribbonIndexCount: ribbonCount, bounds: bounds)
+    let base = UInt32(vertices.count)
+    for p in points {
+      vertices.append(
+        FillVertex(
+          position: SIMD2(Float(p.x), Float(p.y)), extrude: .zero, own: .zero, prev: .zero,
+          next: .zero))
+    }
+    // Triangles sharing their edges exactly: no crack, so no overlap.
+    var pending = [(0, n / 3), (n / 3, 2 * n / 3), (2 * n / 3, n)]
+    indices += [base, base + UInt32(n / 3), base + UInt32(2 * n / 3)]
+    while let (i, j) = pending.popLast() {
+      guard j - i >= 2 else { continue }
+      let m = (i + j) / 2
+      indices += [base + UInt32(i), base + UInt32(m), base + UInt32(j % n)]
+      pending += [(i, m), (m, j)]
+    }
+    let lower = points.reduce(points[0]) { pointwiseMin($0, $1) }
+    let upper = points.reduce(points[0]) { pointwiseMax($0, $1) }
+    let bounds = CGRect(x: lower.x, y: lower.y, width: upper.x - lower.x, height: upper.y - lower.y)
+    return makeMesh(vertices, [smooth, corners, indices], bounds)
+  }
+
+  /// The mesh of the groups' indices, in `FillMesh.Group` order.
+  static func makeMesh(_ vertices: [FillVertex], _ groups: [[UInt32]], _ bounds: CGRect) -> FillMesh {
+    var indices: [UInt32] = []
+    var ranges: [Range<Int>] = []
+    for group in groups {
+      ranges.append(indices.count..<indices.count + group.count)
+      indices += group
+    }
+    return FillMesh(vertices: vertices, indices: indices, groups: ranges, bounds: bounds)
   }
 
   // MARK: Slabs
 
   /// The path's slabs from its top to its bottom (empty ones included, so
   /// that consecutive slabs touch), and the size of its coordinates.
-  static func slabs(_ contours: [FlatContour], evenOdd: Bool) -> ([Slab], Double)? {
+  static func slabs(
+    _ contours: [FlatContour], evenOdd: Bool, maxWork: Int = maxWork
+  ) -> ([Slab], Double)? {
     var edges: [Edge] = []
     var scale = 1.0
     for contour in contours where contour.points.count >= 2 {
@@ -117,7 +199,7 @@ enum FillTessellator {
       active.removeAll { edges[$0].y1 <= ya }
       var top = ya
       while top < yb {
-        work += active.count + 1
+        work += (active.count + 1) * (Int.bitWidth - active.count.leadingZeroBitCount + 1)
         guard work <= maxWork else { return nil }
         // Order at the slab's top (ties by where the edges go).
         xTop = active.map { edges[$0].x(at: top) }
@@ -391,10 +473,15 @@ enum FillTessellator {
     return (SIMD3(n.x, n.y, -(n.x * e.from.x + n.y * e.from.y)), d / length)
   }
 
-  /// Appends the ribbon quads of `edges`.
+  /// Corners turning less than this (a fraction of a right angle) leave
+  /// their pieces' coverage to their own edges.
+  static let smoothCorner = 1.0 / 3
+
+  /// Appends the ribbon quads of `edges`: pieces whose corners both turn
+  /// less than `smoothCorner` to `smooth`, the others to `corners`.
   static func appendRibbon(
-    _ edges: [BoundaryEdge], eps: Double, into vertices: inout [FillVertex],
-    _ indices: inout [UInt32]
+    _ edges: [BoundaryEdge], into vertices: inout [FillVertex], smooth: inout [UInt32],
+    corners: inout [UInt32]
   ) {
     let lines = edges.map { line($0) }
     /// The outward miter at the corner from edge `a` into edge `b` (unit
@@ -443,7 +530,8 @@ enum FillTessellator {
             extrude: SIMD2(Float(m.x * reach), Float(m.y * reach)), own: ownLine, prev: prevLine,
             next: nextLine))
       }
-      indices += [base, base + 1, base + 2, base, base + 2, base + 3]
+      let quad = [base, base + 1, base + 2, base, base + 2, base + 3]
+      if abs(w0) < smoothCorner && abs(w1) < smoothCorner { smooth += quad } else { corners += quad }
     }
   }
 }

@@ -63,12 +63,32 @@ enum PathFlattening {
       current.smooth.append(smooth)
       return true
     }
-    /// Chords needed for a curve whose control polygon bends by `deviation`:
-    /// the chord error shrinks with the square of their number.
-    func chords(_ deviation: Double) -> Int {
-      let n = (deviation / (8 * tol)).squareRoot().rounded(.up)
+    /// Chords needed for a curve of degree `degree` whose control points'
+    /// largest second difference is `bend` long: a chord of a parameter
+    /// step h is at most |B''| h² / 8 from the curve, and |B''| is at most
+    /// degree × (degree − 1) times the largest second difference.
+    func chords(_ bend: Double, degree: Double) -> Int {
+      let n = (degree * (degree - 1) * bend / (8 * tol)).squareRoot().rounded(.up)
       guard n.isFinite else { return maxChordsPerCurve }
       return Int(min(max(n, 1), Double(maxChordsPerCurve)))
+    }
+    func length(_ v: SIMD2<Double>) -> Double { (v.x * v.x + v.y * v.y).squareRoot() }
+    /// The direction the path last went, to tell a corner from a smooth
+    /// join of two curves (or a curve and a line): a path whose tangent
+    /// turns by less than a hundredth of a radian there bends smoothly.
+    var lastDirection: SIMD2<Double>?
+    /// The direction the subpath starts in (its first segment's tangent).
+    var firstDirection: SIMD2<Double>?
+    func markJunction(_ direction: SIMD2<Double>) {
+      let n = length(direction)
+      if firstDirection == nil, n > 0 { firstDirection = direction / n }
+      guard n > 0, let last = lastDirection, current.points.count > 1 else { return }
+      let d = direction / n
+      if d.x * last.x + d.y * last.y > 0.99995 { current.smooth[current.smooth.count - 1] = true }
+    }
+    func setDirection(_ direction: SIMD2<Double>) {
+      let n = length(direction)
+      lastDirection = n > 0 ? direction / n : nil
     }
 
     for element in path.elements {
@@ -79,41 +99,62 @@ enum PathFlattening {
         guard append(q, smooth: false) else { return nil }
         last = q
         start = q
+        lastDirection = nil
+        firstDirection = nil
       case .lineTo(let p):
         guard let q = point(p) else { return nil }
         ensureStarted()
         current.hasSegments = true
+        markJunction(q - last)
         guard append(q, smooth: false) else { return nil }
+        if q != last { setDirection(q - last) }
         last = q
       case .quadCurveTo(let p, let c):
         guard let q = point(p), let c = point(c) else { return nil }
         ensureStarted()
         current.hasSegments = true
-        let d = last - 2 * c + q
-        let n = chords(abs(d.x) + abs(d.y))
+        markJunction(c != last ? c - last : q - last)
+        let n = chords(length(last - 2 * c + q), degree: 2)
         for i in 1...n {
           let t = Double(i) / Double(n)
           let u = 1 - t
           guard append(u * u * last + 2 * u * t * c + t * t * q, smooth: i < n) else { return nil }
         }
+        setDirection(q != c ? q - c : q - last)
         last = q
       case .curveTo(let p, let c1, let c2):
         guard let q = point(p), let c1 = point(c1), let c2 = point(c2) else { return nil }
         ensureStarted()
         current.hasSegments = true
-        let d1 = last - 2 * c1 + c2
-        let d2 = c1 - 2 * c2 + q
-        let n = chords(1.5 * max(abs(d1.x) + abs(d1.y), abs(d2.x) + abs(d2.y)))
+        markJunction(c1 != last ? c1 - last : (c2 != last ? c2 - last : q - last))
+        let n = chords(max(length(last - 2 * c1 + c2), length(c1 - 2 * c2 + q)), degree: 3)
         for i in 1...n {
           let t = Double(i) / Double(n)
           let u = 1 - t
           let p = u * u * u * last + 3 * u * u * t * c1 + 3 * u * t * t * c2 + t * t * t * q
           guard append(p, smooth: i < n) else { return nil }
         }
+        setDirection(q != c2 ? q - c2 : (q != c1 ? q - c1 : q - last))
         last = q
       case .closeSubpath:
         if !current.points.isEmpty {
           current.isClosed = true
+          // Where the closing segment (or the first segment, when there is
+          // none) goes on smoothly from the last one, the first point is smooth.
+          if let lastDirection, let firstDirection, current.points.count > 2 {
+            func same(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Bool {
+              a.x * b.x + a.y * b.y > 0.99995
+            }
+            let closing = start - last
+            let n = length(closing)
+            if n > 0 {
+              // A closing segment: smooth at its ends where the path goes on straight.
+              if same(closing / n, lastDirection) { current.smooth[current.smooth.count - 1] = true }
+              if same(closing / n, firstDirection) { current.smooth[0] = true }
+            } else if same(lastDirection, firstDirection) {
+              current.smooth[0] = true  // the last point is the first, dropped below
+            }
+          }
           // The closing segment is implied: a last point on the first goes.
           if current.points.count > 1, current.points.last == current.points.first {
             current.points.removeLast()
@@ -128,13 +169,13 @@ enum PathFlattening {
     return result
   }
 
-  /// The tolerance for drawing at `scale` pixels per point: a tenth of a
-  /// pixel at the top of the scale's octave, so that a path is flattened
-  /// again only when its scale crosses a power of two.
+  /// The tolerance for drawing at `scale` pixels per point: a quarter of a
+  /// pixel at the top of the scale's octave (Skia's default too), so that a
+  /// path is flattened again only when its scale crosses a power of two.
   static func level(forScale scale: CGFloat) -> Int {
     guard scale.isFinite, scale > 0 else { return 0 }
     return Int(min(max(log2(Double(scale)).rounded(.up), -8), 6))
   }
 
-  static func tolerance(level: Int) -> Double { 0.1 / pow(2, Double(level)) }
+  static func tolerance(level: Int) -> Double { 0.25 / pow(2, Double(level)) }
 }

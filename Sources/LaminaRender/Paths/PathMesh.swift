@@ -31,15 +31,15 @@ struct StrokeVertex: Equatable {
   /// directions, the one before it and the one after it (zero where there
   /// is none: the segment's end is the subpath's).
   var tangents: SIMD4<Float>
-  /// A segment's corner: along (-1 start, +1 end) and across (±2 the
-  /// band's edges, ±1 its core's); a join's fan point (0 the vertex, 1…5
-  /// around the wedge); a dot's corner.
+  /// A segment's corner: along (-1 start, +1 end) and across (±1); a
+  /// wedge's fan point (0 the vertex, 1…5 around it); a dot's corner.
   var corner: SIMD2<Float>
   /// Arc lengths: a segment's start and end, or a join's or dot's position.
   var range: SIMD2<Float>
   /// The arc lengths where the vertex's subpath starts and ends.
   var subpath: SIMD2<Float>
-  /// `StrokePiece` raw value, and 1 when the subpath is closed.
+  /// `StrokePiece` raw value, and flags (`StrokeMesher.closedFlag` and,
+  /// for segments, the ends cut along a bisector and the corner flag).
   var kind: SIMD2<Float>
 }
 
@@ -47,7 +47,6 @@ struct StrokeVertex: Equatable {
 enum StrokePiece: Float {
   case segment = 0
   case roundJoin = 1
-  case miterJoin = 2
   case bevelJoin = 3
   /// A subpath of zero length: a dot with round or square caps.
   case dot = 4
@@ -67,17 +66,26 @@ protocol PathMesh: AnyObject {
 /// (antialiased, drawn first) and the region's interior (drawn after, where
 /// the ribbon did not draw).
 final class FillMesh: PathMesh {
+  /// The parts, drawn in this order by a program each.
+  enum Group: Int, CaseIterable {
+    /// Ribbon pieces whose corners turn little: their own edge decides.
+    case smoothRibbon
+    /// Ribbon pieces at corners: combined with the neighbouring edges.
+    case cornerRibbon
+    case interior
+  }
+
   let vertices: [FillVertex]
   let indices: [UInt32]
-  /// Indices `0..<ribbonIndexCount` are the ribbon's; the rest the interior's.
-  let ribbonIndexCount: Int
+  /// Each group's range of `indices`, in `Group` order.
+  let groups: [Range<Int>]
   /// The filled region's bounds in the layer's plane.
   let bounds: CGRect
 
-  init(vertices: [FillVertex], indices: [UInt32], ribbonIndexCount: Int, bounds: CGRect) {
+  init(vertices: [FillVertex], indices: [UInt32], groups: [Range<Int>], bounds: CGRect) {
     self.vertices = vertices
     self.indices = indices
-    self.ribbonIndexCount = ribbonIndexCount
+    self.groups = groups
     self.bounds = bounds
   }
 
@@ -90,16 +98,20 @@ final class FillMesh: PathMesh {
   }
 }
 
-/// The stroke of a path: a quad per segment, a fan per join, a quad per
+/// The stroke of a path: a quad per segment, a fan per wedge, a quad per
 /// dot, each vertex carrying its arc length, so that trims and dashes are
 /// decided per fragment.
 final class StrokeMesh: PathMesh {
+  /// The pieces of one kind, drawn by one program each (llvmpipe runs
+  /// every side of a branch, so a shader does one kind's work only).
+  enum Group: Int, CaseIterable {
+    case segments, cornerSegments, roundJoins, bevelJoins, dots
+  }
+
   let vertices: [StrokeVertex]
   let indices: [UInt32]
-  /// Indices `0..<coreIndexCount` are the segments' cores (drawn first by a
-  /// cheaper program: fully covered across); the rest the pieces' edges,
-  /// the joins and the dots.
-  let coreIndexCount: Int
+  /// Each group's range of `indices`, in `Group` order.
+  let groups: [Range<Int>]
   /// The path's length (all subpaths, closing segments included).
   let length: Double
   /// The bounds of the path's points (the stroke reaches `reach(halfWidth:)` beyond).
@@ -110,12 +122,12 @@ final class StrokeMesh: PathMesh {
   let subpaths: [(start: Double, end: Double, closed: Bool)]
 
   init(
-    vertices: [StrokeVertex], indices: [UInt32], coreIndexCount: Int, length: Double,
+    vertices: [StrokeVertex], indices: [UInt32], groups: [Range<Int>], length: Double,
     pointBounds: CGRect, miterFactor: Double, subpaths: [(start: Double, end: Double, closed: Bool)]
   ) {
     self.vertices = vertices
     self.indices = indices
-    self.coreIndexCount = coreIndexCount
+    self.groups = groups
     self.length = length
     self.pointBounds = pointBounds
     self.miterFactor = miterFactor

@@ -1,36 +1,51 @@
 import Foundation
 import Lamina
 
-/// Builds the stroke mesh of a path: for each segment a quad along it,
-/// for each corner a fan over the gap the two segments leave on the outer
-/// side (round, miter or bevel, as `lineJoin` and `miterLimit` decide; a
-/// corner inside a curve is always round, as the curve's exact offset
-/// is), and a dot for each subpath of zero length. Every vertex carries
-/// arc lengths, so the fragment shader decides what `strokeStart`,
-/// `strokeEnd`, `lineDashPattern` and `lineDashPhase` leave visible and
-/// where caps go; the vertex shader sizes the pieces from the line width
-/// and collapses those the trim hides. The mesh depends on the path, the
-/// join and the miter limit only.
+/// Builds the stroke mesh of a path: a quad along each segment, a wedge
+/// over the gap that a round or bevel corner leaves on its outer side, and
+/// a quad around each subpath of zero length (a dot with round or square
+/// caps). Every vertex carries arc lengths, so the fragment shader decides
+/// what `strokeStart`, `strokeEnd`, `lineDashPattern` and `lineDashPhase`
+/// leave visible and where caps go; the vertex shader sizes the pieces
+/// from the line width and collapses those the trim hides. The mesh
+/// depends on the path, the join and the miter limit only.
 ///
-/// Pieces overlap (a segment and the next on the inner side of a corner,
-/// a curve crossing itself): the renderer draws each pixel of a stroke
-/// once through the stencil, so that a translucent stroke is one layer of
-/// paint, as Core Graphics strokes the union.
+/// Two segments that meet at a miter (within the limit), inside a curve
+/// (where the exact stroke is the curve's offset) or nearly straight on
+/// are cut along the bisector of their corner: the two quads then tile
+/// the stroke there with no gap and no overlap, and the miter needs no
+/// piece of its own. Segments next to a corner take, near it, the union
+/// of their band with their neighbour's (the pixels of the inner corner).
+/// Where pieces still overlap (caps, a path crossing itself), the renderer
+/// draws each pixel of a stroke once (a translucent stroke is one layer
+/// of paint, as Core Graphics strokes the union).
 enum StrokeMesher {
+  /// Corners turning less than this (radians) are cut along the bisector
+  /// whatever the join: the joins differ there by a few thousandths of
+  /// the line width.
+  static let straightTurn = 5.0 * Double.pi / 180
+
+  /// Segments, vertex flags (`StrokeVertex.kind.y`).
+  static let closedFlag: Float = 1
+  static let cutStartFlag: Float = 2
+  static let cutEndFlag: Float = 4
+  /// A segment whose start or end is a corner: its fragments take the
+  /// union with the neighbour's band there.
+  static let cornerFlag: Float = 8
+
   static func mesh(
     _ contours: [FlatContour], join: CAShapeLayerLineJoin, miterLimit: Double
   ) -> StrokeMesh {
     var vertices: [StrokeVertex] = []
-    var indices: [UInt32] = []
-    // The segments' cores (where they are fully covered) draw before
-    // everything else, so that no partly covered fragment of another piece
-    // takes a pixel a core covers.
-    var coreIndices: [UInt32] = []
+    var groups = [[UInt32]](repeating: [], count: StrokeMesh.Group.allCases.count)
     var subpaths: [(start: Double, end: Double, closed: Bool)] = []
     var s = 0.0
     var miterFactor = 1.0
     var box = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
     func f(_ v: SIMD2<Double>) -> SIMD2<Float> { SIMD2(Float(v.x), Float(v.y)) }
+    func appendQuad(_ group: StrokeMesh.Group, _ base: UInt32) {
+      groups[group.rawValue] += [base, base + 1, base + 2, base, base + 2, base + 3]
+    }
 
     for contour in contours {
       let (points, smooth) = distinctPoints(contour)
@@ -39,8 +54,6 @@ enum StrokeMesher {
         box = (min(box.minX, p.x), min(box.minY, p.y), max(box.maxX, p.x), max(box.maxY, p.y))
       }
       let start = s
-      let closed = contour.isClosed && points.count >= 2
-      let flag: Float = closed ? 1 : 0
       if points.count == 1 {
         subpaths.append((s, s, false))
         guard contour.hasSegments else { continue }
@@ -52,17 +65,16 @@ enum StrokeMesher {
               range: SIMD2(Float(s), Float(s)), subpath: SIMD2(Float(s), Float(s)),
               kind: SIMD2(StrokePiece.dot.rawValue, 0)))
         }
-        indices += [base, base + 1, base + 2, base, base + 2, base + 3]
+        appendQuad(.dots, base)
         continue
       }
+      let closed = contour.isClosed
       let n = points.count
       let segmentCount = closed ? n : n - 1
       var starts: [Double] = []
       var tangents: [SIMD2<Double>] = []
       for i in 0..<segmentCount {
-        let a = points[i]
-        let b = points[(i + 1) % n]
-        let d = b - a
+        let d = points[(i + 1) % n] - points[i]
         let length = (d.x * d.x + d.y * d.y).squareRoot()
         starts.append(s)
         tangents.append(d / length)
@@ -71,81 +83,93 @@ enum StrokeMesher {
       let end = s
       subpaths.append((start, end, closed))
       let sub = SIMD2(Float(start), Float(end))
+      let closedFlag: Float = closed ? Self.closedFlag : 0
 
-      func appendSegment(_ i: Int) {
-        let a = points[i]
-        let b = points[(i + 1) % n]
-        let t = f(tangents[i])
-        let before = i > 0 || closed ? f(tangents[(i - 1 + segmentCount) % segmentCount]) : .zero
-        let after = i + 1 < segmentCount || closed ? f(tangents[(i + 1) % segmentCount]) : .zero
-        let neighbours = SIMD4(before.x, before.y, after.x, after.y)
-        let range = SIMD2(Float(starts[i]), Float(i + 1 < segmentCount ? starts[i + 1] : end))
-        let base = UInt32(vertices.count)
-        // Two rows of four: across, the band's outer edges (±2) and its
-        // core's (±1), at the segment's start and end.
-        for (point, along) in [(a, Float(-1)), (b, Float(1))] {
-          for across: Float in [-2, -1, 1, 2] {
-            vertices.append(
-              StrokeVertex(
-                base: f(point), tangent: t, tangents: neighbours, corner: SIMD2(along, across),
-                range: range, subpath: sub, kind: SIMD2(StrokePiece.segment.rawValue, flag)))
-          }
-        }
-        func quad(_ i: UInt32, _ j: UInt32) -> [UInt32] {
-          [base + i, base + j, base + 4 + j, base + i, base + 4 + j, base + 4 + i]
-        }
-        coreIndices += quad(1, 2)
-        indices += quad(0, 1) + quad(2, 3)
-      }
-      /// The join at point `i`, between the segment arriving there and the one leaving.
-      func appendJoin(_ i: Int, at position: Double) {
-        let incoming = tangents[(i - 1 + segmentCount) % segmentCount]
-        let outgoing = tangents[i % segmentCount]
-        let turn = abs(
-          atan2(
-            incoming.x * outgoing.y - incoming.y * outgoing.x,
-            incoming.x * outgoing.x + incoming.y * outgoing.y))
-        guard turn > 1e-9 else { return }  // straight on: no gap to fill
-        var piece: StrokePiece
-        if smooth[i] || join == .round {
-          piece = .roundJoin
-        } else if join == .bevel {
-          piece = .bevelJoin
-        } else {
+      /// How the corner at point `i` is drawn: nil at the ends of an open
+      /// subpath (caps), `.cut` along the bisector, or a wedge.
+      enum Corner { case cut, wedge(StrokePiece) }
+      func corner(_ i: Int) -> Corner? {
+        guard closed || (i > 0 && i < n - 1) else { return nil }
+        let a = tangents[(i - 1 + segmentCount) % segmentCount]
+        let b = tangents[i % segmentCount]
+        let turn = abs(atan2(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y))
+        if smooth[i] || turn < straightTurn { return .cut }
+        switch join {
+        case .round: return .wedge(.roundJoin)
+        case .bevel: return .wedge(.bevelJoin)
+        default:
           // Core Graphics' (and PostScript's) limit: miter length over line width.
           let factor = 1 / cos(turn / 2)
-          piece = factor.isFinite && factor <= miterLimit ? .miterJoin : .bevelJoin
-          if piece == .miterJoin { miterFactor = max(miterFactor, factor) }
+          guard factor.isFinite, factor <= miterLimit else { return .wedge(.bevelJoin) }
+          miterFactor = max(miterFactor, factor)
+          return .cut
         }
-        // A full reversal leaves a gap only a round join fills.
-        if piece != .roundJoin && turn > Double.pi - 1e-6 { return }
+      }
+      let corners = (0..<n).map(corner)
+      // Real corners (a wedge, or a miter cut at a turn): their segments
+      // take the union with the neighbour's band near them.
+      let cornerTurns = (0..<n).map { i -> Bool in
+        guard let c = corners[i] else { return false }
+        if case .wedge = c { return true }
+        let a = tangents[(i - 1 + segmentCount) % segmentCount]
+        let b = tangents[i % segmentCount]
+        return !smooth[i] && abs(atan2(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y)) >= straightTurn
+      }
+
+      for i in 0..<segmentCount {
+        let j = (i + 1) % n
+        // The wedge at the corner where this segment starts comes first.
+        if i > 0 || closed, case .wedge(let piece) = corners[i]! {
+          let incoming = tangents[(i - 1 + segmentCount) % segmentCount]
+          let outgoing = tangents[i]
+          let position = i == 0 ? end : starts[i]
+          let base = UInt32(vertices.count)
+          for code in 0..<6 {
+            vertices.append(
+              StrokeVertex(
+                base: f(points[i]), tangent: f(incoming),
+                tangents: SIMD4(
+                  Float(incoming.x), Float(incoming.y), Float(outgoing.x), Float(outgoing.y)),
+                corner: SIMD2(Float(code), 0), range: SIMD2(Float(position), Float(position)),
+                subpath: sub, kind: SIMD2(piece.rawValue, closedFlag)))
+          }
+          let group: StrokeMesh.Group = piece == .roundJoin ? .roundJoins : .bevelJoins
+          for k in UInt32(1)...4 { groups[group.rawValue] += [base, base + k, base + k + 1] }
+        }
+        var flags = closedFlag
+        if case .cut = corners[i] { flags += Self.cutStartFlag }
+        if case .cut = corners[j] { flags += Self.cutEndFlag }
+        let atCorner = cornerTurns[i] || cornerTurns[j]
+        if atCorner { flags += Self.cornerFlag }
+        let before = corners[i] != nil ? f(tangents[(i - 1 + segmentCount) % segmentCount]) : .zero
+        let after = corners[j] != nil ? f(tangents[(i + 1) % segmentCount]) : .zero
+        let range = SIMD2(Float(starts[i]), Float(i + 1 < segmentCount ? starts[i + 1] : end))
         let base = UInt32(vertices.count)
-        for code in 0..<6 {
+        for (point, corner) in [
+          (points[i], SIMD2<Float>(-1, -1)), (points[i], SIMD2(-1, 1)), (points[j], SIMD2(1, 1)),
+          (points[j], SIMD2(1, -1)),
+        ] {
           vertices.append(
             StrokeVertex(
-              base: f(points[i]), tangent: f(incoming),
-              tangents: SIMD4(Float(incoming.x), Float(incoming.y), Float(outgoing.x), Float(outgoing.y)),
-              corner: SIMD2(Float(code), 0), range: SIMD2(Float(position), Float(position)),
-              subpath: sub, kind: SIMD2(piece.rawValue, flag)))
+              base: f(point), tangent: f(tangents[i]),
+              tangents: SIMD4(before.x, before.y, after.x, after.y), corner: corner, range: range,
+              subpath: sub, kind: SIMD2(StrokePiece.segment.rawValue, flags)))
         }
-        for k in 1...4 {
-          indices += [base, base + UInt32(k), base + UInt32(k) + 1]
-        }
+        appendQuad(atCorner ? .cornerSegments : .segments, base)
       }
-      for i in 0..<segmentCount {
-        // A closed subpath's first corner is its closing one, at its end.
-        if i > 0 { appendJoin(i, at: starts[i]) }
-        appendSegment(i)
-      }
-      if closed { appendJoin(0, at: end) }
     }
     let bounds =
       box.minX <= box.maxX
       ? CGRect(x: box.minX, y: box.minY, width: box.maxX - box.minX, height: box.maxY - box.minY)
       : .null
+    var indices: [UInt32] = []
+    var ranges: [Range<Int>] = []
+    for group in groups {
+      ranges.append(indices.count..<indices.count + group.count)
+      indices += group
+    }
     return StrokeMesh(
-      vertices: vertices, indices: coreIndices + indices, coreIndexCount: coreIndices.count,
-      length: s, pointBounds: bounds,
+      vertices: vertices, indices: indices, groups: ranges, length: s, pointBounds: bounds,
       miterFactor: miterFactor, subpaths: subpaths)
   }
 
