@@ -447,7 +447,7 @@ public final class Renderer {
 
   // MARK: Drawing a list
 
-  private struct Batch {
+  struct Batch {
     var blend: BlendMode
     var program: GLProgram
     var texture: GLuint
@@ -458,8 +458,11 @@ public final class Renderer {
     var indexCount: Int
     /// The gradient whose uniforms the batch sets, for gradient items.
     var paint: GradientPaint?
-    /// A path item, drawn on its own from its mesh (`Renderer+Paths.swift`).
-    var path: DrawItem? = nil
+    /// Path items, drawn from their mesh by instanced draws instead of
+    /// the batch's vertices (`Renderer+Paths.swift`).
+    var paths: [DrawItem] = []
+    /// Pixels the batch's items touch.
+    var bounds = PixelRect(x: 0, y: 0, width: 0, height: 0)
   }
 
   /// Draws `commands` into the bound target, which shows `region` of the
@@ -513,10 +516,7 @@ public final class Renderer {
         item = compositeItem(group, region: region)
       }
       if case .path = item.material {
-        batches.append(
-          Batch(
-            blend: item.blend, program: programs.solid, texture: 0, sampler: 0, mask: 0,
-            effect: false, firstIndex: 0, indexCount: 0, paint: nil, path: item))
+        appendPath(item, to: &batches)
         continue
       }
       var (program, texture, sampler, mask) = try resources(for: item.material)
@@ -539,19 +539,21 @@ public final class Renderer {
         effect
         ? appendEffectItem(item, &effectVertices, &effectIndices)
         : appendItem(item, &vertices, &indices)
-      if var last = batches.last, last.path == nil, last.program.id == program.id,
+      if var last = batches.last, last.paths.isEmpty, last.program.id == program.id,
         last.texture == texture,
         last.sampler == sampler, last.mask == mask, last.effect == effect,
         last.blend == item.blend, last.paint == paint, !composite,
         last.firstIndex + last.indexCount == first
       {
         last.indexCount += count
+        last.bounds = last.bounds.union(item.bounds)
         batches[batches.count - 1] = last
       } else {
         batches.append(
           Batch(
             blend: item.blend, program: program, texture: texture, sampler: sampler, mask: mask,
             effect: effect, firstIndex: first, indexCount: count, paint: paint))
+        batches[batches.count - 1].bounds = item.bounds
       }
     }
     guard !batches.isEmpty else { return }
@@ -584,11 +586,17 @@ public final class Renderer {
     let (w, h) = (Float(targetSize.0), Float(targetSize.1))
     let viewport = (2 / w, 2 / h, -2 * Float(region.x) / w - 1, -2 * Float(region.y) / h - 1)
     var viewportSet: Set<GLuint> = []
+    var drawingPaths = false
     for batch in batches {
-      if let path = batch.path {
-        try drawPath(path, viewport: viewport)
+      if !batch.paths.isEmpty {
+        try drawPaths(batch.paths, viewport: viewport)
         glBindVertexArray(boundEffect ? effectVertexArray : vertexArray)
+        drawingPaths = true
         continue
+      }
+      if drawingPaths {
+        endPaths()
+        drawingPaths = false
       }
       device.setBlending(true, mode: batch.blend)
       if case .composite = batch.blend { device.blendBarrier() }
@@ -608,6 +616,7 @@ public final class Renderer {
       if batch.mask != 0 { device.bindMask(batch.mask, sampler: batch.sampler) }
       device.drawTriangles(indexCount: batch.indexCount, firstIndex: batch.firstIndex)
     }
+    if drawingPaths { endPaths() }
     if boundEffect { glBindVertexArray(vertexArray) }
   }
 

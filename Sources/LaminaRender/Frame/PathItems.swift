@@ -44,7 +44,7 @@ struct StrokeParameters: Hashable {
   }
 
   /// The most dashes (on-intervals of one period) the shader takes.
-  static let maxDashes = 8
+  static let maxDashes = 4
 
   var halfWidth: Float
   var cap: Cap

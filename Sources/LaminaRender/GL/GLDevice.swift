@@ -137,10 +137,15 @@ final class GLDevice {
     glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
   }
 
-  func drawTriangles(indexCount: Int, firstIndex: Int) {
-    glDrawElements(
-      GLenum(GL_TRIANGLES), GLsizei(indexCount), GLenum(GL_UNSIGNED_INT),
-      UnsafeRawPointer(bitPattern: firstIndex * MemoryLayout<UInt32>.size))
+  func drawTriangles(indexCount: Int, firstIndex: Int, instances: Int = 1) {
+    let offset = UnsafeRawPointer(bitPattern: firstIndex * MemoryLayout<UInt32>.size)
+    if instances == 1 {
+      glDrawElements(GLenum(GL_TRIANGLES), GLsizei(indexCount), GLenum(GL_UNSIGNED_INT), offset)
+    } else {
+      glDrawElementsInstanced(
+        GLenum(GL_TRIANGLES), GLsizei(indexCount), GLenum(GL_UNSIGNED_INT), offset,
+        GLsizei(instances))
+    }
     counters.drawCalls += 1
   }
 

@@ -1,20 +1,28 @@
 import CGLES3
 import Foundation
 
-/// The path shaders (`path_fill.*`, `path_stroke.*`) specialized per what
-/// a draw needs, compiled the first time it is met: the ribbon or the
-/// interior of a fill, or a stroke with its number of dashes (a constant
-/// loop bound unrolls on llvmpipe, as the gradient stops do), a clip,
-/// depth-sorting cuts, and the blend equations' layout.
+/// The path shaders (`path_fill.*`, `path_stroke.*`) specialized per what a
+/// draw needs, compiled the first time it is met: the ribbon or the
+/// interior of a fill, or one kind of a stroke's pieces with its cap and
+/// number of dashes, a clip, depth-sorting cuts, and the blend equations'
+/// layout. llvmpipe runs every side of a branch, so each variant carries
+/// only its own work; a constant dash count unrolls the dash loops.
 final class PathPrograms {
   enum Role: Hashable {
-    case fillRibbon, fillInterior, strokeCore, stroke
+    /// A fill's parts (`FillMesh.Group`).
+    case fill(FillMesh.Group)
+    /// A stroke's pieces of one group (`StrokeMesh.Group`).
+    case stroke(StrokeMesh.Group)
   }
 
   struct Variant: Hashable {
     var role: Role
     /// Dashes of one period (strokes; 0 for none).
     var dashes = 0
+    /// 0 butt, 1 round, 2 square (strokes).
+    var cap: Int32 = 0
+    /// Segments a trim or dash cuts (the others skip that work).
+    var cut = false
     var clip = false
     var planes = false
     var advanced = false
@@ -23,11 +31,9 @@ final class PathPrograms {
   /// A linked path program and the uniforms a draw sets.
   struct Program {
     let id: GLuint
-    let viewport, matrix, color: GLint
+    let viewport: GLint
     let clipMatrix, clipRect, clipRadii: GLint
     let planes, planeCount: GLint
-    let halfWidth, cap, trim: GLint
-    let dashOn, dashPeriod, dashPhase: GLint
   }
 
   private var programs: [Variant: Program] = [:]
@@ -35,10 +41,24 @@ final class PathPrograms {
   func program(_ variant: Variant) throws -> Program {
     if let program = programs[variant] { return program }
     var defines: [String] = []
-    if variant.role == .fillInterior { defines.append("INTERIOR") }
-    let stroke = variant.role == .stroke || variant.role == .strokeCore
-    if variant.role == .strokeCore { defines.append("CORE") }
-    if stroke { defines.append("DASH_COUNT \(variant.dashes)") }
+    var stroke = false
+    switch variant.role {
+    case .fill(.smoothRibbon): break
+    case .fill(.cornerRibbon): defines.append("CORNERS")
+    case .fill(.interior): defines.append("INTERIOR")
+    case .stroke(let group):
+      stroke = true
+      let piece: Int
+      switch group {
+      case .segments: piece = 0
+      case .cornerSegments: piece = 1
+      case .roundJoins: piece = 2
+      case .bevelJoins: piece = 3
+      case .dots: piece = 4
+      }
+      defines += ["PIECE \(piece)", "CAP \(variant.cap)", "DASH_COUNT \(variant.dashes)"]
+      if variant.cut { defines.append("CUT") }
+    }
     if variant.clip { defines.append("CLIP") }
     if variant.planes { defines.append("PLANES") }
     if variant.advanced { defines.append("BLEND_ADVANCED") }
@@ -47,13 +67,9 @@ final class PathPrograms {
     let id = try Self.link(vertex: vertex, fragment: fragment, defines: defines)
     let location = { (name: String) -> GLint in glGetUniformLocation(id, name) }
     let program = Program(
-      id: id, viewport: location("u_viewport"), matrix: location("u_matrix"),
-      color: location("u_color"), clipMatrix: location("u_clipMatrix"),
+      id: id, viewport: location("u_viewport"), clipMatrix: location("u_clipMatrix"),
       clipRect: location("u_clipRect"), clipRadii: location("u_clipRadii"),
-      planes: location("u_planes"), planeCount: location("u_planeCount"),
-      halfWidth: location("u_halfWidth"), cap: location("u_cap"), trim: location("u_trim"),
-      dashOn: location("u_dashOn"), dashPeriod: location("u_dashPeriod"),
-      dashPhase: location("u_dashPhase"))
+      planes: location("u_planes"), planeCount: location("u_planeCount"))
     programs[variant] = program
     return program
   }
@@ -94,10 +110,28 @@ final class PathPrograms {
   }
 }
 
+/// What one path item of an instanced draw gives its vertices (112 bytes,
+/// instance attributes 8…14 of the path shaders, `path_vertex.glsl`).
+struct PathInstance {
+  /// Columns of the plane-to-target homography; `matrix0.w` is the item's
+  /// depth, `matrix2.w` its dash phase.
+  var matrix0: SIMD4<Float>
+  var matrix1: SIMD4<Float>
+  var matrix2: SIMD4<Float>
+  /// Premultiplied, opacity included.
+  var color: SIMD4<Float>
+  /// Trim start and end (arc lengths), half line width, dash period.
+  var stroke: SIMD4<Float>
+  /// Up to four dashes of one period: start and end.
+  var dashes0: SIMD4<Float>
+  var dashes1: SIMD4<Float>
+}
+
 /// Path meshes on the GPU: a vertex array, vertex buffer and index buffer
 /// per mesh, uploaded the first time the mesh is drawn and kept while it
 /// is drawn (meshes come from `PathGeometryCache`, one per path and style,
-/// so an animated trim or dash uploads nothing).
+/// so an animated trim or dash uploads nothing), and one buffer of the
+/// instances of the draw at hand, which every mesh's vertex array reads.
 final class PathBuffers {
   private struct Entry {
     let mesh: PathMesh
@@ -112,9 +146,20 @@ final class PathBuffers {
 
   private var entries: [ObjectIdentifier: Entry] = [:]
   private var frame = 0
+  private var instanceBuffer: GLuint = 0
 
-  /// The vertex array of `mesh` (its index buffer bound in it), uploaded
-  /// now when it is not on the GPU yet.
+  /// Sets the instances of the next draws.
+  func setInstances(_ instances: [PathInstance]) {
+    if instanceBuffer == 0 { glGenBuffers(1, &instanceBuffer) }
+    glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+    instances.withUnsafeBytes { raw in
+      glBufferData(GLenum(GL_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+    }
+  }
+
+  /// The vertex array of `mesh` (its index buffer bound in it, its
+  /// instance attributes reading the instance buffer), uploaded now when
+  /// it is not on the GPU yet.
   func vertexArray(for mesh: PathMesh, counters: inout RenderCounters) -> GLuint {
     let key = ObjectIdentifier(mesh)
     if var entry = entries[key] {
@@ -122,6 +167,7 @@ final class PathBuffers {
       entries[key] = entry
       return entry.vertexArray
     }
+    if instanceBuffer == 0 { glGenBuffers(1, &instanceBuffer) }
     var entry = Entry(mesh: mesh, lastUsedFrame: frame)
     glGenVertexArrays(1, &entry.vertexArray)
     glBindVertexArray(entry.vertexArray)
@@ -151,6 +197,14 @@ final class PathBuffers {
       Renderer.vertexAttribute(5, 2, GL_FLOAT, normalized: false, \StrokeVertex.subpath)
       Renderer.vertexAttribute(6, 2, GL_FLOAT, normalized: false, \StrokeVertex.kind)
     }
+    glBindBuffer(GLenum(GL_ARRAY_BUFFER), instanceBuffer)
+    let fields: [PartialKeyPath<PathInstance>] = [
+      \.matrix0, \.matrix1, \.matrix2, \.color, \.stroke, \.dashes0, \.dashes1,
+    ]
+    for (i, field) in fields.enumerated() {
+      Renderer.vertexAttribute(GLuint(8 + i), 4, GL_FLOAT, normalized: false, field)
+      glVertexAttribDivisor(GLuint(8 + i), 1)
+    }
     counters.geometryUploads += 1
     entries[key] = entry
     return entry.vertexArray
@@ -178,5 +232,6 @@ final class PathBuffers {
 
   deinit {
     for entry in entries.values { delete(entry) }
+    if instanceBuffer != 0 { glDeleteBuffers(1, &instanceBuffer) }
   }
 }

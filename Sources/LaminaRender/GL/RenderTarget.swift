@@ -10,10 +10,10 @@ package final class RenderTarget {
   package private(set) var resolveFramebuffer: GLuint = 0
   private(set) var texture: GLuint = 0
   private var renderbuffer: GLuint = 0
-  /// The stencil attachment, made the first time a path is drawn here
-  /// (`RenderTarget+Stencil.swift`), and the next stencil value to hand out.
-  var stencilBuffer: GLuint = 0
-  var nextStencilValue = 1
+  /// The depth attachment, made the first time a path is drawn here
+  /// (`RenderTarget+Depth.swift`), and the next depth level to hand out.
+  var depthBuffer: GLuint = 0
+  var nextDepthLevel = 1
 
   package init(width: Int, height: Int, samples: Int) throws {
     self.width = width
@@ -86,7 +86,7 @@ package final class RenderTarget {
 
   deinit {
     Self.unregister(self)
-    if stencilBuffer != 0 { glDeleteRenderbuffers(1, &stencilBuffer) }
+    if depthBuffer != 0 { glDeleteRenderbuffers(1, &depthBuffer) }
     glDeleteFramebuffers(1, &resolveFramebuffer)
     if drawFramebuffer != resolveFramebuffer {
       glDeleteFramebuffers(1, &drawFramebuffer)
