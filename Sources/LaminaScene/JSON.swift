@@ -1,7 +1,7 @@
 import Foundation
 
 /// A JSON value that keeps the order of object keys, as written.
-indirect enum JSON: Equatable {
+package indirect enum JSON: Equatable {
   case null
   case bool(Bool)
   case number(Double)
@@ -9,7 +9,7 @@ indirect enum JSON: Equatable {
   case array([JSON])
   case object([(key: String, value: JSON)])
 
-  static func == (a: JSON, b: JSON) -> Bool {
+  package static func == (a: JSON, b: JSON) -> Bool {
     switch (a, b) {
     case (.null, .null): return true
     case (.bool(let x), .bool(let y)): return x == y
@@ -23,7 +23,7 @@ indirect enum JSON: Equatable {
   }
 
   /// How the value is named in "found …" messages.
-  var kindDescription: String {
+  package var kindDescription: String {
     switch self {
     case .null: return "null"
     case .bool: return "a boolean"
@@ -35,7 +35,7 @@ indirect enum JSON: Equatable {
   }
 
   /// The value for `key` when this is an object.
-  subscript(key: String) -> JSON? {
+  package subscript(key: String) -> JSON? {
     guard case .object(let members) = self else { return nil }
     return members.first { $0.key == key }?.value
   }
