@@ -3,20 +3,38 @@ import Foundation
 import Lamina
 
 /// GPU textures of `CGImage`s: each image is uploaded once (premultiplied)
-/// and reused while it lives; textures unused for a while are released.
+/// and reused while it lives. The textures held stay within `budgetBytes`
+/// (width × height × 4, a third more with mipmaps): an upload past it first
+/// releases the least recently used textures that the current frame has not
+/// used (a frame's own textures are never released under it, so one frame
+/// may exceed the budget on its own); textures unused for `retainFrames`
+/// frames are released in any case.
 final class TextureCache {
   private struct Entry {
     var texture: GLuint
     var mipmapped: Bool
     var lastUsedFrame: Int
+    /// When it was last asked for, counting every request: the order of use.
+    var lastUse: UInt64
+    var width: Int, height: Int
+    var bytes: Int { width * height * 4 * (mipmapped ? 4 : 3) / 3 }
   }
 
   private var entries: [UInt64: Entry] = [:]
   private var samplers: [SamplerKey: GLuint] = [:]
   private var frame = 0
+  private var clock: UInt64 = 0
   let maxTextureSize: Int
   /// Frames a texture may go unused before it is released.
   static let retainFrames = 120
+  /// The default budget: 1 GiB of texels.
+  static let defaultBudgetBytes = 1 << 30
+  /// The most texture bytes held between frames.
+  var budgetBytes = TextureCache.defaultBudgetBytes
+  /// Texture bytes held now.
+  private(set) var bytes = 0
+  /// Textures released to stay within the budget, since the cache was made.
+  private(set) var evictions = 0
 
   init(maxTextureSize: Int) {
     self.maxTextureSize = maxTextureSize
@@ -26,12 +44,16 @@ final class TextureCache {
   /// trilinear sampler first needs them.
   func texture(for image: CGImage, sampler: SamplerKey, device: GLDevice) throws -> GLuint {
     let needsMipmaps = sampler.minification == .trilinear
+    clock &+= 1
     if var entry = entries[image.identifier] {
       entry.lastUsedFrame = frame
+      entry.lastUse = clock
       if needsMipmaps && !entry.mipmapped {
         device.bindTexture(entry.texture, sampler: 0)
         glGenerateMipmap(GLenum(GL_TEXTURE_2D))
+        bytes -= entry.bytes
         entry.mipmapped = true
+        bytes += entry.bytes
       }
       entries[image.identifier] = entry
       return entry.texture
@@ -40,6 +62,10 @@ final class TextureCache {
       throw RendererError.imageTooLarge(
         width: image.width, height: image.height, maxTextureSize: maxTextureSize)
     }
+    let incoming = Entry(
+      texture: 0, mipmapped: needsMipmaps, lastUsedFrame: frame, lastUse: clock,
+      width: image.width, height: image.height)
+    evict(toFit: incoming.bytes, device: device)
     var texture: GLuint = 0
     glGenTextures(1, &texture)
     device.bindTexture(texture, sampler: 0)
@@ -52,8 +78,10 @@ final class TextureCache {
     }
     if needsMipmaps { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
     device.counters.textureUploads += 1
-    entries[image.identifier] = Entry(
-      texture: texture, mipmapped: needsMipmaps, lastUsedFrame: frame)
+    var entry = incoming
+    entry.texture = texture
+    entries[image.identifier] = entry
+    bytes += entry.bytes
     try device.check("texture upload")
     return texture
   }
@@ -78,16 +106,34 @@ final class TextureCache {
     return sampler
   }
 
-  /// Called once per frame: releases textures unused for `retainFrames` frames.
+  /// Called once per frame: releases textures unused for `retainFrames`
+  /// frames, and the least recently used while over the budget.
   func endFrame(device: GLDevice) {
     frame += 1
     let stale = entries.filter { frame - $0.value.lastUsedFrame > Self.retainFrames }
-    for (key, entry) in stale {
-      var texture = entry.texture
-      device.forgetTexture(texture)
-      glDeleteTextures(1, &texture)
-      entries[key] = nil
+    for (key, _) in stale { release(key, device: device) }
+    evict(toFit: 0, device: device)
+  }
+
+  /// Releases textures not used this frame, least recently used first,
+  /// until `incoming` more bytes fit in the budget (or none is left to go).
+  private func evict(toFit incoming: Int, device: GLDevice) {
+    guard bytes + incoming > budgetBytes else { return }
+    let candidates = entries.filter { $0.value.lastUsedFrame < frame }
+      .sorted { $0.value.lastUse < $1.value.lastUse }
+    for (key, _) in candidates {
+      guard bytes + incoming > budgetBytes else { break }
+      release(key, device: device)
+      evictions += 1
     }
+  }
+
+  private func release(_ key: UInt64, device: GLDevice) {
+    guard let entry = entries.removeValue(forKey: key) else { return }
+    var texture = entry.texture
+    device.forgetTexture(texture)
+    glDeleteTextures(1, &texture)
+    bytes -= entry.bytes
   }
 
   /// Number of textures held.
