@@ -36,6 +36,8 @@ public final class GPUContext: @unchecked Sendable {
   /// See `keepAlive(_:)`. Stored properties are released after `deinit`
   /// has run, so these go after the EGL surface and display.
   private var nativeOwners: [AnyObject] = []
+  /// A loss made on purpose, for tests (`GPUContext+Loss.swift`).
+  let simulatedLoss = SimulatedLoss()
   /// Looked up on the first swap with damage (window surfaces only).
   lazy var swapWithDamage: SwapWithDamage? = Self.lookUpSwapWithDamage(display)
 
