@@ -16,6 +16,8 @@ func runRender(_ arguments: [String]) -> Int32 {
     let output = options.string("-o") ?? options.string("--output")
     let video = options.string("--video")
     let sequence = options.string("--frames") != nil || video != nil
+    let source = RenderJob.Source.file(URL(fileURLWithPath: options.positional[0]))
+    let job: RenderJob
     if sequence {
       guard let frames = options.string("--frames") else {
         throw UsageError("--video needs --frames A..B")
@@ -28,27 +30,19 @@ func runRender(_ arguments: [String]) -> Int32 {
       }
       let range = try FrameRange(frames)
       let pattern = try output.map { try FramePattern($0) }
-      let fps = try options.number("--fps", range: 0.001...10_000) ?? 60
-      let scale = try options.number("--scale", range: 0.01...8)
-      let renderer = try Renderer()
-      let scene = try SceneLoader.load(
-        contentsOf: URL(fileURLWithPath: options.positional[0]),
-        maxImageDimension: renderer.maxTextureSize)
-      try renderSequence(
-        scene: scene, renderer: renderer, range: range, fps: fps, scale: scale, pattern: pattern,
-        videoPath: video)
-      return 0
+      let fps = try options.number("--fps", range: RenderJob.fpsRange) ?? 60
+      let scale = try options.number("--scale", range: RenderJob.scaleRange)
+      job = RenderJob(
+        source: source, output: .sequence(range, fps: fps, pattern: pattern, video: video),
+        scale: scale)
+    } else {
+      guard let output else { throw UsageError("render needs -o OUT.png") }
+      if options.string("--fps") != nil { throw UsageError("--fps goes with --frames") }
+      let time = try options.number("--time", range: RenderJob.timeRange) ?? 0
+      let scale = try options.number("--scale", range: RenderJob.scaleRange)
+      job = RenderJob(source: source, output: .image(path: output, time: time), scale: scale)
     }
-    guard let output else { throw UsageError("render needs -o OUT.png") }
-    if options.string("--fps") != nil { throw UsageError("--fps goes with --frames") }
-    let time = try options.number("--time", range: 0...1e9) ?? 0
-    let scale = try options.number("--scale", range: 0.01...8)
-    let renderer = try Renderer()
-    let scene = try SceneLoader.load(
-      contentsOf: URL(fileURLWithPath: options.positional[0]),
-      maxImageDimension: renderer.maxTextureSize)
-    let image = try renderer.render(scene: scene, time: time, scale: scale)
-    try image.writePNG(to: URL(fileURLWithPath: output))
+    try job.run(renderer: Renderer())
     return 0
   }
 }
