@@ -7,6 +7,7 @@ let usage = """
   usage: lamina render SCENE.json -o OUT.png [--time SECONDS] [--scale S]
          lamina render SCENE.json --frames FIRST..LAST [--fps 60] [--scale S]
                        (-o 'out/frame-%04d.png' | --video OUT.y4m | --video -)
+         lamina batch JOBS.jsonl [--memory-budget BYTES]   (- for standard input)
          lamina show SCENE.json [--wayland | --kms] [--drm /dev/dri/cardN] [--connector NAME]
                      [--mode WxH[@HZ]] [--rotate 0|90|180|270] [--show-damage] [--events]
                      [--stats] [--frames N] [--duration SECONDS]
@@ -19,6 +20,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let status: Int32
 switch arguments.first {
 case "render": status = runRender(Array(arguments.dropFirst()))
+case "batch": status = runBatch(Array(arguments.dropFirst()))
 case "show": status = runShow(Array(arguments.dropFirst()))
 case "info": status = runInfo(Array(arguments.dropFirst()))
 case "bench": status = runBench(Array(arguments.dropFirst()))
