@@ -3,6 +3,7 @@ import CGLES3
 import Foundation
 import Lamina
 import LaminaRender
+import LaminaScene
 import XCTest
 
 /// What a long-running renderer keeps bounded and watches: the byte budget
@@ -81,6 +82,30 @@ final class RendererBudgetTests: XCTestCase {
       // Between frames the budget holds again.
       XCTAssertLessThanOrEqual(renderer.textureBytes, renderer.textureBudgetBytes)
     }
+  }
+
+  func testScenesSharingAnImageCacheShareTextures() throws {
+    // What a batch does from job to job: two loads of scenes with the same
+    // image, one image cache, one renderer: the second job uploads nothing.
+    let photo = RenderTestSupport.fixtures.appendingPathComponent("reftests/images/photo.png").path
+    func scene(_ color: String) throws -> Scene {
+      try SceneLoader.load(
+        data: Data(
+          """
+          {"lamina": 1, "canvas": {"width": 40, "height": 30, "background": "\(color)"},
+           "images": {"photo": "\(photo)"},
+           "root": {"sublayers": [{"frame": [5, 5, 30, 20], "contents": "photo"}]}}
+          """.utf8), baseURL: nil, fileName: "job.json", imageCache: images)
+    }
+    let images = ImageCache(budgetBytes: 1 << 20)
+    let renderer = try Renderer()
+    let first = try scene("#ffffff")
+    _ = try renderer.render(layer: first.root, size: CGSize(width: 40, height: 30))
+    XCTAssertEqual(renderer.counters.textureUploads, 1)
+    let second = try scene("#000000")
+    _ = try renderer.render(layer: second.root, size: CGSize(width: 40, height: 30))
+    XCTAssertEqual(renderer.counters.textureUploads, 0)
+    XCTAssertEqual([images.decodes, images.hits], [1, 1])
   }
 
   func testAHealthyContextPassesTheCheckAndALostOneFailsIt() throws {
