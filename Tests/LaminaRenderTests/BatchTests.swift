@@ -13,12 +13,7 @@ final class BatchTests: XCTestCase {
   }
 
   override func setUpWithError() throws {
-    guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-      throw XCTSkip("lamina is not built beside the tests (swift build --build-tests builds it)")
-    }
-    scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "lamina-batch-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    scratch = try RenderTestSupport.commandScratch("lamina-batch")
   }
 
   override func tearDownWithError() throws {
@@ -43,31 +38,10 @@ final class BatchTests: XCTestCase {
   func lamina(_ arguments: [String], input: String = "", environment: [String: String] = [:])
     throws -> Run
   {
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    process.currentDirectoryURL = scratch
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let stdin = Pipe()
-    let out = Pipe()
-    let err = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    nonisolated(unsafe) var stderr = Data()
-    let reader = DispatchGroup()
-    DispatchQueue.global().async(group: reader) {
-      stderr = err.fileHandleForReading.readDataToEndOfFile()
-    }
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    reader.wait()
-    process.waitUntilExit()
+    let r = try RenderTestSupport.run(
+      binary, arguments, input: Data(input.utf8), environment: environment, directory: scratch)
     return Run(
-      status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-      stderr: String(decoding: stderr, as: UTF8.self))
+      status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self), stderr: r.stderr)
   }
 
   func bytes(_ name: String) throws -> Data {

@@ -14,9 +14,6 @@ final class VideoToolTests: XCTestCase {
   }
 
   override func setUpWithError() throws {
-    guard FileManager.default.isExecutableFile(atPath: RenderTestSupport.laminaBinary.path) else {
-      throw XCTSkip("lamina is not built beside the tests (swift build --build-tests builds it)")
-    }
     guard
       let found = ["/usr/bin/ffmpeg", "/usr/local/bin/ffmpeg"].first(where: {
         FileManager.default.isExecutableFile(atPath: $0)
@@ -25,9 +22,7 @@ final class VideoToolTests: XCTestCase {
       throw XCTSkip("ffmpeg is not installed (scripts/install-deps.sh installs it)")
     }
     ffmpeg = found
-    scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "lamina-video-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    scratch = try RenderTestSupport.commandScratch("lamina-video")
   }
 
   override func tearDownWithError() throws {
@@ -38,26 +33,10 @@ final class VideoToolTests: XCTestCase {
 
   /// Runs ffmpeg quietly; its standard output.
   func ffmpeg(_ arguments: [String]) throws -> Data {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: ffmpeg)
-    process.arguments = ["-v", "error", "-nostdin"] + arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    nonisolated(unsafe) var stderr = Data()
-    let reader = DispatchGroup()
-    DispatchQueue.global().async(group: reader) {
-      stderr = err.fileHandleForReading.readDataToEndOfFile()
-    }
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    reader.wait()
-    process.waitUntilExit()
-    XCTAssertEqual(
-      process.terminationStatus, 0,
-      "ffmpeg \(arguments): \(String(decoding: stderr, as: UTF8.self))")
-    return stdout
+    let r = try RenderTestSupport.run(
+      URL(fileURLWithPath: ffmpeg), ["-v", "error", "-nostdin"] + arguments)
+    XCTAssertEqual(r.status, 0, "ffmpeg \(arguments): \(r.stderr)")
+    return r.stdout
   }
 
   func testFFmpegDecodesTheStreamToTheRenderersFrames() throws {

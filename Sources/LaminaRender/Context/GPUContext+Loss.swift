@@ -29,15 +29,7 @@ final class SimulatedLoss: @unchecked Sendable {
   private var stored: String?
 
   var reason: String? {
-    get {
-      lock.lock()
-      defer { lock.unlock() }
-      return stored
-    }
-    set {
-      lock.lock()
-      stored = newValue
-      lock.unlock()
-    }
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
   }
 }
