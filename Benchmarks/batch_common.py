@@ -8,13 +8,10 @@ import struct
 import zlib
 
 
-def write_png(path, width, height, pixel):
-    """An 8-bit RGBA PNG whose pixel (x, y) is pixel(x, y) -> (r, g, b, a)."""
-    rows = bytearray()
-    for y in range(height):
-        rows.append(0)
-        for x in range(width):
-            rows.extend(pixel(x, y))
+def write_png(path, width, height, rgba):
+    """An 8-bit RGBA PNG of `rgba` (width × height × 4 bytes, rows top down)."""
+    stride = width * 4
+    rows = b"".join(b"\0" + rgba[y * stride:(y + 1) * stride] for y in range(height))
 
     def chunk(kind, data):
         body = kind + data
@@ -23,29 +20,29 @@ def write_png(path, width, height, pixel):
     header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
     with open(path, "wb") as f:
         f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-                + chunk(b"IDAT", zlib.compress(bytes(rows), 6)) + chunk(b"IEND", b""))
+                + chunk(b"IDAT", zlib.compress(rows, 6)) + chunk(b"IEND", b""))
 
 
 def write_images(folder, count, size, seed=1):
-    """`count` different size×size images (a gradient, a disc, noise), named
-    img-NNNN.png; returns their names."""
+    """`count` different size×size opaque images (seeded noise in a band of
+    one hue per image, with a flat stripe every eighth row, so that they
+    compress somewhat, like photos), named img-NNNN.png; returns their
+    names."""
     os.makedirs(folder, exist_ok=True)
     rng = random.Random(seed)
     names = []
     for i in range(count):
-        r0, g0, b0 = rng.randrange(256), rng.randrange(256), rng.randrange(256)
-        cx, cy, radius = rng.uniform(0, size), rng.uniform(0, size), rng.uniform(size / 6, size / 2)
-        noise = random.Random(seed * 100003 + i)
-        cells = [noise.randrange(48) for _ in range(64)]
-
-        def pixel(x, y):
-            inside = (x - cx) ** 2 + (y - cy) ** 2 < radius * radius
-            n = cells[(x * 7 + y * 13) % 64]
-            return ((r0 + x + n) % 256, (g0 + y) % 256, (b0 + (96 if inside else 0)) % 256,
-                    255 if inside or (x + y) % 9 else 200)
-
+        pixels = bytearray(rng.randbytes(size * size * 4))
+        base = bytes([rng.randrange(256), rng.randrange(256), rng.randrange(256), 255])
+        # Quarter-strength noise around the image's own color.
+        for c in range(3):
+            pixels[c::4] = bytes((base[c] + (v >> 2)) & 255 for v in pixels[c::4])
+        pixels[3::4] = b"\xff" * (size * size)
+        stride = size * 4
+        for y in range(0, size, 8):
+            pixels[y * stride:(y + 1) * stride] = base * size
         name = f"img-{i:04d}.png"
-        write_png(os.path.join(folder, name), size, size, pixel)
+        write_png(os.path.join(folder, name), size, size, bytes(pixels))
         names.append(name)
     return names
 

@@ -11,8 +11,8 @@ all, so a 64M budget, half for decoded images and half for textures, must
 drop and reload), then `--jobs` jobs, each an inline 128×128 scene showing
 four images picked at random (seeded) and written to one of 100 PNG files.
 The jobs go to `lamina batch -` on standard input, and the batch's VmRSS is
-sampled with the number of jobs finished. Prints RSS at each tenth of the
-run, the spread and the least-squares slope after warm-up (the first
+sampled with the number of jobs finished. Prints RSS at 1%, 2.5%, 5% and
+each tenth of the run, the spread and the least-squares slope after warm-up (the first
 `--warmup` jobs), and one JSON line. Standard library only.
 """
 
@@ -96,8 +96,8 @@ def main():
         slope = sum((x - mean_x) * (y - mean_y) for x, y in steady) / max(
             1e-9, sum((x - mean_x) ** 2 for x in xs))
         marks = []
-        for tenth in range(1, 11):
-            target = args.jobs * tenth // 10
+        for target in [args.jobs // 100, args.jobs // 40, args.jobs // 20] + [
+                args.jobs * tenth // 10 for tenth in range(1, 11)]:
             at = next((rss for n, rss, _ in samples if n >= target), samples[-1][1])
             marks.append((target, at))
         print(f"| jobs done | {' | '.join(str(n) for n, _ in marks)} |")

@@ -55,7 +55,11 @@ struct LineReader {
   private let stop: BatchStop
   private var buffer: [UInt8] = []
   private var start = 0
+  /// Where the search for the next line break goes on (bytes before it,
+  /// from `start`, hold none).
+  private var scanned = 0
   private var atEnd = false
+  /// Whether the line being read is past `maxLineBytes` and is dropped.
   private var skipping = false
 
   init(fd: Int32, stop: BatchStop) {
@@ -67,33 +71,54 @@ struct LineReader {
   /// or when a stop signal came first.
   mutating func next() throws -> Line? {
     while true {
-      if let newline = buffer[start...].firstIndex(of: 0x0A) {
+      if let newline = lineBreak(from: max(start, scanned)) {
         let end = newline > start && buffer[newline - 1] == 0x0D ? newline - 1 : newline
-        let line = Data(buffer[start..<end])
+        if end - start > Self.maxLineBytes { skipping = true }
+        let line = skipping ? Data() : Data(buffer[start..<end])
         start = newline + 1
-        if skipping {
-          skipping = false
-          return .tooLong
-        }
-        return .text(line)
+        scanned = start
+        return finishLine(line)
       }
+      scanned = buffer.count
       if buffer.count - start > Self.maxLineBytes {
+        // Keep nothing of it: only its end is looked for now.
         buffer.removeAll(keepingCapacity: true)
         start = 0
+        scanned = 0
         skipping = true
       }
       if atEnd {
-        guard start < buffer.count else { return skipping ? .tooLong : nil }
-        let line = Data(buffer[start...])
+        guard start < buffer.count || skipping else { return nil }
+        if buffer.count - start > Self.maxLineBytes { skipping = true }
+        let line = skipping ? Data() : Data(buffer[start...])
         start = buffer.count
-        return skipping ? .tooLong : .text(line)
+        scanned = start
+        return finishLine(line)
       }
       if start > 0 {
         buffer.removeFirst(start)
+        scanned -= start
         start = 0
       }
       guard try fill() else { return nil }
     }
+  }
+
+  /// The index of the first line break at or after `index` (memchr: long
+  /// inline scenes are searched at memory speed, in debug builds too).
+  private func lineBreak(from index: Int) -> Int? {
+    guard index < buffer.count else { return nil }
+    return buffer.withUnsafeBufferPointer { p -> Int? in
+      guard let base = p.baseAddress, let found = memchr(base + index, 0x0A, p.count - index)
+      else { return nil }
+      return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+    }
+  }
+
+  private mutating func finishLine(_ line: Data) -> Line {
+    guard skipping else { return .text(line) }
+    skipping = false
+    return .tooLong
   }
 
   /// Reads what is there; false when a stop signal came first.
@@ -110,14 +135,14 @@ struct LineReader {
       if fds[1].revents != 0 { return false }
       if fds[0].revents != 0 { break }
     }
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
     let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
     if count < 0 {
       if errno == EINTR || errno == EAGAIN { return true }
       throw readError()
     }
     if count == 0 { atEnd = true }
-    buffer.append(contentsOf: chunk[0..<count])
+    chunk.withUnsafeBytes { buffer.append(contentsOf: $0.prefix(count)) }
     return true
   }
 

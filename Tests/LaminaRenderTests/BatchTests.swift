@@ -304,6 +304,27 @@ final class BatchTests: XCTestCase {
     XCTAssertTrue(FileManager.default.fileExists(atPath: path("one.png")))
   }
 
+  func testALineTooLongIsAFailedJobAndTheNextLineRuns() throws {
+    var long = Data("{\"scene\": \"".utf8)
+    long.append(Data(repeating: UInt8(ascii: "x"), count: 64 << 20))
+    long.append(Data("\"}".utf8))
+    var input = long
+    input.append(Data("\n{\"scene\": \"\(scene)\", \"output\": \"after.png\"}\n".utf8))
+    input.append(long)
+    let r = try RenderTestSupport.run(binary, ["batch", "-"], input: input, directory: scratch)
+    let run = Run(
+      status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self), stderr: r.stderr)
+    XCTAssertEqual(run.status, 1)
+    XCTAssertEqual(run.results.map { $0["job"] as? Int }, [1, 2, 3])
+    XCTAssertEqual(
+      run.results.map { $0["error"] as? String },
+      [
+        "stdin:1: the line is longer than 67108864 bytes", nil,
+        "stdin:3: the line is longer than 67108864 bytes",
+      ])
+    XCTAssertTrue(FileManager.default.fileExists(atPath: path("after.png")))
+  }
+
   func testUsageErrors() throws {
     let none = try lamina(["batch"])
     XCTAssertEqual(none.status, 2)
