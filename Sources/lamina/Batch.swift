@@ -109,6 +109,8 @@ struct Batch {
 
   init(fileName: String, budgetBytes: Int) {
     self.fileName = fileName
+    // One decoded-image cache for every job; RenderJob.load hands it to the
+    // scene loader (the one place where loads meet it).
     images = ImageCache(budgetBytes: budgetBytes / 2)
     textureBudget = budgetBytes - budgetBytes / 2
     let simulate = ProcessInfo.processInfo.environment["LAMINA_SIMULATE_CONTEXT_LOSS"] ?? ""
