@@ -26,3 +26,16 @@ extension GLDevice {
     return nil
   }
 }
+
+extension RendererError {
+  /// Whether the error means the context is gone (a new context and
+  /// renderer may succeed where this one failed).
+  public var meansContextLost: Bool {
+    switch self {
+    case .contextLost: return true
+    // Debug builds check glGetError after every frame and throw these.
+    case .glError(let code, _): return code == 0x0505 || code == 0x0507
+    default: return false
+    }
+  }
+}
