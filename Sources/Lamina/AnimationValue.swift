@@ -44,7 +44,10 @@ enum AnimationValue {
       } else {
         self = .discrete(value)
       }
+    case let v as [NSNumber]: self = .numbers(v.map(\.doubleValue))
     case let v as NSNumber where !(value is Bool): self = .number(v.doubleValue)
+    case let v as NSValue:
+      self = v.unboxedGeometry.map { AnimationValue($0) } ?? .discrete(value)
     default: self = .discrete(value)
     }
   }
@@ -58,6 +61,7 @@ enum AnimationValue {
       case let d as CGFloat: out.append(Double(d))
       case let d as Float: out.append(Double(d))
       case let d as Int: out.append(Double(d))
+      case let d as NSNumber: out.append(d.doubleValue)
       default: return nil
       }
     }

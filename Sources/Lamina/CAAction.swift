@@ -24,7 +24,7 @@ extension CAAnimation: CAAction {
   /// `beginTime` of 0 means now.
   public func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?) {
     guard let layer = anObject as? CALayer else { return }
-    let copy = self.copy()
+    let copy = animationCopy()
     if let p = copy as? CAPropertyAnimation, p.keyPath == nil { p.keyPath = event }
     if let b = copy as? CABasicAnimation, b.fromValue == nil, b.toValue == nil, b.byValue == nil {
       b.fromValue = dict?[previousValueArgument] ?? layer.pendingPreviousValue
@@ -39,13 +39,12 @@ let previousValueArgument = "previousValue"
 
 extension CALayer {
   func actionImpl(forKey event: String) -> CAAction? {
-    if let delegate = delegate as? CALayerDelegate,
-      let found = delegate.action(for: self, forKey: event)
+    if let delegate, let found = delegate.action(for: self, forKey: event)
     {
       return found is NSNull ? nil : found
     }
     if let found = actions?[event] {
-      return (found as? NSNull) != nil ? nil : found as? CAAction
+      return found is NSNull ? nil : found
     }
     var style = self.style
     while let s = style {
@@ -93,7 +92,7 @@ extension CALayer {
 
   /// The value of `keyPath` this layer shows at `CACurrentMediaTime()`.
   func presentationValue(forKeyPath keyPath: String) -> Any? {
-    let copy = type(of: self).init(layer: self)
+    let copy = valueCopy()
     copy.createdGeneration = .max
     let parent = superlayer ?? maskOwner
     let now = CACurrentMediaTime()

@@ -142,7 +142,18 @@ extension CAAnimationDelegate {
 
 /// The base class of animations: timing, a timing function and a delegate.
 /// Add one to a layer with `add(_:forKey:)`.
-open class CAAnimation: CAMediaTiming {
+///
+/// As in Core Animation, an animation is key-value coding compliant: its
+/// properties are reachable by key, and any other key stores a value on the
+/// animation (a tag that `animationDidStop(_:finished:)` reads back):
+///
+/// ```swift
+/// let fade = CABasicAnimation(keyPath: "opacity")
+/// fade.setValue("intro", forKey: "tag")
+/// // … in the delegate:
+/// if anim.value(forKey: "tag") as? String == "intro" { … }
+/// ```
+open class CAAnimation: NSObject, NSCopying, CAMediaTiming {
   open var beginTime: CFTimeInterval = 0
   open var duration: CFTimeInterval = 0
   open var speed: Float = 1
@@ -157,17 +168,55 @@ open class CAAnimation: CAMediaTiming {
   open var isRemovedOnCompletion = true
   /// Told when the animation starts and stops (held strongly, as in Core Animation).
   open var delegate: CAAnimationDelegate?
+  /// The frame rate the animation would like to run at (a hint; Lamina
+  /// draws at the display's or the sequence's rate).
+  open var preferredFrameRateRange = CAFrameRateRange.default
+  /// Values stored for keys that are not properties of the class.
+  var attributes: [String: Any] = [:]
 
-  public required init() {}
+  /// An animation with Core Animation's default values (and the class's
+  /// `defaultValue(forKey:)` overrides). Subclasses override it as on iOS.
+  public override init() {
+    super.init()
+    applyClassDefaults()
+  }
 
-  /// The default value of `key` for animations, or nil.
+  /// An animation decoded from an archive. Lamina archives no animations:
+  /// this makes one with the default values, so that subclasses written for
+  /// iOS (`required init?(coder: NSCoder)`) compile and may call it.
+  public required init?(coder: NSCoder) {
+    super.init()
+    applyClassDefaults()
+  }
+
+  /// The Lamina class this class is or derives from: what copies are made
+  /// of (Swift cannot call a non-`required` initializer through a
+  /// metatype). Each Lamina animation class overrides it and `makeInstance()`.
+  class var laminaClass: CAAnimation.Type { CAAnimation.self }
+
+  /// A new instance of `laminaClass`.
+  class func makeInstance() -> CAAnimation { CAAnimation() }
+
+  /// The default value of `key` for animations of this class, or nil.
+  /// Subclasses override it to change the initial values of properties
+  /// (read when an animation is made) or to give other keys a value.
   open class func defaultValue(forKey key: String) -> Any? { nil }
 
-  /// A copy with the same values.
-  open func copy() -> CAAnimation {
-    let c = type(of: self).init()
+  /// Whether `key` would be archived (Lamina archives nothing; true, as
+  /// Core Animation answers for its own keys).
+  open func shouldArchiveValue(forKey key: String) -> Bool { true }
+
+  /// A copy with the same values (as an instance of the animation's Lamina
+  /// class, for a subclass defined outside Lamina), as `NSCopying` makes it.
+  open func copy(with zone: NSZone? = nil) -> Any {
+    let c = type(of: self).makeInstance()
     c.copyValues(from: self)
     return c
+  }
+
+  /// `copy()` typed: the copy `add(_:forKey:)` and actions attach.
+  func animationCopy() -> CAAnimation {
+    (copy(with: nil) as? CAAnimation) ?? self
   }
 
   /// Copies every value of `other`; subclasses that add properties override and call super.
@@ -183,11 +232,54 @@ open class CAAnimation: CAMediaTiming {
     timingFunction = other.timingFunction
     isRemovedOnCompletion = other.isRemovedOnCompletion
     delegate = other.delegate
+    preferredFrameRateRange = other.preferredFrameRateRange
+    attributes = other.attributes
   }
+
+  // MARK: Key-value coding (see CAAnimation+KeyValueCoding.swift)
+
+  /// The accessors of this class's keys; subclasses append theirs.
+  class var accessors: [PropertyAccessor] { CAAnimation.animationAccessors }
+
+  /// The value for `key`: a property, a value stored for a key the class
+  /// does not have, or else the class's `defaultValue(forKey:)`.
+  open func value(forKey key: String) -> Any? { animationValue(forKey: key) }
+
+  /// Sets the property for `key` (converting numbers, enumeration strings
+  /// and geometry, as `CALayer.setValue(_:forKey:)` does); any other key is
+  /// stored and read back by `value(forKey:)`.
+  open func setValue(_ value: Any?, forKey key: String) { setAnimationValue(value, forKey: key) }
+
+  /// The value at a dotted key path (`fromValue` or a stored key; struct
+  /// members as `CALayer` reads them).
+  open func value(forKeyPath keyPath: String) -> Any? { animationValue(forKeyPath: keyPath) }
+
+  /// Sets the value at a dotted key path.
+  open func setValue(_ value: Any?, forKeyPath keyPath: String) {
+    setAnimationValue(value, forKeyPath: keyPath)
+  }
+}
+
+/// A frame rate range, as `CADisplayLink` and animations state their
+/// preference (Lamina keeps it as a hint).
+public struct CAFrameRateRange: Equatable, Hashable, Sendable {
+  public var minimum: Float
+  public var maximum: Float
+  public var preferred: Float?
+  public init(minimum: Float, maximum: Float, preferred: Float? = nil) {
+    self.minimum = minimum
+    self.maximum = maximum
+    self.preferred = preferred
+  }
+  /// No preference: the display's rate.
+  public static let `default` = CAFrameRateRange(minimum: 0, maximum: 0, preferred: 0)
 }
 
 /// An animation of one key path of its layer.
 open class CAPropertyAnimation: CAAnimation {
+  override class var laminaClass: CAAnimation.Type { CAPropertyAnimation.self }
+  override class func makeInstance() -> CAAnimation { CAPropertyAnimation() }
+  override class var accessors: [PropertyAccessor] { super.accessors + propertyAccessors }
   /// The animated key path (`position`, `transform.rotation.y`, …).
   open var keyPath: String?
   /// Whether the animated value is added to the model value.
@@ -195,7 +287,6 @@ open class CAPropertyAnimation: CAAnimation {
   /// Whether each repetition builds on the end of the previous one.
   open var isCumulative = false
 
-  public required init() {}
 
   /// An animation of `path`.
   public convenience init(keyPath path: String?) {
@@ -203,23 +294,30 @@ open class CAPropertyAnimation: CAAnimation {
     keyPath = path
   }
 
+  /// Turns the interpolated value into the value set on `keyPath` (a
+  /// transform from angles, scales or translations); nil sets it directly.
+  open var valueFunction: CAValueFunction?
+
   open override func copyValues(from other: CAAnimation) {
     super.copyValues(from: other)
     guard let o = other as? CAPropertyAnimation else { return }
     keyPath = o.keyPath
     isAdditive = o.isAdditive
     isCumulative = o.isCumulative
+    valueFunction = o.valueFunction
   }
 }
 
 /// An animation between two values: `fromValue`, `toValue` and `byValue`
 /// combine as in Core Animation (any two, or one relative to the model value).
 open class CABasicAnimation: CAPropertyAnimation {
+  override class var laminaClass: CAAnimation.Type { CABasicAnimation.self }
+  override class func makeInstance() -> CAAnimation { CABasicAnimation() }
+  override class var accessors: [PropertyAccessor] { super.accessors + basicAccessors }
   open var fromValue: Any?
   open var toValue: Any?
   open var byValue: Any?
 
-  public required init() {}
 
   open override func copyValues(from other: CAAnimation) {
     super.copyValues(from: other)
@@ -232,23 +330,25 @@ open class CABasicAnimation: CAPropertyAnimation {
 
 /// An animation through a list of values (or along a path).
 open class CAKeyframeAnimation: CAPropertyAnimation {
+  override class var laminaClass: CAAnimation.Type { CAKeyframeAnimation.self }
+  override class func makeInstance() -> CAAnimation { CAKeyframeAnimation() }
+  override class var accessors: [PropertyAccessor] { super.accessors + keyframeAccessors }
   /// The keyframe values.
   open var values: [Any]?
   /// The path a point property follows (instead of `values`).
   open var path: CGPath?
   /// The time of each keyframe as a fraction 0…1 of the duration.
-  open var keyTimes: [CGFloat]?
+  open var keyTimes: [NSNumber]?
   /// The pacing of each segment between keyframes.
   open var timingFunctions: [CAMediaTimingFunction]?
   open var calculationMode: CAAnimationCalculationMode = .linear
   /// Tension, continuity and bias of cubic segments (one per keyframe).
-  open var tensionValues: [CGFloat]?
-  open var continuityValues: [CGFloat]?
-  open var biasValues: [CGFloat]?
+  open var tensionValues: [NSNumber]?
+  open var continuityValues: [NSNumber]?
+  open var biasValues: [NSNumber]?
   /// How the layer turns to follow `path`; nil keeps it unrotated.
   open var rotationMode: CAAnimationRotationMode?
 
-  public required init() {}
 
   open override func copyValues(from other: CAAnimation) {
     super.copyValues(from: other)
@@ -267,6 +367,9 @@ open class CAKeyframeAnimation: CAPropertyAnimation {
 
 /// A basic animation whose progress follows a damped spring.
 open class CASpringAnimation: CABasicAnimation {
+  override class var laminaClass: CAAnimation.Type { CASpringAnimation.self }
+  override class func makeInstance() -> CAAnimation { CASpringAnimation() }
+  override class var accessors: [PropertyAccessor] { super.accessors + springAccessors }
   /// The mass on the spring.
   open var mass: CGFloat = 1
   /// The spring's stiffness.
@@ -278,7 +381,6 @@ open class CASpringAnimation: CABasicAnimation {
   /// Whether a damping above critical is honored as such (kept as data).
   open var allowsOverdamping = false
 
-  public required init() {}
 
   /// Seconds until the spring is at rest: the time after which its distance
   /// to the end stays below 0.1 % of the travel.
@@ -332,9 +434,11 @@ open class CASpringAnimation: CABasicAnimation {
 
 /// Animations that run together, timed inside the group's time.
 open class CAAnimationGroup: CAAnimation {
+  override class var laminaClass: CAAnimation.Type { CAAnimationGroup.self }
+  override class func makeInstance() -> CAAnimation { CAAnimationGroup() }
+  override class var accessors: [PropertyAccessor] { super.accessors + groupAccessors }
   open var animations: [CAAnimation]?
 
-  public required init() {}
 
   open override func copyValues(from other: CAAnimation) {
     super.copyValues(from: other)

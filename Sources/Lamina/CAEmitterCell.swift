@@ -2,7 +2,7 @@ import Foundation
 
 /// One kind of particle of a `CAEmitterLayer`: its rates, motion, color and
 /// image, with random ranges. Cells may emit cells of their own.
-open class CAEmitterCell {
+open class CAEmitterCell: NSObject, CAMediaTiming {
   /// The cell's name, used in key paths.
   open var name: String?
   /// Whether the cell emits.
@@ -85,9 +85,53 @@ open class CAEmitterCell {
   open var repeatDuration: CFTimeInterval = 0
   /// Whether the cell's timing plays backward after forward.
   open var autoreverses: Bool = false
+  /// What the cell's timing holds outside its active time (kept; a cell
+  /// emits during its active time).
+  open var fillMode: CAMediaTimingFillMode = .removed
+  /// Default values consulted by `value(forKey:)` for keys never set.
+  open var style: [AnyHashable: Any]?
 
-  /// A cell with Core Animation's default values.
-  public init() {}
+  /// A cell with Core Animation's default values (and the class's
+  /// `defaultValue(forKey:)` overrides). Subclasses override it as on iOS.
+  public override init() {
+    super.init()
+    applyClassDefaults()
+  }
+
+  /// A cell decoded from an archive. Lamina archives no cells: this makes
+  /// one with the default values, so that subclasses written for iOS
+  /// (`required init?(coder: NSCoder)`) compile and may call it.
+  public required init?(coder: NSCoder) {
+    super.init()
+    applyClassDefaults()
+  }
+
+  /// The default value of `key` for cells of this class, or nil. Subclasses
+  /// override it to change the initial values of properties.
+  open class func defaultValue(forKey key: String) -> Any? { nil }
+
+  /// Whether `key` would be archived (Lamina archives nothing; true).
+  open func shouldArchiveValue(forKey key: String) -> Bool { true }
+
+  /// A copy of the cell and its sub-cells (as `CAEmitterCell`s), so that a
+  /// key path change on a presentation copy leaves the model's cells alone.
+  func deepCopy() -> CAEmitterCell {
+    let copy = CAEmitterCell()
+    for a in Self.table.ordered { a.set(copy, a.get(self)) }
+    copy.emitterCells = emitterCells?.map { $0.deepCopy() }
+    copy.attributes = attributes
+    copy.style = style
+    return copy
+  }
+
+  /// Sets the values of `defaultValue(forKey:)` overrides, once per class computed.
+  private func applyClassDefaults() {
+    let cls = type(of: self)
+    guard cls != CAEmitterCell.self else { return }
+    for a in Self.table.ordered where a.isStored {
+      if let value = cls.defaultValue(forKey: a.key) { a.set(self, value) }
+    }
+  }
 
   /// The keys of CAEmitterCell, in declaration order.
   public static var propertyKeys: [String] { table.ordered.map(\.key) }
@@ -148,6 +192,9 @@ open class CAEmitterCell {
       P.make("repeatCount", .number, \CAEmitterCell.repeatCount, C.float),
       P.make("repeatDuration", .number, \CAEmitterCell.repeatDuration, C.double),
       P.make("autoreverses", .bool, \CAEmitterCell.autoreverses, C.bool),
+      P.make(
+        "fillMode", .enumeration(CAMediaTimingFillMode.all.map(\.rawValue)),
+        \CAEmitterCell.fillMode, C.enumeration(CAMediaTimingFillMode.self)),
     ]
   }()
 
@@ -157,7 +204,9 @@ open class CAEmitterCell {
   /// The value for `key` (a property, or a value stored for another key).
   open func value(forKey key: String) -> Any? {
     if let a = Self.table.byKey[key] { return a.get(self) }
-    return attributes[key]
+    if let v = attributes[key] { return v }
+    if let v = style?[key] { return v }
+    return type(of: self).defaultValue(forKey: key)
   }
 
   /// Sets the property for `key`, converting numbers and strings as

@@ -11,7 +11,7 @@ extension CALayer {
   /// current transaction tracks it for delegates and completion blocks.
   /// Layers being built (as the scene loader's) keep `beginTime` as given.
   public func add(_ animation: CAAnimation, forKey key: String?) {
-    let copy = animation.copy()
+    let copy = animation.animationCopy()
     if isLive {
       if copy.beginTime == 0 { copy.beginTime = convertTime(CACurrentMediaTime(), from: nil) }
       CATransaction.track(copy, on: self)

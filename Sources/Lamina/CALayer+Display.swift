@@ -27,7 +27,7 @@ extension CALayer {
     if delegate == nil && (self is CAGradientLayer || self is CAShapeLayer || self is CATextLayer) {
       return
     }
-    if let delegate = delegate as? CALayerDelegate {
+    if let delegate {
       delegate.display(self)
     } else {
       drawIntoBackingStore()

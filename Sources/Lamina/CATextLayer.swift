@@ -27,6 +27,9 @@ public struct CATextLayerTruncationMode: RawRepresentable, Hashable, Sendable {
 
 /// A layer that draws a string.
 open class CATextLayer: CALayer {
+  override package class var laminaClass: CALayer.Type { CATextLayer.self }
+  override package class func makeInstance() -> CALayer { CATextLayer() }
+
   /// The text: a `String` (or an attributed string where supported).
   open var string: Any? {
     didSet { didChange("string", oldValue) }

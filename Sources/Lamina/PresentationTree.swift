@@ -69,7 +69,7 @@ public final class PresentationTree {
 
     init(model: CALayer) {
       self.model = model
-      layer = type(of: model).init(layer: model)
+      layer = model.valueCopy()
       layer.createdGeneration = .max
       layer.modelLayer = model
     }

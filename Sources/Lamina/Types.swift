@@ -1,4 +1,7 @@
-import Foundation
+// `import Lamina` brings Foundation's geometry (CGFloat, CGPoint, CGSize,
+// CGRect), URL, Data and NSNumber into scope, as `import QuartzCore` does
+// on Apple platforms (it re-exports Core Graphics and Foundation).
+@_exported import Foundation
 
 /// A time interval in seconds (Core Foundation's name, missing on Linux).
 public typealias CFTimeInterval = Double
@@ -55,4 +58,66 @@ public struct CACornerMask: OptionSet, Hashable, Sendable {
     ("minXMinY", .layerMinXMinYCorner), ("maxXMinY", .layerMaxXMinYCorner),
     ("minXMaxY", .layerMinXMaxYCorner), ("maxXMaxY", .layerMaxXMaxYCorner),
   ]
+}
+
+/// The edges of a layer that `allowsEdgeAntialiasing` antialiases.
+public struct CAEdgeAntialiasingMask: OptionSet, Hashable, Sendable {
+  public let rawValue: UInt32
+  public init(rawValue: UInt32) { self.rawValue = rawValue }
+  /// The minimum x edge.
+  public static let layerLeftEdge = Self(rawValue: 1)
+  /// The maximum x edge.
+  public static let layerRightEdge = Self(rawValue: 2)
+  /// The minimum y edge.
+  public static let layerBottomEdge = Self(rawValue: 4)
+  /// The maximum y edge.
+  public static let layerTopEdge = Self(rawValue: 8)
+  /// All four edges.
+  public static let all: Self = [.layerLeftEdge, .layerRightEdge, .layerBottomEdge, .layerTopEdge]
+}
+
+/// The curve of a layer's rounded corners.
+public struct CALayerCornerCurve: RawRepresentable, Hashable, Sendable {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  /// Quarter circles of `cornerRadius`.
+  public static let circular = Self(rawValue: "circular")
+  /// Apple's continuous ("squircle") curve; Lamina draws circular corners.
+  public static let continuous = Self(rawValue: "continuous")
+  public static let all: [Self] = [.circular, .continuous]
+}
+
+/// The pixel format of a layer's backing store.
+public struct CALayerContentsFormat: RawRepresentable, Hashable, Sendable {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public static let RGBA8Uint = Self(rawValue: "RGBA8")
+  public static let RGBA16Float = Self(rawValue: "RGBAh")
+  public static let gray8Uint = Self(rawValue: "Gray8")
+  public static let all: [Self] = [.RGBA8Uint, .RGBA16Float, .gray8Uint]
+}
+
+/// A vector in two dimensions, Core Graphics' `CGVector`.
+public struct CGVector: Equatable, Hashable, Sendable, CustomStringConvertible {
+  public var dx: CGFloat
+  public var dy: CGFloat
+  public init() {
+    dx = 0
+    dy = 0
+  }
+  public init(dx: CGFloat, dy: CGFloat) {
+    self.dx = dx
+    self.dy = dy
+  }
+  public init(dx: Double, dy: Double) {
+    self.dx = CGFloat(dx)
+    self.dy = CGFloat(dy)
+  }
+  public init(dx: Int, dy: Int) {
+    self.dx = CGFloat(dx)
+    self.dy = CGFloat(dy)
+  }
+  /// The vector (0, 0).
+  public static let zero = CGVector()
+  public var description: String { "(\(dx), \(dy))" }
 }

@@ -34,7 +34,7 @@ public struct ShapeStyle: Hashable {
     lineCap = layer.lineCap
     lineJoin = layer.lineJoin
     miterLimit = layer.miterLimit
-    lineDashPattern = layer.lineDashPattern
+    lineDashPattern = layer.lineDashLengths
     lineDashPhase = layer.lineDashPhase
     strokeStart = layer.strokeStart
     strokeEnd = layer.strokeEnd

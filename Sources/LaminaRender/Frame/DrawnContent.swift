@@ -132,10 +132,15 @@ extension FrameBuilder {
 
   /// Lets a layer that asked for it (`setNeedsDisplay()`) draw its contents
   /// before they are read, as Core Animation does when a transaction commits.
+  /// A presentation layer's model draws (its class's `display()` and
+  /// `draw(in:)` run, subclasses' overrides included), and the presentation
+  /// takes the new contents.
   func displayIfNeeded(_ layer: CALayer) {
-    guard layer.needsDisplay() else { return }
+    let model = layer.model()
+    guard model.needsDisplay() else { return }
     LaminaDraw.install()
-    layer.displayIfNeeded()
+    model.displayIfNeeded()
+    if model !== layer { layer.contents = model.contents }
   }
 
   /// The content a shape or text layer draws on the CPU, as image items.
