@@ -124,6 +124,15 @@ enum AnimationValue {
     }
   }
 
+  /// The zero offset of this value's kind and shape (what adding leaves
+  /// unchanged): zeros, the identity transform; a value that does not add
+  /// is its own zero.
+  var zero: AnimationValue {
+    if case .transform = self { return .transform(CATransform3DIdentity) }
+    guard let c = components else { return self }
+    return with(components: [Double](repeating: 0, count: c.count))
+  }
+
   /// True when `a` and `b` can be combined component by component.
   static func compatible(_ a: AnimationValue, _ b: AnimationValue) -> Bool {
     switch (a, b) {

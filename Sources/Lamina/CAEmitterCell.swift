@@ -219,3 +219,58 @@ open class CAEmitterCell: NSObject, CAMediaTiming {
     }
   }
 }
+
+/// A key path into a list of emitter cells, as Core Animation names a
+/// cell's property: `<cell name>.<key>`, or through sub-cells
+/// `<cell>.emitterCells.<sub-cell>.<key>` (`emitterCells.fire.birthRate`
+/// on the emitter layer).
+struct EmitterCellPath {
+  /// Cell names from the top list down.
+  let names: [String]
+  let key: String
+
+  init?(_ path: String) {
+    var parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count >= 2, let last = parts.popLast(), !last.isEmpty else { return nil }
+    var names = [parts.removeFirst()]
+    while !parts.isEmpty {
+      guard parts.count >= 2, parts[0] == "emitterCells" else { return nil }
+      names.append(parts[1])
+      parts.removeFirst(2)
+    }
+    guard names.allSatisfy({ !$0.isEmpty }) else { return nil }
+    self.names = names
+    key = last
+  }
+
+  var kind: CAValueKind? { CAEmitterCell.valueKind(forKey: key) }
+
+  func value(in cells: [CAEmitterCell]?) -> Any? {
+    var list = cells
+    var found: CAEmitterCell?
+    for name in names {
+      found = list?.first { $0.name == name }
+      list = found?.emitterCells
+    }
+    return found?.value(forKey: key)
+  }
+
+  /// `cells` with the named cell's `key` set to `value` (that cell and
+  /// those above it copied); nil when no cell has the name.
+  func setting(_ value: Any?, in cells: [CAEmitterCell]) -> [CAEmitterCell]? {
+    func set(_ depth: Int, _ cells: [CAEmitterCell]) -> [CAEmitterCell]? {
+      guard let i = cells.firstIndex(where: { $0.name == names[depth] }) else { return nil }
+      var result = cells
+      let copy = cells[i].deepCopy()
+      if depth == names.count - 1 {
+        copy.setValue(value, forKey: key)
+      } else {
+        guard let sub = set(depth + 1, copy.emitterCells ?? []) else { return nil }
+        copy.emitterCells = sub
+      }
+      result[i] = copy
+      return result
+    }
+    return set(0, cells)
+  }
+}

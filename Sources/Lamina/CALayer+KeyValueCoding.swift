@@ -92,6 +92,7 @@ extension CALayer {
     guard let a = table[head] else { return nil }
     if a.kind == .layer { return CALayer.valueKind(forKeyPath: rest) }
     if a.kind == .filters { return FilterPath(rest)?.kind }
+    if a.kind == .emitterCells { return EmitterCellPath(rest)?.kind }
     return StructPath.kind(of: a.kind, path: rest)
   }
 
@@ -154,6 +155,9 @@ extension CALayer {
     if a.kind == .filters, let path = FilterPath(rest) {
       return path.filter(in: base as? [Any])?.value(forKey: path.input)
     }
+    if a.kind == .emitterCells, let path = EmitterCellPath(rest) {
+      return path.value(in: base as? [CAEmitterCell])
+    }
     return StructPath.get(base, kind: a.kind, path: rest)
   }
 
@@ -191,6 +195,13 @@ extension CALayer {
       a.set(self, list)
       createdGeneration = saved
       if live { propertyDidChange(keyPath, from: old) }
+    } else if a.kind == .emitterCells {
+      // Cells are shared with presentation copies: the named one (and the
+      // cells above it) are replaced by changed copies, never changed in place.
+      guard let path = EmitterCellPath(rest), let cells = base as? [CAEmitterCell],
+        let updated = path.setting(value, in: cells)
+      else { return }
+      a.set(self, updated)
     } else if let updated = StructPath.set(base, kind: a.kind, path: rest, to: value) {
       a.set(self, updated)
     }

@@ -102,6 +102,8 @@ public final class PresentationTree {
         copiedVersion = model.valuesVersion
       }
       let time = model.timing.localTime(parentTime)
+      // The mask first: animations of `mask.…` key paths write into it.
+      updateMask(time: time)
       for animation in compiled { animation.apply(to: layer, at: time) }
       layer.transitionState = nil
       for transition in transitions.reversed() {
@@ -114,14 +116,22 @@ public final class PresentationTree {
       }
       syncChildren()
       for child in children { child.update(parentTime: time) }
-      if let modelMask = model.mask {
-        if mask?.model !== modelMask { mask = Node(model: modelMask) }
-        mask?.update(parentTime: time)
-        if layer.mask !== mask?.layer { layer.mask = mask?.layer }
-      } else if mask != nil {
-        mask = nil
-        layer.mask = nil
+    }
+
+    /// Brings the presentation mask to `time` (this layer's local time).
+    private func updateMask(time: CFTimeInterval) {
+      guard let modelMask = model.mask else {
+        if mask != nil {
+          mask = nil
+          layer.mask = nil
+        }
+        return
       }
+      if mask?.model !== modelMask { mask = Node(model: modelMask) }
+      // What this layer's `mask.…` animations wrote last time goes back.
+      if compiled.contains(where: { $0.keyPath.hasPrefix("mask.") }) { mask?.copiedVersion = -1 }
+      mask?.update(parentTime: time)
+      if layer.mask !== mask?.layer { layer.mask = mask?.layer }
     }
 
     /// The state of `transition` at the layer's local `time`, or nil when it
