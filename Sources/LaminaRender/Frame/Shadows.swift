@@ -35,7 +35,7 @@ extension FrameBuilder {
   /// The command that draws `layer`'s shadow (behind `commands[start...]`,
   /// the layer's drawing), or nil.
   mutating func makeShadow(
-    of layer: CALayer, toTarget: CATransform3D, showsOwn: Bool, from start: Int,
+    of layer: CALayer, toTarget: CATransform3D, from start: Int,
     in commands: [DrawCommand], extraShadowItems: inout [DrawItem]
   ) -> DrawCommand? {
     guard layer.shadowOpacity > 0, let color = layer.shadowColor, color.alpha > 0,
@@ -44,8 +44,7 @@ extension FrameBuilder {
     let tint = premultiplied(color, opacity: layer.shadowOpacity)
     let sigma = max(0, layer.shadowRadius)
     let offset = layer.shadowOffset
-    // A back-facing single-sided layer casts only its sublayers' shadow.
-    let sourceKind = showsOwn ? Self.shadowSource(of: layer) : .rendering
+    let sourceKind = Self.shadowSource(of: layer)
     switch sourceKind {
     case .nothing:
       return nil
