@@ -189,7 +189,7 @@ public struct FrameBuilder {
     // The shadow is part of the layer's rendering: its opacity groups them.
     var moreShadow: [DrawItem] = []
     if let shadow = makeShadow(
-      of: layer, toTarget: toTarget, from: start, in: commands,
+      of: layer, toTarget: toTarget, flipped: flipped, from: start, in: commands,
       extraShadowItems: &moreShadow)
     {
       commands.insert(contentsOf: [shadow] + moreShadow.map { .item($0) }, at: start)
