@@ -121,6 +121,9 @@ extension CALayer {
   @inline(__always)
   func didChange<T>(_ key: String, _ oldValue: T) {
     valuesVersion &+= 1
+    if redisplaysOnChange && modelLayer == nil && type(of: self).needsDisplay(forKey: key) {
+      setNeedsDisplay()
+    }
     if createdGeneration < CATransaction.generation { propertyDidChange(key, from: oldValue) }
   }
 

@@ -24,7 +24,10 @@ extension CALayer {
   func defaultDisplay() {
     // Gradient, shape and text layers draw in the renderer, from their
     // properties; without a delegate, displaying them sets no contents.
-    if delegate == nil && (self is CAGradientLayer || self is CAShapeLayer || self is CATextLayer) {
+    if delegate == nil
+      && (self is CAGradientLayer || self is CAShapeLayer
+        || (self as? CATextLayer).map { !$0.drawsTextIntoContents } == true)
+    {
       return
     }
     if let delegate {

@@ -120,7 +120,12 @@ open class CALayer: NSObject {
   }
   /// Pixels per point of the contents image.
   open var contentsScale: CGFloat = 1 {
-    didSet { valuesVersion &+= 1 }
+    didSet {
+      valuesVersion &+= 1
+      if redisplaysOnChange && type(of: self).needsDisplay(forKey: "contentsScale") {
+        setNeedsDisplay()
+      }
+    }
   }
   /// Sampling when the contents are drawn larger than their pixels.
   open var magnificationFilter: CALayerContentsFilter = .linear {
@@ -238,6 +243,13 @@ open class CALayer: NSObject {
   }
   /// Set by `setNeedsDisplay()`, cleared by `displayIfNeeded()`.
   var displayPending = false
+  /// Whether the class may answer `needsDisplay(forKey:)` with true (any
+  /// class but Lamina's own, which draw nothing by key, and text layer
+  /// subclasses): changes then ask it.
+  lazy var redisplaysOnChange: Bool = {
+    let cls = type(of: self)
+    return cls != cls.laminaClass
+  }()
 
   /// Sets the contents. The default: a delegate's `display(_:)` wins;
   /// otherwise a backing store of `bounds × contentsScale` pixels is drawn
@@ -435,7 +447,9 @@ open class CALayer: NSObject {
     defaultActionImpl(forKey: event)
   }
 
-  /// Whether changing `key` needs the layer redrawn; false, as nothing here draws.
+  /// Whether changing `key` needs the layer redrawn (`setNeedsDisplay()` is
+  /// then called when it changes); false for every key of Lamina's classes.
+  /// Subclasses override it for the keys their `draw(in:)` depends on.
   open class func needsDisplay(forKey key: String) -> Bool { false }
 
   /// True when `point` (in the layer's bounds space) is inside the bounds.

@@ -80,6 +80,10 @@ open class CGContext {
   /// Makes bitmap contexts; set by the drawing backend.
   nonisolated(unsafe) public static var bitmapContextMaker: ((Int, Int) -> CGContext?)?
 
+  /// Draws a text layer's string into a context (`CATextLayer.draw(in:)`);
+  /// set by the drawing backend, which lays text out.
+  nonisolated(unsafe) package static var textDrawer: ((CGContext, CATextLayer) -> Void)?
+
   /// A transparent bitmap context of `width`×`height` pixels, or nil when
   /// no drawing backend is registered or the bitmap cannot be allocated.
   public static func bitmap(width: Int, height: Int) -> CGContext? {

@@ -137,8 +137,13 @@ extension FrameBuilder {
   /// takes the new contents.
   func displayIfNeeded(_ layer: CALayer) {
     let model = layer.model()
-    guard model.needsDisplay() else { return }
+    // A text layer subclass draws its text into its contents (as on iOS)
+    // as soon as it has none, and again when its text changes.
+    let textToDraw =
+      (model as? CATextLayer)?.drawsTextIntoContents == true && model.contents == nil
+    guard model.needsDisplay() || textToDraw else { return }
     LaminaDraw.install()
+    if textToDraw { model.setNeedsDisplay() }
     model.displayIfNeeded()
     if model !== layer { layer.contents = model.contents }
   }
@@ -149,7 +154,10 @@ extension FrameBuilder {
   ) {
     if let shape = layer as? CAShapeLayer, let item = shapeItem(shape, toTarget: toTarget) {
       commands.append(.item(item))
-    } else if let text = layer as? CATextLayer {
+    } else if let text = layer as? CATextLayer,
+      (text.model() as CALayer as? CATextLayer)?.drawsTextIntoContents != true
+    {
+      // (A subclass's text is in its contents, drawn by its `draw(in:)`.)
       appendText(text, toTarget: toTarget, flipped: flipped, into: &commands)
     }
   }
