@@ -108,4 +108,23 @@ final class CommandHelpTests: XCTestCase {
     XCTAssertEqual(command.status, 2)
     XCTAssertTrue(command.stderr.contains("did you mean 'render'?"), command.stderr)
   }
+
+  /// scripts/setup.sh renders where the README says (hello.png at the top
+  /// of the checkout), and git ignores that file: `git status` stays clean.
+  func testSetupWritesAnIgnoredHelloPNG() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    let script = try String(contentsOf: root.appendingPathComponent("scripts/setup.sh"), encoding: .utf8)
+    XCTAssertTrue(script.contains("render Examples/hello.json -o hello.png"), script)
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    XCTAssertTrue(readme.contains("renders Examples/hello.json to hello.png"))
+    let git = Process()
+    git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    git.arguments = ["git", "-C", root.path, "check-ignore", "-q", "hello.png"]
+    git.standardError = FileHandle.nullDevice
+    try git.run()
+    git.waitUntilExit()
+    guard git.terminationStatus != 128 else { throw XCTSkip("not a git checkout") }
+    XCTAssertEqual(git.terminationStatus, 0, ".gitignore ignores hello.png")
+  }
 }
