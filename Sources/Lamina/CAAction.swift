@@ -90,6 +90,15 @@ extension CALayer {
     action.run(forKey: key, object: self, arguments: [previousValueArgument: previous as Any])
   }
 
+  /// Runs the action for `kCAOnOrderIn` or `kCAOnOrderOut` (a live layer
+  /// joining or leaving a tree; none by default, as in Core Animation).
+  func runOrderAction(_ event: String) {
+    guard isLive, !CATransaction.disableActions(), let action = action(forKey: event) else {
+      return
+    }
+    action.run(forKey: event, object: self, arguments: nil)
+  }
+
   /// The value of `keyPath` this layer shows at `CACurrentMediaTime()`.
   func presentationValue(forKeyPath keyPath: String) -> Any? {
     let copy = valueCopy()

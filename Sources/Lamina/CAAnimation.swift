@@ -44,6 +44,10 @@ public struct CAAnimationRotationMode: RawRepresentable, Hashable, Sendable {
   public init(rawValue: String) { self.rawValue = rawValue }
   public static let auto = Self(rawValue: "auto")
   public static let autoReverse = Self(rawValue: "autoReverse")
+  /// Core Animation's names: the layer turns to the path's tangent.
+  public static let rotateAuto = auto
+  /// The layer turns to the path's tangent plus half a turn.
+  public static let rotateAutoReverse = autoReverse
   /// Every value Core Animation defines.
   public static let all: [Self] = [.auto, .autoReverse]
 }
@@ -273,6 +277,8 @@ public struct CAFrameRateRange: Equatable, Hashable, Sendable {
   }
   /// No preference: the display's rate.
   public static let `default` = CAFrameRateRange(minimum: 0, maximum: 0, preferred: 0)
+  /// Whether two ranges are the same.
+  public func isEqual(to range: CAFrameRateRange) -> Bool { self == range }
 }
 
 /// An animation of one key path of its layer.
@@ -381,6 +387,35 @@ open class CASpringAnimation: CABasicAnimation {
   /// Whether a damping above critical is honored as such (kept as data).
   open var allowsOverdamping = false
 
+
+  /// A spring that takes about `perceptualDuration` seconds and overshoots by
+  /// `bounce` (0: critically damped, toward 1: bouncier, below 0: slower),
+  /// as Core Animation's: mass 1, stiffness (2π / duration)², damping
+  /// 4π (1 − bounce) / duration (4π / (duration (1 + bounce)) below 0); its
+  /// `duration` is the settling duration.
+  public convenience init(perceptualDuration: CFTimeInterval, bounce: CGFloat) {
+    self.init()
+    let d = perceptualDuration > 0 ? perceptualDuration : 0.5
+    let b = max(-1 + 1e-6, min(bounce, 1))
+    mass = 1
+    stiffness = CGFloat(pow(2 * .pi / d, 2))
+    damping = b >= 0 ? CGFloat(4 * .pi * (1 - Double(b)) / d) : CGFloat(4 * .pi / (d * (1 + Double(b))))
+    duration = settlingDuration
+  }
+
+  /// The spring's perceptual duration: 2π / √(stiffness / mass).
+  open var perceptualDuration: CFTimeInterval {
+    guard mass > 0, stiffness > 0 else { return 0 }
+    return 2 * .pi / Double((stiffness / mass).squareRoot())
+  }
+
+  /// The spring's bounce: 1 − ζ when under- or critically damped, 1/ζ − 1
+  /// when overdamped (ζ = damping / (2 √(stiffness · mass))).
+  open var bounce: CGFloat {
+    guard mass > 0, stiffness > 0 else { return 0 }
+    let zeta = damping / (2 * (stiffness * mass).squareRoot())
+    return zeta <= 1 ? 1 - zeta : 1 / zeta - 1
+  }
 
   /// Seconds until the spring is at rest: the time after which its distance
   /// to the end stays below 0.1 % of the travel.

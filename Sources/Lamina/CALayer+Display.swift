@@ -40,6 +40,7 @@ extension CALayer {
   /// Makes a bitmap of `bounds × contentsScale` pixels, draws into it with
   /// `draw(in:)` (bounds space) and sets it as `contents`.
   public func drawIntoBackingStore() {
+    delegate?.layerWillDraw(self)
     let scale = contentsScale > 0 ? contentsScale : 1
     let width = Int((bounds.width * scale).rounded(.up))
     let height = Int((bounds.height * scale).rounded(.up))

@@ -24,8 +24,20 @@ open class CALayer: NSObject {
       if bounds.size != oldValue.size {
         setNeedsLayout()
         if needsDisplayOnBoundsChange { setNeedsDisplay() }
+        if layoutManager == nil, storedSublayers.contains(where: { !$0.autoresizingMask.isEmpty }) {
+          resizeSublayers(withOldSize: oldValue.size)
+        }
       }
     }
+  }
+  /// How the layer resizes when its superlayer's bounds change size (Core
+  /// Animation on macOS; see CALayer+Autoresizing.swift). None by default.
+  open var autoresizingMask: CAAutoresizingMask = [] {
+    didSet { valuesVersion &+= 1 }
+  }
+  /// Lays out the sublayers instead of `layoutSublayers()`'s default.
+  open var layoutManager: CALayoutManager? {
+    didSet { valuesVersion &+= 1 }
   }
   /// Where the anchor point sits, in the superlayer's bounds space.
   open var position: CGPoint = .zero {
@@ -220,6 +232,25 @@ open class CALayer: NSObject {
   open var cornerCurve: CALayerCornerCurve = .circular {
     didSet { valuesVersion &+= 1 }
   }
+  /// Extended-range content (HDR). Lamina's output is 8-bit sRGB: these
+  /// are kept as given and draw as standard range.
+  open var wantsExtendedDynamicRangeContent = false {
+    didSet { valuesVersion &+= 1 }
+  }
+  open var preferredDynamicRange: CADynamicRange = .automatic {
+    didSet { valuesVersion &+= 1 }
+  }
+  open var toneMapMode: CAToneMapMode = .automatic {
+    didSet { valuesVersion &+= 1 }
+  }
+  open var contentsHeadroom: CGFloat = 0 {
+    didSet { valuesVersion &+= 1 }
+  }
+  /// Whether drawn contents may be redrawn at the scale they are shown at
+  /// (a hint: Lamina draws shape and text layers at their shown scale anyway).
+  open var wantsDynamicContentScaling = false {
+    didSet { valuesVersion &+= 1 }
+  }
   /// A hint that drawing may happen on a background thread (Lamina draws
   /// when the frame is built; the value is kept).
   open var drawsAsynchronously = false {
@@ -404,6 +435,13 @@ open class CALayer: NSObject {
     cornerCurve = other.cornerCurve
     drawsAsynchronously = other.drawsAsynchronously
     contentsFormat = other.contentsFormat
+    wantsExtendedDynamicRangeContent = other.wantsExtendedDynamicRangeContent
+    preferredDynamicRange = other.preferredDynamicRange
+    toneMapMode = other.toneMapMode
+    contentsHeadroom = other.contentsHeadroom
+    wantsDynamicContentScaling = other.wantsDynamicContentScaling
+    autoresizingMask = other.autoresizingMask
+    layoutManager = other.layoutManager
   }
 
   // MARK: Key-value coding (see CALayer+KeyValueCoding.swift)
@@ -447,6 +485,10 @@ open class CALayer: NSObject {
     defaultActionImpl(forKey: event)
   }
 
+  /// Whether `key` would be archived (Lamina archives no layers; true, as
+  /// Core Animation answers for its own keys).
+  open func shouldArchiveValue(forKey key: String) -> Bool { true }
+
   /// Whether changing `key` needs the layer redrawn (`setNeedsDisplay()` is
   /// then called when it changes); false for every key of Lamina's classes.
   /// Subclasses override it for the keys their `draw(in:)` depends on.
@@ -471,12 +513,26 @@ open class CALayer: NSObject {
   /// give the layer a delegate with `layoutSublayers(of:)`. The default asks
   /// the delegate.
   open func layoutSublayers() {
-    delegate?.layoutSublayers(of: self)
+    if let layoutManager {
+      layoutManager.layoutSublayers(of: self)
+    } else {
+      delegate?.layoutSublayers(of: self)
+    }
   }
+
+  /// Tells the sublayers that this layer's size changed from `size` (called
+  /// when the bounds change size and there is no layout manager); the
+  /// default resizes each by its `autoresizingMask` (CALayer+Autoresizing.swift).
+  open func resizeSublayers(withOldSize size: CGSize) { resizeSublayersImpl(withOldSize: size) }
+
+  /// Moves and stretches the frame by `autoresizingMask` for the
+  /// superlayer's change of size from `size`.
+  open func resize(withOldSuperlayerSize size: CGSize) { resizeImpl(withOldSuperlayerSize: size) }
 
   /// The size the layer would like to be: its bounds' size, as transformed
   /// by its affine transform (Core Animation's default without a layout manager).
   open func preferredFrameSize() -> CGSize {
+    if let size = layoutManager?.preferredSize(of: self) { return size }
     let a = CATransform3DGetAffineTransform(transform)
     let size = CGRect(origin: .zero, size: bounds.size).applying(
       CGAffineTransform(a: a.a, b: a.b, c: a.c, d: a.d, tx: 0, ty: 0)
@@ -513,6 +569,7 @@ extension CALayer {
     layer.superlayer = self
     setNeedsLayout()
     if layer.needsLayoutFlag || layer.subtreeNeedsLayout { layer.markAncestorsForLayout() }
+    layer.runOrderAction(kCAOnOrderIn)
   }
 
   /// Inserts `layer` just below `sibling` (at the front when `sibling` is not a sublayer).
@@ -545,6 +602,7 @@ extension CALayer {
   /// Detaches the layer from its superlayer (or from the layer it masks).
   public func removeFromSuperlayer() {
     if let parent = superlayer {
+      runOrderAction(kCAOnOrderOut)
       parent.storedSublayers.removeAll { $0 === self }
       superlayer = nil
       parent.setNeedsLayout()

@@ -44,6 +44,10 @@ open class CAScrollLayer: CALayer {
   }
 
   /// Scrolls as little as possible to show as much of `rect` (in the
+  /// layer's bounds space) as fits (Core Animation's `scroll(to:)` with a rect).
+  open func scroll(to rect: CGRect) { scroll(rect) }
+
+  /// Scrolls as little as possible to show as much of `rect` (in the
   /// layer's bounds space) as fits.
   open func scroll(_ rect: CGRect) {
     let r = rect.standardized

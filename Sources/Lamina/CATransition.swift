@@ -78,7 +78,7 @@ package struct TransitionState {
 
 extension CALayer {
   /// A copy of the layer and its whole subtree (sublayers and mask).
-  func deepCopy() -> CALayer {
+  package func deepCopy() -> CALayer {
     let copy = valueCopy()
     for sublayer in storedSublayers { copy.addSublayer(sublayer.deepCopy()) }
     if let mask { copy.mask = mask.deepCopy() }

@@ -121,3 +121,42 @@ public struct CGVector: Equatable, Hashable, Sendable, CustomStringConvertible {
   public static let zero = CGVector()
   public var description: String { "(\(dx), \(dy))" }
 }
+
+/// The dynamic range a layer would like its contents shown in (a hint).
+public struct CADynamicRange: RawRepresentable, Hashable, Sendable {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public static let automatic = Self(rawValue: "automatic")
+  public static let standard = Self(rawValue: "standard")
+  public static let constrainedHigh = Self(rawValue: "constrainedHigh")
+  public static let high = Self(rawValue: "high")
+}
+
+/// How extended-range contents are tone mapped (a hint).
+public struct CAToneMapMode: RawRepresentable, Hashable, Sendable {
+  public let rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+  public static let automatic = Self(rawValue: "automatic")
+  public static let never = Self(rawValue: "never")
+  public static let ifSupported = Self(rawValue: "ifSupported")
+}
+
+/// Which parts of a layer's frame stretch when its superlayer's size
+/// changes (`autoresizingMask`).
+public struct CAAutoresizingMask: OptionSet, Hashable, Sendable {
+  public let rawValue: UInt32
+  public init(rawValue: UInt32) { self.rawValue = rawValue }
+  public static let layerNotSizable: Self = []
+  /// The margin to the superlayer's minimum x edge is flexible.
+  public static let layerMinXMargin = Self(rawValue: 1 << 0)
+  public static let layerWidthSizable = Self(rawValue: 1 << 1)
+  public static let layerMaxXMargin = Self(rawValue: 1 << 2)
+  public static let layerMinYMargin = Self(rawValue: 1 << 3)
+  public static let layerHeightSizable = Self(rawValue: 1 << 4)
+  public static let layerMaxYMargin = Self(rawValue: 1 << 5)
+}
+
+/// Action keys run when a layer is added to a tree (`onOrderIn`) and
+/// removed from one (`onOrderOut`): give a layer `actions[kCAOnOrderIn]`.
+public let kCAOnOrderIn = "onOrderIn"
+public let kCAOnOrderOut = "onOrderOut"
