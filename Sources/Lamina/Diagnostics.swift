@@ -25,6 +25,16 @@ public enum Diagnostics {
     }
   }
 
+  nonisolated(unsafe) private static var reported: Set<String> = []
+
+  /// Reports `message` the first time it is given in the process.
+  static func warnOnce(_ message: String) {
+    lock.lock()
+    let first = reported.insert(message).inserted
+    lock.unlock()
+    if first { warn(message) }
+  }
+
   /// Reports `message` ("lamina: warning: " is prepended on standard error).
   static func warn(_ message: String) {
     if let handler {

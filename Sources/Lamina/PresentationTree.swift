@@ -183,12 +183,33 @@ extension CALayer {
   /// The layer as it appears now (at `CACurrentMediaTime()`): a copy with
   /// its animations applied, whose sublayers and mask are presentation
   /// layers too. A presentation layer returns itself.
+  ///
+  /// A presentation copy is an instance of the layer's Lamina class (Swift
+  /// cannot call a subclass's `init(layer:)` through its metatype), so for
+  /// a subclass defined outside Lamina this returns nil, with a warning
+  /// (see `Diagnostics`); `presentationLayer()` returns the copy typed as
+  /// its Lamina class.
   public func presentation() -> Self? {
+    if modelLayer != nil { return self }
+    guard let copy = presentationLayer() as? Self else {
+      Diagnostics.warnOnce(
+        "presentation() of \(type(of: self)): its presentation copy is a "
+          + "\(type(of: self).laminaClass), not a \(type(of: self)); presentation() returns nil for "
+          + "it, presentationLayer() returns the copy")
+      return nil
+    }
+    return copy
+  }
+
+  /// The layer as it appears now, as `presentation()`, typed as a `CALayer`:
+  /// for any layer, subclasses defined outside Lamina included (whose copy
+  /// is an instance of their Lamina class, with every value of the layer).
+  public func presentationLayer() -> CALayer {
     if modelLayer != nil { return self }
     let now = CACurrentMediaTime()
     let parent = superlayer ?? maskOwner
     let parentTime = parent.map { $0.localTime(fromAbsolute: now) } ?? now
-    return PresentationTree(root: self).update(time: parentTime) as? Self
+    return PresentationTree(root: self).update(time: parentTime)
   }
 
   /// The model layer a presentation layer shows; a model layer returns itself.

@@ -120,6 +120,17 @@ final class PortingTests: XCTestCase {
     XCTAssertEqual(shown.value(forKeyPath: "transform.scale.x") as? CGFloat ?? 0, 2, accuracy: 1e-9)
     XCTAssertTrue(shown.model() === pulse)
     XCTAssertEqual((shown as? CAShapeLayer)?.path, pulse.path)
+    // presentation() is typed Self: nil for it, with a warning once;
+    // presentationLayer() has the copy.
+    var warnings: [String] = []
+    Diagnostics.handler = { warnings.append($0) }
+    defer { Diagnostics.handler = nil }
+    XCTAssertNil(pulse.presentation())
+    XCTAssertNil(pulse.presentation())
+    XCTAssertEqual(warnings.count, 1)
+    XCTAssertTrue(warnings.first?.contains("presentation() of Pulse") == true, "\(warnings)")
+    XCTAssertTrue(pulse.presentationLayer() is CAShapeLayer)
+    XCTAssertNotNil(CAShapeLayer().presentation())
   }
 
   func testClassDefaultsOfSubclassesOfSubclasses() {
