@@ -195,6 +195,7 @@ open class CAEmitterCell: NSObject, CAMediaTiming {
       P.make(
         "fillMode", .enumeration(CAMediaTimingFillMode.all.map(\.rawValue)),
         \CAEmitterCell.fillMode, C.enumeration(CAMediaTimingFillMode.self)),
+      P.optional("style", .object, \CAEmitterCell.style) { $0 as? [AnyHashable: Any] },
     ]
   }()
 

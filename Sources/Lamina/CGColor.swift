@@ -23,6 +23,11 @@ public final class CGColor: Equatable, Hashable, @unchecked Sendable, CustomStri
     self.init(red: red, green: green, blue: blue, alpha: alpha)
   }
 
+  /// macOS's generic RGB color: taken as sRGB here.
+  public convenience init(genericRGBRed red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {
+    self.init(red: red, green: green, blue: blue, alpha: alpha)
+  }
+
   /// A gray level with alpha (macOS's generic gray space: the same gray here).
   public convenience init(genericGrayGamma2_2Gray gray: CGFloat, alpha: CGFloat) {
     self.init(gray: gray, alpha: alpha)

@@ -62,29 +62,32 @@ public class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConve
 
   init(elements: [Element]) { self.elements = elements }
 
-  /// A closed rectangle, optionally transformed.
-  public convenience init(rect: CGRect, transform: CGAffineTransform? = nil) {
+  /// A closed rectangle, transformed by `transform` when it is not nil (as
+  /// Core Graphics takes it: `CGPath(rect: r, transform: nil)` or `&t`).
+  public convenience init(rect: CGRect, transform: UnsafePointer<CGAffineTransform>? = nil) {
     let path = CGMutablePath()
-    path.addRect(rect, transform: transform ?? .identity)
+    path.addRect(rect, transform: transform?.pointee ?? .identity)
     self.init(elements: path.elements)
   }
 
-  /// An ellipse inscribed in `rect`, optionally transformed.
-  public convenience init(ellipseIn rect: CGRect, transform: CGAffineTransform? = nil) {
+  /// An ellipse inscribed in `rect`, transformed by `transform` when it is not nil.
+  public convenience init(
+    ellipseIn rect: CGRect, transform: UnsafePointer<CGAffineTransform>? = nil
+  ) {
     let path = CGMutablePath()
-    path.addEllipse(in: rect, transform: transform ?? .identity)
+    path.addEllipse(in: rect, transform: transform?.pointee ?? .identity)
     self.init(elements: path.elements)
   }
 
-  /// A rounded rectangle, optionally transformed.
+  /// A rounded rectangle, transformed by `transform` when it is not nil.
   public convenience init(
     roundedRect rect: CGRect, cornerWidth: CGFloat, cornerHeight: CGFloat,
-    transform: CGAffineTransform? = nil
+    transform: UnsafePointer<CGAffineTransform>? = nil
   ) {
     let path = CGMutablePath()
     path.addRoundedRect(
       in: rect, cornerWidth: cornerWidth, cornerHeight: cornerHeight,
-      transform: transform ?? .identity)
+      transform: transform?.pointee ?? .identity)
     self.init(elements: path.elements)
   }
 

@@ -94,7 +94,9 @@ public struct CALayerContentsFormat: RawRepresentable, Hashable, Sendable {
   public static let RGBA8Uint = Self(rawValue: "RGBA8")
   public static let RGBA16Float = Self(rawValue: "RGBAh")
   public static let gray8Uint = Self(rawValue: "Gray8")
-  public static let all: [Self] = [.RGBA8Uint, .RGBA16Float, .gray8Uint]
+  /// The format the content needs (RGBA8 here).
+  public static let automatic = Self(rawValue: "automatic")
+  public static let all: [Self] = [.RGBA8Uint, .RGBA16Float, .gray8Uint, .automatic]
 }
 
 /// A vector in two dimensions, Core Graphics' `CGVector`.
