@@ -9,17 +9,7 @@ extension CAAnimation {
   static let animationAccessors: [PropertyAccessor] = {
     typealias P = PropertyAccessor
     typealias C = Convert
-    return [
-      P.make("beginTime", .number, \CAAnimation.beginTime, C.double),
-      P.make("duration", .number, \CAAnimation.duration, C.double),
-      P.make("speed", .number, \CAAnimation.speed, C.float),
-      P.make("timeOffset", .number, \CAAnimation.timeOffset, C.double),
-      P.make("repeatCount", .number, \CAAnimation.repeatCount, C.float),
-      P.make("repeatDuration", .number, \CAAnimation.repeatDuration, C.double),
-      P.make("autoreverses", .bool, \CAAnimation.autoreverses, C.bool),
-      P.make(
-        "fillMode", .enumeration(CAMediaTimingFillMode.all.map(\.rawValue)), \CAAnimation.fillMode,
-        C.enumeration(CAMediaTimingFillMode.self)),
+    return P.mediaTiming(CAAnimation.self) + [
       P.optional("timingFunction", .object, \CAAnimation.timingFunction) {
         $0 as? CAMediaTimingFunction
       },

@@ -185,18 +185,8 @@ open class CAEmitterCell: NSObject, CAMediaTiming {
       P.optional("emitterCells", .emitterCells, \CAEmitterCell.emitterCells) {
         $0 as? [CAEmitterCell]
       },
-      P.make("beginTime", .number, \CAEmitterCell.beginTime, C.double),
-      P.make("duration", .number, \CAEmitterCell.duration, C.double),
-      P.make("speed", .number, \CAEmitterCell.speed, C.float),
-      P.make("timeOffset", .number, \CAEmitterCell.timeOffset, C.double),
-      P.make("repeatCount", .number, \CAEmitterCell.repeatCount, C.float),
-      P.make("repeatDuration", .number, \CAEmitterCell.repeatDuration, C.double),
-      P.make("autoreverses", .bool, \CAEmitterCell.autoreverses, C.bool),
-      P.make(
-        "fillMode", .enumeration(CAMediaTimingFillMode.all.map(\.rawValue)),
-        \CAEmitterCell.fillMode, C.enumeration(CAMediaTimingFillMode.self)),
       P.optional("style", .object, \CAEmitterCell.style) { $0 as? [AnyHashable: Any] },
-    ]
+    ] + P.mediaTiming(CAEmitterCell.self)
   }()
 
   /// Values stored for keys cells do not have.

@@ -42,27 +42,16 @@ enum ArcLength {
       self.startsSubpath = startsSubpath
       var table: [CGFloat] = [0]
       table.reserveCapacity(ArcLength.samples + 1)
+      let curve = PathSegment(p0: p0, p1: p1, p2: p2, p3: p3)
       var last = p0
       var sum: CGFloat = 0
       for i in 1...ArcLength.samples {
-        let p = Self.point(p0, p1, p2, p3, CGFloat(i) / CGFloat(ArcLength.samples))
+        let p = curve.point(Double(i) / Double(ArcLength.samples))
         sum += hypot(p.x - last.x, p.y - last.y)
         table.append(sum)
         last = p
       }
       lengths = table
-    }
-
-    static func point(_ p0: CGPoint, _ p1: CGPoint, _ p2: CGPoint, _ p3: CGPoint, _ t: CGFloat)
-      -> CGPoint
-    {
-      let u = 1 - t
-      let a = u * u * u
-      let b = 3 * u * u * t
-      let c = 3 * u * t * t
-      let d = t * t * t
-      return CGPoint(
-        x: a * p0.x + b * p1.x + c * p2.x + d * p3.x, y: a * p0.y + b * p1.y + c * p2.y + d * p3.y)
     }
 
     /// The parameter at arc length `s` from p0 (0…length).

@@ -8,31 +8,18 @@ import Foundation
 /// Diagnostics.handler = { message in logger.warning("\(message)") }
 /// ```
 public enum Diagnostics {
-  private static let lock = NSLock()
-  nonisolated(unsafe) private static var custom: ((String) -> Void)?
+  private static let custom = Locked<((String) -> Void)?>(nil)
+  private static let reported = Locked<Set<String>>([])
 
   /// Receives every warning; nil (the default) writes them to standard error.
   public static var handler: ((String) -> Void)? {
-    get {
-      lock.lock()
-      defer { lock.unlock() }
-      return custom
-    }
-    set {
-      lock.lock()
-      custom = newValue
-      lock.unlock()
-    }
+    get { custom.value }
+    set { custom.value = newValue }
   }
-
-  nonisolated(unsafe) private static var reported: Set<String> = []
 
   /// Reports `message` the first time it is given in the process.
   static func warnOnce(_ message: String) {
-    lock.lock()
-    let first = reported.insert(message).inserted
-    lock.unlock()
-    if first { warn(message) }
+    if reported.withLock({ $0.insert(message).inserted }) { warn(message) }
   }
 
   /// Reports `message` ("lamina: warning: " is prepended on standard error).

@@ -155,28 +155,15 @@ extension FrameBuilder {
     -> DrawCommand?
   {
     let scale = Self.shownScale(toTarget, layer.bounds)
-    var sub = FrameBuilder(rasterOf: layer, scale: scale, nextGroupID: nextGroupID)
-    var inner: [DrawCommand] = []
-    sub.appendLayerAndSublayers(
-      layer, toTarget: CATransform3DMakeScale(scale, scale, 1), flipped: flipped, opacity: 1,
-      into: &inner)
-    let base = nextGroupID
-    nextGroupID = sub.nextGroupID
+    let (inner, base) = buildInPlane(layer, scale: scale, flipped: flipped)
     // The layer's own shadow comes first in its plane rendering.
     guard case .group(let shadow)? = inner.first, shadow.shadow != nil else { return nil }
     let extent = shadow.bounds
     guard !extent.isEmpty, extent.width <= Self.maxRasterSide,
       extent.height <= Self.maxRasterSide
     else { return nil }
-    var hasher = Hasher()
-    hasher.combine("plane shadow")
-    RasterSignature.combine(extent, &hasher)
-    hasher.combine(Double(scale))
-    RasterSignature.combine([.group(shadow)], groupBase: base, into: &hasher)
-    let pass = RasterPass(key: hasher.finalize(), region: extent, commands: [.group(shadow)])
-    let rect = CGRect(
-      x: CGFloat(extent.x) / scale, y: CGFloat(extent.y) / scale,
-      width: CGFloat(extent.width) / scale, height: CGFloat(extent.height) / scale)
+    let (pass, rect) = Self.planePass(
+      [.group(shadow)], extent: extent, scale: scale, groupBase: base, salt: "plane shadow")
     return makeItem(
       .raster(pass), rect: rect, uv: (0, 0, 1, 1), toTarget: toTarget,
       color: SIMD4(repeating: 1), name: layer.name
