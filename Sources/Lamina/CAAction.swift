@@ -39,8 +39,7 @@ let previousValueArgument = "previousValue"
 
 extension CALayer {
   func actionImpl(forKey event: String) -> CAAction? {
-    if let delegate, let found = delegate.action(for: self, forKey: event)
-    {
+    if let delegate, let found = delegate.action(for: self, forKey: event) {
       return found is NSNull ? nil : found
     }
     if let found = actions?[event] {

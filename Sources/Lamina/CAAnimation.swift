@@ -293,7 +293,6 @@ open class CAPropertyAnimation: CAAnimation {
   /// Whether each repetition builds on the end of the previous one.
   open var isCumulative = false
 
-
   /// An animation of `path`.
   public convenience init(keyPath path: String?) {
     self.init()
@@ -324,7 +323,6 @@ open class CABasicAnimation: CAPropertyAnimation {
   open var toValue: Any?
   open var byValue: Any?
 
-
   open override func copyValues(from other: CAAnimation) {
     super.copyValues(from: other)
     guard let o = other as? CABasicAnimation else { return }
@@ -354,7 +352,6 @@ open class CAKeyframeAnimation: CAPropertyAnimation {
   open var biasValues: [NSNumber]?
   /// How the layer turns to follow `path`; nil keeps it unrotated.
   open var rotationMode: CAAnimationRotationMode?
-
 
   open override func copyValues(from other: CAAnimation) {
     super.copyValues(from: other)
@@ -387,7 +384,6 @@ open class CASpringAnimation: CABasicAnimation {
   /// Whether a damping above critical is honored as such (kept as data).
   open var allowsOverdamping = false
 
-
   /// A spring that takes about `perceptualDuration` seconds and overshoots by
   /// `bounce` (0: critically damped, toward 1: bouncier, below 0: slower),
   /// as Core Animation's: mass 1, stiffness (2π / duration)², damping
@@ -399,7 +395,8 @@ open class CASpringAnimation: CABasicAnimation {
     let b = max(-1 + 1e-6, min(bounce, 1))
     mass = 1
     stiffness = CGFloat(pow(2 * .pi / d, 2))
-    damping = b >= 0 ? CGFloat(4 * .pi * (1 - Double(b)) / d) : CGFloat(4 * .pi / (d * (1 + Double(b))))
+    damping =
+      b >= 0 ? CGFloat(4 * .pi * (1 - Double(b)) / d) : CGFloat(4 * .pi / (d * (1 + Double(b))))
     duration = settlingDuration
   }
 
@@ -473,7 +470,6 @@ open class CAAnimationGroup: CAAnimation {
   override class func makeInstance() -> CAAnimation { CAAnimationGroup() }
   override class var accessors: [PropertyAccessor] { super.accessors + groupAccessors }
   open var animations: [CAAnimation]?
-
 
   open override func copyValues(from other: CAAnimation) {
     super.copyValues(from: other)

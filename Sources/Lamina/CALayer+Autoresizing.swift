@@ -34,15 +34,21 @@ extension CALayer {
     guard !frame.isNull else { return }
     let old = superlayer.bounds
     let x = Self.share(
-      delta: new.width - size.width, lengths: (frame.minX - old.minX, frame.width,
-        old.minX + size.width - frame.maxX),
+      delta: new.width - size.width,
+      lengths: (
+        frame.minX - old.minX, frame.width,
+        old.minX + size.width - frame.maxX
+      ),
       flexible: (
         autoresizingMask.contains(.layerMinXMargin), autoresizingMask.contains(.layerWidthSizable),
         autoresizingMask.contains(.layerMaxXMargin)
       ))
     let y = Self.share(
-      delta: new.height - size.height, lengths: (frame.minY - old.minY, frame.height,
-        old.minY + size.height - frame.maxY),
+      delta: new.height - size.height,
+      lengths: (
+        frame.minY - old.minY, frame.height,
+        old.minY + size.height - frame.maxY
+      ),
       flexible: (
         autoresizingMask.contains(.layerMinYMargin), autoresizingMask.contains(.layerHeightSizable),
         autoresizingMask.contains(.layerMaxYMargin)

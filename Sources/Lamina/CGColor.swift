@@ -24,7 +24,8 @@ public final class CGColor: Equatable, Hashable, @unchecked Sendable, CustomStri
   }
 
   /// macOS's generic RGB color: taken as sRGB here.
-  public convenience init(genericRGBRed red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {
+  public convenience init(genericRGBRed red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat)
+  {
     self.init(red: red, green: green, blue: blue, alpha: alpha)
   }
 

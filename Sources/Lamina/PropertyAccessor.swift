@@ -232,7 +232,9 @@ enum Convert {
   }
 
   /// `[NSNumber]` values as CGFloats.
-  static func lengths(_ numbers: [NSNumber]) -> [CGFloat] { numbers.map { CGFloat($0.doubleValue) } }
+  static func lengths(_ numbers: [NSNumber]) -> [CGFloat] {
+    numbers.map { CGFloat($0.doubleValue) }
+  }
 
   static func color(_ value: Any) -> CGColor? {
     if let c = value as? CGColor { return c }

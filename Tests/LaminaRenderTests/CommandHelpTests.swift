@@ -114,7 +114,8 @@ final class CommandHelpTests: XCTestCase {
   func testSetupWritesAnIgnoredHelloPNG() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
-    let script = try String(contentsOf: root.appendingPathComponent("scripts/setup.sh"), encoding: .utf8)
+    let script = try String(
+      contentsOf: root.appendingPathComponent("scripts/setup.sh"), encoding: .utf8)
     XCTAssertTrue(script.contains("render Examples/hello.json -o hello.png"), script)
     let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
     XCTAssertTrue(readme.contains("renders Examples/hello.json to hello.png"))

@@ -120,7 +120,8 @@ final class EmitterDirectionTests: XCTestCase {
     // Symmetric about the axis: in x and, out of the plane, in z.
     XCTAssertEqual(quarter.map(\.x).reduce(0, +) / Double(quarter.count), 0, accuracy: 0.02)
     XCTAssertEqual(quarter.map(\.z).reduce(0, +) / Double(quarter.count), 0, accuracy: 0.02)
-    XCTAssertGreaterThan(quarter.map { abs($0.z) }.max() ?? 0, 0.6, "a cone, not a fan in the plane")
+    XCTAssertGreaterThan(
+      quarter.map { abs($0.z) }.max() ?? 0, 0.6, "a cone, not a fan in the plane")
     // 2π: every direction, uniformly (|z| is uniform in 0…1 on the sphere).
     let all = directions(range: 2 * .pi)
     XCTAssertEqual(all.map(\.x).reduce(0, +) / Double(all.count), 0, accuracy: 0.03)

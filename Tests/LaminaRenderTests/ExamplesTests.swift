@@ -92,7 +92,9 @@ final class ExamplesTests: XCTestCase {
 
   /// `image` against `Goldens/NAME.png`: on a mismatch NAME.actual.png is
   /// written beside the golden; RECORD_GOLDENS=1 records it and fails.
-  func compare(_ image: URL, golden name: String, file: StaticString = #filePath, line: UInt = #line)
+  func compare(
+    _ image: URL, golden name: String, file: StaticString = #filePath, line: UInt = #line
+  )
     throws
   {
     let golden = Self.goldens.appendingPathComponent("\(name).png")
@@ -103,7 +105,8 @@ final class ExamplesTests: XCTestCase {
       return XCTFail("recorded \(golden.path); look at it, then run again", file: file, line: line)
     }
     guard FileManager.default.fileExists(atPath: golden.path) else {
-      return XCTFail("no golden \(golden.path) (RECORD_GOLDENS=1 records it)", file: file, line: line)
+      return XCTFail(
+        "no golden \(golden.path) (RECORD_GOLDENS=1 records it)", file: file, line: line)
     }
     let expected = try CGImage.decode(fileAt: golden.path)
     guard actual.width == expected.width, actual.height == expected.height else {

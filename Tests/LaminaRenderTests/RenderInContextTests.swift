@@ -26,7 +26,9 @@ final class RenderInContextTests: XCTestCase {
     ctx.scaleBy(x: 2, y: 2)
     card.render(in: ctx)
     let image = try XCTUnwrap(ctx.makeImage())
-    func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(image.pixels[(y * 80 + x) * 4..<(y * 80 + x) * 4 + 4]) }
+    func pixel(_ x: Int, _ y: Int) -> [UInt8] {
+      Array(image.pixels[(y * 80 + x) * 4..<(y * 80 + x) * 4 + 4])
+    }
     XCTAssertEqual(pixel(10, 20), [0, 0, 255, 255], "the background")
     XCTAssertEqual(pixel(70, 20), [255, 0, 0, 255], "the sublayer, at its place")
     XCTAssertEqual(card.position, CGPoint(x: 500, y: 500), "the model is left as it was")

@@ -39,7 +39,8 @@ final class StrokeTrimTests: XCTestCase {
   /// second quarter, 135° round) renders as the arc drawn to 135°.
   func testTrimmedCircleEqualsTheArcDrawnThatFar() throws {
     let circle = CGPath(
-      ellipseIn: CGRect(x: center.x - radius, y: center.y - radius, width: 2 * radius,
+      ellipseIn: CGRect(
+        x: center.x - radius, y: center.y - radius, width: 2 * radius,
         height: 2 * radius), transform: nil)
     for cap in [CAShapeLayerLineCap.butt, .round, .square] {
       let trimmed = try render(circle, end: 0.375, cap: cap)
@@ -49,7 +50,8 @@ final class StrokeTrimTests: XCTestCase {
       // The two circles differ by Bézier approximations of a circle (a
       // pixel at most); a cap along a chord instead of the tangent is off
       // by up to 230/255 over hundreds of pixels.
-      XCTAssertLessThanOrEqual(comparison.pixelsOff, 2, "\(cap.rawValue) cap: \(comparison.summary)")
+      XCTAssertLessThanOrEqual(
+        comparison.pixelsOff, 2, "\(cap.rawValue) cap: \(comparison.summary)")
       XCTAssertLessThan(comparison.maxChannelDifference, 40, comparison.summary)
       // Both ends trimmed: from 1/8 (45°) to 3/8 (135°).
       let both = try render(circle, start: 0.125, end: 0.375, cap: cap)
@@ -65,7 +67,8 @@ final class StrokeTrimTests: XCTestCase {
   /// is stroke, just past it is not, at the stroke's inner and outer edges.
   func testButtCapIsPerpendicularToTheTangent() throws {
     let circle = CGPath(
-      ellipseIn: CGRect(x: center.x - radius, y: center.y - radius, width: 2 * radius,
+      ellipseIn: CGRect(
+        x: center.x - radius, y: center.y - radius, width: 2 * radius,
         height: 2 * radius), transform: nil)
     let image = try render(circle, end: 0.375, cap: .butt)
     let cut = 3 * CGFloat.pi / 4

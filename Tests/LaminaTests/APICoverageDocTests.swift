@@ -31,7 +31,9 @@ final class APICoverageDocTests: XCTestCase {
         $0.trimmingCharacters(in: .whitespaces)
       }
       guard cells.count >= 4 else { continue }
-      if section.isEmpty, cells.count == 6, let present = Int(cells[2].replacingOccurrences(of: "*", with: "")) {
+      if section.isEmpty, cells.count == 6,
+        let present = Int(cells[2].replacingOccurrences(of: "*", with: ""))
+      {
         let name = cells[1].replacingOccurrences(of: "*", with: "")
         summary[name] = [
           present, Int(cells[3].replacingOccurrences(of: "*", with: "")) ?? -1,
@@ -85,14 +87,16 @@ final class APICoverageDocTests: XCTestCase {
     // Members that are not key-value coded properties on Apple's classes
     // either (relations, delegates, read-only state, hints not in the scene format).
     let notKeys: Set<String> = [
-      "superlayer", "delegate", "layoutManager", "visibleRect", "sublayers", "preferredDynamicRange",
+      "superlayer", "delegate", "layoutManager", "visibleRect", "sublayers",
+      "preferredDynamicRange",
       "toneMapMode", "contentsHeadroom", "wantsExtendedDynamicRangeContent",
       "wantsDynamicContentScaling", "autoresizingMask", "settlingDuration", "perceptualDuration",
       "bounce", "preferredFrameRateRange", "kCAOnOrderIn", "kCAOnOrderOut", "kCATransition",
     ]
     var checked = 0
     for row in try rows().rows where row.status != "absent" {
-      for member in row.members where member.first?.isLowercase == true
+      for member in row.members
+      where member.first?.isLowercase == true
         && member.allSatisfy({ $0.isLetter || $0.isNumber }) && !notKeys.contains(member)
       {
         if let cls = layers[row.section] {

@@ -77,7 +77,9 @@ final class APICoverageTests: XCTestCase {
   }
 
   func testColorsImagesAndAffineComponents() throws {
-    XCTAssertEqual(CGColor(srgbRed: 1, green: 0.5, blue: 0, alpha: 1), CGColor(red: 1, green: 0.5, blue: 0, alpha: 1))
+    XCTAssertEqual(
+      CGColor(srgbRed: 1, green: 0.5, blue: 0, alpha: 1),
+      CGColor(red: 1, green: 0.5, blue: 0, alpha: 1))
     var gray: [CGFloat] = [0.25, 1]
     XCTAssertEqual(
       CGColor(colorSpace: CGColorSpaceCreateDeviceGray(), components: &gray),

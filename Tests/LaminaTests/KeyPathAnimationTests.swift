@@ -34,7 +34,8 @@ final class KeyPathAnimationTests: XCTestCase {
         case .number?: paths = [key]
         case .point?: paths = ["\(key).x", "\(key).y"]
         case .size?: paths = ["\(key).width", "\(key).height"]
-        case .rect?: paths = ["origin.x", "origin.y", "size.width", "size.height"].map { "\(key).\($0)" }
+        case .rect?:
+          paths = ["origin.x", "origin.y", "size.width", "size.height"].map { "\(key).\($0)" }
         case .transform?:
           paths = [
             "rotation", "rotation.x", "rotation.y", "rotation.z", "scale", "scale.x", "scale.y",
@@ -71,7 +72,8 @@ final class KeyPathAnimationTests: XCTestCase {
     XCTAssertEqual(shown.transform.m33, 1, accuracy: 1e-9)
     layer.setValue(0.5, forKeyPath: "transform.scale.xy")
     XCTAssertEqual(layer.transform.m22, 0.5, accuracy: 1e-9)
-    XCTAssertEqual(layer.value(forKeyPath: "transform.scale.xy") as? CGFloat ?? 0, 0.5, accuracy: 1e-9)
+    XCTAssertEqual(
+      layer.value(forKeyPath: "transform.scale.xy") as? CGFloat ?? 0, 0.5, accuracy: 1e-9)
   }
 
   func testStructMembersOfEveryKindAnimate() {
@@ -120,7 +122,8 @@ final class KeyPathAnimationTests: XCTestCase {
     ]
     layer.add(group, forKey: "both")
     XCTAssertEqual(warnings.count, 1)
-    XCTAssertTrue(warnings[0].contains("'strokeEnd' is not a key path CALayer animates"), warnings[0])
+    XCTAssertTrue(
+      warnings[0].contains("'strokeEnd' is not a key path CALayer animates"), warnings[0])
     // On a shape layer, strokeEnd is.
     warnings = []
     CAShapeLayer().add(CABasicAnimation(keyPath: "strokeEnd"), forKey: nil)

@@ -22,7 +22,9 @@ final class PathAPITests: XCTestCase {
       }
       seen.append((element.pointee.type, (0..<count).map { element.pointee.points[$0] }))
     }
-    XCTAssertEqual(seen.map(\.0), [.moveToPoint, .addLineToPoint, .addQuadCurveToPoint, .addCurveToPoint, .closeSubpath])
+    XCTAssertEqual(
+      seen.map(\.0),
+      [.moveToPoint, .addLineToPoint, .addQuadCurveToPoint, .addCurveToPoint, .closeSubpath])
     XCTAssertEqual(seen[2].1, [CGPoint(x: 7, y: 8), CGPoint(x: 5, y: 6)], "control point first")
     XCTAssertEqual(seen[3].1.last, CGPoint(x: 9, y: 10))
   }
@@ -47,8 +49,10 @@ final class PathAPITests: XCTestCase {
     }
     XCTAssertEqual(
       kinds,
-      [CGPathElementType.moveToPoint.rawValue, CGPathElementType.addLineToPoint.rawValue,
-       CGPathElementType.closeSubpath.rawValue])
+      [
+        CGPathElementType.moveToPoint.rawValue, CGPathElementType.addLineToPoint.rawValue,
+        CGPathElementType.closeSubpath.rawValue,
+      ])
   }
 
   func testRelativeArc() {

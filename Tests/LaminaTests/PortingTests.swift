@@ -12,7 +12,8 @@ final class Pulse: CAShapeLayer {
   override init() {
     super.init()
     fillColor = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
-    path = CGPath(ellipseIn: CGRect(x: 0, y: 0, width: 2 * radius, height: 2 * radius), transform: nil)
+    path = CGPath(
+      ellipseIn: CGRect(x: 0, y: 0, width: 2 * radius, height: 2 * radius), transform: nil)
   }
 
   override init(layer: Any) {
@@ -206,7 +207,8 @@ final class PortingTests: XCTestCase {
     XCTAssertEqual(back.a, turn.a, accuracy: 1e-12)
     XCTAssertEqual(back.b, turn.b, accuracy: 1e-12)
     XCTAssertEqual(back.tx, 0)
-    XCTAssertEqual(needle.value(forKeyPath: "transform.rotation.z") as? CGFloat ?? 0, .pi / 2, accuracy: 1e-9)
+    XCTAssertEqual(
+      needle.value(forKeyPath: "transform.rotation.z") as? CGFloat ?? 0, .pi / 2, accuracy: 1e-9)
     XCTAssertFalse(needle.allowsEdgeAntialiasing)
     needle.allowsEdgeAntialiasing = true
     XCTAssertEqual(needle.value(forKey: "allowsEdgeAntialiasing") as? Bool, true)

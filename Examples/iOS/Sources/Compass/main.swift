@@ -47,7 +47,8 @@ for (i, letter) in ["N", "E", "S", "W"].enumerated() {
   let label = CATextLayer()
   label.string = letter
   label.fontSize = 20
-  label.foregroundColor = letter == "N"
+  label.foregroundColor =
+    letter == "N"
     ? CGColor(red: 0.86, green: 0.16, blue: 0.12, alpha: 1)
     : CGColor(red: 0.30, green: 0.34, blue: 0.40, alpha: 1)
   label.alignmentMode = .center

@@ -33,12 +33,30 @@ view.sublayerTransform = CATransform3DRotate(perspective, -0.45, 1, 0, 0)
 let cube = CATransformLayer()
 cube.position = CGPoint(x: 120, y: 120)
 let h = side / 2
-cube.addSublayer(face(CATransform3DMakeTranslation(0, 0, h), CGColor(red: 0.90, green: 0.30, blue: 0.25, alpha: 1), "1"))
-cube.addSublayer(face(CATransform3DRotate(CATransform3DMakeTranslation(h, 0, 0), .pi / 2, 0, 1, 0), CGColor(red: 0.95, green: 0.65, blue: 0.20, alpha: 1), "2"))
-cube.addSublayer(face(CATransform3DRotate(CATransform3DMakeTranslation(0, 0, -h), .pi, 0, 1, 0), CGColor(red: 0.30, green: 0.70, blue: 0.35, alpha: 1), "3"))
-cube.addSublayer(face(CATransform3DRotate(CATransform3DMakeTranslation(-h, 0, 0), -.pi / 2, 0, 1, 0), CGColor(red: 0.25, green: 0.50, blue: 0.90, alpha: 1), "4"))
-cube.addSublayer(face(CATransform3DRotate(CATransform3DMakeTranslation(0, -h, 0), .pi / 2, 1, 0, 0), CGColor(red: 0.60, green: 0.35, blue: 0.80, alpha: 1), "5"))
-cube.addSublayer(face(CATransform3DRotate(CATransform3DMakeTranslation(0, h, 0), -.pi / 2, 1, 0, 0), CGColor(red: 0.20, green: 0.70, blue: 0.75, alpha: 1), "6"))
+cube.addSublayer(
+  face(
+    CATransform3DMakeTranslation(0, 0, h), CGColor(red: 0.90, green: 0.30, blue: 0.25, alpha: 1),
+    "1"))
+cube.addSublayer(
+  face(
+    CATransform3DRotate(CATransform3DMakeTranslation(h, 0, 0), .pi / 2, 0, 1, 0),
+    CGColor(red: 0.95, green: 0.65, blue: 0.20, alpha: 1), "2"))
+cube.addSublayer(
+  face(
+    CATransform3DRotate(CATransform3DMakeTranslation(0, 0, -h), .pi, 0, 1, 0),
+    CGColor(red: 0.30, green: 0.70, blue: 0.35, alpha: 1), "3"))
+cube.addSublayer(
+  face(
+    CATransform3DRotate(CATransform3DMakeTranslation(-h, 0, 0), -.pi / 2, 0, 1, 0),
+    CGColor(red: 0.25, green: 0.50, blue: 0.90, alpha: 1), "4"))
+cube.addSublayer(
+  face(
+    CATransform3DRotate(CATransform3DMakeTranslation(0, -h, 0), .pi / 2, 1, 0, 0),
+    CGColor(red: 0.60, green: 0.35, blue: 0.80, alpha: 1), "5"))
+cube.addSublayer(
+  face(
+    CATransform3DRotate(CATransform3DMakeTranslation(0, h, 0), -.pi / 2, 1, 0, 0),
+    CGColor(red: 0.20, green: 0.70, blue: 0.75, alpha: 1), "6"))
 view.addSublayer(cube)
 
 let spin = CABasicAnimation(keyPath: "transform.rotation.y")
