@@ -18,6 +18,9 @@ import Foundation
 /// }
 /// ```
 open class CAOpenGLLayer: CALayer {
+  override package class var laminaClass: CALayer.Type { CAOpenGLLayer.self }
+  override package class func makeInstance() -> CALayer { CAOpenGLLayer() }
+
   /// Redraw every frame (an animation drawn with GL), not only on `setNeedsDisplay()`.
   open var isAsynchronous = false {
     didSet { didChange("asynchronous", oldValue) }

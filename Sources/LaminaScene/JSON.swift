@@ -55,6 +55,9 @@ struct JSONSyntaxError: Error, Equatable {
   let line: Int
   let column: Int
   let reason: Reason
+  /// The JSON path of the value the error is in (`root.sublayers[0].opacity`),
+  /// for errors in a value (a number out of range), as other errors name it.
+  var path: String? = nil
 }
 
 /// A strict RFC 8259 reader: no comments, no trailing commas, no NaN or
@@ -66,6 +69,27 @@ struct JSONParser {
   private let bytes: [UInt8]
   private var index = 0
   private var depth = 0
+  /// Where the value being read is: object keys and array indices from the
+  /// top (kept for messages; an index is updated in place).
+  private var path: [PathComponent] = []
+
+  enum PathComponent {
+    case key(String)
+    case index(Int)
+  }
+
+  /// `path` written as scene errors write it: `root.sublayers[3].opacity`.
+  private var pathText: String? {
+    guard !path.isEmpty else { return nil }
+    var text = ""
+    for component in path {
+      switch component {
+      case .key(let key): text += text.isEmpty ? key : "." + key
+      case .index(let i): text += "[\(i)]"
+      }
+    }
+    return text
+  }
 
   init(_ data: Data) { bytes = [UInt8](data) }
 
@@ -174,7 +198,9 @@ struct JSONParser {
       }
       index += 1
       skipSpace()
+      path.append(.key(key))
       members.append((key, try value()))
+      path.removeLast()
       skipSpace()
       guard index < bytes.count else {
         throw error(.unexpected(expected: "',' or '}'", found: found))
@@ -202,8 +228,11 @@ struct JSONParser {
       depth -= 1
       return .array(items)
     }
+    path.append(.index(0))
+    defer { path.removeLast() }
     while true {
       skipSpace()
+      path[path.count - 1] = .index(items.count)
       items.append(try value())
       skipSpace()
       guard index < bytes.count else {
@@ -258,7 +287,9 @@ struct JSONParser {
     }
     let text = String(decoding: bytes[start..<i], as: UTF8.self)
     guard let value = Double(text), value.isFinite else {
-      throw error(.notFinite(text: text), at: start)
+      var e = error(.notFinite(text: text), at: start)
+      e.path = pathText
+      throw e
     }
     index = i
     return .number(value)

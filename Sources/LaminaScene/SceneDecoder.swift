@@ -143,7 +143,7 @@ struct SceneDecoder {
   func layer(_ json: JSON, at path: String, canvas: Canvas? = nil) throws -> CALayer {
     let m = try members(json, path, "a layer object")
     let (className, type) = try layerClass(json, path)
-    let layer = type.init()
+    let layer = type.makeInstance()
     if let canvas {
       layer.bounds = CGRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
       layer.position = CGPoint(x: canvas.width / 2, y: canvas.height / 2)

@@ -79,7 +79,8 @@ public enum SceneLoader {
       return try JSONParser.parse(data)
     } catch let e as JSONSyntaxError {
       throw SceneError.syntax(
-        file: fileName, line: e.line, column: e.column, message: message(for: e.reason))
+        file: fileName, line: e.line, column: e.column,
+        message: (e.path.map { "\($0): " } ?? "") + message(for: e.reason))
     }
   }
 

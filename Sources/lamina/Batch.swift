@@ -42,7 +42,8 @@ let batchUsage = """
 /// `batchUsage` and docs/servers.md.
 func runBatch(_ arguments: [String]) -> Int32 {
   exitStatus {
-    let options = try Options(arguments, valued: ["--memory-budget"])
+    let options = try Options(
+      arguments, valued: ["--memory-budget"], command: "batch", usage: batchUsage)
     guard options.positional.count == 1 else {
       throw UsageError("batch needs one jobs file (or - for standard input)\n" + batchUsage)
     }

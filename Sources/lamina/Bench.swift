@@ -3,6 +3,28 @@ import Lamina
 import LaminaRender
 import LaminaScene
 
+let benchUsage = """
+  usage: lamina bench SCENE.json [--frames N] [--warmup N] [--start SECONDS] [--fps F]
+                                 [--size WxH] [--json]
+
+  Measures how fast this machine and its GL driver composite a scene
+  (Benchmarks/README.md): frame i shows the scene at start + i / fps; the
+  warm-up frames come first, untimed; each timed frame is a full redraw
+  finished with glFinish. Reports frames per second, frame time median, p95
+  and p99, CPU and GPU time per frame, draw calls, uploads and offscreen
+  passes per frame, and peak memory.
+
+  options:
+    --frames N              timed frames (default 120; 1...1000000)
+    --warmup N              untimed frames before them (default 10; 0...1000000)
+    --start SECONDS         the scene time of the first timed frame (default 10)
+    --fps F                 frames per second of scene time (default 60; 1...10000)
+    --size WxH              render at WxH pixels, the canvas stretched to it (default:
+                            the canvas size times its scale)
+    --json                  print the report as JSON (for comparing runs)
+    -h, --help              print this help
+  """
+
 /// `lamina bench SCENE.json [...]`: the protocol of the benchmark scenes
 /// (Benchmarks/README.md): frame i is the scene at `start + i/fps`; warm-up
 /// frames first, untimed; then timed frames, each a full redraw finished
@@ -13,9 +35,9 @@ func runBench(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
       arguments, valued: ["--frames", "--warmup", "--start", "--fps", "--size"],
-      switches: ["--json"])
+      switches: ["--json"], command: "bench", usage: benchUsage)
     guard options.positional.count == 1 else {
-      throw UsageError("bench needs one scene file\n" + usage)
+      throw UsageError("bench needs one scene file\n" + benchUsage)
     }
     let path = options.positional[0]
     let frames = try options.integer("--frames", range: 1...1_000_000) ?? 120

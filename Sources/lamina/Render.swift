@@ -3,15 +3,45 @@ import Lamina
 import LaminaRender
 import LaminaScene
 
+let renderUsage = """
+  usage: lamina render SCENE.json -o OUT.png [--time SECONDS] [--scale S]
+         lamina render SCENE.json --frames FIRST..LAST [--fps F] [--scale S]
+                       (-o 'out/frame-%04d.png' | --video OUT.y4m | --video -)
+
+  Renders a scene file at a time: one frame to a PNG, or a sequence of frames
+  to numbered PNGs or to a YUV4MPEG2 video stream. A scene that does not load
+  is not rendered: the error names the file, the JSON path and the key, and
+  nothing is written.
+
+  options:
+    -o, --output PATH       the PNG to write (written atomically); for a sequence, a
+                            file name with one %d, %4d or %04d for the frame number
+    --time SECONDS          the scene time to render at (default 0; 0...1e9);
+                            not with --frames
+    --scale S               pixels per point, instead of the scene's canvas.scale
+                            (0.01...8)
+    --frames FIRST..LAST    render the frames FIRST to LAST (or one frame N); frame n
+                            shows the scene at n / fps seconds
+    --fps F                 frames per second of a sequence (default 60; 0.001...10000)
+    --video PATH            write the sequence as YUV4MPEG2 (4:2:0, BT.601 limited
+                            range, over black) to PATH, or to standard output with -
+    -h, --help              print this help
+
+  examples:
+    lamina render scene.json -o out.png --time 1.5 --scale 2
+    lamina render scene.json --frames 0..239 --video - | ffmpeg -i - out.mp4
+  """
+
 /// `lamina render SCENE.json -o OUT.png [--time T] [--scale S]`, or a
 /// sequence: `--frames A..B --fps F` with `-o 'frame-%04d.png'` or
 /// `--video OUT.y4m` (`-` for standard output).
 func runRender(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
-      arguments, valued: ["-o", "--output", "--time", "--scale", "--frames", "--fps", "--video"])
+      arguments, valued: ["-o", "--output", "--time", "--scale", "--frames", "--fps", "--video"],
+      command: "render", usage: renderUsage)
     guard options.positional.count == 1 else {
-      throw UsageError("render needs one scene file\n" + usage)
+      throw UsageError("render needs one scene file\n" + renderUsage)
     }
     let output = options.string("-o") ?? options.string("--output")
     let video = options.string("--video")

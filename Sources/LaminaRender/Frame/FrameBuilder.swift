@@ -135,6 +135,10 @@ public struct FrameBuilder {
     _ layer: CALayer, toTarget: CATransform3D, flipped: Bool, opacity: Float,
     into commands: inout [DrawCommand]
   ) {
+    // A single-sided layer facing away hides its whole flattened rendering,
+    // sublayers included, as Core Animation does (a card's back face must
+    // not show its labels mirrored through the front).
+    if !layer.isDoubleSided && isBackFacing(toTarget, bounds: layer.bounds) { return }
     let isRasterRoot = rasterRoot == ObjectIdentifier(layer)
     if layer.shouldRasterize && !isRasterRoot,
       appendRasterized(
@@ -145,9 +149,7 @@ public struct FrameBuilder {
     let opacity = isRasterRoot ? 1 : layer.opacity * opacity
     let start = commands.count
     insertBackdrop(of: layer, toTarget: toTarget, at: start, in: &commands)
-    // A back-facing single-sided layer hides its own drawing, not its sublayers'.
-    let showsOwn = layer.isDoubleSided || !isBackFacing(toTarget, bounds: layer.bounds)
-    if showsOwn { appendBackground(layer, toTarget: toTarget, into: &commands) }
+    appendBackground(layer, toTarget: toTarget, into: &commands)
     let contentsStart = commands.count
     appendOwnCommands(layer, toTarget: toTarget, flipped: flipped, into: &commands)
     if let emitter = layer as? CAEmitterLayer {
@@ -179,7 +181,7 @@ public struct FrameBuilder {
     if layer.masksToBounds {
       applyClip(of: layer, toTarget: toTarget, range: contentsStart..<commands.count, in: &commands)
     }
-    if showsOwn { appendBorder(layer, toTarget: toTarget, into: &commands) }
+    appendBorder(layer, toTarget: toTarget, into: &commands)
     applyFilters(of: layer, toTarget: toTarget, from: start, in: &commands)
     if let mask = layer.mask {
       applyMask(mask, toTarget: toTarget, flipped: flipped, from: start, in: &commands)
@@ -187,7 +189,7 @@ public struct FrameBuilder {
     // The shadow is part of the layer's rendering: its opacity groups them.
     var moreShadow: [DrawItem] = []
     if let shadow = makeShadow(
-      of: layer, toTarget: toTarget, showsOwn: showsOwn, from: start, in: commands,
+      of: layer, toTarget: toTarget, flipped: flipped, from: start, in: commands,
       extraShadowItems: &moreShadow)
     {
       commands.insert(contentsOf: [shadow] + moreShadow.map { .item($0) }, at: start)
@@ -469,7 +471,12 @@ public struct FrameBuilder {
   }
 
   /// True when the layer's plane shows its back: its projection is mirrored.
+  /// A layer with empty bounds (a container) is judged by a unit square at
+  /// its origin: its plane faces the same way.
   func isBackFacing(_ m: CATransform3D, bounds: CGRect) -> Bool {
+    let bounds =
+      bounds.width > 0 && bounds.height > 0
+      ? bounds : CGRect(origin: bounds.origin, size: CGSize(width: 1, height: 1))
     let a = m.apply(bounds.minX, bounds.minY)
     let b = m.apply(bounds.maxX, bounds.minY)
     let c = m.apply(bounds.minX, bounds.maxY)
