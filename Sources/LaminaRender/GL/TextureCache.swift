@@ -11,6 +11,7 @@ final class TextureCache {
     var lastUsedFrame: Int
   }
 
+  private let device: GLDevice
   private var entries: [UInt64: Entry] = [:]
   private var samplers: [SamplerKey: GLuint] = [:]
   private var frame = 0
@@ -18,19 +19,24 @@ final class TextureCache {
   /// Frames a texture may go unused before it is released.
   static let retainFrames = 120
 
-  init(maxTextureSize: Int) {
+  init(maxTextureSize: Int, device: GLDevice) {
     self.maxTextureSize = maxTextureSize
+    self.device = device
+  }
+
+  deinit {
+    for entry in entries.values { device.deleteTexture(entry.texture) }
+    for sampler in samplers.values { device.deleteSampler(sampler) }
   }
 
   /// The texture of `image`, uploaded on first use; mipmaps are built when a
   /// trilinear sampler first needs them.
-  func texture(for image: CGImage, sampler: SamplerKey, device: GLDevice) throws -> GLuint {
-    let needsMipmaps = sampler.minification == .trilinear
+  func texture(for image: CGImage, sampler: SamplerKey?) throws -> GLuint {
+    let needsMipmaps = sampler?.minification == .trilinear
     if var entry = entries[image.identifier] {
       entry.lastUsedFrame = frame
       if needsMipmaps && !entry.mipmapped {
-        device.bindTexture(entry.texture, sampler: 0)
-        glGenerateMipmap(GLenum(GL_TEXTURE_2D))
+        device.generateMipmaps(entry.texture)
         entry.mipmapped = true
       }
       entries[image.identifier] = entry
@@ -40,52 +46,34 @@ final class TextureCache {
       throw RendererError.imageTooLarge(
         width: image.width, height: image.height, maxTextureSize: maxTextureSize)
     }
-    var texture: GLuint = 0
-    glGenTextures(1, &texture)
-    device.bindTexture(texture, sampler: 0)
-    let pixels = premultipliedPixels(image)
-    glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
-    pixels.withUnsafeBytes { raw in
-      glTexImage2D(
-        GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(image.width), GLsizei(image.height), 0,
-        GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), raw.baseAddress)
-    }
-    if needsMipmaps { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
-    device.counters.textureUploads += 1
+    let texture = try device.uploadTexture(
+      premultipliedPixels(image), width: image.width, height: image.height, mipmaps: needsMipmaps)
     entries[image.identifier] = Entry(
       texture: texture, mipmapped: needsMipmaps, lastUsedFrame: frame)
-    try device.check("texture upload")
     return texture
   }
 
   /// A sampler object for Core Animation's filters (clamped at the edges).
   func sampler(_ key: SamplerKey) -> GLuint {
     if let sampler = samplers[key] { return sampler }
-    var sampler: GLuint = 0
-    glGenSamplers(1, &sampler)
-    let minFilter: GLint
+    let minFilter: Int32
     switch key.minification {
     case .nearest: minFilter = GL_NEAREST
     case .trilinear: minFilter = GL_LINEAR_MIPMAP_LINEAR
     default: minFilter = GL_LINEAR
     }
-    let magFilter: GLint = key.magnification == .nearest ? GL_NEAREST : GL_LINEAR
-    glSamplerParameteri(sampler, GLenum(GL_TEXTURE_MIN_FILTER), minFilter)
-    glSamplerParameteri(sampler, GLenum(GL_TEXTURE_MAG_FILTER), magFilter)
-    glSamplerParameteri(sampler, GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-    glSamplerParameteri(sampler, GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+    let sampler = device.makeSampler(
+      minFilter: minFilter, magFilter: key.magnification == .nearest ? GL_NEAREST : GL_LINEAR)
     samplers[key] = sampler
     return sampler
   }
 
   /// Called once per frame: releases textures unused for `retainFrames` frames.
-  func endFrame(device: GLDevice) {
+  func endFrame() {
     frame += 1
     let stale = entries.filter { frame - $0.value.lastUsedFrame > Self.retainFrames }
     for (key, entry) in stale {
-      var texture = entry.texture
-      device.forgetTexture(texture)
-      glDeleteTextures(1, &texture)
+      device.deleteTexture(entry.texture)
       entries[key] = nil
     }
   }
