@@ -5,11 +5,15 @@ import LaminaScene
 
 /// `lamina render SCENE.json -o OUT.png [--time T] [--scale S]`, or a
 /// sequence: `--frames A..B --fps F` with `-o 'frame-%04d.png'` or
-/// `--video OUT.y4m` (`-` for standard output).
+/// `--video OUT.y4m` (`-` for standard output). `--dump-plan` writes the
+/// frame plan of every frame drawn (one line per pass and per batch) to
+/// standard output (standard error when the video goes there); without
+/// `-o` a single frame is only planned and drawn.
 func runRender(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
-      arguments, valued: ["-o", "--output", "--time", "--scale", "--frames", "--fps", "--video"])
+      arguments, valued: ["-o", "--output", "--time", "--scale", "--frames", "--fps", "--video"],
+      switches: ["--dump-plan"])
     guard options.positional.count == 1 else {
       throw UsageError("render needs one scene file\n" + usage)
     }
@@ -31,6 +35,7 @@ func runRender(_ arguments: [String]) -> Int32 {
       let fps = try options.number("--fps", range: 0.001...10_000) ?? 60
       let scale = try options.number("--scale", range: 0.01...8)
       let renderer = try Renderer()
+      if options.has("--dump-plan") { renderer.planObserver = planPrinter(toError: video == "-") }
       let scene = try SceneLoader.load(
         contentsOf: URL(fileURLWithPath: options.positional[0]),
         maxImageDimension: renderer.maxTextureSize)
@@ -39,17 +44,35 @@ func runRender(_ arguments: [String]) -> Int32 {
         videoPath: video)
       return 0
     }
-    guard let output else { throw UsageError("render needs -o OUT.png") }
+    let dumpPlan = options.has("--dump-plan")
+    guard output != nil || dumpPlan else {
+      throw UsageError("render needs -o OUT.png (or --dump-plan)")
+    }
     if options.string("--fps") != nil { throw UsageError("--fps goes with --frames") }
     let time = try options.number("--time", range: 0...1e9) ?? 0
     let scale = try options.number("--scale", range: 0.01...8)
     let renderer = try Renderer()
+    if dumpPlan { renderer.planObserver = planPrinter(toError: false) }
     let scene = try SceneLoader.load(
       contentsOf: URL(fileURLWithPath: options.positional[0]),
       maxImageDimension: renderer.maxTextureSize)
+    guard let output else {
+      try renderer.draw(
+        renderer.buildFrame(
+          scene: scene, time: time, scale: scale, presentation: PresentationTree(root: scene.root)))
+      return 0
+    }
     let image = try renderer.render(scene: scene, time: time, scale: scale)
     try image.writePNG(to: URL(fileURLWithPath: output))
     return 0
+  }
+}
+
+/// Writes each frame plan to standard output (or error).
+func planPrinter(toError: Bool) -> (FramePlan) -> Void {
+  { plan in
+    let text = Data((plan.description + "\n").utf8)
+    (toError ? FileHandle.standardError : FileHandle.standardOutput).write(text)
   }
 }
 

@@ -4,9 +4,9 @@ import Foundation
 // in its own file and only parses arguments before calling the library.
 
 let usage = """
-  usage: lamina render SCENE.json -o OUT.png [--time SECONDS] [--scale S]
+  usage: lamina render SCENE.json -o OUT.png [--time SECONDS] [--scale S] [--dump-plan]
          lamina render SCENE.json --frames FIRST..LAST [--fps 60] [--scale S]
-                       (-o 'out/frame-%04d.png' | --video OUT.y4m | --video -)
+                       (-o 'out/frame-%04d.png' | --video OUT.y4m | --video -) [--dump-plan]
          lamina show SCENE.json [--wayland | --kms] [--drm /dev/dri/cardN] [--connector NAME]
                      [--mode WxH[@HZ]] [--rotate 0|90|180|270] [--show-damage] [--events]
                      [--stats] [--frames N] [--duration SECONDS]

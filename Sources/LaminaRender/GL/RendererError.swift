@@ -44,9 +44,17 @@ public enum RendererError: Error, CustomStringConvertible, Equatable {
       return "GL state differs from the device's cache after \(label): "
         + differences.joined(separator: "; ")
     case .offscreenBudgetExceeded(let bytes, let limit, let targets):
-      return "the frame needs \(bytes >> 20) MiB of offscreen targets at once (\(targets) targets),"
-        + " more than the limit of \(limit >> 20) MiB (Renderer.maxOffscreenBytes)"
+      return
+        "the frame needs \(Self.size(bytes)) of offscreen targets at once (\(targets) targets),"
+        + " more than Renderer.maxOffscreenBytes allows (\(Self.size(limit)))"
     case .missingTarget(let what): return "a pass reads \(what), which no earlier pass made"
     }
+  }
+
+  /// `512 KiB`, `2.5 MiB`.
+  private static func size(_ bytes: Int) -> String {
+    bytes < 1 << 20
+      ? String(format: "%.1f KiB", Double(bytes) / 1024)
+      : String(format: "%.1f MiB", Double(bytes) / Double(1 << 20))
   }
 }

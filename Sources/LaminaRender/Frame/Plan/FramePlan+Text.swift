@@ -15,8 +15,10 @@ import Lamina
 extension FramePlan {
   public var description: String {
     var namer = ImageNamer()
+    func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
     var lines = [
-      "plan \(width)x\(height): \(passCount) passes, \(batchCount) batches, \(targets.count) targets"
+      "plan \(width)x\(height): \(count(passCount, "pass", "passes")), "
+        + "\(count(batchCount, "batch", "batches")), \(count(targets.count, "target", "targets"))"
         + " (peak \(peakOffscreenTargets) offscreen, \(Self.kibibytes(peakOffscreenBytes)))"
     ]
     for (i, step) in steps.enumerated() {
