@@ -68,7 +68,11 @@ extension Renderer {
       lastEncodeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
       counters = device.counters
     }
-    let plan = makePlan(frame, damage: damage)
+    try run(makePlan(frame, damage: damage), output: output)
+  }
+
+  /// Runs `plan` on the canvas target (made at the plan's canvas size).
+  func run(_ plan: FramePlan, output: (RenderTarget, OutputStep) throws -> Void) throws {
     planObserver?(plan)
     // Limits are checked before the work.
     guard plan.peakOffscreenBytes <= maxOffscreenBytes else {
@@ -76,7 +80,7 @@ extension Renderer {
         bytes: plan.peakOffscreenBytes, limit: maxOffscreenBytes,
         targets: plan.peakOffscreenTargets)
     }
-    let size = canvasSize(frame)
+    let size = plan.targets[FramePlan.canvas.index]
     if canvasTarget?.width != size.width || canvasTarget?.height != size.height {
       canvasTarget = nil
       canvasTarget = try RenderTarget(

@@ -312,3 +312,59 @@ final class CompositionTests: XCTestCase {
     XCTAssertEqual(renderer.counters.drawCalls, 0)
   }
 }
+
+/// Plans made by hand, run by the executor: what the planner does not make
+/// yet but the plan has room for.
+final class PlanExecutionTests: XCTestCase {
+  /// Two passes share one target, each in its own viewport (an atlas); the
+  /// canvas shows the whole target.
+  func testPassesShareATargetThroughTheirViewports() throws {
+    let renderer = try Renderer()
+    var planner = FramePlanner(
+      width: 40, height: 20, canvasWidth: 40, canvasHeight: 20, options: PlanOptions(),
+      caches: renderer.executor)
+    let atlas = planner.addTarget(width: 40, height: 20, role: .pooled, label: "atlas")
+    func solid(_ x: Int, _ width: Int, _ color: SIMD4<Float>, material: Material = .solid)
+      -> DrawItem
+    {
+      DrawItem(
+        material: material, clippedPolygon: nil,
+        rect: CGRect(x: x, y: 0, width: width, height: 20), uv: (0, 0, 1, 1),
+        matrix: CATransform3DIdentity, color: color,
+        bounds: PixelRect(x: x, y: 0, width: width, height: 20), layerName: nil,
+        antialiased: false)
+    }
+    // Both halves draw the same region (a 20x20 square) into their part.
+    for (x, color) in [(0, SIMD4<Float>(1, 0, 0, 1)), (20, SIMD4<Float>(0, 0, 1, 1))] {
+      planner.drawList(
+        [.item(solid(0, 20, color))], into: atlas,
+        region: PixelRect(x: 0, y: 0, width: 20, height: 20), clear: .zero, label: "part \(x)")
+      guard case .draw(var pass) = planner.plan.steps.removeLast() else { return XCTFail() }
+      pass.viewport = PixelRect(x: x, y: 0, width: 20, height: 20)
+      planner.plan.steps.append(.draw(pass))
+    }
+    planner.groupTargets[99] = atlas
+    planner.drawList(
+      [.item(solid(0, 40, SIMD4(repeating: 1), material: .group(99)))], into: FramePlan.canvas,
+      region: PixelRect(x: 0, y: 0, width: 40, height: 20), clear: SIMD4(1, 1, 1, 1),
+      label: "canvas")
+    planner.plan.steps.append(
+      .output(
+        OutputStep(
+          tile: PixelRect(x: 0, y: 0, width: 40, height: 20),
+          rect: PixelRect(x: 0, y: 0, width: 40, height: 20))))
+    var plan = planner.plan
+    plan.computeLifetimes(samples: renderer.samples)
+    XCTAssertTrue(plan.description.contains("viewport [20, 0, 20x20]"), plan.description)
+    var pixels = [UInt8](repeating: 0, count: 40 * 20 * 4)
+    renderer.begin()
+    try renderer.run(plan) { target, step in
+      pixels.withUnsafeMutableBytes { raw in
+        if let base = raw.baseAddress { target.read(step.rect, into: base) }
+      }
+    }
+    let image = RenderedImage(width: 40, height: 20, premultipliedPixels: pixels)
+    XCTAssertTrue(image.pixel(5, 10) == (255, 0, 0, 255), "\(image.pixel(5, 10))")
+    XCTAssertTrue(image.pixel(35, 10) == (0, 0, 255, 255), "\(image.pixel(35, 10))")
+  }
+}

@@ -163,14 +163,15 @@ final class PlanExecutor {
     let target = try target(pass.target, plan, &bound)
     if context.debugOutput { device.pushDebugGroup(pass.label) }
     defer { if context.debugOutput { device.popDebugGroup() } }
+    let area = pass.viewport ?? target.rect
     device.bindFramebuffer(target.drawFramebuffer)
-    device.setViewport(target.rect)
-    device.setScissor(pass.scissor)
+    device.setViewport(area)
+    device.setScissor(pass.scissor ?? pass.viewport)
     if let clear = pass.clear { device.clear(clear) }
     streams.upload(pass.geometry)
-    // Target pixels → clip space: the region's origin lands on the target's
-    // origin; target row 0 holds the region's top row.
-    let (w, h) = (Float(target.width), Float(target.height))
+    // Region pixels → clip space: the region's origin lands on the
+    // viewport's origin; its row 0 holds the region's top row.
+    let (w, h) = (Float(area.width), Float(area.height))
     let region = pass.region
     let viewport = SIMD4(2 / w, 2 / h, -2 * Float(region.x) / w - 1, -2 * Float(region.y) / h - 1)
     var prepared: Set<GLuint> = []
@@ -193,7 +194,7 @@ final class PlanExecutor {
       if let mask = input.mask { device.bindTexture(mask.texture, unit: 1, sampler: mask.sampler) }
       device.drawTriangles(indexCount: batch.indexCount, firstIndex: batch.firstIndex)
     }
-    target.didDraw(pass.scissor)
+    target.didDraw(pass.scissor ?? pass.viewport)
     if pass.clear != nil && pass.target != FramePlan.canvas { device.counters.offscreenPasses += 1 }
   }
 

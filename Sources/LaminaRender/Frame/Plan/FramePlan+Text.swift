@@ -75,6 +75,7 @@ extension FramePlan {
           "clear " + [$0.x, $0.y, $0.z, $0.w].map(Self.number).joined(separator: " ")
         }
         ?? "load"
+      if let viewport = pass.viewport { text += ", viewport \(viewport)" }
       if let scissor = pass.scissor { text += ", scissor \(scissor)" }
       return text + " — \(pass.label)"
     case .copy(let copy):

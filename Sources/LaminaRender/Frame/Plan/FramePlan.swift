@@ -103,8 +103,13 @@ public struct DrawPass {
   /// The premultiplied color the target is cleared to first, or nil when
   /// the pass continues what an earlier pass drew into it.
   public var clear: SIMD4<Float>?
-  /// Target pixels the pass may change (a damaged rect); nil: all.
+  /// Target pixels the pass may change (a damaged rect); nil: all. It lies
+  /// within `viewport`.
   public var scissor: PixelRect?
+  /// The part of the target the region maps onto (target pixels); nil: all
+  /// of it. Passes that share one target (an atlas) each draw into their
+  /// own part: the clear and the drawing keep to it.
+  public var viewport: PixelRect?
   public var batches: [Batch] = []
   public var label: String
   /// The vertices and indices of the batches.
@@ -125,7 +130,8 @@ public struct Batch {
   public var program: ProgramKey
   /// Sampled on texture unit 0 (nil: the program samples nothing).
   public var texture: TextureSource?
-  /// Sampled on unit 1: a group's mask.
+  /// Sampled on unit 1 (`s_mask`): a group's mask, or any second texture
+  /// a program reads.
   public var mask: TextureSource?
   public var sampler: SamplerKey?
   public var blend: BlendMode
