@@ -367,4 +367,32 @@ final class PlanExecutionTests: XCTestCase {
     XCTAssertTrue(image.pixel(5, 10) == (255, 0, 0, 255), "\(image.pixel(5, 10))")
     XCTAssertTrue(image.pixel(35, 10) == (0, 0, 255, 255), "\(image.pixel(35, 10))")
   }
+
+  /// A pass that samples a target no pass drew is refused, not shown with
+  /// whatever a reused target held.
+  func testReadingATargetNoPassDrewThrows() throws {
+    let renderer = try Renderer()
+    var planner = FramePlanner(
+      width: 20, height: 20, canvasWidth: 20, canvasHeight: 20, options: PlanOptions(),
+      caches: renderer.executor)
+    planner.groupTargets[7] = planner.addTarget(
+      width: 20, height: 20, role: .pooled, label: "never drawn")
+    planner.drawList(
+      [
+        .item(
+          DrawItem(
+            material: .group(7), clippedPolygon: nil,
+            rect: CGRect(x: 0, y: 0, width: 20, height: 20),
+            uv: (0, 0, 1, 1), matrix: CATransform3DIdentity, color: SIMD4(repeating: 1),
+            bounds: PixelRect(x: 0, y: 0, width: 20, height: 20), layerName: nil))
+      ], into: FramePlan.canvas, region: PixelRect(x: 0, y: 0, width: 20, height: 20),
+      clear: .zero, label: "canvas")
+    var plan = planner.plan
+    plan.computeLifetimes(samples: renderer.samples)
+    renderer.begin()
+    XCTAssertThrowsError(try renderer.run(plan) { _, _ in }) { error in
+      XCTAssertEqual(
+        "\(error)", "frame plan defect: a pass reads T1 (never drawn) before any drew it")
+    }
+  }
 }

@@ -81,11 +81,16 @@ final class PlanExecutor {
   }
 
   /// The physical target of `id`: from the pool or a cache the first time.
-  private func target(_ id: TargetID, _ plan: FramePlan, _ bound: inout Bound) throws
-    -> RenderTarget
-  {
+  /// A target read before any step drew it is a planner defect: it throws
+  /// rather than show what a reused target held.
+  private func target(
+    _ id: TargetID, _ plan: FramePlan, _ bound: inout Bound, reading: Bool = false
+  ) throws -> RenderTarget {
     if let target = bound.targets[id.index] { return target }
     let planned = plan.targets[id.index]
+    if reading && planned.isAllocated {
+      throw RendererError.missingTarget("a pass reads \(id) (\(planned.label)) before any drew it")
+    }
     func fresh() throws -> RenderTarget {
       try pool.take(
         width: planned.width, height: planned.height, samples: samples, device: device)
@@ -97,7 +102,7 @@ final class PlanExecutor {
     case .cached(let key, let hit):
       if hit {
         guard let cached = maskCache.target(key) else {
-          throw RendererError.missingTarget("\(id) (\(planned.label)) from the cache")
+          throw RendererError.missingTarget("\(id) (\(planned.label)) is not in the cache")
         }
         target = cached
       } else {
@@ -107,7 +112,8 @@ final class PlanExecutor {
     case .raster(let key, let hit):
       if hit {
         guard let cached = rasterCache.target(key) else {
-          throw RendererError.missingTarget("\(id) (\(planned.label)) from the raster cache")
+          throw RendererError.missingTarget(
+            "\(id) (\(planned.label)) is not in the raster cache")
         }
         target = cached
       } else {
@@ -117,7 +123,7 @@ final class PlanExecutor {
       }
     case .openGLLayer(let key):
       guard let held = openGLLayers.targets[key]?.target else {
-        throw RendererError.missingTarget("\(id) (\(planned.label))")
+        throw RendererError.missingTarget("\(id) (\(planned.label)) has no framebuffer")
       }
       target = held
     }
@@ -141,7 +147,7 @@ final class PlanExecutor {
     switch source {
     case .image(let image): texture = try textures.texture(for: image, sampler: key)
     case .target(let id):
-      let target = try target(id, plan, &bound)
+      let target = try target(id, plan, &bound, reading: true)
       target.resolve()
       texture = target.texture
     case .dmabuf(let frame): texture = try dmabufImport.texture(for: frame, context: context)
@@ -201,7 +207,7 @@ final class PlanExecutor {
   // MARK: Copies and full-target passes
 
   private func copy(_ copy: CopyPass, _ plan: FramePlan, _ bound: inout Bound) throws {
-    let source = try target(copy.source, plan, &bound)
+    let source = try target(copy.source, plan, &bound, reading: true)
     let destination = try target(copy.destination, plan, &bound)
     // From the texture: a multisampled blit must keep its rect in place.
     source.resolve()
@@ -214,7 +220,7 @@ final class PlanExecutor {
   private func run(_ effect: EffectPass, _ plan: FramePlan, _ bound: inout Bound) throws {
     var inputs: [RenderTarget] = []
     for id in effect.inputs {
-      let input = try target(id, plan, &bound)
+      let input = try target(id, plan, &bound, reading: true)
       input.resolve()
       inputs.append(input)
     }

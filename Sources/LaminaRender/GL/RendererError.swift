@@ -22,7 +22,8 @@ public enum RendererError: Error, CustomStringConvertible, Equatable {
   case glStateMismatch(during: String, differences: [String])
   /// The frame needs more offscreen memory at once than the renderer allows.
   case offscreenBudgetExceeded(bytes: Int, limit: Int, targets: Int)
-  /// A pass reads a target that no earlier pass made (a planner defect).
+  /// A pass reads a target that no earlier pass made, or a cache entry
+  /// that is gone (a defect of the frame plan); the text says which.
   case missingTarget(String)
 
   public var description: String {
@@ -47,7 +48,7 @@ public enum RendererError: Error, CustomStringConvertible, Equatable {
       return
         "the frame needs \(Self.size(bytes)) of offscreen targets at once (\(targets) targets),"
         + " more than Renderer.maxOffscreenBytes allows (\(Self.size(limit)))"
-    case .missingTarget(let what): return "a pass reads \(what), which no earlier pass made"
+    case .missingTarget(let what): return "frame plan defect: \(what)"
     }
   }
 
