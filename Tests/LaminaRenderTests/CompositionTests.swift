@@ -9,13 +9,6 @@ import XCTest
 /// Features in combination, the way the repros of issue 13 found them
 /// broken: each pass must see only the state the device believes in.
 final class CompositionTests: XCTestCase {
-  func root(_ width: CGFloat, _ height: CGFloat) -> CALayer {
-    let root = CALayer()
-    root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
-    root.position = CGPoint(x: width / 2, y: height / 2)
-    return root
-  }
-
   func scene(_ name: String) throws -> Frame {
     let url = RenderTestSupport.fixtures.appendingPathComponent("reftests/\(name)")
     let scene = try SceneLoader.load(contentsOf: url)

@@ -16,21 +16,6 @@ struct FakeCaches: PlanCaches {
 
 /// Frame plans, made and read without a GPU.
 final class FramePlanTests: XCTestCase {
-  func layer(_ frame: CGRect, _ color: CGColor? = .black, name: String? = nil) -> CALayer {
-    let layer = CALayer()
-    layer.frame = frame
-    layer.backgroundColor = color
-    layer.name = name
-    return layer
-  }
-
-  func root(_ width: CGFloat, _ height: CGFloat) -> CALayer {
-    let root = CALayer()
-    root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
-    root.position = CGPoint(x: width / 2, y: height / 2)
-    return root
-  }
-
   func frame(_ root: CALayer) -> Frame {
     var builder = FrameBuilder(size: root.bounds.size, scale: 1)
     return builder.build(root: root, background: .white)

@@ -62,19 +62,16 @@ extension GLDevice {
       compare("sampler on unit \(unit)", samplers[unit].map(Int.init), GL_SAMPLER_BINDING)
     }
     glActiveTexture(GLenum(GL_TEXTURE0 + Int32(active)))
-    if let viewport {
+    func compare(_ what: String, _ cached: PixelRect?, rect name: Int32) {
+      guard let cached else { return }
       var v = [GLint](repeating: 0, count: 4)
-      glGetIntegerv(GLenum(GL_VIEWPORT), &v)
+      glGetIntegerv(GLenum(name), &v)
       let actual = PixelRect(x: Int(v[0]), y: Int(v[1]), width: Int(v[2]), height: Int(v[3]))
-      if actual != viewport { out.append("viewport: cached \(viewport), GL has \(actual)") }
+      if actual != cached { out.append("\(what): cached \(cached), GL has \(actual)") }
     }
+    compare("viewport", viewport, rect: GL_VIEWPORT)
     compare("scissor test", scissorTest, capability: GL_SCISSOR_TEST)
-    if let scissorBox {
-      var v = [GLint](repeating: 0, count: 4)
-      glGetIntegerv(GLenum(GL_SCISSOR_BOX), &v)
-      let actual = PixelRect(x: Int(v[0]), y: Int(v[1]), width: Int(v[2]), height: Int(v[3]))
-      if actual != scissorBox { out.append("scissor box: cached \(scissorBox), GL has \(actual)") }
-    }
+    compare("scissor box", scissorBox, rect: GL_SCISSOR_BOX)
     compare("blending", blending, capability: GL_BLEND)
     compare("blend equation (rgb)", blendEquation.map(Int.init), GL_BLEND_EQUATION_RGB)
     compare("blend equation (alpha)", blendEquation.map(Int.init), GL_BLEND_EQUATION_ALPHA)

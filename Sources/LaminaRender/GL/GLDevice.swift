@@ -152,18 +152,18 @@ package final class GLDevice {
     counters.programBinds += 1
   }
 
-  func bindVertexArray(_ id: GLuint) {
-    guard id != vertexArray else { return }
-    glBindVertexArray(id)
-    vertexArray = id
+  /// Makes the call that binds `id` unless the cache says it is bound.
+  private func bind(_ id: GLuint, _ cached: inout GLuint?, _ call: (GLuint) -> Void) {
+    guard id != cached else { return }
+    call(id)
+    cached = id
     counters.stateChanges += 1
   }
 
+  func bindVertexArray(_ id: GLuint) { bind(id, &vertexArray, glBindVertexArray) }
+
   func bindArrayBuffer(_ id: GLuint) {
-    guard id != arrayBuffer else { return }
-    glBindBuffer(GLenum(GL_ARRAY_BUFFER), id)
-    arrayBuffer = id
-    counters.stateChanges += 1
+    bind(id, &arrayBuffer) { glBindBuffer(GLenum(GL_ARRAY_BUFFER), $0) }
   }
 
   /// Binds `id` as the element buffer of the bound vertex array.
@@ -216,24 +216,15 @@ package final class GLDevice {
   }
 
   func bindDrawFramebuffer(_ id: GLuint) {
-    guard id != drawFramebuffer else { return }
-    glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), id)
-    drawFramebuffer = id
-    counters.stateChanges += 1
+    bind(id, &drawFramebuffer) { glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), $0) }
   }
 
   func bindReadFramebuffer(_ id: GLuint) {
-    guard id != readFramebuffer else { return }
-    glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), id)
-    readFramebuffer = id
-    counters.stateChanges += 1
+    bind(id, &readFramebuffer) { glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), $0) }
   }
 
   func bindRenderbuffer(_ id: GLuint) {
-    guard id != renderbuffer else { return }
-    glBindRenderbuffer(GLenum(GL_RENDERBUFFER), id)
-    renderbuffer = id
-    counters.stateChanges += 1
+    bind(id, &renderbuffer) { glBindRenderbuffer(GLenum(GL_RENDERBUFFER), $0) }
   }
 
   func setViewport(_ rect: PixelRect) {

@@ -145,7 +145,7 @@ final class PlanExecutor {
     let key = sampler ?? FramePlanner.nearest
     let texture: GLuint
     switch source {
-    case .image(let image): texture = try textures.texture(for: image, sampler: key)
+    case .image(let index): texture = try textures.texture(for: plan.images[index], sampler: key)
     case .target(let id):
       let target = try target(id, plan, &bound, reading: true)
       target.resolve()

@@ -20,6 +20,12 @@ struct Batcher {
   let edgeCoverage: Bool
   private(set) var batches: [Batch] = []
   private(set) var geometry = PassGeometry()
+  /// What the last batch draws with, kept beside it so that the next item
+  /// compares with fields of the batcher, not copies out of the array.
+  private var lastProgram = ProgramKey.solid
+  private var lastResources = ItemResources(program: .solid)
+  private var lastBlend = BlendMode.sourceOver
+  private var lastEffect = false
 
   init(batching: Bool, edgeCoverage: Bool) {
     self.batching = batching
@@ -28,20 +34,26 @@ struct Batcher {
 
   var isEmpty: Bool { batches.isEmpty }
 
+  /// Room for `items` plain quads (most lists are mostly those).
+  mutating func reserve(items: Int) {
+    geometry.vertices.reserveCapacity(items * 4)
+    geometry.indices.reserveCapacity(items * 6)
+  }
+
   /// Adds `item`, drawn with `resources`.
   mutating func add(_ item: DrawItem, _ resources: ItemResources) {
-    var item = item
     var program = resources.program
-    if case .composite = item.blend {
+    var blend = item.blend
+    if case .composite = blend {
       // Blend modes need a program that declares them; without one, source-over.
       if let variant = Self.blendVariant(of: program), !item.hasEffects {
         program = variant
       } else {
-        item.blend = .sourceOver
+        blend = .sourceOver
       }
     }
     var composite = false
-    if case .composite = item.blend { composite = true }
+    if case .composite = blend { composite = true }
     let effect = item.hasEffects || resources.mask != nil
     if effect { program = .effect(Self.effectVariant(for: item)) }
     let first = effect ? geometry.effectIndices.count : geometry.indices.count
@@ -52,20 +64,21 @@ struct Batcher {
       : VertexBuilder.appendItem(
         item, edgeCoverage: edgeCoverage, &geometry.vertices, &geometry.indices)
     guard count > 0 else { return }
-    if batching, var last = batches.last, last.program == program,
-      last.texture == resources.texture, last.sampler == resources.sampler,
-      last.mask == resources.mask, last.usesEffectVertices == effect, last.blend == item.blend,
-      last.paint == resources.paint, !composite, last.firstIndex + last.indexCount == first
+    if batching, !composite, let i = batches.indices.last,
+      batches[i].firstIndex + batches[i].indexCount == first, lastEffect == effect,
+      lastProgram == program, lastResources.texture == resources.texture,
+      lastResources.mask == resources.mask, lastResources.sampler == resources.sampler,
+      lastBlend == blend, lastResources.paint == resources.paint
     {
-      last.indexCount += count
-      last.items += 1
-      batches[batches.count - 1] = last
+      batches[i].indexCount += count
+      batches[i].items += 1
       return
     }
+    (lastProgram, lastResources, lastBlend, lastEffect) = (program, resources, blend, effect)
     batches.append(
       Batch(
         program: program, texture: resources.texture, mask: resources.mask,
-        sampler: resources.sampler, blend: item.blend, usesEffectVertices: effect,
+        sampler: resources.sampler, blend: blend, usesEffectVertices: effect,
         paint: resources.paint, firstIndex: first, indexCount: count, items: 1,
         firstLayerName: item.layerName))
   }

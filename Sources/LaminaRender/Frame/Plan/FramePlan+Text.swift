@@ -14,7 +14,6 @@ import Lamina
 /// text of a frame is the same from run to run.
 extension FramePlan {
   public var description: String {
-    var namer = ImageNamer()
     func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
     var lines = [
       "plan \(width)x\(height): \(count(passCount, "pass", "passes")), "
@@ -22,28 +21,18 @@ extension FramePlan {
         + " (peak \(peakOffscreenTargets) offscreen, \(Self.kibibytes(peakOffscreenBytes)))"
     ]
     for (i, step) in steps.enumerated() {
-      var line = "pass \(i): " + describe(step, &namer)
+      var line = "pass \(i): " + describe(step)
       if i < releases.count, !releases[i].isEmpty {
         line += "; frees " + releases[i].map(\.description).joined(separator: " ")
       }
       lines.append(line)
       if case .draw(let pass) = step {
         for (j, batch) in pass.batches.enumerated() {
-          lines.append("  batch \(j): " + describe(batch, &namer))
+          lines.append("  batch \(j): " + describe(batch))
         }
       }
     }
     return lines.joined(separator: "\n")
-  }
-
-  private struct ImageNamer {
-    var names: [ObjectIdentifier: String] = [:]
-    mutating func name(_ image: CGImage) -> String {
-      if let name = names[ObjectIdentifier(image)] { return name }
-      let name = "image\(names.count + 1) \(image.width)x\(image.height)"
-      names[ObjectIdentifier(image)] = name
-      return name
-    }
   }
 
   private static func kibibytes(_ bytes: Int) -> String {
@@ -66,7 +55,7 @@ extension FramePlan {
     return "\(id) \(t.width)x\(t.height) \(role)"
   }
 
-  private func describe(_ step: PlanStep, _ namer: inout ImageNamer) -> String {
+  private func describe(_ step: PlanStep) -> String {
     switch step {
     case .draw(let pass):
       var text = "draw \(written(pass.target)), region \(pass.region), "
@@ -115,7 +104,7 @@ extension FramePlan {
       : "\(sampler.minification.rawValue)/\(sampler.magnification.rawValue)"
   }
 
-  private func describe(_ batch: Batch, _ namer: inout ImageNamer) -> String {
+  private func describe(_ batch: Batch) -> String {
     var parts: [String] = []
     switch batch.program {
     case .solid: parts.append("solid")
@@ -134,7 +123,9 @@ extension FramePlan {
     }
     func source(_ s: TextureSource) -> String {
       switch s {
-      case .image(let image): return namer.name(image)
+      case .image(let index):
+        let image = images[index]
+        return "image\(index + 1) \(image.width)x\(image.height)"
       case .target(let id): return id.description
       case .dmabuf(let frame): return "dma-buf \(frame.width)x\(frame.height)"
       }

@@ -13,6 +13,9 @@ public struct FramePlan: CustomStringConvertible {
   public internal(set) var targets: [PlannedTarget] = []
   /// The steps, in the order they run.
   public internal(set) var steps: [PlanStep] = []
+  /// The images batches draw, by `TextureSource.image` index, in the order
+  /// the plan first draws them.
+  public internal(set) var images: [CGImage] = []
   /// For each step, the pooled targets whose last use it is: they go back
   /// to the pool after it.
   public internal(set) var releases: [[TargetID]] = []
@@ -169,23 +172,15 @@ public struct EffectVariant: Hashable {
   public var masked: Bool
 }
 
-/// Where a batch's texture comes from.
+/// Where a batch's texture comes from (plain values: batches compare and
+/// copy them per item).
 public enum TextureSource: Equatable {
-  /// An image, uploaded on first use.
-  case image(CGImage)
+  /// An image of the plan (`FramePlan.images`), uploaded on first use.
+  case image(Int)
   /// A target an earlier pass of the plan drew (or a cache holds).
   case target(TargetID)
   /// A dma-buf frame, imported.
   case dmabuf(DMABufFrame)
-
-  public static func == (a: TextureSource, b: TextureSource) -> Bool {
-    switch (a, b) {
-    case (.image(let x), .image(let y)): return x === y
-    case (.target(let x), .target(let y)): return x == y
-    case (.dmabuf(let x), .dmabuf(let y)): return x == y
-    default: return false
-    }
-  }
 
   var target: TargetID? {
     if case .target(let id) = self { return id }

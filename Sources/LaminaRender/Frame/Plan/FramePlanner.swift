@@ -33,6 +33,8 @@ struct FramePlanner {
   /// Cache entries (masks, masked content, shadows) used or made this frame.
   var cachedPasses: [Int: TargetID] = [:]
   private var rasters: [Int: TargetID] = [:]
+  /// Each image's index in `plan.images`.
+  private var imageIndices: [ObjectIdentifier: Int] = [:]
   private var openGLLayers: [ObjectIdentifier: TargetID] = [:]
   /// Ids of the groups made for blended items without the blend equations
   /// (negative, so that they never meet the frame builder's).
@@ -108,15 +110,17 @@ struct FramePlanner {
   /// group targets, rasters, `CAOpenGLLayer` content. Backdrops are
   /// captured while drawing.
   mutating func prepare(_ commands: [DrawCommand], region: PixelRect) {
-    for command in commands where command.bounds.intersects(region) {
-      switch command {
-      case .group(let group) where group.backdrop: continue
-      case .group(let group): prepareGroup(group, region: region)
+    // By index, switched on first: items are large, and most need nothing here.
+    for i in commands.indices {
+      switch commands[i] {
+      case .group(let group):
+        guard !group.backdrop, group.bounds.intersects(region) else { continue }
+        prepareGroup(group, region: region)
       case .item(let item):
         switch item.material {
-        case .raster(let pass): prepareRaster(pass)
-        case .openGLLayer(let pass): prepareOpenGLLayer(pass)
-        default: break
+        case .raster(let pass) where item.bounds.intersects(region): prepareRaster(pass)
+        case .openGLLayer(let pass) where item.bounds.intersects(region): prepareOpenGLLayer(pass)
+        default: continue
         }
       }
     }
@@ -253,36 +257,45 @@ struct FramePlanner {
     var open = OpenPass(
       pass: DrawPass(target: target, region: region, clear: clear, scissor: scissor, label: label),
       batcher: Batcher(batching: options.batching, edgeCoverage: options.edgeCoverage))
+    open.batcher.reserve(items: commands.count)
     draw(commands, into: &open, opacity: 1)
     close(&open)
   }
 
   private mutating func draw(_ commands: [DrawCommand], into open: inout OpenPass, opacity: Float) {
     let region = open.pass.region
-    for command in commands where command.bounds.intersects(region) {
-      if case .group(let group) = command, group.backdrop {
-        close(&open)
-        captureBackdrop(group, from: open.pass.target, region: region)
-        if let item = compositeItem(group, region: region) { add(item, to: &open) }
-        continue
-      }
-      if !options.blendEquations, command.blendModeName != nil {
-        close(&open)
-        blendFallback(command, into: open.pass.target, region: region, scissor: open.pass.scissor)
-        continue
-      }
-      switch command {
+    for i in commands.indices {
+      switch commands[i] {
+      case .item(let item):
+        guard item.bounds.intersects(region) else { continue }
+        if case .composite = item.blend, !options.blendEquations {
+          close(&open)
+          blendFallback(
+            commands[i], into: open.pass.target, region: region, scissor: open.pass.scissor)
+          continue
+        }
+        add(item, to: &open, opacity: opacity)
       case .group(let group):
+        guard group.bounds.intersects(region) else { continue }
+        if group.backdrop {
+          close(&open)
+          captureBackdrop(group, from: open.pass.target, region: region)
+          if let item = compositeItem(group, region: region) { add(item, to: &open) }
+          continue
+        }
+        if case .composite = group.blend, !options.blendEquations {
+          close(&open)
+          blendFallback(
+            commands[i], into: open.pass.target, region: region, scissor: open.pass.scissor)
+          continue
+        }
         if case .none(let inner) = Self.isolation(of: group) {
           draw(group.commands, into: &open, opacity: opacity * inner)
           continue
         }
-        guard groupTargets[group.id] != nil, let item = compositeItem(group, region: region) else {
-          continue
+        if let item = compositeItem(group, region: region) {
+          add(item, to: &open, opacity: opacity)
         }
-        add(item, to: &open, opacity: opacity)
-      case .item(let item):
-        add(item, to: &open, opacity: opacity)
       }
     }
   }
@@ -303,9 +316,10 @@ struct FramePlanner {
 
   private mutating func add(_ item: DrawItem, to open: inout OpenPass, opacity: Float = 1) {
     guard let resources = resources(for: item.material) else { return }
-    var item = item
-    if opacity < 1 { item.multiplyOpacity(opacity) }
-    open.batcher.add(item, resources)
+    guard opacity < 1 else { return open.batcher.add(item, resources) }
+    var faded = item
+    faded.multiplyOpacity(opacity)
+    open.batcher.add(faded, resources)
   }
 
   static let nearest = SamplerKey(minification: .nearest, magnification: .nearest)
@@ -313,7 +327,7 @@ struct FramePlanner {
 
   /// What a material is drawn with; nil when the target it samples was not
   /// made (nothing of it lies in the region).
-  private func resources(for material: Material) -> ItemResources? {
+  private mutating func resources(for material: Material) -> ItemResources? {
     func target(_ id: TargetID?) -> TextureSource? { id.map { .target($0) } }
     switch material {
     case .solid:
@@ -323,7 +337,7 @@ struct FramePlanner {
         program: .gradient(paint.kind, stops: min(paint.colors.count, GradientPaint.maxStops)),
         paint: paint)
     case .image(let image, let key):
-      return ItemResources(program: .image, texture: .image(image), sampler: key)
+      return ItemResources(program: .image, texture: .image(index(of: image)), sampler: key)
     case .group(let id), .filtered(let id):
       guard let texture = target(groupTargets[id]) else { return nil }
       return ItemResources(program: .image, texture: texture, sampler: Self.nearest)
@@ -344,6 +358,15 @@ struct FramePlanner {
       guard let texture = target(groupTargets[id]) else { return nil }
       return ItemResources(program: .shadow, texture: texture, sampler: Self.linear)
     }
+  }
+
+  /// `image`'s index in the plan's images, added on first use.
+  private mutating func index(of image: CGImage) -> Int {
+    let key = ObjectIdentifier(image)
+    if let index = imageIndices[key] { return index }
+    imageIndices[key] = plan.images.count
+    plan.images.append(image)
+    return plan.images.count - 1
   }
 
   // MARK: Targets
