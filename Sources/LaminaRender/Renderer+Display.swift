@@ -67,7 +67,7 @@ extension Renderer {
     ]
     device.setUniform(program.uniform("u_bufferToCanvas"), matrix3: columns)
     device.setUniform(program.uniform("u_letterbox"), letterbox)
-    let nearest = executor.textures.sampler(FramePlanner.nearest)
+    let nearest = textures.sampler(FramePlanner.nearest)
     device.bindTexture(canvas.texture, unit: 0, sampler: nearest)
     let panel = placement.panel
     for (list, color) in [(rects, SIMD4<Float>.zero), (tinted, tint)] {

@@ -61,6 +61,8 @@ public final class Renderer {
   let executor: PlanExecutor
   let pool: TargetPool
   var device: GLDevice { executor.device }
+  /// The image textures (held by the executor).
+  var textures: TextureCache { executor.textures }
   /// The canvas: one tile, kept between frames (a display's retained buffer).
   var canvasTarget: RenderTarget?
   var blendEquationsWanted = true

@@ -8,9 +8,9 @@ import Lamina
 /// then the canvas pass itself, which a backdrop filter or a blend mode
 /// without blend equations splits: what is drawn so far is copied, the copy
 /// filtered or blended, and the pass goes on. Every pass gets its batches
-/// (`Batcher`). `finish()` then works out when each pooled target is last
-/// read (it goes back to the pool after that pass) and the most offscreen
-/// memory held at once.
+/// (`Batcher`). `FramePlan.computeLifetimes` then works out when each
+/// pooled target is last read (it goes back to the pool after that pass)
+/// and the most offscreen memory held at once.
 ///
 /// A group is rendered offscreen only when something needs it isolated
 /// (`isolation(of:)`): a group of opacity 1 and nothing else is drawn in
