@@ -47,6 +47,7 @@ public struct FramePlan: CustomStringConvertible {
 
 /// A target of a plan, by its number: `T0` is the canvas.
 public struct TargetID: Hashable, Comparable, Sendable, CustomStringConvertible {
+  /// The target's place in `FramePlan.targets`.
   public let index: Int
   public static func < (a: TargetID, b: TargetID) -> Bool { a.index < b.index }
   public var description: String { "T\(index)" }
@@ -68,7 +69,9 @@ public struct PlannedTarget {
     case openGLLayer(ObjectIdentifier)
   }
   public let id: TargetID
+  /// Size in pixels.
   public let width: Int, height: Int
+  /// Who owns it, and so where the executor finds it.
   public internal(set) var role: Role
   /// What the target holds, for people reading the plan.
   public let label: String
@@ -101,7 +104,10 @@ public enum PlanStep {
 /// Batches drawn into `target`, which shows `region` of the frame (canvas
 /// pixels, or a raster's own pixels) at its origin.
 public struct DrawPass {
+  /// What the pass draws into.
   public var target: TargetID
+  /// The part of the frame (canvas pixels, or a raster's own) the target
+  /// shows at its origin.
   public var region: PixelRect
   /// The premultiplied color the target is cleared to first, or nil when
   /// the pass continues what an earlier pass drew into it.
@@ -113,7 +119,9 @@ public struct DrawPass {
   /// of it. Passes that share one target (an atlas) each draw into their
   /// own part: the clear and the drawing keep to it.
   public var viewport: PixelRect?
+  /// Drawn in order, one draw call each.
   public var batches: [Batch] = []
+  /// What the pass renders, for people reading the plan.
   public var label: String
   /// The vertices and indices of the batches.
   var geometry = PassGeometry()
@@ -130,18 +138,22 @@ struct PassGeometry {
 
 /// Consecutive items drawn with one draw call.
 public struct Batch {
+  /// The program the batch draws with.
   public var program: ProgramKey
   /// Sampled on texture unit 0 (nil: the program samples nothing).
   public var texture: TextureSource?
   /// Sampled on unit 1 (`s_mask`): a group's mask, or any second texture
   /// a program reads.
   public var mask: TextureSource?
+  /// How the textures are sampled.
   public var sampler: SamplerKey?
+  /// How the batch combines with what is behind it.
   public var blend: BlendMode
   /// Whether the batch uses the effect vertex format.
   public var usesEffectVertices: Bool
   /// The gradient whose uniforms the batch sets.
   public var paint: GradientPaint?
+  /// The batch's indices in its vertex format's index list.
   public var firstIndex: Int
   public var indexCount: Int
   /// Items drawn, and the first one's layer name.
@@ -151,7 +163,9 @@ public struct Batch {
 
 /// Which program a batch draws with.
 public enum ProgramKey: Hashable {
+  /// A premultiplied color per vertex (`solid.frag`).
   case solid
+  /// A texture times the vertex color (`image.frag`).
   case image
   /// The blurred alpha of a shadow group, tinted.
   case shadow
@@ -167,8 +181,11 @@ public enum ProgramKey: Hashable {
 public struct EffectVariant: Hashable {
   /// 0 none, 1 fill, 2 ring, 3 blurred in closed form, 4 blurred and integrated.
   public var shapeMode: Int
+  /// Samples a texture (else a solid color).
   public var textured: Bool
+  /// Cuts by a rounded rect in another plane (`masksToBounds`).
   public var clip: Bool
+  /// Multiplies by a mask's alpha (`masked.frag`).
   public var masked: Bool
 }
 
@@ -190,9 +207,13 @@ public enum TextureSource: Equatable {
 
 /// `rect` of `source`'s pixels copied to the origin of `destination` (same size).
 public struct CopyPass {
+  /// Copied from (its texture, resolved).
   public var source: TargetID
+  /// The source's pixels copied.
   public var rect: PixelRect
+  /// Copied to, at its origin.
   public var destination: TargetID
+  /// What is copied, for people reading the plan.
   public var label: String
 }
 
@@ -213,10 +234,15 @@ public struct EffectPass {
     /// viewport's corner in `output`.
     case blend(mode: Int, name: String, originX: Int, originY: Int, opacity: Float)
   }
+  /// The shader and its parameters.
   public var kind: Kind
+  /// Sampled on units 0 and 1.
   public var inputs: [TargetID]
+  /// How the inputs are sampled.
   public var sampler: SamplerKey
+  /// Drawn into: a new target, or the pass a blend interrupts.
   public var output: TargetID
+  /// The output's pixels covered.
   public var viewport: PixelRect
   /// Only for passes into a scissored canvas (a blend mode in a damaged rect).
   public var scissor: PixelRect?
@@ -225,13 +251,17 @@ public struct EffectPass {
 /// A `CAOpenGLLayer` that needs new content: its `draw(atLayerTime:)` runs
 /// with `target` bound.
 public struct OpenGLLayerStep {
+  /// The layer, its size and time.
   public let pass: GLLayerPass
+  /// Its framebuffer.
   public let target: TargetID
 }
 
 /// `rect` of the canvas target holds `tile` of the frame, finished.
 public struct OutputStep {
+  /// The finished part of the frame (canvas pixels).
   public var tile: PixelRect
+  /// Where it is in the canvas target (target pixels).
   public var rect: PixelRect
 }
 
