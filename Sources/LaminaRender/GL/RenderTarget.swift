@@ -32,11 +32,7 @@ package final class RenderTarget {
   }
 
   /// Bytes of GPU memory the target holds.
-  var bytes: Int { Self.bytes(width: width, height: height, samples: samples) }
-
-  static func bytes(width: Int, height: Int, samples: Int) -> Int {
-    width * height * 4 * (samples > 1 ? samples + 1 : 1)
-  }
+  var bytes: Int { FramePlan.bytes(width: width, height: height, samples: samples) }
 
   /// The whole target.
   var rect: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
