@@ -12,8 +12,7 @@ import Foundation
 /// ```swift
 /// final class Spinner: CAOpenGLLayer {
 ///   override func draw(atLayerTime t: CFTimeInterval) {
-///     glClearColor(0, 0, 0, 1); glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
-///     // … draw with GLES 3 …
+///     // … clear and draw with GLES 3 calls into the bound framebuffer …
 ///   }
 /// }
 /// ```

@@ -62,6 +62,8 @@ func runBench(_ arguments: [String]) -> Int32 {
     var draws: [Int] = []
     var uploads: [Int] = []
     var passes: [Int] = []
+    var allPasses: [Int] = []
+    var stateChanges: [Int] = []
     var sortMs: [Double] = []
     var pieces: [Int] = []
     for i in 0..<(warmup + frames) {
@@ -87,6 +89,8 @@ func runBench(_ arguments: [String]) -> Int32 {
       draws.append(renderer.counters.drawCalls)
       uploads.append(renderer.counters.textureUploads)
       passes.append(renderer.counters.offscreenPasses)
+      allPasses.append(renderer.counters.passes)
+      stateChanges.append(renderer.counters.stateChanges)
       sortMs.append(frame.stats.depthSortMilliseconds)
       pieces.append(frame.stats.sortedPieces)
     }
@@ -95,6 +99,7 @@ func runBench(_ arguments: [String]) -> Int32 {
       frames: frames, warmup: warmup, start: start, fps: fps, frameMs: total, cpuMs: cpu,
       gpuMs: gpu,
       updateMs: update, drawCalls: draws, uploads: uploads, offscreenPasses: passes,
+      passes: allPasses, stateChanges: stateChanges,
       depthSortMs: sortMs, depthSortPieces: pieces,
       peakMemoryMB: peakMemoryMB(), renderer: renderer)
     print(options.has("--json") ? report.json() : report.text())
@@ -118,6 +123,10 @@ struct BenchReport {
   /// Bringing the presentation tree to the frame's time (part of the CPU time).
   let updateMs: [Double]
   let drawCalls: [Int], uploads: [Int], offscreenPasses: [Int]
+  /// Every pass of the frame plan (canvas included), and the GL state
+  /// changes the device made (binds beyond programs and textures, viewport,
+  /// scissor, blending).
+  let passes: [Int], stateChanges: [Int]
   let depthSortMs: [Double], depthSortPieces: [Int]
   let peakMemoryMB: Double
   let renderer: Renderer
@@ -143,7 +152,7 @@ struct BenchReport {
       renderer \(renderer.context.platform.rawValue), \(renderer.samples)x MSAA
       fps \(f(median > 0 ? 1000 / median : 0))  frame ms: median \(f(median))  p95 \(f(Self.percentile(frameMs, 95)))  p99 \(f(Self.percentile(frameMs, 99)))
       cpu (build + encode) ms: median \(f(Self.percentile(cpuMs, 50))) (presentation update \(f(Self.percentile(updateMs, 50))))  gpu (to glFinish) ms: median \(f(Self.percentile(gpuMs, 50)))
-      per frame: \(f(mean(drawCalls))) draw calls, \(f(mean(uploads))) uploads, \(f(mean(offscreenPasses))) offscreen passes
+      per frame: \(f(mean(drawCalls))) draw calls, \(f(mean(uploads))) uploads, \(f(mean(offscreenPasses))) offscreen passes, \(f(mean(passes))) passes in all, \(f(mean(stateChanges))) state changes
       depth sort: \(f(Self.percentile(depthSortMs, 50))) ms median for \(f(mean(depthSortPieces))) pieces (part of cpu)
       peak memory \(f(peakMemoryMB)) MiB
       """
@@ -165,6 +174,7 @@ struct BenchReport {
       "gpuMs": ["median": Self.percentile(gpuMs, 50), "p95": Self.percentile(gpuMs, 95)],
       "drawCallsPerFrame": mean(drawCalls), "uploadsPerFrame": mean(uploads),
       "offscreenPassesPerFrame": mean(offscreenPasses), "peakMemoryMB": peakMemoryMB,
+      "passesPerFrame": mean(passes), "stateChangesPerFrame": mean(stateChanges),
       "depthSortMs": [
         "median": Self.percentile(depthSortMs, 50), "p95": Self.percentile(depthSortMs, 95),
       ],

@@ -25,6 +25,10 @@ let renderUsage = """
     --fps F                 frames per second of a sequence (default 60; 0.001...10000)
     --video PATH            write the sequence as YUV4MPEG2 (4:2:0, BT.601 limited
                             range, over black) to PATH, or to standard output with -
+    --dump-plan             print the frame plan of every frame drawn (one line per
+                            pass and per batch) to standard output (to standard error
+                            when the video goes to standard output); without -o, one
+                            frame is only planned and drawn
     -h, --help              print this help
 
   examples:
@@ -34,18 +38,20 @@ let renderUsage = """
 
 /// `lamina render SCENE.json -o OUT.png [--time T] [--scale S]`, or a
 /// sequence: `--frames A..B --fps F` with `-o 'frame-%04d.png'` or
-/// `--video OUT.y4m` (`-` for standard output).
+/// `--video OUT.y4m` (`-` for standard output). `--dump-plan` prints the
+/// plan of every frame drawn.
 func runRender(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
       arguments, valued: ["-o", "--output", "--time", "--scale", "--frames", "--fps", "--video"],
-      command: "render", usage: renderUsage)
+      switches: ["--dump-plan"], command: "render", usage: renderUsage)
     guard options.positional.count == 1 else {
       throw UsageError("render needs one scene file\n" + renderUsage)
     }
     let output = options.string("-o") ?? options.string("--output")
     let video = options.string("--video")
     let sequence = options.string("--frames") != nil || video != nil
+    let dumpPlan = options.has("--dump-plan")
     let source = RenderJob.Source.file(URL(fileURLWithPath: options.positional[0]))
     let job: RenderJob
     if sequence {
@@ -66,14 +72,28 @@ func runRender(_ arguments: [String]) -> Int32 {
         source: source, output: .sequence(range, fps: fps, pattern: pattern, video: video),
         scale: scale)
     } else {
-      guard let output else { throw UsageError("render needs -o OUT.png") }
+      guard output != nil || dumpPlan else {
+        throw UsageError("render needs -o OUT.png (or --dump-plan)")
+      }
       if options.string("--fps") != nil { throw UsageError("--fps goes with --frames") }
       let time = try options.number("--time", range: RenderJob.timeRange) ?? 0
       let scale = try options.number("--scale", range: RenderJob.scaleRange)
-      job = RenderJob(source: source, output: .image(path: output, time: time), scale: scale)
+      job = RenderJob(
+        source: source, output: output.map { .image(path: $0, time: time) } ?? .plan(time: time),
+        scale: scale)
     }
-    try job.run(renderer: Renderer())
+    let renderer = try Renderer()
+    if dumpPlan { renderer.planObserver = planPrinter(toError: video == "-") }
+    try job.run(renderer: renderer)
     return 0
+  }
+}
+
+/// Writes each frame plan to standard output (or error).
+func planPrinter(toError: Bool) -> (FramePlan) -> Void {
+  { plan in
+    let text = Data((plan.description + "\n").utf8)
+    (toError ? FileHandle.standardError : FileHandle.standardOutput).write(text)
   }
 }
 

@@ -26,6 +26,8 @@ struct RenderJob {
     /// Frames `range` at `fps` (frame n at n / fps seconds) to PNG files
     /// named by `pattern`, or to a YUV4MPEG2 stream at `video`.
     case sequence(FrameRange, fps: Double, pattern: FramePattern?, video: String?)
+    /// The frame at `time` planned and drawn, nothing written (`--dump-plan`).
+    case plan(time: Double)
   }
 
   var source: Source
@@ -50,6 +52,10 @@ struct RenderJob {
       let image = try renderer.render(scene: scene, time: time, scale: scale)
       try renderer.checkContext()
       try image.writePNG(to: URL(fileURLWithPath: path))
+    case .plan(let time):
+      try renderer.draw(
+        renderer.buildFrame(
+          scene: scene, time: time, scale: scale, presentation: PresentationTree(root: scene.root)))
     case .sequence(let range, let fps, let pattern, let video):
       try renderSequence(
         scene: scene, renderer: renderer, range: range, fps: fps, scale: scale, pattern: pattern,
@@ -74,7 +80,7 @@ struct RenderJob {
   /// Frames the job renders.
   var frameCount: Int {
     switch output {
-    case .image: return 1
+    case .image, .plan: return 1
     case .sequence(let range, _, _, _): return range.count
     }
   }

@@ -81,9 +81,7 @@ enum ContextMaker {
       return .failure(ProbeError("eglMakeCurrent failed (\(error))"))
     }
     // A driver can hand out a context that cannot draw; ask it.
-    guard let glVersion = glGetString(GLenum(GL_VERSION)).map({ String(cString: $0) }),
-      glVersion.hasPrefix("OpenGL ES 3")
-    else {
+    guard GLQuery.string(GL_VERSION).hasPrefix("OpenGL ES 3") else {
       eglMakeCurrent(display, nil, nil, nil)
       if let surface { eglDestroySurface(display, surface) }
       eglDestroyContext(display, context)
@@ -96,7 +94,7 @@ enum ContextMaker {
     let vendor = eglString(display, EGL_VENDOR)
     let target = surface == nil ? "no surface" : "1×1 pbuffer"
     let summary = "EGL \(major).\(minor) (\(vendor)), OpenGL ES \(version) context, \(target)"
-    let renderer = glString(GL_RENDERER)
+    let renderer = GLQuery.string(GL_RENDERER)
     let software = softwareRenderers.contains { renderer.lowercased().contains($0) }
     return .success((context, surface, summary + (software ? ", \(renderer)" : ""), software))
   }

@@ -138,7 +138,7 @@ enum RasterSignature {
     case .raster(let pass): h.combine(pass.key)
     case .filtered(let id): h.combine(id - groupBase)
     case .dmabuf(let frame): h.combine(frame)
-    case .glLayer(let pass):
+    case .openGLLayer(let pass):
       h.combine(pass.key)
       h.combine(pass.generation)
       if pass.layer.isAsynchronous { h.combine(pass.time) }
