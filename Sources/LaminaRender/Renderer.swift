@@ -67,6 +67,16 @@ public final class Renderer {
   /// (negative, so that they never meet the frame builder's).
   var fallbackGroupID = 0
 
+  /// Whether consecutive items that share a program, texture, mask and
+  /// blend state are merged into one draw call. When false every item is
+  /// drawn in its own draw call (the same pixels; generated tests compare
+  /// the two).
+  public var batchesDraws: Bool = true
+  /// How many idle offscreen targets the pool keeps for reuse across passes
+  /// and frames (1 is the most constrained; generated tests compare it with
+  /// the default).
+  public var offscreenPoolLimit: Int = 8
+
   /// Whether blend modes (`compositingFilter`) use the GPU's advanced blend
   /// equations (KHR_blend_equation_advanced). Where the GPU lacks them, or
   /// when this is set to false, each blended layer is drawn by a shader
@@ -336,7 +346,7 @@ public final class Renderer {
     textures.endFrame(device: device)
     rasterCache.endFrame()
     pool.append(contentsOf: maskCache.endFrame())
-    if pool.count > 8 { pool.removeFirst(pool.count - 8) }
+    trimPool()
     try device.check("frame")
   }
 
@@ -425,6 +435,7 @@ public final class Renderer {
   }
 
   func acquireTarget(width: Int, height: Int) throws -> RenderTarget {
+    trimPool()
     if let i = pool.firstIndex(where: { $0.width == width && $0.height == height }) {
       return pool.remove(at: i)
     }
@@ -437,8 +448,13 @@ public final class Renderer {
     cachedGroupIDs.removeAll()
     shadowExtents.removeAll()
     backdropCanvas.removeAll()
-    // Keep the pool small: targets are cheap to make and expensive to hold.
-    if pool.count > 8 { pool.removeFirst(pool.count - 8) }
+    trimPool()
+  }
+
+  /// Keeps the pool small: targets are cheap to make and expensive to hold.
+  private func trimPool() {
+    let limit = max(1, offscreenPoolLimit)
+    if pool.count > limit { pool.removeFirst(pool.count - limit) }
   }
 
   // MARK: Drawing a list
@@ -528,7 +544,7 @@ public final class Renderer {
         : appendItem(item, &vertices, &indices)
       if var last = batches.last, last.program.id == program.id, last.texture == texture,
         last.sampler == sampler, last.mask == mask, last.effect == effect,
-        last.blend == item.blend, last.paint == paint, !composite,
+        last.blend == item.blend, last.paint == paint, !composite, batchesDraws,
         last.firstIndex + last.indexCount == first
       {
         last.indexCount += count
