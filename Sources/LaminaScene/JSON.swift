@@ -1,7 +1,8 @@
 import Foundation
 
-/// A JSON value that keeps the order of object keys, as written.
-indirect enum JSON: Equatable {
+/// A JSON value that keeps the order of object keys, as written (package
+/// access: the generated tests build and shrink scenes as JSON).
+package indirect enum JSON: Equatable {
   case null
   case bool(Bool)
   case number(Double)
@@ -9,7 +10,7 @@ indirect enum JSON: Equatable {
   case array([JSON])
   case object([(key: String, value: JSON)])
 
-  static func == (a: JSON, b: JSON) -> Bool {
+  package static func == (a: JSON, b: JSON) -> Bool {
     switch (a, b) {
     case (.null, .null): return true
     case (.bool(let x), .bool(let y)): return x == y
@@ -35,7 +36,7 @@ indirect enum JSON: Equatable {
   }
 
   /// The value for `key` when this is an object.
-  subscript(key: String) -> JSON? {
+  package subscript(key: String) -> JSON? {
     guard case .object(let members) = self else { return nil }
     return members.first { $0.key == key }?.value
   }
@@ -60,7 +61,7 @@ struct JSONSyntaxError: Error, Equatable {
 /// A strict RFC 8259 reader: no comments, no trailing commas, no NaN or
 /// Infinity, finite numbers only, valid UTF-8, unique keys, bounded nesting
 /// (so adversarial input cannot overflow the stack).
-struct JSONParser {
+package struct JSONParser {
   static let maxDepth = 512
 
   private let bytes: [UInt8]
@@ -69,7 +70,7 @@ struct JSONParser {
 
   init(_ data: Data) { bytes = [UInt8](data) }
 
-  static func parse(_ data: Data) throws -> JSON {
+  package static func parse(_ data: Data) throws -> JSON {
     var parser = JSONParser(data)
     // A UTF-8 byte order mark is tolerated.
     if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
