@@ -134,6 +134,13 @@ extension FrameBuilder {
       return box.isNull || box.isEmpty ? .nothing : .path(path)
     }
     if layer.mask != nil { return .rendering }
+    // A layer that draws content of its own (a path, text, a gradient,
+    // particles, tiles, GL) casts its shadow from that drawing.
+    if layer is CAShapeLayer || layer is CATextLayer || layer is CAGradientLayer
+      || layer is CAEmitterLayer || layer is CATiledLayer || layer is CAOpenGLLayer
+    {
+      return .rendering
+    }
     let shape = RoundedRect(layer: layer)
     let alpha = Float(layer.backgroundColor?.alpha ?? 0)
     let visibleSublayers = layer.storedSublayersForRendering.filter {
