@@ -3,30 +3,37 @@ import Lamina
 import LaminaRender
 import LaminaScene
 
-/// Loads generated scenes and renders them. Every case gets renderers of
-/// its own (on the process's one GL context), so that what a case shows
-/// depends on the case alone and a finding replays and shrinks the same;
-/// state carried between frames and scenes is what the relations
-/// `repeat`, `after-other-scene` and `other-renderer` check, on purpose.
+/// Loads generated scenes and renders them with two long-lived renderers
+/// (on the process's one GL context), whose state carries from case to
+/// case as a server's does; `first-frame`, `after-other-scene`,
+/// `other-renderer`, `fresh-renderer` and `repeat` check that state on
+/// purpose. (A renderer per case would make every case independent, but a
+/// released `Renderer` keeps its programs and textures on the context,
+/// about 10 MB each on llvmpipe: see the findings.)
 package final class Harness {
   /// The GL context every renderer shares.
   package let context: GPUContext
+  /// The renderer every case is drawn with.
+  package let renderer: Renderer
+  /// Another renderer on the same context (`other-renderer`).
+  package let second: Renderer
   /// The largest image side the GPU accepts (images are checked against it
   /// when scenes load, as `lamina render` does).
-  package let maxTextureSize: Int
+  package var maxTextureSize: Int { renderer.maxTextureSize }
   /// The folder the scenes' image paths are relative to.
   package var imageBase: URL
 
   package init() throws {
     context = try GPUContext.shared()
-    maxTextureSize = try Renderer(context: context).maxTextureSize
+    renderer = try Renderer(context: context)
+    second = try Renderer(context: context)
     imageBase = Self.imageBase
   }
 
   /// The folder holding `images/` (this module's resources).
   package static var imageBase: URL { Bundle.module.resourceURL ?? Bundle.module.bundleURL }
 
-  /// A renderer that has drawn nothing yet.
+  /// A renderer that has drawn nothing yet (it is never released: see above).
   package func makeRenderer() throws -> Renderer { try Renderer(context: context) }
 
   /// Loads `scene` (image paths relative to `imageBase`); a scene the

@@ -105,24 +105,38 @@ extension RenderedImage {
   /// The image with each pixel the mean of its 3×3 neighbourhood (edges
   /// clamped): a comparison that forgives edges half a pixel apart.
   func boxBlurred() -> RenderedImage {
-    var out = [UInt8](repeating: 0, count: premultipliedPixels.count)
-    let p = premultipliedPixels
-    for y in 0..<height {
-      for x in 0..<width {
-        for c in 0..<4 {
-          var sum = 0
-          for dy in -1...1 {
-            for dx in -1...1 {
-              let sx = min(max(x + dx, 0), width - 1)
-              let sy = min(max(y + dy, 0), height - 1)
-              sum += Int(p[(sy * width + sx) * 4 + c])
-            }
+    let w = width
+    let h = height
+    var rows = [Int](repeating: 0, count: w * h * 4)
+    var out = [UInt8](repeating: 0, count: w * h * 4)
+    premultipliedPixels.withUnsafeBufferPointer { p in
+      rows.withUnsafeMutableBufferPointer { r in
+        for y in 0..<h {
+          for x in 0..<w {
+            let l = (y * w + max(x - 1, 0)) * 4
+            let m = (y * w + x) * 4
+            let rr = (y * w + min(x + 1, w - 1)) * 4
+            for c in 0..<4 { r[m + c] = Int(p[l + c]) + Int(p[m + c]) + Int(p[rr + c]) }
           }
-          out[(y * width + x) * 4 + c] = UInt8((sum + 4) / 9)
         }
       }
     }
-    return RenderedImage(width: width, height: height, premultipliedPixels: out)
+    rows.withUnsafeBufferPointer { r in
+      out.withUnsafeMutableBufferPointer { o in
+        for y in 0..<h {
+          let up = max(y - 1, 0) * w
+          let down = min(y + 1, h - 1) * w
+          for x in 0..<w {
+            let m = (y * w + x) * 4
+            for c in 0..<4 {
+              let sum = r[(up + x) * 4 + c] + r[m + c] + r[(down + x) * 4 + c]
+              o[m + c] = UInt8((sum + 4) / 9)
+            }
+          }
+        }
+      }
+    }
+    return RenderedImage(width: w, height: h, premultipliedPixels: out)
   }
 
   /// Which pixels have any alpha, grown by `radius` pixels in every direction.

@@ -32,30 +32,28 @@ package enum Outcome {
   case failed(Failure)
 }
 
-/// The case being checked: its scene, the harness, a renderer of its own
-/// and the case's rendering in it. The case is rendered twice on a fresh
-/// renderer: the second rendering is the one every relation compares
-/// against, and the first is what `first-frame` compares with it (so that
-/// a first rendering that goes wrong fails that one relation, not every
-/// relation at once).
+/// The case being checked: its scene, the harness, and its rendering. The
+/// case is rendered twice by the harness's renderer: the second rendering is
+/// the one every relation compares against, and the first is what
+/// `first-frame` compares with it (so that a first rendering that goes
+/// wrong fails that one relation, not every relation at once).
 package struct Subject {
   package let testCase: GeneratedCase
   package let harness: Harness
-  /// The case's renderer; relations that change its settings put them back.
-  package let renderer: Renderer
+  /// The renderer; relations that change its settings put them back.
+  package var renderer: Renderer { harness.renderer }
   /// The case's second rendering.
   package let base: RenderedImage
   /// Its first.
   package let first: RenderedImage
 
-  /// Renders the case with a new renderer; a throw is the finding `renders`
-  /// (a valid scene must always render), `InvalidScene` a generator bug.
+  /// Renders the case; a throw is the finding `renders` (a valid scene must
+  /// always render), `InvalidScene` a generator bug.
   package init(_ testCase: GeneratedCase, harness: Harness) throws {
     self.testCase = testCase
     self.harness = harness
-    renderer = try harness.makeRenderer()
-    first = try harness.render(testCase.scene, time: testCase.time, with: renderer)
-    base = try harness.render(testCase.scene, time: testCase.time, with: renderer)
+    first = try harness.render(testCase.scene, time: testCase.time, with: harness.renderer)
+    base = try harness.render(testCase.scene, time: testCase.time, with: harness.renderer)
   }
 
   /// Renders `scene` (the case's by default) with the case's renderer.

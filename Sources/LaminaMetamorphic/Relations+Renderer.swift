@@ -5,19 +5,38 @@ import LaminaScene
 // Relations that render the same scene another way: again, in another
 // renderer, after another scene, partially, with other renderer settings.
 extension Relation {
-  static let determinism: [Relation] = [firstFrame, afterOtherScene, otherRenderer]
+  static let determinism: [Relation] = [firstFrame, freshRenderer, afterOtherScene, otherRenderer]
 
   static let renderer: [Relation] = [partialRedraw, blendFallback, poolOfOne, noBatching]
 
-  /// A renderer's first frame against its second: a first draw of new
-  /// content (uploads, programs compiled, masks cached) must not differ
-  /// from the draws after it.
+  /// The first rendering of a frame against the second, in the renderer
+  /// that drew the previous case: a first draw of new content (uploads,
+  /// programs compiled mid-frame, masks cached) must not differ from the
+  /// draws after it, nor be changed by what the previous case left.
   static let firstFrame = Relation(
-    name: "first-frame", summary: "a new renderer's first rendering against its second",
+    name: "first-frame", summary: "the first rendering of a frame against the second",
     transformsScene: false
   ) { s in
     s.compare("first-frame", s.first, .exact)
   }
+
+  /// The frame drawn as the first frame of a new renderer. Checked on one
+  /// seed in `freshRendererEvery` (each renderer made stays on the context).
+  static let freshRenderer = Relation(
+    name: "fresh-renderer", summary: "the frame as a new renderer's first frame (every 16th seed)",
+    transformsScene: false
+  ) { s in
+    guard s.testCase.seed % freshRendererEvery == 0 else { return .notApplicable }
+    do {
+      let fresh = try s.harness.makeRenderer()
+      return s.compare(
+        "fresh-renderer", try s.harness.render(s.scene, time: s.time, with: fresh), .exact)
+    } catch {
+      return s.threw("fresh-renderer", error)
+    }
+  }
+
+  static let freshRendererEvery: UInt64 = 16
 
   /// Another scene drawn in between by the same renderer must leave
   /// nothing behind (textures, cached masks and rasterizations, pooled
@@ -26,7 +45,7 @@ extension Relation {
     name: "after-other-scene", summary: "the frame rendered right after an unrelated scene",
     transformsScene: false
   ) { s in
-    let other = SceneGenerator.generate(seed: s.testCase.seed &+ 0x5EED_0001)
+    let other = SceneGenerator.generate(seed: s.testCase.seed &+ 0x5EED_0001, maxLayers: 6)
     // The other scene's own failures are found when it is a case itself.
     guard (try? s.render(other.scene, time: other.time)) != nil else { return .notApplicable }
     do {
@@ -44,9 +63,8 @@ extension Relation {
     summary: "the frame rendered after another renderer on the same context drew another scene",
     transformsScene: false
   ) { s in
-    let other = SceneGenerator.generate(seed: s.testCase.seed &+ 0x0DD_0002)
-    guard let second = try? s.harness.makeRenderer(),
-      (try? s.harness.render(other.scene, time: other.time, with: second)) != nil
+    let other = SceneGenerator.generate(seed: s.testCase.seed &+ 0x0DD_0002, maxLayers: 6)
+    guard (try? s.harness.render(other.scene, time: other.time, with: s.harness.second)) != nil
     else { return .notApplicable }
     do {
       return s.compare("other-renderer", try s.render(), .exact, transformed: other.scene)
@@ -122,8 +140,9 @@ extension Relation {
   /// equations blend the unrounded fragment: where the layer is
   /// translucent the division magnifies the 1/255 rounding (by 1/alpha),
   /// and the non-separable modes (hue, saturation, color, luminosity) mix
-  /// the channels, so a few levels of difference are expected; a missing or
-  /// wrongly blended layer differs by far more.
+  /// the channels, so a few levels of difference are expected, and more at
+  /// antialiased edges of low alpha (0.2% of the pixels may go beyond); a
+  /// missing or wrongly blended layer differs by far more, over its area.
   static let blendFallback = Relation(
     name: "blend-fallback",
     summary: "blend modes by the shader fallback against the blend equations",
@@ -136,7 +155,10 @@ extension Relation {
       let image = try s.withSettings({ $0.usesBlendEquations = false }) {
         try s.render()
       }
-      return s.compare("blend-fallback", image, blendTolerance)
+      let allowed = PixelTolerance(
+        maxDifference: blendTolerance.maxDifference,
+        maxPixels: s.base.width * s.base.height / 500, why: blendTolerance.why)
+      return s.compare("blend-fallback", image, allowed)
     } catch {
       return s.threw("blend-fallback", error)
     }
@@ -144,7 +166,9 @@ extension Relation {
 
   static let blendTolerance = PixelTolerance(
     maxDifference: 6, maxPixels: 0,
-    why: "the fallback un-premultiplies an 8-bit copy: 1/255 grows by up to 1/alpha")
+    why:
+      "the fallback un-premultiplies an 8-bit copy: 1/255 grows by up to 1/alpha; 0.2% of the pixels (edges of low alpha) may differ more"
+  )
 
   /// The offscreen pool kept at one idle target: every pass that would
   /// reuse a target makes one instead, so a pass that reads a target it

@@ -112,9 +112,12 @@ package final class Runner {
       relation: relation, earlier: relation.predecessors(in: relations), original: testCase,
       minimal: testCase, failure: failure)
     if shrinks {
+      // Each check of `fresh-renderer` leaves a renderer on the context
+      // (about 10 MB): its shrinks stay short.
+      let checks =
+        relation.name == Relation.freshRenderer.name ? min(maxShrinkChecks, 40) : maxShrinkChecks
       var shrinker = Shrinker.forRelation(
-        relation, like: failure, after: finding.earlier, harness: harness,
-        maxChecks: maxShrinkChecks)
+        relation, like: failure, after: finding.earlier, harness: harness, maxChecks: checks)
       let minimal = shrinker.shrink(testCase)
       finding.minimal = minimal
       if let again = try? Subject(minimal, harness: harness),

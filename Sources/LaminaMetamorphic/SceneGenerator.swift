@@ -66,14 +66,15 @@ package struct SceneGenerator {
     budget = 0
   }
 
-  /// The scene of `seed`.
-  package static func generate(seed: UInt64) -> GeneratedCase {
+  /// The scene of `seed`; `maxLayers` bounds its size (scenes drawn only
+  /// to leave state behind are smaller).
+  package static func generate(seed: UInt64, maxLayers: Int = 14) -> GeneratedCase {
     var g = SceneGenerator(seed: seed)
-    return g.scene(seed: seed)
+    return g.scene(seed: seed, maxLayers: maxLayers)
   }
 
-  mutating func scene(seed: UInt64) -> GeneratedCase {
-    budget = random.int(4...14)
+  mutating func scene(seed: UInt64, maxLayers: Int) -> GeneratedCase {
+    budget = random.int(min(4, maxLayers)...maxLayers)
     let width = Double(random.int(48...128))
     let height = Double(random.int(48...128))
     var canvas: [(String, JSON)] = [("width", .number(width)), ("height", .number(height))]
@@ -154,7 +155,7 @@ package struct SceneGenerator {
       ("CALayer", 8), ("CAGradientLayer", 2), ("CAShapeLayer", 2), ("CATextLayer", 1.2),
       ("CAReplicatorLayer", 1), ("CATransformLayer", 1.2), ("CAScrollLayer", 0.8),
     ]
-    if c.depth <= 2 { choices.append(("CAEmitterLayer", 0.6)) }
+    if c.depth <= 2 { choices.append(("CAEmitterLayer", 0.9)) }
     return random.weighted(choices)
   }
 

@@ -6,6 +6,9 @@ import LaminaScene
 // for as many seeds or as long as asked. Findings are shrunk and written
 // to a folder; the summary lists every failing seed.
 
+// Progress lines as they happen, also when standard output is a file.
+setvbuf(stdout, nil, _IOLBF, 0)
+
 let usage = """
   usage: lamina-metamorphic [--count N | --duration SECONDS] [--seed FIRST] [--out DIR]
                             [--relations a,b,...] [--no-shrink] [--max-findings N]
@@ -84,9 +87,8 @@ if flags.contains("--compare") {
   harness.imageBase = URL(fileURLWithPath: positional[0]).deletingLastPathComponent()
   let time = number("--time", Double.self) ?? 0
   do {
-    let renderer = try harness.makeRenderer()
-    let a = try harness.render(loadScene(positional[0]), time: time, with: renderer)
-    let b = try harness.render(loadScene(positional[1]), time: time, with: renderer)
+    let a = try harness.render(loadScene(positional[0]), time: time, with: harness.renderer)
+    let b = try harness.render(loadScene(positional[1]), time: time, with: harness.renderer)
     print(PixelDifference(a, b, threshold: 0))
   } catch {
     fail("\(error)")
@@ -108,14 +110,18 @@ if let replay = options["--replay"] {
     }
     harness.imageBase = url
   } else {
-    guard let name = options["--relation"], let relation = Relation.named(name) else {
+    guard let name = options["--relation"],
+      let relation = name == Runner.renderRelation ? Relation.all[0] : Relation.named(name)
+    else {
       fail(
         "--replay SCENE.json needs --relation NAME (one of \(Relation.all.map(\.name).joined(separator: ", ")))"
       )
     }
     harness.imageBase = url.deletingLastPathComponent()
     finding = KnownFinding(
-      relation: name, earlier: relation.predecessors(in: Relation.all).map(\.name),
+      relation: name,
+      earlier: name == Runner.renderRelation
+        ? [] : relation.predecessors(in: Relation.all).map(\.name),
       testCase: GeneratedCase(
         seed: number("--seed", UInt64.self) ?? 0, scene: loadScene(replay),
         time: number("--time", Double.self) ?? 0))
