@@ -24,3 +24,18 @@ final class KnownFindingsTests: XCTestCase {
     }
   }
 }
+
+/// Findings whose cause was fixed (outside the GL backend) replay and hold;
+/// each also has a reftest in LaminaRenderTests where its relation has one.
+final class FixedFindingsTests: XCTestCase {
+  func testEveryFixedFindingHolds() throws {
+    let folder = FixedSeedTests.fixtures.appendingPathComponent("fixed")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    XCTAssertFalse(names.isEmpty)
+    let harness = try Harness()
+    for name in names {
+      let finding = try KnownFinding(folder: folder.appendingPathComponent(name))
+      XCTAssertFalse(try finding.stillFails(harness), "\(name): \(finding.relation) fails again")
+    }
+  }
+}
