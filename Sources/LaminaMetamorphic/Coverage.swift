@@ -80,7 +80,9 @@ package enum Coverage {
         for f in value.elements {
           let name = f["name"]?.string ?? ""
           found.insert("filter:\(name)")
-          for (input, _) in f.members where input != "name" { found.insert("filter:\(name).\(input)") }
+          for (input, _) in f.members where input != "name" {
+            found.insert("filter:\(name).\(input)")
+          }
         }
       case "animations":
         for a in value.elements { animation(a, &found) }
@@ -126,7 +128,9 @@ package enum Coverage {
     for (key, value) in a.members {
       found.insert("animation.\(key)")
       enumeration(key, value, &found)
-      if key == "timingFunction", value.elements.count == 4 { found.insert("timingFunction:4 numbers") }
+      if key == "timingFunction", value.elements.count == 4 {
+        found.insert("timingFunction:4 numbers")
+      }
       if key == "timingFunctions" {
         for f in value.elements { if let s = f.string { found.insert("timingFunction=\(s)") } }
       }

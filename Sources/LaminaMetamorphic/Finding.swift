@@ -49,9 +49,13 @@ package struct Finding {
       let name = relation.name == "partial-redraw" ? "previous.json" : "transformed.json"
       try other.serialized().write(
         to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8)
-      lines.append("\(name): the scene that \(relation.name == "partial-redraw" ? "was drawn before" : "must render like scene.json")")
+      lines.append(
+        "\(name): the scene that \(relation.name == "partial-redraw" ? "was drawn before" : "must render like scene.json")"
+      )
     }
-    if let tolerance = failure.tolerance { lines.append("tolerance: \(tolerance) (\(tolerance.why))") }
+    if let tolerance = failure.tolerance {
+      lines.append("tolerance: \(tolerance) (\(tolerance.why))")
+    }
     try (lines.joined(separator: "\n") + "\n").write(
       to: dir.appendingPathComponent("finding.txt"), atomically: true, encoding: .utf8)
     try failure.expected?.writePNG(to: dir.appendingPathComponent("expected.png"))
@@ -92,7 +96,8 @@ package struct KnownFinding {
       } ?? []
     let fields = line.split(separator: " ", maxSplits: 4).map(String.init)
     guard fields.count >= 4, fields[1] == "seed", let seed = UInt64(fields[2]),
-      fields[3].hasPrefix("t="), let time = Double(fields[3].dropFirst(2).trimmingCharacters(in: [":"]))
+      fields[3].hasPrefix("t="),
+      let time = Double(fields[3].dropFirst(2).trimmingCharacters(in: [":"]))
     else { throw InvalidScene(message: "\(folder.lastPathComponent)/finding.txt: \(line)") }
     relation = fields[0]
     let scene = try JSON.parse(

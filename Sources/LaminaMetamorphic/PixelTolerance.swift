@@ -146,7 +146,9 @@ extension RenderedImage {
     for y in 0..<height {
       for x in 0..<width where p[(y * width + x) * 4 + 3] != 0 {
         for sy in max(0, y - radius)...min(height - 1, y + radius) {
-          for sx in max(0, x - radius)...min(width - 1, x + radius) { covered[sy * width + sx] = true }
+          for sx in max(0, x - radius)...min(width - 1, x + radius) {
+            covered[sy * width + sx] = true
+          }
         }
       }
     }

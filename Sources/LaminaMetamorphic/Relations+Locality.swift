@@ -101,7 +101,9 @@ extension Relation {
     var checked = false
     for i in targets where !hasBackdropBlur(children[i]) {
       let others = children.enumerated().filter { $0.offset != i }.map(\.element)
-      let aloneRoot = root.replacingLayer(at: path) { $0.setting("sublayers", .array([children[i]])) }
+      let aloneRoot = root.replacingLayer(at: path) {
+        $0.setting("sublayers", .array([children[i]]))
+      }
       let aloneScene = s.testCase.withRoot(aloneRoot).scene
       let footprintScene = s.scene
         .setting("canvas", (s.scene["canvas"] ?? .object([])).removing("background"))
@@ -151,7 +153,8 @@ extension Relation {
   /// itself (no blur, no shadow of its rendering, no replication).
   static func isPixelLocal(_ layer: JSON) -> Bool {
     guard layer.layerClass != "CAReplicatorLayer" else { return false }
-    if (layer["filters"]?.elements ?? []).contains(where: { $0["name"]?.string == "CIGaussianBlur" }) {
+    if (layer["filters"]?.elements ?? []).contains(where: { $0["name"]?.string == "CIGaussianBlur" }
+    ) {
       return false
     }
     let shadow = (layer["shadowOpacity"]?.number ?? 0) > 0 || animates(layer, "shadowOpacity")
@@ -174,7 +177,9 @@ extension Relation {
   static func opaqueBackdrops(_ layer: JSON) -> JSON {
     var result = layer
     for (path, l) in layer.layerPaths() where l["backgroundFilters"] != nil {
-      result = result.replacingLayer(at: path) { $0.settingLast("backgroundColor", .string("#ffffff")) }
+      result = result.replacingLayer(at: path) {
+        $0.settingLast("backgroundColor", .string("#ffffff"))
+      }
     }
     return result
   }

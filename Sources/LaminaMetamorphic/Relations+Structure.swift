@@ -60,7 +60,10 @@ extension Relation {
     var m: [(String, JSON)]
     switch random.int(0...3) {
     case 0:
-      m = [("bounds", .array([0, 0, 0, 0].map(JSON.number))), ("position", .array([0, 0].map(JSON.number)))]
+      m = [
+        ("bounds", .array([0, 0, 0, 0].map(JSON.number))),
+        ("position", .array([0, 0].map(JSON.number))),
+      ]
     case 1: m = [("frame", .array([0, 0, w, h].map(JSON.number)))]
     case 2:
       m = [
@@ -71,12 +74,30 @@ extension Relation {
     default:
       m = [
         ("class", .string("CALayer")), ("frame", .array([0, 0, w, h].map(JSON.number))),
-        ("opacity", .number(1)), ("transform", .array([.object([("scale", .array([1, 1, 1].map(JSON.number)))])])),
+        ("opacity", .number(1)),
+        ("transform", .array([.object([("scale", .array([1, 1, 1].map(JSON.number)))])])),
       ]
     }
     if z != 0 { m.append(("zPosition", .number(z))) }
     m.append(("sublayers", .array(members)))
     return .object(m)
+  }
+
+  /// The case with the sublayers of one regroupable layer (in drawing
+  /// order) replaced by what `regroup` makes of them, compared with the case.
+  static func regrouped(
+    _ s: Subject, _ name: String, stream: UInt64, minimumSublayers: Int,
+    _ regroup: ([JSON], inout RandomSource) -> [JSON]
+  ) -> Outcome {
+    var random = s.random(stream)
+    let parents = regroupable(s.testCase.root, minimumSublayers: minimumSublayers)
+    guard !parents.isEmpty else { return .notApplicable }
+    let path = random.pick(parents)
+    let root = s.testCase.root.replacingLayer(at: path) { layer in
+      let ordered = drawingOrder(layer["sublayers"]?.elements ?? [])
+      return layer.setting("sublayers", .array(regroup(ordered, &random)))
+    }
+    return s.compareScene(name, s.testCase.withRoot(root).scene, .structural)
   }
 
   /// A run of sublayers (in drawing order) moved into an identity container.
@@ -85,20 +106,13 @@ extension Relation {
     summary: "a run of sublayers moved into an identity container layer",
     transformsScene: true
   ) { s in
-    var random = s.random(5)
-    let parents = regroupable(s.testCase.root, minimumSublayers: 1)
-    guard !parents.isEmpty else { return .notApplicable }
-    let path = random.pick(parents)
-    let root = s.testCase.root.replacingLayer(at: path) { layer in
-      let ordered = drawingOrder(layer["sublayers"]?.elements ?? [])
+    regrouped(s, "wrap-container", stream: 5, minimumSublayers: 1) { ordered, random in
       let start = random.int(0...(ordered.count - 1))
       let end = random.int(start...(ordered.count - 1))
       let run = Array(ordered[start...end])
       let z = run[0]["zPosition"]?.number ?? 0
-      let wrapped = Array(ordered[..<start]) + [container(run, z: z, &random)] + ordered[(end + 1)...]
-      return layer.setting("sublayers", .array(wrapped))
+      return Array(ordered[..<start]) + [container(run, z: z, &random)] + ordered[(end + 1)...]
     }
-    return s.compareScene("wrap-container", s.testCase.withRoot(root).scene, .structural)
   }
 
   /// A sibling list (in drawing order) split under two identity containers.
@@ -106,23 +120,15 @@ extension Relation {
     name: "split-siblings", summary: "a sibling list split under two identity containers",
     transformsScene: true
   ) { s in
-    var random = s.random(6)
-    let parents = regroupable(s.testCase.root, minimumSublayers: 2)
-    guard !parents.isEmpty else { return .notApplicable }
-    let path = random.pick(parents)
-    let root = s.testCase.root.replacingLayer(at: path) { layer in
-      let ordered = drawingOrder(layer["sublayers"]?.elements ?? [])
+    regrouped(s, "split-siblings", stream: 6, minimumSublayers: 2) { ordered, random in
       let k = random.int(1...(ordered.count - 1))
       let first = Array(ordered[..<k])
       let second = Array(ordered[k...])
-      return layer.setting(
-        "sublayers",
-        .array([
-          container(first, z: first[0]["zPosition"]?.number ?? 0, &random),
-          container(second, z: second[0]["zPosition"]?.number ?? 0, &random),
-        ]))
+      return [
+        container(first, z: first[0]["zPosition"]?.number ?? 0, &random),
+        container(second, z: second[0]["zPosition"]?.number ?? 0, &random),
+      ]
     }
-    return s.compareScene("split-siblings", s.testCase.withRoot(root).scene, .structural)
   }
 
   /// Layers that draw nothing, inserted anywhere (in transform layers,
@@ -174,7 +180,14 @@ extension Relation {
     case 4:
       // Classes that draw nothing without their content keys.
       return .object([
-        ("class", .string(random.pick(["CAShapeLayer", "CATextLayer", "CAReplicatorLayer", "CATransformLayer", "CAGradientLayer"]))),
+        (
+          "class",
+          .string(
+            random.pick([
+              "CAShapeLayer", "CATextLayer", "CAReplicatorLayer", "CATransformLayer",
+              "CAGradientLayer",
+            ]))
+        ),
         ("frame", frame),
       ])
     default:

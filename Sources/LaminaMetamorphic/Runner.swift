@@ -73,9 +73,14 @@ package final class Runner {
       tally[Self.loadRelation, default: Tally()].failed += 1
       tally[Self.loadRelation, default: Tally()].failingSeeds.append(testCase.seed)
       log("GENERATOR seed \(testCase.seed): \(invalid)")
-      return [(Self.loadRelation, Failure(
-        relation: Self.loadRelation, message: invalid.description, threw: true, expected: nil,
-        actual: nil, transformed: nil, tolerance: nil, compared: nil))]
+      return [
+        (
+          Self.loadRelation,
+          Failure(
+            relation: Self.loadRelation, message: invalid.description, threw: true, expected: nil,
+            actual: nil, transformed: nil, tolerance: nil, compared: nil)
+        )
+      ]
     } catch {
       let failure = Failure(
         relation: Self.renderRelation, message: "threw: \(error)", threw: true, expected: nil,

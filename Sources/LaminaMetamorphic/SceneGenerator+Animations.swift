@@ -41,7 +41,10 @@ extension SceneGenerator {
       ("contentsRect", .rect(1, 1)),
     ]
     if c.perspective || c.inTransformLayer {
-      paths += [("transform.rotation.y", .number(-3.2...3.2)), ("transform.rotation.x", .number(-3.2...3.2))]
+      paths += [
+        ("transform.rotation.y", .number(-3.2...3.2)),
+        ("transform.rotation.x", .number(-3.2...3.2)),
+      ]
     }
     switch cls {
     case "CAShapeLayer":
@@ -70,14 +73,17 @@ extension SceneGenerator {
     switch kind {
     case .number(let range): return .number(random.number(range, step: 0.05))
     case .point(let w, let h):
-      return .array([random.number(0...w, step: 0.05), random.number(0...h, step: 0.05)].map(JSON.number))
+      return .array(
+        [random.number(0...w, step: 0.05), random.number(0...h, step: 0.05)].map(JSON.number))
     case .size(let w, let h):
-      return .array([random.number(-w...w, step: 0.5), random.number(-h...h, step: 0.5)].map(JSON.number))
+      return .array(
+        [random.number(-w...w, step: 0.5), random.number(-h...h, step: 0.5)].map(JSON.number))
     case .rect(let w, let h):
       return .array(
         [
           random.number(0...w / 4, step: 0.05), random.number(0...h / 4, step: 0.05),
-          random.number(w / 2...max(w / 2, w), step: 0.05), random.number(h / 2...max(h / 2, h), step: 0.05),
+          random.number(w / 2...max(w / 2, w), step: 0.05),
+          random.number(h / 2...max(h / 2, h), step: 0.05),
         ].map(JSON.number))
     case .color: return color(translucent: 0.3)
     case .transform:
@@ -92,7 +98,8 @@ extension SceneGenerator {
       let span = (range.upperBound - range.lowerBound) / 3
       return .number(random.number(-span...span, step: 0.05))
     case .point, .size:
-      return .array([random.number(-8...8, step: 0.5), random.number(-8...8, step: 0.5)].map(JSON.number))
+      return .array(
+        [random.number(-8...8, step: 0.5), random.number(-8...8, step: 0.5)].map(JSON.number))
     default: return nil
     }
   }
@@ -129,7 +136,9 @@ extension SceneGenerator {
       if random.chance(0.6) { m.append(("mass", .number(random.number(0.5...2, step: 0.1)))) }
       if random.chance(0.6) { m.append(("stiffness", .number(random.number(20...300, step: 5)))) }
       if random.chance(0.6) { m.append(("damping", .number(random.number(0...20, step: 0.5)))) }
-      if random.chance(0.4) { m.append(("initialVelocity", .number(random.number(-5...5, step: 0.5)))) }
+      if random.chance(0.4) {
+        m.append(("initialVelocity", .number(random.number(-5...5, step: 0.5))))
+      }
     default:
       switch random.int(0...3) {
       case 0:
@@ -158,7 +167,11 @@ extension SceneGenerator {
     if random.chance(0.2) { m.append(("speed", .number(random.pick([0.5, 2, -1, 1.5])))) }
     if random.chance(0.15) { m.append(("timeOffset", .number(random.number(0...1, step: 0.25)))) }
     if random.chance(0.3) {
-      m.append(("repeatCount", random.chance(0.5) ? .string("infinity") : .number(random.number(0.5...3, step: 0.5))))
+      m.append(
+        (
+          "repeatCount",
+          random.chance(0.5) ? .string("infinity") : .number(random.number(0.5...3, step: 0.5))
+        ))
     } else if random.chance(0.1) {
       m.append(("repeatDuration", .number(random.number(0.5...4, step: 0.5))))
     }
@@ -187,7 +200,9 @@ extension SceneGenerator {
     if keyPath == "position", random.chance(0.35) {
       guard case .point(let w, let h) = kind else { return }
       m.append(("path", .string(svgPath(width: w, height: h))))
-      if random.chance(0.6) { m.append(("rotationMode", .string(random.pick(SpecKeys.rotationModes)))) }
+      if random.chance(0.6) {
+        m.append(("rotationMode", .string(random.pick(SpecKeys.rotationModes))))
+      }
       if random.chance(0.4) {
         m.append(("calculationMode", .string(random.pick(["linear", "paced", "cubicPaced"]))))
       }
@@ -210,9 +225,10 @@ extension SceneGenerator {
       m.append(
         (
           "timingFunctions",
-          .array((0..<(count - 1)).map { _ in
-            random.chance(0.7) ? .string(random.pick(SpecKeys.timingFunctions)) : controlPoints()
-          })
+          .array(
+            (0..<(count - 1)).map { _ in
+              random.chance(0.7) ? .string(random.pick(SpecKeys.timingFunctions)) : controlPoints()
+            })
         ))
     }
   }

@@ -44,7 +44,8 @@ extension SceneGenerator {
     case 0:
       let x = random.number(0...w / 2, step: 1)
       let y = random.number(0...h / 2, step: 1)
-      return "M \(n(x)) \(n(y)) H \(n(random.number(x...w, step: 1))) V \(n(random.number(y...h, step: 1))) H \(n(x)) Z"
+      return
+        "M \(n(x)) \(n(y)) H \(n(random.number(x...w, step: 1))) V \(n(random.number(y...h, step: 1))) H \(n(x)) Z"
     case 1:
       var d = "M \(n(px())) \(n(py()))"
       for _ in 0..<random.int(2...5) { d += " L \(n(px())) \(n(py()))" }
@@ -135,10 +136,20 @@ extension SceneGenerator {
       m.append(("locations", .null))
     }
     if random.chance(0.7) {
-      m.append(("startPoint", .array([random.number(0...1, step: 0.05), random.number(0...1, step: 0.05)].map(JSON.number))))
+      m.append(
+        (
+          "startPoint",
+          .array(
+            [random.number(0...1, step: 0.05), random.number(0...1, step: 0.05)].map(JSON.number))
+        ))
     }
     if random.chance(0.7) {
-      m.append(("endPoint", .array([random.number(0...1, step: 0.05), random.number(0...1, step: 0.05)].map(JSON.number))))
+      m.append(
+        (
+          "endPoint",
+          .array(
+            [random.number(0...1, step: 0.05), random.number(0...1, step: 0.05)].map(JSON.number))
+        ))
     }
     if random.chance(0.75) { m.append(("type", .string(random.pick(SpecKeys.gradientTypes)))) }
   }
@@ -156,7 +167,9 @@ extension SceneGenerator {
       if random.chance(0.3) {
         let dashes = (0..<random.pick([2, 4])).map { _ in random.number(1...8, step: 1) }
         m.append(("lineDashPattern", .array(dashes.map(JSON.number))))
-        if random.chance(0.5) { m.append(("lineDashPhase", .number(random.number(0...6, step: 0.5)))) }
+        if random.chance(0.5) {
+          m.append(("lineDashPhase", .number(random.number(0...6, step: 0.5))))
+        }
       }
     }
     if random.chance(0.25) {
@@ -168,19 +181,26 @@ extension SceneGenerator {
     }
   }
 
-  static let words = ["Lamina", "layer", "Core", "Animation", "glass", "fox", "quartz", "tree", "ÅÉ", "42"]
+  static let words = [
+    "Lamina", "layer", "Core", "Animation", "glass", "fox", "quartz", "tree", "ÅÉ", "42",
+  ]
 
   mutating func textKeys(_ m: inout [(String, JSON)]) {
     let count = random.int(1...4)
-    m.append(("string", .string((0..<count).map { _ in random.pick(Self.words) }.joined(separator: " "))))
+    m.append(
+      ("string", .string((0..<count).map { _ in random.pick(Self.words) }.joined(separator: " "))))
     if random.chance(0.6) {
       m.append(("font", .string(random.pick(["DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono"]))))
     }
     if random.chance(0.8) { m.append(("fontSize", .number(random.number(6...18, step: 1)))) }
     if random.chance(0.7) { m.append(("foregroundColor", color())) }
-    if random.chance(0.5) { m.append(("alignmentMode", .string(random.pick(SpecKeys.alignmentModes)))) }
+    if random.chance(0.5) {
+      m.append(("alignmentMode", .string(random.pick(SpecKeys.alignmentModes))))
+    }
     if random.chance(0.4) { m.append(("isWrapped", .bool(random.chance(0.8)))) }
-    if random.chance(0.3) { m.append(("truncationMode", .string(random.pick(SpecKeys.truncationModes)))) }
+    if random.chance(0.3) {
+      m.append(("truncationMode", .string(random.pick(SpecKeys.truncationModes))))
+    }
   }
 
   mutating func replicatorKeys(_ m: inout [(String, JSON)], width w: Double, height h: Double) {
@@ -191,22 +211,29 @@ extension SceneGenerator {
           (
             "translate",
             .array(
-              [random.number(-w / 3...w / 3, step: 1), random.number(-h / 3...h / 3, step: 1), 0].map(
-                JSON.number))
+              [random.number(-w / 3...w / 3, step: 1), random.number(-h / 3...h / 3, step: 1), 0]
+                .map(
+                  JSON.number))
           )
         ])
       ]
       if random.chance(0.3) {
-        steps.append(.object([("rotate", .array([random.number(-0.8...0.8), 0, 0, 1].map(JSON.number)))]))
+        steps.append(
+          .object([("rotate", .array([random.number(-0.8...0.8), 0, 0, 1].map(JSON.number)))]))
       }
       if random.chance(0.15) {
-        steps.append(.object([("rotate", .array([random.number(-0.6...0.6), 0, 1, 0].map(JSON.number)))]))
+        steps.append(
+          .object([("rotate", .array([random.number(-0.6...0.6), 0, 1, 0].map(JSON.number)))]))
       }
       m.append(("instanceTransform", .array(steps)))
     }
-    if random.chance(0.3) { m.append(("instanceDelay", .number(random.number(0...0.5, step: 0.05)))) }
+    if random.chance(0.3) {
+      m.append(("instanceDelay", .number(random.number(0...0.5, step: 0.05))))
+    }
     if random.chance(0.3) { m.append(("instanceColor", color(translucent: 0.3))) }
-    for key in ["instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"]
+    for key in [
+      "instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset",
+    ]
     where random.chance(0.2) {
       m.append((key, .number(random.number(-0.3...0.1, step: 0.05))))
     }
@@ -217,16 +244,31 @@ extension SceneGenerator {
     if random.chance(0.6) { m.append(("scrollMode", .string(random.pick(SpecKeys.scrollModes)))) }
     if random.chance(0.6) {
       // The bounds origin is the scroll offset.
-      m.append(("bounds.origin", .array([random.number(-10...20, step: 1), random.number(-10...20, step: 1)].map(JSON.number))))
+      m.append(
+        (
+          "bounds.origin",
+          .array(
+            [random.number(-10...20, step: 1), random.number(-10...20, step: 1)].map(JSON.number))
+        ))
     }
   }
 
   mutating func emitterKeys(_ m: inout [(String, JSON)], width w: Double, height h: Double) {
-    m.append(("emitterPosition", .array([random.number(0...w, step: 1), random.number(0...h, step: 1)].map(JSON.number))))
+    m.append(
+      (
+        "emitterPosition",
+        .array([random.number(0...w, step: 1), random.number(0...h, step: 1)].map(JSON.number))
+      ))
     if random.chance(0.6) {
-      m.append(("emitterSize", .array([random.number(0...w, step: 1), random.number(0...h, step: 1)].map(JSON.number))))
+      m.append(
+        (
+          "emitterSize",
+          .array([random.number(0...w, step: 1), random.number(0...h, step: 1)].map(JSON.number))
+        ))
     }
-    if random.chance(0.7) { m.append(("emitterShape", .string(random.pick(SpecKeys.emitterShapes)))) }
+    if random.chance(0.7) {
+      m.append(("emitterShape", .string(random.pick(SpecKeys.emitterShapes))))
+    }
     if random.chance(0.5) { m.append(("emitterMode", .string(random.pick(SpecKeys.emitterModes)))) }
     if random.chance(0.5) { m.append(("renderMode", .string(random.pick(SpecKeys.renderModes)))) }
     if random.chance(0.4) { m.append(("birthRate", .number(random.number(0.5...2, step: 0.25)))) }

@@ -246,7 +246,8 @@ package struct SceneGenerator {
         anchor = (random.pick([0, 0.25, 0.5, 1]), random.pick([0, 0.5, 0.75, 1]))
         m.append(("anchorPoint", .array([anchor.0, anchor.1].map(JSON.number))))
       }
-      let px = c.inTransformLayer ? c.width / 2 + random.number(-20...20, step: 1) : x + anchor.0 * w
+      let px =
+        c.inTransformLayer ? c.width / 2 + random.number(-20...20, step: 1) : x + anchor.0 * w
       let py =
         c.inTransformLayer ? c.height / 2 + random.number(-20...20, step: 1) : y + anchor.1 * h
       m.append(("position", .array([px, py].map(JSON.number))))
@@ -415,7 +416,8 @@ package struct SceneGenerator {
         m.append(
           (
             "shadowOffset",
-            .array([random.number(-4...4, step: 1), random.number(-4...4, step: 1)].map(JSON.number))
+            .array(
+              [random.number(-4...4, step: 1), random.number(-4...4, step: 1)].map(JSON.number))
           ))
       }
       if random.chance(0.5) { m.append(("shadowColor", color())) }
@@ -436,14 +438,20 @@ package struct SceneGenerator {
 
   mutating func contentsKeys(_ m: inout [(String, JSON)]) {
     m.append(("contents", .string(random.pick(Self.images).name)))
-    if random.chance(0.6) { m.append(("contentsGravity", .string(random.pick(SpecKeys.gravities)))) }
+    if random.chance(0.6) {
+      m.append(("contentsGravity", .string(random.pick(SpecKeys.gravities))))
+    }
     if random.chance(0.2) {
       let x = random.number(0...0.5, step: 0.125)
       let y = random.number(0...0.5, step: 0.125)
       m.append(
         (
           "contentsRect",
-          .array([x, y, random.number(0.25...1 - x, step: 0.125), random.number(0.25...1 - y, step: 0.125)].map(JSON.number))
+          .array(
+            [
+              x, y, random.number(0.25...1 - x, step: 0.125),
+              random.number(0.25...1 - y, step: 0.125),
+            ].map(JSON.number))
         ))
     }
     if random.chance(0.2) {

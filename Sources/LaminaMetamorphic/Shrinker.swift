@@ -133,7 +133,8 @@ package struct Shrinker {
         var items = parent["sublayers"]?.elements ?? []
         guard i < items.count else { return parent }
         items.remove(at: i)
-        return items.isEmpty ? parent.removing("sublayers") : parent.setting("sublayers", .array(items))
+        return items.isEmpty
+          ? parent.removing("sublayers") : parent.setting("sublayers", .array(items))
       }
     }
   }

@@ -28,7 +28,10 @@ package enum SpecKeys {
     ),
     (
       "CATextLayer",
-      ["string", "font", "fontSize", "foregroundColor", "alignmentMode", "isWrapped", "truncationMode"]
+      [
+        "string", "font", "fontSize", "foregroundColor", "alignmentMode", "isWrapped",
+        "truncationMode",
+      ]
     ),
     (
       "CAReplicatorLayer",
@@ -65,7 +68,9 @@ package enum SpecKeys {
   package static let scrollModes = ["none", "vertically", "horizontally", "both"]
   package static let emitterShapes = ["point", "line", "rectangle", "cuboid", "circle", "sphere"]
   package static let emitterModes = ["points", "outline", "surface", "volume"]
-  package static let renderModes = ["unordered", "oldestFirst", "oldestLast", "backToFront", "additive"]
+  package static let renderModes = [
+    "unordered", "oldestFirst", "oldestLast", "backToFront", "additive",
+  ]
 
   /// Filters and their inputs.
   package static let filters: [(name: String, inputs: [String])] = [
@@ -91,7 +96,9 @@ package enum SpecKeys {
 
   package static let transformSteps = ["translate", "rotate", "scale", "perspective", "matrix"]
 
-  package static let animationClasses = ["CABasicAnimation", "CAKeyframeAnimation", "CASpringAnimation"]
+  package static let animationClasses = [
+    "CABasicAnimation", "CAKeyframeAnimation", "CASpringAnimation",
+  ]
   /// Keys every animation class has.
   package static let animationTiming = [
     "class", "keyPath", "beginTime", "duration", "speed", "timeOffset", "repeatCount",

@@ -35,7 +35,9 @@ final class FixedSeedTests: XCTestCase {
     runner.log = { _ in }
     var failing: [String: String] = [:]
     for seed in Self.seeds {
-      for (name, failure) in runner.check(seed: seed) { failing["\(seed) \(name)"] = failure.message }
+      for (name, failure) in runner.check(seed: seed) {
+        failing["\(seed) \(name)"] = failure.message
+      }
     }
     let known = try Self.knownFailures()
     for (key, message) in failing.sorted(by: { $0.key < $1.key }) where known[key] == nil {
@@ -45,7 +47,9 @@ final class FixedSeedTests: XCTestCase {
       )
     }
     for key in known.keys.sorted() where failing[key] == nil {
-      XCTFail("seed/relation \(key) holds now (finding \(known[key] ?? "-") fixed?): take it off known-failures.txt")
+      XCTFail(
+        "seed/relation \(key) holds now (finding \(known[key] ?? "-") fixed?): take it off known-failures.txt"
+      )
     }
     print(runner.summary)
   }

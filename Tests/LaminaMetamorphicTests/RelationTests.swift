@@ -53,7 +53,8 @@ final class RelationTests: XCTestCase {
           "sublayers": [{ "name": "a" }, { "name": "b" }] } ] }
       """)
     let path = LayerPath([.sublayer(0)])
-    let tree = Relation.footprintTree(root, path: path, sublayers: [.object([("name", .string("b"))])])
+    let tree = Relation.footprintTree(
+      root, path: path, sublayers: [.object([("name", .string("b"))])])
     XCTAssertEqual(
       tree.compact(),
       #"{ "sublayers": [{ "frame": [1, 2, 30, 40], "masksToBounds": true, "sublayers": [{ "name": "b" }] }] }"#
@@ -92,7 +93,8 @@ final class RelationTests: XCTestCase {
 
   func testHalvingAveragesBlocks() {
     let image = RenderedImage(
-      width: 2, height: 2, premultipliedPixels: [0, 0, 0, 255, 255, 0, 0, 255, 0, 0, 0, 255, 255, 0, 0, 255])
+      width: 2, height: 2,
+      premultipliedPixels: [0, 0, 0, 255, 255, 0, 0, 255, 0, 0, 0, 255, 255, 0, 0, 255])
     XCTAssertEqual(image.halved().premultipliedPixels, [128, 0, 0, 255])
   }
 
