@@ -23,7 +23,8 @@ extension Relation {
   /// The frame drawn as the first frame of a new renderer. Checked on one
   /// seed in `freshRendererEvery` (each renderer made stays on the context).
   static let freshRenderer = Relation(
-    name: "fresh-renderer", summary: "the frame as a new renderer's first frame (every 16th seed)",
+    name: "fresh-renderer",
+    summary: "the frame as a new renderer's first frame (one seed in freshRendererEvery)",
     transformsScene: false
   ) { s in
     guard s.testCase.seed % freshRendererEvery == 0 else { return .notApplicable }
@@ -36,7 +37,9 @@ extension Relation {
     }
   }
 
-  static let freshRendererEvery: UInt64 = 16
+  /// One seed in how many checks `fresh-renderer` (16 in the test suite;
+  /// `lamina-metamorphic --fresh-every` sets it for long runs).
+  nonisolated(unsafe) package static var freshRendererEvery: UInt64 = 16
 
   /// Another scene drawn in between by the same renderer must leave
   /// nothing behind (textures, cached masks and rasterizations, pooled

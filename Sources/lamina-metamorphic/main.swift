@@ -12,6 +12,8 @@ setvbuf(stdout, nil, _IOLBF, 0)
 let usage = """
   usage: lamina-metamorphic [--count N | --duration SECONDS] [--seed FIRST] [--out DIR]
                             [--relations a,b,...] [--no-shrink] [--max-findings N]
+                            [--fresh-every N]   (fresh-renderer on one seed in N, default 64:
+                                                 each new renderer stays on the GL context)
          lamina-metamorphic --replay FINDING-FOLDER
          lamina-metamorphic --replay SCENE.json --relation NAME [--time T] [--seed S]
          lamina-metamorphic --compare A.json B.json [--time T]   (how two scenes' renderings differ)
@@ -29,7 +31,7 @@ var options: [String: String] = [:]
 var flags: Set<String> = []
 let valued: Set<String> = [
   "--count", "--duration", "--seed", "--out", "--relations", "--max-findings", "--replay",
-  "--relation", "--time", "--print",
+  "--relation", "--time", "--print", "--fresh-every",
 ]
 var positional: [String] = []
 while let argument = arguments.first {
@@ -148,6 +150,7 @@ if count == nil, duration == nil { fail("give --count N or --duration SECONDS\n\
 let first = number("--seed", UInt64.self) ?? 1
 let out = URL(fileURLWithPath: options["--out"] ?? "metamorphic-findings")
 
+Relation.freshRendererEvery = max(1, number("--fresh-every", UInt64.self) ?? 64)
 let runner = Runner(harness: harness, relations: relations)
 runner.shrinks = !flags.contains("--no-shrink")
 runner.maxFindingsPerRelation = number("--max-findings", Int.self) ?? 3
