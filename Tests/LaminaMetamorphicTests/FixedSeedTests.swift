@@ -15,17 +15,22 @@ final class FixedSeedTests: XCTestCase {
 
   static var fixtures: URL { Bundle.module.url(forResource: "Fixtures", withExtension: nil)! }
 
-  /// `SEED RELATION FINDING` lines, comments after `#`.
-  static func knownFailures() throws -> [String: String] {
+  /// `SEED RELATION FINDING` lines, comments after `#`; `RELATION?` marks a
+  /// failure that only some runs show (it may hold).
+  static func knownFailures() throws -> (known: [String: String], unsteady: Set<String>) {
     let text = try String(
       contentsOf: fixtures.appendingPathComponent("known-failures.txt"), encoding: .utf8)
     var known: [String: String] = [:]
+    var unsteady: Set<String> = []
     for line in text.split(separator: "\n") {
       let fields = line.prefix { $0 != "#" }.split(separator: " ").map(String.init)
       guard fields.count >= 2 else { continue }
-      known["\(fields[0]) \(fields[1])"] = fields.count > 2 ? fields[2] : "-"
+      let relation = fields[1].hasSuffix("?") ? String(fields[1].dropLast()) : fields[1]
+      let key = "\(fields[0]) \(relation)"
+      known[key] = fields.count > 2 ? fields[2] : "-"
+      if fields[1].hasSuffix("?") { unsteady.insert(key) }
     }
-    return known
+    return (known, unsteady)
   }
 
   func testTheFixedSeedsHoldEveryRelation() throws {
@@ -39,14 +44,14 @@ final class FixedSeedTests: XCTestCase {
         failing["\(seed) \(name)"] = failure.message
       }
     }
-    let known = try Self.knownFailures()
+    let (known, unsteady) = try Self.knownFailures()
     for (key, message) in failing.sorted(by: { $0.key < $1.key }) where known[key] == nil {
       let fields = key.split(separator: " ")
       XCTFail(
         "seed \(fields[0]) fails \(fields[1]): \(message); shrink and save it with: swift run -c release lamina-metamorphic --count 1 --seed \(fields[0]) --relations \(fields[1])"
       )
     }
-    for key in known.keys.sorted() where failing[key] == nil {
+    for key in known.keys.sorted() where failing[key] == nil && !unsteady.contains(key) {
       XCTFail(
         "seed/relation \(key) holds now (finding \(known[key] ?? "-") fixed?): take it off known-failures.txt"
       )
