@@ -79,7 +79,8 @@ extension Relation {
   /// antialiasing and linear upsampling of rasterized layers).
   ///
   /// This holds in Core Animation where everything between P and the
-  /// canvas is pixel-local, so P and its ancestors have no blur filter, no
+  /// canvas is pixel-local, so P and its ancestors have no blur filter (nor
+  /// a color matrix with an alpha bias, which fills the filter's area), no
   /// shadow cast from their rendering (a `shadowPath` is fine) and are no
   /// replicators; nothing outside P blurs what is behind it; and the layer
   /// itself has no background blur, which would read its earlier siblings
@@ -153,10 +154,15 @@ extension Relation {
   /// itself (no blur, no shadow of its rendering, no replication).
   static func isPixelLocal(_ layer: JSON) -> Bool {
     guard layer.layerClass != "CAReplicatorLayer" else { return false }
-    if (layer["filters"]?.elements ?? []).contains(where: { $0["name"]?.string == "CIGaussianBlur" }
-    ) {
-      return false
+    // A blur reads the neighbours; a color matrix with an alpha bias makes
+    // clear pixels visible across the area the filter covers, which is the
+    // extent of what the sublayers draw (so it depends on the siblings).
+    let nonLocal = (layer["filters"]?.elements ?? []).contains { filter in
+      let name = filter["name"]?.string
+      let alphaBias = filter["inputBiasVector"]?.elements.last?.number ?? 0
+      return name == "CIGaussianBlur" || (name == "CIColorMatrix" && alphaBias != 0)
     }
+    if nonLocal { return false }
     let shadow = (layer["shadowOpacity"]?.number ?? 0) > 0 || animates(layer, "shadowOpacity")
     return !shadow || layer["shadowPath"]?.string != nil
   }
