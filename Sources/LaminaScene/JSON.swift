@@ -1,6 +1,7 @@
 import Foundation
 
-/// A JSON value that keeps the order of object keys, as written.
+/// A JSON value that keeps the order of object keys, as written (package
+/// access: the generated tests build and shrink scenes as JSON).
 package indirect enum JSON: Equatable {
   case null
   case bool(Bool)
@@ -63,7 +64,7 @@ struct JSONSyntaxError: Error, Equatable {
 /// A strict RFC 8259 reader: no comments, no trailing commas, no NaN or
 /// Infinity, finite numbers only, valid UTF-8, unique keys, bounded nesting
 /// (so adversarial input cannot overflow the stack).
-struct JSONParser {
+package struct JSONParser {
   static let maxDepth = 512
 
   private let bytes: [UInt8]
@@ -93,7 +94,7 @@ struct JSONParser {
 
   init(_ data: Data) { bytes = [UInt8](data) }
 
-  static func parse(_ data: Data) throws -> JSON {
+  package static func parse(_ data: Data) throws -> JSON {
     var parser = JSONParser(data)
     // A UTF-8 byte order mark is tolerated.
     if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }

@@ -177,7 +177,16 @@ extension FrameBuilder {
       let box = path.boundingBoxOfPath
       return box.isNull || box.isEmpty ? .nothing : .path(path)
     }
-    if layer.mask != nil { return .rendering }
+    // Filters come before the shadow (it is cast from the filtered
+    // rendering: a blurred layer casts a blurred shadow).
+    if layer.mask != nil || !(layer.filters?.isEmpty ?? true) { return .rendering }
+    // A layer that draws content of its own (a path, text, a gradient,
+    // particles, tiles, GL) casts its shadow from that drawing.
+    if layer is CAShapeLayer || layer is CATextLayer || layer is CAGradientLayer
+      || layer is CAEmitterLayer || layer is CATiledLayer || layer is CAOpenGLLayer
+    {
+      return .rendering
+    }
     let shape = RoundedRect(layer: layer)
     let alpha = Float(layer.backgroundColor?.alpha ?? 0)
     let visibleSublayers = layer.storedSublayersForRendering.filter {

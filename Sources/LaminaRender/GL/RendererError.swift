@@ -16,6 +16,9 @@ public enum RendererError: Error, CustomStringConvertible, Equatable {
   case glError(code: Int, during: String)
   /// A dma-buf frame cannot be shown on this driver; `reason` says why.
   case dmabufUnsupported(reason: String)
+  /// The GL context was lost (a GPU reset, `GL_OUT_OF_MEMORY`,
+  /// `EGL_CONTEXT_LOST`): nothing it drew can be trusted; make a new one.
+  case contextLost(reason: String)
   /// The check mode found GL state that differs from the device's cache
   /// (someone called GL behind it); `differences` lists each, as
   /// `what: cached …, GL has …`.
@@ -39,6 +42,7 @@ public enum RendererError: Error, CustomStringConvertible, Equatable {
       return
         "image of \(width)x\(height) pixels exceeds the GPU's max texture size \(maxTextureSize)"
     case .dmabufUnsupported(let reason): return "cannot show a dma-buf frame: \(reason)"
+    case .contextLost(let reason): return "the GL context was lost (\(reason))"
     case .glError(let code, let label):
       return String(format: "GL error 0x%04x during %@", code, label)
     case .glStateMismatch(let label, let differences):
