@@ -76,7 +76,6 @@ final class DrawnContentCache: @unchecked Sendable {
 
   /// Called once per frame built: drops bitmaps unused for `retainFrames`.
   func beginFrame() {
-    PathGeometryCache.shared.beginFrame()
     lock.lock()
     defer { lock.unlock() }
     frame += 1
@@ -111,18 +110,6 @@ extension FrameBuilder {
   /// up to a quarter octave so that a slowly zooming layer is not redrawn
   /// every frame, and capped.
   static func shownScale(_ m: CATransform3D, _ rect: CGRect) -> CGFloat {
-    let largest = largestStretch(m, rect)
-    guard largest.isFinite, largest > 0 else { return 1 }
-    let quantized = pow(2, (log2(largest) * 4).rounded(.up) / 4)
-    // Whole scales stay exact (1, 2, 3 …) instead of the next quarter octave.
-    let exact = largest.rounded()
-    let scale = abs(largest - exact) < 1e-3 ? exact : quantized
-    return min(max(scale, 1 / 64), maxDrawnScale)
-  }
-
-  /// The largest stretch, in pixels per point, of the projection `m` at
-  /// the corners of `rect` (0 when every corner is behind the eye).
-  static func largestStretch(_ m: CATransform3D, _ rect: CGRect) -> CGFloat {
     var largest: CGFloat = 0
     for p in EdgeGeometry.corners(rect) {
       let q = m.apply(p.x, p.y)
@@ -135,27 +122,42 @@ extension FrameBuilder {
       let dyy = (m.m22 * q.w - q.y * m.m24) / w2
       largest = max(largest, hypot(dxx, dyx), hypot(dxy, dyy))
     }
-    return largest
+    guard largest.isFinite, largest > 0 else { return 1 }
+    let quantized = pow(2, (log2(largest) * 4).rounded(.up) / 4)
+    // Whole scales stay exact (1, 2, 3 …) instead of the next quarter octave.
+    let exact = largest.rounded()
+    let scale = abs(largest - exact) < 1e-3 ? exact : quantized
+    return min(max(scale, 1 / 64), maxDrawnScale)
   }
 
   /// Lets a layer that asked for it (`setNeedsDisplay()`) draw its contents
   /// before they are read, as Core Animation does when a transaction commits.
+  /// A presentation layer's model draws (its class's `display()` and
+  /// `draw(in:)` run, subclasses' overrides included), and the presentation
+  /// takes the new contents.
   func displayIfNeeded(_ layer: CALayer) {
-    guard layer.needsDisplay() else { return }
+    let model = layer.model()
+    // A text layer subclass draws its text into its contents (as on iOS)
+    // as soon as it has none, and again when its text changes.
+    let textToDraw =
+      (model as? CATextLayer)?.drawsTextIntoContents == true && model.contents == nil
+    guard model.needsDisplay() || textToDraw else { return }
     LaminaDraw.install()
-    layer.displayIfNeeded()
+    if textToDraw { model.setNeedsDisplay() }
+    model.displayIfNeeded()
+    if model !== layer { layer.contents = model.contents }
   }
 
-  /// The content a shape or text layer draws: a shape's fill and stroke as
-  /// path items drawn by the GPU (`PathItems.swift`), or, when the GPU path
-  /// cannot take it, as a bitmap drawn by Cairo; text as image items.
+  /// The content a shape or text layer draws on the CPU, as image items.
   func appendDrawnItems(
     _ layer: CALayer, toTarget: CATransform3D, flipped: Bool, into commands: inout [DrawCommand]
   ) {
-    if let shape = layer as? CAShapeLayer {
-      if drawsShapesOnGPU, appendPathItems(shape, toTarget: toTarget, into: &commands) { return }
-      if let item = shapeItem(shape, toTarget: toTarget) { commands.append(.item(item)) }
-    } else if let text = layer as? CATextLayer {
+    if let shape = layer as? CAShapeLayer, let item = shapeItem(shape, toTarget: toTarget) {
+      commands.append(.item(item))
+    } else if let text = layer as? CATextLayer,
+      (text.model() as CALayer as? CATextLayer)?.drawsTextIntoContents != true
+    {
+      // (A subclass's text is in its contents, drawn by its `draw(in:)`.)
       appendText(text, toTarget: toTarget, flipped: flipped, into: &commands)
     }
   }
@@ -218,8 +220,8 @@ extension FrameBuilder {
     PendingShapes.replace(pages, in: &commands)
   }
 
-  /// A `CAShapeLayer`'s fill and stroke, rasterized by Cairo at the scale it
-  /// is shown at and drawn as an image over the area they cover.
+  /// A `CAShapeLayer`'s fill and stroke, rasterized at the scale it is shown
+  /// at and drawn as an image over the area they cover.
   func shapeItem(_ layer: CAShapeLayer, toTarget: CATransform3D) -> DrawItem? {
     guard let style = ShapeStyle(layer) else { return nil }
     let scale = Self.shownScale(
