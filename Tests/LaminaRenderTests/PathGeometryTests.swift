@@ -323,7 +323,7 @@ final class PathGeometryTests: XCTestCase {
   /// dashes than the shader takes are left to Cairo.
   func testUnusualDashPatterns() throws {
     for bad in [[-1, 2], [0, 0], [.nan, 1]] as [[CGFloat]] {
-      let p = try XCTUnwrap(StrokeParameters(try style { $0.lineDashPattern = bad }, length: 10))
+      let p = try XCTUnwrap(StrokeParameters(try style { $0.lineDashPattern = bad.map { NSNumber(value: Double($0)) } }, length: 10))
       XCTAssertEqual(p.dashes, [], "\(bad)")
     }
     let fine = try XCTUnwrap(
@@ -336,38 +336,26 @@ final class PathGeometryTests: XCTestCase {
 
   // MARK: The cache
 
-  /// Meshes are kept per path and style: a new strokeEnd, line width,
-  /// cap or dash pattern, or a scale in the same octave, builds nothing;
-  /// a scale in another octave flattens again.
+  /// Meshes are kept per path and style: the same path, fill rule, join
+  /// and flattening octave builds nothing again (line width, caps, dashes
+  /// and trims are not in the key); a scale in another octave flattens
+  /// again, a new join makes a new stroke mesh.
   func testMeshesAreBuiltOncePerPathStyleAndOctave() throws {
-    let layer = CAShapeLayer()
-    layer.path = try path("M 3 7 C 40 -9 80 60 97 31 L 50 90 Z")
-    layer.frame = CGRect(x: 0, y: 0, width: 100, height: 100)
-    layer.strokeColor = .black
-    layer.lineWidth = 4
-    let root = CALayer()
-    root.bounds = CGRect(x: 0, y: 0, width: 200, height: 200)
-    root.addSublayer(layer)
-    func build(scale: CGFloat) {
-      var builder = FrameBuilder(size: root.bounds.size, scale: scale)
-      _ = builder.build(root: root, background: nil)
+    let cache = PathGeometryCache()
+    let shape = try path("M 3 7 C 40 -9 80 60 97 31 L 50 90 Z")
+    func build(scale: CGFloat, join: CAShapeLayerLineJoin = .miter) throws {
+      let level = PathFlattening.level(forScale: scale)
+      XCTAssertNotNil(cache.fill(shape, evenOdd: false, level: level))
+      XCTAssertNotNil(cache.stroke(shape, join: join, miterLimit: 10, level: level))
     }
-    build(scale: 1)
-    let builds = PathGeometryCache.shared.builds
-    for change in [
-      { layer.strokeEnd = 0.3 }, { layer.strokeStart = 0.1 }, { layer.lineWidth = 9 },
-      { layer.lineCap = .round }, { layer.lineDashPattern = [3, 2] }, { layer.lineDashPhase = 4 },
-      { layer.fillColor = CGColor(red: 1, green: 0, blue: 0, alpha: 0.5) },
-    ] {
-      change()
-      build(scale: 1)
-    }
-    build(scale: 0.75)  // the octave (0.5, 1]
-    XCTAssertEqual(PathGeometryCache.shared.builds, builds)
-    build(scale: 1.5)
-    XCTAssertEqual(PathGeometryCache.shared.builds, builds + 2, "fill and stroke, flattened finer")
-    layer.lineJoin = .round
-    build(scale: 1)
-    XCTAssertEqual(PathGeometryCache.shared.builds, builds + 3, "a new join: a new stroke mesh")
+    try build(scale: 1)
+    XCTAssertEqual(cache.builds, 2)
+    try build(scale: 1)
+    try build(scale: 0.75)  // the octave (0.5, 1]
+    XCTAssertEqual(cache.builds, 2)
+    try build(scale: 1.5)
+    XCTAssertEqual(cache.builds, 4, "fill and stroke, flattened finer")
+    try build(scale: 1, join: .round)
+    XCTAssertEqual(cache.builds, 5, "a new join: a new stroke mesh")
   }
 }
