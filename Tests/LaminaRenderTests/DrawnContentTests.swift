@@ -5,8 +5,16 @@ import XCTest
 @testable import LaminaDraw
 @testable import LaminaRender
 
-/// Shape and text layers: rasterized on the CPU, cached, shown as images.
+/// Shape and text layers drawn on the CPU (shapes: the Cairo path that
+/// takes what the GPU path renderer cannot), cached, shown as images.
 final class DrawnContentTests: XCTestCase {
+  /// A frame of `root` with shape layers drawn by Cairo.
+  private func cairoFrame(_ root: CALayer, size: CGSize) -> Frame {
+    var builder = FrameBuilder(size: size, scale: 1)
+    builder.drawsShapesOnGPU = false
+    return builder.build(root: root, background: nil)
+  }
+
   private func scene(_ layer: CALayer, size: CGFloat = 100) -> CALayer {
     let root = CALayer()
     root.bounds = CGRect(x: 0, y: 0, width: size, height: size)
@@ -52,6 +60,7 @@ final class DrawnContentTests: XCTestCase {
     root.addSublayer(masked)
     let before = DrawnContentCache.shared.rasterizations
     var builder = FrameBuilder(size: root.bounds.size, scale: 1)
+    builder.drawsShapesOnGPU = false
     let frame = builder.build(root: root, background: .white)
     XCTAssertEqual(DrawnContentCache.shared.rasterizations, before + 2, "the twins and the mask")
     var images = 0
@@ -90,13 +99,13 @@ final class DrawnContentTests: XCTestCase {
     let root = scene(a)
     root.addSublayer(b)
     let size = CGSize(width: 100, height: 100)
-    _ = try renderer.render(layer: root, size: size)
+    _ = try renderer.render(cairoFrame(root, size: size))
     let first = DrawnContentCache.shared.rasterizations
-    _ = try renderer.render(layer: root, size: size)
+    _ = try renderer.render(cairoFrame(root, size: size))
     XCTAssertEqual(DrawnContentCache.shared.rasterizations, first)
     XCTAssertEqual(renderer.counters.textureUploads, 0)
     a.strokeEnd = 0.5
-    _ = try renderer.render(layer: root, size: size)
+    _ = try renderer.render(cairoFrame(root, size: size))
     XCTAssertEqual(DrawnContentCache.shared.rasterizations, first + 1)
     XCTAssertEqual(renderer.counters.textureUploads, 1)
     XCTAssertEqual(renderer.counters.drawCalls, 1)

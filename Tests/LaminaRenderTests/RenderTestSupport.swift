@@ -92,13 +92,17 @@ enum RenderTestSupport {
 
   static var recording: Bool { ProcessInfo.processInfo.environment["RECORD_GOLDENS"] == "1" }
 
-  /// Loads and renders a scene file at `time`.
-  static func render(_ scene: URL, time: Double = 0) throws -> RenderedImage {
+  /// Loads and renders a scene file at `time` (shape layers drawn by the
+  /// GPU, or by Cairo when `shapesOnGPU` is false).
+  static func render(_ scene: URL, time: Double = 0, shapesOnGPU: Bool = true) throws
+    -> RenderedImage
+  {
     let loaded = try SceneLoader.load(contentsOf: scene)
     var builder = FrameBuilder(
       size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height),
       scale: loaded.canvas.scale)
     builder.time = time
+    builder.drawsShapesOnGPU = shapesOnGPU
     loaded.root.layoutIfNeeded()
     let root = PresentationTree(root: loaded.root).update(time: time)
     let frame = builder.build(root: root, background: loaded.canvas.background)

@@ -84,14 +84,14 @@ extension FrameBuilder {
           continue
         }
         let itemToClip = Homography(item.matrix).then(targetToClip)
-        if !shape.isRounded, item.shape == nil, item.clippedPolygon == nil,
+        if !shape.isRounded, item.shape == nil, item.clippedPolygon == nil, item.fillsItsRect,
           itemToClip.isAxisAlignedAffine
         {
           if let cut = cutRect(item, itemToClip, shape.rect) { kept.append(.item(cut)) }
           continue
         }
         let clip = ClipEffect(shape: shape, itemToClip: itemToClip)
-        if item.shape == nil,
+        if item.shape == nil, item.fillsItsRect,
           let pieces = splitAtCorners(item, shape: shape, toShape: itemToClip, role: .clip(clip))
         {
           kept.append(contentsOf: pieces.map { .item($0) })

@@ -73,6 +73,9 @@ public enum Material: Equatable {
   case openGLLayer(GLLayerPass)
   /// A dma-buf frame, imported as a texture.
   case dmabuf(DMABufFrame)
+  /// A `CAShapeLayer`'s fill or stroke, from a mesh kept on the GPU
+  /// (`PathItems.swift`; the item's rect only bounds it).
+  case path(PathPaint)
 
   public static func == (a: Material, b: Material) -> Bool {
     switch (a, b) {
@@ -86,6 +89,7 @@ public enum Material: Equatable {
     case (.filtered(let x), .filtered(let y)): return x == y
     case (.openGLLayer(let x), .openGLLayer(let y)): return x.key == y.key
     case (.dmabuf(let x), .dmabuf(let y)): return x == y
+    case (.path(let x), .path(let y)): return x == y
     default: return false
     }
   }

@@ -76,6 +76,7 @@ final class DrawnContentCache: @unchecked Sendable {
 
   /// Called once per frame built: drops bitmaps unused for `retainFrames`.
   func beginFrame() {
+    PathGeometryCache.shared.beginFrame()
     lock.lock()
     defer { lock.unlock() }
     frame += 1
@@ -110,6 +111,18 @@ extension FrameBuilder {
   /// up to a quarter octave so that a slowly zooming layer is not redrawn
   /// every frame, and capped.
   static func shownScale(_ m: CATransform3D, _ rect: CGRect) -> CGFloat {
+    let largest = largestStretch(m, rect)
+    guard largest.isFinite, largest > 0 else { return 1 }
+    let quantized = pow(2, (log2(largest) * 4).rounded(.up) / 4)
+    // Whole scales stay exact (1, 2, 3 …) instead of the next quarter octave.
+    let exact = largest.rounded()
+    let scale = abs(largest - exact) < 1e-3 ? exact : quantized
+    return min(max(scale, 1 / 64), maxDrawnScale)
+  }
+
+  /// The largest stretch, in pixels per point, of the projection `m` at
+  /// the corners of `rect` (0 when every corner is behind the eye).
+  static func largestStretch(_ m: CATransform3D, _ rect: CGRect) -> CGFloat {
     var largest: CGFloat = 0
     for p in EdgeGeometry.corners(rect) {
       let q = m.apply(p.x, p.y)
@@ -122,12 +135,7 @@ extension FrameBuilder {
       let dyy = (m.m22 * q.w - q.y * m.m24) / w2
       largest = max(largest, hypot(dxx, dyx), hypot(dxy, dyy))
     }
-    guard largest.isFinite, largest > 0 else { return 1 }
-    let quantized = pow(2, (log2(largest) * 4).rounded(.up) / 4)
-    // Whole scales stay exact (1, 2, 3 …) instead of the next quarter octave.
-    let exact = largest.rounded()
-    let scale = abs(largest - exact) < 1e-3 ? exact : quantized
-    return min(max(scale, 1 / 64), maxDrawnScale)
+    return largest
   }
 
   /// Lets a layer that asked for it (`setNeedsDisplay()`) draw its contents
@@ -148,12 +156,15 @@ extension FrameBuilder {
     if model !== layer { layer.contents = model.contents }
   }
 
-  /// The content a shape or text layer draws on the CPU, as image items.
+  /// The content a shape or text layer draws: a shape's fill and stroke as
+  /// path items drawn by the GPU (`PathItems.swift`), or, when the GPU path
+  /// cannot take it, as a bitmap drawn by Cairo; text as image items.
   func appendDrawnItems(
     _ layer: CALayer, toTarget: CATransform3D, flipped: Bool, into commands: inout [DrawCommand]
   ) {
-    if let shape = layer as? CAShapeLayer, let item = shapeItem(shape, toTarget: toTarget) {
-      commands.append(.item(item))
+    if let shape = layer as? CAShapeLayer {
+      if drawsShapesOnGPU, appendPathItems(shape, toTarget: toTarget, into: &commands) { return }
+      if let item = shapeItem(shape, toTarget: toTarget) { commands.append(.item(item)) }
     } else if let text = layer as? CATextLayer,
       (text.model() as CALayer as? CATextLayer)?.drawsTextIntoContents != true
     {

@@ -34,6 +34,9 @@ public struct FrameBuilder {
   /// (nil for raster builders, which draw them as they go).
   let pendingShapes: PendingShapes?
 
+  /// Shape layers are drawn by the GPU (paths); false draws them with Cairo.
+  public var drawsShapesOnGPU = FrameBuilder.shapesOnGPUByDefault
+
   /// Beyond this many items, an opacity group is assumed to overlap itself.
   static let overlapCheckLimit = 256
 

@@ -138,6 +138,7 @@ enum RasterSignature {
     case .raster(let pass): h.combine(pass.key)
     case .filtered(let id): h.combine(id - groupBase)
     case .dmabuf(let frame): h.combine(frame)
+    case .path(let paint): h.combine(paint)
     case .openGLLayer(let pass):
       h.combine(pass.key)
       h.combine(pass.generation)

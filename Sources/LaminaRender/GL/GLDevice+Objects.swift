@@ -7,7 +7,7 @@ import Foundation
 extension GLDevice {
   /// Makes the device's context current where another one is (objects are
   /// deleted from the context that made them); false when it is gone.
-  private func makeOwnContextCurrent() -> Bool {
+  func makeOwnContextCurrent() -> Bool {
     guard let context else { return false }
     if eglGetCurrentContext() != context.context { context.makeCurrent() }
     return true

@@ -28,6 +28,8 @@ public struct RenderCounters: Equatable, Sendable {
   public var stateChanges = 0
   /// Vertex and index buffers filled.
   public var bufferUploads = 0
+  /// Path meshes (shape layers' fills and strokes) uploaded to the GPU.
+  public var geometryUploads = 0
 
   public init() {}
 }
@@ -77,6 +79,8 @@ package final class GLDevice {
   var packAlignment: GLint?
   var packRowLength: GLint?
   var unpackAlignment: GLint?
+  /// The depth test of path items (`GLDevice+Paths.swift`).
+  var depthTest: Bool?
   /// Extensions, asked once.
   private lazy var extensionSet: Set<String> = GLQuery.extensions()
 
@@ -119,6 +123,7 @@ package final class GLDevice {
     packAlignment = nil
     packRowLength = nil
     unpackAlignment = nil
+    depthTest = nil
   }
 
   /// Takes the context back after code that may have changed any state (a

@@ -24,6 +24,8 @@ final class PlanExecutor {
   let maskCache = RasterCache(maxEntries: 32, maxPixels: 8 << 20)
   /// Framebuffers of `CAOpenGLLayer`s.
   let openGLLayers = OpenGLLayerTargets()
+  /// Path programs and the meshes of shape layers (`PlanExecutor+Paths.swift`).
+  let paths: PathResources
   /// Textures of dma-buf frames.
   lazy var dmabufImport = DMABufImport(display: context.display, device: device)
 
@@ -35,6 +37,7 @@ final class PlanExecutor {
     programs = try ProgramSet(device: device)
     textures = TextureCache(maxTextureSize: maxTextureSize, device: device)
     streams = VertexStreams(device: device)
+    paths = PathResources(device: device)
   }
 
   /// The physical targets of a plan being run, by `TargetID.index`.
@@ -183,6 +186,11 @@ final class PlanExecutor {
     var prepared: Set<GLuint> = []
     for (batch, input) in zip(pass.batches, inputs) {
       device.setBlending(true, mode: batch.blend)
+      if let path = batch.path {
+        try drawPaths(path, blend: batch.blend, into: target, viewport: viewport)
+        continue
+      }
+      device.setDepthTest(false)
       if case .composite = batch.blend { device.blendBarrier() }
       streams.bind(effectFormat: batch.usesEffectVertices)
       let program = try programs.program(batch.program)
@@ -200,6 +208,7 @@ final class PlanExecutor {
       if let mask = input.mask { device.bindTexture(mask.texture, unit: 1, sampler: mask.sampler) }
       device.drawTriangles(indexCount: batch.indexCount, firstIndex: batch.firstIndex)
     }
+    device.setDepthTest(false)
     target.didDraw(pass.scissor ?? pass.viewport)
     if pass.clear != nil && pass.target != FramePlan.canvas { device.counters.offscreenPasses += 1 }
   }
@@ -273,6 +282,7 @@ final class PlanExecutor {
   /// Lets the caches age, keeps what they evict for reuse.
   func endFrame() {
     textures.endFrame()
+    paths.buffers.endFrame()
     pool.give(rasterCache.endFrame())
     pool.give(maskCache.endFrame())
   }

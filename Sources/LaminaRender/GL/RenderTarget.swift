@@ -15,6 +15,10 @@ package final class RenderTarget {
   /// What was drawn into the renderbuffer and not yet resolved into the
   /// texture (multisampled targets only).
   private var unresolved: PixelRect?
+  /// The depth attachment, made the first time a path is drawn here
+  /// (`RenderTarget+Depth.swift`), and the next depth level to hand out.
+  var depthBuffer: GLuint = 0
+  var nextDepthLevel = 0
 
   package init(width: Int, height: Int, samples: Int, device: GLDevice) throws {
     self.width = width
@@ -61,6 +65,7 @@ package final class RenderTarget {
   }
 
   deinit {
+    if depthBuffer != 0 { device.deleteRenderbuffer(depthBuffer) }
     device.deleteFramebuffer(resolveFramebuffer)
     if drawFramebuffer != resolveFramebuffer {
       device.deleteFramebuffer(drawFramebuffer)

@@ -142,6 +142,9 @@ struct ProgramSet {
     case .imageBlend: return imageBlend ?? image
     case .gradient(let kind, let stops): return try gradient.program(kind: kind, stops: stops)
     case .effect(let variant): return try effects.program(variant)
+    case .path:
+      // Path batches draw with `PathPrograms` (`PlanExecutor+Paths.swift`).
+      throw RendererError.missingShader(name: "path_*.glsl in the program set")
     }
   }
 }

@@ -26,6 +26,13 @@ struct Batcher {
   private var lastResources = ItemResources(program: .solid)
   private var lastBlend = BlendMode.sourceOver
   private var lastEffect = false
+  /// Pixels each batch touches, and for path batches each item's (so that
+  /// a later path item can join an earlier batch it does not overlap).
+  private var batchBounds: [PixelRect] = []
+  private var pathItemBounds: [Int: [PixelRect]] = [:]
+
+  /// How far back a path item looks for a batch to join.
+  static let pathLookBack = 32
 
   init(batching: Bool, edgeCoverage: Bool) {
     self.batching = batching
@@ -42,6 +49,7 @@ struct Batcher {
 
   /// Adds `item`, drawn with `resources`.
   mutating func add(_ item: DrawItem, _ resources: ItemResources) {
+    if case .path(let paint) = item.material { return addPath(item, paint) }
     var program = resources.program
     var blend = item.blend
     if case .composite = blend {
@@ -72,6 +80,7 @@ struct Batcher {
     {
       batches[i].indexCount += count
       batches[i].items += 1
+      batchBounds[i] = batchBounds[i].union(item.bounds)
       return
     }
     (lastProgram, lastResources, lastBlend, lastEffect) = (program, resources, blend, effect)
@@ -81,6 +90,42 @@ struct Batcher {
         sampler: resources.sampler, blend: blend, usesEffectVertices: effect,
         paint: resources.paint, firstIndex: first, indexCount: count, items: 1,
         firstLayerName: item.layerName))
+    batchBounds.append(item.bounds)
+  }
+
+  /// Adds a path item: to an earlier path batch of the same key when no
+  /// batch after it touches the item and none of that batch's items does
+  /// (so that drawing it earlier changes no pixel), or as a new batch.
+  private mutating func addPath(_ item: DrawItem, _ paint: PathPaint) {
+    guard !paint.mesh.indices.isEmpty, !item.bounds.isEmpty else { return }
+    if batching, let key = PathBatchKey(item, paint) {
+      var j = batches.count - 1
+      while j >= max(0, batches.count - Self.pathLookBack) {
+        let touches =
+          pathItemBounds[j].map { $0.contains { $0.intersects(item.bounds) } }
+          ?? batchBounds[j].intersects(item.bounds)
+        if let path = batches[j].path, !touches, PathBatchKey(item, path.paint) == key,
+          batches[j].blend == item.blend
+        {
+          batches[j].path?.instances.append(PathInstance(item))
+          batches[j].items += 1
+          batchBounds[j] = batchBounds[j].union(item.bounds)
+          pathItemBounds[j]?.append(item.bounds)
+          return
+        }
+        if touches { break }
+        j -= 1
+      }
+    }
+    batches.append(
+      Batch(
+        program: .path, texture: nil, mask: nil, sampler: nil, blend: item.blend,
+        usesEffectVertices: false, paint: nil, firstIndex: 0, indexCount: 0, items: 1,
+        firstLayerName: item.layerName, path: PathBatch(item, paint)))
+    batchBounds.append(item.bounds)
+    pathItemBounds[batches.count - 1] = [item.bounds]
+    // The next quad starts a batch of its own.
+    lastProgram = .path
   }
 
   /// The blend-mode variant of a program (solid and image have one).

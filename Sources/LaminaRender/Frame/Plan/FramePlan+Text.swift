@@ -120,6 +120,11 @@ extension FramePlan {
       if v.clip { name += " clip" }
       if v.masked { name += " masked" }
       parts.append(name)
+    case .path:
+      if let path = batch.path {
+        parts.append(path.paint.stroke == nil ? "path fill" : "path stroke")
+        if path.clip != nil { parts.append("clip") }
+      }
     }
     func source(_ s: TextureSource) -> String {
       switch s {
@@ -141,6 +146,7 @@ extension FramePlan {
     }
     var text = parts.joined(separator: " ")
     text += ", \(batch.items) item\(batch.items == 1 ? "" : "s"), \(batch.indexCount) indices"
+    if let path = batch.path { text += " of a \(path.paint.mesh.indices.count)-index mesh" }
     if let name = batch.firstLayerName { text += " (\(name))" }
     return text
   }

@@ -159,6 +159,9 @@ public struct Batch {
   /// Items drawn, and the first one's layer name.
   public var items: Int
   public var firstLayerName: String?
+  /// Path items, drawn from their mesh instead of the pass's vertices
+  /// (`PathBatch`; the program is then `.path`).
+  public var path: PathBatch? = nil
 }
 
 /// Which program a batch draws with.
@@ -175,6 +178,9 @@ public enum ProgramKey: Hashable {
   case gradient(GradientPaint.Kind, stops: Int)
   /// The effect shader specialized for what the items need.
   case effect(EffectVariant)
+  /// The path shaders (`path_fill.*`, `path_stroke.*`), one variant per
+  /// kind of piece of the batch's mesh (`GL/PathPrograms.swift`).
+  case path
 }
 
 /// What the effect shader (`effect.frag`, `masked.frag`) is specialized by.

@@ -354,6 +354,8 @@ struct FramePlanner {
       return ItemResources(program: .image, texture: texture, sampler: Self.linear)
     case .dmabuf(let frame):
       return ItemResources(program: .image, texture: .dmabuf(frame), sampler: Self.linear)
+    case .path:
+      return ItemResources(program: .path)
     case .shadow(let id):
       guard let texture = target(groupTargets[id]) else { return nil }
       return ItemResources(program: .shadow, texture: texture, sampler: Self.linear)

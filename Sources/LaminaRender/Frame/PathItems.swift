@@ -1,0 +1,95 @@
+import Foundation
+import Lamina
+import LaminaDraw
+
+/// What a path item draws: a fill mesh, or a stroke mesh with this
+/// frame's stroke parameters. Equal when they draw the same mesh the same
+/// way (meshes compare by identity: the cache gives one per path and style).
+public struct PathPaint: Hashable {
+  enum Geometry {
+    case fill(FillMesh)
+    case stroke(StrokeMesh, StrokeParameters)
+  }
+
+  let geometry: Geometry
+
+  var mesh: PathMesh {
+    switch geometry {
+    case .fill(let mesh): return mesh
+    case .stroke(let mesh, _): return mesh
+    }
+  }
+
+  var stroke: StrokeParameters? {
+    if case .stroke(_, let parameters) = geometry { return parameters }
+    return nil
+  }
+
+  public static func == (a: PathPaint, b: PathPaint) -> Bool {
+    a.mesh === b.mesh && a.stroke == b.stroke
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(mesh))
+    hasher.combine(stroke)
+  }
+}
+
+extension FrameBuilder {
+  /// Whether shape layers draw on the GPU (`LAMINA_SHAPES=cairo` draws
+  /// them with Cairo instead, for comparisons).
+  static let shapesOnGPUByDefault =
+    ProcessInfo.processInfo.environment["LAMINA_SHAPES"] != "cairo"
+
+  /// A `CAShapeLayer`'s fill and stroke as path items: meshes from the
+  /// cache, this frame's colors and stroke parameters. False when the
+  /// GPU path cannot draw the layer (a path too complex for the budget, a
+  /// dash pattern longer than the shader's), which Cairo then draws.
+  func appendPathItems(
+    _ layer: CAShapeLayer, toTarget: CATransform3D, into commands: inout [DrawCommand]
+  ) -> Bool {
+    guard let style = ShapeStyle(layer) else { return true }
+    let area = layer.bounds.isEmpty ? style.path.boundingBox : layer.bounds
+    let level = PathFlattening.level(forScale: Self.largestStretch(toTarget, area))
+    let cache = PathGeometryCache.shared
+    var items: [DrawItem] = []
+    if let fill = style.fillColor {
+      guard let mesh = cache.fill(style.path, evenOdd: style.fillRule == .evenOdd, level: level)
+      else { return false }
+      if !mesh.indices.isEmpty,
+        let item = makeItem(
+          .path(PathPaint(geometry: .fill(mesh))), rect: mesh.bounds, uv: (0, 0, 0, 0),
+          toTarget: toTarget, color: premultiplied(fill, opacity: 1), name: layer.name)
+      {
+        items.append(item)
+      }
+    }
+    if let stroke = style.strokeColor {
+      guard
+        let mesh = cache.stroke(
+          style.path, join: style.lineJoin, miterLimit: style.miterLimit, level: level),
+        let parameters = StrokeParameters(style, length: mesh.length)
+      else { return false }
+      let rect = mesh.bounds(halfWidth: Double(style.lineWidth) / 2)
+      if !mesh.indices.isEmpty, !rect.isNull,
+        let item = makeItem(
+          .path(PathPaint(geometry: .stroke(mesh, parameters))), rect: rect, uv: (0, 0, 0, 0),
+          toTarget: toTarget,
+          color: premultiplied(stroke, opacity: parameters.coverageScale), name: layer.name)
+      {
+        items.append(item)
+      }
+    }
+    commands += items.map { .item($0) }
+    return true
+  }
+}
+
+extension DrawItem {
+  /// False for items whose material is not a fill of their rect (paths):
+  /// clipping cannot cut them by shrinking the rect.
+  var fillsItsRect: Bool {
+    if case .path = material { return false }
+    return true
+  }
+}
