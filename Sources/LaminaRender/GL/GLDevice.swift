@@ -81,6 +81,9 @@ package final class GLDevice {
   var unpackAlignment: GLint?
   /// The depth test of path items (`GLDevice+Paths.swift`).
   var depthTest: Bool?
+  /// The path program variants compiled on this context, shared by its
+  /// renderers.
+  lazy var pathPrograms = PathPrograms(device: self)
   /// Extensions, asked once.
   private lazy var extensionSet: Set<String> = GLQuery.extensions()
 

@@ -2,7 +2,8 @@ import CGLES3
 import Foundation
 
 /// The path shaders (`path_fill.*`, `path_stroke.*`) specialized per what a
-/// draw needs, compiled the first time it is met: the ribbon or the
+/// draw needs, compiled the first time it is met on a context and shared by
+/// every renderer of it (llvmpipe takes tens of milliseconds per variant): the ribbon or the
 /// interior of a fill, or one kind of a stroke's pieces with its cap and
 /// number of dashes, a clip, depth-sorting cuts, and the blend equations'
 /// layout. llvmpipe runs every side of a branch, so each variant carries
@@ -36,7 +37,8 @@ final class PathPrograms {
     let planes, planeCount: GLint
   }
 
-  private let device: GLDevice
+  /// Weak: the device holds its path programs (`GLDevice.pathPrograms`).
+  private weak var device: GLDevice?
   private var programs: [Variant: Program] = [:]
 
   init(device: GLDevice) {
@@ -45,6 +47,7 @@ final class PathPrograms {
 
   func program(_ variant: Variant) throws -> Program {
     if let program = programs[variant] { return program }
+    guard let device else { throw RendererError.contextLost(reason: "the GL device is gone") }
     var defines: [String] = []
     var stroke = false
     switch variant.role {
@@ -82,7 +85,7 @@ final class PathPrograms {
     let id = try device.makeProgram(
       vertex: specialized(vertex), fragment: specialized(fragment),
       name: "\(vertex) + \(fragment)\(label)")
-    let location = { (name: String) -> GLint in self.device.uniformLocation(id, name) }
+    let location = { (name: String) -> GLint in device.uniformLocation(id, name) }
     let program = Program(
       id: id, viewport: location("u_viewport"), clipMatrix: location("u_clipMatrix"),
       clipRect: location("u_clipRect"), clipRadii: location("u_clipRadii"),
@@ -92,7 +95,8 @@ final class PathPrograms {
   }
 
   deinit {
-    for program in programs.values { device.deleteProgram(program.id) }
+    // (With the device gone, so is its context and every program of it.)
+    for program in programs.values { device?.deleteProgram(program.id) }
   }
 }
 

@@ -74,14 +74,14 @@ extension PlanExecutor {
   }
 }
 
-/// What a renderer keeps for path items: the program variants and the
-/// meshes' buffers.
+/// What a renderer keeps for path items: the program variants (its
+/// context's) and the meshes' buffers (its own).
 final class PathResources {
   let programs: PathPrograms
   let buffers: PathBuffers
 
   init(device: GLDevice) {
-    programs = PathPrograms(device: device)
+    programs = device.pathPrograms
     buffers = PathBuffers(device: device)
   }
 }

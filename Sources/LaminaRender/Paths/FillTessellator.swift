@@ -9,7 +9,7 @@ import Lamina
 /// exactly, each a trapezoid. Trapezoids of consecutive slabs between the
 /// same two edges are merged.
 ///
-/// The mesh has two parts (see docs/drawing.md, "CAShapeLayer on the GPU"):
+/// The mesh has two parts (see docs/drawing.md, "CAShapeLayer: paths on the GPU"):
 /// - a ribbon around the boundary of the filled region (the left and right
 ///   sides of the spans, and the horizontal pieces where the spans of two
 ///   slabs differ, chained into loops and merged where collinear): a quad
@@ -17,8 +17,8 @@ import Lamina
 ///   the bisectors of its corners, whose fragments compute their coverage
 ///   from their distance to the edge (and to the neighbouring edges at
 ///   corners);
-/// - the interior: the trapezoids, drawn after the ribbon with the
-///   stencil set so that a pixel the ribbon drew is not drawn again. The
+/// - the interior: the trapezoids, drawn after the ribbon at the same
+///   depth level, so that a pixel the ribbon drew is not drawn again. The
 ///   trapezoids overlap their neighbours by `interiorOverlap` pixels so
 ///   that no crack opens between slabs; the overlap cannot show, because
 ///   it lies under the ribbon.
