@@ -6,6 +6,7 @@
 // the distance is off by up to 1/8 on diagonals.
 
 flat in vec4 v_color;  // premultiplied, opacity included
+flat in float v_depth;  // the item's depth level (path_vertex.glsl)
 #ifdef PLANES
 uniform vec3 u_planes[8];  // half-planes a·x + b·y + c >= 0 of the plane (depth-sorted pieces)
 uniform int u_planeCount;

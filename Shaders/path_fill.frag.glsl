@@ -31,6 +31,7 @@ float cornerCoverage(float c, float o, float w) {
 }
 
 void main() {
+  gl_FragDepth = v_depth;
 #ifdef INTERIOR
   float coverage = 1.0;
 #else

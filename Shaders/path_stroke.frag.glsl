@@ -200,6 +200,7 @@ float dotCoverage() {
 #endif
 
 void main() {
+  gl_FragDepth = v_depth;
   g_halfWidth = v_stroke.x;
 #if DASH_COUNT > 0
   g_period = v_stroke.y;

@@ -6,7 +6,9 @@
 // columns in i_matrix0..2.xyz), its premultiplied color, and its depth
 // level (i_matrix0.w): items take increasing levels, and the depth test
 // (greater) lets each pixel be drawn once per item, later items over
-// earlier ones. Pieces grow by a number of screen pixels (antialiasing
+// earlier ones. The fragments write the level itself (gl_FragDepth): the
+// interpolated z of two pieces of one item under a perspective differs in
+// its last bits, which let a second piece paint a pixel again. Pieces grow by a number of screen pixels (antialiasing
 // margins): the vertex shader turns pixels into points at each vertex.
 
 layout(location = 8) in vec4 i_matrix0;
@@ -25,6 +27,7 @@ flat out vec4 v_clipRadii;
 #endif
 out vec2 v_local;
 flat out vec4 v_color;
+flat out float v_depth;
 
 mat3 itemMatrix() { return mat3(i_matrix0.xyz, i_matrix1.xyz, i_matrix2.xyz); }
 
@@ -58,6 +61,7 @@ void place(vec2 p) {
   gl_Position = vec4(h.xy * u_viewport.xy + u_viewport.zw * h.z, (2.0 * i_matrix0.w - 1.0) * h.z, h.z);
   v_local = p;
   v_color = i_color;
+  v_depth = i_matrix0.w;
 #ifdef CLIP
   v_clipPos = u_clipMatrix * vec3(p, 1.0);
   v_clipRect = u_clipRect;
