@@ -29,7 +29,8 @@ final class PathGeometryTests: XCTestCase {
         // On the curve (cubic arcs, within 3·10⁻⁴ of the radius of the circle).
         XCTAssertEqual((p.x * p.x + p.y * p.y).squareRoot(), 50, accuracy: 0.015)
         let mid = (p + q) / 2
-        XCTAssertLessThanOrEqual(50 - (mid.x * mid.x + mid.y * mid.y).squareRoot(), tolerance + 0.015)
+        XCTAssertLessThanOrEqual(
+          50 - (mid.x * mid.x + mid.y * mid.y).squareRoot(), tolerance + 0.015)
       }
       // Not many more than needed: a chord within tolerance of a circle of
       // radius r spans 2·acos(1 − tol/r); uniform steps per quarter may round up.
@@ -70,7 +71,8 @@ final class PathGeometryTests: XCTestCase {
     for i in 0..<(PathFlattening.maxPoints / 1000 + 1) {
       // Each curve becomes the most chords a curve may.
       many.addCurve(
-        to: CGPoint(x: i, y: 0), control1: CGPoint(x: 1e8, y: 1e8), control2: CGPoint(x: -1e8, y: 1e8))
+        to: CGPoint(x: i, y: 0), control1: CGPoint(x: 1e8, y: 1e8),
+        control2: CGPoint(x: -1e8, y: 1e8))
     }
     XCTAssertNil(PathFlattening.contours(many, tolerance: 1e-3))
   }
@@ -172,14 +174,17 @@ final class PathGeometryTests: XCTestCase {
     // A circle's corners are all smooth: its ribbon takes only its own edges.
     XCTAssertEqual(mesh.groups[FillMesh.Group.cornerRibbon.rawValue].count, 0)
     let star = try XCTUnwrap(
-      FillTessellator.mesh(try contours(path("M 40 0 L 64 72 L 2 27 L 78 27 L 16 72 Z")), evenOdd: true))
+      FillTessellator.mesh(
+        try contours(path("M 40 0 L 64 72 L 2 27 L 78 27 L 16 72 Z")), evenOdd: true))
     XCTAssertGreaterThan(star.groups[FillMesh.Group.cornerRibbon.rawValue].count, 0)
   }
 
   /// Degenerate paths fill nothing and never fail: empty, one point, a
   /// line, a path folded onto itself, huge and tiny coordinates.
   func testDegenerateFillsAreEmpty() throws {
-    for svg in ["M 5 5", "M 5 5 L 5 5 Z", "M 0 0 L 10 10 Z", "M 0 0 L 10 0 L 20 0 Z", "M 0 0 L 10 0 L 0 0 Z"] {
+    for svg in [
+      "M 5 5", "M 5 5 L 5 5 Z", "M 0 0 L 10 10 Z", "M 0 0 L 10 0 L 20 0 Z", "M 0 0 L 10 0 L 0 0 Z",
+    ] {
       let mesh = try XCTUnwrap(FillTessellator.mesh(try contours(path(svg)), evenOdd: false), svg)
       XCTAssertEqual(mesh.groups[FillMesh.Group.interior.rawValue].count, 0, svg)
     }
@@ -323,7 +328,9 @@ final class PathGeometryTests: XCTestCase {
   /// dashes than the shader takes are left to Cairo.
   func testUnusualDashPatterns() throws {
     for bad in [[-1, 2], [0, 0], [.nan, 1]] as [[CGFloat]] {
-      let p = try XCTUnwrap(StrokeParameters(try style { $0.lineDashPattern = bad.map { NSNumber(value: Double($0)) } }, length: 10))
+      let p = try XCTUnwrap(
+        StrokeParameters(
+          try style { $0.lineDashPattern = bad.map { NSNumber(value: Double($0)) } }, length: 10))
       XCTAssertEqual(p.dashes, [], "\(bad)")
     }
     let fine = try XCTUnwrap(
@@ -331,7 +338,8 @@ final class PathGeometryTests: XCTestCase {
     XCTAssertEqual(fine.dashes, [])
     XCTAssertEqual(fine.coverageScale, 0.25, accuracy: 1e-6)
     XCTAssertNil(
-      StrokeParameters(try style { $0.lineDashPattern = Array(repeating: 1, count: 10) }, length: 10))
+      StrokeParameters(
+        try style { $0.lineDashPattern = Array(repeating: 1, count: 10) }, length: 10))
   }
 
   // MARK: The cache

@@ -37,8 +37,9 @@ public struct PathPaint: Hashable {
 
 extension FrameBuilder {
   /// Whether shape layers draw on the GPU (`LAMINA_SHAPES=cairo` draws
-  /// them with Cairo instead, for comparisons).
-  static let shapesOnGPUByDefault =
+  /// them with Cairo instead, for comparisons; tests of the Cairo path set
+  /// it off around themselves).
+  package nonisolated(unsafe) static var shapesOnGPUByDefault =
     ProcessInfo.processInfo.environment["LAMINA_SHAPES"] != "cairo"
 
   /// A `CAShapeLayer`'s fill and stroke as path items: meshes from the

@@ -70,7 +70,8 @@ extension PlanExecutor {
       device.setUniform(program.planes, vec3Array: planes)
       device.setUniform(program.planeCount, int: planes.count / 3)
     }
-    device.drawTriangles(indexCount: range.count, firstIndex: range.lowerBound, instances: instances)
+    device.drawTriangles(
+      indexCount: range.count, firstIndex: range.lowerBound, instances: instances)
   }
 }
 

@@ -148,7 +148,8 @@ enum FillTessellator {
   }
 
   /// The mesh of the groups' indices, in `FillMesh.Group` order.
-  static func makeMesh(_ vertices: [FillVertex], _ groups: [[UInt32]], _ bounds: CGRect) -> FillMesh {
+  static func makeMesh(_ vertices: [FillVertex], _ groups: [[UInt32]], _ bounds: CGRect) -> FillMesh
+  {
     var indices: [UInt32] = []
     var ranges: [Range<Int>] = []
     for group in groups {
@@ -298,7 +299,9 @@ enum FillTessellator {
       }
       open = stillOpen
     }
-    var box = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+    var box = (
+      minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity
+    )
     let up = SIMD2<Float>(0, -interiorOverlap)
     let down = SIMD2<Float>(0, interiorOverlap)
     for t in trapezoids {
@@ -434,7 +437,8 @@ enum FillTessellator {
       let a = pieces[i]
       let b = pieces[j]
       if a.edge >= 0 { return a.edge == b.edge }
-      return b.edge < 0 && a.from.y == b.from.y && (a.to.x - a.from.x > 0) == (b.to.x - b.from.x > 0)
+      return b.edge < 0 && a.from.y == b.from.y
+        && (a.to.x - a.from.x > 0) == (b.to.x - b.from.x > 0)
     }
     var edgeOf = [Int](repeating: -1, count: pieces.count)
     var edges: [BoundaryEdge] = []
@@ -531,7 +535,11 @@ enum FillTessellator {
             next: nextLine))
       }
       let quad = [base, base + 1, base + 2, base, base + 2, base + 3]
-      if abs(w0) < smoothCorner && abs(w1) < smoothCorner { smooth += quad } else { corners += quad }
+      if abs(w0) < smoothCorner && abs(w1) < smoothCorner {
+        smooth += quad
+      } else {
+        corners += quad
+      }
     }
   }
 }

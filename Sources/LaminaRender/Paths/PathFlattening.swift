@@ -149,7 +149,9 @@ enum PathFlattening {
             let n = length(closing)
             if n > 0 {
               // A closing segment: smooth at its ends where the path goes on straight.
-              if same(closing / n, lastDirection) { current.smooth[current.smooth.count - 1] = true }
+              if same(closing / n, lastDirection) {
+                current.smooth[current.smooth.count - 1] = true
+              }
               if same(closing / n, firstDirection) { current.smooth[0] = true }
             } else if same(lastDirection, firstDirection) {
               current.smooth[0] = true  // the last point is the first, dropped below

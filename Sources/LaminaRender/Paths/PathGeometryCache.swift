@@ -41,7 +41,9 @@ final class PathGeometryCache: @unchecked Sendable {
   /// The fill mesh of `path` (nil when it is beyond the budget).
   func fill(_ path: CGPath, evenOdd: Bool, level: Int) -> FillMesh? {
     mesh(.fill(path, evenOdd: evenOdd, level: level)) {
-      guard let contours = PathFlattening.contours(path, tolerance: PathFlattening.tolerance(level: level))
+      guard
+        let contours = PathFlattening.contours(
+          path, tolerance: PathFlattening.tolerance(level: level))
       else { return nil }
       return FillTessellator.mesh(contours, evenOdd: evenOdd)
     } as? FillMesh
@@ -54,7 +56,9 @@ final class PathGeometryCache: @unchecked Sendable {
     // The limit decides only between miters and bevels.
     let limit = join == .miter && miterLimit.isFinite ? Double(miterLimit) : 0
     return mesh(.stroke(path, join: join, miterLimit: limit, level: level)) {
-      guard let contours = PathFlattening.contours(path, tolerance: PathFlattening.tolerance(level: level))
+      guard
+        let contours = PathFlattening.contours(
+          path, tolerance: PathFlattening.tolerance(level: level))
       else { return nil }
       return StrokeMesher.mesh(contours, join: join, miterLimit: limit)
     } as? StrokeMesh

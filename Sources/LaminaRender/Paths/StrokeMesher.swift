@@ -41,7 +41,9 @@ enum StrokeMesher {
     var subpaths: [(start: Double, end: Double, closed: Bool)] = []
     var s = 0.0
     var miterFactor = 1.0
-    var box = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
+    var box = (
+      minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity
+    )
     func f(_ v: SIMD2<Double>) -> SIMD2<Float> { SIMD2(Float(v.x), Float(v.y)) }
     func appendQuad(_ group: StrokeMesh.Group, _ base: UInt32) {
       groups[group.rawValue] += [base, base + 1, base + 2, base, base + 2, base + 3]
@@ -113,7 +115,8 @@ enum StrokeMesher {
         if case .wedge = c { return true }
         let a = tangents[(i - 1 + segmentCount) % segmentCount]
         let b = tangents[i % segmentCount]
-        return !smooth[i] && abs(atan2(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y)) >= straightTurn
+        return !smooth[i]
+          && abs(atan2(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y)) >= straightTurn
       }
 
       for i in 0..<segmentCount {
