@@ -141,7 +141,7 @@ final class FramePlanTests: XCTestCase {
         "pass 1: draw T2 82x22 cached (new), region [9, 19, 82x22], clear 0 0 0 0"
           + " — group 2 [9, 19, 82x22]: masked layer",
         "  batch 0: solid, 1 item, 6 indices (label)",
-        "  batch 1: gradient axial 2 stops, 1 item, 6 indices",
+        "  batch 1: gradient axial, 1 item, 6 indices",
         "pass 2: draw T0 100x60 canvas, region [0, 0, 100x60], clear 1 1 1 1"
           + " — canvas tile [0, 0, 100x60]",
         "  batch 0: effect textured masked T2 nearest mask T1, 1 item, 6 indices",

@@ -185,17 +185,31 @@ extension FramePlanner {
     guard let name = command.blendModeName,
       let mode = CIFilter.blendModeNames.firstIndex(of: name)
     else { return }
-    var group: GroupPass
+    // What is blended: the item drawn offscreen, or the group as its
+    // composite draws it (through its clip, mask and cut planes, which the
+    // blend pass, a plain rectangle, knows nothing of).
+    var isolated: DrawItem?
+    var group: GroupPass?
     switch command {
-    case .group(let g): group = g
-    case .item(var item):
+    case .group(let g):
+      if g.clip != nil || g.mask != nil || !g.clipPlanes.isEmpty {
+        isolated = compositeItem(g, region: region)
+      } else {
+        group = g
+      }
+    case .item(let item):
+      isolated = item
+    }
+    if var item = isolated {
       item.blend = .sourceOver
       fallbackGroupID -= 1
-      group = GroupPass(
+      let wrapper = GroupPass(
         id: fallbackGroupID, bounds: item.bounds, opacity: 1, commands: [.item(item)],
         reason: "\(name) without blend equations")
-      prepareGroup(group, region: region, isolated: true)
+      prepareGroup(wrapper, region: region, isolated: true)
+      group = wrapper
     }
+    guard let group else { return }
     let area = group.bounds.intersection(region)
     guard !area.isEmpty, let source = groupTargets[group.id] else { return }
     let label = "behind \(name)"

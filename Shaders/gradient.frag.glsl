@@ -1,0 +1,24 @@
+#version 300 es
+#ifdef BLEND_ADVANCED
+#extension GL_KHR_blend_equation_advanced : require
+#endif
+// CAGradientLayer (see gradient.glsl); the renderer defines the kind.
+precision highp float;
+
+in vec2 v_texcoord;
+in vec4 v_color;
+in vec4 v_edges;
+flat in vec4 v_texclamp;
+out vec4 o_color;
+#ifdef BLEND_ADVANCED
+// compositingFilter blend modes: the blend unit reads the destination.
+layout(blend_support_all_equations) out;
+#endif
+
+#include "edge_coverage.glsl"
+#include "gradient.glsl"
+
+void main() {
+  vec4 color = dithered(gradientColor(v_texcoord) * v_color);
+  o_color = color * edgeCoverage(v_edges * gl_FragCoord.w);
+}
