@@ -42,8 +42,12 @@ extension GLDevice {
     return texture
   }
 
-  /// A `width`×1 half-float RGBA texture holding `texels` (RGBA floats):
-  /// a gradient's color ramp, filterable in GLES 3.0.
+  /// Whether ramps are 32-bit floats (filterable with OES_texture_float_linear),
+  /// else half floats (filterable in GLES 3.0): both finer than 8 bits.
+  var rampBytesPerTexel: Int { supports("GL_OES_texture_float_linear") ? 16 : 8 }
+
+  /// A `width`×1 float RGBA texture holding `texels` (RGBA floats): a
+  /// gradient's color ramp (see `rampBytesPerTexel`).
   func uploadRampTexture(_ texels: [Float], width: Int) throws -> GLuint {
     var texture: GLuint = 0
     glGenTextures(1, &texture)
@@ -51,7 +55,8 @@ extension GLDevice {
     setUnpackAlignment(4)
     texels.withUnsafeBytes { raw in
       glTexImage2D(
-        GLenum(GL_TEXTURE_2D), 0, GL_RGBA16F, GLsizei(width), 1, 0, GLenum(GL_RGBA),
+        GLenum(GL_TEXTURE_2D), 0, rampBytesPerTexel == 16 ? GL_RGBA32F : GL_RGBA16F,
+        GLsizei(width), 1, 0, GLenum(GL_RGBA),
         GLenum(GL_FLOAT), raw.baseAddress)
     }
     counters.textureUploads += 1

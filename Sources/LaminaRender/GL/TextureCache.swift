@@ -86,8 +86,8 @@ final class TextureCache {
   /// the cache did not hold).
   private(set) var rampUploads = 0
 
-  /// The color ramp of `paint`'s stops (`GradientPaint.rampTexels`, half
-  /// floats: finer than the 8-bit target, so dithering still hides bands),
+  /// The color ramp of `paint`'s stops (`GradientPaint.rampTexels`, floats:
+  /// finer than the 8-bit target, so dithering still hides bands),
   /// uploaded the first time those stops are drawn.
   func ramp(for paint: GradientPaint) throws -> GLuint {
     clock &+= 1
@@ -100,7 +100,7 @@ final class TextureCache {
     }
     var entry = Entry(
       texture: 0, mipmapped: false, lastUsedFrame: frame, lastUse: clock,
-      width: GradientPaint.rampWidth, height: 1, bytesPerTexel: 8)
+      width: GradientPaint.rampWidth, height: 1, bytesPerTexel: device.rampBytesPerTexel)
     evict(toFit: entry.bytes)
     entry.texture = try device.uploadRampTexture(paint.rampTexels(), width: entry.width)
     entries[key] = entry

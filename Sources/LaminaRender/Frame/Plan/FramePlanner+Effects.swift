@@ -210,7 +210,7 @@ extension FramePlanner {
       group = wrapper
     }
     guard let group else { return }
-    let area = group.bounds.intersection(region)
+    let area = Self.targetArea(group.bounds, region)
     guard !area.isEmpty, let source = groupTargets[group.id] else { return }
     let label = "behind \(name)"
     let backdrop = addTarget(width: area.width, height: area.height, role: .pooled, label: label)
@@ -259,7 +259,7 @@ extension FramePlanner {
       item.blend = group.blend
       return item
     }
-    let area = group.bounds.intersection(region)
+    let area = Self.targetArea(group.bounds, region)
     let rect = CGRect(x: area.x, y: area.y, width: area.width, height: area.height)
     let material: Material = group.mask.map { .masked(group.id, mask: $0.id) } ?? .group(group.id)
     var item = DrawItem(
