@@ -1,7 +1,5 @@
 #version 300 es
-#ifdef BLEND_ADVANCED
-#extension GL_KHR_blend_equation_advanced : require
-#endif
+#include "blend_support.glsl"
 // Composites an offscreen group through its mask: the mask layer's
 // rendering, drawn over the same pixels, multiplies by its alpha (and the
 // group's clip, when compiled with CLIP).
@@ -15,10 +13,6 @@ in vec4 v_color;
 in vec4 v_edges;
 flat in vec4 v_texclamp;
 out vec4 o_color;
-#ifdef BLEND_ADVANCED
-// compositingFilter blend modes: the blend unit reads the destination.
-layout(blend_support_all_equations) out;
-#endif
 
 #define SHAPE_MODE 0
 #include "shape.glsl"
