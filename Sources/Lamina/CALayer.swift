@@ -100,6 +100,7 @@ open class CALayer: CustomStringConvertible {
       oldValue?.maskOwner = nil
       mask?.removeFromSuperlayer()
       mask?.maskOwner = self
+      noteChange()
     }
   }
   /// The contents image (a `CGImage`), or nil.
@@ -200,7 +201,9 @@ open class CALayer: CustomStringConvertible {
   /// A hint that the layer's drawing fills its bounds opaquely.
   open var isOpaque = false
   /// Set by `setNeedsDisplay()`, cleared by `displayIfNeeded()`.
-  var displayPending = false
+  var displayPending = false {
+    didSet { if displayPending { noteChange() } }
+  }
 
   /// Sets the contents. The default: a delegate's `display(_:)` wins;
   /// otherwise a backing store of `bounds × contentsScale` pixels is drawn
@@ -216,9 +219,13 @@ open class CALayer: CustomStringConvertible {
   public internal(set) weak var superlayer: CALayer?
   /// The layer this one masks, when it is set as another layer's `mask`.
   public internal(set) weak var maskOwner: CALayer?
-  var storedSublayers: [CALayer] = []
+  var storedSublayers: [CALayer] = [] {
+    didSet { noteChange() }
+  }
   /// On a presentation layer: the transition being shown, if any.
-  package var transitionState: TransitionState?
+  package var transitionState: TransitionState? {
+    didSet { if oldValue != nil || transitionState != nil { noteChange() } }
+  }
   /// Set by `setNeedsLayout()`; cleared when `layoutSublayers()` runs.
   var needsLayoutFlag = false
   /// Some layer below this one needs layout.
@@ -227,7 +234,10 @@ open class CALayer: CustomStringConvertible {
   var attributes: [String: Any] = [:]
   /// Attached animations in insertion order (see `add(_:forKey:)`).
   var storedAnimations: [(key: String, animation: CAAnimation)] = [] {
-    didSet { animationsVersion &+= 1 }
+    didSet {
+      animationsVersion &+= 1
+      noteChange()
+    }
   }
   /// Changes whenever the attached animations do (presentation caches key on it).
   var animationsVersion = 0
@@ -237,7 +247,14 @@ open class CALayer: CustomStringConvertible {
   }
   /// Changes whenever a value of the layer does (presentation copies skip
   /// copying values that did not change).
-  var valuesVersion = 0
+  var valuesVersion = 0 {
+    didSet { noteChange() }
+  }
+  /// The tick of `LayerChangeClock` at which this layer, a layer below it
+  /// (sublayers, mask, theirs) or the sublayer list last changed: what
+  /// retained frame building and presentation trees compare with the tick
+  /// they last derived at (see CALayer+Changes.swift).
+  package internal(set) var changeStamp: UInt64 = 0
   /// The transaction generation the layer was made in: it runs actions once
   /// a transaction has committed since (see CATransaction). `.max` for
   /// presentation layers, which never do.

@@ -32,12 +32,25 @@ public final class PresentationTree {
   /// Brings the presentation layers to `time` (the root's parent time) and
   /// returns the presentation root. Sublayers and masks of the result are
   /// presentation layers too; layers added to or removed from the model
-  /// since the last update are followed.
+  /// since the last update are followed. Only what can have changed is
+  /// visited: subtrees whose model layers did not change since the last
+  /// update (`CALayer.changeStamp`) and that hold no animations are left as
+  /// they are, so an update costs what animates and what was changed.
   @discardableResult
   public func update(time: CFTimeInterval) -> CALayer {
-    rootNode.update(parentTime: time)
+    let tick = LayerChangeClock.advance()
+    var visited = 0
+    rootNode.update(parentTime: time, since: lastTick, visited: &visited)
+    lastTick = tick
+    visitedLayers = visited
     return rootNode.layer
   }
+
+  /// The clock's tick when the last update began (see `LayerChangeClock`).
+  private var lastTick: UInt64 = 0
+  /// How many presentation layers the last update visited (the others
+  /// were left as they were): what tests count.
+  package private(set) var visitedLayers = 0
 
   /// Hit testing at the time of the last update: the model layer whose
   /// presentation is front-most at `point` (in the root's superlayer
@@ -59,13 +72,29 @@ public final class PresentationTree {
     var mask: Node?
     var compiled: [CompiledAnimation] = []
     var compiledVersion = -1
+    /// The transitions among the animations, in order.
+    var transitions: [CATransition] = []
 
     /// The model's `valuesVersion` when its values were last copied.
     var copiedVersion = -1
-    /// Whether the animations can be undone key by key (see `update`).
-    var restorable = false
+    /// How the values the animations overwrote go back to the model's
+    /// before they are applied again (see `update`); nil: copy everything.
+    var restore: Restore?
+    /// Whether this layer or one below it has animations: then the subtree
+    /// depends on time and is visited by every update.
+    var animatedBelow = true
+    /// Whether the node has been brought up to date once.
+    var updated = false
     /// What the layer looked like when each of its transitions was first seen.
     var transitionSnapshots: [ObjectIdentifier: CALayer] = [:]
+    /// What the animations overwrite, undone from the model.
+    enum Restore {
+      /// Only fast properties (opacity, position, ...): typed getters and setters.
+      case fast
+      /// Whole properties through the class's accessors (`transform` for
+      /// `transform.rotation.z`, `path` for a shape's `path`, ...).
+      case accessors([PropertyAccessor])
+    }
 
     init(model: CALayer) {
       self.model = model
@@ -74,18 +103,24 @@ public final class PresentationTree {
       layer.modelLayer = model
     }
 
-    func update(parentTime: CFTimeInterval) {
+    /// Brings the node to `parentTime`; `tick` is the clock's tick of the
+    /// previous update: a model subtree stamped no later has not changed.
+    func update(parentTime: CFTimeInterval, since tick: UInt64, visited: inout Int) {
       let model = self.model
+      // Nothing below changed and nothing moves by itself: as it was.
+      if updated && !animatedBelow && model.changeStamp <= tick { return }
+      visited += 1
+      updated = true
       if compiledVersion != model.animationsVersion {
         compiled = model.storedAnimations.map { CompiledAnimation($0.animation) }
         compiledVersion = model.animationsVersion
-        restorable = compiled.allSatisfy(\.restorable)
+        transitions = model.storedAnimations.compactMap { $0.animation as? CATransition }
+        restore = Self.restore(for: compiled, of: type(of: model))
         copiedVersion = -1
       }
       // A new transition starts from the layer as it was last presented.
-      let transitions = model.storedAnimations.compactMap { $0.animation as? CATransition }
       if transitions.isEmpty {
-        transitionSnapshots.removeAll()
+        if !transitionSnapshots.isEmpty { transitionSnapshots.removeAll() }
       } else {
         for transition in transitions where transitionSnapshots[ObjectIdentifier(transition)] == nil
         {
@@ -93,17 +128,21 @@ public final class PresentationTree {
         }
       }
       // Values copy only when the model changed; otherwise only what the
-      // animations overwrote goes back. Subclasses copy always: their own
-      // properties do not report changes.
-      if copiedVersion == model.valuesVersion && restorable && type(of: model) == CALayer.self {
-        for animation in compiled { animation.restore(layer, from: model) }
+      // animations overwrote goes back.
+      if copiedVersion == model.valuesVersion, let restore {
+        switch restore {
+        case .fast:
+          for animation in compiled { animation.restore(layer, from: model) }
+        case .accessors(let accessors):
+          for accessor in accessors { accessor.set(layer, accessor.get(model)) }
+        }
       } else {
         layer.copyValues(from: model)
         copiedVersion = model.valuesVersion
       }
       let time = model.timing.localTime(parentTime)
       for animation in compiled { animation.apply(to: layer, at: time) }
-      layer.transitionState = nil
+      if layer.transitionState != nil { layer.transitionState = nil }
       for transition in transitions.reversed() {
         if let state = Self.transitionState(
           transition, from: transitionSnapshots[ObjectIdentifier(transition)], at: time)
@@ -113,15 +152,50 @@ public final class PresentationTree {
         }
       }
       syncChildren()
-      for child in children { child.update(parentTime: time) }
+      var animated = !compiled.isEmpty
+      for child in children {
+        child.update(parentTime: time, since: tick, visited: &visited)
+        animated = animated || child.animatedBelow
+      }
       if let modelMask = model.mask {
         if mask?.model !== modelMask { mask = Node(model: modelMask) }
-        mask?.update(parentTime: time)
+        mask?.update(parentTime: time, since: tick, visited: &visited)
         if layer.mask !== mask?.layer { layer.mask = mask?.layer }
+        animated = animated || mask?.animatedBelow == true
       } else if mask != nil {
         mask = nil
         layer.mask = nil
       }
+      animatedBelow = animated
+    }
+
+    /// How `compiled` can be undone key by key, or nil when the values
+    /// must be copied whole: a group or an animation of a key path the
+    /// class does not store (a sublayer's key, an unknown key).
+    static func restore(for compiled: [CompiledAnimation], of cls: CALayer.Type) -> Restore? {
+      if compiled.allSatisfy(\.restorable) { return .fast }
+      var keys: [String] = []
+      for animation in compiled {
+        if animation.animation is CATransition { continue }
+        guard animation.children.isEmpty, !animation.keyPath.isEmpty else { return nil }
+        let head = String(animation.keyPath.prefix { $0 != "." })
+        if !keys.contains(head) { keys.append(head) }
+        // A keyframe path with a rotation mode also turns the transform.
+        if (animation.animation as? CAKeyframeAnimation)?.rotationMode != nil,
+          !keys.contains("transform")
+        {
+          keys.append("transform")
+        }
+      }
+      let table = cls.accessorTable.byKey
+      var accessors: [PropertyAccessor] = []
+      for key in keys {
+        guard let accessor = table[key], accessor.isStored, accessor.kind != .layer,
+          accessor.kind != .layers
+        else { return nil }
+        accessors.append(accessor)
+      }
+      return .accessors(accessors)
     }
 
     /// The state of `transition` at the layer's local `time`, or nil when it

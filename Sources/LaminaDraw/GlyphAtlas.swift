@@ -95,29 +95,41 @@ public final class GlyphAtlas: @unchecked Sendable {
     return glyphs
   }
 
-  /// The image to draw page `page` with during frame building (a
-  /// placeholder that `finishFrame` swaps for the page's image).
-  public func placeholder(_ page: Int) -> CGImage {
+  /// The image to draw page `page` with during frame building: the page's
+  /// image (`final`) when no glyph was added to it since it was made, else
+  /// a placeholder that `finishFrame` swaps for the page's new image.
+  public func image(_ page: Int) -> (image: CGImage, final: Bool) {
     lock.lock()
     defer { lock.unlock() }
-    return pages[page].placeholder
+    let p = pages[page]
+    if !p.dirty, let image = p.image { return (image, true) }
+    return (p.placeholder, false)
   }
 
+  /// Changes whenever a page's image is made again or the pages start
+  /// over: items made before point at images no longer current.
+  public var imagesVersion: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return version
+  }
+  private var version = 0
+
   /// Ends a frame: remakes the images of pages that gained glyphs and
-  /// returns placeholder → image for every page.
+  /// returns placeholder → image for each of them.
   public func finishFrame() -> [ObjectIdentifier: CGImage] {
     lock.lock()
     defer { lock.unlock() }
     frame += 1
     var map: [ObjectIdentifier: CGImage] = [:]
-    for page in pages {
-      if page.dirty || page.image == nil {
-        page.image = CGImage(width: GlyphAtlas.side, height: GlyphAtlas.side, rgba: page.pixels)
-        page.dirty = false
-      }
+    for page in pages where page.dirty || page.image == nil {
+      page.image = CGImage(width: GlyphAtlas.side, height: GlyphAtlas.side, rgba: page.pixels)
+      page.dirty = false
+      version += 1
       if let image = page.image { map[ObjectIdentifier(page.placeholder)] = image }
     }
     if resetPending {
+      version += 1
       // Full: start over next frame (this frame's items still see their pages).
       pages = []
       slots = [:]

@@ -32,7 +32,7 @@ func runBench(_ arguments: [String]) -> Int32 {
         Int((scene.canvas.height * scene.canvas.scale).rounded())
       )
 
-    let presentation = PresentationTree(root: scene.root)
+    var sceneFrames = SceneFrames(scene: scene, scale: nil, pixelSize: pixelSize)
     var update: [Double] = []
     var cpu: [Double] = []
     var gpu: [Double] = []
@@ -47,10 +47,9 @@ func runBench(_ arguments: [String]) -> Int32 {
       let time = start + Double(i - warmup) / fps
       let t0 = DispatchTime.now().uptimeNanoseconds
       scene.root.layoutIfNeeded()
-      let root = presentation.update(time: time)
+      let root = sceneFrames.presentation.update(time: time)
       let tu = DispatchTime.now().uptimeNanoseconds
-      let frame = renderer.buildFrame(
-        scene: scene, root: root, time: time, scale: nil, pixelSize: pixelSize)
+      let frame = sceneFrames.frame(root: root, time: time)
       let t1 = DispatchTime.now().uptimeNanoseconds
       try renderer.draw(frame)
       renderer.finish()

@@ -79,8 +79,9 @@ extension FrameBuilder {
           if let clipBounds { item.bounds = item.bounds.intersection(clipBounds) }
           if !item.bounds.isEmpty { kept.append(.item(item)) }
         case .group(let group):
-          group.clip = ClipEffect(shape: shape, itemToClip: targetToClip)
-          kept.append(command)
+          let clipped = group.copy()
+          clipped.clip = ClipEffect(shape: shape, itemToClip: targetToClip)
+          kept.append(.group(clipped))
         }
       }
     }

@@ -73,7 +73,7 @@ public struct Damage: Equatable, Sendable {
   /// A hash of each top-level command's pixel-deciding values.
   private static func signatures(_ frame: Frame) -> [(Int, PixelRect)] {
     frame.commands.map { command in
-      // Group ids count from 0 in every frame, so they hash as they are.
+      // Groups hash by what they draw, not by their ids.
       var hasher = Hasher()
       RasterSignature.combine([command], groupBase: 0, into: &hasher)
       return (hasher.finalize(), command.bounds)

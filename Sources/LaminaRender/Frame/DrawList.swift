@@ -94,42 +94,52 @@ public enum Material: Equatable {
 /// One convex polygon of one layer, ready for the GPU: its corners in the
 /// layer's own plane, the texture coordinates there, and the plane-to-target
 /// homography that the frame builder computed.
+///
+/// Items are values that stay the same from frame to frame while their
+/// layers do not change (see `RenderTree`): `serial` says so without
+/// comparing them.
 public struct DrawItem {
-  public var material: Material
+  public var material: Material { didSet { serial = 0 } }
   /// Where the layer crosses behind the eye: the visible part of `rect`
   /// (convex, in the layer's bounds space). Nil when all of `rect` is in front.
-  public var clippedPolygon: [CGPoint]?
+  public var clippedPolygon: [CGPoint]? { didSet { serial = 0 } }
   /// The corners to draw: `clippedPolygon`, or `rect`'s four corners.
   public var polygon: [CGPoint] { clippedPolygon ?? EdgeGeometry.corners(rect) }
   /// The local rect whose corners map to `uv` (texture coordinates are
   /// interpolated linearly over it).
-  public var rect: CGRect
+  public var rect: CGRect { didSet { serial = 0 } }
   /// Texture coordinates of `rect`'s min and max corners.
-  public var uv: (u0: Float, v0: Float, u1: Float, v1: Float)
+  public var uv: (u0: Float, v0: Float, u1: Float, v1: Float) { didSet { serial = 0 } }
   /// Maps the layer's plane to homogeneous target pixels (flattened).
-  public var matrix: CATransform3D
+  public var matrix: CATransform3D { didSet { serial = 0 } }
   /// Premultiplied color, opacity included (the tint for images).
-  public var color: SIMD4<Float>
+  public var color: SIMD4<Float> { didSet { serial = 0 } }
   /// Pixels the polygon can touch, clipped to the target.
-  public var bounds: PixelRect
+  public var bounds: PixelRect { didSet { serial = 0 } }
   /// The layer that produced the item (for debugging and counts).
-  public var layerName: String?
+  public var layerName: String? { didSet { serial = 0 } }
   /// Whether the item's edges are antialiased (layer edges are; the quads
   /// that composite offscreen passes pixel for pixel are not).
-  public var antialiased = true
+  public var antialiased = true { didSet { serial = 0 } }
   /// Half-planes `a·x + b·y + c ≥ 0` in the layer's bounds space that cut
   /// the item (pieces of planes split by depth sorting). Layer edges keep
   /// their antialiasing; cut edges, shared by two pieces, get none.
-  public var clipPlanes: [SIMD3<Double>] = []
+  public var clipPlanes: [SIMD3<Double>] = [] { didSet { serial = 0 } }
   /// How the item combines with what is behind it.
-  public var blend = BlendMode.sourceOver
+  public var blend = BlendMode.sourceOver { didSet { serial = 0 } }
   /// Which of `rect`'s edges (bits: minY, maxX, maxY, minX) get edge
   /// coverage; the others are inner seams (nine-slice) or left to `shape`.
-  public var edgeMask: UInt8 = 0b1111
+  public var edgeMask: UInt8 = 0b1111 { didSet { serial = 0 } }
   /// Coverage from a rounded rect in the item's plane (see `Effects.swift`).
-  public var shape: ShapeEffect?
+  public var shape: ShapeEffect? { didSet { serial = 0 } }
   /// A clip evaluated per fragment (rounded or transformed `masksToBounds`).
-  public var clip: ClipEffect?
+  public var clip: ClipEffect? { didSet { serial = 0 } }
+  /// Identifies the item's value across frames: two items with the same
+  /// nonzero serial are equal in every field, so what a renderer derived
+  /// from one (its vertices) holds for the other. The frame builder gives
+  /// each item it derives a new serial and keeps it while the item is
+  /// reused; changing any field resets it to 0 (unknown).
+  public var serial: UInt64 = 0
   /// True when the item needs the effect vertex format and programs.
   var hasEffects: Bool { shape != nil || clip != nil }
 
@@ -183,6 +193,23 @@ public final class GroupPass {
     self.commands = commands
     self.reason = reason
   }
+
+  /// A copy to change: groups may be shared by the commands of several
+  /// frames (kept by the render tree), so frame building never changes a
+  /// group it did not make itself just now. The copy keeps the id: it is
+  /// the same rendering (depth sorting's pieces of one group share it).
+  func copy() -> GroupPass {
+    let copy = GroupPass(
+      id: id, bounds: bounds, opacity: opacity, commands: commands, reason: reason)
+    copy.clipPlanes = clipPlanes
+    copy.mask = mask
+    copy.clip = clip
+    copy.shadow = shadow
+    copy.filter = filter
+    copy.blend = blend
+    copy.backdrop = backdrop
+    return copy
+  }
 }
 
 /// One step of a frame, in painter's order.
@@ -216,16 +243,8 @@ public enum DrawCommand {
       item.clipPlanes += halfPlanes.map { toPlane.pullBack($0) }
       return .item(item)
     case .group(let group):
-      let copy = GroupPass(
-        id: group.id, bounds: group.bounds, opacity: group.opacity, commands: group.commands,
-        reason: group.reason)
-      copy.clipPlanes = group.clipPlanes + halfPlanes.map { targetToPlane.pullBack($0) }
-      copy.mask = group.mask
-      copy.clip = group.clip
-      copy.shadow = group.shadow
-      copy.filter = group.filter
-      copy.blend = group.blend
-      copy.backdrop = group.backdrop
+      let copy = group.copy()
+      copy.clipPlanes += halfPlanes.map { targetToPlane.pullBack($0) }
       return .group(copy)
     }
   }
@@ -249,7 +268,27 @@ public enum DrawCommand {
       self = .item(item)
     case .group(let group):
       // A group composites with one opacity; color tints go to its contents.
-      for i in group.commands.indices { group.commands[i].multiplyColor(tint) }
+      let copy = group.copy()
+      for i in copy.commands.indices { copy.commands[i].multiplyColor(tint) }
+      self = .group(copy)
+    }
+  }
+
+  /// Gives the items a new serial (groups' items included) where they
+  /// have none: they were derived or changed since they last had one.
+  mutating func assignSerials(_ last: inout UInt64) {
+    switch self {
+    case .item(var item):
+      guard item.serial == 0 else { return }
+      last += 1
+      item.serial = last
+      self = .item(item)
+    case .group(let group):
+      // Groups are made or copied by the derivation that changes them.
+      for i in group.commands.indices { group.commands[i].assignSerials(&last) }
+      if let mask = group.mask {
+        for i in mask.commands.indices { mask.commands[i].assignSerials(&last) }
+      }
     }
   }
 
@@ -259,7 +298,9 @@ public enum DrawCommand {
       item.multiplyOpacity(opacity)
       self = .item(item)
     case .group(let group):
-      group.opacity *= opacity
+      let copy = group.copy()
+      copy.opacity *= opacity
+      self = .group(copy)
     }
   }
 }
@@ -310,6 +351,9 @@ public struct FrameStats: Sendable {
   public var sortedPlanes = 0, sortedPieces = 0
   /// CPU time spent in depth sorting, in milliseconds.
   public var depthSortMilliseconds = 0.0
+  /// Layer visits derived this frame, and visits whose commands were kept
+  /// from an earlier frame (their subtrees are not walked at all).
+  public var derivedLayers = 0, reusedLayers = 0
 
   public init() {}
 }

@@ -38,7 +38,7 @@ extension FrameBuilder {
     into commands: inout [DrawCommand]
   ) -> Bool {
     let scale = max(layer.rasterizationScale, 0.01)
-    var sub = FrameBuilder(rasterOf: layer, scale: scale, nextGroupID: nextGroupID)
+    var sub = FrameBuilder(rasterOf: layer, scale: scale, nextGroupID: nextGroupID, log: log)
     var inner: [DrawCommand] = []
     sub.appendLayerAndSublayers(
       layer, toTarget: CATransform3DMakeScale(scale, scale, 1), flipped: flipped, opacity: 1,
@@ -85,8 +85,9 @@ enum RasterSignature {
   }
 
   static func combine(_ group: GroupPass, groupBase: Int, into h: inout Hasher) {
+    // Not its id: ids only tell groups apart within a frame, and the
+    // render tree keeps groups (with their ids) from earlier frames.
     h.combine(1)
-    h.combine(group.id - groupBase)
     combine(group.bounds, &h)
     h.combine(group.opacity)
     if let clip = group.clip { combine(clip, &h) }

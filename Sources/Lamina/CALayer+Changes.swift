@@ -1,0 +1,48 @@
+import Foundation
+import Synchronization
+
+/// The clock that orders layer changes against the frames built from them.
+///
+/// Every change to a layer (a value, its sublayers, its mask, its
+/// animations, a pending display) stamps the layer and its ancestors with
+/// the clock's current tick (`CALayer.changeStamp`). Whoever derives data
+/// from a layer tree (the renderer's retained render tree, a presentation
+/// tree) calls `advance()` when it starts and keeps the tick it got: a
+/// subtree whose stamp is not later than that tick has not changed since.
+/// Ticks only grow, so any number of such consumers can watch the same
+/// layers, each with its own tick.
+package enum LayerChangeClock {
+  private static let counter = Atomic<UInt64>(1)
+
+  /// The tick changes are stamped with now.
+  @inline(__always)
+  package static var now: UInt64 { counter.load(ordering: .relaxed) }
+
+  /// Ends the current tick and returns it: changes made from now on are
+  /// stamped later than the value returned.
+  package static func advance() -> UInt64 {
+    counter.wrappingAdd(1, ordering: .relaxed).oldValue
+  }
+}
+
+extension CALayer {
+  /// Records a change of this layer (its values, sublayers, mask,
+  /// animations or pending display): stamps it and its ancestors (through
+  /// superlayers and the layers they mask) with the current tick. A layer
+  /// stamped at this tick already has stamped ancestors (attaching a layer
+  /// stamps its new parent), so a burst of changes costs a comparison each.
+  @inline(__always)
+  func noteChange() {
+    let now = LayerChangeClock.now
+    if changeStamp >= now { return }
+    markChanged(at: now)
+  }
+
+  private func markChanged(at now: UInt64) {
+    var layer: CALayer? = self
+    while let current = layer, current.changeStamp < now {
+      current.changeStamp = now
+      layer = current.superlayer ?? current.maskOwner
+    }
+  }
+}
