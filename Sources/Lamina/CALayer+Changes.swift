@@ -34,7 +34,7 @@ extension CALayer {
   @inline(__always)
   func noteChange() {
     let now = LayerChangeClock.now
-    if changeStamp >= now { return }
+    if changeStamp >= now || mutesChanges { return }
     markChanged(at: now)
   }
 

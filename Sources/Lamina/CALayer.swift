@@ -255,6 +255,10 @@ open class CALayer: CustomStringConvertible {
   /// retained frame building and presentation trees compare with the tick
   /// they last derived at (see CALayer+Changes.swift).
   package internal(set) var changeStamp: UInt64 = 0
+  /// While set, changes are not stamped (a presentation tree undoing and
+  /// redoing animations, which stamps the layer itself when the values
+  /// end up different).
+  var mutesChanges = false
   /// The transaction generation the layer was made in: it runs actions once
   /// a transaction has committed since (see CATransaction). `.max` for
   /// presentation layers, which never do.

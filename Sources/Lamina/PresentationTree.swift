@@ -128,20 +128,40 @@ public final class PresentationTree {
         }
       }
       // Values copy only when the model changed; otherwise only what the
-      // animations overwrote goes back.
-      if copiedVersion == model.valuesVersion, let restore {
+      // animations overwrote goes back, and is overwritten again, quietly:
+      // the layer reports a change only where the values end up different
+      // (an animation that ended, or holds its last value, changes nothing).
+      let time = model.timing.localTime(parentTime)
+      if copiedVersion == model.valuesVersion, compiled.isEmpty {
+        // Nothing to undo or apply.
+      } else if copiedVersion == model.valuesVersion, let restore {
         switch restore {
         case .fast:
+          let before = compiled.count == 1 ? compiled[0].property.map { $0.get(layer) } : nil
+          layer.mutesChanges = true
           for animation in compiled { animation.restore(layer, from: model) }
+          for animation in compiled { animation.apply(to: layer, at: time) }
+          layer.mutesChanges = false
+          if before == nil || !before!.isSame(as: compiled[0].property!.get(layer)) {
+            layer.noteChange()
+          }
         case .accessors(let accessors):
+          let before = accessors.map { $0.get(layer) }
+          layer.mutesChanges = true
           for accessor in accessors { accessor.set(layer, accessor.get(model)) }
+          for animation in compiled { animation.apply(to: layer, at: time) }
+          layer.mutesChanges = false
+          for (accessor, old) in zip(accessors, before) where !Convert.same(old, accessor.get(layer))
+          {
+            layer.noteChange()
+            break
+          }
         }
       } else {
         layer.copyValues(from: model)
         copiedVersion = model.valuesVersion
+        for animation in compiled { animation.apply(to: layer, at: time) }
       }
-      let time = model.timing.localTime(parentTime)
-      for animation in compiled { animation.apply(to: layer, at: time) }
       if layer.transitionState != nil { layer.transitionState = nil }
       for transition in transitions.reversed() {
         if let state = Self.transitionState(

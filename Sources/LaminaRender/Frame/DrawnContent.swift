@@ -311,6 +311,7 @@ final class PendingShapes: @unchecked Sendable {
     for i in commands.indices {
       switch commands[i] {
       case .item(var item):
+        if case .raster(let pass) = item.material { replace(images, in: &pass.commands) }
         if case .image(let image, let sampler) = item.material,
           let drawn = images[ObjectIdentifier(image)]
         {

@@ -10,7 +10,9 @@ public final class RasterPass {
   /// The texture's area in raster pixels (the layer's plane times
   /// `rasterizationScale`).
   public let region: PixelRect
-  public let commands: [DrawCommand]
+  /// The subtree's draw list (its placeholder images replaced when the
+  /// frame's walk ends, as the frame's own).
+  public internal(set) var commands: [DrawCommand]
 
   init(key: Int, region: PixelRect, commands: [DrawCommand]) {
     self.key = key

@@ -186,3 +186,20 @@ extension FrameBuilder {
     tree.textNodes.removeAll()
   }
 }
+
+extension FrameBuilder {
+  /// The layers whose visits the last `build` derived instead of reusing,
+  /// in the order they were visited (what tests check).
+  package var lastDerivedLayers: [CALayer] {
+    guard let tree = retained else { return [] }
+    var layers: [CALayer] = []
+    func collect(_ nodes: [RenderTree.Node]) {
+      for node in nodes where node.claimedAt == tree.tick && node.derivedAt == tree.tick {
+        layers.append(node.layer)
+        collect(node.children)
+      }
+    }
+    collect(tree.root.taken)
+    return layers
+  }
+}
