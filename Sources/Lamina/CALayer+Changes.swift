@@ -33,9 +33,19 @@ extension CALayer {
   /// stamps its new parent), so a burst of changes costs a comparison each.
   @inline(__always)
   func noteChange() {
+    if mutesChanges { return }
     let now = LayerChangeClock.now
-    if changeStamp >= now || mutesChanges { return }
-    markChanged(at: now)
+    if !changeIsOpacity && contentStamp < now { contentStamp = now }
+    if changeStamp < now { markChanged(at: now) }
+  }
+
+  /// Records a change of `opacity` alone: the layer's drawing stays what
+  /// it was, only the opacity applied over it changes (see `contentStamp`).
+  @inline(__always)
+  func noteOpacityChange() {
+    if mutesChanges { return }
+    let now = LayerChangeClock.now
+    if changeStamp < now { markChanged(at: now) }
   }
 
   private func markChanged(at now: UInt64) {

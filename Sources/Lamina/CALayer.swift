@@ -68,7 +68,12 @@ open class CALayer: CustomStringConvertible {
   }
   /// Group opacity of the layer and its subtree, 0…1.
   open var opacity: Float = 1 {
-    didSet { didChange("opacity", oldValue) }
+    didSet {
+      // Stamps the change as one of opacity alone (see CALayer+Changes.swift).
+      changeIsOpacity = true
+      didChange("opacity", oldValue)
+      changeIsOpacity = false
+    }
   }
   /// Filled behind the contents, clipped to the rounded bounds.
   open var backgroundColor: CGColor? {
@@ -255,6 +260,12 @@ open class CALayer: CustomStringConvertible {
   /// retained frame building and presentation trees compare with the tick
   /// they last derived at (see CALayer+Changes.swift).
   package internal(set) var changeStamp: UInt64 = 0
+  /// The tick at which a value of this layer other than `opacity`, or its
+  /// sublayer list or mask, last changed (its own drawing, not its
+  /// sublayers': they have their own).
+  package internal(set) var contentStamp: UInt64 = 0
+  /// Set while `opacity` reports its change.
+  var changeIsOpacity = false
   /// While set, changes are not stamped (a presentation tree undoing and
   /// redoing animations, which stamps the layer itself when the values
   /// end up different).

@@ -143,7 +143,11 @@ public final class PresentationTree {
           for animation in compiled { animation.apply(to: layer, at: time) }
           layer.mutesChanges = false
           if before == nil || !before!.isSame(as: compiled[0].property!.get(layer)) {
-            layer.noteChange()
+            if compiled.count == 1 && compiled[0].keyPath == "opacity" {
+              layer.noteOpacityChange()
+            } else {
+              layer.noteChange()
+            }
           }
         case .accessors(let accessors):
           let before = accessors.map { $0.get(layer) }

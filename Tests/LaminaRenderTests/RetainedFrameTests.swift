@@ -63,11 +63,20 @@ final class RetainedFrameTests: XCTestCase {
     let (root, _, leaves) = makeTree()
     var builder = FrameBuilder(size: CGSize(width: 120, height: 80), scale: 1)
     build(&builder, root)
+    // The first opacity change derives the layer (and keeps its drawing
+    // before opacity from then on); the next ones only apply the opacity.
     leaves[0].opacity = 0.5
     XCTAssertEqual(build(&builder, root), ["root", "container", "a"])
+    leaves[0].opacity = 0.25
+    XCTAssertEqual(build(&builder, root), ["root", "container"])
+    // A translucent layer keeps its drawing from the start.
+    leaves[1].opacity = 0.5
+    XCTAssertEqual(build(&builder, root), ["root", "container", "b"])
+    leaves[1].opacity = 0.25
+    XCTAssertEqual(build(&builder, root), ["root", "container"])
     let frame = builder.build(root: root, background: .white)
     XCTAssertEqual(frame.stats.derivedLayers, 0)
-    XCTAssertEqual(frame.allItems[0].color.w, 0.5, accuracy: 1e-6)
+    XCTAssertEqual(frame.allItems[0].color.w, 0.25, accuracy: 1e-6)
   }
 
   func testATransformChangeDerivesTheWholeSubtree() {
@@ -149,11 +158,14 @@ final class RetainedFrameTests: XCTestCase {
     fade.duration = 1
     leaves[1].add(fade, forKey: "fade")
     XCTAssertEqual(frame(at: 0.2), ["root", "container", "b"])
-    XCTAssertEqual(frame(at: 0.3), ["root", "container", "b"])
+    // From then on b keeps its drawing and only its opacity is applied.
+    XCTAssertEqual(frame(at: 0.3), ["root", "container"])
+    XCTAssertEqual(builder.build(root: presentation.update(time: 0.4), background: .white)
+      .stats.fadedLayers, 1)
     XCTAssertEqual(presentation.visitedLayers, 3)  // the animated layer and its ancestors
     // Ended (and removed on completion): back to the model value once,
     // then nothing changes.
-    XCTAssertEqual(frame(at: 1.5), ["root", "container", "b"])
+    XCTAssertEqual(frame(at: 1.5), ["root", "container"])
     XCTAssertEqual(frame(at: 1.6), [])
     // Held by a fill mode: its last value, then nothing.
     let held = CABasicAnimation(keyPath: "position.x")

@@ -95,53 +95,220 @@ public enum Material: Equatable {
 /// layer's own plane, the texture coordinates there, and the plane-to-target
 /// homography that the frame builder computed.
 ///
-/// Items are values that stay the same from frame to frame while their
-/// layers do not change (see `RenderTree`): `serial` says so without
-/// comparing them.
+/// An item is a value whose fields live in one shared box, copied only
+/// when a copy is changed: draw lists copy items from layer to layer and
+/// from frame to frame (see `RenderTree`) for the price of a reference.
+/// Items stay the same from frame to frame while their layers do not
+/// change: `serial` says so without comparing them.
 public struct DrawItem {
-  public var material: Material { didSet { serial = 0 } }
+  /// The fields. Reads are plain loads: a box is only written while it is
+  /// not shared (`unique()`), so no access can overlap another.
+  final class Storage {
+    @exclusivity(unchecked) var material: Material
+    @exclusivity(unchecked) var clippedPolygon: [CGPoint]?
+    @exclusivity(unchecked) var rect: CGRect
+    @exclusivity(unchecked) var uv: (u0: Float, v0: Float, u1: Float, v1: Float)
+    @exclusivity(unchecked) var matrix: CATransform3D
+    @exclusivity(unchecked) var color: SIMD4<Float>
+    @exclusivity(unchecked) var bounds: PixelRect
+    @exclusivity(unchecked) var layerName: String?
+    @exclusivity(unchecked) var antialiased: Bool
+    @exclusivity(unchecked) var clipPlanes: [SIMD3<Double>]
+    @exclusivity(unchecked) var blend: BlendMode
+    @exclusivity(unchecked) var edgeMask: UInt8
+    @exclusivity(unchecked) var shape: ShapeEffect?
+    @exclusivity(unchecked) var clip: ClipEffect?
+    @exclusivity(unchecked) var serial: UInt64
+
+    init(
+      material: Material,
+      clippedPolygon: [CGPoint]?,
+      rect: CGRect,
+      uv: (u0: Float, v0: Float, u1: Float, v1: Float),
+      matrix: CATransform3D,
+      color: SIMD4<Float>,
+      bounds: PixelRect,
+      layerName: String?,
+      antialiased: Bool,
+      clipPlanes: [SIMD3<Double>],
+      blend: BlendMode,
+      edgeMask: UInt8,
+      shape: ShapeEffect?,
+      clip: ClipEffect?,
+      serial: UInt64
+    ) {
+      self.material = material
+      self.clippedPolygon = clippedPolygon
+      self.rect = rect
+      self.uv = uv
+      self.matrix = matrix
+      self.color = color
+      self.bounds = bounds
+      self.layerName = layerName
+      self.antialiased = antialiased
+      self.clipPlanes = clipPlanes
+      self.blend = blend
+      self.edgeMask = edgeMask
+      self.shape = shape
+      self.clip = clip
+      self.serial = serial
+    }
+
+    func copy() -> Storage {
+      Storage(
+        material: material,
+        clippedPolygon: clippedPolygon,
+        rect: rect,
+        uv: uv,
+        matrix: matrix,
+        color: color,
+        bounds: bounds,
+        layerName: layerName,
+        antialiased: antialiased,
+        clipPlanes: clipPlanes,
+        blend: blend,
+        edgeMask: edgeMask,
+        shape: shape,
+        clip: clip,
+        serial: serial)
+    }
+  }
+
+  private var storage: Storage
+
+  /// The box, made unique before it is written; any change resets the serial.
+  @inline(__always)
+  private mutating func unique() -> Storage {
+    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    storage.serial = 0
+    return storage
+  }
+
+  init(
+    material: Material,
+    clippedPolygon: [CGPoint]? = nil,
+    rect: CGRect,
+    uv: (u0: Float, v0: Float, u1: Float, v1: Float),
+    matrix: CATransform3D,
+    color: SIMD4<Float>,
+    bounds: PixelRect,
+    layerName: String?,
+    antialiased: Bool = true,
+    clipPlanes: [SIMD3<Double>] = [],
+    blend: BlendMode = .sourceOver,
+    edgeMask: UInt8 = 0b1111,
+    shape: ShapeEffect? = nil,
+    clip: ClipEffect? = nil,
+    serial: UInt64 = 0
+  ) {
+    storage = Storage(
+      material: material,
+      clippedPolygon: clippedPolygon,
+      rect: rect,
+      uv: uv,
+      matrix: matrix,
+      color: color,
+      bounds: bounds,
+      layerName: layerName,
+      antialiased: antialiased,
+      clipPlanes: clipPlanes,
+      blend: blend,
+      edgeMask: edgeMask,
+      shape: shape,
+      clip: clip, serial: serial)
+  }
+
+  public var material: Material {
+    get { storage.material }
+    set { unique().material = newValue }
+  }
   /// Where the layer crosses behind the eye: the visible part of `rect`
   /// (convex, in the layer's bounds space). Nil when all of `rect` is in front.
-  public var clippedPolygon: [CGPoint]? { didSet { serial = 0 } }
+  public var clippedPolygon: [CGPoint]? {
+    get { storage.clippedPolygon }
+    set { unique().clippedPolygon = newValue }
+  }
   /// The corners to draw: `clippedPolygon`, or `rect`'s four corners.
   public var polygon: [CGPoint] { clippedPolygon ?? EdgeGeometry.corners(rect) }
   /// The local rect whose corners map to `uv` (texture coordinates are
   /// interpolated linearly over it).
-  public var rect: CGRect { didSet { serial = 0 } }
+  public var rect: CGRect {
+    get { storage.rect }
+    set { unique().rect = newValue }
+  }
   /// Texture coordinates of `rect`'s min and max corners.
-  public var uv: (u0: Float, v0: Float, u1: Float, v1: Float) { didSet { serial = 0 } }
+  public var uv: (u0: Float, v0: Float, u1: Float, v1: Float) {
+    get { storage.uv }
+    set { unique().uv = newValue }
+  }
   /// Maps the layer's plane to homogeneous target pixels (flattened).
-  public var matrix: CATransform3D { didSet { serial = 0 } }
+  public var matrix: CATransform3D {
+    get { storage.matrix }
+    set { unique().matrix = newValue }
+  }
   /// Premultiplied color, opacity included (the tint for images).
-  public var color: SIMD4<Float> { didSet { serial = 0 } }
+  public var color: SIMD4<Float> {
+    get { storage.color }
+    set { unique().color = newValue }
+  }
   /// Pixels the polygon can touch, clipped to the target.
-  public var bounds: PixelRect { didSet { serial = 0 } }
+  public var bounds: PixelRect {
+    get { storage.bounds }
+    set { unique().bounds = newValue }
+  }
   /// The layer that produced the item (for debugging and counts).
-  public var layerName: String? { didSet { serial = 0 } }
+  public var layerName: String? {
+    get { storage.layerName }
+    set { unique().layerName = newValue }
+  }
   /// Whether the item's edges are antialiased (layer edges are; the quads
   /// that composite offscreen passes pixel for pixel are not).
-  public var antialiased = true { didSet { serial = 0 } }
+  public var antialiased: Bool {
+    get { storage.antialiased }
+    set { unique().antialiased = newValue }
+  }
   /// Half-planes `a·x + b·y + c ≥ 0` in the layer's bounds space that cut
   /// the item (pieces of planes split by depth sorting). Layer edges keep
   /// their antialiasing; cut edges, shared by two pieces, get none.
-  public var clipPlanes: [SIMD3<Double>] = [] { didSet { serial = 0 } }
+  public var clipPlanes: [SIMD3<Double>] {
+    get { storage.clipPlanes }
+    set { unique().clipPlanes = newValue }
+  }
   /// How the item combines with what is behind it.
-  public var blend = BlendMode.sourceOver { didSet { serial = 0 } }
+  public var blend: BlendMode {
+    get { storage.blend }
+    set { unique().blend = newValue }
+  }
   /// Which of `rect`'s edges (bits: minY, maxX, maxY, minX) get edge
   /// coverage; the others are inner seams (nine-slice) or left to `shape`.
-  public var edgeMask: UInt8 = 0b1111 { didSet { serial = 0 } }
+  public var edgeMask: UInt8 {
+    get { storage.edgeMask }
+    set { unique().edgeMask = newValue }
+  }
   /// Coverage from a rounded rect in the item's plane (see `Effects.swift`).
-  public var shape: ShapeEffect? { didSet { serial = 0 } }
+  public var shape: ShapeEffect? {
+    get { storage.shape }
+    set { unique().shape = newValue }
+  }
   /// A clip evaluated per fragment (rounded or transformed `masksToBounds`).
-  public var clip: ClipEffect? { didSet { serial = 0 } }
+  public var clip: ClipEffect? {
+    get { storage.clip }
+    set { unique().clip = newValue }
+  }
   /// Identifies the item's value across frames: two items with the same
   /// nonzero serial are equal in every field, so what a renderer derived
   /// from one (its vertices) holds for the other. The frame builder gives
   /// each item it derives a new serial and keeps it while the item is
   /// reused; changing any field resets it to 0 (unknown).
-  public var serial: UInt64 = 0
+  public var serial: UInt64 {
+    get { storage.serial }
+    set {
+      if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+      storage.serial = newValue
+    }
+  }
   /// True when the item needs the effect vertex format and programs.
-  var hasEffects: Bool { shape != nil || clip != nil }
+  var hasEffects: Bool { storage.shape != nil || storage.clip != nil }
 
   /// Scales the item's color (and so its coverage) by an opacity.
   mutating func multiplyOpacity(_ opacity: Float) { color *= opacity }
@@ -354,6 +521,8 @@ public struct FrameStats: Sendable {
   /// Layer visits derived this frame, and visits whose commands were kept
   /// from an earlier frame (their subtrees are not walked at all).
   public var derivedLayers = 0, reusedLayers = 0
+  /// Layer visits whose drawing was kept and only their new opacity applied.
+  public var fadedLayers = 0
 
   public init() {}
 }

@@ -252,6 +252,7 @@ public struct FrameBuilder {
     {
       commands.insert(contentsOf: [shadow] + moreShadow.map { .item($0) }, at: start)
     }
+    if !isRasterRoot { noteUnfaded(layer, from: start, in: commands) }
     applyOpacity(opacity, from: start, in: &commands)
     applyCompositingFilter(of: layer, from: start, in: &commands)
   }
@@ -450,7 +451,7 @@ public struct FrameBuilder {
 
   /// Applies a subtree's opacity to the commands it appended (from `start`):
   /// multiplied into them when they do not overlap, else as one offscreen group.
-  private mutating func applyOpacity(
+  mutating func applyOpacity(
     _ opacity: Float, from start: Int, in commands: inout [DrawCommand]
   ) {
     guard opacity < 1, start < commands.count else { return }

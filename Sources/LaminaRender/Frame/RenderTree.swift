@@ -15,11 +15,13 @@ import Lamina
 /// at, and whose inputs are the same, is reused as it is: its subtree is not
 /// walked at all. A changed layer is derived again, and the nodes of its
 /// sublayers are reused where they did not change themselves; a change of
-/// a layer's transform reaches its sublayers as new inputs.
+/// a layer's transform reaches its sublayers as new inputs. A layer whose
+/// opacity alone changed (`CALayer.contentStamp`) keeps its drawing and
+/// only applies the new opacity over it.
 ///
 /// What cannot be known from the stamps is never reused: layers that are a
 /// function of time (emitters, `CAOpenGLLayer`, tiled layers, replicator
-/// delays) and, until the glyph atlas stays the same, text.
+/// delays) and, once the glyph atlas's images changed, text.
 final class RenderTree {
   /// One visit of a flattening layer.
   final class Node {
@@ -28,13 +30,24 @@ final class RenderTree {
     var parentToTarget = CATransform3DIdentity
     var parentSublayers: CATransform3D?
     var flipped = false
-    /// The tick of the build that derived the commands.
+    /// The tick of the build that made `commands` (kept or not).
     var derivedAt: UInt64 = 0
     /// The build that last claimed the node (a layer visited twice in one
     /// build gets a second node).
     var claimedAt: UInt64 = 0
     /// The commands of the layer and its subtree, its opacity applied.
     var commands: [DrawCommand] = []
+    /// The tick of the last build that derived the layer's drawing.
+    var contentAt: UInt64 = 0
+    /// The commands before the layer's opacity (and blend mode) applied:
+    /// what an opacity change reuses. Kept for layers that are translucent
+    /// or had their opacity change alone before; nil for layers whose
+    /// drawing is not one flattening visit (transform layers, replicators,
+    /// rasterized layers, transitions).
+    var unfaded: [DrawCommand]?
+    var wantsUnfaded = false
+    /// The tick of the last build that only applied a new opacity.
+    var fadedAt: UInt64 = 0
     /// The counts the derivation added to the frame's statistics.
     var sortedPlanes = 0, sortedPieces = 0
     /// False when the commands depend on more than the subtree and the
@@ -48,15 +61,24 @@ final class RenderTree {
 
     init(layer: CALayer) { self.layer = layer }
 
-    /// True when the commands can be used again for a visit with these inputs.
+    /// True when commands derived for the node's last inputs hold for
+    /// these (the same inputs, nothing outside the subtree involved).
     @inline(__always)
-    func matches(
+    func sameInputs(
       _ parentToTarget: CATransform3D, _ parentSublayers: CATransform3D?, _ flipped: Bool,
       atlasVersion current: Int
     ) -> Bool {
-      reusable && layer.changeStamp <= derivedAt && self.flipped == flipped
-        && (atlasVersion == nil || atlasVersion == current)
+      reusable && self.flipped == flipped && (atlasVersion == nil || atlasVersion == current)
         && self.parentToTarget == parentToTarget && self.parentSublayers == parentSublayers
+    }
+
+    /// True when only the layer's opacity can have changed since its
+    /// drawing was derived: its own values did not, nor any sublayer's or
+    /// its mask's subtree.
+    func onlyOpacityChanged() -> Bool {
+      guard contentAt != 0, layer.contentStamp <= contentAt else { return false }
+      for child in children where child.layer.changeStamp > contentAt { return false }
+      return true
     }
   }
 
@@ -131,17 +153,24 @@ final class DerivationLog {
   var placeholders = 0
   /// Text layers drawn (their items point at the glyph atlas's images).
   var texts = 0
+  /// The layer whose commands before its opacity are wanted, and those
+  /// commands once its derivation reached them.
+  var unfadedLayer: ObjectIdentifier?
+  var unfaded: [DrawCommand]?
 }
 
 extension FrameBuilder {
   /// Appends the commands of `layer`'s visit: those kept from the last
-  /// frame when nothing they depend on changed, else derived (and kept).
+  /// frame when nothing they depend on changed, those before its opacity
+  /// when only its opacity changed, else derived.
   mutating func visitRetained(
     _ layer: CALayer, parentToTarget: CATransform3D, parentSublayers: CATransform3D?,
     flipped: Bool, tree: RenderTree, into commands: inout [DrawCommand]
   ) {
     let node = scope.claim(layer, tick: tree.tick)
-    if node.matches(parentToTarget, parentSublayers, flipped, atlasVersion: atlasVersion) {
+    let sameInputs = node.sameInputs(
+      parentToTarget, parentSublayers, flipped, atlasVersion: atlasVersion)
+    if sameInputs && layer.changeStamp <= node.derivedAt {
       commands.append(contentsOf: node.commands)
       stats.reusedLayers += 1
       stats.sortedPlanes += node.sortedPlanes
@@ -149,29 +178,64 @@ extension FrameBuilder {
       if node.atlasVersion != nil { log.texts += 1 }
       return
     }
-    let outer = scope
-    scope = RenderTree.Scope(previous: node.children)
     let start = commands.count
     let before = (stats.sortedPlanes, stats.sortedPieces, log.volatile, log.placeholders, log.texts)
-    derive(
-      layer, parentToTarget: parentToTarget, parentSublayers: parentSublayers, flipped: flipped,
-      into: &commands)
-    node.children = scope.taken
-    scope = outer
-    stats.derivedLayers += 1
+    let onlyOpacity = sameInputs && !layer.isHidden && layer.opacity > 0 && node.onlyOpacityChanged()
+    if onlyOpacity, let unfaded = node.unfaded {
+      // The same drawing under a new opacity.
+      commands.append(contentsOf: unfaded)
+      applyOpacity(layer.opacity, from: start, in: &commands)
+      applyCompositingFilter(of: layer, from: start, in: &commands)
+      stats.fadedLayers += 1
+      node.fadedAt = tree.tick
+      stats.sortedPlanes += node.sortedPlanes
+      stats.sortedPieces += node.sortedPieces
+      if node.atlasVersion != nil { log.texts += 1 }
+    } else {
+      let outer = scope
+      scope = RenderTree.Scope(previous: node.children)
+      // The drawing before opacity is kept for what may fade.
+      if onlyOpacity { node.wantsUnfaded = true }
+      let outerUnfaded = log.unfadedLayer
+      log.unfadedLayer =
+        node.wantsUnfaded || layer.opacity < 1 ? ObjectIdentifier(layer) : nil
+      log.unfaded = nil
+      derive(
+        layer, parentToTarget: parentToTarget, parentSublayers: parentSublayers,
+        flipped: flipped, into: &commands)
+      node.children = scope.taken
+      scope = outer
+      // Only a plain flattening visit hands its commands before opacity over.
+      node.unfaded = log.unfaded
+      node.contentAt = tree.tick
+      log.unfadedLayer = outerUnfaded
+      log.unfaded = nil
+      stats.derivedLayers += 1
+      node.sortedPlanes = stats.sortedPlanes - before.0
+      node.sortedPieces = stats.sortedPieces - before.1
+      node.reusable = log.volatile == before.2
+      node.atlasVersion = nil
+      node.parentToTarget = parentToTarget
+      node.parentSublayers = parentSublayers
+      node.flipped = flipped
+      if log.texts != before.4 { tree.textNodes.append(node) }
+      if log.placeholders != before.3 { tree.placeholderNodes.append(node) }
+    }
+    node.derivedAt = tree.tick
     // Serials mark the items as derived now; reused ones keep theirs.
     for i in start..<commands.count { commands[i].assignSerials(&tree.nextSerial) }
     node.commands = Array(commands[start...])
-    node.parentToTarget = parentToTarget
-    node.parentSublayers = parentSublayers
-    node.flipped = flipped
-    node.derivedAt = tree.tick
-    node.sortedPlanes = stats.sortedPlanes - before.0
-    node.sortedPieces = stats.sortedPieces - before.1
-    node.reusable = log.volatile == before.2
-    node.atlasVersion = nil
-    if log.placeholders != before.3 { tree.placeholderNodes.append(node) }
-    if log.texts != before.4 { tree.textNodes.append(node) }
+  }
+
+  /// Hands the commands of `layer` before its opacity is applied (from
+  /// `start`) to its retained node, when they are wanted and are all its
+  /// drawing: not a replicator's (its instances' visits are not retained)
+  /// nor a transition's (two appearances).
+  func noteUnfaded(_ layer: CALayer, from start: Int, in commands: [DrawCommand]) {
+    guard log.unfadedLayer == ObjectIdentifier(layer) else { return }
+    log.unfadedLayer = nil
+    guard !(layer is CAReplicatorLayer), layer.transitionState == nil else { return }
+    log.unfaded = Array(commands[start...])
   }
 
   /// Points the commands of this frame's new nodes at the images drawn
@@ -179,7 +243,10 @@ extension FrameBuilder {
   /// images their text uses.
   func finishRetained(_ tree: RenderTree, images: [ObjectIdentifier: CGImage], atlasVersion: Int) {
     if !images.isEmpty {
-      for node in tree.placeholderNodes { PendingShapes.replace(images, in: &node.commands) }
+      for node in tree.placeholderNodes {
+        PendingShapes.replace(images, in: &node.commands)
+        if node.unfaded != nil { PendingShapes.replace(images, in: &node.unfaded!) }
+      }
     }
     for node in tree.textNodes { node.atlasVersion = atlasVersion }
     tree.placeholderNodes.removeAll()
@@ -194,7 +261,9 @@ extension FrameBuilder {
     guard let tree = retained else { return [] }
     var layers: [CALayer] = []
     func collect(_ nodes: [RenderTree.Node]) {
-      for node in nodes where node.claimedAt == tree.tick && node.derivedAt == tree.tick {
+      for node in nodes
+      where node.claimedAt == tree.tick && node.derivedAt == tree.tick && node.fadedAt != tree.tick
+      {
         layers.append(node.layer)
         collect(node.children)
       }
