@@ -68,25 +68,25 @@ public final class PresentationTree {
   final class Node {
     let model: CALayer
     let layer: CALayer
-    var children: [Node] = []
-    var mask: Node?
-    var compiled: [CompiledAnimation] = []
-    var compiledVersion = -1
+    @exclusivity(unchecked) var children: [Node] = []
+    @exclusivity(unchecked) var mask: Node?
+    @exclusivity(unchecked) var compiled: [CompiledAnimation] = []
+    @exclusivity(unchecked) var compiledVersion = -1
     /// The transitions among the animations, in order.
-    var transitions: [CATransition] = []
+    @exclusivity(unchecked) var transitions: [CATransition] = []
 
     /// The model's `valuesVersion` when its values were last copied.
-    var copiedVersion = -1
+    @exclusivity(unchecked) var copiedVersion = -1
     /// How the values the animations overwrote go back to the model's
     /// before they are applied again (see `update`); nil: copy everything.
-    var restore: Restore?
+    @exclusivity(unchecked) var restore: Restore?
     /// Whether this layer or one below it has animations: then the subtree
     /// depends on time and is visited by every update.
-    var animatedBelow = true
+    @exclusivity(unchecked) var animatedBelow = true
     /// Whether the node has been brought up to date once.
-    var updated = false
+    @exclusivity(unchecked) var updated = false
     /// What the layer looked like when each of its transitions was first seen.
-    var transitionSnapshots: [ObjectIdentifier: CALayer] = [:]
+    @exclusivity(unchecked) var transitionSnapshots: [ObjectIdentifier: CALayer] = [:]
     /// What the animations overwrite, undone from the model.
     enum Restore {
       /// Only fast properties (opacity, position, ...): typed getters and setters.

@@ -27,37 +27,37 @@ final class RenderTree {
   final class Node {
     let layer: CALayer
     /// The visit's inputs.
-    var parentToTarget = CATransform3DIdentity
-    var parentSublayers: CATransform3D?
-    var flipped = false
+    @exclusivity(unchecked) var parentToTarget = CATransform3DIdentity
+    @exclusivity(unchecked) var parentSublayers: CATransform3D?
+    @exclusivity(unchecked) var flipped = false
     /// The tick of the build that made `commands` (kept or not).
-    var derivedAt: UInt64 = 0
+    @exclusivity(unchecked) var derivedAt: UInt64 = 0
     /// The build that last claimed the node (a layer visited twice in one
     /// build gets a second node).
-    var claimedAt: UInt64 = 0
+    @exclusivity(unchecked) var claimedAt: UInt64 = 0
     /// The commands of the layer and its subtree, its opacity applied.
-    var commands: [DrawCommand] = []
+    @exclusivity(unchecked) var commands: [DrawCommand] = []
     /// The tick of the last build that derived the layer's drawing.
-    var contentAt: UInt64 = 0
+    @exclusivity(unchecked) var contentAt: UInt64 = 0
     /// The commands before the layer's opacity (and blend mode) applied:
     /// what an opacity change reuses. Kept for layers that are translucent
     /// or had their opacity change alone before; nil for layers whose
     /// drawing is not one flattening visit (transform layers, replicators,
     /// rasterized layers, transitions).
-    var unfaded: [DrawCommand]?
-    var wantsUnfaded = false
+    @exclusivity(unchecked) var unfaded: [DrawCommand]?
+    @exclusivity(unchecked) var wantsUnfaded = false
     /// The tick of the last build that only applied a new opacity.
-    var fadedAt: UInt64 = 0
+    @exclusivity(unchecked) var fadedAt: UInt64 = 0
     /// The counts the derivation added to the frame's statistics.
-    var sortedPlanes = 0, sortedPieces = 0
+    @exclusivity(unchecked) var sortedPlanes = 0, sortedPieces = 0
     /// False when the commands depend on more than the subtree and the
     /// inputs (time): derived again every frame.
-    var reusable = false
+    @exclusivity(unchecked) var reusable = false
     /// The glyph atlas's image version the commands point at, when they
     /// hold text (nil otherwise).
-    var atlasVersion: Int?
+    @exclusivity(unchecked) var atlasVersion: Int?
     /// The nodes of the visits made while deriving the commands.
-    var children: [Node] = []
+    @exclusivity(unchecked) var children: [Node] = []
 
     init(layer: CALayer) { self.layer = layer }
 
@@ -127,20 +127,20 @@ final class RenderTree {
   }
 
   /// The visit of the root layer.
-  var root = Scope(previous: [])
+  @exclusivity(unchecked) var root = Scope(previous: [])
   /// The tick of the build under way (`LayerChangeClock.advance()`).
-  var tick: UInt64 = 0
+  @exclusivity(unchecked) var tick: UInt64 = 0
   /// Group ids keep counting across frames, so that the groups of reused
   /// commands never share an id with the groups of a new derivation.
-  var nextGroupID = 0
+  @exclusivity(unchecked) var nextGroupID = 0
   /// The last serial given to a draw item.
-  var nextSerial: UInt64 = 0
+  @exclusivity(unchecked) var nextSerial: UInt64 = 0
   /// Nodes derived this frame whose commands hold placeholder images
   /// (shapes and glyphs drawn when the walk ends): patched with the images.
-  var placeholderNodes: [Node] = []
+  @exclusivity(unchecked) var placeholderNodes: [Node] = []
   /// Nodes derived this frame that hold text: they point at the atlas's
   /// images as they are when the frame ends.
-  var textNodes: [Node] = []
+  @exclusivity(unchecked) var textNodes: [Node] = []
 }
 
 /// What the derivations of a build depended on beyond their layers and
@@ -148,15 +148,15 @@ final class RenderTree {
 /// subtrees, whose commands become their parent's).
 final class DerivationLog {
   /// Layers drawn as a function of time.
-  var volatile = 0
+  @exclusivity(unchecked) var volatile = 0
   /// Items pointing at a placeholder image, replaced when the walk ends.
-  var placeholders = 0
+  @exclusivity(unchecked) var placeholders = 0
   /// Text layers drawn (their items point at the glyph atlas's images).
-  var texts = 0
+  @exclusivity(unchecked) var texts = 0
   /// The layer whose commands before its opacity are wanted, and those
   /// commands once its derivation reached them.
-  var unfadedLayer: ObjectIdentifier?
-  var unfaded: [DrawCommand]?
+  @exclusivity(unchecked) var unfadedLayer: ObjectIdentifier?
+  @exclusivity(unchecked) var unfaded: [DrawCommand]?
 }
 
 extension FrameBuilder {
