@@ -290,6 +290,7 @@ final class RetainedFrameTests: XCTestCase {
       var random = SeededRandom(seed: UInt64(seed))
       let scene = RandomLayerTree(random: &random)
       var builder = FrameBuilder(size: scene.size, scale: 1)
+      var previous: (retained: Frame, fresh: Frame)?
       for step in 0..<12 {
         // A first frame of the tree draws its new glyphs and shapes, so
         // that both builders below find the caches the same.
@@ -304,6 +305,14 @@ final class RetainedFrameTests: XCTestCase {
           XCTFail("seed \(seed), step \(step), after \(scene.log.last ?? "-"): \(difference)")
           break
         }
+        // Damage matches what the render tree kept without hashing it: the
+        // same damage as between frames built from scratch.
+        if let previous {
+          XCTAssertEqual(
+            Damage(from: previous.retained, to: frame), Damage(from: previous.fresh, to: expected),
+            "seed \(seed), step \(step)")
+        }
+        previous = (frame, expected)
         scene.change(&random)
       }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import Synchronization
 
 /// What frame building keeps from one frame to the next: for each layer a
 /// flattening visit drew, the inputs of that visit and the draw commands it
@@ -133,8 +134,14 @@ final class RenderTree {
   /// Group ids keep counting across frames, so that the groups of reused
   /// commands never share an id with the groups of a new derivation.
   @exclusivity(unchecked) var nextGroupID = 0
-  /// The last serial given to a draw item.
-  @exclusivity(unchecked) var nextSerial: UInt64 = 0
+  /// The last serial given to a draw item. Serials are unique in the
+  /// process: each tree counts in its own range (the top 24 bits number
+  /// the trees; 2^40 items a tree is 60 years of 10,000 new items a frame
+  /// at 60 frames a second).
+  @exclusivity(unchecked) var nextSerial: UInt64 = RenderTree.serialRanges.wrappingAdd(
+    1, ordering: .relaxed
+  ).oldValue << 40
+  private static let serialRanges = Atomic<UInt64>(1)
   /// Nodes derived this frame whose commands hold placeholder images
   /// (shapes and glyphs drawn when the walk ends): patched with the images.
   @exclusivity(unchecked) var placeholderNodes: [Node] = []
