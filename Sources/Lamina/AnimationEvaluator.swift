@@ -20,6 +20,8 @@ final class CompiledAnimation {
   let timingFunction: CAMediaTimingFunction?
   /// A from-to animation of numbers on a fast property: the common case.
   let fastNumbers: (from: Double, to: Double, set: (CALayer, Double) -> Void)?
+  /// The fast property's getter, for `fastNumbers`.
+  let fastGet: ((CALayer) -> Double)?
   /// Whether restoring `property` from the model undoes the animation (no
   /// group, no path rotation, a fast property).
   let restorable: Bool
@@ -57,12 +59,24 @@ final class CompiledAnimation {
       !(animation is CASpringAnimation), let p = self.property, case .number(let set) = p.setter
     {
       fastNumbers = (x, y, set)
+      fastGet = p.number
     } else {
       fastNumbers = nil
+      fastGet = nil
     }
     restorable =
       self.property != nil && children.isEmpty
       && (keyframe?.rotationMode == nil || keyframe?.path == nil)
+  }
+
+  /// The value of a `fastNumbers` animation at `time`, or nil when it
+  /// does not apply then (not begun, or over, without a fill).
+  func fastValue(at time: CFTimeInterval) -> Double? {
+    guard let fast = fastNumbers else { return nil }
+    if removedOnCompletion && timing.hasEnded(atParentTime: time) { return nil }
+    guard let point = timing.point(atParentTime: time) else { return nil }
+    let eased = timingFunction?.evaluate(at: point.progress) ?? point.progress
+    return fast.from + (fast.to - fast.from) * eased
   }
 
   /// Applies the animation to `layer` (a presentation layer holding the
@@ -190,6 +204,8 @@ struct AnimatedProperty {
   }
   let get: (CALayer) -> AnimationValue
   let setter: Setter
+  /// The getter of a number property.
+  var number: ((CALayer) -> Double)? = nil
 
   func set(_ layer: CALayer, _ value: AnimationValue) -> Bool {
     switch setter {
@@ -206,7 +222,7 @@ struct AnimatedProperty {
   private static func number(
     _ get: @escaping (CALayer) -> Double, _ set: @escaping (CALayer, Double) -> Void
   ) -> AnimatedProperty {
-    AnimatedProperty(get: { .number(get($0)) }, setter: .number(set))
+    AnimatedProperty(get: { .number(get($0)) }, setter: .number(set), number: get)
   }
 
   static let table: [String: AnimatedProperty] = [

@@ -48,6 +48,20 @@ extension CALayer {
     if changeStamp < now { markChanged(at: now) }
   }
 
+  /// Stamps this layer alone, for a presentation tree that stamps the
+  /// ancestors itself as its update returns up the tree (see
+  /// `PresentationTree`): no walk up through weak references.
+  package func noteChangeHere(opacityOnly: Bool) {
+    let now = LayerChangeClock.now
+    if !opacityOnly && contentStamp < now { contentStamp = now }
+    if changeStamp < now { changeStamp = now }
+  }
+
+  /// Raises this layer's stamp to `stamp` (a sublayer's) when it is older.
+  package func noteChangeBelow(_ stamp: UInt64) {
+    if changeStamp < stamp { changeStamp = stamp }
+  }
+
   private func markChanged(at now: UInt64) {
     var layer: CALayer? = self
     while let current = layer, current.changeStamp < now {

@@ -134,6 +134,17 @@ public final class PresentationTree {
       let time = model.timing.localTime(parentTime)
       if copiedVersion == model.valuesVersion, compiled.isEmpty {
         // Nothing to undo or apply.
+      } else if copiedVersion == model.valuesVersion, compiled.count == 1,
+        let get = compiled[0].fastGet, let set = compiled[0].fastNumbers?.set
+      {
+        // One number animating (opacity, position.x, …): its value now, or
+        // the model's when it does not apply.
+        let animation = compiled[0]
+        let before = get(layer)
+        layer.mutesChanges = true
+        set(layer, animation.fastValue(at: time) ?? get(model))
+        layer.mutesChanges = false
+        if get(layer) != before { layer.noteChangeHere(opacityOnly: animation.keyPath == "opacity") }
       } else if copiedVersion == model.valuesVersion, let restore {
         switch restore {
         case .fast:
@@ -143,11 +154,8 @@ public final class PresentationTree {
           for animation in compiled { animation.apply(to: layer, at: time) }
           layer.mutesChanges = false
           if before == nil || !before!.isSame(as: compiled[0].property!.get(layer)) {
-            if compiled.count == 1 && compiled[0].keyPath == "opacity" {
-              layer.noteOpacityChange()
-            } else {
-              layer.noteChange()
-            }
+            layer.noteChangeHere(
+              opacityOnly: compiled.count == 1 && compiled[0].keyPath == "opacity")
           }
         case .accessors(let accessors):
           let before = accessors.map { $0.get(layer) }
@@ -157,7 +165,7 @@ public final class PresentationTree {
           layer.mutesChanges = false
           for (accessor, old) in zip(accessors, before) where !Convert.same(old, accessor.get(layer))
           {
-            layer.noteChange()
+            layer.noteChangeHere(opacityOnly: false)
             break
           }
         }
@@ -176,20 +184,28 @@ public final class PresentationTree {
         }
       }
       syncChildren()
+      // Layers stamped here (`noteChangeHere`) are not stamped up the tree:
+      // each node raises its own stamp to its sublayers' as it returns.
       var animated = !compiled.isEmpty
+      var below: UInt64 = 0
       for child in children {
         child.update(parentTime: time, since: tick, visited: &visited)
         animated = animated || child.animatedBelow
+        below = max(below, child.layer.changeStamp)
       }
       if let modelMask = model.mask {
         if mask?.model !== modelMask { mask = Node(model: modelMask) }
-        mask?.update(parentTime: time, since: tick, visited: &visited)
-        if layer.mask !== mask?.layer { layer.mask = mask?.layer }
-        animated = animated || mask?.animatedBelow == true
+        if let mask {
+          mask.update(parentTime: time, since: tick, visited: &visited)
+          if layer.mask !== mask.layer { layer.mask = mask.layer }
+          animated = animated || mask.animatedBelow
+          below = max(below, mask.layer.changeStamp)
+        }
       } else if mask != nil {
         mask = nil
         layer.mask = nil
       }
+      layer.noteChangeBelow(below)
       animatedBelow = animated
     }
 

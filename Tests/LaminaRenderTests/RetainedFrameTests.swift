@@ -79,6 +79,29 @@ final class RetainedFrameTests: XCTestCase {
     XCTAssertEqual(frame.allItems[0].color.w, 0.25, accuracy: 1e-6)
   }
 
+  func testALayerFadingFrameAfterFrameIsNotDerivedAndSettlesBack() {
+    let (root, _, leaves) = makeTree()
+    leaves[2].opacity = 0.9
+    var builder = FrameBuilder(size: CGSize(width: 120, height: 80), scale: 1)
+    build(&builder, root)
+    for step in 1...4 {
+      leaves[2].opacity = 0.9 - Float(step) / 10
+      XCTAssertEqual(build(&builder, root), ["root", "container"])
+    }
+    // Still again: the whole frame is reused.
+    var frame = builder.build(root: root, background: .white)
+    XCTAssertEqual(frame.stats.derivedLayers + frame.stats.fadedLayers, 0)
+    XCTAssertEqual(frame.allItems[2].color.w, 0.5, accuracy: 1e-6)
+    // A sibling changes: the faded layer did not keep its last commands
+    // while it faded, so it is faded once more (not derived), and keeps them.
+    leaves[0].backgroundColor = .black
+    XCTAssertEqual(build(&builder, root), ["root", "container", "a"])
+    leaves[1].backgroundColor = .black
+    frame = builder.build(root: root, background: .white)
+    XCTAssertEqual(names(builder.lastDerivedLayers), ["root", "container", "b"])
+    XCTAssertEqual(frame.stats.fadedLayers, 0)
+  }
+
   func testATransformChangeDerivesTheWholeSubtree() {
     let (root, container, _) = makeTree()
     var builder = FrameBuilder(size: CGSize(width: 120, height: 80), scale: 1)

@@ -109,7 +109,6 @@ public struct DrawItem {
     @exclusivity(unchecked) var rect: CGRect
     @exclusivity(unchecked) var uv: (u0: Float, v0: Float, u1: Float, v1: Float)
     @exclusivity(unchecked) var matrix: CATransform3D
-    @exclusivity(unchecked) var color: SIMD4<Float>
     @exclusivity(unchecked) var bounds: PixelRect
     @exclusivity(unchecked) var layerName: String?
     @exclusivity(unchecked) var antialiased: Bool
@@ -118,7 +117,6 @@ public struct DrawItem {
     @exclusivity(unchecked) var edgeMask: UInt8
     @exclusivity(unchecked) var shape: ShapeEffect?
     @exclusivity(unchecked) var clip: ClipEffect?
-    @exclusivity(unchecked) var serial: UInt64
 
     init(
       material: Material,
@@ -126,7 +124,6 @@ public struct DrawItem {
       rect: CGRect,
       uv: (u0: Float, v0: Float, u1: Float, v1: Float),
       matrix: CATransform3D,
-      color: SIMD4<Float>,
       bounds: PixelRect,
       layerName: String?,
       antialiased: Bool,
@@ -134,15 +131,13 @@ public struct DrawItem {
       blend: BlendMode,
       edgeMask: UInt8,
       shape: ShapeEffect?,
-      clip: ClipEffect?,
-      serial: UInt64
+      clip: ClipEffect?
     ) {
       self.material = material
       self.clippedPolygon = clippedPolygon
       self.rect = rect
       self.uv = uv
       self.matrix = matrix
-      self.color = color
       self.bounds = bounds
       self.layerName = layerName
       self.antialiased = antialiased
@@ -151,7 +146,6 @@ public struct DrawItem {
       self.edgeMask = edgeMask
       self.shape = shape
       self.clip = clip
-      self.serial = serial
     }
 
     func copy() -> Storage {
@@ -161,7 +155,6 @@ public struct DrawItem {
         rect: rect,
         uv: uv,
         matrix: matrix,
-        color: color,
         bounds: bounds,
         layerName: layerName,
         antialiased: antialiased,
@@ -169,18 +162,21 @@ public struct DrawItem {
         blend: blend,
         edgeMask: edgeMask,
         shape: shape,
-        clip: clip,
-        serial: serial)
+        clip: clip)
     }
   }
 
   private var storage: Storage
+  /// Kept beside the box: opacity changes it, and an item faded anew
+  /// should not copy the box.
+  private var storedColor: SIMD4<Float>
+  private var storedSerial: UInt64
 
   /// The box, made unique before it is written; any change resets the serial.
   @inline(__always)
   private mutating func unique() -> Storage {
     if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-    storage.serial = 0
+    storedSerial = 0
     return storage
   }
 
@@ -207,7 +203,6 @@ public struct DrawItem {
       rect: rect,
       uv: uv,
       matrix: matrix,
-      color: color,
       bounds: bounds,
       layerName: layerName,
       antialiased: antialiased,
@@ -215,7 +210,9 @@ public struct DrawItem {
       blend: blend,
       edgeMask: edgeMask,
       shape: shape,
-      clip: clip, serial: serial)
+      clip: clip)
+    storedColor = color
+    storedSerial = serial
   }
 
   public var material: Material {
@@ -248,8 +245,11 @@ public struct DrawItem {
   }
   /// Premultiplied color, opacity included (the tint for images).
   public var color: SIMD4<Float> {
-    get { storage.color }
-    set { unique().color = newValue }
+    get { storedColor }
+    set {
+      storedColor = newValue
+      storedSerial = 0
+    }
   }
   /// Pixels the polygon can touch, clipped to the target.
   public var bounds: PixelRect {
@@ -301,11 +301,8 @@ public struct DrawItem {
   /// each item it derives a new serial and keeps it while the item is
   /// reused; changing any field resets it to 0 (unknown).
   public var serial: UInt64 {
-    get { storage.serial }
-    set {
-      if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-      storage.serial = newValue
-    }
+    get { storedSerial }
+    set { storedSerial = newValue }
   }
   /// True when the item needs the effect vertex format and programs.
   var hasEffects: Bool { storage.shape != nil || storage.clip != nil }

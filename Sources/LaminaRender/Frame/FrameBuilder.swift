@@ -100,6 +100,7 @@ public struct FrameBuilder {
     stats = FrameStats()
     DrawnContentCache.shared.beginFrame()
     if let tree = retained {
+      tree.previousTick = tree.tick
       tree.tick = LayerChangeClock.advance()
       nextGroupID = tree.nextGroupID
       atlasVersion = GlyphAtlas.shared.imagesVersion

@@ -36,8 +36,12 @@ final class RenderTree {
     /// The build that last claimed the node (a layer visited twice in one
     /// build gets a second node).
     @exclusivity(unchecked) var claimedAt: UInt64 = 0
-    /// The commands of the layer and its subtree, its opacity applied.
+    /// The commands of the layer and its subtree, its opacity applied,
+    /// when `keeps` (not while the layer fades frame after frame).
     @exclusivity(unchecked) var commands: [DrawCommand] = []
+    @exclusivity(unchecked) var keeps = false
+    /// Whether the layer has a `compositingFilter` (part of its drawing).
+    @exclusivity(unchecked) var blends = false
     /// The tick of the last build that derived the layer's drawing.
     @exclusivity(unchecked) var contentAt: UInt64 = 0
     /// The commands before the layer's opacity (and blend mode) applied:
@@ -129,8 +133,10 @@ final class RenderTree {
 
   /// The visit of the root layer.
   @exclusivity(unchecked) var root = Scope(previous: [])
-  /// The tick of the build under way (`LayerChangeClock.advance()`).
+  /// The tick of the build under way (`LayerChangeClock.advance()`), and
+  /// of the one before.
   @exclusivity(unchecked) var tick: UInt64 = 0
+  @exclusivity(unchecked) var previousTick: UInt64 = 0
   /// Group ids keep counting across frames, so that the groups of reused
   /// commands never share an id with the groups of a new derivation.
   @exclusivity(unchecked) var nextGroupID = 0
@@ -177,7 +183,8 @@ extension FrameBuilder {
     let node = scope.claim(layer, tick: tree.tick)
     let sameInputs = node.sameInputs(
       parentToTarget, parentSublayers, flipped, atlasVersion: atlasVersion)
-    if sameInputs && layer.changeStamp <= node.derivedAt {
+    let unchanged = sameInputs && layer.changeStamp <= node.derivedAt
+    if unchanged && node.keeps {
       commands.append(contentsOf: node.commands)
       stats.reusedLayers += 1
       stats.sortedPlanes += node.sortedPlanes
@@ -192,9 +199,18 @@ extension FrameBuilder {
       // The same drawing under a new opacity.
       commands.append(contentsOf: unfaded)
       applyOpacity(layer.opacity, from: start, in: &commands)
-      applyCompositingFilter(of: layer, from: start, in: &commands)
+      if node.blends { applyCompositingFilter(of: layer, from: start, in: &commands) }
       stats.fadedLayers += 1
+      // A layer faded frame after frame does not keep what the next frame
+      // fades anew; once its opacity holds still it keeps it again.
+      let fadedBefore = node.fadedAt == tree.previousTick
       node.fadedAt = tree.tick
+      if !unchanged && fadedBefore {
+        node.keeps = false
+        node.commands = []
+        node.derivedAt = tree.tick
+        return
+      }
       stats.sortedPlanes += node.sortedPlanes
       stats.sortedPieces += node.sortedPieces
       if node.atlasVersion != nil { log.texts += 1 }
@@ -215,6 +231,7 @@ extension FrameBuilder {
       // Only a plain flattening visit hands its commands before opacity over.
       node.unfaded = log.unfaded
       node.contentAt = tree.tick
+      node.blends = layer.compositingFilter != nil
       log.unfadedLayer = outerUnfaded
       log.unfaded = nil
       stats.derivedLayers += 1
@@ -232,6 +249,7 @@ extension FrameBuilder {
     // Serials mark the items as derived now; reused ones keep theirs.
     for i in start..<commands.count { commands[i].assignSerials(&tree.nextSerial) }
     node.commands = Array(commands[start...])
+    node.keeps = true
   }
 
   /// Hands the commands of `layer` before its opacity is applied (from
