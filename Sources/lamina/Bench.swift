@@ -34,6 +34,7 @@ func runBench(_ arguments: [String]) -> Int32 {
 
     var sceneFrames = SceneFrames(scene: scene, scale: nil, pixelSize: pixelSize)
     var update: [Double] = []
+    var building: [Double] = []
     var cpu: [Double] = []
     var gpu: [Double] = []
     var total: [Double] = []
@@ -59,6 +60,7 @@ func runBench(_ arguments: [String]) -> Int32 {
       let encode = renderer.lastEncodeMilliseconds
       cpu.append(Double(t1 - t0) / 1e6 + encode)
       update.append(Double(tu - t0) / 1e6)
+      building.append(Double(t1 - tu) / 1e6)
       gpu.append(max(0, Double(t2 - t1) / 1e6 - encode))
       total.append(Double(t2 - t0) / 1e6)
       draws.append(renderer.counters.drawCalls)
@@ -71,7 +73,7 @@ func runBench(_ arguments: [String]) -> Int32 {
       scene: (path as NSString).lastPathComponent, width: pixelSize.0, height: pixelSize.1,
       frames: frames, warmup: warmup, start: start, fps: fps, frameMs: total, cpuMs: cpu,
       gpuMs: gpu,
-      updateMs: update, drawCalls: draws, uploads: uploads, offscreenPasses: passes,
+      updateMs: update, buildMs: building, drawCalls: draws, uploads: uploads, offscreenPasses: passes,
       depthSortMs: sortMs, depthSortPieces: pieces,
       peakMemoryMB: peakMemoryMB(), renderer: renderer)
     print(options.has("--json") ? report.json() : report.text())
@@ -94,6 +96,8 @@ struct BenchReport {
   let frameMs: [Double], cpuMs: [Double], gpuMs: [Double]
   /// Bringing the presentation tree to the frame's time (part of the CPU time).
   let updateMs: [Double]
+  /// Building the frame from the presentation tree (part of the CPU time).
+  let buildMs: [Double]
   let drawCalls: [Int], uploads: [Int], offscreenPasses: [Int]
   let depthSortMs: [Double], depthSortPieces: [Int]
   let peakMemoryMB: Double
@@ -119,7 +123,7 @@ struct BenchReport {
       scene \(scene)  \(width)x\(height)  \(frames) frames from t=\(start)s at \(Int(fps)) fps (\(warmup) warm-up)
       renderer \(renderer.context.platform.rawValue), \(renderer.samples)x MSAA
       fps \(f(median > 0 ? 1000 / median : 0))  frame ms: median \(f(median))  p95 \(f(Self.percentile(frameMs, 95)))  p99 \(f(Self.percentile(frameMs, 99)))
-      cpu (build + encode) ms: median \(f(Self.percentile(cpuMs, 50))) (presentation update \(f(Self.percentile(updateMs, 50))))  gpu (to glFinish) ms: median \(f(Self.percentile(gpuMs, 50)))
+      cpu (build + encode) ms: median \(f(Self.percentile(cpuMs, 50))) (presentation update \(f(Self.percentile(updateMs, 50))), frame building \(f(Self.percentile(buildMs, 50))))  gpu (to glFinish) ms: median \(f(Self.percentile(gpuMs, 50)))
       per frame: \(f(mean(drawCalls))) draw calls, \(f(mean(uploads))) uploads, \(f(mean(offscreenPasses))) offscreen passes
       depth sort: \(f(Self.percentile(depthSortMs, 50))) ms median for \(f(mean(depthSortPieces))) pieces (part of cpu)
       peak memory \(f(peakMemoryMB)) MiB
@@ -138,6 +142,9 @@ struct BenchReport {
       "cpuMs": ["median": Self.percentile(cpuMs, 50), "p95": Self.percentile(cpuMs, 95)],
       "presentationUpdateMs": [
         "median": Self.percentile(updateMs, 50), "p95": Self.percentile(updateMs, 95),
+      ],
+      "frameBuildingMs": [
+        "median": Self.percentile(buildMs, 50), "p95": Self.percentile(buildMs, 95),
       ],
       "gpuMs": ["median": Self.percentile(gpuMs, 50), "p95": Self.percentile(gpuMs, 95)],
       "drawCallsPerFrame": mean(drawCalls), "uploadsPerFrame": mean(uploads),
