@@ -84,10 +84,15 @@ final class RetainedFrameTests: XCTestCase {
     leaves[2].opacity = 0.9
     var builder = FrameBuilder(size: CGSize(width: 120, height: 80), scale: 1)
     build(&builder, root)
+    let geometry = builder.build(root: root, background: .white).allItems[2].geometryIdentity
     for step in 1...4 {
       leaves[2].opacity = 0.9 - Float(step) / 10
       XCTAssertEqual(build(&builder, root), ["root", "container"])
     }
+    // The faded item is the same geometry (what a renderer keeps vertices by).
+    let faded = builder.build(root: root, background: .white).allItems[2]
+    XCTAssertEqual(faded.geometryIdentity, geometry)
+    XCTAssertNotEqual(faded.serial, 0)
     // Still again: the whole frame is reused.
     var frame = builder.build(root: root, background: .white)
     XCTAssertEqual(frame.stats.derivedLayers + frame.stats.fadedLayers, 0)

@@ -304,6 +304,11 @@ public struct DrawItem {
     get { storedSerial }
     set { storedSerial = newValue }
   }
+  /// Identifies the item's fields other than `color` and `serial`: items
+  /// with the same identity differ at most in color (a layer whose opacity
+  /// changes keeps it). Valid while one of the items is held (the box
+  /// lives as long as an item refers to it).
+  public var geometryIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
   /// True when the item needs the effect vertex format and programs.
   var hasEffects: Bool { storage.shape != nil || storage.clip != nil }
 
