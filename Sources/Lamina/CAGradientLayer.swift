@@ -20,23 +20,23 @@ public struct CAGradientLayerType: RawRepresentable, Hashable, Sendable {
 /// ```
 open class CAGradientLayer: CALayer {
   /// The colors (`CGColor` values), first at location 0.
-  open var colors: [Any]? {
+  @exclusivity(unchecked) open var colors: [Any]? {
     didSet { didChange("colors", oldValue) }
   }
   /// The location of each color in 0…1, or nil for evenly spaced colors.
-  open var locations: [CGFloat]? {
+  @exclusivity(unchecked) open var locations: [CGFloat]? {
     didSet { didChange("locations", oldValue) }
   }
   /// Unit point where location 0 lies (the center for radial and conic).
-  open var startPoint = CGPoint(x: 0.5, y: 0) {
+  @exclusivity(unchecked) open var startPoint = CGPoint(x: 0.5, y: 0) {
     didSet { didChange("startPoint", oldValue) }
   }
   /// Unit point where location 1 lies (the direction of 0 for conic).
-  open var endPoint = CGPoint(x: 0.5, y: 1) {
+  @exclusivity(unchecked) open var endPoint = CGPoint(x: 0.5, y: 1) {
     didSet { didChange("endPoint", oldValue) }
   }
   /// Axial, radial or conic.
-  open var type: CAGradientLayerType = .axial {
+  @exclusivity(unchecked) open var type: CAGradientLayerType = .axial {
     didSet { didChange("type", oldValue) }
   }
 

@@ -16,7 +16,7 @@ public struct CAScrollLayerScrollMode: RawRepresentable, Hashable, Sendable {
 /// by default.
 open class CAScrollLayer: CALayer {
   /// The directions `scroll(to:)` and `scroll(_:)` may move in.
-  open var scrollMode: CAScrollLayerScrollMode = .both {
+  @exclusivity(unchecked) open var scrollMode: CAScrollLayerScrollMode = .both {
     didSet { didChange("scrollMode", oldValue) }
   }
 

@@ -336,9 +336,10 @@ final class RetainedFrameTests: XCTestCase {
         // Damage matches what the render tree kept without hashing it: the
         // same damage as between frames built from scratch.
         if let previous {
+          func rects(_ damage: Damage) -> [String] { damage.rects.map(\.description).sorted() }
           XCTAssertEqual(
-            Damage(from: previous.retained, to: frame), Damage(from: previous.fresh, to: expected),
-            "seed \(seed), step \(step)")
+            rects(Damage(from: previous.retained, to: frame)),
+            rects(Damage(from: previous.fresh, to: expected)), "seed \(seed), step \(step)")
         }
         previous = (frame, expected)
         scene.change(&random)
