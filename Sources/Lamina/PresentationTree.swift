@@ -140,11 +140,21 @@ public final class PresentationTree {
         // One number animating (opacity, position.x, …): its value now, or
         // the model's when it does not apply.
         let animation = compiled[0]
-        let before = get(layer)
         layer.mutesChanges = true
-        set(layer, animation.fastValue(at: time) ?? get(model))
+        if animation.property?.isTransformComponent == true {
+          // Set on the model's transform, as every frame.
+          let before = layer.transform
+          layer.transform = model.transform
+          if let value = animation.fastValue(at: time) { set(layer, value) }
+          if layer.transform != before { layer.noteChangeHere(opacityOnly: false) }
+        } else {
+          let before = get(layer)
+          set(layer, animation.fastValue(at: time) ?? get(model))
+          if get(layer) != before {
+            layer.noteChangeHere(opacityOnly: animation.keyPath == "opacity")
+          }
+        }
         layer.mutesChanges = false
-        if get(layer) != before { layer.noteChangeHere(opacityOnly: animation.keyPath == "opacity") }
       } else if copiedVersion == model.valuesVersion, let restore {
         switch restore {
         case .fast:
