@@ -248,7 +248,9 @@ struct AnimatedProperty {
         var k = t.components
         set(&k, CGFloat(value))
         var recomposed = CATransform3D(components: k)
-        (recomposed.m14, recomposed.m24, recomposed.m34, recomposed.m44) = (t.m14, t.m24, t.m34, t.m44)
+        (recomposed.m14, recomposed.m24, recomposed.m34, recomposed.m44) = (
+          t.m14, t.m24, t.m34, t.m44
+        )
         layer.transform = recomposed
       })
     property.isTransformComponent = true

@@ -173,8 +173,8 @@ public final class PresentationTree {
           for accessor in accessors { accessor.set(layer, accessor.get(model)) }
           for animation in compiled { animation.apply(to: layer, at: time) }
           layer.mutesChanges = false
-          for (accessor, old) in zip(accessors, before) where !Convert.same(old, accessor.get(layer))
-          {
+          for (accessor, old) in zip(accessors, before)
+          where !Convert.same(old, accessor.get(layer)) {
             layer.noteChangeHere(opacityOnly: false)
             break
           }

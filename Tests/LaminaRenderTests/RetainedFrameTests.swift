@@ -188,8 +188,9 @@ final class RetainedFrameTests: XCTestCase {
     XCTAssertEqual(frame(at: 0.2), ["root", "container", "b"])
     // From then on b keeps its drawing and only its opacity is applied.
     XCTAssertEqual(frame(at: 0.3), ["root", "container"])
-    XCTAssertEqual(builder.build(root: presentation.update(time: 0.4), background: .white)
-      .stats.fadedLayers, 1)
+    XCTAssertEqual(
+      builder.build(root: presentation.update(time: 0.4), background: .white)
+        .stats.fadedLayers, 1)
     XCTAssertEqual(presentation.visitedLayers, 3)  // the animated layer and its ancestors
     // Ended (and removed on completion): back to the model value once,
     // then nothing changes.
@@ -232,7 +233,9 @@ final class RetainedFrameTests: XCTestCase {
       fresh.time = t
       XCTAssertNil(
         DrawListComparison.difference(frame, fresh.build(root: root, background: .white)))
-      if t > 0.5 { XCTAssertEqual(names(builder.lastDerivedLayers), ["root", "container", "emitter"]) }
+      if t > 0.5 {
+        XCTAssertEqual(names(builder.lastDerivedLayers), ["root", "container", "emitter"])
+      }
     }
   }
 
@@ -450,7 +453,8 @@ final class RandomLayerTree {
     func color() -> CGColor {
       CGColor(
         red: .random(in: 0...1, using: &random), green: .random(in: 0...1, using: &random),
-        blue: .random(in: 0...1, using: &random), alpha: [1, 0.6][Int.random(in: 0..<2, using: &random)])
+        blue: .random(in: 0...1, using: &random),
+        alpha: [1, 0.6][Int.random(in: 0..<2, using: &random)])
     }
     let property = Int.random(in: 0..<22, using: &random)
     switch property {
@@ -458,8 +462,10 @@ final class RandomLayerTree {
     case 1: layer.opacity = [1, 0.5, 0.8, 0][Int.random(in: 0..<4, using: &random)]
     case 2: layer.position.x += .random(in: -20...20, using: &random)
     case 3: layer.bounds.size.width = .random(in: 4...70, using: &random)
-    case 4: layer.transform = CATransform3DMakeRotation(.random(in: -1...1, using: &random), 0, 0, 1)
-    case 5: layer.transform = CATransform3DMakeRotation(.random(in: -1.4...1.4, using: &random), 0, 1, 0)
+    case 4:
+      layer.transform = CATransform3DMakeRotation(.random(in: -1...1, using: &random), 0, 0, 1)
+    case 5:
+      layer.transform = CATransform3DMakeRotation(.random(in: -1.4...1.4, using: &random), 0, 1, 0)
     case 6:
       var p = CATransform3DIdentity
       p.m34 = -1 / CGFloat.random(in: 100...500, using: &random)

@@ -115,7 +115,9 @@ final class RenderTree {
       } else if !previous.isEmpty {
         if byLayer == nil {
           var map: [ObjectIdentifier: [Int]] = [:]
-          for (i, n) in previous.enumerated() { map[ObjectIdentifier(n.layer), default: []].append(i) }
+          for (i, n) in previous.enumerated() {
+            map[ObjectIdentifier(n.layer), default: []].append(i)
+          }
           byLayer = map
         }
         if let indices = byLayer?[ObjectIdentifier(layer)],
@@ -144,10 +146,11 @@ final class RenderTree {
   /// process: each tree counts in its own range (the top 24 bits number
   /// the trees; 2^40 items a tree is 60 years of 10,000 new items a frame
   /// at 60 frames a second).
-  @exclusivity(unchecked) var nextSerial: UInt64 = RenderTree.serialRanges.wrappingAdd(
-    1, ordering: .relaxed
-  ).oldValue << 40
+  @exclusivity(unchecked) var nextSerial = RenderTree.newSerialRange()
   private static let serialRanges = Atomic<UInt64>(1)
+  private static func newSerialRange() -> UInt64 {
+    serialRanges.wrappingAdd(1, ordering: .relaxed).oldValue << 40
+  }
   /// Nodes derived this frame whose commands hold placeholder images
   /// (shapes and glyphs drawn when the walk ends): patched with the images.
   @exclusivity(unchecked) var placeholderNodes: [Node] = []
@@ -194,7 +197,8 @@ extension FrameBuilder {
     }
     let start = commands.count
     let before = (stats.sortedPlanes, stats.sortedPieces, log.volatile, log.placeholders, log.texts)
-    let onlyOpacity = sameInputs && !layer.isHidden && layer.opacity > 0 && node.onlyOpacityChanged()
+    let onlyOpacity =
+      sameInputs && !layer.isHidden && layer.opacity > 0 && node.onlyOpacityChanged()
     if onlyOpacity, let unfaded = node.unfaded {
       // The same drawing under a new opacity.
       commands.append(contentsOf: unfaded)
