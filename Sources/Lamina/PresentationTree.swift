@@ -98,7 +98,7 @@ public final class PresentationTree {
 
     init(model: CALayer) {
       self.model = model
-      layer = type(of: model).init(layer: model)
+      layer = model.valueCopy()
       layer.createdGeneration = .max
       layer.modelLayer = model
     }
@@ -111,7 +111,9 @@ public final class PresentationTree {
       if updated && !animatedBelow && model.changeStamp <= tick { return }
       visited += 1
       updated = true
+      var animationsChanged = false
       if compiledVersion != model.animationsVersion {
+        animationsChanged = compiledVersion != -1
         compiled = model.storedAnimations.map { CompiledAnimation($0.animation) }
         compiledVersion = model.animationsVersion
         transitions = model.storedAnimations.compactMap { $0.animation as? CATransition }
@@ -132,6 +134,10 @@ public final class PresentationTree {
       // the layer reports a change only where the values end up different
       // (an animation that ended, or holds its last value, changes nothing).
       let time = model.timing.localTime(parentTime)
+      // The mask first: animations of `mask.…` key paths write into it.
+      updateMask(
+        time: time, since: tick, visited: &visited,
+        rewritten: animationsChanged || compiled.contains { $0.keyPath.hasPrefix("mask.") })
       if copiedVersion == model.valuesVersion, compiled.isEmpty {
         // Nothing to undo or apply.
       } else if copiedVersion == model.valuesVersion, compiled.count == 1,
@@ -203,17 +209,9 @@ public final class PresentationTree {
         animated = animated || child.animatedBelow
         below = max(below, child.layer.changeStamp)
       }
-      if let modelMask = model.mask {
-        if mask?.model !== modelMask { mask = Node(model: modelMask) }
-        if let mask {
-          mask.update(parentTime: time, since: tick, visited: &visited)
-          if layer.mask !== mask.layer { layer.mask = mask.layer }
-          animated = animated || mask.animatedBelow
-          below = max(below, mask.layer.changeStamp)
-        }
-      } else if mask != nil {
-        mask = nil
-        layer.mask = nil
+      if let mask {
+        animated = animated || mask.animatedBelow
+        below = max(below, mask.layer.changeStamp)
       }
       layer.noteChangeBelow(below)
       animatedBelow = animated
@@ -246,6 +244,29 @@ public final class PresentationTree {
         accessors.append(accessor)
       }
       return .accessors(accessors)
+    }
+
+    /// Brings the presentation mask to `time` (this layer's local time).
+    /// `rewritten`: this layer's animations write `mask.…` key paths or
+    /// changed, so what they wrote last time goes back (a full copy).
+    private func updateMask(
+      time: CFTimeInterval, since tick: UInt64, visited: inout Int, rewritten: Bool
+    ) {
+      guard let modelMask = model.mask else {
+        if mask != nil {
+          mask = nil
+          layer.mask = nil
+        }
+        return
+      }
+      if mask?.model !== modelMask { mask = Node(model: modelMask) }
+      guard let mask else { return }
+      if rewritten {
+        mask.copiedVersion = -1
+        mask.updated = false
+      }
+      mask.update(parentTime: time, since: tick, visited: &visited)
+      if layer.mask !== mask.layer { layer.mask = mask.layer }
     }
 
     /// The state of `transition` at the layer's local `time`, or nil when it
@@ -297,12 +318,33 @@ extension CALayer {
   /// The layer as it appears now (at `CACurrentMediaTime()`): a copy with
   /// its animations applied, whose sublayers and mask are presentation
   /// layers too. A presentation layer returns itself.
+  ///
+  /// A presentation copy is an instance of the layer's Lamina class (Swift
+  /// cannot call a subclass's `init(layer:)` through its metatype), so for
+  /// a subclass defined outside Lamina this returns nil, with a warning
+  /// (see `Diagnostics`); `presentationLayer()` returns the copy typed as
+  /// its Lamina class.
   public func presentation() -> Self? {
+    if modelLayer != nil { return self }
+    guard let copy = presentationLayer() as? Self else {
+      Diagnostics.warnOnce(
+        "presentation() of \(type(of: self)): its presentation copy is a "
+          + "\(type(of: self).laminaClass), not a \(type(of: self)); presentation() returns nil for "
+          + "it, presentationLayer() returns the copy")
+      return nil
+    }
+    return copy
+  }
+
+  /// The layer as it appears now, as `presentation()`, typed as a `CALayer`:
+  /// for any layer, subclasses defined outside Lamina included (whose copy
+  /// is an instance of their Lamina class, with every value of the layer).
+  public func presentationLayer() -> CALayer {
     if modelLayer != nil { return self }
     let now = CACurrentMediaTime()
     let parent = superlayer ?? maskOwner
     let parentTime = parent.map { $0.localTime(fromAbsolute: now) } ?? now
-    return PresentationTree(root: self).update(time: parentTime) as? Self
+    return PresentationTree(root: self).update(time: parentTime)
   }
 
   /// The model layer a presentation layer shows; a model layer returns itself.

@@ -6,12 +6,15 @@ struct SceneDecoder {
   let file: String
   let baseURL: URL?
   let maxImageDimension: Int
+  /// Where images come from when several loads share them (nil: decoded here).
+  let imageCache: ImageCache?
   var images: [String: CGImage] = [:]
 
-  init(file: String, baseURL: URL?, maxImageDimension: Int) {
+  init(file: String, baseURL: URL?, maxImageDimension: Int, imageCache: ImageCache? = nil) {
     self.file = file
     self.baseURL = baseURL
     self.maxImageDimension = maxImageDimension
+    self.imageCache = imageCache
   }
 
   // MARK: Errors
@@ -115,7 +118,9 @@ struct SceneDecoder {
         url = URL(fileURLWithPath: relative)
       }
       do {
-        images[name] = try CGImage.decode(fileAt: url.path, maxDimension: maxImageDimension)
+        images[name] =
+          try imageCache?.image(atPath: url.path, maxDimension: maxImageDimension)
+          ?? CGImage.decode(fileAt: url.path, maxDimension: maxImageDimension)
       } catch let e as ImageError {
         throw SceneError.imageFailed(file: file, path: path, message: e.description)
       }
@@ -138,7 +143,7 @@ struct SceneDecoder {
   func layer(_ json: JSON, at path: String, canvas: Canvas? = nil) throws -> CALayer {
     let m = try members(json, path, "a layer object")
     let (className, type) = try layerClass(json, path)
-    let layer = type.init()
+    let layer = type.makeInstance()
     if let canvas {
       layer.bounds = CGRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
       layer.position = CGPoint(x: canvas.width / 2, y: canvas.height / 2)

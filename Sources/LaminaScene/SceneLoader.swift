@@ -33,10 +33,14 @@ public enum SceneLoader {
   ]
 
   /// Loads the scene file at `url`; image paths are relative to its folder.
-  /// - Parameter maxImageDimension: the largest image width or height
-  ///   accepted (a renderer passes its maximum texture size).
+  /// - Parameters:
+  ///   - maxImageDimension: the largest image width or height accepted (a
+  ///     renderer passes its maximum texture size).
+  ///   - imageCache: decoded images shared with other loads (nil: this load
+  ///     decodes its own).
   public static func load(
-    contentsOf url: URL, maxImageDimension: Int = defaultMaxImageDimension
+    contentsOf url: URL, maxImageDimension: Int = defaultMaxImageDimension,
+    imageCache: ImageCache? = nil
   ) throws -> Scene {
     let fileName = url.lastPathComponent
     let data: Data
@@ -51,7 +55,7 @@ public enum SceneLoader {
     }
     let scene = try load(
       data: data, baseURL: url.deletingLastPathComponent(), fileName: fileName,
-      maxImageDimension: maxImageDimension)
+      maxImageDimension: maxImageDimension, imageCache: imageCache)
     return Scene(canvas: scene.canvas, root: scene.root, images: scene.images, url: url)
   }
 
@@ -60,17 +64,35 @@ public enum SceneLoader {
   /// scene in error messages.
   public static func load(
     data: Data, baseURL: URL?, fileName: String,
-    maxImageDimension: Int = defaultMaxImageDimension
+    maxImageDimension: Int = defaultMaxImageDimension, imageCache: ImageCache? = nil
   ) throws -> Scene {
-    let json: JSON
+    try load(
+      json: parseJSON(data, fileName: fileName), baseURL: baseURL, fileName: fileName,
+      maxImageDimension: maxImageDimension, imageCache: imageCache)
+  }
+
+  /// Parses a JSON document with the scene format's strict reader (keys in
+  /// the order written); a syntax error is a `SceneError.syntax` naming
+  /// `fileName`, the line and the column.
+  package static func parseJSON(_ data: Data, fileName: String) throws -> JSON {
     do {
-      json = try JSONParser.parse(data)
+      return try JSONParser.parse(data)
     } catch let e as JSONSyntaxError {
       throw SceneError.syntax(
-        file: fileName, line: e.line, column: e.column, message: message(for: e.reason))
+        file: fileName, line: e.line, column: e.column,
+        message: (e.path.map { "\($0): " } ?? "") + message(for: e.reason))
     }
+  }
+
+  /// Loads a scene from its parsed JSON (a scene inside another document,
+  /// such as a batch job line).
+  package static func load(
+    json: JSON, baseURL: URL?, fileName: String,
+    maxImageDimension: Int = defaultMaxImageDimension, imageCache: ImageCache? = nil
+  ) throws -> Scene {
     var decoder = SceneDecoder(
-      file: fileName, baseURL: baseURL, maxImageDimension: maxImageDimension)
+      file: fileName, baseURL: baseURL, maxImageDimension: maxImageDimension,
+      imageCache: imageCache)
     return try decoder.scene(json)
   }
 

@@ -98,6 +98,8 @@ func renderSequence(
   // At most this many frames wait for the writers: bounds memory.
   let slots = DispatchSemaphore(value: videoPath != nil ? 3 : cores + 1)
   let failure = FirstError()
+  // PNG frames written so far: a sequence that fails removes them.
+  let written = WrittenFiles()
 
   var video: VideoOutput?
   if let videoPath {
@@ -113,19 +115,27 @@ func renderSequence(
       slots.wait()
       let frame = frames.frame(at: Double(n) / fps)
       // Only what changed since the last frame is drawn again.
-      let image =
-        if let previous {
-          try renderer.render(
-            frame, updating: previous.image, damage: Damage(from: previous.frame, to: frame))
-        } else {
-          try renderer.render(frame)
+      let image: RenderedImage
+      do {
+        image =
+          if let previous {
+            try renderer.render(
+              frame, updating: previous.image, damage: Damage(from: previous.frame, to: frame))
+          } else {
+            try renderer.render(frame)
+          }
+        try renderer.checkContext()
+        if video != nil && y4m == nil {
+          let writer = Y4MWriter(width: image.width, height: image.height)
+          try video?.write(writer.header(fps: fps))
+          y4m = writer
         }
-      previous = (frame, image)
-      if video != nil && y4m == nil {
-        let writer = Y4MWriter(width: image.width, height: image.height)
-        try video?.write(writer.header(fps: fps))
-        y4m = writer
+      } catch {
+        // No writer takes this slot: give it back before the semaphore goes.
+        slots.signal()
+        throw error
       }
+      previous = (frame, image)
       let encoder = y4m
       let output = video
       writer.async(group: pending) {
@@ -139,6 +149,7 @@ func renderSequence(
               at: URL(fileURLWithPath: path).deletingLastPathComponent(),
               withIntermediateDirectories: true)
             try image.writePNG(to: URL(fileURLWithPath: path))
+            written.add(path)
           }
           progress.frameDone()
         } catch {
@@ -146,16 +157,36 @@ func renderSequence(
         }
       }
     }
+    pending.wait()
+    if let failed = failure.error { throw failed }
+    try video?.finish()
   } catch {
     // Let the writers finish (or fail) before the partial output goes.
     pending.wait()
     progress.finish()
+    written.removeAll()
     throw error
   }
-  pending.wait()
-  if let failed = failure.error { throw failed }
-  try video?.finish()
   progress.finish()
+}
+
+/// Files a sequence wrote, removed again when it fails.
+final class WrittenFiles: @unchecked Sendable {
+  private let lock = NSLock()
+  private var paths: [String] = []
+
+  func add(_ path: String) {
+    lock.lock()
+    paths.append(path)
+    lock.unlock()
+  }
+
+  func removeAll() {
+    lock.lock()
+    defer { lock.unlock() }
+    for path in paths { unlink(path) }
+    paths.removeAll()
+  }
 }
 
 /// The first error of the writer threads.

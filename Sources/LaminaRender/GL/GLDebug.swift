@@ -80,7 +80,7 @@ public enum GLDebug {
     var minor: GLint = 0
     glGetIntegerv(GLenum(GL_MAJOR_VERSION), &major)
     glGetIntegerv(GLenum(GL_MINOR_VERSION), &minor)
-    return (major, minor) >= (3, 2) || glExtensionList().contains("GL_KHR_debug")
+    return (major, minor) >= (3, 2) || GLQuery.extensions().contains("GL_KHR_debug")
   }
 
   static func sourceName(_ source: GLenum) -> String {

@@ -1,0 +1,86 @@
+import Foundation
+import Lamina
+import LaminaRender
+import LaminaScene
+
+/// One render, as `lamina render` reads it from its options and
+/// `lamina batch` from a job line: a scene, when (a time, or frames at a
+/// rate), at what scale, and where the pixels go. Both commands run it
+/// with `run(renderer:images:)`, so a batch job writes the bytes that the
+/// render command writes for the same job.
+struct RenderJob {
+  /// Where the scene comes from.
+  enum Source {
+    /// A scene file; its image paths are relative to its folder.
+    case file(URL)
+    /// A scene object inside another document (a batch job line), named
+    /// `name` in errors; its image paths are relative to `base`, or to the
+    /// working directory when nil.
+    case inline(JSON, base: URL?, name: String)
+  }
+
+  /// What is rendered, and to where.
+  enum Output {
+    /// One PNG of the scene at `time` seconds.
+    case image(path: String, time: Double)
+    /// Frames `range` at `fps` (frame n at n / fps seconds) to PNG files
+    /// named by `pattern`, or to a YUV4MPEG2 stream at `video`.
+    case sequence(FrameRange, fps: Double, pattern: FramePattern?, video: String?)
+    /// The frame at `time` planned and drawn, nothing written (`--dump-plan`).
+    case plan(time: Double)
+  }
+
+  var source: Source
+  var output: Output
+  /// Pixels per point; nil for the canvas's own scale.
+  var scale: Double?
+
+  /// The times, rates and scales a job may ask for.
+  static let timeRange = 0.0...1e9
+  static let fpsRange = 0.001...10_000.0
+  static let scaleRange = 0.01...8.0
+
+  /// Loads the scene and renders it. Every frame is checked for a lost GL
+  /// context before it is written (`RendererError.contextLost`); a job that
+  /// fails leaves no output behind.
+  /// - Parameter images: decoded images shared across jobs (nil: this job
+  ///   decodes its own).
+  func run(renderer: Renderer, images: ImageCache? = nil) throws {
+    let scene = try load(maxImageDimension: renderer.maxTextureSize, images: images)
+    switch output {
+    case .image(let path, let time):
+      let image = try renderer.render(scene: scene, time: time, scale: scale)
+      try renderer.checkContext()
+      try image.writePNG(to: URL(fileURLWithPath: path))
+    case .plan(let time):
+      var frames = SceneFrames(scene: scene, scale: scale)
+      try renderer.draw(frames.frame(at: time))
+    case .sequence(let range, let fps, let pattern, let video):
+      try renderSequence(
+        scene: scene, renderer: renderer, range: range, fps: fps, scale: scale, pattern: pattern,
+        videoPath: video)
+    }
+  }
+
+  /// The scene, its images taken from `images` when given. This is the one
+  /// place where the command's loads meet a shared image cache.
+  func load(maxImageDimension: Int, images: ImageCache?) throws -> Scene {
+    switch source {
+    case .file(let url):
+      return try SceneLoader.load(
+        contentsOf: url, maxImageDimension: maxImageDimension, imageCache: images)
+    case .inline(let json, let base, let name):
+      return try SceneLoader.load(
+        json: json, baseURL: base, fileName: name, maxImageDimension: maxImageDimension,
+        imageCache: images)
+    }
+  }
+
+  /// Frames the job renders.
+  var frameCount: Int {
+    switch output {
+    case .image, .plan: return 1
+    case .sequence(let range, _, _, _): return range.count
+    }
+  }
+}
