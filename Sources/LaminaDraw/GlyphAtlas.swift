@@ -67,6 +67,8 @@ public final class GlyphAtlas: @unchecked Sendable {
 
   private let lock = NSLock()
   private var pages: [Page] = []
+  /// Pages dropped by the last reset, kept until the next `finishFrame`.
+  private var retiredPages: [Page] = []
   private var slots: [GlyphKey: Slot?] = [:]
   private var layouts: [TextLayoutKey: (glyphs: [PlacedGlyph], lastUsed: Int)] = [:]
   private var frame = 0
@@ -121,6 +123,7 @@ public final class GlyphAtlas: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     frame += 1
+    retiredPages.removeAll()
     var map: [ObjectIdentifier: CGImage] = [:]
     for page in pages where page.dirty || page.image == nil {
       page.image = CGImage(width: GlyphAtlas.side, height: GlyphAtlas.side, rgba: page.pixels)
@@ -131,6 +134,9 @@ public final class GlyphAtlas: @unchecked Sendable {
     if resetPending {
       version += 1
       // Full: start over next frame (this frame's items still see their pages).
+      // The pages (their placeholders) live until the next frame ends: the
+      // map returned is keyed by the placeholders' identities.
+      retiredPages = pages
       pages = []
       slots = [:]
       layouts = [:]

@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaDraw
 @testable import LaminaRender
 import XCTest
 
@@ -290,6 +291,44 @@ final class RetainedFrameTests: XCTestCase {
     } else {
       XCTAssertEqual(names(builder.lastDerivedLayers), ["root", "container", "text"])
     }
+  }
+
+  /// Found by the metamorphic harness (seed 143, first-frame): a frame
+  /// whose walk made both a shape bitmap (the text's shadow path) and new
+  /// glyphs replaced placeholders twice (in the draw list, then in the
+  /// render tree's nodes) with a map keyed by object identity; the shape's
+  /// placeholder was freed in between and the new atlas page took its
+  /// address, so the glyphs drew the shadow's bitmap on the first frame.
+  func testGlyphsAndAShadowPathNewInOneFrameKeepTheirOwnImages() {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: 120, height: 80)
+    root.position = CGPoint(x: 60, y: 40)
+    let group = CALayer()
+    group.frame = CGRect(x: 10, y: 10, width: 100, height: 60)
+    group.backgroundColor = CGColor(red: 0.7, green: 0.6, blue: 0.5, alpha: 1)
+    group.compositingFilter = "CIOverlayBlendMode"
+    root.addSublayer(group)
+    let text = CATextLayer()
+    text.frame = CGRect(x: 5, y: 5, width: 60, height: 20)
+    text.string = "glass"
+    text.fontSize = 8.731  // glyphs no other test makes
+    text.shadowOpacity = 0.5
+    text.shadowRadius = 3
+    let shadow = CGMutablePath()
+    shadow.move(to: CGPoint(x: 1.5, y: 4.5))
+    shadow.addQuadCurve(to: CGPoint(x: 8.13, y: 12.5), control: CGPoint(x: 8, y: 8))
+    shadow.closeSubpath()
+    text.shadowPath = shadow
+    group.addSublayer(text)
+    var builder = FrameBuilder(size: CGSize(width: 120, height: 80), scale: 1)
+    let frame = builder.build(root: root, background: .white)
+    let images = frame.allItems.compactMap { item -> CGImage? in
+      if case .image(let image, _) = item.material { return image }
+      return nil
+    }
+    // The five glyphs of "glass" on an atlas page, the shadow path's bitmap apart.
+    XCTAssertEqual(images.filter { $0.width == GlyphAtlas.side }.count, 5)
+    XCTAssertEqual(images.filter { $0.width != GlyphAtlas.side }.count, 1)
   }
 
   func testTenThousandLayersWithTenChangedDeriveTwelve() {

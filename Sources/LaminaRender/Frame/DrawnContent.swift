@@ -280,6 +280,11 @@ final class PendingShapes: @unchecked Sendable {
   private var order: [DrawnContentCache.Key] = []
   private var jobs: [DrawnContentCache.Key: (plan: ShapeRasterizer.Plan, placeholder: CGImage)] =
     [:]
+  /// The last frame's placeholders, alive until the next frame ends: the
+  /// map `finish` returns is keyed by their identities, which must not be
+  /// reused by images made before the frame's replacements are all done
+  /// (the render tree replaces in its nodes after the atlas makes pages).
+  private var retired: [CGImage] = []
 
   var isEmpty: Bool { order.isEmpty }
 
@@ -297,6 +302,7 @@ final class PendingShapes: @unchecked Sendable {
   /// replaced.
   @discardableResult
   func finish(_ commands: inout [DrawCommand]) -> [ObjectIdentifier: CGImage] {
+    retired.removeAll()
     guard !order.isEmpty else { return [:] }
     let plans = order.map { jobs[$0]!.plan }
     let results = UnsafeMutableBufferPointer<Raster?>.allocate(capacity: plans.count)
@@ -310,6 +316,7 @@ final class PendingShapes: @unchecked Sendable {
       DrawnContentCache.shared.insert(key, results[i])
       if let image = results[i]?.image { images[ObjectIdentifier(jobs[key]!.placeholder)] = image }
     }
+    retired = jobs.values.map(\.placeholder)
     order.removeAll()
     jobs.removeAll()
     Self.replace(images, in: &commands)
