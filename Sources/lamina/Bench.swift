@@ -99,7 +99,8 @@ func runBench(_ arguments: [String]) -> Int32 {
       scene: (path as NSString).lastPathComponent, width: pixelSize.0, height: pixelSize.1,
       frames: frames, warmup: warmup, start: start, fps: fps, frameMs: total, cpuMs: cpu,
       gpuMs: gpu,
-      updateMs: update, buildMs: building, drawCalls: draws, uploads: uploads, offscreenPasses: passes,
+      updateMs: update, buildMs: building, drawCalls: draws, uploads: uploads,
+      offscreenPasses: passes,
       passes: allPasses, stateChanges: stateChanges,
       depthSortMs: sortMs, depthSortPieces: pieces,
       peakMemoryMB: peakMemoryMB(), renderer: renderer)

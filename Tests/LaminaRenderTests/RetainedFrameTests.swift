@@ -407,17 +407,14 @@ final class RetainedFrameTests: XCTestCase {
   }
 }
 
-/// SplitMix64: the same numbers for the same seed everywhere.
+/// The emitter's counter-based generator, for a seed: the same numbers for
+/// the same seed everywhere.
 struct SeededRandom: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
+  var particles: ParticleRandom
+  init(seed: UInt64) {
+    particles = ParticleRandom(seed: UInt32(truncatingIfNeeded: seed), cell: 0, index: seed >> 32)
   }
+  mutating func next() -> UInt64 { particles.next() }
 }
 
 /// A random layer tree of every class and effect frame building knows,
