@@ -73,6 +73,9 @@ public final class DisplayLoop {
   public private(set) var lastRepair: [PixelRect] = []
 
   private var presentation: PresentationTree
+  /// Kept across frames (each derives only what changed), made again when
+  /// the scale or the scene changes.
+  private var builder: FrameBuilder?
   private var sceneStart = 0.0
   private var settled: Double?
   private var previousFrame: Frame?
@@ -163,6 +166,7 @@ public final class DisplayLoop {
       placement = place
       previousFrame = nil
       history = []
+      builder = nil
     }
     let time = now - sceneStart
     if isSettled {
@@ -172,11 +176,14 @@ public final class DisplayLoop {
     scene.root.layoutIfNeeded()
     let root = presentation.update(time: time)
     // Scaled uniformly, as `lamina render --scale` would draw it.
-    var builder = FrameBuilder(
-      size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
-      scale: CGFloat(place.scale))
+    var builder =
+      self.builder
+      ?? FrameBuilder(
+        size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
+        scale: CGFloat(place.scale))
     builder.time = time
     let frame = builder.build(root: root, background: scene.canvas.background)
+    self.builder = builder
     framesBuilt += 1
     let damage = Damage(from: previousFrame, to: frame)
     previousFrame = frame
@@ -236,6 +243,7 @@ public final class DisplayLoop {
     case .unchanged: break
     case .reloaded(let scene):
       presentation = PresentationTree(root: scene.root)
+      builder = nil
       settled = scene.root.settledTime()
       sceneStart = now
       previousTime = -.infinity

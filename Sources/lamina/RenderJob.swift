@@ -53,9 +53,8 @@ struct RenderJob {
       try renderer.checkContext()
       try image.writePNG(to: URL(fileURLWithPath: path))
     case .plan(let time):
-      try renderer.draw(
-        renderer.buildFrame(
-          scene: scene, time: time, scale: scale, presentation: PresentationTree(root: scene.root)))
+      var frames = SceneFrames(scene: scene, scale: scale)
+      try renderer.draw(frames.frame(at: time))
     case .sequence(let range, let fps, let pattern, let video):
       try renderSequence(
         scene: scene, renderer: renderer, range: range, fps: fps, scale: scale, pattern: pattern,

@@ -85,7 +85,7 @@ func renderSequence(
   scene: Scene, renderer: Renderer, range: FrameRange, fps: Double, scale: Double?,
   pattern: FramePattern?, videoPath: String?
 ) throws {
-  let presentation = PresentationTree(root: scene.root)
+  var frames = SceneFrames(scene: scene, scale: scale)
   let progress = Progress(total: range.count)
   // A video is one stream, written in order by one thread; PNG files are
   // independent, encoded on as many threads as there are cores.
@@ -113,8 +113,7 @@ func renderSequence(
     for n in range.first...range.last {
       if let failed = failure.error { throw failed }
       slots.wait()
-      let frame = renderer.buildFrame(
-        scene: scene, time: Double(n) / fps, scale: scale, presentation: presentation)
+      let frame = frames.frame(at: Double(n) / fps)
       // Only what changed since the last frame is drawn again.
       let image: RenderedImage
       do {
