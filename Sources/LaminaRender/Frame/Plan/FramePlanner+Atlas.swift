@@ -79,7 +79,7 @@ extension FramePlanner {
     commands.allSatisfy { command in
       guard case .item(let item) = command, item.blend == .sourceOver else { return false }
       switch item.material {
-      case .solid, .gradient, .image, .dmabuf: return true
+      case .solid, .gradient, .image, .dmabuf, .path: return true
       default: return false
       }
     }
