@@ -142,7 +142,7 @@ enum Convert {
 
   static func int(_ value: Any?) -> Int? {
     guard let d = double(value), d.isFinite, abs(d) < 9e18 else { return nil }
-    return Int(d)
+    return Int(saturating: d)
   }
 
   static func uint32(_ value: Any?) -> UInt32? {
