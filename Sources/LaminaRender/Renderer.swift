@@ -256,6 +256,7 @@ public final class Renderer {
         width: frame.width, height: frame.height,
         limit: "more than \(Self.maxCanvasPixels) pixels")
     }
+    try FrameLimits.check(frame)
   }
 
   private func draw(_ frame: Frame, tileDone: (RenderTarget, PixelRect) throws -> Void) throws {
