@@ -133,6 +133,7 @@ public final class GlyphAtlas: @unchecked Sendable {
   // MARK: Layout
 
   private func layOut(_ style: TextStyle, scale: CGFloat) -> [PlacedGlyph] {
+    LibraryLog.install()
     guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1) else { return [] }
     defer { cairo_surface_destroy(surface) }
     guard let cr = cairo_create(surface) else { return [] }

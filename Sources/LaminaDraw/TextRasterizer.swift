@@ -110,6 +110,7 @@ public enum TextRasterizer {
   }
 
   static func configure(_ layout: OpaquePointer, _ style: TextStyle) {
+    LibraryLog.install()
     let pangoScale = Double(LAMINA_PANGO_SCALE)
     pango_layout_set_text(layout, style.string, -1)
     let description = pango_font_description_new()
@@ -205,7 +206,8 @@ public enum TextRasterizer {
   nonisolated(unsafe) private static var checked: Set<String> = []
   private static let checkedLock = NSLock()
 
-  /// Prints once per family when fontconfig substituted another family.
+  /// Notes once per family (in `LibraryLog`, which `--verbose` prints)
+  /// when fontconfig substituted another family.
   private static func warnIfMissing(
     _ family: String, layout: OpaquePointer, description: OpaquePointer?
   ) {
@@ -222,8 +224,7 @@ public enum TextRasterizer {
     guard let name = pango_font_description_get_family(loaded) else { return }
     let used = String(cString: name)
     if used.lowercased() != family.lowercased() {
-      FileHandle.standardError.write(
-        Data("lamina: font '\(family)' is not installed; using '\(used)' instead\n".utf8))
+      LibraryLog.note("font '\(family)' is not installed; using '\(used)' instead")
     }
   }
 

@@ -20,12 +20,14 @@ struct Y4MWriter {
 
   /// `fps` as a ratio of whole numbers (29.97 → 30000:1001, 60 → 60:1).
   static func rational(_ fps: Double) -> (Int, Int) {
-    if fps == fps.rounded() { return (Int(fps), 1) }
+    if fps == fps.rounded() { return (Int(saturating: fps), 1) }
     for den in [1001, 1000, 100, 10] {
       let num = fps * Double(den)
-      if abs(num - num.rounded()) < 1e-6 * Double(den) { return (Int(num.rounded()), den) }
+      if abs(num - num.rounded()) < 1e-6 * Double(den) {
+        return (Int(saturating: num, rounding: .toNearestOrAwayFromZero), den)
+      }
     }
-    return (Int((fps * 1000).rounded()), 1000)
+    return (Int(saturating: fps * 1000, rounding: .toNearestOrAwayFromZero), 1000)
   }
 
   /// One `FRAME` of `image` (premultiplied RGBA, which is the image over black).
