@@ -17,24 +17,27 @@ public struct Scene {
   /// the layer's identity, so that errors found at a frame's time name the
   /// place in the file.
   let layerPaths: [ObjectIdentifier: String]
+  /// The name errors give the scene (the loader's `fileName`).
+  let name: String?
 
   public init(canvas: Canvas, root: CALayer, images: [String: CGImage], url: URL?) {
-    self.init(canvas: canvas, root: root, images: images, url: url, layerPaths: [:])
+    self.init(canvas: canvas, root: root, images: images, url: url, layerPaths: [:], name: nil)
   }
 
   init(
     canvas: Canvas, root: CALayer, images: [String: CGImage], url: URL?,
-    layerPaths: [ObjectIdentifier: String]
+    layerPaths: [ObjectIdentifier: String], name: String?
   ) {
     self.canvas = canvas
     self.root = root
     self.images = images
     self.url = url
     self.layerPaths = layerPaths
+    self.name = name
   }
 
   /// The name errors give the scene: its file's name.
-  public var fileName: String { url?.lastPathComponent ?? "scene" }
+  public var fileName: String { name ?? url?.lastPathComponent ?? "scene" }
 
   /// The JSON path of `layer` (a model layer of this scene, or a
   /// presentation layer made from one), or nil for a layer the file did not
@@ -64,7 +67,8 @@ public struct Scene {
     return .limitExceeded(file: fileName, path: place, exceeded: violation.exceeded)
   }
 
-  static func seconds(_ t: Double) -> String {
+  /// A time (or any number) as messages write it: whole numbers without a fraction.
+  public static func seconds(_ t: Double) -> String {
     t == t.rounded() && abs(t) < 1e15 ? String(Int(saturating: t)) : String(t)
   }
 }

@@ -69,7 +69,8 @@ struct SceneDecoder {
     }
     let root = try layer(rootJSON, at: "root", canvas: canvas)
     return Scene(
-      canvas: canvas, root: root, images: state.images, url: nil, layerPaths: state.layerPaths)
+      canvas: canvas, root: root, images: state.images, url: nil, layerPaths: state.layerPaths,
+      name: file)
   }
 
   func format(_ v: Double) -> String {

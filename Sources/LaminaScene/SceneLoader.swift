@@ -56,7 +56,7 @@ public enum SceneLoader {
       maxImageDimension: maxImageDimension, imageCache: imageCache)
     return Scene(
       canvas: scene.canvas, root: scene.root, images: scene.images, url: url,
-      layerPaths: scene.layerPaths)
+      layerPaths: scene.layerPaths, name: fileName)
   }
 
   /// The file's bytes, refused past `Limits.maxSceneFileBytes` before they

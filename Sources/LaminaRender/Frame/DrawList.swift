@@ -14,12 +14,14 @@ public struct PixelRect: Equatable, Sendable, CustomStringConvertible {
   public var isEmpty: Bool { width <= 0 || height <= 0 }
   public var area: Int { isEmpty ? 0 : width * height }
 
-  /// The smallest pixel rect that holds `rect` (pixel coordinates).
+  /// The smallest pixel rect that holds `rect` (pixel coordinates), its
+  /// edges clamped to ±2³⁰ (far past any target); NaN makes it empty.
   init(enclosing rect: CGRect) {
-    let x0 = Int(floor(rect.minX))
-    let y0 = Int(floor(rect.minY))
-    let x1 = Int(ceil(rect.maxX))
-    let y1 = Int(ceil(rect.maxY))
+    let range = -(1 << 30)...(1 << 30)
+    let x0 = Int(clamping: rect.minX, to: range, rounding: .down)
+    let y0 = Int(clamping: rect.minY, to: range, rounding: .down)
+    let x1 = Int(clamping: rect.maxX, to: range, rounding: .up)
+    let y1 = Int(clamping: rect.maxY, to: range, rounding: .up)
     self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 
