@@ -380,6 +380,10 @@ def clean_none(value):
 def mutate(doc, rng, images_folder):
     """One mutation of `doc` (in place); returns its name."""
     all_layers = layers(doc)
+    if not all_layers:
+        # The root went in an earlier mutation: a fresh one to mutate.
+        doc["root"] = {}
+        all_layers = layers(doc)
     choice = rng.randrange(16)
     if choice == 0:  # an extreme number
         targets = [(c, k) for c, k in nodes(doc) if isinstance(c[k], (int, float)) and not isinstance(c[k], bool)]
@@ -772,6 +776,30 @@ def generate(rng, corpus, images_folder):
     return os.path.relpath(path, ROOT), doc, text, applied
 
 
+def write_test_images(folder):
+    """The hostile images the test suite decodes (Tests/LaminaSceneTests/Fixtures/hostile)."""
+    os.makedirs(folder, exist_ok=True)
+    rng = random.Random("hostile-images")
+    full_png = png(64, 64)
+    files = {
+        "lying-100000.png": png(4, 4, ihdr_size=(100000, 100000)),
+        "lying-16384.png": png(4, 4, ihdr_size=(16384, 16384)),
+        "lying-wide.png": png(4, 4, ihdr_size=(16385, 4)),
+        "short-data.png": png(4, 4, ihdr_size=(64, 64)),
+        "truncated.png": full_png[: len(full_png) // 2],
+        "corrupt.png": corrupt(full_png, rng),
+        "small.jpg": jpeg(24, 16),
+        "lying-60000.jpg": jpeg(8, 8, sof_size=(60000, 60000)),
+        "lying-8192.jpg": jpeg(8, 8, sof_size=(8192, 8192)),
+        "truncated.jpg": jpeg(256, 256, truncate=True),
+        "scans.jpg": jpeg_progressive(),
+        "not-an-image.png": b'{"lamina": 1}',
+    }
+    for name, data in files.items():
+        with open(os.path.join(folder, name), "wb") as f:
+            f.write(data)
+
+
 def save_finding(folder, name, doc, text, result, meta):
     target = os.path.join(folder, name)
     shutil.rmtree(target, ignore_errors=True)
@@ -809,7 +837,13 @@ def main():
     parser.add_argument("--shrink-seconds", type=float, default=300)
     parser.add_argument("--quiet", action="store_true")
     parser.add_argument("--replay", help="run a saved finding folder again")
+    parser.add_argument("--write-images", metavar="DIR",
+                        help="write the hostile test images (the tests' fixtures) into DIR and stop")
     args = parser.parse_args()
+
+    if args.write_images:
+        write_test_images(args.write_images)
+        return 0
 
     if not os.access(args.binary, os.X_OK):
         print("fuzz: no lamina binary at %s (swift build -c release --product lamina)" % args.binary, file=sys.stderr)
@@ -818,6 +852,10 @@ def main():
     env.setdefault("LAMINA_FRAME_BUDGET", str(max(1.0, args.timeout * 0.6)))
     os.makedirs(args.out, exist_ok=True)
     work = tempfile.mkdtemp(prefix="lamina-fuzz-", dir=args.out)
+    # A copy of the binary: a rebuild while the fuzzer runs does not change what it tests.
+    copied = os.path.join(work, "lamina-under-test")
+    shutil.copy2(args.binary, copied)
+    args.binary = copied
     images_folder = os.path.join(args.out, "images")
     os.makedirs(images_folder, exist_ok=True)
 

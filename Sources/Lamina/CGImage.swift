@@ -153,6 +153,12 @@ public struct ImageHeader: Equatable, Sendable {
   public let height: Int
   /// What the decoded RGBA pixels take.
   public var decodedBytes: Int { width * height * 4 }
+
+  public init(format: Format, width: Int, height: Int) {
+    self.format = format
+    self.width = width
+    self.height = height
+  }
 }
 
 extension CGImage {

@@ -42,7 +42,8 @@ final class FrameWatchdog: @unchecked Sendable {
     generation += 1
     if !started {
       started = true
-      let thread = Thread { [unowned self] in self.watch() }
+      // The thread keeps the watchdog alive: it outlives any frame.
+      let thread = Thread { self.watch() }
       thread.name = "lamina.frame-watchdog"
       thread.start()
     }

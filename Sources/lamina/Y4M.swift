@@ -24,7 +24,8 @@ struct Y4MWriter {
     if fps == fps.rounded() { return (Int(saturating: fps), 1) }
     for den in [1001, 1000, 100, 10] {
       let num = fps * Double(den)
-      if abs(num - num.rounded()) < 1e-6 * Double(den) {
+      // Close relative to the numerator: 0.001 fps is 1:1000, not 1:1001.
+      if num.rounded() >= 1, abs(num - num.rounded()) < 1e-6 * num {
         return (Int(saturating: num, rounding: .toNearestOrAwayFromZero), den)
       }
     }
