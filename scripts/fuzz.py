@@ -14,13 +14,14 @@ flags) under a timeout and a resident-memory limit. Each outcome is classed:
   crash           killed by a signal (a Swift trap is SIGILL or SIGTRAP)
   hang            still running at the timeout
   memory          resident memory past the limit
+  slow            a frame past its time budget (a clean error, but a limit too loose)
   partial-output  a failed run left a file behind (a temporary, a frame, a video)
   no-path         an error message that does not name the scene file
   stderr-noise    exit 0 but something on standard error
   bad-output      exit 0 but an output missing, empty or not PNG/YUV4MPEG2
   bad-status      any other exit status
 
-The last eight are findings: each is shrunk (layers, keys and list items
+The last nine are findings: each is shrunk (layers, keys and list items
 removed, numbers simplified, while the outcome stays the same) and saved
 under OUT/findings/CLASS-SEED-INDEX/ with its images and the command.
 Same seed and count, same inputs: a run is reproducible.
@@ -49,7 +50,7 @@ import time
 import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FINDINGS = ["crash", "hang", "memory", "partial-output", "no-path", "stderr-noise",
+FINDINGS = ["crash", "hang", "memory", "slow", "partial-output", "no-path", "stderr-noise",
             "bad-output", "bad-status"]
 
 # --------------------------------------------------------------------------
@@ -191,11 +192,25 @@ def make_image(kind, rng, folder):
 
 EXTREME = [1e308, -1e308, 1e-308, -1e-308, 0, -0.0, -1, 1e9, -1e9, 1e7 + 1, 1e15, 1e19,
            2 ** 31, 2 ** 53, 4294967296, 0.5, 1e-9, 1e6, 123456789.123, 1e300, 3.4e38]
+# Just inside the limits (docs/limits.md): these load, and must still render
+# in bounded time and memory.
+NEAR_LIMIT = [1e7, -1e7, 9999999.5, 1e6, -1e6, 999999, 500, 499.9, 2048, 16384, 8192,
+              1e-300, 5e-324, 1 / 1024, 1024, 99999, 100000, 1e9, -1e9, 0.0001]
 HUGE_COUNTS = [10 ** 3, 10 ** 4, 10 ** 5, 10 ** 6, 10 ** 9, 4294967295]
-COUNT_KEYS = ["instanceCount", "birthRate", "lifetime", "repeatCount", "instanceDelay",
-              "shadowRadius", "cornerRadius", "borderWidth", "fontSize", "lineWidth",
-              "miterLimit", "lineDashPhase", "speed", "duration", "timeOffset", "beginTime",
-              "zPosition", "anchorPointZ", "rasterizationScale", "contentsScale", "opacity"]
+NEAR_COUNTS = [99999, 100000, 50000, 316, 1000, 20000]
+COUNT_KEYS = ["shadowRadius", "cornerRadius", "borderWidth", "speed", "duration", "timeOffset",
+              "beginTime", "zPosition", "anchorPointZ", "rasterizationScale", "contentsScale",
+              "opacity", "shadowOpacity", "repeatCount"]
+CLASS_KEYS = {
+    "CAReplicatorLayer": ["instanceCount", "instanceDelay"],
+    "CAEmitterLayer": ["birthRate", "lifetime", "velocity", "scale", "spin"],
+    "CATextLayer": ["fontSize"],
+    "CAShapeLayer": ["lineWidth", "miterLimit", "lineDashPhase", "strokeStart", "strokeEnd"],
+}
+# Lists whose length is free (a frame or a color has a fixed one).
+FREE_LISTS = {"sublayers", "colors", "locations", "values", "keyTimes", "filters",
+              "backgroundFilters", "animations", "lineDashPattern", "emitterCells",
+              "timingFunctions", "maskedCorners"}
 
 
 def load_corpus(max_bytes):
@@ -385,22 +400,41 @@ def mutate(doc, rng, images_folder):
         doc["root"] = {}
         all_layers = layers(doc)
     choice = rng.randrange(16)
-    if choice == 0:  # an extreme number
+    if choice == 0:  # an extreme number, or one just inside the limits
         targets = [(c, k) for c, k in nodes(doc) if isinstance(c[k], (int, float)) and not isinstance(c[k], bool)]
-        if targets:
-            c, k = rng.choice(targets)
-            c[k] = rng.choice(EXTREME)
-        return "extreme-number"
+        near = rng.random() < 0.6
+        for _ in range(rng.choice([1, 1, 3, 10])):
+            if targets:
+                c, k = rng.choice(targets)
+                c[k] = rng.choice(NEAR_LIMIT if near else EXTREME)
+        return "near-limit-number" if near else "extreme-number"
+    if choice == 1 and rng.random() < 0.5:
+        choice = 8
     if choice == 1:  # a value of another type
         targets = nodes(doc)
         if targets:
             c, k = rng.choice(targets)
             c[k] = rng.choice(["", "#zz", [], {}, True, None, [1, 2, 3], {"a": 1}, 7, "infinity"])
         return "type"
-    if choice == 2:  # a count or radius key set to a huge value
-        layer = rng.choice(all_layers)
-        layer[rng.choice(COUNT_KEYS)] = rng.choice(HUGE_COUNTS + EXTREME)
-        return "count"
+    if choice == 2:  # a count or radius key set to a huge value (or the largest allowed)
+        near = rng.random() < 0.6
+        for _ in range(rng.choice([1, 2, 4])):
+            layer = rng.choice(all_layers)
+            keys = COUNT_KEYS + CLASS_KEYS.get(layer.get("class"), [])
+            if "animations" in layer and rng.random() < 0.5:
+                keys = ["animations"]
+            key = rng.choice(keys)
+            value = rng.choice(NEAR_COUNTS + NEAR_LIMIT if near else HUGE_COUNTS + EXTREME)
+            if key == "animations":
+                if isinstance(layer["animations"], list) and layer["animations"] and \
+                        isinstance(layer["animations"][0], dict):
+                    anim = rng.choice(layer["animations"])
+                    if isinstance(anim, dict):
+                        anim[rng.choice(["repeatCount", "duration", "speed", "timeOffset", "beginTime",
+                                         "fromValue", "toValue", "byValue"])] = value
+            else:
+                layer[key] = value
+        return "near-limit-count" if near else "count"
     if choice == 3:  # deep nesting
         layer = rng.choice(all_layers)
         depth = rng.choice([50, 99, 101, 170])
@@ -415,7 +449,8 @@ def mutate(doc, rng, images_folder):
             layer["sublayers"].append(inner)
         return "nesting"
     if choice == 4:  # a long list
-        targets = [(c, k) for c, k in nodes(doc) if isinstance(c[k], list) and c[k]]
+        targets = [(c, k) for c, k in nodes(doc) if isinstance(c[k], list) and c[k]
+                   and (k in FREE_LISTS or rng.random() < 0.05)]
         if targets:
             c, k = rng.choice(targets)
             size = len(json.dumps(c[k]))
@@ -482,9 +517,15 @@ def mutate(doc, rng, images_folder):
         inner = {"class": "CAEmitterLayer", "birthRate": 100, "emitterCells": [
             {"birthRate": 100, "lifetime": 10, "contents": "__image__"}]} if rng.random() < 0.5 else \
             {"frame": [0, 0, 3, 3], "backgroundColor": "#00ffff"}
-        for _ in range(rng.choice([2, 3, 4])):
-            inner = {"class": "CAReplicatorLayer", "instanceCount": rng.choice([10, 100, 1000, 100000]),
-                     "instanceTransform": [{"translate": [1, 1, 0]}], "sublayers": [inner]}
+        levels = rng.choice([2, 3, 4])
+        # Often a product just under the instance limit.
+        fair = int(100000 ** (1.0 / levels)) if rng.random() < 0.5 else None
+        for _ in range(levels):
+            inner = {"class": "CAReplicatorLayer",
+                     "instanceCount": fair or rng.choice([10, 100, 1000, 100000]),
+                     "instanceTransform": rng.choice([[{"translate": [1, 1, 0]}], [{"rotate": [0.1, 0, 0, 1]}],
+                                                      [{"scale": [1.01, 1.01, 1]}]]),
+                     "sublayers": [inner]}
         layer = rng.choice(all_layers)
         subs = layer.get("sublayers")
         layer["sublayers"] = (subs if isinstance(subs, list) else []) + [inner]
@@ -672,6 +713,10 @@ def classify(binary, scene_path, cmd, expected, stdout_video, work, timeout, mem
         return result
     if status != 1:
         result["class"] = "bad-status"
+        return result
+    # A frame past its time budget is a clean error, but says a limit is too loose.
+    if "(frameTimeBudget)" in stderr:
+        result["class"] = "slow"
         return result
     # An error names the scene file, or (an output that cannot be written) the output.
     if (scene_name + ":") not in stderr and "cannot write '" not in stderr:

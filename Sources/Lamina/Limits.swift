@@ -63,8 +63,8 @@ public enum Limits {
   /// The most offscreen passes in one frame (groups, masks, filters,
   /// shadows that are blurred offscreen, rasterized layers).
   public static let maxOffscreenPasses = 1024
-  /// The most pixels of offscreen targets in one frame (1 GiB of RGBA).
-  public static let maxOffscreenPixels = 1 << 28
+  /// The most pixels of offscreen targets in one frame (512 MiB of RGBA).
+  public static let maxOffscreenPixels = 1 << 27
   /// The most draw items in one frame.
   public static let maxDrawItems = 1_000_000
 
@@ -96,9 +96,9 @@ public enum Limits {
   public static let maxImageSide = 16384
   /// The most pixels of one image (64 Mpx, 256 MiB decoded).
   public static let maxImagePixels = 1 << 26
-  /// The most bytes of decoded pixels one scene may use; the default budget
-  /// of an `ImageCache`.
-  public static let maxDecodedImageBytes = 1 << 30
+  /// The most bytes of decoded pixels one scene may use (512 MiB); the
+  /// default budget of an `ImageCache`.
+  public static let maxDecodedImageBytes = 1 << 29
   /// The largest image file, in bytes (read whole before it is decoded).
   public static let maxImageFileBytes = 256 << 20
   /// The most scans of a progressive JPEG (real files have about ten; each
