@@ -11,7 +11,7 @@ public struct FrameLimitError: Error, Equatable, CustomStringConvertible {
   public let largest: String?
 
   public var description: String {
-    "frame: \(exceeded)" + (largest.map { "; the largest pass is the \($0)" } ?? "")
+    "\(exceeded)" + (largest.map { "; the largest pass is the \($0)" } ?? "")
   }
 }
 
