@@ -18,10 +18,10 @@ import LaminaScene
 ///   until the file changes or input arrives;
 /// - the scene file is watched: a valid edit replaces the scene, an
 ///   invalid one is reported and the old scene stays; an edit that loads
-///   but cannot be drawn (a limit passed at some frame's time, a frame the
-///   renderer refuses) is reported too, and the last scene that was drawn
-///   comes back; a scene that fails later in its life keeps its last frame
-///   on screen until the file changes;
+///   but cannot be drawn, at its first frame or at any later frame's time
+///   (a limit an animation passes, a frame the renderer refuses), is
+///   reported too and the scene shown before it comes back; a scene with
+///   none before it keeps its last frame on screen until the file changes;
 /// - taps are hit-tested against the presentation tree and reported by the
 ///   name of the layer hit (or its nearest named ancestor).
 ///
@@ -80,9 +80,10 @@ public final class DisplayLoop {
   /// The scene on screen: the watcher's last, or the last one drawn when
   /// that one failed.
   private var shown: Scene
-  /// Whether a frame of `shown` was presented.
+  /// Whether a frame of `shown` was drawn.
   private var shownWasDrawn = false
-  /// The last scene that was drawn, kept while a newer one has not been.
+  /// The scene shown before `shown`, which comes back if `shown` fails: one
+  /// scene at most, replaced at each reload.
   private var fallback: Shown?
   /// `shown` failed at a frame: no frames are built until the file changes.
   private var halted = false
@@ -215,7 +216,7 @@ public final class DisplayLoop {
       previousTime = time
       if damage.isEmpty {
         // What is on screen is this frame already.
-        sceneWasDrawn()
+        shownWasDrawn = true
         pacer.idle()
         return false
       }
@@ -255,20 +256,13 @@ public final class DisplayLoop {
     lastDamage = panelDamage
     lastRepair = repair
     framesPresented += 1
-    sceneWasDrawn()
+    shownWasDrawn = true
     return true
   }
 
-  private func sceneWasDrawn() {
-    guard !shownWasDrawn else { return }
-    shownWasDrawn = true
-    // The scene before is not coming back: its memory goes.
-    fallback = nil
-  }
-
-  /// A frame of `scene` could not be drawn: reported, and the last scene
-  /// drawn comes back; a scene drawn before keeps its last frame until the
-  /// file changes. Only the first scene's first frame, with nothing to show
+  /// A frame of `scene` could not be drawn: reported, and the scene shown
+  /// before it comes back; without one, its last frame stays until the file
+  /// changes. Only the first scene's first frame, with nothing to show
   /// instead, ends the loop with the error.
   private func failed(_ scene: Scene, _ error: Error, time: Double) throws {
     // What the canvas holds is no longer known: the next frame is drawn whole.
@@ -277,7 +271,7 @@ public final class DisplayLoop {
     let message =
       error is SceneError
       ? "\(error)" : "\(scene.fileName): frame at t=\(Scene.seconds(time)) s: \(error)"
-    if !shownWasDrawn, let fallback {
+    if let fallback {
       log("\(message); still showing the last scene that was drawn")
       shown = fallback.scene
       presentation = fallback.presentation
@@ -308,8 +302,9 @@ public final class DisplayLoop {
     switch watcher.poll() {
     case .unchanged: break
     case .reloaded(let scene):
-      // The scene drawn last stays at hand until the new one is drawn.
-      if shownWasDrawn {
+      // The scene shown until now stays at hand in case the new one fails
+      // (one that failed itself is no better than none).
+      if shownWasDrawn && !halted {
         fallback = Shown(
           scene: shown, presentation: presentation, settled: settled, sceneStart: sceneStart)
       }
