@@ -166,6 +166,35 @@ final class ReloadTests: XCTestCase {
     XCTAssertLessThan(after - before, 6, "resident memory went from \(before) to \(after) MB")
   }
 
+  /// The issue's kiosk grew with every reload of a scene with images: each
+  /// load decoded them again and the renderer uploaded them again. The
+  /// watcher's loads share one image cache, so an edit that keeps its
+  /// images decodes and uploads none.
+  func testReloadsReuseDecodedImagesAndTheirTextures() throws {
+    let image = RenderTestSupport.fixtures.appendingPathComponent("reftests/images/stripes.jpg").path
+    // Each edit changes the image layer's opacity: the image is drawn again.
+    let scene = { (opacity: String) in
+      """
+      {"lamina": 1, "canvas": {"width": 100, "height": 80}, "images": {"stripes": "\(image)"},
+       "root": {"sublayers": [{"frame": [10, 10, 60, 40], "contents": "stripes", "opacity": \(opacity)}]}}
+      """
+    }
+    try edit(scene("1"), 0)
+    let renderer = try RenderTestSupport.renderer()
+    let output = FakeOutput(context: renderer.context, width: 100, height: 80)
+    let loop = DisplayLoop(output: output, watcher: try SceneWatcher(url: url), renderer: renderer)
+    try present(loop, output, now: 0)
+    for i in 1...20 {
+      try edit(scene(i % 2 == 0 ? "1" : "0.5"), i)
+      loop.checkForReload(now: Double(i))
+      try present(loop, output, now: Double(i))
+      XCTAssertGreaterThan(renderer.counters.drawCalls, 0, "reload \(i) drew the image")
+      XCTAssertEqual(renderer.counters.textureUploads, 0, "reload \(i) uploaded the image again")
+    }
+    XCTAssertEqual(loop.framesPresented, 21)
+    XCTAssertEqual(loop.watcher.imageCache.decodeCount, 1)
+  }
+
   /// Resident memory of this process, in MB (/proc/self/statm).
   static func residentMegabytes() -> Double {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
