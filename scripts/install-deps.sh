@@ -13,6 +13,7 @@ packages=(
   weston   # the tests show scenes on its headless backend and screenshot it
   xvfb xdotool   # and click on a window of its X11 backend: taps from a real seat
   libcairo2-dev libpango1.0-dev fonts-dejavu-core fonts-wqy-microhei   # shapes and text (LaminaDraw; CJK fallback)
+  python3   # the fuzzer (scripts/fuzz.py), which the tests run, and the soak scripts
 )
 
 missing=()
