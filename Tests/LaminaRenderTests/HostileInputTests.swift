@@ -259,6 +259,24 @@ final class HostileInputTests: XCTestCase {
     XCTAssertEqual(try leftovers(keeping: ["passes.json"]), [])
   }
 
+  /// Many siblings with large blurred shadows took gigabytes: each shadow's
+  /// blur canvas (its source and three sigmas around it) counts.
+  func testAFrameOfTooManyOffscreenPixelsIsRefusedBeforeDrawing() throws {
+    let shadowed = (0..<20).map {
+      ##"{"frame": [\##(10 + $0), 10, 60, 40], "backgroundColor": "#ff0000", "shadowOpacity": 1, "shadowRadius": 500, "shadowPath": "M 0 0 L 60 0 L 30 40 Z"}"##
+    }.joined(separator: ",")
+    let scene = try write(
+      "shadows.json",
+      #"{"lamina": 1, "canvas": {"width": 400, "height": 300}, "root": {"sublayers": [\#(shadowed)]}}"#)
+    let run = try lamina(["render", scene, "-o", path("out.png")])
+    XCTAssertEqual(run.status, 1)
+    XCTAssertEqual(
+      run.stderr,
+      "lamina: shadows.json: frame at t=0 s: pixels of offscreen targets in one frame: 186780720, over the limit of 134217728 (maxOffscreenPixels); the largest pass is the shadow of a layer (blurred offscreen)\n"
+    )
+    XCTAssertEqual(try leftovers(keeping: ["shadows.json"]), [])
+  }
+
   func testAFramePastItsTimeBudgetEndsTheRunAndLeavesNothing() throws {
     let scene = try write(
       "slow.json",
