@@ -65,6 +65,11 @@ public enum Limits {
   public static let maxOffscreenPasses = 1024
   /// The most pixels of offscreen targets in one frame (512 MiB of RGBA).
   public static let maxOffscreenPixels = 1 << 27
+  /// The most filtered pixels in one frame: each filter stage (a blur, a
+  /// color matrix) counts the pixels of the group it runs on, a blurred
+  /// shadow its blur canvas. Bounds the GPU work that the counts and sizes
+  /// above still allow (sixty full-canvas layers of sixteen filters each).
+  public static let maxFilteredPixels = 1 << 28
   /// The most draw items in one frame.
   public static let maxDrawItems = 1_000_000
 

@@ -277,6 +277,29 @@ final class HostileInputTests: XCTestCase {
     XCTAssertEqual(try leftovers(keeping: ["shadows.json"]), [])
   }
 
+  /// Sixty full-canvas layers of sixteen blurs each: every count within its
+  /// limit, but a minute of GPU work. The filtered pixels of the frame
+  /// (pixels × filter stages) are refused before drawing.
+  func testAFrameOfTooMuchFilterWorkIsRefusedBeforeDrawing() throws {
+    let blurs = Array(repeating: #"{"name": "CIGaussianBlur", "inputRadius": 2}"#, count: 16)
+      .joined(separator: ",")
+    let layers = Array(
+      repeating: ##"{"frame": [0, 0, 1000, 1000], "backgroundColor": "#ff00ff", "filters": [\##(blurs)]}"##,
+      count: 60
+    ).joined(separator: ",")
+    let scene = try write(
+      "filters.json",
+      #"{"lamina": 1, "canvas": {"width": 1000, "height": 1000}, "root": {"sublayers": [\#(layers)]}}"#
+    )
+    let run = try lamina(["render", scene, "-o", path("out.png")])
+    XCTAssertEqual(run.status, 1)
+    XCTAssertEqual(
+      run.stderr,
+      "lamina: filters.json: frame at t=0 s: filtered pixels in one frame (pixels × filter stages): 960000000, over the limit of 268435456 (maxFilteredPixels); the largest pass is the filters of a layer\n"
+    )
+    XCTAssertEqual(try leftovers(keeping: ["filters.json"]), [])
+  }
+
   func testAFramePastItsTimeBudgetEndsTheRunAndLeavesNothing() throws {
     let scene = try write(
       "slow.json",

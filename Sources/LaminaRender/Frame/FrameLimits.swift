@@ -16,7 +16,7 @@ public struct FrameLimitError: Error, Equatable, CustomStringConvertible {
 }
 
 /// The limits of a built frame: offscreen passes, the pixels their targets
-/// take, and draw items. They bound what drawing the frame costs in GPU
+/// take, the pixels their filters run over, and draw items. They bound what drawing the frame costs in GPU
 /// memory and time, and are checked on the draw list before any GL call.
 public enum FrameLimits {
   /// What `frame` asks for.
@@ -28,6 +28,8 @@ public enum FrameLimits {
     public var pixels = 0
     /// Draw items, in groups too.
     public var items = 0
+    /// Pixels times filter stages (a blurred shadow: its canvas once).
+    public var filtered = 0
   }
 
   /// Counts `frame`'s passes, offscreen pixels and items, and the largest pass.
@@ -50,6 +52,10 @@ public enum FrameLimits {
       let (sum, overflow) = totals.pixels.addingReportingOverflow(area)
       totals.pixels = overflow ? .max : sum
       if area > (largest?.1 ?? -1) { largest = (group, area) }
+      let stages = group.filter?.stages.count ?? 0
+      let work = area.multipliedReportingOverflow(by: max(stages, group.shadow == nil ? 0 : 1))
+      let (filtered, overflowed) = totals.filtered.addingReportingOverflow(work.partialValue)
+      totals.filtered = overflowed || work.overflow ? .max : filtered
       walk(group.commands)
       if let mask = group.mask { visit(mask) }
     }
@@ -74,6 +80,13 @@ public enum FrameLimits {
         exceeded: LimitExceeded(
           what: "pixels of offscreen targets in one frame", found: totals.pixels,
           limit: Limits.maxOffscreenPixels, name: "maxOffscreenPixels"),
+        largest: reason)
+    }
+    if totals.filtered > Limits.maxFilteredPixels {
+      throw FrameLimitError(
+        exceeded: LimitExceeded(
+          what: "filtered pixels in one frame (pixels × filter stages)", found: totals.filtered,
+          limit: Limits.maxFilteredPixels, name: "maxFilteredPixels"),
         largest: reason)
     }
     if totals.items > Limits.maxDrawItems {
