@@ -116,6 +116,7 @@ public enum LayerTreeLimits {
     var layers = 0.0
     var instances = 0.0
     var particles = 0.0
+    var glyphs = 0.0
 
     func fail(_ layer: CALayer, _ key: String?, _ exceeded: LimitExceeded) -> LimitViolation {
       LimitViolation(layer: layer, key: key, exceeded: exceeded)
@@ -138,6 +139,17 @@ public enum LayerTreeLimits {
         throw fail(layer, nil, Self.layerTotal(layers))
       }
       try checkValues(layer)
+      if let text = layer as? CATextLayer, let string = text.string as? String {
+        glyphs += factor * Double(string.unicodeScalars.count)
+        if glyphs > Double(Limits.maxGlyphsPerFrame) {
+          throw fail(
+            layer, "string",
+            LimitExceeded(
+              what: "characters of all text layers, replicated ones once per instance",
+              found: Self.count(glyphs), limit: String(Limits.maxGlyphsPerFrame),
+              name: "maxGlyphsPerFrame"))
+        }
+      }
       var childFactor = factor
       if let replicator = layer as? CAReplicatorLayer {
         let n = replicator.instanceCount

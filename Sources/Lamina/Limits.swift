@@ -91,6 +91,10 @@ public enum Limits {
   /// The most characters (Unicode scalars, each at most one glyph) of one
   /// text layer.
   public static let maxGlyphsPerTextLayer = 20_000
+  /// The most characters of all text layers together, replicated ones
+  /// counted per instance (the text benchmark has 9,762; laying out and
+  /// drawing 200,000 takes seconds on a software rasterizer).
+  public static let maxGlyphsPerFrame = 200_000
   /// The largest `fontSize`, in points.
   public static let maxFontSize: CGFloat = 2048
 

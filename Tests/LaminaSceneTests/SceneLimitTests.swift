@@ -211,6 +211,21 @@ final class SceneLimitTests: XCTestCase {
     )
   }
 
+  /// 20,000 text layers of 120 characters took 45 s and a gigabyte.
+  func testCharactersOfAllTextLayers() {
+    let layer = #"{"class": "CATextLayer", "string": "\#(String(repeating: "x", count: 120))"}"#
+    XCTAssertEqual(
+      message(scene(Array(repeating: layer, count: 2000).joined(separator: ","))),
+      "scene.json: root.sublayers[1666].string: characters of all text layers, replicated ones once per instance: 200040, over the limit of 200000 (maxGlyphsPerFrame)"
+    )
+    XCTAssertEqual(
+      message(
+        scene(
+          #"{"class": "CAReplicatorLayer", "instanceCount": 2000, "sublayers": [\#(layer)]}"#)),
+      "scene.json: root.sublayers[0].sublayers[0].string: characters of all text layers, replicated ones once per instance: 240000, over the limit of 200000 (maxGlyphsPerFrame)"
+    )
+  }
+
   func testDashesAlongAPath() {
     XCTAssertEqual(
       message(
