@@ -117,6 +117,7 @@ public enum LayerTreeLimits {
     var instances = 0.0
     var particles = 0.0
     var glyphs = 0.0
+    var pathElements = 0
 
     func fail(_ layer: CALayer, _ key: String?, _ exceeded: LimitExceeded) -> LimitViolation {
       LimitViolation(layer: layer, key: key, exceeded: exceeded)
@@ -207,7 +208,7 @@ public enum LayerTreeLimits {
     // MARK: Values
 
     /// Values that animations can move: checked again on every presentation tree.
-    func checkValues(_ layer: CALayer) throws {
+    mutating func checkValues(_ layer: CALayer) throws {
       func within(_ key: String, _ v: CGFloat, _ limit: CGFloat, _ name: String) throws {
         guard !(abs(v) <= limit) else { return }
         throw fail(
@@ -306,17 +307,26 @@ public enum LayerTreeLimits {
       }
     }
 
-    func checkPath(_ layer: CALayer, _ key: String, _ path: CGPath) throws {
-      if path.elements.count > Limits.maxPathElements {
+    mutating func checkPath(_ layer: CALayer, _ key: String, _ path: CGPath) throws {
+      let count = path.elements.count
+      if count > Limits.maxPathElements {
         throw fail(
           layer, key,
           LimitExceeded(
-            what: "path elements", found: path.elements.count, limit: Limits.maxPathElements,
+            what: "path elements", found: count, limit: Limits.maxPathElements,
             name: "maxPathElements"))
+      }
+      pathElements += count
+      if pathElements > Limits.maxPathElementsPerFrame {
+        throw fail(
+          layer, key,
+          LimitExceeded(
+            what: "path elements of all shape layers and shadow paths", found: pathElements,
+            limit: Limits.maxPathElementsPerFrame, name: "maxPathElementsPerFrame"))
       }
     }
 
-    func checkShape(_ shape: CAShapeLayer) throws {
+    mutating func checkShape(_ shape: CAShapeLayer) throws {
       let side = Limits.maxLayerSide
       for (key, v) in [
         ("lineWidth", shape.lineWidth), ("miterLimit", shape.miterLimit),

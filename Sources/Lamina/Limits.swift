@@ -76,8 +76,12 @@ public enum Limits {
   // MARK: Content
 
   /// The most elements (moves, lines, curves) in one path, an SVG arc
-  /// counting as the curves it becomes.
-  public static let maxPathElements = 100_000
+  /// counting as the curves it becomes (filling a self-intersecting path of
+  /// this many takes about two seconds on the CPU).
+  public static let maxPathElements = 20_000
+  /// The most path elements of all shape layers and shadow paths together
+  /// (a replicated layer's path is drawn once; the shapes benchmark has 1,250).
+  public static let maxPathElementsPerFrame = 100_000
   /// The most numbers in a `lineDashPattern`.
   public static let maxDashPatternLength = 256
   /// The most dashes along one stroked path (its length over the pattern's).

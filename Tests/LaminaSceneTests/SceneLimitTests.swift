@@ -252,10 +252,16 @@ final class SceneLimitTests: XCTestCase {
       message(scene(#"{"class": "CAShapeLayer", "path": "M 0 0 \#(steps)"}"#)),
       "scene.json: root.sublayers[0].path: bad SVG path data at offset 90008: expected a point within ±10000000 (maxCoordinate) once relative steps are added, found '1'"
     )
-    let many = String(repeating: "L 1 1 ", count: 100_001)
+    let many = String(repeating: "L 1 1 ", count: 20_001)
     XCTAssertEqual(
       message(scene(#"{"class": "CAShapeLayer", "path": "M 0 0 \#(many)"}"#)),
-      "scene.json: root.sublayers[0].path: bad SVG path data at offset 600006: expected at most 100000 path elements (maxPathElements), found 'L'"
+      "scene.json: root.sublayers[0].path: bad SVG path data at offset 120006: expected at most 20000 path elements (maxPathElements), found 'L'"
+    )
+    // Each path within the limit, six of them past the frame's.
+    let shape = #"{"class": "CAShapeLayer", "path": "M 0 0 \#(String(repeating: "L 1 1 ", count: 19_000))"}"#
+    XCTAssertEqual(
+      message(scene(Array(repeating: shape, count: 6).joined(separator: ","))),
+      "scene.json: root.sublayers[5].path: path elements of all shape layers and shadow paths: 114006, over the limit of 100000 (maxPathElementsPerFrame)"
     )
   }
 
