@@ -211,6 +211,9 @@ public final class DisplayLoop {
       builder.time = time
       frame = builder.build(root: root, background: scene.canvas.background)
       framesBuilt += 1
+      // Before anything walks the draw list (damage does): a frame past its
+      // limits can be exponentially long to walk (nested shadows).
+      try FrameLimits.check(frame)
       let damage = Damage(from: previousFrame, to: frame)
       previousFrame = frame
       previousTime = time

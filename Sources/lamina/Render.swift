@@ -100,7 +100,12 @@ extension Renderer {
     scene.root.layoutIfNeeded()
     let root = presentation.update(time: time)
     try scene.checkLimits(root, time: time)
-    return buildFrame(scene: scene, root: root, time: time, scale: scale, pixelSize: pixelSize)
+    let frame = buildFrame(
+      scene: scene, root: root, time: time, scale: scale, pixelSize: pixelSize)
+    // Before anything walks the draw list (damage does): a frame past its
+    // limits can be exponentially long to walk (nested shadows).
+    try FrameLimits.check(frame)
+    return frame
   }
 
   /// The frame of `scene` at `time` seconds: the presentation tree at that

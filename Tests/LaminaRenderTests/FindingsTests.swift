@@ -67,12 +67,15 @@ final class FindingsTests: XCTestCase {
   func testEnormousArc() throws { try check("SVG path data with an enormous arc") }
   func testManyOffscreenPasses() throws { try check("1100 filtered siblings (offscreen passes)") }
   func testDeepNesting() throws { try check("layers nested 101 deep") }
+  func testNestedShadowsDoublingThePasses() throws {
+    try check("shadows nested 40 deep (fuzzer, seed 100)")
+  }
   func testHugeCanvas() throws { try check("a canvas of 16384 × 16384") }
   func testTruncatedFile() throws { try check("a file cut short") }
   func testEmptyFile() throws { try check("an empty file") }
 
   /// Every case has its test above.
   func testEveryHostileSceneIsChecked() {
-    XCTAssertEqual(HostileScenes.cases.count, 10)
+    XCTAssertEqual(HostileScenes.cases.count, 11)
   }
 }

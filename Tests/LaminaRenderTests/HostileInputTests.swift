@@ -254,7 +254,7 @@ final class HostileInputTests: XCTestCase {
     XCTAssertEqual(run.status, 1)
     XCTAssertEqual(
       run.stderr,
-      "lamina: passes.json: frame at t=0 s: offscreen passes in one frame: 1100, over the limit of 1024 (maxOffscreenPasses); the largest pass is the filters of a layer\n"
+      "lamina: passes.json: frame at t=0 s: offscreen passes in one frame: more than 1024, over the limit of 1024 (maxOffscreenPasses); the largest pass is the filters of a layer\n"
     )
     XCTAssertEqual(try leftovers(keeping: ["passes.json"]), [])
   }

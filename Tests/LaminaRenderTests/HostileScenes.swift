@@ -85,7 +85,20 @@ enum HostileScenes {
         ).joined(separator: ",") + "]}}",
       message: "hostile.json: frame", exact: false,
       suffix:
-        "offscreen passes in one frame: 1100, over the limit of 1024 (maxOffscreenPasses); the largest pass is the filters of a layer"
+        "offscreen passes in one frame: more than 1024, over the limit of 1024 (maxOffscreenPasses); the largest pass is the filters of a layer"
+    ),
+    Case(
+      // The fuzzer's finding slow-100-29: each shadow blurs its subtree,
+      // nested shadows included, so the passes double at every level.
+      name: "shadows nested 40 deep (fuzzer, seed 100)",
+      json: #"{"lamina": 1, "canvas": {"width": 100, "height": 80}, "root": {"sublayers": ["#
+        + String(
+          repeating: #"{"shadowOpacity": 1, "shadowRadius": 40, "frame": [1, 1, 60, 60], "sublayers": ["#,
+          count: 40) + ##"{"frame": [0, 0, 40, 40], "backgroundColor": "#ff00ff"}"##
+        + String(repeating: "]}", count: 40) + "]}}",
+      message: "hostile.json: frame", exact: false,
+      suffix:
+        "offscreen passes in one frame: more than 1024, over the limit of 1024 (maxOffscreenPasses); the largest pass is the shadow of a layer (blurred offscreen)"
     ),
     Case(
       name: "layers nested 101 deep",

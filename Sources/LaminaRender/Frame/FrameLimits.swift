@@ -32,12 +32,19 @@ public enum FrameLimits {
     public var filtered = 0
   }
 
-  /// Counts `frame`'s passes, offscreen pixels and items, and the largest pass.
+  /// Counts `frame`'s passes, offscreen pixels and items, and the largest
+  /// pass. A group drawn from several places counts each time (so does its
+  /// drawing): nested shadows double the passes at every level, so the walk
+  /// stops as soon as a count is past its limit.
   public static func totals(_ frame: Frame) -> (Totals, largest: GroupPass?) {
     var totals = Totals()
     var largest: (GroupPass, Int)?
+    func past() -> Bool {
+      totals.passes > Limits.maxOffscreenPasses || totals.items > Limits.maxDrawItems
+    }
     func walk(_ commands: [DrawCommand]) {
       for command in commands {
+        if past() { return }
         switch command {
         case .item: totals.items += 1
         case .group(let group): visit(group)
@@ -71,8 +78,8 @@ public enum FrameLimits {
     if totals.passes > Limits.maxOffscreenPasses {
       throw FrameLimitError(
         exceeded: LimitExceeded(
-          what: "offscreen passes in one frame", found: totals.passes,
-          limit: Limits.maxOffscreenPasses, name: "maxOffscreenPasses"),
+          what: "offscreen passes in one frame", found: "more than \(Limits.maxOffscreenPasses)",
+          limit: String(Limits.maxOffscreenPasses), name: "maxOffscreenPasses"),
         largest: reason)
     }
     if totals.pixels > Limits.maxOffscreenPixels {
@@ -92,8 +99,8 @@ public enum FrameLimits {
     if totals.items > Limits.maxDrawItems {
       throw FrameLimitError(
         exceeded: LimitExceeded(
-          what: "draw items in one frame", found: totals.items, limit: Limits.maxDrawItems,
-          name: "maxDrawItems"),
+          what: "draw items in one frame", found: "more than \(Limits.maxDrawItems)",
+          limit: String(Limits.maxDrawItems), name: "maxDrawItems"),
         largest: nil)
     }
   }
