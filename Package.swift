@@ -55,6 +55,12 @@ let package = Package(
     // The command: thin subcommands over the library.
     .executableTarget(
       name: "lamina", dependencies: ["Lamina", "LaminaScene", "LaminaRender", "LaminaDisplay"]),
+    // Generated tests: random scenes, metamorphic relations, the shrinker
+    // (docs/metamorphic-testing.md), and the command that runs them long.
+    .target(
+      name: "LaminaMetamorphic", dependencies: ["Lamina", "LaminaScene", "LaminaRender"],
+      resources: [.copy("images")]),
+    .executableTarget(name: "lamina-metamorphic", dependencies: ["LaminaMetamorphic", "LaminaScene"]),
 
     // Turns Shaders/*.glsl into Swift string constants at build time.
     .executableTarget(name: "ShaderEmbedder", path: "Sources/ShaderEmbedder"),
@@ -69,6 +75,10 @@ let package = Package(
       dependencies: [
         "LaminaRender", "LaminaScene", "LaminaDraw", "Lamina", "LaminaDisplay", "CGLES3", "CEGL",
       ],
+      resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "LaminaMetamorphicTests",
+      dependencies: ["LaminaMetamorphic", "LaminaRender", "LaminaScene", "Lamina"],
       resources: [.copy("Fixtures")]),
   ],
   swiftLanguageModes: [.v5]

@@ -18,19 +18,24 @@ final class CompiledAnimation {
   let timing: TimingModel
   let removedOnCompletion: Bool
   let timingFunction: CAMediaTimingFunction?
+  /// The property animation's value function, if any.
+  let valueFunction: CAValueFunction?
   /// A from-to animation of numbers on a fast property: the common case.
   let fastNumbers: (from: Double, to: Double, set: (CALayer, Double) -> Void)?
   /// Whether restoring `property` from the model undoes the animation (no
   /// group, no path rotation, a fast property).
   let restorable: Bool
 
-  init(_ animation: CAAnimation) {
+  /// - Parameter unsetDuration: what a `duration` of 0 means (the group's
+  ///   duration for a group's child).
+  init(_ animation: CAAnimation, unsetDuration: CFTimeInterval = defaultAnimationDuration) {
     self.animation = animation
-    timing = TimingModel(animation)
+    timing = TimingModel(animation, unsetDuration: unsetDuration)
     removedOnCompletion = animation.isRemovedOnCompletion
     timingFunction = animation.timingFunction
     let property = animation as? CAPropertyAnimation
     keyPath = property?.keyPath ?? ""
+    valueFunction = property?.valueFunction
     self.property = property.flatMap { AnimatedProperty.named($0.keyPath ?? "") }
     let basic = animation as? CABasicAnimation
     from = basic?.fromValue.map { AnimationValue($0) }
@@ -44,7 +49,11 @@ final class CompiledAnimation {
       pathSegments = []
       values = (keyframe?.values ?? []).map { AnimationValue($0) }
     }
-    children = (animation as? CAAnimationGroup)?.animations?.map { CompiledAnimation($0) } ?? []
+    let groupDuration = timing.duration
+    children =
+      (animation as? CAAnimationGroup)?.animations?.map {
+        CompiledAnimation($0, unsetDuration: groupDuration)
+      } ?? []
     if let keyframe {
       (keyTimes, pacedTables) = Keyframes.timing(
         keyframe, values: values, pathSegments: pathSegments)
@@ -54,6 +63,7 @@ final class CompiledAnimation {
     }
     if case .number(let x)? = from, case .number(let y)? = to, by == nil,
       !(property?.isAdditive ?? true), !(property?.isCumulative ?? true),
+      property?.valueFunction == nil,
       !(animation is CASpringAnimation), let p = self.property, case .number(let set) = p.setter
     {
       fastNumbers = (x, y, set)
@@ -112,9 +122,20 @@ final class CompiledAnimation {
     to layer: CALayer, fraction: Double, _ point: TimingPoint, _ prop: CAPropertyAnimation
   ) {
     // Apple's table: the two given values, or one of them relative to the
-    // current (presentation) value.
+    // current (presentation) value. An additive animation's values are
+    // offsets added to the current value, so the missing one is the zero
+    // offset (a byValue-only additive animation runs from 0 to byValue on
+    // top of the current value, not from the current value). With a value
+    // function, the values are the function's numbers and the missing one
+    // is its identity (angle 0, scale 1).
     let needsBase = from == nil || to == nil || prop.isAdditive
-    let base = needsBase ? read(layer) : .discrete(nil)
+    let current = needsBase && valueFunction == nil ? read(layer) : .discrete(nil)
+    let base: AnimationValue
+    if let valueFunction {
+      base = valueFunction.identity(like: from ?? to ?? by)
+    } else {
+      base = prop.isAdditive ? current.zero : current
+    }
     var start: AnimationValue
     var end: AnimationValue
     switch (from, to, by) {
@@ -132,7 +153,23 @@ final class CompiledAnimation {
     {
       value = AnimationValue.add(value, extra) ?? value
     }
-    if prop.isAdditive { value = AnimationValue.add(base, value) ?? value }
+    finish(value, additive: prop.isAdditive, current: current, on: layer)
+  }
+
+  /// Writes an animation's value: through the value function when there is
+  /// one, added to the current value when additive.
+  private func finish(
+    _ value: AnimationValue, additive: Bool, current: AnimationValue?, on layer: CALayer
+  ) {
+    var value = value
+    if let valueFunction {
+      guard let numbers = value.components, let t = valueFunction.transform(numbers) else { return }
+      value = .transform(t)
+    }
+    if additive {
+      let base = valueFunction == nil ? (current ?? read(layer)) : read(layer)
+      value = AnimationValue.add(base, value) ?? value
+    }
     write(value, to: layer)
   }
 
@@ -161,8 +198,7 @@ final class CompiledAnimation {
     {
       value = AnimationValue.add(value, extra) ?? value
     }
-    if k.isAdditive { value = AnimationValue.add(read(layer), value) ?? value }
-    write(value, to: layer)
+    finish(value, additive: k.isAdditive, current: nil, on: layer)
     if let angle = tangentAngle {
       layer.transform = CATransform3DRotate(layer.transform, CGFloat(angle), 0, 0, 1)
     }

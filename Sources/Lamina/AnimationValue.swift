@@ -44,7 +44,10 @@ enum AnimationValue {
       } else {
         self = .discrete(value)
       }
+    case let v as [NSNumber]: self = .numbers(v.map(\.doubleValue))
     case let v as NSNumber where !(value is Bool): self = .number(v.doubleValue)
+    case let v as NSValue:
+      self = v.unboxedGeometry.map { AnimationValue($0) } ?? .discrete(value)
     default: self = .discrete(value)
     }
   }
@@ -58,6 +61,7 @@ enum AnimationValue {
       case let d as CGFloat: out.append(Double(d))
       case let d as Float: out.append(Double(d))
       case let d as Int: out.append(Double(d))
+      case let d as NSNumber: out.append(d.doubleValue)
       default: return nil
       }
     }
@@ -118,6 +122,15 @@ enum AnimationValue {
     case .path(let p): return .path(p.replacingPoints(c))
     case .transform, .discrete: return self
     }
+  }
+
+  /// The zero offset of this value's kind and shape (what adding leaves
+  /// unchanged): zeros, the identity transform; a value that does not add
+  /// is its own zero.
+  var zero: AnimationValue {
+    if case .transform = self { return .transform(CATransform3DIdentity) }
+    guard let c = components else { return self }
+    return with(components: [Double](repeating: 0, count: c.count))
   }
 
   /// True when `a` and `b` can be combined component by component.

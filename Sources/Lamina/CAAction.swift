@@ -24,7 +24,7 @@ extension CAAnimation: CAAction {
   /// `beginTime` of 0 means now.
   public func run(forKey event: String, object anObject: Any, arguments dict: [AnyHashable: Any]?) {
     guard let layer = anObject as? CALayer else { return }
-    let copy = self.copy()
+    let copy = animationCopy()
     if let p = copy as? CAPropertyAnimation, p.keyPath == nil { p.keyPath = event }
     if let b = copy as? CABasicAnimation, b.fromValue == nil, b.toValue == nil, b.byValue == nil {
       b.fromValue = dict?[previousValueArgument] ?? layer.pendingPreviousValue
@@ -39,13 +39,11 @@ let previousValueArgument = "previousValue"
 
 extension CALayer {
   func actionImpl(forKey event: String) -> CAAction? {
-    if let delegate = delegate as? CALayerDelegate,
-      let found = delegate.action(for: self, forKey: event)
-    {
+    if let delegate, let found = delegate.action(for: self, forKey: event) {
       return found is NSNull ? nil : found
     }
     if let found = actions?[event] {
-      return (found as? NSNull) != nil ? nil : found as? CAAction
+      return found is NSNull ? nil : found
     }
     var style = self.style
     while let s = style {
@@ -91,9 +89,18 @@ extension CALayer {
     action.run(forKey: key, object: self, arguments: [previousValueArgument: previous as Any])
   }
 
+  /// Runs the action for `kCAOnOrderIn` or `kCAOnOrderOut` (a live layer
+  /// joining or leaving a tree; none by default, as in Core Animation).
+  func runOrderAction(_ event: String) {
+    guard isLive, !CATransaction.disableActions(), let action = action(forKey: event) else {
+      return
+    }
+    action.run(forKey: event, object: self, arguments: nil)
+  }
+
   /// The value of `keyPath` this layer shows at `CACurrentMediaTime()`.
   func presentationValue(forKeyPath keyPath: String) -> Any? {
-    let copy = type(of: self).init(layer: self)
+    let copy = valueCopy()
     copy.createdGeneration = .max
     let parent = superlayer ?? maskOwner
     let now = CACurrentMediaTime()
@@ -122,6 +129,9 @@ extension CALayer {
   @inline(__always)
   func didChange<T>(_ key: String, _ oldValue: T) {
     valuesVersion &+= 1
+    if redisplaysOnChange && modelLayer == nil && type(of: self).needsDisplay(forKey: key) {
+      setNeedsDisplay()
+    }
     if createdGeneration < CATransaction.generation { propertyDidChange(key, from: oldValue) }
   }
 

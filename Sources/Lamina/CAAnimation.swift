@@ -44,6 +44,10 @@ public struct CAAnimationRotationMode: RawRepresentable, Hashable, Sendable {
   public init(rawValue: String) { self.rawValue = rawValue }
   public static let auto = Self(rawValue: "auto")
   public static let autoReverse = Self(rawValue: "autoReverse")
+  /// Core Animation's names: the layer turns to the path's tangent.
+  public static let rotateAuto = auto
+  /// The layer turns to the path's tangent plus half a turn.
+  public static let rotateAutoReverse = autoReverse
   /// Every value Core Animation defines.
   public static let all: [Self] = [.auto, .autoReverse]
 }
@@ -142,7 +146,18 @@ extension CAAnimationDelegate {
 
 /// The base class of animations: timing, a timing function and a delegate.
 /// Add one to a layer with `add(_:forKey:)`.
-open class CAAnimation: CAMediaTiming {
+///
+/// As in Core Animation, an animation is key-value coding compliant: its
+/// properties are reachable by key, and any other key stores a value on the
+/// animation (a tag that `animationDidStop(_:finished:)` reads back):
+///
+/// ```swift
+/// let fade = CABasicAnimation(keyPath: "opacity")
+/// fade.setValue("intro", forKey: "tag")
+/// // … in the delegate:
+/// if anim.value(forKey: "tag") as? String == "intro" { … }
+/// ```
+open class CAAnimation: NSObject, NSCopying, CAMediaTiming {
   open var beginTime: CFTimeInterval = 0
   open var duration: CFTimeInterval = 0
   open var speed: Float = 1
@@ -157,17 +172,55 @@ open class CAAnimation: CAMediaTiming {
   open var isRemovedOnCompletion = true
   /// Told when the animation starts and stops (held strongly, as in Core Animation).
   open var delegate: CAAnimationDelegate?
+  /// The frame rate the animation would like to run at (a hint; Lamina
+  /// draws at the display's or the sequence's rate).
+  open var preferredFrameRateRange = CAFrameRateRange.default
+  /// Values stored for keys that are not properties of the class.
+  var attributes: [String: Any] = [:]
 
-  public required init() {}
+  /// An animation with Core Animation's default values (and the class's
+  /// `defaultValue(forKey:)` overrides). Subclasses override it as on iOS.
+  public override init() {
+    super.init()
+    applyClassDefaults()
+  }
 
-  /// The default value of `key` for animations, or nil.
+  /// An animation decoded from an archive. Lamina archives no animations:
+  /// this makes one with the default values, so that subclasses written for
+  /// iOS (`required init?(coder: NSCoder)`) compile and may call it.
+  public required init?(coder: NSCoder) {
+    super.init()
+    applyClassDefaults()
+  }
+
+  /// The Lamina class this class is or derives from: what copies are made
+  /// of (Swift cannot call a non-`required` initializer through a
+  /// metatype). Each Lamina animation class overrides it and `makeInstance()`.
+  class var laminaClass: CAAnimation.Type { CAAnimation.self }
+
+  /// A new instance of `laminaClass`.
+  class func makeInstance() -> CAAnimation { CAAnimation() }
+
+  /// The default value of `key` for animations of this class, or nil.
+  /// Subclasses override it to change the initial values of properties
+  /// (read when an animation is made) or to give other keys a value.
   open class func defaultValue(forKey key: String) -> Any? { nil }
 
-  /// A copy with the same values.
-  open func copy() -> CAAnimation {
-    let c = type(of: self).init()
+  /// Whether `key` would be archived (Lamina archives nothing; true, as
+  /// Core Animation answers for its own keys).
+  open func shouldArchiveValue(forKey key: String) -> Bool { true }
+
+  /// A copy with the same values (as an instance of the animation's Lamina
+  /// class, for a subclass defined outside Lamina), as `NSCopying` makes it.
+  open func copy(with zone: NSZone? = nil) -> Any {
+    let c = type(of: self).makeInstance()
     c.copyValues(from: self)
     return c
+  }
+
+  /// `copy()` typed: the copy `add(_:forKey:)` and actions attach.
+  func animationCopy() -> CAAnimation {
+    (copy(with: nil) as? CAAnimation) ?? self
   }
 
   /// Copies every value of `other`; subclasses that add properties override and call super.
@@ -183,11 +236,56 @@ open class CAAnimation: CAMediaTiming {
     timingFunction = other.timingFunction
     isRemovedOnCompletion = other.isRemovedOnCompletion
     delegate = other.delegate
+    preferredFrameRateRange = other.preferredFrameRateRange
+    attributes = other.attributes
   }
+
+  // MARK: Key-value coding (see CAAnimation+KeyValueCoding.swift)
+
+  /// The accessors of this class's keys; subclasses append theirs.
+  class var accessors: [PropertyAccessor] { CAAnimation.animationAccessors }
+
+  /// The value for `key`: a property, a value stored for a key the class
+  /// does not have, or else the class's `defaultValue(forKey:)`.
+  open func value(forKey key: String) -> Any? { animationValue(forKey: key) }
+
+  /// Sets the property for `key` (converting numbers, enumeration strings
+  /// and geometry, as `CALayer.setValue(_:forKey:)` does); any other key is
+  /// stored and read back by `value(forKey:)`.
+  open func setValue(_ value: Any?, forKey key: String) { setAnimationValue(value, forKey: key) }
+
+  /// The value at a dotted key path (`fromValue` or a stored key; struct
+  /// members as `CALayer` reads them).
+  open func value(forKeyPath keyPath: String) -> Any? { animationValue(forKeyPath: keyPath) }
+
+  /// Sets the value at a dotted key path.
+  open func setValue(_ value: Any?, forKeyPath keyPath: String) {
+    setAnimationValue(value, forKeyPath: keyPath)
+  }
+}
+
+/// A frame rate range, as `CADisplayLink` and animations state their
+/// preference (Lamina keeps it as a hint).
+public struct CAFrameRateRange: Equatable, Hashable, Sendable {
+  public var minimum: Float
+  public var maximum: Float
+  public var preferred: Float?
+  public init(minimum: Float, maximum: Float, preferred: Float? = nil) {
+    self.minimum = minimum
+    self.maximum = maximum
+    self.preferred = preferred
+  }
+  /// No preference: the display's rate.
+  public static let `default` = CAFrameRateRange(minimum: 0, maximum: 0, preferred: 0)
+  /// Whether two ranges are the same.
+  public func isEqual(to range: CAFrameRateRange) -> Bool { self == range }
 }
 
 /// An animation of one key path of its layer.
 open class CAPropertyAnimation: CAAnimation {
+  override class var laminaClass: CAAnimation.Type { CAPropertyAnimation.self }
+  override class func makeInstance() -> CAAnimation { CAPropertyAnimation() }
+  override class var accessors: [PropertyAccessor] { super.accessors + propertyAccessors }
   /// The animated key path (`position`, `transform.rotation.y`, …).
   open var keyPath: String?
   /// Whether the animated value is added to the model value.
@@ -195,13 +293,15 @@ open class CAPropertyAnimation: CAAnimation {
   /// Whether each repetition builds on the end of the previous one.
   open var isCumulative = false
 
-  public required init() {}
-
   /// An animation of `path`.
   public convenience init(keyPath path: String?) {
     self.init()
     keyPath = path
   }
+
+  /// Turns the interpolated value into the value set on `keyPath` (a
+  /// transform from angles, scales or translations); nil sets it directly.
+  open var valueFunction: CAValueFunction?
 
   open override func copyValues(from other: CAAnimation) {
     super.copyValues(from: other)
@@ -209,17 +309,19 @@ open class CAPropertyAnimation: CAAnimation {
     keyPath = o.keyPath
     isAdditive = o.isAdditive
     isCumulative = o.isCumulative
+    valueFunction = o.valueFunction
   }
 }
 
 /// An animation between two values: `fromValue`, `toValue` and `byValue`
 /// combine as in Core Animation (any two, or one relative to the model value).
 open class CABasicAnimation: CAPropertyAnimation {
+  override class var laminaClass: CAAnimation.Type { CABasicAnimation.self }
+  override class func makeInstance() -> CAAnimation { CABasicAnimation() }
+  override class var accessors: [PropertyAccessor] { super.accessors + basicAccessors }
   open var fromValue: Any?
   open var toValue: Any?
   open var byValue: Any?
-
-  public required init() {}
 
   open override func copyValues(from other: CAAnimation) {
     super.copyValues(from: other)
@@ -232,23 +334,24 @@ open class CABasicAnimation: CAPropertyAnimation {
 
 /// An animation through a list of values (or along a path).
 open class CAKeyframeAnimation: CAPropertyAnimation {
+  override class var laminaClass: CAAnimation.Type { CAKeyframeAnimation.self }
+  override class func makeInstance() -> CAAnimation { CAKeyframeAnimation() }
+  override class var accessors: [PropertyAccessor] { super.accessors + keyframeAccessors }
   /// The keyframe values.
   open var values: [Any]?
   /// The path a point property follows (instead of `values`).
   open var path: CGPath?
   /// The time of each keyframe as a fraction 0…1 of the duration.
-  open var keyTimes: [CGFloat]?
+  open var keyTimes: [NSNumber]?
   /// The pacing of each segment between keyframes.
   open var timingFunctions: [CAMediaTimingFunction]?
   open var calculationMode: CAAnimationCalculationMode = .linear
   /// Tension, continuity and bias of cubic segments (one per keyframe).
-  open var tensionValues: [CGFloat]?
-  open var continuityValues: [CGFloat]?
-  open var biasValues: [CGFloat]?
+  open var tensionValues: [NSNumber]?
+  open var continuityValues: [NSNumber]?
+  open var biasValues: [NSNumber]?
   /// How the layer turns to follow `path`; nil keeps it unrotated.
   open var rotationMode: CAAnimationRotationMode?
-
-  public required init() {}
 
   open override func copyValues(from other: CAAnimation) {
     super.copyValues(from: other)
@@ -267,6 +370,9 @@ open class CAKeyframeAnimation: CAPropertyAnimation {
 
 /// A basic animation whose progress follows a damped spring.
 open class CASpringAnimation: CABasicAnimation {
+  override class var laminaClass: CAAnimation.Type { CASpringAnimation.self }
+  override class func makeInstance() -> CAAnimation { CASpringAnimation() }
+  override class var accessors: [PropertyAccessor] { super.accessors + springAccessors }
   /// The mass on the spring.
   open var mass: CGFloat = 1
   /// The spring's stiffness.
@@ -278,7 +384,35 @@ open class CASpringAnimation: CABasicAnimation {
   /// Whether a damping above critical is honored as such (kept as data).
   open var allowsOverdamping = false
 
-  public required init() {}
+  /// A spring that takes about `perceptualDuration` seconds and overshoots by
+  /// `bounce` (0: critically damped, toward 1: bouncier, below 0: slower),
+  /// as Core Animation's: mass 1, stiffness (2π / duration)², damping
+  /// 4π (1 − bounce) / duration (4π / (duration (1 + bounce)) below 0); its
+  /// `duration` is the settling duration.
+  public convenience init(perceptualDuration: CFTimeInterval, bounce: CGFloat) {
+    self.init()
+    let d = perceptualDuration > 0 ? perceptualDuration : 0.5
+    let b = max(-1 + 1e-6, min(bounce, 1))
+    mass = 1
+    stiffness = CGFloat(pow(2 * .pi / d, 2))
+    damping =
+      b >= 0 ? CGFloat(4 * .pi * (1 - Double(b)) / d) : CGFloat(4 * .pi / (d * (1 + Double(b))))
+    duration = settlingDuration
+  }
+
+  /// The spring's perceptual duration: 2π / √(stiffness / mass).
+  open var perceptualDuration: CFTimeInterval {
+    guard mass > 0, stiffness > 0 else { return 0 }
+    return 2 * .pi / Double((stiffness / mass).squareRoot())
+  }
+
+  /// The spring's bounce: 1 − ζ when under- or critically damped, 1/ζ − 1
+  /// when overdamped (ζ = damping / (2 √(stiffness · mass))).
+  open var bounce: CGFloat {
+    guard mass > 0, stiffness > 0 else { return 0 }
+    let zeta = damping / (2 * (stiffness * mass).squareRoot())
+    return zeta <= 1 ? 1 - zeta : 1 / zeta - 1
+  }
 
   /// Seconds until the spring is at rest: the time after which its distance
   /// to the end stays below 0.1 % of the travel.
@@ -344,9 +478,10 @@ open class CASpringAnimation: CABasicAnimation {
 
 /// Animations that run together, timed inside the group's time.
 open class CAAnimationGroup: CAAnimation {
+  override class var laminaClass: CAAnimation.Type { CAAnimationGroup.self }
+  override class func makeInstance() -> CAAnimation { CAAnimationGroup() }
+  override class var accessors: [PropertyAccessor] { super.accessors + groupAccessors }
   open var animations: [CAAnimation]?
-
-  public required init() {}
 
   open override func copyValues(from other: CAAnimation) {
     super.copyValues(from: other)

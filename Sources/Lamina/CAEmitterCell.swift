@@ -2,7 +2,7 @@ import Foundation
 
 /// One kind of particle of a `CAEmitterLayer`: its rates, motion, color and
 /// image, with random ranges. Cells may emit cells of their own.
-open class CAEmitterCell {
+open class CAEmitterCell: NSObject, CAMediaTiming {
   /// The cell's name, used in key paths.
   open var name: String?
   /// Whether the cell emits.
@@ -85,9 +85,53 @@ open class CAEmitterCell {
   open var repeatDuration: CFTimeInterval = 0
   /// Whether the cell's timing plays backward after forward.
   open var autoreverses: Bool = false
+  /// What the cell's timing holds outside its active time (kept; a cell
+  /// emits during its active time).
+  open var fillMode: CAMediaTimingFillMode = .removed
+  /// Default values consulted by `value(forKey:)` for keys never set.
+  open var style: [AnyHashable: Any]?
 
-  /// A cell with Core Animation's default values.
-  public init() {}
+  /// A cell with Core Animation's default values (and the class's
+  /// `defaultValue(forKey:)` overrides). Subclasses override it as on iOS.
+  public override init() {
+    super.init()
+    applyClassDefaults()
+  }
+
+  /// A cell decoded from an archive. Lamina archives no cells: this makes
+  /// one with the default values, so that subclasses written for iOS
+  /// (`required init?(coder: NSCoder)`) compile and may call it.
+  public required init?(coder: NSCoder) {
+    super.init()
+    applyClassDefaults()
+  }
+
+  /// The default value of `key` for cells of this class, or nil. Subclasses
+  /// override it to change the initial values of properties.
+  open class func defaultValue(forKey key: String) -> Any? { nil }
+
+  /// Whether `key` would be archived (Lamina archives nothing; true).
+  open func shouldArchiveValue(forKey key: String) -> Bool { true }
+
+  /// A copy of the cell and its sub-cells (as `CAEmitterCell`s), so that a
+  /// key path change on a presentation copy leaves the model's cells alone.
+  func deepCopy() -> CAEmitterCell {
+    let copy = CAEmitterCell()
+    for a in Self.table.ordered { a.set(copy, a.get(self)) }
+    copy.emitterCells = emitterCells?.map { $0.deepCopy() }
+    copy.attributes = attributes
+    copy.style = style
+    return copy
+  }
+
+  /// Sets the values of `defaultValue(forKey:)` overrides, once per class computed.
+  private func applyClassDefaults() {
+    let cls = type(of: self)
+    guard cls != CAEmitterCell.self else { return }
+    for a in Self.table.ordered where a.isStored {
+      if let value = cls.defaultValue(forKey: a.key) { a.set(self, value) }
+    }
+  }
 
   /// The keys of CAEmitterCell, in declaration order.
   public static var propertyKeys: [String] { table.ordered.map(\.key) }
@@ -141,14 +185,8 @@ open class CAEmitterCell {
       P.optional("emitterCells", .emitterCells, \CAEmitterCell.emitterCells) {
         $0 as? [CAEmitterCell]
       },
-      P.make("beginTime", .number, \CAEmitterCell.beginTime, C.double),
-      P.make("duration", .number, \CAEmitterCell.duration, C.double),
-      P.make("speed", .number, \CAEmitterCell.speed, C.float),
-      P.make("timeOffset", .number, \CAEmitterCell.timeOffset, C.double),
-      P.make("repeatCount", .number, \CAEmitterCell.repeatCount, C.float),
-      P.make("repeatDuration", .number, \CAEmitterCell.repeatDuration, C.double),
-      P.make("autoreverses", .bool, \CAEmitterCell.autoreverses, C.bool),
-    ]
+      P.optional("style", .object, \CAEmitterCell.style) { $0 as? [AnyHashable: Any] },
+    ] + P.mediaTiming(CAEmitterCell.self)
   }()
 
   /// Values stored for keys cells do not have.
@@ -157,7 +195,9 @@ open class CAEmitterCell {
   /// The value for `key` (a property, or a value stored for another key).
   open func value(forKey key: String) -> Any? {
     if let a = Self.table.byKey[key] { return a.get(self) }
-    return attributes[key]
+    if let v = attributes[key] { return v }
+    if let v = style?[key] { return v }
+    return type(of: self).defaultValue(forKey: key)
   }
 
   /// Sets the property for `key`, converting numbers and strings as
@@ -168,5 +208,60 @@ open class CAEmitterCell {
     } else {
       attributes[key] = Convert.unwrap(value)
     }
+  }
+}
+
+/// A key path into a list of emitter cells, as Core Animation names a
+/// cell's property: `<cell name>.<key>`, or through sub-cells
+/// `<cell>.emitterCells.<sub-cell>.<key>` (`emitterCells.fire.birthRate`
+/// on the emitter layer).
+struct EmitterCellPath {
+  /// Cell names from the top list down.
+  let names: [String]
+  let key: String
+
+  init?(_ path: String) {
+    var parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count >= 2, let last = parts.popLast(), !last.isEmpty else { return nil }
+    var names = [parts.removeFirst()]
+    while !parts.isEmpty {
+      guard parts.count >= 2, parts[0] == "emitterCells" else { return nil }
+      names.append(parts[1])
+      parts.removeFirst(2)
+    }
+    guard names.allSatisfy({ !$0.isEmpty }) else { return nil }
+    self.names = names
+    key = last
+  }
+
+  var kind: CAValueKind? { CAEmitterCell.valueKind(forKey: key) }
+
+  func value(in cells: [CAEmitterCell]?) -> Any? {
+    var list = cells
+    var found: CAEmitterCell?
+    for name in names {
+      found = list?.first { $0.name == name }
+      list = found?.emitterCells
+    }
+    return found?.value(forKey: key)
+  }
+
+  /// `cells` with the named cell's `key` set to `value` (that cell and
+  /// those above it copied); nil when no cell has the name.
+  func setting(_ value: Any?, in cells: [CAEmitterCell]) -> [CAEmitterCell]? {
+    func set(_ depth: Int, _ cells: [CAEmitterCell]) -> [CAEmitterCell]? {
+      guard let i = cells.firstIndex(where: { $0.name == names[depth] }) else { return nil }
+      var result = cells
+      let copy = cells[i].deepCopy()
+      if depth == names.count - 1 {
+        copy.setValue(value, forKey: key)
+      } else {
+        guard let sub = set(depth + 1, copy.emitterCells ?? []) else { return nil }
+        copy.emitterCells = sub
+      }
+      result[i] = copy
+      return result
+    }
+    return set(0, cells)
   }
 }

@@ -42,6 +42,9 @@ public struct CAEmitterLayerRenderMode: RawRepresentable, Hashable, Sendable {
 /// A layer that emits particles described by its `emitterCells`. The same
 /// `seed` gives the same frames.
 open class CAEmitterLayer: CALayer {
+  override package class var laminaClass: CALayer.Type { CAEmitterLayer.self }
+  override package class func makeInstance() -> CALayer { CAEmitterLayer() }
+
   /// The cells emitted, each a kind of particle.
   open var emitterCells: [CAEmitterCell]? {
     didSet { didChange("emitterCells", oldValue) }

@@ -19,14 +19,20 @@ public struct CAGradientLayerType: RawRepresentable, Hashable, Sendable {
 /// g.startPoint = CGPoint(x: 0, y: 0.5); g.endPoint = CGPoint(x: 1, y: 0.5)
 /// ```
 open class CAGradientLayer: CALayer {
+  override package class var laminaClass: CALayer.Type { CAGradientLayer.self }
+  override package class func makeInstance() -> CALayer { CAGradientLayer() }
+
   /// The colors (`CGColor` values), first at location 0.
   open var colors: [Any]? {
     didSet { didChange("colors", oldValue) }
   }
   /// The location of each color in 0…1, or nil for evenly spaced colors.
-  open var locations: [CGFloat]? {
+  /// Numbers, as in Core Animation: `gradient.locations = [0, 0.5, 1]`.
+  open var locations: [NSNumber]? {
     didSet { didChange("locations", oldValue) }
   }
+  /// `locations` as values.
+  public var locationValues: [CGFloat]? { locations.map(Convert.lengths) }
   /// Unit point where location 0 lies (the center for radial and conic).
   open var startPoint = CGPoint(x: 0.5, y: 0) {
     didSet { didChange("startPoint", oldValue) }
@@ -51,7 +57,7 @@ open class CAGradientLayer: CALayer {
         let colors = list.compactMap { Convert.color($0) }
         return colors.count == list.count ? colors : nil
       },
-      P.optional("locations", .numbers, \CAGradientLayer.locations, Convert.numbers),
+      P.optional("locations", .numbers, \CAGradientLayer.locations, Convert.nsNumbers),
       P.make("startPoint", .point, \CAGradientLayer.startPoint, Convert.point),
       P.make("endPoint", .point, \CAGradientLayer.endPoint, Convert.point),
       P.make(

@@ -135,11 +135,11 @@ enum Keyframes {
     case .discrete:
       // n values take n + 1 key times (the last closes the last value's span).
       if let kt = k.keyTimes, kt.count == count + 1 || kt.count == count {
-        return (kt.map { Double($0) }, [])
+        return (kt.map { $0.doubleValue }, [])
       }
       return ((0...count).map { Double($0) / Double(count) }, [])
     default:
-      if let kt = k.keyTimes, kt.count == count { return (kt.map { Double($0) }, []) }
+      if let kt = k.keyTimes, kt.count == count { return (kt.map { $0.doubleValue }, []) }
       return (evenly, [])
     }
   }
@@ -214,9 +214,9 @@ enum Keyframes {
       p0.count == p1.count, p1.count == p2.count, p2.count == p3.count,
       AnimationValue.compatible(values[i], values[min(n - 1, i + 1)])
     else { return nil }
-    func tcb(_ list: [CGFloat]?, _ j: Int) -> Double {
+    func tcb(_ list: [NSNumber]?, _ j: Int) -> Double {
       guard let list, j >= 0, j < list.count else { return 0 }
-      return Double(list[j])
+      return list[j].doubleValue
     }
     let t1 = tcb(k.tensionValues, i)
     let c1 = tcb(k.continuityValues, i)

@@ -10,8 +10,13 @@ extension CALayer {
   /// the copy begins at `CACurrentMediaTime()` in the layer's time, and the
   /// current transaction tracks it for delegates and completion blocks.
   /// Layers being built (as the scene loader's) keep `beginTime` as given.
+  ///
+  /// A property animation of a key path the layer does not have (and has
+  /// no value for) would do nothing, as in Core Animation: Lamina says so in
+  /// a warning (see `Diagnostics`), naming the layer, the key and the path.
   public func add(_ animation: CAAnimation, forKey key: String?) {
-    let copy = animation.copy()
+    warnAboutKeyPaths(of: animation, key: key)
+    let copy = animation.animationCopy()
     if isLive {
       if copy.beginTime == 0 { copy.beginTime = convertTime(CACurrentMediaTime(), from: nil) }
       CATransaction.track(copy, on: self)
@@ -53,5 +58,38 @@ extension CALayer {
   /// Detaches every animation.
   public func removeAllAnimations() {
     storedAnimations.removeAll()
+  }
+}
+
+extension CALayer {
+  /// Whether an animation of `keyPath` changes something on this layer: a
+  /// key path of its class (properties, their members, transform
+  /// components, filter inputs, emitter cells, the mask's key paths), or a
+  /// key the layer holds a value for (one set by `setValue(_:forKey:)`, or
+  /// given by `defaultValue(forKey:)`).
+  public func animates(keyPath: String) -> Bool {
+    if type(of: self).valueKind(forKeyPath: keyPath) != nil { return true }
+    return value(forKeyPath: keyPath) != nil
+  }
+
+  /// Warns about the property animations in `animation` (a group's
+  /// included) that would animate nothing.
+  func warnAboutKeyPaths(of animation: CAAnimation, key: String?) {
+    if let group = animation as? CAAnimationGroup {
+      for child in group.animations ?? [] { warnAboutKeyPaths(of: child, key: key) }
+      return
+    }
+    guard let property = animation as? CAPropertyAnimation else { return }
+    let kind = String(describing: type(of: animation))
+    let named = key.map { " '\($0)'" } ?? ""
+    guard let keyPath = property.keyPath, !keyPath.isEmpty else {
+      Diagnostics.warn("\(kind)\(named) added to \(self) has no keyPath; it animates nothing")
+      return
+    }
+    guard !animates(keyPath: keyPath) else { return }
+    let owner = String(describing: type(of: self).laminaClass)
+    Diagnostics.warn(
+      "\(kind)\(named) added to \(self): '\(keyPath)' is not a key path \(owner) animates; "
+        + "the animation does nothing")
   }
 }

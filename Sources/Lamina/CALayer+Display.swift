@@ -24,10 +24,13 @@ extension CALayer {
   func defaultDisplay() {
     // Gradient, shape and text layers draw in the renderer, from their
     // properties; without a delegate, displaying them sets no contents.
-    if delegate == nil && (self is CAGradientLayer || self is CAShapeLayer || self is CATextLayer) {
+    if delegate == nil
+      && (self is CAGradientLayer || self is CAShapeLayer
+        || (self as? CATextLayer).map { !$0.drawsTextIntoContents } == true)
+    {
       return
     }
-    if let delegate = delegate as? CALayerDelegate {
+    if let delegate {
       delegate.display(self)
     } else {
       drawIntoBackingStore()
@@ -37,6 +40,7 @@ extension CALayer {
   /// Makes a bitmap of `bounds × contentsScale` pixels, draws into it with
   /// `draw(in:)` (bounds space) and sets it as `contents`.
   public func drawIntoBackingStore() {
+    delegate?.layerWillDraw(self)
     let scale = contentsScale > 0 ? contentsScale : 1
     let width = Int(saturating: bounds.width * scale, rounding: .up)
     let height = Int(saturating: bounds.height * scale, rounding: .up)

@@ -66,4 +66,40 @@ extension CALayer {
         x: rect.minX + anchorPoint.x * rect.width, y: rect.minY + anchorPoint.y * rect.height)
     }
   }
+
+  /// The transform as an affine transform (its x-y part), as Core Animation's
+  /// `affineTransform()` reads it.
+  public func affineTransform() -> CGAffineTransform {
+    CATransform3DGetAffineTransform(transform)
+  }
+
+  /// Sets `transform` to `m` (an affine transform in the x-y plane), as
+  /// Core Animation's `setAffineTransform(_:)`; it animates implicitly as
+  /// `transform` does.
+  ///
+  /// ```swift
+  /// needle.setAffineTransform(CGAffineTransform(rotationAngle: .pi / 4))
+  /// ```
+  public func setAffineTransform(_ m: CGAffineTransform) {
+    transform = CATransform3DMakeAffineTransform(m)
+  }
+
+  /// Whether the layer's contents are flipped when drawn: an odd number of
+  /// its ancestors flip their sublayers' geometry (`isGeometryFlipped`).
+  public func contentsAreFlipped() -> Bool {
+    var flipped = false
+    var layer = superlayer
+    while let current = layer {
+      if current.isGeometryFlipped { flipped.toggle() }
+      layer = current.superlayer
+    }
+    return flipped
+  }
+
+  /// How much larger than `cornerRadius` a corner of `curve` reaches along
+  /// each edge (1 for circular corners; Apple's continuous curve reaches
+  /// about 1.528 times as far).
+  public class func cornerCurveExpansionFactor(_ curve: CALayerCornerCurve) -> CGFloat {
+    curve == .continuous ? 1.528665 : 1
+  }
 }

@@ -58,8 +58,21 @@ extension CALayer {
       P.optional("compositingFilter", .blendMode, \CALayer.compositingFilter) { $0 },
       P.optional("name", .string, \CALayer.name, C.string),
       P.optional("sublayers", .layers, \CALayer.sublayers, stored: false) { $0 as? [CALayer] },
-      P.optional("actions", .object, \CALayer.actions) { $0 as? [String: Any] },
+      P.optional("actions", .object, \CALayer.actions) { Convert.actions($0) },
       P.optional("style", .object, \CALayer.style) { $0 as? [AnyHashable: Any] },
+      P.make("allowsEdgeAntialiasing", .bool, \CALayer.allowsEdgeAntialiasing, C.bool),
+      P.make("allowsGroupOpacity", .bool, \CALayer.allowsGroupOpacity, C.bool),
+      P.make(
+        "edgeAntialiasingMask", .integer, \CALayer.edgeAntialiasingMask, C.edgeAntialiasingMask),
+      P.make(
+        "cornerCurve", .enumeration(CALayerCornerCurve.all.map(\.rawValue)), \CALayer.cornerCurve,
+        C.enumeration(CALayerCornerCurve.self)),
+      P.make("drawsAsynchronously", .bool, \CALayer.drawsAsynchronously, C.bool),
+      P.make(
+        "contentsFormat", .enumeration(CALayerContentsFormat.all.map(\.rawValue)),
+        \CALayer.contentsFormat, C.enumeration(CALayerContentsFormat.self)),
+      P.make("needsDisplayOnBoundsChange", .bool, \CALayer.needsDisplayOnBoundsChange, C.bool),
+      P.make("isOpaque", .bool, \CALayer.isOpaque, aliases: ["opaque"], C.bool),
     ]
   }()
 
@@ -79,6 +92,7 @@ extension CALayer {
     guard let a = table[head] else { return nil }
     if a.kind == .layer { return CALayer.valueKind(forKeyPath: rest) }
     if a.kind == .filters { return FilterPath(rest)?.kind }
+    if a.kind == .emitterCells { return EmitterCellPath(rest)?.kind }
     return StructPath.kind(of: a.kind, path: rest)
   }
 
@@ -141,6 +155,9 @@ extension CALayer {
     if a.kind == .filters, let path = FilterPath(rest) {
       return path.filter(in: base as? [Any])?.value(forKey: path.input)
     }
+    if a.kind == .emitterCells, let path = EmitterCellPath(rest) {
+      return path.value(in: base as? [CAEmitterCell])
+    }
     return StructPath.get(base, kind: a.kind, path: rest)
   }
 
@@ -178,6 +195,13 @@ extension CALayer {
       a.set(self, list)
       createdGeneration = saved
       if live { propertyDidChange(keyPath, from: old) }
+    } else if a.kind == .emitterCells {
+      // Cells are shared with presentation copies: the named one (and the
+      // cells above it) are replaced by changed copies, never changed in place.
+      guard let path = EmitterCellPath(rest), let cells = base as? [CAEmitterCell],
+        let updated = path.setting(value, in: cells)
+      else { return }
+      a.set(self, updated)
     } else if let updated = StructPath.set(base, kind: a.kind, path: rest, to: value) {
       a.set(self, updated)
     }
@@ -236,7 +260,10 @@ enum ClassRegistry {
   }
 
   /// An instance of `cls` with its initial values, before any class default.
-  static func prototype(for cls: CALayer.Type) -> CALayer {
+  /// A subclass defined outside Lamina shares its Lamina class's prototype:
+  /// it cannot change the initial values of the properties it inherits.
+  static func prototype(for requested: CALayer.Type) -> CALayer {
+    let cls = requested.laminaClass
     let id = ObjectIdentifier(cls)
     lock.lock()
     if let p = prototypes[id] {
@@ -245,7 +272,7 @@ enum ClassRegistry {
     }
     let inserted = building.insert(id).inserted
     lock.unlock()
-    let p = cls.init()
+    let p = cls.makeInstance()
     lock.lock()
     if inserted { building.remove(id) }
     if let existing = prototypes[id] {

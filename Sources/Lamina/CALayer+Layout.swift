@@ -12,6 +12,7 @@ extension CALayer {
   public func setNeedsLayout() {
     needsLayoutFlag = true
     markAncestorsForLayout()
+    layoutManager?.invalidateLayout(of: self)
   }
 
   /// Whether the layer is marked as needing layout.

@@ -49,20 +49,25 @@ extension CALayer: CAMediaTiming {
   }
 
   /// The accessors of the timing keys (appended to CALayer's own).
-  static let timingAccessors: [PropertyAccessor] = {
-    typealias P = PropertyAccessor
+  static let timingAccessors = PropertyAccessor.mediaTiming(CALayer.self)
+}
+
+extension PropertyAccessor {
+  /// The eight `CAMediaTiming` keys of a class that adopts it (layers,
+  /// animations, emitter cells).
+  static func mediaTiming<O: CAMediaTiming>(_: O.Type) -> [PropertyAccessor] {
     typealias C = Convert
     return [
-      P.make("beginTime", .number, \CALayer.beginTime, C.double),
-      P.make("duration", .number, \CALayer.duration, C.double),
-      P.make("speed", .number, \CALayer.speed, C.float),
-      P.make("timeOffset", .number, \CALayer.timeOffset, C.double),
-      P.make("repeatCount", .number, \CALayer.repeatCount, C.float),
-      P.make("repeatDuration", .number, \CALayer.repeatDuration, C.double),
-      P.make("autoreverses", .bool, \CALayer.autoreverses, C.bool),
-      P.make(
-        "fillMode", .enumeration(CAMediaTimingFillMode.all.map(\.rawValue)), \CALayer.fillMode,
+      make("beginTime", .number, \O.beginTime, C.double),
+      make("duration", .number, \O.duration, C.double),
+      make("speed", .number, \O.speed, C.float),
+      make("timeOffset", .number, \O.timeOffset, C.double),
+      make("repeatCount", .number, \O.repeatCount, C.float),
+      make("repeatDuration", .number, \O.repeatDuration, C.double),
+      make("autoreverses", .bool, \O.autoreverses, C.bool),
+      make(
+        "fillMode", .enumeration(CAMediaTimingFillMode.all.map(\.rawValue)), \O.fillMode,
         C.enumeration(CAMediaTimingFillMode.self)),
     ]
-  }()
+  }
 }

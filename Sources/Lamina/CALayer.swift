@@ -13,7 +13,7 @@ import Foundation
 /// card.backgroundColor = CGColor(red: 0.2, green: 0.3, blue: 0.8, alpha: 1)
 /// root.addSublayer(card)
 /// ```
-open class CALayer: CustomStringConvertible {
+open class CALayer: NSObject {
   // MARK: Geometry
 
   /// The layer's own coordinate space; its origin shifts where sublayers appear.
@@ -24,8 +24,20 @@ open class CALayer: CustomStringConvertible {
       if bounds.size != oldValue.size {
         setNeedsLayout()
         if needsDisplayOnBoundsChange { setNeedsDisplay() }
+        if layoutManager == nil, storedSublayers.contains(where: { !$0.autoresizingMask.isEmpty }) {
+          resizeSublayers(withOldSize: oldValue.size)
+        }
       }
     }
+  }
+  /// How the layer resizes when its superlayer's bounds change size (Core
+  /// Animation on macOS; see CALayer+Autoresizing.swift). None by default.
+  open var autoresizingMask: CAAutoresizingMask = [] {
+    didSet { valuesVersion &+= 1 }
+  }
+  /// Lays out the sublayers instead of `layoutSublayers()`'s default.
+  open var layoutManager: CALayoutManager? {
+    didSet { valuesVersion &+= 1 }
   }
   /// Where the anchor point sits, in the superlayer's bounds space.
   open var position: CGPoint = .zero {
@@ -120,7 +132,12 @@ open class CALayer: CustomStringConvertible {
   }
   /// Pixels per point of the contents image.
   open var contentsScale: CGFloat = 1 {
-    didSet { valuesVersion &+= 1 }
+    didSet {
+      valuesVersion &+= 1
+      if redisplaysOnChange && type(of: self).needsDisplay(forKey: "contentsScale") {
+        setNeedsDisplay()
+      }
+    }
   }
   /// Sampling when the contents are drawn larger than their pixels.
   open var magnificationFilter: CALayerContentsFilter = .linear {
@@ -180,27 +197,90 @@ open class CALayer: CustomStringConvertible {
   open var name: String? {
     didSet { valuesVersion &+= 1 }
   }
-  /// Custom actions by key (`NSNull` disables one).
-  open var actions: [String: Any]? {
+  /// Custom actions by key (`NSNull()` disables one).
+  open var actions: [String: CAAction]? {
     didSet { valuesVersion &+= 1 }
   }
   /// Default values consulted before `defaultValue(forKey:)`.
   open var style: [AnyHashable: Any]? {
     didSet { valuesVersion &+= 1 }
   }
-  /// The object that provides actions and drawing for this layer.
-  open weak var delegate: AnyObject? {
+  /// The object that provides actions, layout and drawing for this layer.
+  open weak var delegate: CALayerDelegate? {
+    didSet { valuesVersion &+= 1 }
+  }
+
+  // MARK: Edges and corners
+
+  /// Whether the layer's edges may be antialiased (`edgeAntialiasingMask`).
+  /// On iOS edges are aliased unless this is set; Lamina antialiases every
+  /// edge, as the scene format promises, and keeps the value.
+  open var allowsEdgeAntialiasing = false {
+    didSet { valuesVersion &+= 1 }
+  }
+  /// Which edges are antialiased when `allowsEdgeAntialiasing` is set (all by default).
+  open var edgeAntialiasingMask: CAEdgeAntialiasingMask = .all {
+    didSet { valuesVersion &+= 1 }
+  }
+  /// Whether `opacity` composites the layer and its sublayers as one group
+  /// (true, iOS 7's default). Lamina always composites a group.
+  open var allowsGroupOpacity = true {
+    didSet { valuesVersion &+= 1 }
+  }
+  /// The curve of rounded corners. Lamina draws `.continuous` corners as
+  /// circular arcs of `cornerRadius`.
+  open var cornerCurve: CALayerCornerCurve = .circular {
+    didSet { valuesVersion &+= 1 }
+  }
+  /// Extended-range content (HDR). Lamina's output is 8-bit sRGB: these
+  /// are kept as given and draw as standard range.
+  open var wantsExtendedDynamicRangeContent = false {
+    didSet { valuesVersion &+= 1 }
+  }
+  open var preferredDynamicRange: CADynamicRange = .automatic {
+    didSet { valuesVersion &+= 1 }
+  }
+  open var toneMapMode: CAToneMapMode = .automatic {
+    didSet { valuesVersion &+= 1 }
+  }
+  open var contentsHeadroom: CGFloat = 0 {
+    didSet { valuesVersion &+= 1 }
+  }
+  /// Whether drawn contents may be redrawn at the scale they are shown at
+  /// (a hint: Lamina draws shape and text layers at their shown scale anyway).
+  open var wantsDynamicContentScaling = false {
+    didSet { valuesVersion &+= 1 }
+  }
+  /// A hint that drawing may happen on a background thread (Lamina draws
+  /// when the frame is built; the value is kept).
+  open var drawsAsynchronously = false {
+    didSet { valuesVersion &+= 1 }
+  }
+  /// The pixel format of the backing store `draw(in:)` fills; Lamina's
+  /// backing stores are 8-bit RGBA whatever it says.
+  open var contentsFormat: CALayerContentsFormat = .RGBA8Uint {
     didSet { valuesVersion &+= 1 }
   }
 
   // MARK: Drawing (see CALayer+Display.swift)
 
   /// Redraw the contents when the bounds' size changes.
-  open var needsDisplayOnBoundsChange = false
+  open var needsDisplayOnBoundsChange = false {
+    didSet { valuesVersion &+= 1 }
+  }
   /// A hint that the layer's drawing fills its bounds opaquely.
-  open var isOpaque = false
+  open var isOpaque = false {
+    didSet { valuesVersion &+= 1 }
+  }
   /// Set by `setNeedsDisplay()`, cleared by `displayIfNeeded()`.
   var displayPending = false
+  /// Whether the class may answer `needsDisplay(forKey:)` with true (any
+  /// class but Lamina's own, which draw nothing by key, and text layer
+  /// subclasses): changes then ask it.
+  lazy var redisplaysOnChange: Bool = {
+    let cls = type(of: self)
+    return cls != cls.laminaClass
+  }()
 
   /// Sets the contents. The default: a delegate's `display(_:)` wins;
   /// otherwise a backing store of `bounds × contentsScale` pixels is drawn
@@ -210,7 +290,7 @@ open class CALayer: CustomStringConvertible {
 
   /// Draws the contents into `ctx` (bounds space, top-left origin); the
   /// default asks the delegate's `draw(_:in:)`. Subclasses override it.
-  open func draw(in ctx: CGContext) { (delegate as? CALayerDelegate)?.draw(self, in: ctx) }
+  open func draw(in ctx: CGContext) { delegate?.draw(self, in: ctx) }
 
   /// The superlayer, or nil for a root layer (and for a mask).
   public internal(set) weak var superlayer: CALayer?
@@ -247,16 +327,50 @@ open class CALayer: CustomStringConvertible {
   /// For a presentation layer, the model layer it shows.
   var modelLayer: CALayer?
 
-  /// A layer with Core Animation's default values.
-  public required init() {
+  /// A layer with Core Animation's default values. Subclasses override it
+  /// as on iOS (`override init() { super.init(); … }`).
+  public override init() {
+    super.init()
     applyClassDefaults()
   }
 
   /// A copy of `layer`'s values (not its sublayers), as Core Animation makes
-  /// for presentation layers.
-  public required init(layer: Any) {
+  /// for presentation layers. Subclasses override it to copy their own
+  /// properties (`override init(layer: Any) { super.init(layer: layer); … }`).
+  ///
+  /// Lamina makes presentation copies with `copyValues(from:)`, not with this
+  /// initializer: Swift cannot call an initializer that is not `required`
+  /// through a metatype, so a presentation copy of a subclass defined outside
+  /// Lamina is an instance of the Lamina class it derives from (see
+  /// docs/api-coverage.md).
+  public init(layer: Any) {
+    super.init()
     applyClassDefaults()
     if let other = layer as? CALayer { copyValues(from: other) }
+  }
+
+  /// A layer decoded from an archive. Lamina archives no layers: this makes
+  /// a layer with the default values, so that subclasses written for iOS
+  /// (`required init?(coder: NSCoder)`) compile and may call it.
+  public required init?(coder: NSCoder) {
+    super.init()
+    applyClassDefaults()
+  }
+
+  /// The Lamina class this class is or derives from: what presentation
+  /// copies and class prototypes are made of. Each Lamina layer class
+  /// overrides it and `makeInstance()`.
+  package class var laminaClass: CALayer.Type { CALayer.self }
+
+  /// A new instance of `laminaClass` with its default values.
+  package class func makeInstance() -> CALayer { CALayer() }
+
+  /// A copy of this layer's values as an instance of its Lamina class (not
+  /// its sublayers): a presentation layer, or a snapshot.
+  func valueCopy() -> CALayer {
+    let copy = type(of: self).makeInstance()
+    copy.copyValues(from: self)
+    return copy
   }
 
   /// The sublayers, back to front. Setting replaces them all.
@@ -315,6 +429,19 @@ open class CALayer: CustomStringConvertible {
     timing = other.timing
     needsDisplayOnBoundsChange = other.needsDisplayOnBoundsChange
     isOpaque = other.isOpaque
+    allowsEdgeAntialiasing = other.allowsEdgeAntialiasing
+    edgeAntialiasingMask = other.edgeAntialiasingMask
+    allowsGroupOpacity = other.allowsGroupOpacity
+    cornerCurve = other.cornerCurve
+    drawsAsynchronously = other.drawsAsynchronously
+    contentsFormat = other.contentsFormat
+    wantsExtendedDynamicRangeContent = other.wantsExtendedDynamicRangeContent
+    preferredDynamicRange = other.preferredDynamicRange
+    toneMapMode = other.toneMapMode
+    contentsHeadroom = other.contentsHeadroom
+    wantsDynamicContentScaling = other.wantsDynamicContentScaling
+    autoresizingMask = other.autoresizingMask
+    layoutManager = other.layoutManager
   }
 
   // MARK: Key-value coding (see CALayer+KeyValueCoding.swift)
@@ -358,7 +485,13 @@ open class CALayer: CustomStringConvertible {
     defaultActionImpl(forKey: event)
   }
 
-  /// Whether changing `key` needs the layer redrawn; false, as nothing here draws.
+  /// Whether `key` would be archived (Lamina archives no layers; true, as
+  /// Core Animation answers for its own keys).
+  open func shouldArchiveValue(forKey key: String) -> Bool { true }
+
+  /// Whether changing `key` needs the layer redrawn (`setNeedsDisplay()` is
+  /// then called when it changes); false for every key of Lamina's classes.
+  /// Subclasses override it for the keys their `draw(in:)` depends on.
   open class func needsDisplay(forKey key: String) -> Bool { false }
 
   /// True when `point` (in the layer's bounds space) is inside the bounds.
@@ -380,12 +513,26 @@ open class CALayer: CustomStringConvertible {
   /// give the layer a delegate with `layoutSublayers(of:)`. The default asks
   /// the delegate.
   open func layoutSublayers() {
-    (delegate as? CALayerDelegate)?.layoutSublayers(of: self)
+    if let layoutManager {
+      layoutManager.layoutSublayers(of: self)
+    } else {
+      delegate?.layoutSublayers(of: self)
+    }
   }
+
+  /// Tells the sublayers that this layer's size changed from `size` (called
+  /// when the bounds change size and there is no layout manager); the
+  /// default resizes each by its `autoresizingMask` (CALayer+Autoresizing.swift).
+  open func resizeSublayers(withOldSize size: CGSize) { resizeSublayersImpl(withOldSize: size) }
+
+  /// Moves and stretches the frame by `autoresizingMask` for the
+  /// superlayer's change of size from `size`.
+  open func resize(withOldSuperlayerSize size: CGSize) { resizeImpl(withOldSuperlayerSize: size) }
 
   /// The size the layer would like to be: its bounds' size, as transformed
   /// by its affine transform (Core Animation's default without a layout manager).
   open func preferredFrameSize() -> CGSize {
+    if let size = layoutManager?.preferredSize(of: self) { return size }
     let a = CATransform3DGetAffineTransform(transform)
     let size = CGRect(origin: .zero, size: bounds.size).applying(
       CGAffineTransform(a: a.a, b: a.b, c: a.c, d: a.d, tx: 0, ty: 0)
@@ -393,7 +540,7 @@ open class CALayer: CustomStringConvertible {
     return CATransform3DIsAffine(transform) ? size : bounds.size
   }
 
-  open var description: String {
+  open override var description: String {
     let kind = String(describing: type(of: self))
     return name.map { "<\(kind) '\($0)'>" } ?? "<\(kind)>"
   }
@@ -422,6 +569,7 @@ extension CALayer {
     layer.superlayer = self
     setNeedsLayout()
     if layer.needsLayoutFlag || layer.subtreeNeedsLayout { layer.markAncestorsForLayout() }
+    layer.runOrderAction(kCAOnOrderIn)
   }
 
   /// Inserts `layer` just below `sibling` (at the front when `sibling` is not a sublayer).
@@ -454,6 +602,7 @@ extension CALayer {
   /// Detaches the layer from its superlayer (or from the layer it masks).
   public func removeFromSuperlayer() {
     if let parent = superlayer {
+      runOrderAction(kCAOnOrderOut)
       parent.storedSublayers.removeAll { $0 === self }
       superlayer = nil
       parent.setNeedsLayout()

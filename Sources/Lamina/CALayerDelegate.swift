@@ -23,6 +23,9 @@ public protocol CALayerDelegate: AnyObject {
   func display(_ layer: CALayer)
   /// Draws the layer's contents into `ctx` (bounds space, top-left origin).
   func draw(_ layer: CALayer, in ctx: CGContext)
+  /// Called before the layer's backing store is drawn (a chance to set
+  /// `contentsFormat` and the like).
+  func layerWillDraw(_ layer: CALayer)
 }
 
 extension CALayerDelegate {
@@ -34,4 +37,6 @@ extension CALayerDelegate {
   public func display(_ layer: CALayer) { layer.drawIntoBackingStore() }
   /// Draws nothing.
   public func draw(_ layer: CALayer, in ctx: CGContext) {}
+  /// Nothing to prepare.
+  public func layerWillDraw(_ layer: CALayer) {}
 }

@@ -10,21 +10,12 @@ import Foundation
 /// now = 0.125   // half way through a 0.25 s implicit animation
 /// ```
 public enum CAMediaClock {
-  private static let lock = NSLock()
-  nonisolated(unsafe) private static var customSource: (() -> CFTimeInterval)?
+  private static let customSource = Locked<(() -> CFTimeInterval)?>(nil)
 
   /// The time source, or nil for the monotonic system clock.
   public static var source: (() -> CFTimeInterval)? {
-    get {
-      lock.lock()
-      defer { lock.unlock() }
-      return customSource
-    }
-    set {
-      lock.lock()
-      customSource = newValue
-      lock.unlock()
-    }
+    get { customSource.value }
+    set { customSource.value = newValue }
   }
 
   /// Seconds of the monotonic system clock.
@@ -39,4 +30,32 @@ public enum CAMediaClock {
 /// `CAMediaClock`).
 public func CACurrentMediaTime() -> CFTimeInterval {
   CAMediaClock.source?() ?? CAMediaClock.systemTime()
+}
+
+/// A value shared between threads, read and written under a lock.
+final class Locked<Value>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Value
+
+  init(_ value: Value) { stored = value }
+
+  var value: Value {
+    get {
+      lock.lock()
+      defer { lock.unlock() }
+      return stored
+    }
+    set {
+      lock.lock()
+      stored = newValue
+      lock.unlock()
+    }
+  }
+
+  /// Runs `body` on the value under the lock.
+  func withLock<T>(_ body: (inout Value) -> T) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return body(&stored)
+  }
 }

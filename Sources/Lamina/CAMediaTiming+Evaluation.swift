@@ -59,8 +59,11 @@ extension CAMediaTiming {
   /// The length of the active period in the object's own time: repetitions
   /// (`repeatDuration` wins over `repeatCount`), each twice as long when
   /// autoreversing; infinite when the count is.
-  var activeDuration: CFTimeInterval {
-    let cycle = simpleDuration * (autoreverses ? 2 : 1)
+  var activeDuration: CFTimeInterval { activeDuration(simple: simpleDuration) }
+
+  /// The active period when one repetition lasts `simple` seconds.
+  func activeDuration(simple: CFTimeInterval) -> CFTimeInterval {
+    let cycle = simple * (autoreverses ? 2 : 1)
     if repeatDuration > 0 { return repeatDuration }
     if repeatCount > 0 { return repeatCount.isInfinite ? .infinity : Double(repeatCount) * cycle }
     return cycle
@@ -110,14 +113,17 @@ struct TimingModel {
     fillsForwards = fillMode == .forwards || fillMode == .both
   }
 
-  init(_ t: CAMediaTiming) {
+  /// The timing of `t`; a `duration` of 0 plays for `unsetDuration` (0.25 s
+  /// at the top level; the group's duration for an animation in a group,
+  /// which Apple's guide relies on: children without a duration span it).
+  init(_ t: CAMediaTiming, unsetDuration: CFTimeInterval = defaultAnimationDuration) {
     beginTime = t.beginTime
     speed = Double(t.speed)
     timeOffset = t.timeOffset
-    duration = t.simpleDuration
+    duration = t.duration > 0 ? t.duration : unsetDuration
     autoreverses = t.autoreverses
     cycle = autoreverses ? 2 * duration : duration
-    active = t.activeDuration
+    active = t.activeDuration(simple: duration)
     fillsBackwards = t.fillMode == .backwards || t.fillMode == .both
     fillsForwards = t.fillMode == .forwards || t.fillMode == .both
   }

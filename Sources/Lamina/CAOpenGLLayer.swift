@@ -12,12 +12,14 @@ import Foundation
 /// ```swift
 /// final class Spinner: CAOpenGLLayer {
 ///   override func draw(atLayerTime t: CFTimeInterval) {
-///     glClearColor(0, 0, 0, 1); glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
-///     // … draw with GLES 3 …
+///     // … clear and draw with GLES 3 calls into the bound framebuffer …
 ///   }
 /// }
 /// ```
 open class CAOpenGLLayer: CALayer {
+  override package class var laminaClass: CALayer.Type { CAOpenGLLayer.self }
+  override package class func makeInstance() -> CALayer { CAOpenGLLayer() }
+
   /// Redraw every frame (an animation drawn with GL), not only on `setNeedsDisplay()`.
   open var isAsynchronous = false {
     didSet { didChange("asynchronous", oldValue) }

@@ -4,6 +4,9 @@ import Foundation
 /// transformed by `instanceTransform` relative to the previous one and
 /// tinted by the color offsets.
 open class CAReplicatorLayer: CALayer {
+  override package class var laminaClass: CALayer.Type { CAReplicatorLayer.self }
+  override package class func makeInstance() -> CALayer { CAReplicatorLayer() }
+
   /// How many copies are drawn (1 draws the sublayers once).
   open var instanceCount: Int = 1 {
     didSet { didChange("instanceCount", oldValue) }

@@ -15,6 +15,9 @@ public struct CAScrollLayerScrollMode: RawRepresentable, Hashable, Sendable {
 /// A layer whose bounds origin is the scroll offset; it masks to its bounds
 /// by default.
 open class CAScrollLayer: CALayer {
+  override package class var laminaClass: CALayer.Type { CAScrollLayer.self }
+  override package class func makeInstance() -> CALayer { CAScrollLayer() }
+
   /// The directions `scroll(to:)` and `scroll(_:)` may move in.
   open var scrollMode: CAScrollLayerScrollMode = .both {
     didSet { didChange("scrollMode", oldValue) }
@@ -39,6 +42,10 @@ open class CAScrollLayer: CALayer {
     if scrollMode == .both || scrollMode == .vertically { origin.y = point.y }
     bounds.origin = origin
   }
+
+  /// Scrolls as little as possible to show as much of `rect` (in the
+  /// layer's bounds space) as fits (Core Animation's `scroll(to:)` with a rect).
+  open func scroll(to rect: CGRect) { scroll(rect) }
 
   /// Scrolls as little as possible to show as much of `rect` (in the
   /// layer's bounds space) as fits.

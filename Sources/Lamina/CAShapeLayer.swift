@@ -42,6 +42,9 @@ public struct CAShapeLayerLineJoin: RawRepresentable, Hashable, Sendable {
 /// shape.lineWidth = 4
 /// ```
 open class CAShapeLayer: CALayer {
+  override package class var laminaClass: CALayer.Type { CAShapeLayer.self }
+  override package class func makeInstance() -> CALayer { CAShapeLayer() }
+
   /// The path, in the layer's bounds space.
   open var path: CGPath? {
     didSet { didChange("path", oldValue) }
@@ -73,9 +76,12 @@ open class CAShapeLayer: CALayer {
     didSet { didChange("miterLimit", oldValue) }
   }
   /// Lengths of dashes and gaps, alternating; nil for a solid line.
-  open var lineDashPattern: [CGFloat]? {
+  /// Numbers, as in Core Animation: `shape.lineDashPattern = [6, 3]`.
+  open var lineDashPattern: [NSNumber]? {
     didSet { didChange("lineDashPattern", oldValue) }
   }
+  /// `lineDashPattern` as lengths in points.
+  public var lineDashLengths: [CGFloat]? { lineDashPattern.map(Convert.lengths) }
   /// How far into the dash pattern the stroke starts.
   open var lineDashPhase: CGFloat = 0 {
     didSet { didChange("lineDashPhase", oldValue) }
@@ -106,7 +112,7 @@ open class CAShapeLayer: CALayer {
         "lineJoin", .enumeration(CAShapeLayerLineJoin.all.map(\.rawValue)),
         \CAShapeLayer.lineJoin, C.enumeration(CAShapeLayerLineJoin.self)),
       P.make("miterLimit", .number, \CAShapeLayer.miterLimit, C.cgFloat),
-      P.optional("lineDashPattern", .numbers, \CAShapeLayer.lineDashPattern, C.numbers),
+      P.optional("lineDashPattern", .numbers, \CAShapeLayer.lineDashPattern, C.nsNumbers),
       P.make("lineDashPhase", .number, \CAShapeLayer.lineDashPhase, C.cgFloat),
       P.make("strokeStart", .number, \CAShapeLayer.strokeStart, C.cgFloat),
       P.make("strokeEnd", .number, \CAShapeLayer.strokeEnd, C.cgFloat),

@@ -27,6 +27,9 @@ public struct CATextLayerTruncationMode: RawRepresentable, Hashable, Sendable {
 
 /// A layer that draws a string.
 open class CATextLayer: CALayer {
+  override package class var laminaClass: CALayer.Type { CATextLayer.self }
+  override package class func makeInstance() -> CALayer { CATextLayer() }
+
   /// The text: a `String` (or an attributed string where supported).
   open var string: Any? {
     didSet { didChange("string", oldValue) }
@@ -57,6 +60,44 @@ open class CATextLayer: CALayer {
   open var allowsFontSubpixelQuantization = false {
     didSet { didChange("allowsFontSubpixelQuantization", oldValue) }
   }
+
+  /// Whether this layer's text is drawn into its contents by `draw(in:)`,
+  /// as on iOS: for subclasses (so that an overriding `draw(in:)` runs, and
+  /// `super.draw(in:)` draws the string). A plain `CATextLayer`'s text is
+  /// drawn by the renderer from its properties, at whatever scale it shows.
+  package var drawsTextIntoContents: Bool { type(of: self) != CATextLayer.self }
+
+  /// Draws the string in the bounds, as Core Animation's text layer does.
+  /// Subclasses override it to draw around or instead of the text:
+  ///
+  /// ```swift
+  /// class Badge: CATextLayer {
+  ///   override func draw(in ctx: CGContext) {
+  ///     ctx.setFillColor(CGColor(red: 1, green: 0, blue: 0, alpha: 1))
+  ///     ctx.fillEllipse(in: bounds)
+  ///     super.draw(in: ctx)   // the number on top
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// For a plain `CATextLayer` the renderer draws the text itself; this
+  /// then draws what the delegate draws (`draw(_:in:)`), under the text.
+  open override func draw(in ctx: CGContext) {
+    guard drawsTextIntoContents else { return super.draw(in: ctx) }
+    CGContext.textDrawer?(ctx, self)
+  }
+
+  /// The text keys (and the bounds) need a subclass's contents redrawn.
+  open override class func needsDisplay(forKey key: String) -> Bool {
+    guard self != CATextLayer.self else { return super.needsDisplay(forKey: key) }
+    return Self.textKeys.contains(key) || key == "bounds"
+      || super.needsDisplay(forKey: key)
+  }
+
+  static let textKeys: Set<String> = [
+    "string", "font", "fontSize", "foregroundColor", "isWrapped", "alignmentMode",
+    "truncationMode", "contentsScale",
+  ]
 
   override class var accessors: [PropertyAccessor] {
     typealias P = PropertyAccessor

@@ -15,6 +15,9 @@ import Foundation
 /// map.bounds = CGRect(x: 0, y: 0, width: 20_000, height: 20_000)
 /// ```
 open class CATiledLayer: CALayer {
+  override package class var laminaClass: CALayer.Type { CATiledLayer.self }
+  override package class func makeInstance() -> CALayer { CATiledLayer() }
+
   /// A tile's size in pixels.
   open var tileSize = CGSize(width: 256, height: 256) {
     didSet { didChange("tileSize", oldValue) }

@@ -69,6 +69,15 @@ open class CATransaction {
   /// Counts commits; layers made before the latest one are live.
   nonisolated(unsafe) static var generation = 0
 
+  private static let transactionLock = NSRecursiveLock()
+
+  /// Takes the transaction lock (recursive), as Core Animation's `lock()`:
+  /// for code that changes layers from more than one thread.
+  public class func lock() { transactionLock.lock() }
+
+  /// Releases the transaction lock.
+  public class func unlock() { transactionLock.unlock() }
+
   /// Opens a transaction (nested in the current one, if any).
   public class func begin() {
     stack.append(Frame(implicit: false))

@@ -87,6 +87,7 @@ extension CATransform3D {
     case "scale.y": return k.scale.y
     case "scale.z": return k.scale.z
     case "scale": return (k.scale.x + k.scale.y + k.scale.z) / 3
+    case "scale.xy": return (k.scale.x + k.scale.y) / 2
     case "translation.x": return k.translation.x
     case "translation.y": return k.translation.y
     case "translation.z": return k.translation.z
@@ -124,6 +125,8 @@ extension CATransform3D {
       case "scale.y": k.scale.y = v
       case "scale.z": k.scale.z = v
       case "scale": k.scale = (v, v, v)
+      // Not in Apple's list, but common in iOS code: x and y together.
+      case "scale.xy": (k.scale.x, k.scale.y) = (v, v)
       case "translation.x": k.translation.x = v
       case "translation.y": k.translation.y = v
       case "translation.z": k.translation.z = v
@@ -139,7 +142,7 @@ extension CATransform3D {
   public static let componentNames: Set<String> = {
     var names: Set<String> = [
       "rotation", "rotation.x", "rotation.y", "rotation.z", "scale", "scale.x", "scale.y",
-      "scale.z", "translation", "translation.x", "translation.y", "translation.z",
+      "scale.z", "scale.xy", "translation", "translation.x", "translation.y", "translation.z",
     ]
     for r in 1...4 { for c in 1...4 { names.insert("m\(r)\(c)") } }
     return names

@@ -46,8 +46,13 @@ open class CATransition: CAAnimation {
   /// Where in the transition it starts and ends, 0…1.
   open var startProgress: Float = 0
   open var endProgress: Float = 1
+  /// A Core Image filter that performs the transition, in Core Animation.
+  /// Lamina keeps the value but draws only the four `type`s.
+  open var filter: Any?
 
-  public required init() {}
+  override class var laminaClass: CAAnimation.Type { CATransition.self }
+  override class func makeInstance() -> CAAnimation { CATransition() }
+  override class var accessors: [PropertyAccessor] { super.accessors + transitionAccessors }
 
   open override func copyValues(from other: CAAnimation) {
     super.copyValues(from: other)
@@ -56,6 +61,7 @@ open class CATransition: CAAnimation {
       subtype = t.subtype
       startProgress = t.startProgress
       endProgress = t.endProgress
+      filter = t.filter
     }
   }
 }
@@ -72,8 +78,8 @@ package struct TransitionState {
 
 extension CALayer {
   /// A copy of the layer and its whole subtree (sublayers and mask).
-  func deepCopy() -> CALayer {
-    let copy = type(of: self).init(layer: self)
+  package func deepCopy() -> CALayer {
+    let copy = valueCopy()
     for sublayer in storedSublayers { copy.addSublayer(sublayer.deepCopy()) }
     if let mask { copy.mask = mask.deepCopy() }
     return copy

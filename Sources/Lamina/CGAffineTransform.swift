@@ -89,3 +89,48 @@ extension CGRect {
     return CGRect(x: x0, y: y0, width: xs.max()! - x0, height: ys.max()! - y0)
   }
 }
+
+/// An affine transform taken apart, as Core Graphics' `decomposed()` gives
+/// it: applied in this order, scale, horizontal shear, rotation, translation.
+public struct CGAffineTransformComponents: Equatable, Sendable {
+  public var scale: CGSize
+  public var horizontalShear: CGFloat
+  public var rotation: CGFloat
+  public var translation: CGVector
+  public init(scale: CGSize, horizontalShear: CGFloat, rotation: CGFloat, translation: CGVector) {
+    self.scale = scale
+    self.horizontalShear = horizontalShear
+    self.rotation = rotation
+    self.translation = translation
+  }
+}
+
+extension CGAffineTransform {
+  /// The transform made of `components`: scale, then horizontal shear (x
+  /// grows by shear × y), then rotation, then translation.
+  public init(_ components: CGAffineTransformComponents) {
+    let c = cos(components.rotation)
+    let s = sin(components.rotation)
+    let sx = components.scale.width
+    let sy = components.scale.height
+    let k = components.horizontalShear
+    // [sx 0; 0 sy] × [1 0; k 1] × [c s; −s c]
+    self.init(
+      a: sx * c, b: sx * s, c: sy * (k * c - s), d: sy * (k * s + c),
+      tx: components.translation.dx, ty: components.translation.dy)
+  }
+
+  /// The scale, shear, rotation and translation that make this transform
+  /// (the scale's x is positive; a mirror shows as a negative y scale).
+  public func decomposed() -> CGAffineTransformComponents {
+    let sx = (a * a + b * b).squareRoot()
+    let rotation = sx > 0 ? atan2(b, a) : 0
+    let cr = cos(rotation)
+    let sr = sin(rotation)
+    let sy = -c * sr + d * cr
+    let shear = sy != 0 ? (c * cr + d * sr) / sy : 0
+    return CGAffineTransformComponents(
+      scale: CGSize(width: sx, height: sy), horizontalShear: shear, rotation: rotation,
+      translation: CGVector(dx: tx, dy: ty))
+  }
+}

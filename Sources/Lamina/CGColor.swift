@@ -18,6 +18,47 @@ public final class CGColor: Equatable, Hashable, @unchecked Sendable, CustomStri
     self.init(red: gray, green: gray, blue: gray, alpha: alpha)
   }
 
+  /// A color from sRGB components, Core Graphics' name for them.
+  public convenience init(srgbRed red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {
+    self.init(red: red, green: green, blue: blue, alpha: alpha)
+  }
+
+  /// macOS's generic RGB color: taken as sRGB here.
+  public convenience init(genericRGBRed red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat)
+  {
+    self.init(red: red, green: green, blue: blue, alpha: alpha)
+  }
+
+  /// A gray level with alpha (macOS's generic gray space: the same gray here).
+  public convenience init(genericGrayGamma2_2Gray gray: CGFloat, alpha: CGFloat) {
+    self.init(gray: gray, alpha: alpha)
+  }
+
+  /// A color from the components of `space` (gray and alpha, or red, green,
+  /// blue and alpha, read from `components`).
+  public convenience init?(colorSpace space: CGColorSpace, components: UnsafePointer<CGFloat>) {
+    if space.isGray {
+      self.init(gray: components[0], alpha: components[1])
+    } else {
+      self.init(red: components[0], green: components[1], blue: components[2], alpha: components[3])
+    }
+  }
+
+  /// The color's space: sRGB.
+  public var colorSpace: CGColorSpace? { CGColorSpace() }
+
+  /// The color itself (colors are immutable).
+  public func copy() -> CGColor? { self }
+
+  /// The color in `space`: itself for an RGB space; for a gray space, its
+  /// Rec. 709 luma. The intent and options are accepted and ignored.
+  public func converted(
+    to space: CGColorSpace, intent: CGColorRenderingIntent, options: [AnyHashable: Any]?
+  ) -> CGColor? {
+    guard space.isGray else { return self }
+    return CGColor(gray: 0.2126 * red + 0.7152 * green + 0.0722 * blue, alpha: alpha)
+  }
+
   /// `#rrggbb` or `#rrggbbaa`; nil for any other text.
   public convenience init?(hex: String) {
     guard hex.hasPrefix("#") else { return nil }
@@ -56,4 +97,9 @@ public final class CGColor: Equatable, Hashable, @unchecked Sendable, CustomStri
   }
 
   public var description: String { "CGColor(r: \(red), g: \(green), b: \(blue), a: \(alpha))" }
+}
+
+/// How colors map between spaces (accepted; Lamina's only space is sRGB).
+public enum CGColorRenderingIntent: Int32, Sendable {
+  case defaultIntent, absoluteColorimetric, relativeColorimetric, perceptual, saturation
 }

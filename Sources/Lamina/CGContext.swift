@@ -24,12 +24,38 @@ public struct CGGradientDrawingOptions: OptionSet, Sendable {
 }
 
 /// A color space. Lamina draws in sRGB only; the type exists so that Core
-/// Graphics calls that name one port unchanged.
+/// Graphics calls that name one port unchanged. A gray space's colors have
+/// one component and alpha; every other space is sRGB.
 public final class CGColorSpace: Sendable {
   public static let sRGB = "kCGColorSpaceSRGB"
-  public init?(name: String) {}
-  public init() {}
+  public static let genericRGBLinear = "kCGColorSpaceGenericRGBLinear"
+  public static let genericGrayGamma2_2 = "kCGColorSpaceGenericGrayGamma2_2"
+  public static let linearGray = "kCGColorSpaceLinearGray"
+  public static let displayP3 = "kCGColorSpaceDisplayP3"
+  /// The space's name.
+  public let name: String?
+  /// Whether colors in the space are gray levels.
+  public let isGray: Bool
+  public init?(name: String) {
+    self.name = name
+    isGray = name.contains("Gray")
+  }
+  public init() {
+    name = CGColorSpace.sRGB
+    isGray = false
+  }
+  init(gray: Bool) {
+    name = gray ? CGColorSpace.genericGrayGamma2_2 : CGColorSpace.sRGB
+    isGray = gray
+  }
+  /// Components of a color in the space, alpha excluded.
+  public var numberOfComponents: Int { isGray ? 1 : 3 }
 }
+
+/// The device RGB space: sRGB here.
+public func CGColorSpaceCreateDeviceRGB() -> CGColorSpace { CGColorSpace() }
+/// The device gray space.
+public func CGColorSpaceCreateDeviceGray() -> CGColorSpace { CGColorSpace(gray: true) }
 
 /// Colors at locations, drawn by `CGContext.drawLinearGradient` and
 /// `drawRadialGradient`.
@@ -79,6 +105,10 @@ open class CGContext {
 
   /// Makes bitmap contexts; set by the drawing backend.
   nonisolated(unsafe) public static var bitmapContextMaker: ((Int, Int) -> CGContext?)?
+
+  /// Draws a text layer's string into a context (`CATextLayer.draw(in:)`);
+  /// set by the drawing backend, which lays text out.
+  nonisolated(unsafe) package static var textDrawer: ((CGContext, CATextLayer) -> Void)?
 
   /// A transparent bitmap context of `width`×`height` pixels, or nil when
   /// no drawing backend is registered or the bitmap cannot be allocated.

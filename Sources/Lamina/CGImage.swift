@@ -26,6 +26,38 @@ public final class CGImage: @unchecked Sendable {
   public var bitsPerComponent: Int { 8 }
   public var bitsPerPixel: Int { 32 }
   public var bytesPerRow: Int { width * 4 }
+  /// sRGB.
+  public var colorSpace: CGColorSpace? { CGColorSpace() }
+  /// Alpha last, not premultiplied (as `pixels` hold it).
+  public var alphaInfo: CGImageAlphaInfo { .last }
+  public var bitmapInfo: CGBitmapInfo { CGBitmapInfo(rawValue: alphaInfo.rawValue) }
+  /// Images are color images, never masks.
+  public var isMask: Bool { false }
+  /// Whether the image is smoothed when scaled (the layer's filters decide here).
+  public var shouldInterpolate: Bool { true }
+  public var renderingIntent: CGColorRenderingIntent { .defaultIntent }
+
+  /// The part of the image inside `rect` (pixels, rounded out to whole
+  /// ones and clipped to the image); nil when nothing is left.
+  public func cropping(to rect: CGRect) -> CGImage? {
+    let r = rect.standardized.integral.intersection(
+      CGRect(x: 0, y: 0, width: width, height: height))
+    guard !r.isNull, r.width >= 1, r.height >= 1 else { return nil }
+    let x0 = Int(r.minX)
+    let y0 = Int(r.minY)
+    let w = Int(r.width)
+    let h = Int(r.height)
+    let source = pixels
+    var out = [UInt8](repeating: 0, count: w * h * 4)
+    for y in 0..<h {
+      let from = ((y0 + y) * width + x0) * 4
+      out.replaceSubrange(y * w * 4..<(y + 1) * w * 4, with: source[from..<from + w * 4])
+    }
+    return CGImage(width: w, height: h, rgba: out)
+  }
+
+  /// The image itself (images are immutable).
+  public func copy() -> CGImage? { self }
 
   /// An image from `width * height * 4` bytes of straight-alpha RGBA; nil
   /// when the sizes do not match or are not positive.
@@ -117,8 +149,6 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
   case tooManyScans(path: String, limit: Int)
   /// The file is larger than allowed.
   case fileTooLarge(path: String, bytes: Int, limit: Int)
-  /// The decoded pixels would not fit the image cache's budget.
-  case overBudget(path: String, width: Int, height: Int, bytes: Int, budget: Int)
 
   public var description: String {
     switch self {
@@ -137,9 +167,6 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     case .fileTooLarge(let path, let bytes, let limit):
       return
         "image '\(path)' is a file of \(bytes) bytes, more than the limit of \(limit) (maxImageFileBytes)"
-    case .overBudget(let path, let width, let height, let bytes, let budget):
-      return
-        "image '\(path)' of \(width)x\(height) pixels decodes to \(bytes) bytes, more than the budget of \(budget) bytes for decoded images (maxDecodedImageBytes)"
     }
   }
 }
@@ -341,4 +368,17 @@ enum ImageIdentifiers {
     last += 1
     return last
   }
+}
+
+/// Where an image's alpha is and whether its colors are premultiplied.
+public enum CGImageAlphaInfo: UInt32, Sendable {
+  case none, premultipliedLast, premultipliedFirst, last, first, noneSkipLast, noneSkipFirst,
+    alphaOnly
+}
+
+/// An image's layout: its alpha info in the low bits.
+public struct CGBitmapInfo: OptionSet, Sendable {
+  public let rawValue: UInt32
+  public init(rawValue: UInt32) { self.rawValue = rawValue }
+  public static let alphaInfoMask = CGBitmapInfo(rawValue: 0x1F)
 }

@@ -82,4 +82,19 @@ extension CGMutablePath {
       center: center, radius: radius, startAngle: startAngle, endAngle: endAngle,
       clockwise: cross > 0, transform: transform)
   }
+
+  /// Adds an arc of a circle around `center` from `startAngle`, turning by
+  /// `delta` radians (toward increasing angles when positive: clockwise on
+  /// a y-down screen), as Core Graphics' `addRelativeArc`.
+  public func addRelativeArc(
+    center: CGPoint, radius: CGFloat, startAngle: CGFloat, delta: CGFloat,
+    transform: CGAffineTransform = .identity
+  ) {
+    guard delta.isFinite, startAngle.isFinite else { return }
+    // A full turn or more is drawn as a full turn.
+    let sweep = max(-2 * .pi, min(2 * .pi, delta))
+    addArc(
+      center: center, radius: radius, startAngle: startAngle, endAngle: startAngle + sweep,
+      clockwise: sweep < 0, transform: transform)
+  }
 }

@@ -1,5 +1,25 @@
 import Foundation
 
+/// The kind of a path element, as `applyWithBlock` reports it.
+public enum CGPathElementType: Int32, Sendable {
+  case moveToPoint, addLineToPoint, addQuadCurveToPoint, addCurveToPoint, closeSubpath
+}
+
+/// One element of a path, as Core Graphics hands it to `applyWithBlock`:
+/// its kind and its points (valid only during the call).
+public struct CGPathElement {
+  public var type: CGPathElementType
+  public var points: UnsafeMutablePointer<CGPoint>
+  public init(type: CGPathElementType, points: UnsafeMutablePointer<CGPoint>) {
+    self.type = type
+    self.points = points
+  }
+}
+
+/// Core Graphics' C-style path applier.
+public typealias CGPathApplierFunction = (UnsafeMutableRawPointer?, UnsafePointer<CGPathElement>)
+  -> Void
+
 /// How the inside of a path is decided.
 public enum CGPathFillRule: Sendable, Hashable {
   /// Inside where the winding number is not zero.
@@ -42,29 +62,32 @@ public class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConve
 
   init(elements: [Element]) { self.elements = elements }
 
-  /// A closed rectangle, optionally transformed.
-  public convenience init(rect: CGRect, transform: CGAffineTransform? = nil) {
+  /// A closed rectangle, transformed by `transform` when it is not nil (as
+  /// Core Graphics takes it: `CGPath(rect: r, transform: nil)` or `&t`).
+  public convenience init(rect: CGRect, transform: UnsafePointer<CGAffineTransform>? = nil) {
     let path = CGMutablePath()
-    path.addRect(rect, transform: transform ?? .identity)
+    path.addRect(rect, transform: transform?.pointee ?? .identity)
     self.init(elements: path.elements)
   }
 
-  /// An ellipse inscribed in `rect`, optionally transformed.
-  public convenience init(ellipseIn rect: CGRect, transform: CGAffineTransform? = nil) {
+  /// An ellipse inscribed in `rect`, transformed by `transform` when it is not nil.
+  public convenience init(
+    ellipseIn rect: CGRect, transform: UnsafePointer<CGAffineTransform>? = nil
+  ) {
     let path = CGMutablePath()
-    path.addEllipse(in: rect, transform: transform ?? .identity)
+    path.addEllipse(in: rect, transform: transform?.pointee ?? .identity)
     self.init(elements: path.elements)
   }
 
-  /// A rounded rectangle, optionally transformed.
+  /// A rounded rectangle, transformed by `transform` when it is not nil.
   public convenience init(
     roundedRect rect: CGRect, cornerWidth: CGFloat, cornerHeight: CGFloat,
-    transform: CGAffineTransform? = nil
+    transform: UnsafePointer<CGAffineTransform>? = nil
   ) {
     let path = CGMutablePath()
     path.addRoundedRect(
       in: rect, cornerWidth: cornerWidth, cornerHeight: cornerHeight,
-      transform: transform ?? .identity)
+      transform: transform?.pointee ?? .identity)
     self.init(elements: path.elements)
   }
 
@@ -123,20 +146,115 @@ public class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConve
     return CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 
-  /// Calls `body` with each element, in order (Core Graphics' `applyWithBlock`).
-  public func applyWithBlock(_ body: (Element) -> Void) {
-    for element in elements { body(element) }
+  /// Calls `block` with each element, in order, as Core Graphics does: a
+  /// `CGPathElement` whose `points` hold the element's points (one for a
+  /// move or a line, two for a quadratic curve, control point first, three
+  /// for a cubic, none for a close).
+  ///
+  /// ```swift
+  /// path.applyWithBlock { element in
+  ///   if element.pointee.type == .addLineToPoint { print(element.pointee.points[0]) }
+  /// }
+  /// ```
+  public func applyWithBlock(_ block: (UnsafePointer<CGPathElement>) -> Void) {
+    let points = UnsafeMutablePointer<CGPoint>.allocate(capacity: 3)
+    points.initialize(repeating: .zero, count: 3)
+    defer { points.deallocate() }
+    for element in elements {
+      let type: CGPathElementType
+      switch element {
+      case .moveTo(let p):
+        type = .moveToPoint
+        points[0] = p
+      case .lineTo(let p):
+        type = .addLineToPoint
+        points[0] = p
+      case .quadCurveTo(let p, let c):
+        type = .addQuadCurveToPoint
+        (points[0], points[1]) = (c, p)
+      case .curveTo(let p, let c1, let c2):
+        type = .addCurveToPoint
+        (points[0], points[1], points[2]) = (c1, c2, p)
+      case .closeSubpath:
+        type = .closeSubpath
+      }
+      var pathElement = CGPathElement(type: type, points: points)
+      withUnsafePointer(to: &pathElement) { block($0) }
+    }
+  }
+
+  /// Calls `function` with `info` and each element (Core Graphics' C-style
+  /// applier; `applyWithBlock` is the Swift one).
+  public func apply(info: UnsafeMutableRawPointer?, function: CGPathApplierFunction) {
+    applyWithBlock { function(info, $0) }
   }
 
   /// A mutable copy.
-  public func mutableCopy() -> CGMutablePath { CGMutablePath(elements: elements) }
+  public func mutableCopy() -> CGMutablePath? { CGMutablePath(elements: elements) }
+
+  /// A mutable copy with every point transformed by `transform` (nil: none).
+  public func mutableCopy(using transform: UnsafePointer<CGAffineTransform>?) -> CGMutablePath? {
+    let t = transform?.pointee ?? .identity
+    return CGMutablePath(elements: t.isIdentity ? elements : elements.map { $0.applying(t) })
+  }
 
   /// An immutable copy.
-  public func copy() -> CGPath { CGPath(elements: elements) }
+  public func copy() -> CGPath? { CGPath(elements: elements) }
+
+  /// A copy with every point transformed by `transform` (nil: none), as Core
+  /// Graphics takes it: `path.copy(using: &t)`.
+  public func copy(using transform: UnsafePointer<CGAffineTransform>?) -> CGPath? {
+    copy(using: transform?.pointee ?? .identity)
+  }
 
   /// A copy with every point transformed by `transform`.
   public func copy(using transform: CGAffineTransform) -> CGPath {
     CGPath(elements: elements.map { $0.applying(transform) })
+  }
+
+  /// Whether the path is a rectangle (four lines around a rect, closed, as
+  /// `CGPath(rect:)` and `addRect` make one); if so, `rect` (when not nil)
+  /// receives it.
+  public func isRect(_ rect: UnsafeMutablePointer<CGRect>?) -> Bool {
+    var points: [CGPoint] = []
+    for (i, element) in elements.enumerated() {
+      switch element {
+      case .moveTo(let p) where i == 0: points.append(p)
+      case .lineTo(let p) where i > 0: points.append(p)
+      case .closeSubpath where i == elements.count - 1: break
+      default: return false
+      }
+    }
+    if points.count == 5, points[4] == points[0] { points.removeLast() }
+    guard points.count == 4 else { return false }
+    let box = Self.box(points)
+    // Consecutive corners share an x or a y, alternately, and all are corners of the box.
+    let corners = Set(
+      [
+        CGPoint(x: box.minX, y: box.minY), CGPoint(x: box.maxX, y: box.minY),
+        CGPoint(x: box.maxX, y: box.maxY), CGPoint(x: box.minX, y: box.maxY),
+      ].map { "\($0.x),\($0.y)" })
+    guard Set(points.map { "\($0.x),\($0.y)" }) == corners else { return false }
+    for i in 0..<4 {
+      let a = points[i]
+      let b = points[(i + 1) % 4]
+      guard a.x == b.x || a.y == b.y else { return false }
+    }
+    rect?.pointee = box
+    return true
+  }
+
+  /// The path with its curves replaced by lines no farther than `threshold`
+  /// from them (Core Graphics' `flattened(threshold:)`).
+  public func flattened(threshold: CGFloat) -> CGPath {
+    let path = CGMutablePath()
+    for line in flattened(tolerance: threshold) {
+      guard let first = line.points.first else { continue }
+      path.move(to: first)
+      for p in line.points.dropFirst() { path.addLine(to: p) }
+      if line.isClosed { path.closeSubpath() }
+    }
+    return path
   }
 
   /// True when `point` is inside the path under `rule` (curves are flattened).

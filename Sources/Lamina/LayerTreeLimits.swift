@@ -341,7 +341,8 @@ public enum LayerTreeLimits {
       }
       guard let path = shape.path else { return }
       try checkPath(shape, "path", path)
-      guard let pattern = shape.lineDashPattern, !pattern.isEmpty else { return }
+      guard let numbers = shape.lineDashPattern, !numbers.isEmpty else { return }
+      let pattern = numbers.map { CGFloat($0.doubleValue) }
       if pattern.count > Limits.maxDashPatternLength {
         throw fail(
           shape, "lineDashPattern",

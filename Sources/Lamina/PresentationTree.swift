@@ -69,7 +69,7 @@ public final class PresentationTree {
 
     init(model: CALayer) {
       self.model = model
-      layer = type(of: model).init(layer: model)
+      layer = model.valueCopy()
       layer.createdGeneration = .max
       layer.modelLayer = model
     }
@@ -102,6 +102,8 @@ public final class PresentationTree {
         copiedVersion = model.valuesVersion
       }
       let time = model.timing.localTime(parentTime)
+      // The mask first: animations of `mask.…` key paths write into it.
+      updateMask(time: time)
       for animation in compiled { animation.apply(to: layer, at: time) }
       layer.transitionState = nil
       for transition in transitions.reversed() {
@@ -114,14 +116,22 @@ public final class PresentationTree {
       }
       syncChildren()
       for child in children { child.update(parentTime: time) }
-      if let modelMask = model.mask {
-        if mask?.model !== modelMask { mask = Node(model: modelMask) }
-        mask?.update(parentTime: time)
-        if layer.mask !== mask?.layer { layer.mask = mask?.layer }
-      } else if mask != nil {
-        mask = nil
-        layer.mask = nil
+    }
+
+    /// Brings the presentation mask to `time` (this layer's local time).
+    private func updateMask(time: CFTimeInterval) {
+      guard let modelMask = model.mask else {
+        if mask != nil {
+          mask = nil
+          layer.mask = nil
+        }
+        return
       }
+      if mask?.model !== modelMask { mask = Node(model: modelMask) }
+      // What this layer's `mask.…` animations wrote last time goes back.
+      if compiled.contains(where: { $0.keyPath.hasPrefix("mask.") }) { mask?.copiedVersion = -1 }
+      mask?.update(parentTime: time)
+      if layer.mask !== mask?.layer { layer.mask = mask?.layer }
     }
 
     /// The state of `transition` at the layer's local `time`, or nil when it
@@ -173,12 +183,33 @@ extension CALayer {
   /// The layer as it appears now (at `CACurrentMediaTime()`): a copy with
   /// its animations applied, whose sublayers and mask are presentation
   /// layers too. A presentation layer returns itself.
+  ///
+  /// A presentation copy is an instance of the layer's Lamina class (Swift
+  /// cannot call a subclass's `init(layer:)` through its metatype), so for
+  /// a subclass defined outside Lamina this returns nil, with a warning
+  /// (see `Diagnostics`); `presentationLayer()` returns the copy typed as
+  /// its Lamina class.
   public func presentation() -> Self? {
+    if modelLayer != nil { return self }
+    guard let copy = presentationLayer() as? Self else {
+      Diagnostics.warnOnce(
+        "presentation() of \(type(of: self)): its presentation copy is a "
+          + "\(type(of: self).laminaClass), not a \(type(of: self)); presentation() returns nil for "
+          + "it, presentationLayer() returns the copy")
+      return nil
+    }
+    return copy
+  }
+
+  /// The layer as it appears now, as `presentation()`, typed as a `CALayer`:
+  /// for any layer, subclasses defined outside Lamina included (whose copy
+  /// is an instance of their Lamina class, with every value of the layer).
+  public func presentationLayer() -> CALayer {
     if modelLayer != nil { return self }
     let now = CACurrentMediaTime()
     let parent = superlayer ?? maskOwner
     let parentTime = parent.map { $0.localTime(fromAbsolute: now) } ?? now
-    return PresentationTree(root: self).update(time: parentTime) as? Self
+    return PresentationTree(root: self).update(time: parentTime)
   }
 
   /// The model layer a presentation layer shows; a model layer returns itself.

@@ -158,6 +158,7 @@ enum Convert {
   static func point(_ value: Any?) -> CGPoint? {
     switch unwrap(value) {
     case let p as CGPoint: return p
+    case let v as NSValue: return v.unboxedGeometry as? CGPoint
     case let a as [Any] where a.count == 2:
       guard let x = cgFloat(a[0]), let y = cgFloat(a[1]) else { return nil }
       return CGPoint(x: x, y: y)
@@ -168,6 +169,7 @@ enum Convert {
   static func size(_ value: Any?) -> CGSize? {
     switch unwrap(value) {
     case let s as CGSize: return s
+    case let v as NSValue: return v.unboxedGeometry as? CGSize
     case let a as [Any] where a.count == 2:
       guard let w = cgFloat(a[0]), let h = cgFloat(a[1]) else { return nil }
       return CGSize(width: w, height: h)
@@ -178,6 +180,7 @@ enum Convert {
   static func rect(_ value: Any?) -> CGRect? {
     switch unwrap(value) {
     case let r as CGRect: return r
+    case let v as NSValue: return v.unboxedGeometry as? CGRect
     case let a as [Any] where a.count == 4:
       let n = a.compactMap { cgFloat($0) }
       guard n.count == 4 else { return nil }
@@ -190,6 +193,7 @@ enum Convert {
     switch unwrap(value) {
     case let t as CATransform3D: return t
     case let t as CGAffineTransform: return CATransform3DMakeAffineTransform(t)
+    case let v as NSValue: return v.unboxedGeometry as? CATransform3D
     case let a as [Any] where a.count == 16:
       let n = a.compactMap { cgFloat($0) }
       return n.count == 16 ? CATransform3D(n) : nil
@@ -206,6 +210,30 @@ enum Convert {
     guard let a = value as? [Any] else { return nil }
     let n = a.compactMap { cgFloat($0) }
     return n.count == a.count ? n : nil
+  }
+
+  /// An actions table: values that are `CAAction`s (an entry of another
+  /// type is left out).
+  static func actions(_ value: Any) -> [String: CAAction]? {
+    if let a = value as? [String: CAAction] { return a }
+    guard let table = value as? [String: Any] else { return nil }
+    return table.compactMapValues { $0 as? CAAction }
+  }
+
+  static func edgeAntialiasingMask(_ value: Any?) -> CAEdgeAntialiasingMask? {
+    if let m = unwrap(value) as? CAEdgeAntialiasingMask { return m }
+    return uint32(value).map { CAEdgeAntialiasingMask(rawValue: $0) }
+  }
+
+  /// A list of numbers as Core Animation's `[NSNumber]` properties hold them.
+  static func nsNumbers(_ value: Any) -> [NSNumber]? {
+    if let a = value as? [NSNumber] { return a }
+    return numbers(value)?.map { NSNumber(value: Double($0)) }
+  }
+
+  /// `[NSNumber]` values as CGFloats.
+  static func lengths(_ numbers: [NSNumber]) -> [CGFloat] {
+    numbers.map { CGFloat($0.doubleValue) }
   }
 
   static func color(_ value: Any) -> CGColor? {

@@ -190,9 +190,11 @@ public final class WaylandOutput: CanvasReadingOutput {
   /// Buffers and a panel target of the current buffer size.
   private func makeSwapchain() throws {
     guard let shm else { return }
-    headlessContext?.makeCurrent()
+    guard let headless = headlessContext else { return }
+    headless.makeCurrent()
     swapchain = nil
-    let chain = try ShmSwapchain(shm: shm, width: bufferWidth, height: bufferHeight)
+    let chain = try ShmSwapchain(
+      shm: shm, width: bufferWidth, height: bufferHeight, context: headless)
     chain.listen(Listeners.buffer)
     swapchain = chain
     panelFilled = false

@@ -1,4 +1,3 @@
-import CGLES3
 import CWayland
 import Foundation
 import LaminaRender
@@ -33,8 +32,10 @@ final class ShmSwapchain {
   let height: Int
   /// The panel target the loop presents into (rows top-down): retained,
   /// complete.
-  let framebuffer: GLuint
+  let framebuffer: UInt32
   private let panelTarget: RenderTarget
+  /// The context's GL device: the copies read through it.
+  private let device: GLDevice
   private var buffers: [Buffer] = []
   private let memory: UnsafeMutableRawPointer
   private let size: Int
@@ -46,12 +47,14 @@ final class ShmSwapchain {
   private var pending: [PixelRect] = []
   private var scratch: [UInt32] = []
 
-  /// `count` buffers of `width`×`height` XRGB8888 pixels on `shm`.
-  init(shm: OpaquePointer, width: Int, height: Int, count: Int = 3) throws {
+  /// `count` buffers of `width`×`height` XRGB8888 pixels on `shm`, read
+  /// from targets of `context`.
+  init(shm: OpaquePointer, width: Int, height: Int, count: Int = 3, context: GPUContext) throws {
     self.width = width
     self.height = height
+    device = context.device
     // First: nothing else is held yet if it throws.
-    panelTarget = try RenderTarget(width: width, height: height, samples: 1)
+    panelTarget = try RenderTarget(width: width, height: height, samples: 1, device: device)
     framebuffer = panelTarget.resolveFramebuffer
     let stride = width * 4
     size = stride * height * count
@@ -98,7 +101,8 @@ final class ShmSwapchain {
   /// panel), and whatever the chosen buffer missed, into a free buffer;
   /// returns it with the rects copied, or nil when every buffer is still
   /// held.
-  func copy(damage new: [PixelRect], from source: GLuint) -> (buffer: Buffer, copied: [PixelRect])? {
+  func copy(damage new: [PixelRect], from source: UInt32) -> (buffer: Buffer, copied: [PixelRect])?
+  {
     guard let buffer = buffers.first(where: { !$0.busy }) else {
       // Kept for the next copy: the panel target already holds it.
       pending += new
@@ -118,40 +122,27 @@ final class ShmSwapchain {
       rects = [panel]
     }
     rects = rects.map { $0.intersection(panel) }.filter { !$0.isEmpty }
-    // The renderer caches its bindings: the read binding is put back.
-    var bound: GLint = 0
-    glGetIntegerv(GLenum(GL_READ_FRAMEBUFFER_BINDING), &bound)
-    glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), source)
-    glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
-    for rect in rects { read(rect, into: buffer) }
-    glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), 0)
-    glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), GLuint(bound))
+    for rect in rects { read(rect, of: source, into: buffer) }
     buffer.frame = frames
     buffer.busy = true
     return (buffer, rects)
   }
 
-  /// Reads `rect` of the bound read framebuffer (rows top-down) into
-  /// `buffer`. XRGB8888 is B, G, R, X in memory: with
-  /// `GL_EXT_read_format_bgra` GL writes that straight into the buffer,
-  /// row length set to the buffer's; else RGBA is read and red and blue
-  /// swapped.
-  private func read(_ rect: PixelRect, into buffer: Buffer) {
+  /// Reads `rect` of framebuffer `source` (rows top-down) into `buffer`.
+  /// XRGB8888 is B, G, R, X in memory: with `GL_EXT_read_format_bgra` GL
+  /// writes that straight into the buffer, row length set to the buffer's;
+  /// else RGBA is read and red and blue swapped.
+  private func read(_ rect: PixelRect, of source: UInt32, into buffer: Buffer) {
     let target = buffer.pixels + (rect.y * width + rect.x) * 4
-    if Self.readsBGRA {
-      glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), GLint(width))
-      glReadPixels(
-        GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height),
-        GLenum(Self.bgra), GLenum(GL_UNSIGNED_BYTE), target)
+    if device.supports("GL_EXT_read_format_bgra") {
+      device.readPixels(rect, of: source, bgra: true, rowLength: width, into: target)
       return
     }
     let count = rect.width * rect.height
     if scratch.count < count { scratch = [UInt32](repeating: 0, count: count) }
-    glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), 0)
     scratch.withUnsafeMutableBytes { raw in
-      glReadPixels(
-        GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height),
-        GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), raw.baseAddress)
+      guard let base = raw.baseAddress else { return }
+      device.readPixels(rect, of: source, into: base)
     }
     let rows = target.bindMemory(to: UInt32.self, capacity: width * rect.height)
     scratch.withUnsafeBufferPointer { source in
@@ -165,21 +156,4 @@ final class ShmSwapchain {
       }
     }
   }
-
-  /// `GL_BGRA_EXT`.
-  static let bgra: Int32 = 0x80E1
-
-  /// Whether the context reads BGRA (`GL_EXT_read_format_bgra`; asked once).
-  static let readsBGRA: Bool = {
-    var count: GLint = 0
-    glGetIntegerv(GLenum(GL_NUM_EXTENSIONS), &count)
-    for i in 0..<GLuint(max(count, 0)) {
-      if let name = glGetStringi(GLenum(GL_EXTENSIONS), i),
-        String(cString: name) == "GL_EXT_read_format_bgra"
-      {
-        return true
-      }
-    }
-    return false
-  }()
 }

@@ -235,6 +235,16 @@ final class CairoContext: CGContext {
 
   override func makeImage() -> CGImage? { bitmap.makeImage() }
 
+  /// A text layer's string, laid out in its bounds in user space (the
+  /// layer's bounds space, as `draw(in:)` receives it).
+  func drawText(of layer: CATextLayer) {
+    guard let style = TextStyle(layer) else { return }
+    cairo_save(cr)
+    cairo_translate(cr, layer.bounds.minX, layer.bounds.minY)
+    TextRasterizer.show(style, in: cr, alpha: state.alpha)
+    cairo_restore(cr)
+  }
+
   /// A Cairo surface with `image`'s pixels, premultiplied.
   static func surface(_ image: CGImage) -> OpaquePointer? {
     guard
@@ -271,6 +281,7 @@ public enum LaminaDraw {
 
   private static let installed: Bool = {
     CGContext.bitmapContextMaker = { CairoContext(pixelWidth: $0, pixelHeight: $1) }
+    CGContext.textDrawer = { context, layer in (context as? CairoContext)?.drawText(of: layer) }
     return true
   }()
 }

@@ -34,7 +34,7 @@ public struct ShapeStyle: Hashable {
     lineCap = layer.lineCap
     lineJoin = layer.lineJoin
     miterLimit = layer.miterLimit
-    lineDashPattern = layer.lineDashPattern
+    lineDashPattern = layer.lineDashLengths
     lineDashPhase = layer.lineDashPhase
     strokeStart = layer.strokeStart
     strokeEnd = layer.strokeEnd
@@ -131,12 +131,8 @@ public enum ShapeRasterizer {
       style.path.addTo(cr)
       return
     }
-    for line in PathTrimming.trim(
-      style.path, start: style.strokeStart, end: style.strokeEnd, tolerance: tolerance)
-    {
-      cairo_move_to(cr, line[0].x, line[0].y)
-      for p in line.dropFirst() { cairo_line_to(cr, p.x, p.y) }
-    }
+    // Curves cut at the trim points: Cairo caps them along their tangents there.
+    PathTrimming.trimmedPath(style.path, start: style.strokeStart, end: style.strokeEnd).addTo(cr)
   }
 
   private static func setStrokeParameters(_ style: ShapeStyle, _ cr: OpaquePointer) {

@@ -96,17 +96,23 @@ public enum TextRasterizer {
     guard let bitmap = CairoBitmap(width: width, height: height) else { return nil }
     let cr = bitmap.context
     cairo_scale(cr, scale, scale)
-    guard let layout = pango_cairo_create_layout(cr) else { return nil }
-    defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
-    configure(layout, style)
-    cairo_set_source_rgba(
-      cr, style.color.red, style.color.green, style.color.blue, style.color.alpha)
-    cairo_move_to(cr, xOffset(layout, style), 0)
-    pango_cairo_show_layout(cr, layout)
+    show(style, in: cr)
     guard let image = bitmap.makeImage() else { return nil }
     return Raster(
       image: image,
       rect: CGRect(x: 0, y: 0, width: CGFloat(width) / scale, height: CGFloat(height) / scale))
+  }
+
+  /// Lays `style` out and draws it with its origin at user space (0, 0), the
+  /// top left of the text's bounds.
+  static func show(_ style: TextStyle, in cr: OpaquePointer, alpha: CGFloat = 1) {
+    guard let layout = pango_cairo_create_layout(cr) else { return }
+    defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+    configure(layout, style)
+    cairo_set_source_rgba(
+      cr, style.color.red, style.color.green, style.color.blue, style.color.alpha * alpha)
+    cairo_move_to(cr, xOffset(layout, style), 0)
+    pango_cairo_show_layout(cr, layout)
   }
 
   /// A length in Pango units, rounded and clamped to Int32.

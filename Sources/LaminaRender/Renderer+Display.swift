@@ -1,4 +1,3 @@
-import CGLES3
 import Foundation
 import Lamina
 
@@ -23,10 +22,10 @@ extension Renderer {
     let retained = canvasTarget?.width == frame.width && canvasTarget?.height == frame.height
     guard retained, let rects = partialRects(frame, damage: damage) else {
       let whole = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
-      try draw(frame, damage: [whole]) { _, _ in }
+      try draw(frame, damage: [whole], output: { _, _ in })
       return [whole]
     }
-    if !rects.isEmpty { try draw(frame, damage: rects) { _, _ in } }
+    if !rects.isEmpty { try draw(frame, damage: rects, output: { _, _ in }) }
     return rects
   }
 
@@ -41,15 +40,21 @@ extension Renderer {
   /// rows run bottom-up; `topDownRows` writes an offscreen target's rows in
   /// panel order instead (for reading back).
   public func present(
-    _ rects: [PixelRect], placement: DisplayPlacement, framebuffer: GLuint = 0,
+    _ rects: [PixelRect], placement: DisplayPlacement, framebuffer: UInt32 = 0,
     topDownRows: Bool = false, letterbox: SIMD4<Float> = [0, 0, 0, 1],
     tinted: [PixelRect] = [], tint: SIMD4<Float> = [0.5, 0, 0.25, 0.5]
   ) throws {
     guard let canvas = canvasTarget else { return }
-    context.makeCurrent()
-    let program = programs.present
+    begin()
+    device.counters = counters
+    defer { counters = device.counters }
+    canvas.resolve()
+    let program = executor.programs.present
     device.bindFramebuffer(framebuffer)
-    device.setViewport(0, 0, placement.panelWidth, placement.panelHeight)
+    device.setViewport(
+      PixelRect(x: 0, y: 0, width: placement.panelWidth, height: placement.panelHeight))
+    device.setBlending(false)
+    device.bindVertexArray(executor.streams.empty)
     device.useProgram(program.id)
     // Buffer pixel (GL rows bottom-up) → panel pixel (top-down) → canvas.
     let flip =
@@ -60,25 +65,23 @@ extension Renderer {
     let columns: [Float] = [
       Float(m.a), Float(m.b), 0, Float(m.c), Float(m.d), 0, Float(m.tx), Float(m.ty), 1,
     ]
-    glUniformMatrix3fv(program.uniform("u_bufferToCanvas"), 1, GLboolean(GL_FALSE), columns)
-    glUniform4f(program.uniform("u_letterbox"), letterbox.x, letterbox.y, letterbox.z, letterbox.w)
-    let nearest = textures.sampler(SamplerKey(minification: .nearest, magnification: .nearest))
-    device.bindTexture(canvas.texture, sampler: nearest)
-    glEnable(GLenum(GL_SCISSOR_TEST))
-    defer { glDisable(GLenum(GL_SCISSOR_TEST)) }
-    withPassState {
-      let panel = placement.panel
-      for (list, color) in [(rects, SIMD4<Float>.zero), (tinted, tint)] {
-        glUniform4f(program.uniform("u_tint"), color.x, color.y, color.z, color.w)
-        for rect in list {
-          let r = rect.intersection(panel)
-          if r.isEmpty { continue }
-          let y = topDownRows ? r.y : placement.panelHeight - r.y - r.height
-          glScissor(GLint(r.x), GLint(y), GLsizei(r.width), GLsizei(r.height))
-          device.drawFullTarget()
-        }
+    device.setUniform(program.uniform("u_bufferToCanvas"), matrix3: columns)
+    device.setUniform(program.uniform("u_letterbox"), letterbox)
+    let nearest = textures.sampler(FramePlanner.nearest)
+    device.bindTexture(canvas.texture, unit: 0, sampler: nearest)
+    let panel = placement.panel
+    for (list, color) in [(rects, SIMD4<Float>.zero), (tinted, tint)] {
+      device.setUniform(program.uniform("u_tint"), color)
+      for rect in list {
+        let r = rect.intersection(panel)
+        if r.isEmpty { continue }
+        let y = topDownRows ? r.y : placement.panelHeight - r.y - r.height
+        device.setScissor(PixelRect(x: r.x, y: y, width: r.width, height: r.height))
+        device.drawFullTarget()
       }
     }
+    device.setScissor(nil)
+    try device.verify("present")
     try device.check("present")
   }
 }

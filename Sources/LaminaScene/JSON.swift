@@ -1,7 +1,8 @@
 import Foundation
 
-/// A JSON value that keeps the order of object keys, as written.
-indirect enum JSON: Equatable {
+/// A JSON value that keeps the order of object keys, as written (package
+/// access: the generated tests build and shrink scenes as JSON).
+package indirect enum JSON: Equatable {
   case null
   case bool(Bool)
   case number(Double)
@@ -9,7 +10,7 @@ indirect enum JSON: Equatable {
   case array([JSON])
   case object([(key: String, value: JSON)])
 
-  static func == (a: JSON, b: JSON) -> Bool {
+  package static func == (a: JSON, b: JSON) -> Bool {
     switch (a, b) {
     case (.null, .null): return true
     case (.bool(let x), .bool(let y)): return x == y
@@ -23,7 +24,7 @@ indirect enum JSON: Equatable {
   }
 
   /// How the value is named in "found …" messages.
-  var kindDescription: String {
+  package var kindDescription: String {
     switch self {
     case .null: return "null"
     case .bool: return "a boolean"
@@ -35,7 +36,7 @@ indirect enum JSON: Equatable {
   }
 
   /// The value for `key` when this is an object.
-  subscript(key: String) -> JSON? {
+  package subscript(key: String) -> JSON? {
     guard case .object(let members) = self else { return nil }
     return members.first { $0.key == key }?.value
   }
@@ -55,21 +56,45 @@ struct JSONSyntaxError: Error, Equatable {
   let line: Int
   let column: Int
   let reason: Reason
+  /// The JSON path of the value the error is in (`root.sublayers[0].opacity`),
+  /// for errors in a value (a number out of range), as other errors name it.
+  var path: String? = nil
 }
 
 /// A strict RFC 8259 reader: no comments, no trailing commas, no NaN or
 /// Infinity, finite numbers only, valid UTF-8, unique keys, bounded nesting
 /// (so adversarial input cannot overflow the stack).
-struct JSONParser {
+package struct JSONParser {
   static let maxDepth = 512
 
   private let bytes: [UInt8]
   private var index = 0
   private var depth = 0
+  /// Where the value being read is: object keys and array indices from the
+  /// top (kept for messages; an index is updated in place).
+  private var path: [PathComponent] = []
+
+  enum PathComponent {
+    case key(String)
+    case index(Int)
+  }
+
+  /// `path` written as scene errors write it: `root.sublayers[3].opacity`.
+  private var pathText: String? {
+    guard !path.isEmpty else { return nil }
+    var text = ""
+    for component in path {
+      switch component {
+      case .key(let key): text += text.isEmpty ? key : "." + key
+      case .index(let i): text += "[\(i)]"
+      }
+    }
+    return text
+  }
 
   init(_ data: Data) { bytes = [UInt8](data) }
 
-  static func parse(_ data: Data) throws -> JSON {
+  package static func parse(_ data: Data) throws -> JSON {
     var parser = JSONParser(data)
     // A UTF-8 byte order mark is tolerated.
     if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
@@ -174,7 +199,9 @@ struct JSONParser {
       }
       index += 1
       skipSpace()
+      path.append(.key(key))
       members.append((key, try value()))
+      path.removeLast()
       skipSpace()
       guard index < bytes.count else {
         throw error(.unexpected(expected: "',' or '}'", found: found))
@@ -202,8 +229,11 @@ struct JSONParser {
       depth -= 1
       return .array(items)
     }
+    path.append(.index(0))
+    defer { path.removeLast() }
     while true {
       skipSpace()
+      path[path.count - 1] = .index(items.count)
       items.append(try value())
       skipSpace()
       guard index < bytes.count else {
@@ -258,7 +288,9 @@ struct JSONParser {
     }
     let text = String(decoding: bytes[start..<i], as: UTF8.self)
     guard let value = Double(text), value.isFinite else {
-      throw error(.notFinite(text: text), at: start)
+      var e = error(.notFinite(text: text), at: start)
+      e.path = pathText
+      throw e
     }
     index = i
     return .number(value)

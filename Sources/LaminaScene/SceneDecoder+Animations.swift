@@ -163,7 +163,7 @@ extension SceneDecoder {
           file: file, path: "\(path)[\(i)]",
           expected: "key times from 0 to 1 in increasing order", found: format(Double(t)))
       }
-      keyframe?.keyTimes = times
+      keyframe?.keyTimes = times.map { NSNumber(value: Double($0)) }
     case "timingFunctions":
       guard case .array(let items) = json else {
         throw wrongType(path, "a list of timing functions", json)

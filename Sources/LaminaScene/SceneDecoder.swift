@@ -27,11 +27,11 @@ struct SceneDecoder {
     init(imageCache: ImageCache) { self.imageCache = imageCache }
   }
 
-  init(file: String, baseURL: URL?, maxImageDimension: Int, imageCache: ImageCache = ImageCache()) {
+  init(file: String, baseURL: URL?, maxImageDimension: Int, imageCache: ImageCache? = nil) {
     self.file = file
     self.baseURL = baseURL
     self.maxImageDimension = maxImageDimension
-    state = State(imageCache: imageCache)
+    state = State(imageCache: imageCache ?? ImageCache())
   }
 
   // MARK: Errors
@@ -161,7 +161,7 @@ struct SceneDecoder {
       state.images[name] = image
       return image
     }
-    let budget = state.imageCache.budgetBytes
+    let budget = state.imageCache.sceneBudgetBytes
     do {
       let image = try state.imageCache.image(atPath: filePath, maxDimension: maxImageDimension) {
         header in
@@ -200,7 +200,7 @@ struct SceneDecoder {
   func layer(_ json: JSON, at path: String, canvas: Canvas? = nil) throws -> CALayer {
     let m = try members(json, path, "a layer object")
     let (className, type) = try layerClass(json, path)
-    let layer = type.init()
+    let layer = type.makeInstance()
     state.layerPaths[ObjectIdentifier(layer)] = path
     if let canvas {
       layer.bounds = CGRect(x: 0, y: 0, width: canvas.width, height: canvas.height)

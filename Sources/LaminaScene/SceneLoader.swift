@@ -42,9 +42,9 @@ public enum SceneLoader {
   /// - Parameters:
   ///   - maxImageDimension: the largest image width or height accepted (a
   ///     renderer passes its maximum texture size).
-  ///   - imageCache: where decoded images are kept and looked up; a new one
-  ///     (with the default budget, `Limits.maxDecodedImageBytes`) when nil.
-  ///     Its budget also bounds the decoded bytes of this one scene.
+  ///   - imageCache: decoded images shared with other loads; nil: this
+  ///     load decodes its own (a new cache with the default budget). Its
+  ///     `sceneBudgetBytes` bounds the decoded bytes of this one scene.
   public static func load(
     contentsOf url: URL, maxImageDimension: Int = defaultMaxImageDimension,
     imageCache: ImageCache? = nil
@@ -109,16 +109,33 @@ public enum SceneLoader {
           what: "bytes of the scene file", found: data.count, limit: Limits.maxSceneFileBytes,
           name: "maxSceneFileBytes"))
     }
-    let json: JSON
+    return try load(
+      json: parseJSON(data, fileName: fileName), baseURL: baseURL, fileName: fileName,
+      maxImageDimension: maxImageDimension, imageCache: imageCache)
+  }
+
+  /// Parses a JSON document with the scene format's strict reader (keys in
+  /// the order written); a syntax error is a `SceneError.syntax` naming
+  /// `fileName`, the line and the column.
+  package static func parseJSON(_ data: Data, fileName: String) throws -> JSON {
     do {
-      json = try JSONParser.parse(data)
+      return try JSONParser.parse(data)
     } catch let e as JSONSyntaxError {
       throw SceneError.syntax(
-        file: fileName, line: e.line, column: e.column, message: message(for: e.reason))
+        file: fileName, line: e.line, column: e.column,
+        message: (e.path.map { "\($0): " } ?? "") + message(for: e.reason))
     }
+  }
+
+  /// Loads a scene from its parsed JSON (a scene inside another document,
+  /// such as a batch job line).
+  package static func load(
+    json: JSON, baseURL: URL?, fileName: String,
+    maxImageDimension: Int = defaultMaxImageDimension, imageCache: ImageCache? = nil
+  ) throws -> Scene {
     var decoder = SceneDecoder(
       file: fileName, baseURL: baseURL, maxImageDimension: maxImageDimension,
-      imageCache: imageCache ?? ImageCache())
+      imageCache: imageCache)
     let scene = try decoder.scene(json)
     // Totals (instances, particles, layers once expanded) before anything is built.
     try scene.checkLimits(scene.root)

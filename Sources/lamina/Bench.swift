@@ -3,6 +3,28 @@ import Lamina
 import LaminaRender
 import LaminaScene
 
+let benchUsage = """
+  usage: lamina bench SCENE.json [--frames N] [--warmup N] [--start SECONDS] [--fps F]
+                                 [--size WxH] [--json]
+
+  Measures how fast this machine and its GL driver composite a scene
+  (Benchmarks/README.md): frame i shows the scene at start + i / fps; the
+  warm-up frames come first, untimed; each timed frame is a full redraw
+  finished with glFinish. Reports frames per second, frame time median, p95
+  and p99, CPU and GPU time per frame, draw calls, uploads and offscreen
+  passes per frame, and peak memory.
+
+  options:
+    --frames N              timed frames (default 120; 1...1000000)
+    --warmup N              untimed frames before them (default 10; 0...1000000)
+    --start SECONDS         the scene time of the first timed frame (default 10)
+    --fps F                 frames per second of scene time (default 60; 1...10000)
+    --size WxH              render at WxH pixels, the canvas stretched to it (default:
+                            the canvas size times its scale)
+    --json                  print the report as JSON (for comparing runs)
+    -h, --help              print this help
+  """
+
 /// `lamina bench SCENE.json [...]`: the protocol of the benchmark scenes
 /// (Benchmarks/README.md): frame i is the scene at `start + i/fps`; warm-up
 /// frames first, untimed; then timed frames, each a full redraw finished
@@ -13,9 +35,9 @@ func runBench(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
       arguments, valued: ["--frames", "--warmup", "--start", "--fps", "--size"],
-      switches: ["--json"])
+      switches: ["--json"], command: "bench", usage: benchUsage)
     guard options.positional.count == 1 else {
-      throw UsageError("bench needs one scene file\n" + usage)
+      throw UsageError("bench needs one scene file\n" + benchUsage)
     }
     let path = options.positional[0]
     let frames = try options.integer("--frames", range: 1...1_000_000) ?? 120
@@ -39,6 +61,8 @@ func runBench(_ arguments: [String]) -> Int32 {
     var draws: [Int] = []
     var uploads: [Int] = []
     var passes: [Int] = []
+    var allPasses: [Int] = []
+    var stateChanges: [Int] = []
     var sortMs: [Double] = []
     var pieces: [Int] = []
     for i in 0..<(warmup + frames) {
@@ -64,6 +88,8 @@ func runBench(_ arguments: [String]) -> Int32 {
       draws.append(renderer.counters.drawCalls)
       uploads.append(renderer.counters.textureUploads)
       passes.append(renderer.counters.offscreenPasses)
+      allPasses.append(renderer.counters.passes)
+      stateChanges.append(renderer.counters.stateChanges)
       sortMs.append(frame.stats.depthSortMilliseconds)
       pieces.append(frame.stats.sortedPieces)
     }
@@ -72,6 +98,7 @@ func runBench(_ arguments: [String]) -> Int32 {
       frames: frames, warmup: warmup, start: start, fps: fps, frameMs: total, cpuMs: cpu,
       gpuMs: gpu,
       updateMs: update, drawCalls: draws, uploads: uploads, offscreenPasses: passes,
+      passes: allPasses, stateChanges: stateChanges,
       depthSortMs: sortMs, depthSortPieces: pieces,
       peakMemoryMB: peakMemoryMB(), renderer: renderer)
     print(options.has("--json") ? report.json() : report.text())
@@ -95,6 +122,10 @@ struct BenchReport {
   /// Bringing the presentation tree to the frame's time (part of the CPU time).
   let updateMs: [Double]
   let drawCalls: [Int], uploads: [Int], offscreenPasses: [Int]
+  /// Every pass of the frame plan (canvas included), and the GL state
+  /// changes the device made (binds beyond programs and textures, viewport,
+  /// scissor, blending).
+  let passes: [Int], stateChanges: [Int]
   let depthSortMs: [Double], depthSortPieces: [Int]
   let peakMemoryMB: Double
   let renderer: Renderer
@@ -120,7 +151,7 @@ struct BenchReport {
       renderer \(renderer.context.platform.rawValue), \(renderer.samples)x MSAA
       fps \(f(median > 0 ? 1000 / median : 0))  frame ms: median \(f(median))  p95 \(f(Self.percentile(frameMs, 95)))  p99 \(f(Self.percentile(frameMs, 99)))
       cpu (build + encode) ms: median \(f(Self.percentile(cpuMs, 50))) (presentation update \(f(Self.percentile(updateMs, 50))))  gpu (to glFinish) ms: median \(f(Self.percentile(gpuMs, 50)))
-      per frame: \(f(mean(drawCalls))) draw calls, \(f(mean(uploads))) uploads, \(f(mean(offscreenPasses))) offscreen passes
+      per frame: \(f(mean(drawCalls))) draw calls, \(f(mean(uploads))) uploads, \(f(mean(offscreenPasses))) offscreen passes, \(f(mean(passes))) passes in all, \(f(mean(stateChanges))) state changes
       depth sort: \(f(Self.percentile(depthSortMs, 50))) ms median for \(f(mean(depthSortPieces))) pieces (part of cpu)
       peak memory \(f(peakMemoryMB)) MiB
       """
@@ -142,6 +173,7 @@ struct BenchReport {
       "gpuMs": ["median": Self.percentile(gpuMs, 50), "p95": Self.percentile(gpuMs, 95)],
       "drawCallsPerFrame": mean(drawCalls), "uploadsPerFrame": mean(uploads),
       "offscreenPassesPerFrame": mean(offscreenPasses), "peakMemoryMB": peakMemoryMB,
+      "passesPerFrame": mean(passes), "stateChangesPerFrame": mean(stateChanges),
       "depthSortMs": [
         "median": Self.percentile(depthSortMs, 50), "p95": Self.percentile(depthSortMs, 95),
       ],

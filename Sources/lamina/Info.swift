@@ -5,17 +5,17 @@ import LaminaRender
 /// its limits, the extensions Lamina uses and how the EGL display was chosen.
 /// `arguments` are those after `info`. Returns the exit status.
 func runInfo(_ arguments: [String]) -> Int32 {
-  var json = false
-  for argument in arguments.drop(while: { $0 == "info" }) {
-    switch argument {
-    case "--json": json = true
-    case "-h", "--help":
-      print(infoUsage)
-      return 0
-    default:
-      writeError("lamina info: unknown argument '\(argument)'\n\(infoUsage)")
-      return 2
+  let json: Bool
+  do {
+    let options = try Options(
+      Array(arguments.drop(while: { $0 == "info" })), valued: [], switches: ["--json"],
+      command: "info", usage: infoUsage)
+    guard options.positional.isEmpty else {
+      throw UsageError("info takes no scene file\n" + infoUsage)
     }
+    json = options.has("--json")
+  } catch {
+    return exitStatus { throw error }
   }
 
   let context: GPUContext
@@ -42,10 +42,18 @@ func runInfo(_ arguments: [String]) -> Int32 {
   }
 }
 
-private let infoUsage = """
+let infoUsage = """
   usage: lamina info [--json]
-    Prints the GPU, its limits and extensions, and how the EGL display was chosen.
-    --json   print the same as JSON
+
+  Prints which EGL platform was chosen and why (GBM on the first working
+  /dev/dri/renderD*, then hardware EGL devices, then Mesa's surfaceless
+  platform), the GL renderer, its limits, MSAA samples and the extensions
+  Lamina uses.
+
+  options:
+    --json                  print the same as JSON
+    -h, --help              print this help
+
   environment:
     LAMINA_EGL_PLATFORM=gbm|device|surfaceless   try only that EGL platform
     LAMINA_GL_DEBUG=1                            write KHR_debug messages to stderr

@@ -20,7 +20,14 @@ struct Options {
   /// - Parameters:
   ///   - valued: options that take a value (`-o`, `--time`, …).
   ///   - switches: options that take none (`--json`).
-  init(_ arguments: [String], valued: Set<String>, switches: Set<String> = []) throws {
+  ///   - usage: the subcommand's usage: `-h`/`--help` anywhere asks for it
+  ///     (a `HelpRequest`), and an unknown option points to it, naming the
+  ///     closest known option.
+  init(
+    _ arguments: [String], valued: Set<String>, switches: Set<String> = [], command: String,
+    usage: String
+  ) throws {
+    if arguments.contains("-h") || arguments.contains("--help") { throw HelpRequest(usage: usage) }
     var i = 0
     while i < arguments.count {
       let argument = arguments[i]
@@ -32,7 +39,12 @@ struct Options {
         flags.insert(argument)
         i += 1
       } else if argument.hasPrefix("-") && argument.count > 1 {
-        throw UsageError("unknown option '\(argument)'")
+        let known = (valued.union(switches)).sorted() + ["--help"]
+        let suggestion = closest(to: argument, in: known)
+        throw UsageError(
+          "unknown option '\(argument)' for \(command)"
+            + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+            + "\nrun 'lamina help \(command)' for its options")
       } else {
         positional.append(argument)
         i += 1
@@ -82,6 +94,9 @@ struct Options {
 func exitStatus(_ body: () throws -> Int32) -> Int32 {
   do {
     return try body()
+  } catch let request as HelpRequest {
+    print(request.usage)
+    return 0
   } catch let error as UsageError {
     printError(error.description)
     return 2

@@ -3,20 +3,57 @@ import Lamina
 import LaminaRender
 import LaminaScene
 
+let renderUsage = """
+  usage: lamina render SCENE.json -o OUT.png [--time SECONDS] [--scale S]
+         lamina render SCENE.json --frames FIRST..LAST [--fps F] [--scale S]
+                       (-o 'out/frame-%04d.png' | --video OUT.y4m | --video -)
+
+  Renders a scene file at a time: one frame to a PNG, or a sequence of frames
+  to numbered PNGs or to a YUV4MPEG2 video stream. A scene that does not load
+  is not rendered: the error names the file, the JSON path and the key, and
+  nothing is written.
+
+  options:
+    -o, --output PATH       the PNG to write (written atomically); for a sequence, a
+                            file name with one %d, %4d or %04d for the frame number
+    --time SECONDS          the scene time to render at (default 0; 0...1e9);
+                            not with --frames
+    --scale S               pixels per point, instead of the scene's canvas.scale
+                            (0.01...8)
+    --frames FIRST..LAST    render the frames FIRST to LAST (or one frame N); frame n
+                            shows the scene at n / fps seconds
+    --fps F                 frames per second of a sequence (default 60; 0.001...10000)
+    --video PATH            write the sequence as YUV4MPEG2 (4:2:0, BT.601 limited
+                            range, over black) to PATH, or to standard output with -
+    --dump-plan             print the frame plan of every frame drawn (one line per
+                            pass and per batch) to standard output (to standard error
+                            when the video goes to standard output); without -o, one
+                            frame is only planned and drawn
+    -h, --help              print this help
+
+  examples:
+    lamina render scene.json -o out.png --time 1.5 --scale 2
+    lamina render scene.json --frames 0..239 --video - | ffmpeg -i - out.mp4
+  """
+
 /// `lamina render SCENE.json -o OUT.png [--time T] [--scale S]`, or a
 /// sequence: `--frames A..B --fps F` with `-o 'frame-%04d.png'` or
-/// `--video OUT.y4m` (`-` for standard output).
+/// `--video OUT.y4m` (`-` for standard output). `--dump-plan` prints the
+/// plan of every frame drawn.
 func runRender(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
-      arguments, valued: ["-o", "--output", "--time", "--scale", "--frames", "--fps", "--video"])
+      arguments, valued: ["-o", "--output", "--time", "--scale", "--frames", "--fps", "--video"],
+      switches: ["--dump-plan"], command: "render", usage: renderUsage)
     guard options.positional.count == 1 else {
-      throw UsageError("render needs one scene file\n" + usage)
+      throw UsageError("render needs one scene file\n" + renderUsage)
     }
     let output = options.string("-o") ?? options.string("--output")
     let video = options.string("--video")
     let sequence = options.string("--frames") != nil || video != nil
-    let watchdog = FrameWatchdog(file: sceneName(options.positional[0]))
+    let dumpPlan = options.has("--dump-plan")
+    let source = RenderJob.Source.file(URL(fileURLWithPath: options.positional[0]))
+    let job: RenderJob
     if sequence {
       guard let frames = options.string("--frames") else {
         throw UsageError("--video needs --frames A..B")
@@ -29,61 +66,45 @@ func runRender(_ arguments: [String]) -> Int32 {
       }
       let range = try FrameRange(frames)
       let pattern = try output.map { try FramePattern($0) }
-      let fps = try options.number("--fps", range: 0.001...10_000) ?? 60
-      let scale = try options.number("--scale", range: 0.01...8)
-      // The last frame's time must stay a time the scene can be rendered at.
-      guard Double(range.last) / fps <= Limits.maxTime else {
-        throw UsageError(
-          "--frames \(frames) at --fps \(fps) reaches t=\(Double(range.last) / fps) s, past the largest time \(Int(saturating: Limits.maxTime)) s"
-        )
+      let fps = try options.number("--fps", range: RenderJob.fpsRange) ?? 60
+      let scale = try options.number("--scale", range: RenderJob.scaleRange)
+      try RenderJob.checkTimes(range, fps: fps, frames: frames)
+      job = RenderJob(
+        source: source, output: .sequence(range, fps: fps, pattern: pattern, video: video),
+        scale: scale)
+    } else {
+      guard output != nil || dumpPlan else {
+        throw UsageError("render needs -o OUT.png (or --dump-plan)")
       }
-      let renderer = try Renderer()
-      let scene = try loadScene(options.positional[0], renderer: renderer, scale: scale)
-      try renderSequence(
-        scene: scene, renderer: renderer, range: range, fps: fps, scale: scale, pattern: pattern,
-        videoPath: video, watchdog: watchdog)
-      return 0
+      if options.string("--fps") != nil { throw UsageError("--fps goes with --frames") }
+      let time = try options.number("--time", range: RenderJob.timeRange) ?? 0
+      let scale = try options.number("--scale", range: RenderJob.scaleRange)
+      job = RenderJob(
+        source: source, output: output.map { .image(path: $0, time: time) } ?? .plan(time: time),
+        scale: scale)
     }
-    guard let output else { throw UsageError("render needs -o OUT.png") }
-    if options.string("--fps") != nil { throw UsageError("--fps goes with --frames") }
-    let time = try options.number("--time", range: 0...Limits.maxTime) ?? 0
-    let scale = try options.number("--scale", range: 0.01...8)
     let renderer = try Renderer()
-    let scene = try loadScene(options.positional[0], renderer: renderer, scale: scale)
-    watchdog.begin("frame at t=\(Scene.seconds(time)) s")
-    let image: RenderedImage
-    do {
-      let frame = try renderer.checkedFrame(
-        scene: scene, time: time, scale: scale, presentation: PresentationTree(root: scene.root))
-      image = try renderer.render(frame)
-    } catch let error as SceneError {
-      throw error
-    } catch {
-      throw FrameError(file: scene.fileName, frame: nil, time: time, underlying: error)
-    }
-    watchdog.end()
-    let file = try OutputFile(path: output)
-    try file.write(try image.pngData())
-    try file.commit()
+    if dumpPlan { renderer.planObserver = planPrinter(toError: video == "-") }
+    try job.run(
+      renderer: renderer, watchdog: FrameWatchdog(file: sceneName(options.positional[0])))
     return 0
+  }
+}
+
+/// Writes each frame plan to standard output (or error).
+func planPrinter(toError: Bool) -> (FramePlan) -> Void {
+  { plan in
+    let text = Data((plan.description + "\n").utf8)
+    (toError ? FileHandle.standardError : FileHandle.standardOutput).write(text)
   }
 }
 
 /// The scene file's name, as errors give it.
 func sceneName(_ path: String) -> String { URL(fileURLWithPath: path).lastPathComponent }
 
-/// Loads the scene at `path` for `renderer` (images up to its texture
-/// size), and checks its canvas at `scale` (a `--scale` that overrides the
-/// canvas's own) against the canvas limits.
-func loadScene(_ path: String, renderer: Renderer, scale: Double?) throws -> Scene {
-  let scene = try SceneLoader.load(
-    contentsOf: URL(fileURLWithPath: path), maxImageDimension: renderer.maxTextureSize)
-  if let scale { try scene.canvas.checkPixels(scale: CGFloat(scale), file: scene.fileName) }
-  return scene
-}
-
 extension Renderer {
-  /// Renders a loaded scene at `time` seconds (canvas scale overridable).
+  /// Renders a loaded scene at `time` seconds (canvas scale overridable),
+  /// checked as `checkedFrame` checks it.
   func render(scene: Scene, time: Double, scale: Double?) throws -> RenderedImage {
     try render(
       checkedFrame(
@@ -92,7 +113,10 @@ extension Renderer {
 
   /// The frame of `scene` at `time`, its presentation tree checked against
   /// the scene's limits first (animations move values past what the file
-  /// says): a `SceneError` names the file, the layer's JSON path and the time.
+  /// says): a `SceneError` names the file, the layer's JSON path and the
+  /// time. The built frame is checked against the frame limits before
+  /// anything walks its draw list (damage does): a frame past them can be
+  /// exponentially long to walk (nested shadows).
   func checkedFrame(
     scene: Scene, time: Double, scale: Double?, pixelSize: (Int, Int)? = nil,
     presentation: PresentationTree
@@ -102,8 +126,6 @@ extension Renderer {
     try scene.checkLimits(root, time: time)
     let frame = buildFrame(
       scene: scene, root: root, time: time, scale: scale, pixelSize: pixelSize)
-    // Before anything walks the draw list (damage does): a frame past its
-    // limits can be exponentially long to walk (nested shadows).
     try FrameLimits.check(frame)
     return frame
   }

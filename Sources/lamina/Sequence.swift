@@ -80,7 +80,8 @@ struct FramePattern {
 /// (one for a video stream, one per core for PNG files), so a sequence
 /// takes about the longer of the two, not their sum. Each frame is checked
 /// against the scene's limits (at its time) and the frame limits before it
-/// is drawn, and timed by `watchdog`.
+/// is drawn, and timed by `watchdog`; a lost GL context is found before
+/// the frame is handed to the writers.
 /// Output: PNG files named by `pattern`, or a YUV4MPEG2 stream to
 /// `videoPath` (`-`: standard output), through a `SequenceWriter`: on any
 /// failure nothing of the sequence is left.
@@ -131,7 +132,11 @@ func renderSequence(
             try renderer.render(frame)
           }
         previous = (frame, image)
+        try renderer.checkContext()
       } catch let error as SceneError {
+        throw error
+      } catch let error as RendererError where error.meansContextLost {
+        // As it is: `lamina batch` retries the job on a new context.
         throw error
       } catch {
         throw FrameError(file: scene.fileName, frame: n, time: time, underlying: error)

@@ -4,6 +4,35 @@ import LaminaDisplay
 import LaminaRender
 import LaminaScene
 
+let showUsage = """
+  usage: lamina show SCENE.json [--wayland | --kms] [--drm /dev/dri/cardN] [--connector NAME]
+                     [--mode WxH[@HZ]] [--rotate 0|90|180|270] [--show-damage] [--events]
+                     [--stats] [--frames N] [--duration SECONDS]
+
+  Shows a scene full-screen, animated at the display's refresh rate, until
+  SIGINT or SIGTERM (or --frames / --duration); redraws only what changed,
+  and nothing while nothing moves. The scene file is reloaded when it
+  changes (a bad edit is reported and the old scene stays). Output: a
+  Wayland window when WAYLAND_DISPLAY is set (or --wayland), else DRM/KMS.
+
+  options:
+    --wayland               show in a Wayland window (full-screen)
+    --kms                   show on a DRM/KMS display, with no display server
+    --drm PATH              the DRM card for KMS (default: the first that has a
+                            connected display)
+    --connector NAME        the connector for KMS (HDMI-A-1, eDP-1, …; default: the
+                            first connected one)
+    --mode WxH[@HZ]         the KMS display mode (default: the preferred mode)
+    --rotate DEGREES        turn the scene on the panel: 0, 90, 180 or 270
+    --show-damage           tint the areas redrawn in each frame
+    --events                print 'tap NAME X Y' for each press on a named layer
+                            (libinput under KMS, the seat under Wayland)
+    --stats                 print frame statistics every 10 seconds
+    --frames N              stop after N frames (1...2147483647)
+    --duration SECONDS      stop after SECONDS (0...1e9)
+    -h, --help              print this help
+  """
+
 /// `lamina show SCENE.json`: the scene full-screen, animated, until
 /// SIGINT/SIGTERM (or `--frames`/`--duration`). Output: a Wayland window
 /// when `WAYLAND_DISPLAY` is set (or `--wayland`), else KMS on a card
@@ -13,9 +42,10 @@ func runShow(_ arguments: [String]) -> Int32 {
     let options = try Options(
       arguments,
       valued: ["--drm", "--connector", "--mode", "--rotate", "--frames", "--duration"],
-      switches: ["--wayland", "--kms", "--show-damage", "--events", "--stats"])
+      switches: ["--wayland", "--kms", "--show-damage", "--events", "--stats"],
+      command: "show", usage: showUsage)
     guard options.positional.count == 1 else {
-      throw UsageError("show needs one scene file\n" + usage)
+      throw UsageError("show needs one scene file\n" + showUsage)
     }
     let rotation = try rotationOption(options.string("--rotate"))
     let mode = try options.string("--mode").map { text in

@@ -3,20 +3,47 @@ import LaminaDraw
 import LaminaRender
 
 // lamina: render, inspect and benchmark Lamina scenes. Each subcommand lives
-// in its own file and only parses arguments before calling the library.
+// in its own file, with its usage text, and only parses arguments before
+// calling the library; this file dispatches and answers help and --version.
 
-let usage = """
-  usage: lamina render SCENE.json -o OUT.png [--time SECONDS] [--scale S]
-         lamina render SCENE.json --frames FIRST..LAST [--fps 60] [--scale S]
-                       (-o 'out/frame-%04d.png' | --video OUT.y4m | --video -)
-         lamina show SCENE.json [--wayland | --kms] [--drm /dev/dri/cardN] [--connector NAME]
-                     [--mode WxH[@HZ]] [--rotate 0|90|180|270] [--show-damage] [--events]
-                     [--stats] [--frames N] [--duration SECONDS]
-         lamina info [--json]
-         lamina bench SCENE.json [--frames N] [--warmup N] [--start SECONDS] [--fps F]
-                                 [--size WxH] [--json]
-  any command: --verbose   also print what the GL driver and the text libraries say
-  """
+let subcommands: [Subcommand] = [
+  Subcommand(
+    name: "render", summary: "render a scene to a PNG, numbered PNGs or a y4m video",
+    usage: renderUsage, run: runRender),
+  Subcommand(
+    name: "batch", summary: "render many jobs (JSON lines) in one process, one result line each",
+    usage: batchUsage, run: runBatch),
+  Subcommand(
+    name: "show", summary: "show a scene full-screen (Wayland window or DRM/KMS), animated",
+    usage: showUsage, run: runShow),
+  Subcommand(
+    name: "info", summary: "print the GPU, its limits and how the EGL display was chosen",
+    usage: infoUsage, run: runInfo),
+  Subcommand(
+    name: "bench", summary: "measure how fast this machine composites a scene",
+    usage: benchUsage, run: runBench),
+]
+
+/// The usage of the program or of one subcommand, for `lamina help [NAME]`.
+func help(_ name: String?) -> Int32 {
+  guard let name else {
+    print(overview(subcommands))
+    return 0
+  }
+  if let command = subcommands.first(where: { $0.name == name }) {
+    print(command.usage)
+    return 0
+  }
+  printError(unknownCommand(name))
+  return 2
+}
+
+func unknownCommand(_ name: String) -> String {
+  let suggestion = closest(to: name, in: subcommands.map(\.name) + ["help"])
+  return "unknown command '\(name)'"
+    + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
+    + "\nrun 'lamina help' for the commands"
+}
 
 /// Where the signal handler of `removeTemporariesOnSignal()` writes.
 nonisolated(unsafe) var signalPipe: Int32 = -1
@@ -39,19 +66,24 @@ if verbose {
 
 let status: Int32
 switch arguments.first {
-case "render":
-  // An interrupted render leaves no temporary file behind.
-  removeTemporariesOnSignal()
-  status = runRender(Array(arguments.dropFirst()))
-case "show": status = runShow(Array(arguments.dropFirst()))
-case "info": status = runInfo(Array(arguments.dropFirst()))
-case "bench": status = runBench(Array(arguments.dropFirst()))
-case "-h", "--help", "help":
-  print(usage)
-  status = 0
-default:
-  printError(arguments.first.map { "unknown command '\($0)'\n" + usage } ?? usage)
+case nil:
+  printError("no command given\n" + overview(subcommands))
   status = 2
+case "-h", "--help", "help":
+  status = help(arguments.dropFirst().first)
+case "--version", "version":
+  print(versionReport())
+  status = 0
+case let name?:
+  if let command = subcommands.first(where: { $0.name == name }) {
+    // An interrupted render leaves no temporary file behind (batch finishes
+    // its running job on SIGTERM itself).
+    if name == "render" { removeTemporariesOnSignal() }
+    status = command.run(Array(arguments.dropFirst()))
+  } else {
+    printError(unknownCommand(name))
+    status = 2
+  }
 }
 exit(status)
 

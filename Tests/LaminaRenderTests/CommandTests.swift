@@ -91,6 +91,34 @@ final class CommandTests: XCTestCase {
     XCTAssertTrue(result.stderr.contains("/nonexistent-dir/out.png"), result.stderr)
   }
 
+  /// `--dump-plan` prints the frame plan, one line per pass and batch (alone,
+  /// or beside the PNG); `LAMINA_DUMP_PLAN=1` writes it to standard error
+  /// for any command.
+  func testDumpPlanPrintsThePasses() throws {
+    let scene = try write("good.json", good)
+    let alone = try run(["render", scene, "--dump-plan"])
+    XCTAssertEqual(alone.status, 0, alone.stderr)
+    XCTAssertEqual(
+      alone.stdout.split(separator: "\n").map(String.init),
+      [
+        "plan 80x60: 1 pass, 1 batch, 1 target (peak 0 offscreen, 0 KiB)",
+        "pass 0: draw T0 80x60 canvas, region [0, 0, 80x60], clear 1 1 1 1"
+          + " — canvas tile [0, 0, 80x60]",
+        "  batch 0: solid, 1 item, 6 indices",
+        "pass 1: output T0 [0, 0, 80x60] as tile [0, 0, 80x60]",
+      ])
+    let output = scratch.appendingPathComponent("out.png").path
+    let both = try run(["render", scene, "-o", output, "--dump-plan"])
+    XCTAssertEqual(both.status, 0, both.stderr)
+    XCTAssertEqual(both.stdout, alone.stdout)
+    XCTAssertEqual(try CGImage.decode(fileAt: output).width, 80)
+    setenv("LAMINA_DUMP_PLAN", "1", 1)
+    defer { unsetenv("LAMINA_DUMP_PLAN") }
+    let bench = try run(["bench", scene, "--frames", "1", "--warmup", "0"])
+    XCTAssertEqual(bench.status, 0, bench.stderr)
+    XCTAssertTrue(bench.stderr.contains("pass 0: draw T0"), bench.stderr)
+  }
+
   func testUsageErrors() throws {
     XCTAssertEqual(try run([]).status, 2)
     XCTAssertEqual(try run(["paint"]).status, 2)

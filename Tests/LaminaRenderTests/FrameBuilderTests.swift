@@ -5,21 +5,6 @@ import XCTest
 
 /// Frame building without a GPU: matrices, order, culling, opacity groups.
 final class FrameBuilderTests: XCTestCase {
-  func layer(_ frame: CGRect, _ color: CGColor? = .black, name: String? = nil) -> CALayer {
-    let layer = CALayer()
-    layer.frame = frame
-    layer.backgroundColor = color
-    layer.name = name
-    return layer
-  }
-
-  func root(_ width: CGFloat, _ height: CGFloat) -> CALayer {
-    let root = CALayer()
-    root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
-    root.position = CGPoint(x: width / 2, y: height / 2)
-    return root
-  }
-
   func build(_ root: CALayer, scale: CGFloat = 1) -> Frame {
     var builder = FrameBuilder(size: root.bounds.size, scale: scale)
     return builder.build(root: root, background: .white)

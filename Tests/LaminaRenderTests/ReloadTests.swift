@@ -192,7 +192,7 @@ final class ReloadTests: XCTestCase {
       XCTAssertEqual(renderer.counters.textureUploads, 0, "reload \(i) uploaded the image again")
     }
     XCTAssertEqual(loop.framesPresented, 21)
-    XCTAssertEqual(loop.watcher.imageCache.decodeCount, 1)
+    XCTAssertEqual(loop.watcher.imageCache.decodes, 1)
   }
 
   /// Resident memory of this process, in MB (/proc/self/statm).

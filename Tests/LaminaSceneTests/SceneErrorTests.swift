@@ -32,7 +32,16 @@ final class SceneErrorTests: XCTestCase {
     XCTAssertEqual(
       message("{\"a\": NaN}"),
       "scene.json:1:7: expected a value (NaN and Infinity are not JSON), found 'N'")
-    XCTAssertEqual(message("{\"a\": 1e999}"), "scene.json:1:7: 1e999 is not a finite number")
+    XCTAssertEqual(message("{\"a\": 1e999}"), "scene.json:1:7: a: 1e999 is not a finite number")
+    // The JSON path, as every other error gives it.
+    XCTAssertEqual(
+      message(
+        """
+        {"lamina": 1, "canvas": {"width": 10, "height": 10},
+         "root": {"sublayers": [{}, {"opacity": -1e999}]}}
+        """),
+      "scene.json:2:41: root.sublayers[1].opacity: -1e999 is not a finite number")
+    XCTAssertEqual(message("[1, 2, 3e400]"), "scene.json:1:8: [2]: 3e400 is not a finite number")
     XCTAssertEqual(message("{} x"), "scene.json:1:4: expected the end of the document, found 'x'")
     XCTAssertEqual(message("{\"a\": [1,]}"), "scene.json:1:10: expected a value, found ']'")
     let bad = Data([0x7B, 0x22, 0xC3, 0x28, 0x22, 0x3A, 0x31, 0x7D])

@@ -55,7 +55,11 @@ enum ContextMaker {
       }
     }
 
-    guard let (context, version) = createContext(display, config: config, debug: debug) else {
+    let robust = extensions.contains("EGL_EXT_create_context_robustness")
+    guard
+      let (context, version) = createContext(
+        display, config: config, debug: debug, robust: robust)
+    else {
       return .failure(ProbeError("eglCreateContext(OpenGL ES 3.x) failed (\(lastEGLError()))"))
     }
 
@@ -77,9 +81,7 @@ enum ContextMaker {
       return .failure(ProbeError("eglMakeCurrent failed (\(error))"))
     }
     // A driver can hand out a context that cannot draw; ask it.
-    guard let glVersion = glGetString(GLenum(GL_VERSION)).map({ String(cString: $0) }),
-      glVersion.hasPrefix("OpenGL ES 3")
-    else {
+    guard GLQuery.string(GL_VERSION).hasPrefix("OpenGL ES 3") else {
       eglMakeCurrent(display, nil, nil, nil)
       if let surface { eglDestroySurface(display, surface) }
       eglDestroyContext(display, context)
@@ -92,7 +94,7 @@ enum ContextMaker {
     let vendor = eglString(display, EGL_VENDOR)
     let target = surface == nil ? "no surface" : "1×1 pbuffer"
     let summary = "EGL \(major).\(minor) (\(vendor)), OpenGL ES \(version) context, \(target)"
-    let renderer = glString(GL_RENDERER)
+    let renderer = GLQuery.string(GL_RENDERER)
     let software = softwareRenderers.contains { renderer.lowercased().contains($0) }
     return .success((context, surface, summary + (software ? ", \(renderer)" : ""), software))
   }
@@ -101,8 +103,12 @@ enum ContextMaker {
   static let softwareRenderers = ["llvmpipe", "softpipe", "swrast", "lavapipe", "swiftshader"]
 
   /// Tries ES 3.2, 3.1, 3.0, then the EGL 1.4 way of asking for ES 3.
+  /// With `robust` (EGL_EXT_create_context_robustness), each is first asked
+  /// to report GPU resets (`EGL_LOSE_CONTEXT_ON_RESET`), so that
+  /// `glGetGraphicsResetStatus` tells a long-running process that its
+  /// context is gone; drivers that cannot are asked again without it.
   private static func createContext(
-    _ display: EGLDisplay, config: EGLConfig?, debug: Bool
+    _ display: EGLDisplay, config: EGLConfig?, debug: Bool, robust: Bool
   ) -> (EGLContext, String)? {
     var attempts: [(attributes: [EGLint], version: String)] = versions.map {
       (
@@ -111,6 +117,12 @@ enum ContextMaker {
       )
     }
     attempts.append(([EGL_CONTEXT_CLIENT_VERSION, 3], "3"))
+    if robust {
+      let reset = [
+        EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY_EXT, EGL_LOSE_CONTEXT_ON_RESET_EXT,
+      ]
+      attempts = attempts.flatMap { [($0.attributes + reset, $0.version), $0] }
+    }
     for attempt in attempts {
       // A debug context makes drivers report more through KHR_debug; not every
       // driver accepts the flag on ES, so fall back to a plain context.

@@ -36,6 +36,10 @@ public final class GPUContext: @unchecked Sendable {
   /// See `keepAlive(_:)`. Stored properties are released after `deinit`
   /// has run, so these go after the EGL surface and display.
   private var nativeOwners: [AnyObject] = []
+  /// A loss made on purpose, for tests (`GPUContext+Loss.swift`).
+  let simulatedLoss = SimulatedLoss()
+  /// The one owner of this context's GL state (every `gl*` call goes through it).
+  package let device = GLDevice()
   /// Looked up on the first swap with damage (window surfaces only).
   lazy var swapWithDamage: SwapWithDamage? = Self.lookUpSwapWithDamage(display)
 
@@ -63,6 +67,7 @@ public final class GPUContext: @unchecked Sendable {
     // The context is current: ask it now, once.
     debugOutput = debug && GLDebug.installMessageCallback()
     info = GPUInfo.query(display: display, platform: platform, log: log)
+    device.context = self
   }
 
   deinit {

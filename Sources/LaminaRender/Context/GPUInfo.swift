@@ -133,7 +133,7 @@ public struct GPUInfo: Codable, Sendable, Equatable {
 extension GPUInfo {
   /// Asks EGL and GL; the context must be current on `display`.
   static func query(display: EGLDisplay, platform: EGLPlatformKind, log: [String]) -> GPUInfo {
-    let glExtensions = glExtensionList()
+    let glExtensions = GLQuery.extensions()
     // Platform extensions are client extensions; the rest belong to the display.
     let eglExtensions = (eglExtensionSet(nil) ?? []).union(eglExtensionSet(display) ?? [])
     var tracked: [String: Bool] = [:]
@@ -141,48 +141,22 @@ extension GPUInfo {
       tracked[name] =
         name.hasPrefix("EGL_") ? eglExtensions.contains(name) : glExtensions.contains(name)
     }
-    let viewport = glIntegers(GL_MAX_VIEWPORT_DIMS, count: 2)
+    let viewport = GLQuery.integers(GL_MAX_VIEWPORT_DIMS, count: 2)
     return GPUInfo(
       platform: platform,
       eglVendor: eglString(display, EGL_VENDOR),
       eglVersion: eglString(display, EGL_VERSION),
       eglClientAPIs: eglString(display, EGL_CLIENT_APIS),
-      glVendor: glString(GL_VENDOR),
-      glRenderer: glString(GL_RENDERER),
-      glVersion: glString(GL_VERSION),
-      glslVersion: glString(GL_SHADING_LANGUAGE_VERSION),
-      maxTextureSize: glIntegers(GL_MAX_TEXTURE_SIZE)[0],
-      maxRenderbufferSize: glIntegers(GL_MAX_RENDERBUFFER_SIZE)[0],
-      maxSamples: glIntegers(GL_MAX_SAMPLES)[0],
+      glVendor: GLQuery.string(GL_VENDOR),
+      glRenderer: GLQuery.string(GL_RENDERER),
+      glVersion: GLQuery.string(GL_VERSION),
+      glslVersion: GLQuery.string(GL_SHADING_LANGUAGE_VERSION),
+      maxTextureSize: GLQuery.integers(GL_MAX_TEXTURE_SIZE)[0],
+      maxRenderbufferSize: GLQuery.integers(GL_MAX_RENDERBUFFER_SIZE)[0],
+      maxSamples: GLQuery.integers(GL_MAX_SAMPLES)[0],
       maxViewportWidth: viewport[0],
       maxViewportHeight: viewport[1],
       extensions: tracked,
       selectionLog: log)
   }
-}
-
-/// `glGetString`, or "" when GL has no answer.
-func glString(_ name: Int32) -> String {
-  guard let value = glGetString(GLenum(name)) else { return "" }
-  return String(cString: value)
-}
-
-/// `glGetIntegerv` for a value of `count` integers.
-func glIntegers(_ name: Int32, count: Int = 1) -> [Int] {
-  var values = [GLint](repeating: 0, count: max(count, 4))
-  glGetIntegerv(GLenum(name), &values)
-  return values.prefix(count).map(Int.init)
-}
-
-/// The current context's extensions (`glGetStringi`, the ES 3 way).
-func glExtensionList() -> Set<String> {
-  var count: GLint = 0
-  glGetIntegerv(GLenum(GL_NUM_EXTENSIONS), &count)
-  var names = Set<String>()
-  for index in 0..<max(0, Int(count)) {
-    if let name = glGetStringi(GLenum(GL_EXTENSIONS), GLuint(index)) {
-      names.insert(String(cString: name))
-    }
-  }
-  return names
 }

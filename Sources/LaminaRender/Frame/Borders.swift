@@ -51,7 +51,14 @@ extension FrameBuilder {
     let shape = RoundedRect(layer: layer)
     let width = min(layer.borderWidth, min(b.width, b.height) / 2)
     let ring = ShapeEffect(shape: shape, mode: .ring, width: Float(width))
-    let depth = min(max(width, CGFloat(shape.radii.max())), min(b.width, b.height) / 2)
+    // The strips reach just under half a pixel past the ring's inner edge:
+    // a pixel the ring covers in part (its center less than half a pixel
+    // inside the hole) must be rasterized by a strip for the shader to shade
+    // it, and a strip ending on a pixel center would leave it out; a pixel
+    // diagonal to a square inner corner, which the ring does not cover,
+    // stays out.
+    let margin = 0.49 / max(Self.pixelsPerUnit(toTarget, b.midX, b.midY), 0.01)
+    let depth = min(max(width + margin, CGFloat(shape.radii.max())), min(b.width, b.height) / 2)
     let tinted = premultiplied(color, opacity: 1)
     let strips = Self.frameStrips(outer: b, hole: b.insetBy(dx: depth, dy: depth))
     for (rect, edges) in strips where rect.width > 0 && rect.height > 0 {

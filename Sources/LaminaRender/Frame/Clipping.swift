@@ -17,9 +17,11 @@ import Lamina
 ///    the fragment shader: the clip's rounded rect and the homography from
 ///    the item's plane to the clip's plane; the signed distance gives an
 ///    antialiased edge under any transform;
-/// 5. an item clipped already (nested clips) and a group are clipped when
-///    composited: the commands are wrapped in an offscreen group whose
-///    composite quad carries the outer clip (a pass the size of the clip).
+/// 5. an item clipped already (nested clips) and a group that is clipped
+///    already or casts a blurred shadow are clipped when composited: each
+///    run of such commands is wrapped in an offscreen group whose composite
+///    quad carries the outer clip (a pass the size of the clip); the other
+///    commands are clipped as above.
 extension FrameBuilder {
   mutating func applyClip(
     of layer: CALayer, toTarget: CATransform3D, range: Range<Int>, in commands: inout [DrawCommand]
@@ -32,68 +34,78 @@ extension FrameBuilder {
       return
     }
     let clipBounds = clipTargetBounds(shape.rect, toTarget)
-    // First which commands show at all, and whether one of them is clipped
-    // already (or is a pass that cannot take a clip): then the clip goes
-    // on a group around them all, and none of them takes it itself (a
-    // second clip on the same edge would thin its antialiasing).
+    // First which commands show at all, and which of them are clipped
+    // already (or are passes that cannot take a clip): those go, in runs,
+    // into groups that carry the clip when composited. The others take the
+    // clip themselves, as if there were no such command: an item inside
+    // the clip must not go through a clipped group, where the clip's edge
+    // would antialias its own edge a second time (halving its coverage).
     var showing: [(DrawCommand, Placement)] = []
-    var needsGroup = false
     for command in commands[range] {
       switch command {
       case .item(let item):
         let placement = classify(item, Homography(item.matrix).then(targetToClip), shape)
         if placement == .outside { continue }
-        if placement == .partial && item.clip != nil { needsGroup = true }
         showing.append((command, placement))
-      case .group(let group):
-        if group.clip != nil || group.shadow != nil { needsGroup = true }
+      case .group:
         showing.append((command, .partial))
       }
     }
-    var kept: [DrawCommand] = []
-    if needsGroup {
-      kept = showing.map(\.0)
-    } else {
-      for (command, placement) in showing {
-        switch command {
-        case .item(var item):
-          if placement == .inside {
-            kept.append(command)
-            continue
-          }
-          let itemToClip = Homography(item.matrix).then(targetToClip)
-          if !shape.isRounded, item.shape == nil, item.clippedPolygon == nil,
-            itemToClip.isAxisAlignedAffine
-          {
-            if let cut = cutRect(item, itemToClip, shape.rect) { kept.append(.item(cut)) }
-            continue
-          }
-          let clip = ClipEffect(shape: shape, itemToClip: itemToClip)
-          if item.shape == nil,
-            let pieces = splitAtCorners(item, shape: shape, toShape: itemToClip, role: .clip(clip))
-          {
-            kept.append(contentsOf: pieces.map { .item($0) })
-            continue
-          }
-          item.clip = clip
-          if let clipBounds { item.bounds = item.bounds.intersection(clipBounds) }
-          if !item.bounds.isEmpty { kept.append(.item(item)) }
-        case .group(let group):
-          group.clip = ClipEffect(shape: shape, itemToClip: targetToClip)
-          kept.append(command)
-        }
+    func needsGroup(_ command: DrawCommand, _ placement: Placement) -> Bool {
+      switch command {
+      case .item(let item): return placement == .partial && item.clip != nil
+      case .group(let group): return group.clip != nil || group.shadow != nil
       }
     }
-    if needsGroup {
-      let bounds = kept.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
+    var kept: [DrawCommand] = []
+    var run: [DrawCommand] = []
+    func closeRun() {
+      guard !run.isEmpty else { return }
+      let bounds = run.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
         .intersection(clipBounds ?? targetBounds)
       nextGroupID += 1
       let group = GroupPass(
-        id: nextGroupID, bounds: bounds, opacity: 1, commands: kept,
+        id: nextGroupID, bounds: bounds, opacity: 1, commands: run,
         reason: "nested clip of \(layer.name ?? "a layer")")
       group.clip = ClipEffect(shape: shape, itemToClip: targetToClip)
-      kept = bounds.isEmpty ? [] : [.group(group)]
+      if !bounds.isEmpty { kept.append(.group(group)) }
+      run = []
     }
+    for (command, placement) in showing {
+      if needsGroup(command, placement) {
+        run.append(command)
+        continue
+      }
+      closeRun()
+      switch command {
+      case .item(var item):
+        if placement == .inside {
+          kept.append(command)
+          continue
+        }
+        let itemToClip = Homography(item.matrix).then(targetToClip)
+        if !shape.isRounded, item.shape == nil, item.clippedPolygon == nil,
+          itemToClip.isAxisAlignedAffine
+        {
+          if let cut = cutRect(item, itemToClip, shape.rect) { kept.append(.item(cut)) }
+          continue
+        }
+        let clip = ClipEffect(shape: shape, itemToClip: itemToClip)
+        if item.shape == nil,
+          let pieces = splitAtCorners(item, shape: shape, toShape: itemToClip, role: .clip(clip))
+        {
+          kept.append(contentsOf: pieces.map { .item($0) })
+          continue
+        }
+        item.clip = clip
+        if let clipBounds { item.bounds = item.bounds.intersection(clipBounds) }
+        if !item.bounds.isEmpty { kept.append(.item(item)) }
+      case .group(let group):
+        group.clip = ClipEffect(shape: shape, itemToClip: targetToClip)
+        kept.append(command)
+      }
+    }
+    closeRun()
     commands.replaceSubrange(range, with: kept)
   }
 

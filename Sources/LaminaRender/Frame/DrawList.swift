@@ -72,7 +72,7 @@ public enum Material: Equatable {
   /// The filtered rendering of an offscreen group (a layer's `filters`).
   case filtered(Int)
   /// What a `CAOpenGLLayer` drew into its framebuffer.
-  case glLayer(GLLayerPass)
+  case openGLLayer(GLLayerPass)
   /// A dma-buf frame, imported as a texture.
   case dmabuf(DMABufFrame)
 
@@ -86,7 +86,7 @@ public enum Material: Equatable {
     case (.shadow(let x), .shadow(let y)): return x == y
     case (.raster(let x), .raster(let y)): return x.key == y.key
     case (.filtered(let x), .filtered(let y)): return x == y
-    case (.glLayer(let x), .glLayer(let y)): return x.key == y.key
+    case (.openGLLayer(let x), .openGLLayer(let y)): return x.key == y.key
     case (.dmabuf(let x), .dmabuf(let y)): return x == y
     default: return false
     }

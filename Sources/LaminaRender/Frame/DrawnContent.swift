@@ -132,10 +132,20 @@ extension FrameBuilder {
 
   /// Lets a layer that asked for it (`setNeedsDisplay()`) draw its contents
   /// before they are read, as Core Animation does when a transaction commits.
+  /// A presentation layer's model draws (its class's `display()` and
+  /// `draw(in:)` run, subclasses' overrides included), and the presentation
+  /// takes the new contents.
   func displayIfNeeded(_ layer: CALayer) {
-    guard layer.needsDisplay() else { return }
+    let model = layer.model()
+    // A text layer subclass draws its text into its contents (as on iOS)
+    // as soon as it has none, and again when its text changes.
+    let textToDraw =
+      (model as? CATextLayer)?.drawsTextIntoContents == true && model.contents == nil
+    guard model.needsDisplay() || textToDraw else { return }
     LaminaDraw.install()
-    layer.displayIfNeeded()
+    if textToDraw { model.setNeedsDisplay() }
+    model.displayIfNeeded()
+    if model !== layer { layer.contents = model.contents }
   }
 
   /// The content a shape or text layer draws on the CPU, as image items.
@@ -144,7 +154,10 @@ extension FrameBuilder {
   ) {
     if let shape = layer as? CAShapeLayer, let item = shapeItem(shape, toTarget: toTarget) {
       commands.append(.item(item))
-    } else if let text = layer as? CATextLayer {
+    } else if let text = layer as? CATextLayer,
+      (text.model() as CALayer as? CATextLayer)?.drawsTextIntoContents != true
+    {
+      // (A subclass's text is in its contents, drawn by its `draw(in:)`.)
       appendText(text, toTarget: toTarget, flipped: flipped, into: &commands)
     }
   }

@@ -131,18 +131,13 @@ struct EmitterSimulation {
     start: SIMD3<Double>?, random: inout ParticleRandom
   ) -> Spawn {
     let point = emissionPoint(emitter, &random)
-    // Direction: the longitude in the layer's plane, the latitude toward z,
-    // each varied across the emission range.
-    let longitude =
-      Double(cell.emissionLongitude) + Double(cell.emissionRange) * (random.unit() - 0.5)
-    let latitude =
-      Double(cell.emissionLatitude)
-      + (cell.emissionRange >= 2 * .pi ? Double(cell.emissionRange) * (random.unit() - 0.5) : 0)
+    let direction = emissionDirection(
+      longitude: Double(cell.emissionLongitude), latitude: Double(cell.emissionLatitude),
+      range: Double(cell.emissionRange), random.unit(), random.unit())
     let speed =
       (Double(cell.velocity) + Double(cell.velocityRange) * random.signed())
       * Double(emitter.velocity)
-    let velocity =
-      SIMD3(cos(latitude) * cos(longitude), cos(latitude) * sin(longitude), sin(latitude)) * speed
+    let velocity = direction * speed
     let acceleration = SIMD3(
       Double(cell.xAcceleration), Double(cell.yAcceleration), Double(cell.zAcceleration))
     let scale =
@@ -159,6 +154,31 @@ struct EmitterSimulation {
     return Spawn(
       cell: cell, birth: birth, lifetime: lifetime, start: start ?? point, velocity: velocity,
       acceleration: acceleration, scale: scale, spin: spin, color: color)
+  }
+
+  /// The direction a particle flies off in, as Apple documents it: the
+  /// emission angle has its longitude (azimuth) in the layer's x-y plane,
+  /// from +x toward +y, and its latitude out of that plane toward +z (the
+  /// viewer); `emissionRange` is the angle of a cone around it (half of it
+  /// each side of the axis: 2π is every direction), across which directions
+  /// are uniformly distributed (uniform over the cone's cap of the unit
+  /// sphere). `u` and `v` are uniform in 0…1.
+  static func emissionDirection(
+    longitude: Double, latitude: Double, range: Double, _ u: Double, _ v: Double
+  ) -> SIMD3<Double> {
+    let axis = SIMD3(
+      cos(latitude) * cos(longitude), cos(latitude) * sin(longitude), sin(latitude))
+    let half = min(max(range, 0) / 2, .pi)
+    guard half > 0 else { return axis }
+    // Two directions square to the axis: along the longitude in the plane,
+    // and toward the latitude's pole.
+    let across = SIMD3(-sin(longitude), cos(longitude), 0)
+    let up = SIMD3(
+      -sin(latitude) * cos(longitude), -sin(latitude) * sin(longitude), cos(latitude))
+    let cosTheta = 1 - u * (1 - cos(half))
+    let sinTheta = (max(0, 1 - cosTheta * cosTheta)).squareRoot()
+    let phi = 2 * Double.pi * v
+    return axis * cosTheta + (across * cos(phi) + up * sin(phi)) * sinTheta
   }
 
   /// A spawn drawn at `age`, or nil when it is invisible then.

@@ -15,7 +15,7 @@ extension FrameBuilder {
       layer: layer, width: width, height: height, time: time)
     // The framebuffer's row 0 is the layer's top row, as every target's.
     if let item = makeItem(
-      .glLayer(pass), rect: layer.bounds, uv: (0, 0, 1, 1), toTarget: toTarget,
+      .openGLLayer(pass), rect: layer.bounds, uv: (0, 0, 1, 1), toTarget: toTarget,
       color: SIMD4(repeating: 1), name: layer.name)
     {
       commands.append(.item(item))

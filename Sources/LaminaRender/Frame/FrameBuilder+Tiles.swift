@@ -127,7 +127,9 @@ extension FrameBuilder {
     context.translateBy(x: -rect.minX, y: -rect.minY)
     context.clip(to: rect)
     context.boundingBoxOfClipPath = rect
-    layer.draw(in: context)
+    // The model draws: a presentation copy of a subclass defined outside
+    // Lamina is a plain CATiledLayer, without the subclass's `draw(in:)`.
+    layer.model().draw(in: context)
     return context.makeImage()
   }
 

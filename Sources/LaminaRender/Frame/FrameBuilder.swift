@@ -135,6 +135,10 @@ public struct FrameBuilder {
     _ layer: CALayer, toTarget: CATransform3D, flipped: Bool, opacity: Float,
     into commands: inout [DrawCommand]
   ) {
+    // A single-sided layer facing away hides its whole flattened rendering,
+    // sublayers included, as Core Animation does (a card's back face must
+    // not show its labels mirrored through the front).
+    if !layer.isDoubleSided && isBackFacing(toTarget, bounds: layer.bounds) { return }
     let isRasterRoot = rasterRoot == ObjectIdentifier(layer)
     if layer.shouldRasterize && !isRasterRoot,
       appendRasterized(
@@ -145,9 +149,7 @@ public struct FrameBuilder {
     let opacity = isRasterRoot ? 1 : layer.opacity * opacity
     let start = commands.count
     insertBackdrop(of: layer, toTarget: toTarget, at: start, in: &commands)
-    // A back-facing single-sided layer hides its own drawing, not its sublayers'.
-    let showsOwn = layer.isDoubleSided || !isBackFacing(toTarget, bounds: layer.bounds)
-    if showsOwn { appendBackground(layer, toTarget: toTarget, into: &commands) }
+    appendBackground(layer, toTarget: toTarget, into: &commands)
     let contentsStart = commands.count
     appendOwnCommands(layer, toTarget: toTarget, flipped: flipped, into: &commands)
     if let emitter = layer as? CAEmitterLayer {
@@ -179,7 +181,7 @@ public struct FrameBuilder {
     if layer.masksToBounds {
       applyClip(of: layer, toTarget: toTarget, range: contentsStart..<commands.count, in: &commands)
     }
-    if showsOwn { appendBorder(layer, toTarget: toTarget, into: &commands) }
+    appendBorder(layer, toTarget: toTarget, into: &commands)
     applyFilters(of: layer, toTarget: toTarget, from: start, in: &commands)
     if let mask = layer.mask {
       applyMask(mask, toTarget: toTarget, flipped: flipped, from: start, in: &commands)
@@ -187,7 +189,7 @@ public struct FrameBuilder {
     // The shadow is part of the layer's rendering: its opacity groups them.
     var moreShadow: [DrawItem] = []
     if let shadow = makeShadow(
-      of: layer, toTarget: toTarget, showsOwn: showsOwn, from: start, in: commands,
+      of: layer, toTarget: toTarget, flipped: flipped, from: start, in: commands,
       extraShadowItems: &moreShadow)
     {
       commands.insert(contentsOf: [shadow] + moreShadow.map { .item($0) }, at: start)
@@ -469,7 +471,12 @@ public struct FrameBuilder {
   }
 
   /// True when the layer's plane shows its back: its projection is mirrored.
+  /// A layer with empty bounds (a container) is judged by a unit square at
+  /// its origin: its plane faces the same way.
   func isBackFacing(_ m: CATransform3D, bounds: CGRect) -> Bool {
+    let bounds =
+      bounds.width > 0 && bounds.height > 0
+      ? bounds : CGRect(origin: bounds.origin, size: CGSize(width: 1, height: 1))
     let a = m.apply(bounds.minX, bounds.minY)
     let b = m.apply(bounds.maxX, bounds.minY)
     let c = m.apply(bounds.minX, bounds.maxY)
@@ -512,9 +519,21 @@ public struct FrameBuilder {
     }
     guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return nil }
     // One pixel more on each side: the reach of edge antialiasing.
-    let bounds = PixelRect(
-      enclosing: CGRect(x: minX - 1, y: minY - 1, width: maxX - minX + 2, height: maxY - minY + 2)
-    ).intersection(targetBounds)
+    var reach = CGRect(x: minX - 1, y: minY - 1, width: maxX - minX + 2, height: maxY - minY + 2)
+    // Antialiasing grows the quad by a pixel across each edge, which under
+    // a slanted projection moves its corners further than a pixel: the
+    // bounds hold the grown corners too (damage, tiles and clips rely on
+    // every pixel drawn lying inside them).
+    if clipped == nil, let margin = EdgeGeometry.margins(rect, m) {
+      let grown = rect.insetBy(dx: -margin.x, dy: -margin.y)
+      if EdgeGeometry.inFront(grown, m) {
+        for p in EdgeGeometry.corners(grown) {
+          let q = m.apply(p.x, p.y)
+          reach = reach.union(CGRect(x: q.x / q.w, y: q.y / q.w, width: 0, height: 0))
+        }
+      }
+    }
+    let bounds = PixelRect(enclosing: reach).intersection(targetBounds)
     guard !bounds.isEmpty else { return nil }
     return DrawItem(
       material: material, clippedPolygon: clipped, rect: rect, uv: uv, matrix: m, color: color,

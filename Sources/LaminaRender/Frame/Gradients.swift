@@ -31,7 +31,7 @@ public struct GradientPaint: Equatable {
       SIMD4(Float($0.red), Float($0.green), Float($0.blue), Float($0.alpha))
     }
     var locations: [Float]
-    if let given = layer.locations, given.count == colors.count {
+    if let given = layer.locationValues, given.count == colors.count {
       // Core Animation takes locations as given; a decreasing one acts as a
       // hard stop at the previous location.
       locations = []

@@ -5,7 +5,7 @@ import Lamina
 /// sublayers, border) goes offscreen, the mask's rendering goes offscreen
 /// over the same pixels, and the composite multiplies the first by the
 /// second's alpha. Both passes are cached by the signature of their draw
-/// lists (`Renderer.maskCache`): a mask moving over still content, or
+/// lists (`PlanExecutor.maskCache`): a mask moving over still content, or
 /// content changing under a still mask, renders one pass, not two.
 /// The mask is laid out as a sublayer of the masked layer
 /// would be; its own mask, clips and opacity apply as for any layer, so

@@ -38,29 +38,13 @@ extension FrameBuilder {
     into commands: inout [DrawCommand]
   ) -> Bool {
     let scale = max(layer.rasterizationScale, 0.01)
-    var sub = FrameBuilder(rasterOf: layer, scale: scale, nextGroupID: nextGroupID)
-    var inner: [DrawCommand] = []
-    sub.appendLayerAndSublayers(
-      layer, toTarget: CATransform3DMakeScale(scale, scale, 1), flipped: flipped, opacity: 1,
-      into: &inner)
-    let base = nextGroupID
-    nextGroupID = sub.nextGroupID
+    let (inner, base) = buildInPlane(layer, scale: scale, flipped: flipped)
     let extent = inner.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
     guard !extent.isEmpty else { return true }
     guard extent.width <= Self.maxRasterSide, extent.height <= Self.maxRasterSide else {
       return false
     }
-    var hasher = Hasher()
-    hasher.combine(extent.x)
-    hasher.combine(extent.y)
-    hasher.combine(extent.width)
-    hasher.combine(extent.height)
-    hasher.combine(Double(scale))
-    RasterSignature.combine(inner, groupBase: base, into: &hasher)
-    let pass = RasterPass(key: hasher.finalize(), region: extent, commands: inner)
-    let rect = CGRect(
-      x: CGFloat(extent.x) / scale, y: CGFloat(extent.y) / scale,
-      width: CGFloat(extent.width) / scale, height: CGFloat(extent.height) / scale)
+    let (pass, rect) = Self.planePass(inner, extent: extent, scale: scale, groupBase: base)
     if let item = makeItem(
       .raster(pass), rect: rect, uv: (0, 0, 1, 1), toTarget: toTarget,
       color: SIMD4(repeating: layer.opacity * opacity), name: layer.name)
@@ -68,6 +52,42 @@ extension FrameBuilder {
       commands.append(.item(item))
     }
     return true
+  }
+}
+
+extension FrameBuilder {
+  /// `layer` and its subtree built in the layer's own plane scaled by
+  /// `scale`, as a raster builder draws them, and the group id the built
+  /// groups are numbered after.
+  mutating func buildInPlane(_ layer: CALayer, scale: CGFloat, flipped: Bool)
+    -> (commands: [DrawCommand], groupBase: Int)
+  {
+    var sub = FrameBuilder(rasterOf: layer, scale: scale, nextGroupID: nextGroupID)
+    var inner: [DrawCommand] = []
+    sub.appendLayerAndSublayers(
+      layer, toTarget: CATransform3DMakeScale(scale, scale, 1), flipped: flipped, opacity: 1,
+      into: &inner)
+    let base = nextGroupID
+    nextGroupID = sub.nextGroupID
+    return (inner, base)
+  }
+
+  /// A texture pass of plane `commands` covering `extent` (raster pixels at
+  /// `scale` per point), keyed by what it draws (`salt` tells passes of
+  /// different kinds apart), and the rect of the plane it covers.
+  static func planePass(
+    _ commands: [DrawCommand], extent: PixelRect, scale: CGFloat, groupBase: Int,
+    salt: String = ""
+  ) -> (pass: RasterPass, rect: CGRect) {
+    var hasher = Hasher()
+    hasher.combine(salt)
+    RasterSignature.combine(extent, &hasher)
+    hasher.combine(Double(scale))
+    RasterSignature.combine(commands, groupBase: groupBase, into: &hasher)
+    let rect = CGRect(
+      x: CGFloat(extent.x) / scale, y: CGFloat(extent.y) / scale,
+      width: CGFloat(extent.width) / scale, height: CGFloat(extent.height) / scale)
+    return (RasterPass(key: hasher.finalize(), region: extent, commands: commands), rect)
   }
 }
 
@@ -118,7 +138,7 @@ enum RasterSignature {
     case .raster(let pass): h.combine(pass.key)
     case .filtered(let id): h.combine(id - groupBase)
     case .dmabuf(let frame): h.combine(frame)
-    case .glLayer(let pass):
+    case .openGLLayer(let pass):
       h.combine(pass.key)
       h.combine(pass.generation)
       if pass.layer.isAsynchronous { h.combine(pass.time) }

@@ -35,7 +35,7 @@ extension FrameBuilder {
   /// The command that draws `layer`'s shadow (behind `commands[start...]`,
   /// the layer's drawing), or nil.
   mutating func makeShadow(
-    of layer: CALayer, toTarget: CATransform3D, showsOwn: Bool, from start: Int,
+    of layer: CALayer, toTarget: CATransform3D, flipped: Bool, from start: Int,
     in commands: [DrawCommand], extraShadowItems: inout [DrawItem]
   ) -> DrawCommand? {
     guard layer.shadowOpacity > 0, let color = layer.shadowColor, color.alpha > 0,
@@ -44,8 +44,7 @@ extension FrameBuilder {
     let tint = premultiplied(color, opacity: layer.shadowOpacity)
     let sigma = max(0, layer.shadowRadius)
     let offset = layer.shadowOffset
-    // A back-facing single-sided layer casts only its sublayers' shadow.
-    let sourceKind = showsOwn ? Self.shadowSource(of: layer) : .rendering
+    let sourceKind = Self.shadowSource(of: layer)
     switch sourceKind {
     case .nothing:
       return nil
@@ -84,6 +83,13 @@ extension FrameBuilder {
       }
       return first
     case .rendering, .path:
+      // Under a perspective or a non-uniform stretch, offset and blur belong
+      // in the layer's plane, not on the screen.
+      if !Self.isSimilarity(toTarget),
+        let planar = planeShadow(of: layer, toTarget: toTarget, flipped: flipped)
+      {
+        return planar
+      }
       var source = Array(commands[start...])
       if case .path(let path) = sourceKind {
         // The path filled in black by the shape rasterizer (cached by
@@ -126,6 +132,44 @@ extension FrameBuilder {
     }
   }
 
+  /// True when `m` maps the plane to the target by a translation, rotation
+  /// and uniform scale (possibly mirrored): a blur and an offset on the
+  /// target are then the same as in the plane.
+  static func isSimilarity(_ m: CATransform3D) -> Bool {
+    guard m.m14 == 0, m.m24 == 0, m.m44 != 0 else { return false }
+    let (a, b, c, d) = (m.m11, m.m12, m.m21, m.m22)
+    let x = a * a + b * b
+    let y = c * c + d * d
+    return abs(x - y) <= 1e-6 * max(x, y) && abs(a * c + b * d) <= 1e-6 * max(x, y)
+  }
+
+  /// The shadow of a layer under a perspective (or a stretch), cast in its
+  /// own plane as its content is: the layer is built again in its plane at
+  /// the scale it is shown at, where its shadow is offset and blurred as on
+  /// a flat screen; that shadow becomes a texture (`RasterPass`, cached by
+  /// its draw list, so a turning layer renders it once) projected with the
+  /// layer. Nil when it cannot be (a layer with a compositing filter, whose
+  /// shadow is inside its blend group, or a shadow too large for a
+  /// texture): the caller casts it on the target instead.
+  mutating func planeShadow(of layer: CALayer, toTarget: CATransform3D, flipped: Bool)
+    -> DrawCommand?
+  {
+    let scale = Self.shownScale(toTarget, layer.bounds)
+    let (inner, base) = buildInPlane(layer, scale: scale, flipped: flipped)
+    // The layer's own shadow comes first in its plane rendering.
+    guard case .group(let shadow)? = inner.first, shadow.shadow != nil else { return nil }
+    let extent = shadow.bounds
+    guard !extent.isEmpty, extent.width <= Self.maxRasterSide,
+      extent.height <= Self.maxRasterSide
+    else { return nil }
+    let (pass, rect) = Self.planePass(
+      [.group(shadow)], extent: extent, scale: scale, groupBase: base, salt: "plane shadow")
+    return makeItem(
+      .raster(pass), rect: rect, uv: (0, 0, 1, 1), toTarget: toTarget,
+      color: SIMD4(repeating: 1), name: layer.name
+    ).map { .item($0) }
+  }
+
   /// What casts the shadow of `layer`.
   static func shadowSource(of layer: CALayer) -> ShadowSource {
     if let path = layer.shadowPath {
@@ -133,7 +177,16 @@ extension FrameBuilder {
       let box = path.boundingBoxOfPath
       return box.isNull || box.isEmpty ? .nothing : .path(path)
     }
-    if layer.mask != nil { return .rendering }
+    // Filters come before the shadow (it is cast from the filtered
+    // rendering: a blurred layer casts a blurred shadow).
+    if layer.mask != nil || !(layer.filters?.isEmpty ?? true) { return .rendering }
+    // A layer that draws content of its own (a path, text, a gradient,
+    // particles, tiles, GL) casts its shadow from that drawing.
+    if layer is CAShapeLayer || layer is CATextLayer || layer is CAGradientLayer
+      || layer is CAEmitterLayer || layer is CATiledLayer || layer is CAOpenGLLayer
+    {
+      return .rendering
+    }
     let shape = RoundedRect(layer: layer)
     let alpha = Float(layer.backgroundColor?.alpha ?? 0)
     let visibleSublayers = layer.storedSublayersForRendering.filter {

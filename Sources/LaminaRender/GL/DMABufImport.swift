@@ -51,16 +51,24 @@ final class DMABufImport {
   }
 
   private let display: EGLDisplay
+  private let device: GLDevice
   private var textures: [DMABufFrame: GLuint] = [:]
 
-  init(display: EGLDisplay) { self.display = display }
+  init(display: EGLDisplay, device: GLDevice) {
+    self.display = display
+    self.device = device
+  }
+
+  deinit {
+    for texture in textures.values { device.deleteTexture(texture) }
+  }
 
   /// The texture of `frame`, imported on first use.
   func texture(for frame: DMABufFrame, context: GPUContext) throws -> GLuint {
     if let texture = textures[frame] { return texture }
     if case .failure(let error) = Self.availability(
       eglExtensions: Set(context.info.extensions.filter(\.value).map(\.key)),
-      glExtensions: glExtensionList())
+      glExtensions: GLQuery.extensions())
     {
       throw error
     }
@@ -76,10 +84,7 @@ final class DMABufImport {
         reason: String(format: "eglCreateImageKHR refused the frame (0x%04x)", eglGetError()))
     }
     defer { _ = destroy(display, image) }
-    var texture: GLuint = 0
-    glGenTextures(1, &texture)
-    glBindTexture(GLenum(GL_TEXTURE_2D), texture)
-    target(GLenum(GL_TEXTURE_2D), image)
+    let texture = device.makeTexture(eglImage: image, attach: target)
     textures[frame] = texture
     return texture
   }

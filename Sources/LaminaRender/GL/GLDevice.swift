@@ -1,52 +1,149 @@
+import CEGL
 import CGLES3
 import Foundation
 
 /// What the GL backend did, counted. Counts are stable where timings are not,
 /// so tests assert on them.
 public struct RenderCounters: Equatable, Sendable {
-  /// `glDrawElements` calls.
+  /// Draw calls (`glDrawElements`, and the full-target triangles of filter passes).
   public var drawCalls = 0
   /// Textures uploaded from images (`glTexImage2D` with pixels).
   public var textureUploads = 0
-  /// Offscreen passes (group opacity and the like).
+  /// Offscreen passes: group opacity, masks, filters, shadows, copies of
+  /// backdrops, rasterizations, `CAOpenGLLayer` draws.
   public var offscreenPasses = 0
   /// Program switches.
   public var programBinds = 0
-  /// Texture binds that changed the bound texture.
+  /// Texture binds that changed the bound texture (any unit).
   public var textureBinds = 0
   /// Vertices sent.
   public var vertices = 0
   /// Rasterized subtrees drawn (not found in the cache).
   public var rasterizations = 0
+  /// Every step of the frame plan that ran: passes into the canvas and
+  /// offscreen, copies, filter passes.
+  public var passes = 0
+  /// Calls that changed cached GL state (binds, viewport, scissor, blending,
+  /// clear color, pixel storage), beyond the program and texture binds.
+  public var stateChanges = 0
+  /// Vertex and index buffers filled.
+  public var bufferUploads = 0
 
   public init() {}
 }
 
-/// The one place that calls GL for drawing: it caches bound state so that
-/// redundant binds cost nothing, and counts what it does.
-final class GLDevice {
+/// The one owner of a GL context's state: every `gl*` call of the renderer,
+/// the display's present pass and the shm read-back goes through it. It
+/// caches what is bound (program, vertex array, buffers, the texture and
+/// sampler of each unit, the draw and read framebuffers, viewport, scissor,
+/// blending, clear color, pixel storage), so redundant calls cost nothing,
+/// and counts what it did.
+///
+/// A cached value of nil means "unknown": the next request issues the call.
+/// Code that changes GL state on its own (a `CAOpenGLLayer`'s drawing, or an
+/// application between frames) is followed by `reset()`. With `checksState`
+/// on (debug builds, `LAMINA_GL_CHECK=1`), `verify(_:)` compares the cache
+/// with `glGet*` after every pass and throws on a difference.
+package final class GLDevice {
   var counters = RenderCounters()
-  private var program: GLuint = 0
-  private var texture: GLuint = 0
-  private var sampler: GLuint = 0
-  private(set) var framebuffer: GLuint = .max
-  private var viewport = (0, 0, 0, 0)
-  private var blending = false
-  private var blendMode = BlendMode.sourceOver
+  /// Whether `verify(_:)` compares the cache with GL (see `checksStateByDefault`).
+  var checksState = GLDevice.checksStateByDefault
+  /// The context whose state this is (deletions make it current first).
+  weak var context: GPUContext?
 
-  /// Resets the cached state (after anyone else touched GL).
-  func invalidate() {
-    program = 0
-    texture = 0
-    sampler = 0
-    framebuffer = .max
-    viewport = (0, 0, 0, 0)
-    blending = false
-    glDisable(GLenum(GL_BLEND))
-    glBlendEquation(GLenum(GL_FUNC_ADD))
-    glBlendFunc(GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-    blendMode = .sourceOver
+  /// Texture units the renderer uses: 0 for an item's image, 1 for a mask
+  /// or a copy of the backdrop.
+  static let textureUnits = 2
+
+  // The cache. nil: unknown.
+  var program: GLuint?
+  var vertexArray: GLuint?
+  var arrayBuffer: GLuint?
+  /// The element buffer recorded in each vertex array (it is vertex array state).
+  var elementBuffers: [GLuint: GLuint] = [:]
+  var activeUnit: Int?
+  var textures = [GLuint?](repeating: nil, count: GLDevice.textureUnits)
+  var samplers = [GLuint?](repeating: nil, count: GLDevice.textureUnits)
+  var drawFramebuffer: GLuint?
+  var readFramebuffer: GLuint?
+  var renderbuffer: GLuint?
+  var viewport: PixelRect?
+  var scissorTest: Bool?
+  var scissorBox: PixelRect?
+  var blending: Bool?
+  var blendEquation: GLenum?
+  var blendFunction: (source: GLenum, destination: GLenum)?
+  var clearColor: SIMD4<Float>?
+  var packAlignment: GLint?
+  var packRowLength: GLint?
+  var unpackAlignment: GLint?
+  /// Extensions, asked once.
+  private lazy var extensionSet: Set<String> = GLQuery.extensions()
+
+  init() {}
+
+  /// The check mode's default: on in debug builds, off in release ones;
+  /// `LAMINA_GL_CHECK=1` or `=0` overrides it.
+  static var checksStateByDefault: Bool {
+    switch ProcessInfo.processInfo.environment["LAMINA_GL_CHECK"] {
+    case "1": return true
+    case "0": return false
+    default:
+      #if DEBUG
+        return true
+      #else
+        return false
+      #endif
+    }
   }
+
+  /// Forgets every cached value: the next request of each issues its call.
+  func invalidate() {
+    program = nil
+    vertexArray = nil
+    arrayBuffer = nil
+    elementBuffers = [:]
+    activeUnit = nil
+    textures = [GLuint?](repeating: nil, count: Self.textureUnits)
+    samplers = [GLuint?](repeating: nil, count: Self.textureUnits)
+    drawFramebuffer = nil
+    readFramebuffer = nil
+    renderbuffer = nil
+    viewport = nil
+    scissorTest = nil
+    scissorBox = nil
+    blending = nil
+    blendEquation = nil
+    blendFunction = nil
+    clearColor = nil
+    packAlignment = nil
+    packRowLength = nil
+    unpackAlignment = nil
+  }
+
+  /// Takes the context back after code that may have changed any state (a
+  /// `CAOpenGLLayer`'s drawing, an application's own GL between frames):
+  /// puts the state the renderer relies on without caching it (no depth,
+  /// stencil or culling, every color channel written, tightly packed pixel
+  /// rows) and forgets the cache.
+  func reset() {
+    for capability in [
+      GL_DEPTH_TEST, GL_STENCIL_TEST, GL_CULL_FACE, GL_POLYGON_OFFSET_FILL,
+      GL_SAMPLE_ALPHA_TO_COVERAGE, GL_SAMPLE_COVERAGE, GL_RASTERIZER_DISCARD,
+    ] {
+      glDisable(GLenum(capability))
+    }
+    glColorMask(GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE), GLboolean(GL_TRUE))
+    for parameter in [
+      GL_UNPACK_ROW_LENGTH, GL_UNPACK_SKIP_ROWS, GL_UNPACK_SKIP_PIXELS, GL_UNPACK_IMAGE_HEIGHT,
+      GL_UNPACK_SKIP_IMAGES, GL_PACK_SKIP_ROWS, GL_PACK_SKIP_PIXELS,
+    ] {
+      glPixelStorei(GLenum(parameter), 0)
+    }
+    invalidate()
+  }
+
+  // MARK: Bindings
 
   func useProgram(_ id: GLuint) {
     guard id != program else { return }
@@ -55,54 +152,132 @@ final class GLDevice {
     counters.programBinds += 1
   }
 
-  func bindTexture(_ id: GLuint, sampler samplerID: GLuint) {
-    if id != texture {
-      glActiveTexture(GLenum(GL_TEXTURE0))
+  /// Makes the call that binds `id` unless the cache says it is bound.
+  private func bind(_ id: GLuint, _ cached: inout GLuint?, _ call: (GLuint) -> Void) {
+    guard id != cached else { return }
+    call(id)
+    cached = id
+    counters.stateChanges += 1
+  }
+
+  func bindVertexArray(_ id: GLuint) { bind(id, &vertexArray, glBindVertexArray) }
+
+  func bindArrayBuffer(_ id: GLuint) {
+    bind(id, &arrayBuffer) { glBindBuffer(GLenum(GL_ARRAY_BUFFER), $0) }
+  }
+
+  /// Binds `id` as the element buffer of the bound vertex array.
+  func bindElementBuffer(_ id: GLuint) {
+    if let vertexArray, elementBuffers[vertexArray] == id { return }
+    glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), id)
+    if let vertexArray { elementBuffers[vertexArray] = id }
+    counters.stateChanges += 1
+  }
+
+  private func activate(unit: Int) {
+    guard unit != activeUnit else { return }
+    glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
+    activeUnit = unit
+    counters.stateChanges += 1
+  }
+
+  /// Binds texture `id` on `unit` with `sampler` (0: the texture's own parameters).
+  func bindTexture(_ id: GLuint, unit: Int = 0, sampler samplerID: GLuint) {
+    if textures[unit] != id {
+      activate(unit: unit)
       glBindTexture(GLenum(GL_TEXTURE_2D), id)
-      texture = id
+      textures[unit] = id
       counters.textureBinds += 1
     }
-    if samplerID != sampler {
-      glBindSampler(0, samplerID)
-      sampler = samplerID
+    if samplers[unit] != samplerID {
+      glBindSampler(GLuint(unit), samplerID)
+      samplers[unit] = samplerID
+      counters.stateChanges += 1
     }
   }
 
-  /// Forgets a texture binding (the texture is being deleted or reused).
-  func forgetTexture(_ id: GLuint) {
-    if texture == id { texture = 0 }
+  /// Binds texture `id` for work on it (uploads, mipmaps) on the active unit.
+  func bindTextureForEditing(_ id: GLuint) {
+    let unit = activeUnit ?? 0
+    activate(unit: unit)
+    guard textures[unit] != id else { return }
+    glBindTexture(GLenum(GL_TEXTURE_2D), id)
+    textures[unit] = id
+    counters.textureBinds += 1
   }
 
+  /// Binds `id` for drawing and reading.
   func bindFramebuffer(_ id: GLuint) {
-    guard id != framebuffer else { return }
+    guard id != drawFramebuffer || id != readFramebuffer else { return }
     glBindFramebuffer(GLenum(GL_FRAMEBUFFER), id)
-    framebuffer = id
+    drawFramebuffer = id
+    readFramebuffer = id
+    counters.stateChanges += 1
   }
 
-  /// Forgets the framebuffer binding (someone bound read/draw targets directly).
-  func invalidateFramebuffer() { framebuffer = .max }
-
-  func setViewport(_ x: Int, _ y: Int, _ width: Int, _ height: Int) {
-    guard viewport != (x, y, width, height) else { return }
-    glViewport(GLint(x), GLint(y), GLsizei(width), GLsizei(height))
-    viewport = (x, y, width, height)
+  func bindDrawFramebuffer(_ id: GLuint) {
+    bind(id, &drawFramebuffer) { glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), $0) }
   }
 
-  /// Premultiplied blending: source-over `src + dst × (1 − src.a)`, or
-  /// additive `src + dst`.
+  func bindReadFramebuffer(_ id: GLuint) {
+    bind(id, &readFramebuffer) { glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), $0) }
+  }
+
+  func bindRenderbuffer(_ id: GLuint) {
+    bind(id, &renderbuffer) { glBindRenderbuffer(GLenum(GL_RENDERBUFFER), $0) }
+  }
+
+  func setViewport(_ rect: PixelRect) {
+    guard rect != viewport else { return }
+    glViewport(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
+    viewport = rect
+    counters.stateChanges += 1
+  }
+
+  /// Scissors to `rect` (target pixels), or lifts the scissor (nil).
+  func setScissor(_ rect: PixelRect?) {
+    let on = rect != nil
+    if on != scissorTest {
+      if on { glEnable(GLenum(GL_SCISSOR_TEST)) } else { glDisable(GLenum(GL_SCISSOR_TEST)) }
+      scissorTest = on
+      counters.stateChanges += 1
+    }
+    if let rect, rect != scissorBox {
+      glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
+      scissorBox = rect
+      counters.stateChanges += 1
+    }
+  }
+
+  /// Premultiplied blending: source-over `src + dst × (1 − src.a)`, additive
+  /// `src + dst`, or an advanced equation; or none (`on` false).
   func setBlending(_ on: Bool, mode: BlendMode = .sourceOver) {
     if on != blending {
       if on { glEnable(GLenum(GL_BLEND)) } else { glDisable(GLenum(GL_BLEND)) }
       blending = on
+      counters.stateChanges += 1
     }
-    if on && mode != blendMode {
-      if case .composite(let name) = mode, let equation = Self.advancedEquations[name] {
-        glBlendEquation(GLenum(equation))
-      } else {
-        if case .composite = blendMode { glBlendEquation(GLenum(GL_FUNC_ADD)) }
-        glBlendFunc(GLenum(GL_ONE), GLenum(mode == .additive ? GL_ONE : GL_ONE_MINUS_SRC_ALPHA))
-      }
-      blendMode = mode
+    guard on else { return }
+    var equation = GLenum(GL_FUNC_ADD)
+    var function = (GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
+    switch mode {
+    case .sourceOver: break
+    case .additive: function.1 = GLenum(GL_ONE)
+    case .composite(let name):
+      if let advanced = Self.advancedEquations[name] { equation = GLenum(advanced) }
+    }
+    if equation != blendEquation {
+      glBlendEquation(equation)
+      blendEquation = equation
+      counters.stateChanges += 1
+    }
+    // Advanced equations ignore the function: it stays as it is.
+    if equation == GLenum(GL_FUNC_ADD),
+      blendFunction.map({ $0.source != function.0 || $0.destination != function.1 }) ?? true
+    {
+      glBlendFunc(function.0, function.1)
+      blendFunction = (function.0, function.1)
+      counters.stateChanges += 1
     }
   }
 
@@ -130,10 +305,17 @@ final class GLDevice {
   private static let blendBarrierProc = Proc(
     value: eglProc("glBlendBarrierKHR", as: PFNGLBLENDBARRIERKHRPROC.self))
 
+  /// Clears the bound draw framebuffer (within the scissor, when set).
   func clear(_ color: SIMD4<Float>) {
-    glClearColor(color.x, color.y, color.z, color.w)
+    if color != clearColor {
+      glClearColor(color.x, color.y, color.z, color.w)
+      clearColor = color
+      counters.stateChanges += 1
+    }
     glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
   }
+
+  // MARK: Drawing
 
   func drawTriangles(indexCount: Int, firstIndex: Int) {
     glDrawElements(
@@ -142,49 +324,63 @@ final class GLDevice {
     counters.drawCalls += 1
   }
 
+  /// One triangle over the whole viewport (`fullscreen.vert`).
+  func drawFullTarget() {
+    glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+    counters.drawCalls += 1
+  }
+
+  /// Waits until the GPU has finished every command.
+  func finish() { glFinish() }
+
+  // MARK: Uniforms (of the program in use)
+
+  func setUniform(_ location: GLint, _ x: Float) { glUniform1f(location, x) }
+  func setUniform(_ location: GLint, _ x: Float, _ y: Float) { glUniform2f(location, x, y) }
+  func setUniform(_ location: GLint, _ v: SIMD4<Float>) {
+    glUniform4f(location, v.x, v.y, v.z, v.w)
+  }
+  func setUniform(_ location: GLint, int x: Int) { glUniform1i(location, GLint(x)) }
+  func setUniform(_ location: GLint, int x: Int, _ y: Int) {
+    glUniform2i(location, GLint(x), GLint(y))
+  }
+  /// A 3×3 matrix given by columns.
+  func setUniform(_ location: GLint, matrix3 columns: [Float]) {
+    glUniformMatrix3fv(location, 1, GLboolean(GL_FALSE), columns)
+  }
+  /// A 4×4 matrix given by rows (GL transposes it into its columns).
+  func setUniform(_ location: GLint, matrix4Rows rows: [Float]) {
+    glUniformMatrix4fv(location, 1, GLboolean(GL_TRUE), rows)
+  }
+  func setUniform(_ location: GLint, vec4Array values: [SIMD4<Float>]) {
+    values.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      base.withMemoryRebound(to: Float.self, capacity: buffer.count * 4) {
+        glUniform4fv(location, GLsizei(buffer.count), $0)
+      }
+    }
+  }
+  func setUniform(_ location: GLint, floatArray values: [Float]) {
+    glUniform1fv(location, GLsizei(values.count), values)
+  }
+
+  // MARK: Queries
+
+  /// Whether the context offers extension `name`.
+  package func supports(_ name: String) -> Bool { extensionSet.contains(name) }
+
   /// In debug builds, turns a pending GL error into a thrown one.
-  func check(_ label: String) throws {
+  func check(_ label: @autoclosure () -> String) throws {
     #if DEBUG
       let error = glGetError()
       if error != GLenum(GL_NO_ERROR) {
-        throw RendererError.glError(code: Int(error), during: label)
+        throw RendererError.glError(code: Int(error), during: label())
       }
     #endif
   }
-}
 
-/// Why the renderer failed.
-public enum RendererError: Error, CustomStringConvertible, Equatable {
-  /// A shader did not compile or link; `log` is the driver's message.
-  case shaderCompilation(name: String, log: String)
-  /// A shader file is missing from the embedded set.
-  case missingShader(name: String)
-  /// A framebuffer could not be completed.
-  case incompleteFramebuffer(status: Int, width: Int, height: Int)
-  /// The canvas is larger than this renderer can hold in memory.
-  case canvasTooLarge(width: Int, height: Int, limit: String)
-  /// An image is larger than the GPU's texture limit.
-  case imageTooLarge(width: Int, height: Int, maxTextureSize: Int)
-  /// GL reported an error.
-  case glError(code: Int, during: String)
-  /// A dma-buf frame cannot be shown on this driver; `reason` says why.
-  case dmabufUnsupported(reason: String)
+  /// Opens a KHR_debug group named `name` (shown by apitrace, RenderDoc).
+  func pushDebugGroup(_ name: String) { GLDebug.pushGroup(name) }
 
-  public var description: String {
-    switch self {
-    case .shaderCompilation(let name, let log): return "shader \(name) failed to compile: \(log)"
-    case .missingShader(let name): return "shader \(name) is not embedded in the binary"
-    case .incompleteFramebuffer(let status, let width, let height):
-      return String(
-        format: "framebuffer of %dx%d pixels is incomplete (0x%04x)", width, height, status)
-    case .canvasTooLarge(let width, let height, let limit):
-      return "canvas of \(width)x\(height) pixels is too large: \(limit)"
-    case .imageTooLarge(let width, let height, let maxTextureSize):
-      return
-        "image of \(width)x\(height) pixels exceeds the GPU's max texture size \(maxTextureSize)"
-    case .dmabufUnsupported(let reason): return "cannot show a dma-buf frame: \(reason)"
-    case .glError(let code, let label):
-      return String(format: "GL error 0x%04x during %@", code, label)
-    }
-  }
+  func popDebugGroup() { GLDebug.popGroup() }
 }

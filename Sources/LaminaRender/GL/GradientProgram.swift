@@ -18,7 +18,10 @@ final class GradientProgram {
     var stops: Int
   }
 
+  private let device: GLDevice
   private var variants: [Key: Variant] = [:]
+
+  init(device: GLDevice) { self.device = device }
 
   private static func file(_ kind: GradientPaint.Kind) -> String {
     switch kind {
@@ -28,8 +31,7 @@ final class GradientProgram {
     }
   }
 
-  private func variant(_ paint: GradientPaint) throws -> Variant {
-    let key = Key(kind: paint.kind, stops: min(paint.colors.count, GradientPaint.maxStops))
+  private func variant(_ key: Key) throws -> Variant {
     if let variant = variants[key] { return variant }
     let name = Self.file(key.kind)
     var source = try ShaderLibrary.source(name)
@@ -37,30 +39,27 @@ final class GradientProgram {
     let firstLine = source.firstIndex(of: "\n") ?? source.endIndex
     source.insert(contentsOf: "\n#define STOP_COUNT \(key.stops)", at: firstLine)
     let program = try GLProgram(
-      vertex: "quad.vert.glsl", fragmentSource: source, name: "\(name) (\(key.stops) stops)")
-    let location = { (uniform: String) -> GLint in glGetUniformLocation(program.id, uniform) }
+      vertex: "quad.vert.glsl", fragmentSource: source, name: "\(name) (\(key.stops) stops)",
+      device: device)
     let variant = Variant(
-      program: program, parameters: location("u_params"), count: location("u_count"),
-      colors: location("u_colors"), locations: location("u_locations"))
+      program: program, parameters: program.uniform("u_params"), count: program.uniform("u_count"),
+      colors: program.uniform("u_colors"), locations: program.uniform("u_locations"))
     variants[key] = variant
     return variant
   }
 
-  /// The program that draws `paint`.
-  func program(_ paint: GradientPaint) throws -> GLProgram { try variant(paint).program }
+  /// The program of a kind with `stops` stops.
+  func program(kind: GradientPaint.Kind, stops: Int) throws -> GLProgram {
+    try variant(Key(kind: kind, stops: stops)).program
+  }
 
   /// Sets `paint`'s uniforms on its program (which must be in use).
   func set(_ paint: GradientPaint) throws {
-    let v = try variant(paint)
-    let p = paint.parameters
-    glUniform4f(v.parameters, p.x, p.y, p.z, p.w)
     let n = min(paint.colors.count, GradientPaint.maxStops)
-    glUniform1i(v.count, GLint(n))
-    paint.colors.withUnsafeBufferPointer { buffer in
-      buffer.baseAddress!.withMemoryRebound(to: Float.self, capacity: n * 4) {
-        glUniform4fv(v.colors, GLsizei(n), $0)
-      }
-    }
-    glUniform1fv(v.locations, GLsizei(n), paint.locations)
+    let v = try variant(Key(kind: paint.kind, stops: n))
+    device.setUniform(v.parameters, paint.parameters)
+    device.setUniform(v.count, int: n)
+    device.setUniform(v.colors, vec4Array: Array(paint.colors.prefix(n)))
+    device.setUniform(v.locations, floatArray: Array(paint.locations.prefix(n)))
   }
 }

@@ -1,8 +1,9 @@
-import CGLES3
 import Foundation
 
-/// Textures of rasterized subtrees, by signature, evicted least recently
-/// used beyond `maxEntries` textures or `maxPixels` pixels in all.
+/// Targets kept across frames by signature — rasterized subtrees
+/// (`shouldRasterize`), and masks, masked content and blurred shadows —
+/// evicted least recently used beyond `maxEntries` targets or `maxPixels`
+/// pixels in all.
 final class RasterCache {
   private struct Entry {
     var target: RenderTarget
@@ -19,14 +20,6 @@ final class RasterCache {
   }
 
   var count: Int { entries.count }
-
-  /// The texture for `key`, marking it used; 0 when absent.
-  func texture(_ key: Int) -> GLuint {
-    guard var entry = entries[key] else { return 0 }
-    entry.lastUsed = frame
-    entries[key] = entry
-    return entry.target.texture
-  }
 
   func contains(_ key: Int) -> Bool { entries[key] != nil }
 
@@ -60,29 +53,5 @@ final class RasterCache {
     }
     frame += 1
     return evicted
-  }
-}
-
-extension Renderer {
-  /// Draws a rasterized subtree into its cached texture unless the cache
-  /// holds its signature already.
-  func prepareRaster(_ pass: RasterPass) throws {
-    if rasterCache.contains(pass.key) {
-      _ = rasterCache.texture(pass.key)
-      return
-    }
-    let region = pass.region
-    try prepareGroups(pass.commands, region: region)
-    let target = try RenderTarget(width: region.width, height: region.height, samples: samples)
-    debugGroup("raster \(region)")
-    defer { debugGroupEnd() }
-    device.bindFramebuffer(target.drawFramebuffer)
-    device.setViewport(0, 0, region.width, region.height)
-    device.clear(.zero)
-    try drawCommands(pass.commands, region: region, targetSize: (region.width, region.height))
-    target.resolve(device: device)
-    rasterCache.insert(pass.key, target)
-    device.counters.offscreenPasses += 1
-    device.counters.rasterizations += 1
   }
 }

@@ -41,95 +41,52 @@ public enum ShaderLibrary {
 }
 
 /// A linked program and the uniform locations the renderer sets.
-struct GLProgram {
+final class GLProgram {
   let id: GLuint
   let viewport: GLint
   /// `u_canvasOrigin` (the target's corner in canvas pixels), or -1.
   let canvasOrigin: GLint
+  private let device: GLDevice
+  private var locations: [String: GLint] = [:]
 
   /// Compiles and links `vertex` with `fragment` (file names in `Shaders/`),
   /// the fragment shader specialized by `defines` (`NAME` or `NAME VALUE`,
   /// inserted after its `#version` line).
-  init(vertex: String, fragment: String, defines: [String] = []) throws {
+  convenience init(vertex: String, fragment: String, defines: [String] = [], device: GLDevice)
+    throws
+  {
     var source = try ShaderLibrary.source(fragment)
     if !defines.isEmpty, let end = source.firstIndex(of: "\n") {
       source.insert(
         contentsOf: "\n" + defines.map { "#define " + $0 }.joined(separator: "\n"), at: end)
     }
     let name = defines.isEmpty ? fragment : fragment + " [" + defines.joined(separator: ", ") + "]"
-    try self.init(vertex: vertex, fragmentSource: source, name: name)
+    try self.init(vertex: vertex, fragmentSource: source, name: name, device: device)
   }
 
   /// Compiles and links `vertex` (a file name) with a fragment shader's
   /// source (a variant of a file, named `name` in errors).
-  init(vertex: String, fragmentSource: String, name fragment: String) throws {
-    let vs = try Self.compile(vertex, GLenum(GL_VERTEX_SHADER))
-    defer { glDeleteShader(vs) }
-    let fs = try Self.compile(source: fragmentSource, name: fragment, GLenum(GL_FRAGMENT_SHADER))
-    defer { glDeleteShader(fs) }
-    let program = glCreateProgram()
-    glAttachShader(program, vs)
-    glAttachShader(program, fs)
-    glLinkProgram(program)
-    var ok: GLint = 0
-    glGetProgramiv(program, GLenum(GL_LINK_STATUS), &ok)
-    guard ok != 0 else {
-      let log = Self.log(program, glGetProgramiv, glGetProgramInfoLog)
-      glDeleteProgram(program)
-      throw RendererError.shaderCompilation(name: "\(vertex) + \(fragment)", log: log)
-    }
-    id = program
-    viewport = glGetUniformLocation(program, "u_viewport")
-    canvasOrigin = glGetUniformLocation(program, "u_canvasOrigin")
-    glUseProgram(program)
-    let image = glGetUniformLocation(program, "s_image")
-    if image >= 0 { glUniform1i(image, 0) }
-    let mask = glGetUniformLocation(program, "s_mask")
-    if mask >= 0 { glUniform1i(mask, 1) }
-    glUseProgram(0)
+  init(vertex: String, fragmentSource: String, name fragment: String, device: GLDevice) throws {
+    self.device = device
+    id = try device.makeProgram(
+      vertex: try ShaderLibrary.source(vertex), fragment: fragmentSource,
+      name: "\(vertex) + \(fragment)")
+    viewport = device.uniformLocation(id, "u_viewport")
+    canvasOrigin = device.uniformLocation(id, "u_canvasOrigin")
   }
 
-  /// The location of a uniform (for the few set per pass).
-  func uniform(_ name: String) -> GLint { glGetUniformLocation(id, name) }
-
-  static func compile(_ name: String, _ kind: GLenum) throws -> GLuint {
-    try compile(source: ShaderLibrary.source(name), name: name, kind)
+  /// The location of a uniform (looked up once).
+  func uniform(_ name: String) -> GLint {
+    if let location = locations[name] { return location }
+    let location = device.uniformLocation(id, name)
+    locations[name] = location
+    return location
   }
 
-  static func compile(source: String, name: String, _ kind: GLenum) throws -> GLuint {
-    let shader = glCreateShader(kind)
-    source.withCString { text in
-      var pointer: UnsafePointer<GLchar>? = text
-      glShaderSource(shader, 1, &pointer, nil)
-    }
-    glCompileShader(shader)
-    var ok: GLint = 0
-    glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &ok)
-    guard ok != 0 else {
-      let log = Self.log(shader, glGetShaderiv, glGetShaderInfoLog)
-      glDeleteShader(shader)
-      throw RendererError.shaderCompilation(name: name, log: log)
-    }
-    return shader
-  }
-
-  static func log(
-    _ object: GLuint,
-    _ getiv: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
-    _ getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) ->
-      Void
-  ) -> String {
-    var length: GLint = 0
-    getiv(object, GLenum(GL_INFO_LOG_LENGTH), &length)
-    guard length > 0 else { return "(no log)" }
-    var buffer = [GLchar](repeating: 0, count: Int(length))
-    getLog(object, length, nil, &buffer)
-    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-      .trimmingCharacters(in: .whitespacesAndNewlines)
-  }
+  deinit { device.deleteProgram(id) }
 }
 
-/// The programs a frame uses, compiled once per context.
+/// The programs a frame uses, compiled once per renderer.
 struct ProgramSet {
   let solid: GLProgram
   let image: GLProgram
@@ -150,54 +107,59 @@ struct ProgramSet {
   let blendFallback: GLProgram
   /// Shows the retained canvas in a window buffer (`lamina show`).
   let present: GLProgram
+  /// Effect shader variants, compiled as items need them.
+  let effects: EffectPrograms
 
-  /// The blend-mode variant of `program` (nil when there is none).
-  func blendVariant(of program: GLProgram) -> GLProgram? {
-    if program.id == solid.id { return solidBlend }
-    if program.id == image.id { return imageBlend }
-    return nil
+  init(device: GLDevice) throws {
+    func make(_ vertex: String, _ fragment: String, _ defines: [String] = []) throws -> GLProgram {
+      try GLProgram(vertex: vertex, fragment: fragment, defines: defines, device: device)
+    }
+    solid = try make("quad.vert.glsl", "solid.frag.glsl")
+    image = try make("quad.vert.glsl", "image.frag.glsl")
+    gradient = GradientProgram(device: device)
+    downsample = try make("fullscreen.vert.glsl", "downsample.frag.glsl")
+    upsample = try make("fullscreen.vert.glsl", "upsample.frag.glsl")
+    blur = try make("fullscreen.vert.glsl", "blur.frag.glsl")
+    shadow = try make("quad.vert.glsl", "shadow.frag.glsl")
+    colorMatrix = try make("fullscreen.vert.glsl", "colormatrix.frag.glsl")
+    blendFallback = try make("fullscreen.vert.glsl", "blend.frag.glsl")
+    present = try make("fullscreen.vert.glsl", "present.frag.glsl")
+    effects = EffectPrograms(device: device)
+    let advanced = device.supports("GL_KHR_blend_equation_advanced")
+    solidBlend = advanced ? try make("quad.vert.glsl", "solid.frag.glsl", ["BLEND_ADVANCED"]) : nil
+    imageBlend = advanced ? try make("quad.vert.glsl", "image.frag.glsl", ["BLEND_ADVANCED"]) : nil
   }
 
-  init() throws {
-    solid = try GLProgram(vertex: "quad.vert.glsl", fragment: "solid.frag.glsl")
-    image = try GLProgram(vertex: "quad.vert.glsl", fragment: "image.frag.glsl")
-    gradient = GradientProgram()
-    downsample = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "downsample.frag.glsl")
-    upsample = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "upsample.frag.glsl")
-    blur = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "blur.frag.glsl")
-    shadow = try GLProgram(vertex: "quad.vert.glsl", fragment: "shadow.frag.glsl")
-    colorMatrix = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "colormatrix.frag.glsl")
-    blendFallback = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "blend.frag.glsl")
-    present = try GLProgram(vertex: "fullscreen.vert.glsl", fragment: "present.frag.glsl")
-    let advanced = glExtensionList().contains("GL_KHR_blend_equation_advanced")
-    solidBlend =
-      advanced
-      ? try GLProgram(
-        vertex: "quad.vert.glsl", fragment: "solid.frag.glsl", defines: ["BLEND_ADVANCED"])
-      : nil
-    imageBlend =
-      advanced
-      ? try GLProgram(
-        vertex: "quad.vert.glsl", fragment: "image.frag.glsl", defines: ["BLEND_ADVANCED"])
-      : nil
+  /// The program a batch of the plan names.
+  func program(_ key: ProgramKey) throws -> GLProgram {
+    switch key {
+    case .solid: return solid
+    case .image: return image
+    case .shadow: return shadow
+    case .solidBlend: return solidBlend ?? solid
+    case .imageBlend: return imageBlend ?? image
+    case .gradient(let kind, let stops): return try gradient.program(kind: kind, stops: stops)
+    case .effect(let variant): return try effects.program(variant)
+    }
   }
 }
 
-/// Compiles shaders on the current context, for tests and diagnostics.
+/// Compiles shaders on the shared context, for tests and diagnostics.
 public enum ShaderProgramCheck {
   public enum Kind { case vertex, fragment }
 
   /// Compiles and links two embedded shaders, then deletes the program.
   public static func compile(vertex: String, fragment: String) throws {
-    let program = try GLProgram(vertex: vertex, fragment: fragment)
-    glDeleteProgram(program.id)
+    let device = try GPUContext.shared().device
+    _ = try GLProgram(vertex: vertex, fragment: fragment, device: device)
   }
 
   /// Compiles one shader from source (named `<source>` in errors).
   public static func compile(source: String, kind: Kind) throws {
-    let shader = try GLProgram.compile(
+    let device = try GPUContext.shared().device
+    let shader = try device.compileShader(
       source: source, name: "<source>",
       GLenum(kind == .vertex ? GL_VERTEX_SHADER : GL_FRAGMENT_SHADER))
-    glDeleteShader(shader)
+    device.deleteShader(shader)
   }
 }

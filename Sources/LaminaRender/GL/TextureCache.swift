@@ -9,29 +9,52 @@ final class TextureCache {
     var texture: GLuint
     var mipmapped: Bool
     var lastUsedFrame: Int
+    /// When it was last asked for, counting every request: the order of use.
+    var lastUse: UInt64
+    var width: Int, height: Int
+    var bytes: Int { width * height * 4 * (mipmapped ? 4 : 3) / 3 }
   }
 
+  private let device: GLDevice
   private var entries: [UInt64: Entry] = [:]
   private var samplers: [SamplerKey: GLuint] = [:]
   private var frame = 0
+  private var clock: UInt64 = 0
   let maxTextureSize: Int
   /// Frames a texture may go unused before it is released.
   static let retainFrames = 120
+  /// The default budget: 1 GiB of texels.
+  static let defaultBudgetBytes = 1 << 30
+  /// The most texture bytes held between frames.
+  var budgetBytes = TextureCache.defaultBudgetBytes
+  /// Texture bytes held now.
+  private(set) var bytes = 0
+  /// Textures released to stay within the budget, since the cache was made.
+  private(set) var evictions = 0
 
-  init(maxTextureSize: Int) {
+  init(maxTextureSize: Int, device: GLDevice) {
     self.maxTextureSize = maxTextureSize
+    self.device = device
+  }
+
+  deinit {
+    for entry in entries.values { device.deleteTexture(entry.texture) }
+    for sampler in samplers.values { device.deleteSampler(sampler) }
   }
 
   /// The texture of `image`, uploaded on first use; mipmaps are built when a
   /// trilinear sampler first needs them.
-  func texture(for image: CGImage, sampler: SamplerKey, device: GLDevice) throws -> GLuint {
-    let needsMipmaps = sampler.minification == .trilinear
+  func texture(for image: CGImage, sampler: SamplerKey?) throws -> GLuint {
+    let needsMipmaps = sampler?.minification == .trilinear
+    clock &+= 1
     if var entry = entries[image.identifier] {
       entry.lastUsedFrame = frame
+      entry.lastUse = clock
       if needsMipmaps && !entry.mipmapped {
-        device.bindTexture(entry.texture, sampler: 0)
-        glGenerateMipmap(GLenum(GL_TEXTURE_2D))
+        device.generateMipmaps(entry.texture)
+        bytes -= entry.bytes
         entry.mipmapped = true
+        bytes += entry.bytes
       }
       entries[image.identifier] = entry
       return entry.texture
@@ -40,54 +63,58 @@ final class TextureCache {
       throw RendererError.imageTooLarge(
         width: image.width, height: image.height, maxTextureSize: maxTextureSize)
     }
-    var texture: GLuint = 0
-    glGenTextures(1, &texture)
-    device.bindTexture(texture, sampler: 0)
-    let pixels = premultipliedPixels(image)
-    glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), 4)
-    pixels.withUnsafeBytes { raw in
-      glTexImage2D(
-        GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(image.width), GLsizei(image.height), 0,
-        GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), raw.baseAddress)
-    }
-    if needsMipmaps { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
-    device.counters.textureUploads += 1
-    entries[image.identifier] = Entry(
-      texture: texture, mipmapped: needsMipmaps, lastUsedFrame: frame)
-    try device.check("texture upload")
-    return texture
+    var entry = Entry(
+      texture: 0, mipmapped: needsMipmaps, lastUsedFrame: frame, lastUse: clock,
+      width: image.width, height: image.height)
+    evict(toFit: entry.bytes)
+    entry.texture = try device.uploadTexture(
+      premultipliedPixels(image), width: image.width, height: image.height, mipmaps: needsMipmaps)
+    entries[image.identifier] = entry
+    bytes += entry.bytes
+    return entry.texture
   }
 
   /// A sampler object for Core Animation's filters (clamped at the edges).
   func sampler(_ key: SamplerKey) -> GLuint {
     if let sampler = samplers[key] { return sampler }
-    var sampler: GLuint = 0
-    glGenSamplers(1, &sampler)
-    let minFilter: GLint
+    let minFilter: Int32
     switch key.minification {
     case .nearest: minFilter = GL_NEAREST
     case .trilinear: minFilter = GL_LINEAR_MIPMAP_LINEAR
     default: minFilter = GL_LINEAR
     }
-    let magFilter: GLint = key.magnification == .nearest ? GL_NEAREST : GL_LINEAR
-    glSamplerParameteri(sampler, GLenum(GL_TEXTURE_MIN_FILTER), minFilter)
-    glSamplerParameteri(sampler, GLenum(GL_TEXTURE_MAG_FILTER), magFilter)
-    glSamplerParameteri(sampler, GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
-    glSamplerParameteri(sampler, GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+    let sampler = device.makeSampler(
+      minFilter: minFilter, magFilter: key.magnification == .nearest ? GL_NEAREST : GL_LINEAR)
     samplers[key] = sampler
     return sampler
   }
 
-  /// Called once per frame: releases textures unused for `retainFrames` frames.
-  func endFrame(device: GLDevice) {
+  /// Called once per frame: releases textures unused for `retainFrames`
+  /// frames, and the least recently used while over the budget.
+  func endFrame() {
     frame += 1
     let stale = entries.filter { frame - $0.value.lastUsedFrame > Self.retainFrames }
-    for (key, entry) in stale {
-      var texture = entry.texture
-      device.forgetTexture(texture)
-      glDeleteTextures(1, &texture)
-      entries[key] = nil
+    for (key, _) in stale { release(key) }
+    evict(toFit: 0)
+  }
+
+  /// Releases textures not used this frame, least recently used first,
+  /// until `incoming` more bytes fit in the budget (or none is left to go).
+  private func evict(toFit incoming: Int) {
+    guard bytes + incoming > budgetBytes else { return }
+    let candidates = entries.filter { $0.value.lastUsedFrame < frame }
+      .sorted { $0.value.lastUse < $1.value.lastUse }
+    for (key, _) in candidates {
+      guard bytes + incoming > budgetBytes else { break }
+      release(key)
+      evictions += 1
     }
+  }
+
+  private func release(_ key: UInt64) {
+    guard let entry = entries.removeValue(forKey: key) else { return }
+    device.deleteTexture(entry.texture)
+    bytes -= entry.bytes
   }
 
   /// Number of textures held.

@@ -1,0 +1,119 @@
+import Foundation
+import Lamina
+
+/// What an item is drawn with, resolved by the planner from its material.
+struct ItemResources {
+  var program: ProgramKey
+  var texture: TextureSource?
+  var mask: TextureSource?
+  var sampler: SamplerKey?
+  var paint: GradientPaint?
+}
+
+/// Collects the items of one draw pass into batches: consecutive items that
+/// share a program, textures, sampler, blending and gradient, and whose
+/// indices follow each other, are one draw call (every item its own when
+/// `batching` is off). An advanced blend mode always starts a batch: it
+/// reads what earlier draws wrote, so it needs a barrier before it.
+struct Batcher {
+  let batching: Bool
+  let edgeCoverage: Bool
+  private(set) var batches: [Batch] = []
+  private(set) var geometry = PassGeometry()
+  /// What the last batch draws with, kept beside it so that the next item
+  /// compares with fields of the batcher, not copies out of the array.
+  private var lastProgram = ProgramKey.solid
+  private var lastResources = ItemResources(program: .solid)
+  private var lastBlend = BlendMode.sourceOver
+  private var lastEffect = false
+
+  init(batching: Bool, edgeCoverage: Bool) {
+    self.batching = batching
+    self.edgeCoverage = edgeCoverage
+  }
+
+  var isEmpty: Bool { batches.isEmpty }
+
+  /// Room for `items` plain quads (most lists are mostly those).
+  mutating func reserve(items: Int) {
+    geometry.vertices.reserveCapacity(items * 4)
+    geometry.indices.reserveCapacity(items * 6)
+  }
+
+  /// Adds `item`, drawn with `resources`.
+  mutating func add(_ item: DrawItem, _ resources: ItemResources) {
+    var program = resources.program
+    var blend = item.blend
+    if case .composite = blend {
+      // Blend modes need a program that declares them; without one, source-over.
+      if let variant = Self.blendVariant(of: program), !item.hasEffects {
+        program = variant
+      } else {
+        blend = .sourceOver
+      }
+    }
+    var composite = false
+    if case .composite = blend { composite = true }
+    let effect = item.hasEffects || resources.mask != nil
+    if effect { program = .effect(Self.effectVariant(for: item)) }
+    let first = effect ? geometry.effectIndices.count : geometry.indices.count
+    let count =
+      effect
+      ? VertexBuilder.appendEffectItem(
+        item, edgeCoverage: edgeCoverage, &geometry.effectVertices, &geometry.effectIndices)
+      : VertexBuilder.appendItem(
+        item, edgeCoverage: edgeCoverage, &geometry.vertices, &geometry.indices)
+    guard count > 0 else { return }
+    if batching, !composite, let i = batches.indices.last,
+      batches[i].firstIndex + batches[i].indexCount == first, lastEffect == effect,
+      lastProgram == program, lastResources.texture == resources.texture,
+      lastResources.mask == resources.mask, lastResources.sampler == resources.sampler,
+      lastBlend == blend, lastResources.paint == resources.paint
+    {
+      batches[i].indexCount += count
+      batches[i].items += 1
+      return
+    }
+    (lastProgram, lastResources, lastBlend, lastEffect) = (program, resources, blend, effect)
+    batches.append(
+      Batch(
+        program: program, texture: resources.texture, mask: resources.mask,
+        sampler: resources.sampler, blend: blend, usesEffectVertices: effect,
+        paint: resources.paint, firstIndex: first, indexCount: count, items: 1,
+        firstLayerName: item.layerName))
+  }
+
+  /// The blend-mode variant of a program (solid and image have one).
+  static func blendVariant(of program: ProgramKey) -> ProgramKey? {
+    switch program {
+    case .solid: return .solidBlend
+    case .image: return .imageBlend
+    default: return nil
+    }
+  }
+
+  /// The effect shader variant an item needs.
+  static func effectVariant(for item: DrawItem) -> EffectVariant {
+    var mode = 0
+    if let shape = item.shape {
+      switch shape.mode {
+      case .fill: mode = 1
+      case .ring: mode = 2
+      case .blur:
+        // See shape.glsl: the closed forms hold unless the blur is about
+        // as wide as a tenth to 0.6 of the radius.
+        let r = shape.shape.radii.max()
+        mode = r > 0 && shape.width > 0.1 * r && shape.width < 0.6 * r ? 4 : 3
+      }
+    }
+    let masked: Bool
+    let textured: Bool
+    switch item.material {
+    case .solid: (masked, textured) = (false, false)
+    case .masked: (masked, textured) = (true, true)
+    default: (masked, textured) = (false, true)
+    }
+    return EffectVariant(
+      shapeMode: mode, textured: textured, clip: item.clip != nil, masked: masked)
+  }
+}

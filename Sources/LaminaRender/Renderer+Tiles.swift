@@ -1,0 +1,94 @@
+import Foundation
+import Lamina
+
+/// Which parts of the canvas a frame draws — whole, tile by tile, or only
+/// its damaged rects — planned and run.
+extension Renderer {
+  /// The plan that drawing `frame` whole would run now (with what the
+  /// caches hold at this moment): the passes, their targets and batches.
+  public func plan(_ frame: Frame) -> FramePlan {
+    makePlan(frame, damage: nil)
+  }
+
+  /// The rects to redraw `frame` by, from its `damage` (empty: nothing
+  /// changed), or nil when it is better drawn whole: background filters
+  /// read what is behind them across the layer, a canvas larger than a
+  /// tile has no single target to keep, and rects covering half the canvas
+  /// or more would draw parts of it twice where one pass costs less.
+  func partialRects(_ frame: Frame, damage: Damage) -> [PixelRect]? {
+    guard frame.width <= maxTileSize, frame.height <= maxTileSize,
+      !Self.hasBackdrop(frame.commands)
+    else { return nil }
+    let rects = damage.rects.filter { !$0.isEmpty }
+    return rects.reduce(0, { $0 + $1.area }) * 2 >= frame.width * frame.height ? nil : rects
+  }
+
+  static func hasBackdrop(_ commands: [DrawCommand]) -> Bool {
+    commands.contains {
+      guard case .group(let g) = $0 else { return false }
+      return g.backdrop || hasBackdrop(g.commands)
+        || (g.mask.map { hasBackdrop($0.commands) } ?? false)
+    }
+  }
+
+  /// The canvas target's size for `frame`: one tile.
+  private func canvasSize(_ frame: Frame) -> (width: Int, height: Int) {
+    (min(frame.width, maxTileSize), min(frame.height, maxTileSize))
+  }
+
+  /// Plans `frame` whole (tile by tile), or only `damage` (a one-tile
+  /// canvas, scissored).
+  func makePlan(_ frame: Frame, damage: [PixelRect]?) -> FramePlan {
+    let canvas = canvasSize(frame)
+    let options = PlanOptions(
+      blendEquations: usesBlendEquations, edgeCoverage: antialiasing.usesEdgeCoverage,
+      batching: batchesDraws, samples: samples)
+    var planner = FramePlanner(
+      width: frame.width, height: frame.height, canvasWidth: canvas.width,
+      canvasHeight: canvas.height, options: options, caches: executor)
+    if let damage {
+      planner.planDamage(frame, rects: damage)
+    } else {
+      planner.planTiles(frame)
+    }
+    var plan = planner.plan
+    plan.computeLifetimes(samples: samples)
+    return plan
+  }
+
+  /// Plans and draws `frame` (whole, or only the `damage` rects); `output`
+  /// sees the canvas after each tile or rect.
+  func draw(
+    _ frame: Frame, damage: [PixelRect]?, output: (RenderTarget, OutputStep) throws -> Void
+  ) throws {
+    begin()
+    device.counters = RenderCounters()
+    let start = DispatchTime.now().uptimeNanoseconds
+    defer {
+      lastEncodeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+      counters = device.counters
+    }
+    try run(makePlan(frame, damage: damage), output: output)
+  }
+
+  /// Runs `plan` on the canvas target (made at the plan's canvas size).
+  func run(_ plan: FramePlan, output: (RenderTarget, OutputStep) throws -> Void) throws {
+    planObserver?(plan)
+    // Limits are checked before the work.
+    guard plan.peakOffscreenBytes <= maxOffscreenBytes else {
+      throw RendererError.offscreenBudgetExceeded(
+        bytes: plan.peakOffscreenBytes, limit: maxOffscreenBytes,
+        targets: plan.peakOffscreenTargets)
+    }
+    let size = plan.targets[FramePlan.canvas.index]
+    if canvasTarget?.width != size.width || canvasTarget?.height != size.height {
+      canvasTarget = nil
+      canvasTarget = try RenderTarget(
+        width: size.width, height: size.height, samples: samples, device: device)
+    }
+    guard let canvas = canvasTarget else { return }
+    try executor.run(plan, canvas: canvas, output: output)
+    executor.endFrame()
+    try device.check("frame")
+  }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Lamina
+import LaminaRender
+import LaminaScene
+
+/// One render, as `lamina render` reads it from its options and
+/// `lamina batch` from a job line: a scene, when (a time, or frames at a
+/// rate), at what scale, and where the pixels go. Both commands run it
+/// with `run(renderer:images:)`, so a batch job writes the bytes that the
+/// render command writes for the same job.
+struct RenderJob {
+  /// Where the scene comes from.
+  enum Source {
+    /// A scene file; its image paths are relative to its folder.
+    case file(URL)
+    /// A scene object inside another document (a batch job line), named
+    /// `name` in errors; its image paths are relative to `base`, or to the
+    /// working directory when nil.
+    case inline(JSON, base: URL?, name: String)
+  }
+
+  /// What is rendered, and to where.
+  enum Output {
+    /// One PNG of the scene at `time` seconds.
+    case image(path: String, time: Double)
+    /// Frames `range` at `fps` (frame n at n / fps seconds) to PNG files
+    /// named by `pattern`, or to a YUV4MPEG2 stream at `video`.
+    case sequence(FrameRange, fps: Double, pattern: FramePattern?, video: String?)
+    /// The frame at `time` planned and drawn, nothing written (`--dump-plan`).
+    case plan(time: Double)
+  }
+
+  var source: Source
+  var output: Output
+  /// Pixels per point; nil for the canvas's own scale.
+  var scale: Double?
+
+  /// The times, rates and scales a job may ask for.
+  static let timeRange = 0.0...1e9
+  static let fpsRange = 0.001...10_000.0
+  static let scaleRange = 0.01...8.0
+
+  /// Throws when the last frame of `range` at `fps` is past `Limits.maxTime`
+  /// (`text` is the range as the user wrote it).
+  static func checkTimes(_ range: FrameRange, fps: Double, frames text: String) throws {
+    let last = Double(range.last) / fps
+    guard last <= Limits.maxTime else {
+      throw UsageError(
+        "--frames \(text) at --fps \(fps) reaches t=\(last) s, past the largest time \(Int(saturating: Limits.maxTime)) s"
+      )
+    }
+  }
+
+  /// Loads the scene and renders it. Every frame is checked against the
+  /// scene's limits at its time and the frame limits before it is drawn,
+  /// and for a lost GL context before it is written
+  /// (`RendererError.contextLost`); a job that fails leaves no output
+  /// behind. Errors name the scene file and the frame.
+  /// - Parameters:
+  ///   - images: decoded images shared across jobs (nil: this job decodes
+  ///     its own).
+  ///   - watchdog: times every frame against the frame budget (ending the
+  ///     process when one overruns it: `lamina render`'s, not batch's).
+  func run(renderer: Renderer, images: ImageCache? = nil, watchdog: FrameWatchdog? = nil) throws {
+    if case .sequence(let range, let fps, _, _) = output {
+      try Self.checkTimes(range, fps: fps, frames: "\(range.first)..\(range.last)")
+    }
+    let scene = try load(maxImageDimension: renderer.maxTextureSize, images: images)
+    if let scale { try scene.canvas.checkPixels(scale: CGFloat(scale), file: scene.fileName) }
+    switch output {
+    case .image(let path, let time):
+      let image = try frame(of: scene, at: time, watchdog: watchdog) {
+        try renderer.render(scene: scene, time: time, scale: scale)
+      }
+      try renderer.checkContext()
+      try image.writePNG(to: URL(fileURLWithPath: path))
+    case .plan(let time):
+      try frame(of: scene, at: time, watchdog: watchdog) {
+        try renderer.draw(
+          renderer.checkedFrame(
+            scene: scene, time: time, scale: scale,
+            presentation: PresentationTree(root: scene.root)))
+      }
+    case .sequence(let range, let fps, let pattern, let video):
+      try renderSequence(
+        scene: scene, renderer: renderer, range: range, fps: fps, scale: scale, pattern: pattern,
+        videoPath: video, watchdog: watchdog)
+    }
+  }
+
+  /// Runs `body`, the one frame of `scene` at `time`, timed by `watchdog`;
+  /// its errors name the file and the time (a `SceneError` and a lost
+  /// context are given as they are).
+  private func frame<T>(
+    of scene: Scene, at time: Double, watchdog: FrameWatchdog?, _ body: () throws -> T
+  ) throws -> T {
+    watchdog?.begin("frame at t=\(Scene.seconds(time)) s")
+    defer { watchdog?.end() }
+    do {
+      return try body()
+    } catch let error as SceneError {
+      throw error
+    } catch let error as RendererError where error.meansContextLost {
+      throw error
+    } catch {
+      throw FrameError(file: scene.fileName, frame: nil, time: time, underlying: error)
+    }
+  }
+
+  /// The scene, its images taken from `images` when given. This is the one
+  /// place where the command's loads meet a shared image cache.
+  func load(maxImageDimension: Int, images: ImageCache?) throws -> Scene {
+    switch source {
+    case .file(let url):
+      return try SceneLoader.load(
+        contentsOf: url, maxImageDimension: maxImageDimension, imageCache: images)
+    case .inline(let json, let base, let name):
+      return try SceneLoader.load(
+        json: json, baseURL: base, fileName: name, maxImageDimension: maxImageDimension,
+        imageCache: images)
+    }
+  }
+
+  /// Frames the job renders.
+  var frameCount: Int {
+    switch output {
+    case .image, .plan: return 1
+    case .sequence(let range, _, _, _): return range.count
+    }
+  }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Lamina
+@testable import LaminaMetamorphic
+@testable import LaminaRender
+import LaminaScene
+import XCTest
+
+/// The relations' transformations, the shrinker and the renderer knobs the
+/// relations turn, each on hand-made scenes.
+final class RelationTests: XCTestCase {
+  static func scene(_ root: String, width: Int = 64, height: Int = 64) throws -> JSON {
+    try JSON.parse(
+      """
+      { "lamina": 1, "canvas": { "width": \(width), "height": \(height), "background": "#ffffff" },
+        "images": \(SceneGenerator.imageTable.compact()), "root": \(root) }
+      """)
+  }
+
+  /// Where regrouping would change what Core Animation draws, it is not offered.
+  func testRegroupingSkipsTransformLayersReplicatorsAndSublayerTransforms() throws {
+    let root = try JSON.parse(
+      """
+      { "sublayers": [
+        { "class": "CATransformLayer", "sublayers": [{}, {}] },
+        { "class": "CAReplicatorLayer", "sublayers": [{}, {}] },
+        { "sublayerTransform": [{ "perspective": 300 }], "sublayers": [{}, {}] },
+        { "sublayers": [{ "animations": [{ "keyPath": "zPosition", "toValue": 3 }] }, {}] },
+        { "sublayers": [{}, {}] } ] }
+      """)
+    XCTAssertEqual(
+      Relation.regroupable(root, minimumSublayers: 2).map(\.description),
+      ["root", "root.sublayers[4]"])
+  }
+
+  func testDrawingOrderIsStableByZPosition() throws {
+    let children = try JSON.parse(
+      """
+      [{ "name": "a", "zPosition": 2 }, { "name": "b" }, { "name": "c", "zPosition": -1 },
+       { "name": "d" }]
+      """
+    ).elements
+    XCTAssertEqual(
+      Relation.drawingOrder(children).compactMap { $0["name"]?.string }, ["c", "b", "d", "a"])
+  }
+
+  /// The footprint tree keeps only placement on the way down and the siblings at the end.
+  func testTheFootprintTreeKeepsPlacementOnly() throws {
+    let root = try JSON.parse(
+      """
+      { "backgroundColor": "#ff0000", "sublayers": [
+        { "class": "CAGradientLayer", "colors": ["#000000", "#ffffff"], "frame": [1, 2, 30, 40],
+          "opacity": 0.5, "masksToBounds": true,
+          "sublayers": [{ "name": "a" }, { "name": "b" }] } ] }
+      """)
+    let path = LayerPath([.sublayer(0)])
+    let tree = Relation.footprintTree(
+      root, path: path, sublayers: [.object([("name", .string("b"))])])
+    XCTAssertEqual(
+      tree.compact(),
+      #"{ "sublayers": [{ "frame": [1, 2, 30, 40], "masksToBounds": true, "sublayers": [{ "name": "b" }] }] }"#
+    )
+  }
+
+  /// A case that fails while it holds a red layer shrinks to (about) that layer.
+  func testTheShrinkerKeepsWhatTheFailureNeeds() {
+    var generated = SceneGenerator.generate(seed: 31)
+    let red = JSON.object([
+      ("frame", .array([3, 4, 10, 10].map(JSON.number))), ("backgroundColor", .string("#ff0000")),
+    ])
+    let root = generated.root
+    let children = root["sublayers"]?.elements ?? []
+    generated = generated.withRoot(root.setting("sublayers", .array(children + [red])))
+    var shrinker = Shrinker(maxChecks: 2000) { $0.scene.compact().contains("\"#ff0000\"") }
+    let minimal = shrinker.shrink(generated)
+    XCTAssertTrue(minimal.scene.compact().contains("#ff0000"))
+    XCTAssertEqual(minimal.root.layerCount, 2, minimal.scene.serialized())
+    XCTAssertEqual(minimal.time, 0)
+    XCTAssertLessThan(minimal.scene.compact().count, generated.scene.compact().count / 2)
+  }
+
+  func testPixelDifferenceCountsPixelsAboveTheThreshold() {
+    let a = RenderedImage(width: 2, height: 1, premultipliedPixels: [10, 10, 10, 255, 0, 0, 0, 0])
+    let b = RenderedImage(width: 2, height: 1, premultipliedPixels: [12, 10, 10, 255, 0, 0, 9, 9])
+    let d = PixelDifference(a, b, threshold: 2)
+    XCTAssertEqual(d.maxDifference, 9)
+    XCTAssertEqual(d.pixelsOff, 1)
+    XCTAssertEqual(d.firstOff?.x, 1)
+    XCTAssertFalse(d.accepted(by: .structural))
+    XCTAssertEqual(PixelDifference(a, a, threshold: 0).pixelsOff, 0)
+    XCTAssertEqual(
+      PixelDifference(a, b, threshold: 0, include: [true, false]).pixelsOff, 1)
+  }
+
+  func testHalvingAveragesBlocks() {
+    let image = RenderedImage(
+      width: 2, height: 2,
+      premultipliedPixels: [0, 0, 0, 255, 255, 0, 0, 255, 0, 0, 0, 255, 255, 0, 0, 255])
+    XCTAssertEqual(image.halved().premultipliedPixels, [128, 0, 0, 255])
+  }
+
+  /// `batchesDraws = false` draws each item on its own: more draw calls, the same pixels.
+  func testUnbatchedDrawingTakesOneCallPerItem() throws {
+    let harness = try Harness()
+    let renderer = harness.renderer
+    let scene = try Self.scene(
+      """
+      { "sublayers": [ { "frame": [0, 0, 10, 10], "backgroundColor": "#ff0000" },
+        { "frame": [20, 0, 10, 10], "backgroundColor": "#00ff00" },
+        { "frame": [40, 0, 10, 10], "backgroundColor": "#0000ff" } ] }
+      """)
+    let batched = try harness.render(scene, time: 0, with: renderer)
+    let batchedCalls = renderer.counters.drawCalls
+    renderer.batchesDraws = false
+    let unbatched = try harness.render(scene, time: 0, with: renderer)
+    XCTAssertEqual(batchedCalls, 1)
+    XCTAssertEqual(renderer.counters.drawCalls, 3)
+    XCTAssertEqual(batched, unbatched)
+  }
+
+  /// `offscreenPoolLimit` bounds the idle targets kept.
+  func testThePoolKeepsAtMostItsLimit() throws {
+    let harness = try Harness()
+    let renderer = harness.renderer
+    let groups = (0..<6).map {
+      """
+      { "frame": [\($0 * 10), \($0 * 3), \(10 + $0), 8], "opacity": 0.5,
+        "sublayers": [{ "frame": [0, 0, 6, 6], "backgroundColor": "#ff0000" },
+                      { "frame": [3, 2, 6, 6], "backgroundColor": "#0000ff" }] }
+      """
+    }
+    let scene = try Self.scene(#"{ "sublayers": [\#(groups.joined(separator: ", "))] }"#)
+    let many = try harness.render(scene, time: 0, with: renderer)
+    XCTAssertGreaterThan(renderer.pool.count, 1)
+    renderer.offscreenPoolLimit = 1
+    let one = try harness.render(scene, time: 0, with: renderer)
+    XCTAssertLessThanOrEqual(renderer.pool.count, 1)
+    XCTAssertEqual(many, one)
+  }
+}

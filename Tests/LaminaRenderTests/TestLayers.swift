@@ -1,0 +1,19 @@
+import Foundation
+import Lamina
+
+/// A layer at `frame` filled with `color`, for tests that build trees.
+func layer(_ frame: CGRect, _ color: CGColor? = .black, name: String? = nil) -> CALayer {
+  let layer = CALayer()
+  layer.frame = frame
+  layer.backgroundColor = color
+  layer.name = name
+  return layer
+}
+
+/// A root layer of `width`×`height` points at the canvas's origin.
+func root(_ width: CGFloat, _ height: CGFloat) -> CALayer {
+  let root = CALayer()
+  root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
+  root.position = CGPoint(x: width / 2, y: height / 2)
+  return root
+}

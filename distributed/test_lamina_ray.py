@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""Tests of the distributed driver: shard arithmetic and joining, a real
+local Ray (two workers, one shard failing once) whose joined result must
+equal a single `lamina render` byte for byte, and the Kubernetes recipe's
+scripts run for every index.
+
+    LAMINA=.build/debug/lamina python3 -m unittest distributed/test_lamina_ray.py -v
+
+The Swift suite runs it (Tests/LaminaRenderTests/DistributedTests.swift)
+after scripts/install-python-deps.sh has installed Ray.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import lamina_ray  # noqa: E402
+
+LAMINA = os.path.abspath(os.environ.get("LAMINA", os.path.join(ROOT, ".build/debug/lamina")))
+SCENE = os.path.join(ROOT, "Tests/LaminaRenderTests/Fixtures/batch/show.json")
+
+
+def lamina(*arguments):
+    run = subprocess.run([LAMINA, *arguments], capture_output=True, timeout=300)
+    if run.returncode != 0:
+        raise AssertionError(f"lamina {arguments}: {run.stderr.decode()}")
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+class ShardsAndJoins(unittest.TestCase):
+    def test_shards_cover_the_range_in_order(self):
+        for first, last, shards in [(0, 9, 4), (5, 6, 4), (0, 239, 8), (10, 10, 1), (3, 100, 7)]:
+            ranges = lamina_ray.shard_ranges(first, last, shards)
+            self.assertEqual(ranges[0][0], first)
+            self.assertEqual(ranges[-1][1], last)
+            for (a, b), (c, _) in zip(ranges, ranges[1:]):
+                self.assertEqual(c, b + 1)
+            sizes = [b - a + 1 for a, b in ranges]
+            self.assertLessEqual(max(sizes) - min(sizes), 1)
+            self.assertEqual(sizes, sorted(sizes, reverse=True))
+        self.assertEqual(lamina_ray.shard_ranges(0, 9, 4), [(0, 2), (3, 5), (6, 7), (8, 9)])
+        self.assertEqual(lamina_ray.shard_ranges(5, 6, 4), [(5, 5), (6, 6)])
+
+    def test_frame_names_follow_lamina_patterns(self):
+        self.assertEqual(lamina_ray.frame_name("frame-%04d.png", 7), "frame-0007.png")
+        self.assertEqual(lamina_ray.frame_name("f%d.png", 12), "f12.png")
+        self.assertEqual(lamina_ray.frame_name("100%%-%3d.png", 5), "100%-  5.png")
+        for bad in ["plain.png", "f-%s.png", "%d-%d.png"]:
+            with self.assertRaises(ValueError):
+                lamina_ray.frame_name(bad, 1)
+
+    def test_join_keeps_one_header_and_every_frame_in_order(self):
+        header = b"YUV4MPEG2 W2 H2 F30:1 Ip A1:1 C420jpeg XCOLORRANGE=LIMITED\n"
+
+        def frame(n):
+            return b"FRAME\n" + bytes([n, n, n, n, 128 + n, 64 + n])
+
+        a = header + frame(0) + frame(1)
+        b = header + frame(2)
+        self.assertEqual(lamina_ray.join_y4m([a, b]), header + frame(0) + frame(1) + frame(2))
+        with self.assertRaisesRegex(ValueError, "differs"):
+            lamina_ray.join_y4m([a, header.replace(b"F30:1", b"F25:1") + frame(2)])
+        with self.assertRaisesRegex(ValueError, "truncated"):
+            lamina_ray.join_y4m([a, b[:-1]])
+        with self.assertRaisesRegex(ValueError, "not a YUV4MPEG2"):
+            lamina_ray.join_y4m([b"RIFF"])
+
+    def test_shard_command_prints_the_range(self):
+        out = subprocess.run(
+            [sys.executable, os.path.join(HERE, "lamina_ray.py"), "shard", "--frames", "0..239",
+             "--shards", "8", "--index", "3"], capture_output=True, check=True)
+        self.assertEqual(out.stdout.decode(), "90..119\n")
+
+
+@unittest.skipUnless(os.access(LAMINA, os.X_OK), f"no lamina binary at {LAMINA}")
+class RayRender(unittest.TestCase):
+    def setUp(self):
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            self.skipTest("ray is not installed (scripts/install-python-deps.sh installs it)")
+        self.scratch = tempfile.mkdtemp(prefix="lamina-ray-test-")
+
+    def tearDown(self):
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def path(self, *names):
+        return os.path.join(self.scratch, *names)
+
+    def test_shards_on_two_workers_join_to_a_single_render_and_a_failed_shard_is_retried(self):
+        # A lamina that fails the first time it is given frames 4..7 (the
+        # middle shard of 0..11 in three), as a crashing worker would.
+        marker = self.path("failed-once")
+        wrapper = self.path("flaky-lamina")
+        with open(wrapper, "w") as f:
+            f.write(f"""#!/bin/sh
+jobs=$(cat)
+case "$jobs" in
+  *'"frames": [4, 7]'*)
+    if [ ! -e '{marker}' ]; then touch '{marker}'; echo 'injected failure' >&2; exit 1; fi ;;
+esac
+printf '%s\\n' "$jobs" | exec '{LAMINA}' "$@"
+""")
+        os.chmod(wrapper, 0o755)
+        run = subprocess.run(
+            [sys.executable, os.path.join(HERE, "lamina_ray.py"), "render", SCENE,
+             "--frames", "0..11", "--fps", "12", "--shards", "3", "--num-cpus", "2",
+             "--video", self.path("joined.y4m"), "--output-dir", self.path("frames"),
+             "--lamina", wrapper, "--max-retries", "2"],
+            capture_output=True, timeout=240, cwd=self.scratch)
+        self.assertEqual(run.returncode, 0, run.stderr.decode()[-3000:])
+        summary = json.loads(run.stdout.decode().strip().splitlines()[-1])
+        self.assertEqual(summary["shards"], 3)
+        self.assertEqual(summary["frames"], 12)
+        self.assertEqual(summary["gpusPerTask"], 0)
+        self.assertTrue(os.path.exists(marker), "the failing shard never ran")
+
+        lamina("render", SCENE, "--frames", "0..11", "--fps", "12", "--video", self.path("one.y4m"))
+        self.assertEqual(read(self.path("joined.y4m")), read(self.path("one.y4m")))
+        lamina("render", SCENE, "--frames", "0..11", "--fps", "12",
+               "-o", self.path("one", "frame-%04d.png"))
+        names = sorted(os.listdir(self.path("frames")))
+        self.assertEqual(names, [f"frame-{n:04d}.png" for n in range(12)])
+        for name in names:
+            self.assertEqual(read(self.path("frames", name)), read(self.path("one", name)), name)
+
+        ffmpeg = shutil.which("ffmpeg")
+        if ffmpeg:
+            decoded = subprocess.run(
+                [ffmpeg, "-v", "error", "-i", self.path("joined.y4m"), "-f", "rawvideo",
+                 "-pix_fmt", "yuv420p", "-"], capture_output=True, check=True).stdout
+            self.assertEqual(len(decoded), 12 * 160 * 100 * 3 // 2)
+
+
+@unittest.skipUnless(os.access(LAMINA, os.X_OK), f"no lamina binary at {LAMINA}")
+class KubernetesRecipe(unittest.TestCase):
+    """Runs the container scripts of distributed/k8s/ here, one index after
+    the other, as the Indexed Job's pods would, with this lamina on PATH."""
+
+    def setUp(self):
+        try:
+            import yaml
+        except ImportError:
+            self.skipTest("PyYAML is not installed (Ray brings it)")
+        self.scratch = tempfile.mkdtemp(prefix="lamina-k8s-test-")
+        self.bin = os.path.join(self.scratch, "bin")
+        os.makedirs(self.bin)
+        os.symlink(LAMINA, os.path.join(self.bin, "lamina"))
+        self.jobs = {}
+        for name in ["lamina-render-job.yaml", "lamina-join-job.yaml"]:
+            with open(os.path.join(HERE, "k8s", name)) as f:
+                for document in yaml.safe_load_all(f):
+                    self.jobs[document["metadata"]["name"]] = document
+
+    def tearDown(self):
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def run_pod(self, job, index=None, **env):
+        spec = job["spec"]["template"]["spec"]["containers"][0]
+        environment = {e["name"]: e["value"] for e in spec.get("env", [])}
+        environment.update(env)
+        environment["PATH"] = self.bin + os.pathsep + os.environ["PATH"]
+        if index is not None:
+            environment["JOB_COMPLETION_INDEX"] = str(index)
+        run = subprocess.run(spec["command"] + spec["args"], env=environment,
+                             capture_output=True, timeout=300)
+        self.assertEqual(run.returncode, 0, run.stderr.decode())
+        return run
+
+    def test_the_indexed_job_renders_the_same_shards_and_joins_to_a_single_render(self):
+        render = self.jobs["lamina-render"]
+        self.assertEqual(render["spec"]["completionMode"], "Indexed")
+        shards = int(render["spec"]["completions"])
+        env = {e["name"]: e["value"]
+               for e in render["spec"]["template"]["spec"]["containers"][0]["env"]}
+        self.assertEqual(int(env["SHARDS"]), shards)
+        # The script's arithmetic is the driver's, for the manifest's range and others.
+        script = render["spec"]["template"]["spec"]["containers"][0]["args"][0]
+        arithmetic = script.split('case "$OUTPUT"')[0]
+        for first, last, count in [(0, 239, shards), (0, 9, 4), (5, 6, 4), (3, 100, 7)]:
+            expected = lamina_ray.shard_ranges(first, last, count)
+            for i in range(count):
+                out = subprocess.run(
+                    ["/bin/sh", "-c", arithmetic + 'echo "$first..$last"'],
+                    env={"JOB_COMPLETION_INDEX": str(i), "FIRST_FRAME": str(first),
+                         "LAST_FRAME": str(last), "SHARDS": str(count),
+                         "PATH": os.environ["PATH"]},
+                    capture_output=True)
+                want = f"{expected[i][0]}..{expected[i][1]}" if i < len(expected) else ""
+                self.assertEqual(out.stdout.decode().strip(), want,
+                                 f"{first}..{last} in {count}, index {i}")
+
+        video = os.path.join(self.scratch, "out", "show.y4m")
+        for i in range(3):
+            self.run_pod(render, i, SCENE=SCENE, FIRST_FRAME="0", LAST_FRAME="11", FPS="12",
+                         SHARDS="3", OUTPUT=video)
+        parts = sorted(os.listdir(os.path.dirname(video)))
+        self.assertEqual(parts, [f"show.part-{i:04d}.y4m" for i in range(3)])
+        self.run_pod(self.jobs["lamina-join"], OUTPUT=video)
+        single = os.path.join(self.scratch, "single.y4m")
+        lamina("render", SCENE, "--frames", "0..11", "--fps", "12", "--video", single)
+        self.assertEqual(read(video), read(single))
+
+        pattern = os.path.join(self.scratch, "png", "f-%03d.png")
+        for i in range(3):
+            self.run_pod(render, i, SCENE=SCENE, FIRST_FRAME="0", LAST_FRAME="11", FPS="12",
+                         SHARDS="3", OUTPUT=pattern)
+        self.assertEqual(sorted(os.listdir(os.path.dirname(pattern))),
+                         [f"f-{n:03d}.png" for n in range(12)])
+
+
+if __name__ == "__main__":
+    unittest.main()
