@@ -189,9 +189,7 @@ extension FrameBuilder {
     }
     let shape = RoundedRect(layer: layer)
     let alpha = Float(layer.backgroundColor?.alpha ?? 0)
-    let visibleSublayers = layer.storedSublayersForRendering.filter {
-      !$0.isHidden && $0.opacity > 0
-    }
+    let visibleSublayers = layer.storedSublayersForRendering.filter { !drawsNothing($0) }
     let hasContents = layer.contents != nil
     let hasBorder = layer.borderWidth > 0 && (layer.borderColor?.alpha ?? 0) > 0
     if !hasContents && visibleSublayers.isEmpty && !hasBorder {
@@ -208,7 +206,7 @@ extension FrameBuilder {
           && RoundedRect(layer: sublayer).radii == shape.radii && sublayer.shadowOpacity == 0
           && sublayer.mask == nil
           && (sublayer.masksToBounds
-            || (sublayer.contents == nil && sublayer.storedSublayersForRendering.isEmpty))
+            || (sublayer.contents == nil && sublayer.storedSublayersForRendering.allSatisfy { drawsNothing($0) }))
       }
       guard cover != nil else { return .rendering }
     }
@@ -222,10 +220,44 @@ extension FrameBuilder {
     for sublayer in visibleSublayers where sublayer !== cover {
       let frame = sublayer.frame
       guard !frame.isNull, inside(frame, shape), sublayer.shadowOpacity == 0,
-        sublayer.masksToBounds || sublayer.storedSublayersForRendering.isEmpty
+        sublayer.masksToBounds || sublayer.storedSublayersForRendering.allSatisfy({ drawsNothing($0) })
       else { return .rendering }
     }
     return .shape(shape, alpha: 1)
+  }
+
+  /// Whether `layer` and its sublayers add nothing to the alpha a shadow is
+  /// cast from: hidden, transparent, or a layer that draws no content of its
+  /// own (`drawsNoContent`) with no background,
+  /// contents, border, shadow, delegate, mask or filters whose sublayers draw
+  /// nothing either (an empty container). Such layers leave the closed-form
+  /// shadow exact, as Core Animation casts the shadow of what is drawn.
+  /// Looks `depth` levels down; deeper trees count as drawing.
+  static func drawsNothing(_ layer: CALayer, depth: Int = 8) -> Bool {
+    if layer.isHidden || layer.opacity <= 0 { return true }
+    guard depth > 0, drawsNoContent(layer), layer.delegate == nil,
+      layer.contents == nil, (layer.backgroundColor?.alpha ?? 0) <= 0,
+      layer.borderWidth <= 0 || (layer.borderColor?.alpha ?? 0) <= 0,
+      layer.shadowOpacity <= 0, layer.mask == nil, layer.filters?.isEmpty ?? true,
+      layer.backgroundFilters?.isEmpty ?? true, layer.compositingFilter == nil
+    else { return false }
+    return layer.storedSublayersForRendering.allSatisfy { drawsNothing($0, depth: depth - 1) }
+  }
+
+  /// A plain layer, a text layer with no string or a shape layer with no
+  /// path: classes that draw nothing of their own.
+  private static func drawsNoContent(_ layer: CALayer) -> Bool {
+    if type(of: layer) === CALayer.self { return true }
+    if type(of: layer) === CATextLayer.self, let text = layer as? CATextLayer {
+      if text.string == nil { return true }
+      if let string = text.string as? String { return string.isEmpty }
+      if let string = text.string as? NSAttributedString { return string.length == 0 }
+      return false
+    }
+    if type(of: layer) === CAShapeLayer.self, let shape = layer as? CAShapeLayer {
+      return shape.path == nil
+    }
+    return false
   }
 
   private static func inside(_ rect: CGRect, _ shape: RoundedRect) -> Bool {
