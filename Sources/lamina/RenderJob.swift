@@ -89,22 +89,13 @@ struct RenderJob {
   }
 
   /// Runs `body`, the one frame of `scene` at `time`, timed by `watchdog`;
-  /// its errors name the file and the time (a `SceneError` and a lost
-  /// context are given as they are).
+  /// its errors name the file and the time (`FrameError.naming`).
   private func frame<T>(
     of scene: Scene, at time: Double, watchdog: FrameWatchdog?, _ body: () throws -> T
   ) throws -> T {
     watchdog?.begin("frame at t=\(Scene.seconds(time)) s")
     defer { watchdog?.end() }
-    do {
-      return try body()
-    } catch let error as SceneError {
-      throw error
-    } catch let error as RendererError where error.meansContextLost {
-      throw error
-    } catch {
-      throw FrameError(file: scene.fileName, frame: nil, time: time, underlying: error)
-    }
+    return try FrameError.naming(file: scene.fileName, frame: nil, time: time, body)
   }
 
   /// The scene, its images taken from `images` when given. This is the one

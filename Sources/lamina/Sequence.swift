@@ -119,12 +119,11 @@ func renderSequence(
       let time = Double(n) / fps
       watchdog?.begin("frame \(n) (t=\(Scene.seconds(time)) s)")
       defer { watchdog?.end() }
-      let image: RenderedImage
-      do {
+      let image = try FrameError.naming(file: scene.fileName, frame: n, time: time) {
         let frame = try renderer.checkedFrame(
           scene: scene, time: time, scale: scale, presentation: presentation)
         // Only what changed since the last frame is drawn again.
-        image =
+        let image =
           if let previous {
             try renderer.render(
               frame, updating: previous.image, damage: Damage(from: previous.frame, to: frame))
@@ -133,13 +132,7 @@ func renderSequence(
           }
         previous = (frame, image)
         try renderer.checkContext()
-      } catch let error as SceneError {
-        throw error
-      } catch let error as RendererError where error.meansContextLost {
-        // As it is: `lamina batch` retries the job on a new context.
-        throw error
-      } catch {
-        throw FrameError(file: scene.fileName, frame: n, time: time, underlying: error)
+        return image
       }
       // Waiting for the writers (a slow pipe) is not the frame's time.
       watchdog?.end()
@@ -178,6 +171,26 @@ struct FrameError: Error, CustomStringConvertible {
     let which = frame.map { "frame \($0) (t=\(Scene.seconds(time)) s)" }
       ?? "frame at t=\(Scene.seconds(time)) s"
     return "\(file): \(which): \(underlying)"
+  }
+}
+
+extension FrameError {
+  /// Runs `body`, the drawing of one frame: its errors come out as
+  /// `FrameError`s naming the file and the frame, except a `SceneError`
+  /// (which names them already) and a lost GL context (as it is, so that
+  /// `lamina batch` retries the job on a new context).
+  static func naming<T>(file: String, frame: Int?, time: Double, _ body: () throws -> T) throws
+    -> T
+  {
+    do {
+      return try body()
+    } catch let error as SceneError {
+      throw error
+    } catch let error as RendererError where error.meansContextLost {
+      throw error
+    } catch {
+      throw FrameError(file: file, frame: frame, time: time, underlying: error)
+    }
   }
 }
 

@@ -8,12 +8,7 @@ final class FindingsTests: XCTestCase {
   var scratch: URL!
 
   override func setUpWithError() throws {
-    guard FileManager.default.isExecutableFile(atPath: RenderTestSupport.laminaBinary.path) else {
-      throw XCTSkip("lamina is not built beside the tests (swift build --build-tests builds it)")
-    }
-    scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "lamina-findings-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    scratch = try RenderTestSupport.commandScratch("lamina-findings")
   }
 
   override func tearDownWithError() throws {

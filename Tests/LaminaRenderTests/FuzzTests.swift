@@ -13,12 +13,7 @@ final class FuzzTests: XCTestCase {
   var scratch: URL!
 
   override func setUpWithError() throws {
-    guard FileManager.default.isExecutableFile(atPath: RenderTestSupport.laminaBinary.path) else {
-      throw XCTSkip("lamina is not built beside the tests (swift build --build-tests builds it)")
-    }
-    scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "lamina-fuzz-test-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    scratch = try RenderTestSupport.commandScratch("lamina-fuzz-test")
   }
 
   override func tearDownWithError() throws {

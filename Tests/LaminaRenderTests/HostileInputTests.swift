@@ -10,12 +10,7 @@ final class HostileInputTests: XCTestCase {
   var scratch: URL!
 
   override func setUpWithError() throws {
-    guard FileManager.default.isExecutableFile(atPath: RenderTestSupport.laminaBinary.path) else {
-      throw XCTSkip("lamina is not built beside the tests (swift build --build-tests builds it)")
-    }
-    scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "lamina-hostile-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    scratch = try RenderTestSupport.commandScratch("lamina-hostile")
   }
 
   override func tearDownWithError() throws {
@@ -28,29 +23,11 @@ final class HostileInputTests: XCTestCase {
     var stderr: String
   }
 
-  /// Runs lamina with `arguments` (and extra environment), both pipes read
-  /// concurrently.
+  /// Runs lamina with `arguments` (and extra environment).
   func lamina(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-    let process = Process()
-    process.executableURL = RenderTestSupport.laminaBinary
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    nonisolated(unsafe) var stderr = Data()
-    let reader = DispatchGroup()
-    DispatchQueue.global().async(group: reader) {
-      stderr = err.fileHandleForReading.readDataToEndOfFile()
-    }
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    reader.wait()
-    process.waitUntilExit()
-    return Run(
-      status: process.terminationStatus, stdout: stdout,
-      stderr: String(decoding: stderr, as: UTF8.self))
+    let run = try RenderTestSupport.run(
+      RenderTestSupport.laminaBinary, arguments, environment: environment)
+    return Run(status: run.status, stdout: run.stdout, stderr: run.stderr)
   }
 
   func write(_ name: String, _ text: String) throws -> String {

@@ -7,6 +7,13 @@ import XCTest
 /// the key and what was expected.
 final class SceneErrorTests: XCTestCase {
   func message(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+    Self.loadError(text, file: file, line: line)
+  }
+
+  /// The error of loading `text` as scene.json (a failure when it loads).
+  static func loadError(_ text: String, file: StaticString = #filePath, line: UInt = #line)
+    -> String
+  {
     do {
       _ = try SceneLoader.load(
         data: Data(text.utf8), baseURL: SceneFilesTests.fixtures, fileName: "scene.json")

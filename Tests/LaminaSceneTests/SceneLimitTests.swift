@@ -9,14 +9,7 @@ import XCTest
 /// case here (the command-level ones are in HostileInputTests).
 final class SceneLimitTests: XCTestCase {
   func message(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> String {
-    do {
-      _ = try SceneLoader.load(
-        data: Data(text.utf8), baseURL: SceneFilesTests.fixtures, fileName: "scene.json")
-      XCTFail("loaded", file: file, line: line)
-      return ""
-    } catch {
-      return String(describing: error)
-    }
+    SceneErrorTests.loadError(text, file: file, line: line)
   }
 
   func scene(_ sublayers: String, canvas: String = #""width": 100, "height": 50"#) -> String {
