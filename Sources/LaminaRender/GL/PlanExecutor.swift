@@ -190,7 +190,9 @@ final class PlanExecutor {
       if prepared.insert(program.id).inserted {
         device.setUniform(program.viewport, viewport)
         if program.canvasOrigin >= 0 {
-          device.setUniform(program.canvasOrigin, Float(region.x), Float(region.y))
+          // gl_FragCoord counts from the target's corner, not the viewport's.
+          device.setUniform(
+            program.canvasOrigin, Float(region.x - area.x), Float(region.y - area.y))
         }
       }
       if let texture = input.texture {

@@ -249,7 +249,7 @@ extension FramePlanner {
     let rect = CGRect(x: area.x, y: area.y, width: area.width, height: area.height)
     let material: Material = group.mask.map { .masked(group.id, mask: $0.id) } ?? .group(group.id)
     var item = DrawItem(
-      material: material, clippedPolygon: nil, rect: rect, uv: (0, 0, 1, 1),
+      material: material, clippedPolygon: nil, rect: rect, uv: textureRect(of: group),
       matrix: CATransform3DIdentity, color: SIMD4(repeating: group.opacity), bounds: area,
       layerName: nil, antialiased: false, clipPlanes: group.clipPlanes)
     item.clip = group.clip

@@ -32,6 +32,10 @@ struct FramePlanner {
   var backdropCanvas: [Int: PixelRect] = [:]
   /// Cache entries (masks, masked content, shadows) used or made this frame.
   var cachedPasses: [Int: TargetID] = [:]
+  /// The mask atlas being filled (`FramePlanner+Atlas.swift`) and each
+  /// atlas group's slot in it.
+  var atlas: MaskAtlas?
+  var atlasSlots: [Int: PixelRect] = [:]
   private var rasters: [Int: TargetID] = [:]
   /// Each image's index in `plan.images`.
   private var imageIndices: [ObjectIdentifier: Int] = [:]
@@ -102,6 +106,7 @@ struct FramePlanner {
     groupTargets = [:]
     shadowExtents = [:]
     backdropCanvas = [:]
+    atlasSlots = [:]
   }
 
   // MARK: What the passes sample
@@ -124,6 +129,9 @@ struct FramePlanner {
         }
       }
     }
+    // What these commands' groups put in the atlas is drawn before anything
+    // that samples it.
+    flushAtlas()
   }
 
   /// How a group reaches its parent.
@@ -174,14 +182,16 @@ struct FramePlanner {
     }
     let area = group.bounds.intersection(region)
     guard !area.isEmpty else { return }
+    if !isMask, let mask = group.mask, Self.fitsAtlas(group, area: area),
+      !caches.holdsCachedPass(Self.cacheKey(group.commands, area: area))
+        || !caches.holdsCachedPass(Self.cacheKey(mask.commands, area: area))
+    {
+      deferToAtlas(group, mask: mask, area: area)
+      return
+    }
     if let mask = group.mask { prepareGroup(mask, region: area, isMask: true) }
     var key: Int?
-    if isMask || group.mask != nil {
-      var hasher = Hasher()
-      RasterSignature.combine(area, &hasher)
-      RasterSignature.combine(group.commands, groupBase: 0, into: &hasher)
-      key = hasher.finalize()
-    }
+    if isMask || group.mask != nil { key = Self.cacheKey(group.commands, area: area) }
     let label = "group \(group.id) \(area): \(group.reason)"
     if let key, let cached = cachedTarget(key, width: area.width, height: area.height, label) {
       groupTargets[group.id] = cached
@@ -252,10 +262,12 @@ struct FramePlanner {
   /// reads what was drawn before it.
   mutating func drawList(
     _ commands: [DrawCommand], into target: TargetID, region: PixelRect, clear: SIMD4<Float>?,
-    scissor: PixelRect? = nil, label: String
+    scissor: PixelRect? = nil, viewport: PixelRect? = nil, label: String
   ) {
     var open = OpenPass(
-      pass: DrawPass(target: target, region: region, clear: clear, scissor: scissor, label: label),
+      pass: DrawPass(
+        target: target, region: region, clear: clear, scissor: scissor, viewport: viewport,
+        label: label),
       batcher: Batcher(batching: options.batching, edgeCoverage: options.edgeCoverage))
     open.batcher.reserve(items: commands.count)
     draw(commands, into: &open, opacity: 1)
