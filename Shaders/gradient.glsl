@@ -1,14 +1,15 @@
-// Included by gradient_axial/radial/conic.frag.glsl, each of which defines
-// its GRADIENT_* kind: llvmpipe evaluates both sides of a branch, even a
-// uniform one, so one program per kind saves the others' math (atan above
-// all). CAGradientLayer, computed per pixel without textures. v_texcoord
-// carries the pixel's position in the layer's bounds, in points from the
-// bounds' origin, interpolated perspective-correctly, so the gradient is
-// evaluated in the layer's own space under any transform. Colors
-// interpolate on straight (un-premultiplied) components, as Core Animation
-// does, and are premultiplied afterwards; the result is dithered before the
-// 8-bit target quantizes it, so slow gradients do not band.
-const int MAX_STOPS = 16;
+// CAGradientLayer's color at a point, for gradient.frag and the GRADIENT
+// variants of effect.frag; the includer defines its kind (GRADIENT_RADIAL,
+// GRADIENT_CONIC, else axial): llvmpipe evaluates both sides of a branch,
+// even a uniform one, so one program per kind saves the others' math (atan
+// above all). The point is in the layer's bounds, in points from the bounds'
+// origin (v_texcoord, interpolated perspective-correctly), so the gradient
+// is evaluated in the layer's own space under any transform. The stops are
+// a ramp texture the renderer writes once per distinct stops
+// (GradientPaint.rampTexels: straight colors interpolated as Core Animation
+// does, then premultiplied), so a pixel costs one sample, whatever the stop
+// count. The result is dithered before the 8-bit target quantizes it, so
+// slow gradients do not band.
 
 // Per kind, computed on the CPU (GradientPaint.parameters):
 //   axial:  (a, b, c, 0): t = a*x + b*y + c, the projection on start-end;
@@ -16,15 +17,13 @@ const int MAX_STOPS = 16;
 //   conic:  (cx, cy, a0, 0): t = fract(angle(p - center) / TAU - a0), where
 //           a0 is the angle of the end point in turns.
 uniform vec4 u_params;
-uniform int u_count;       // number of stops, 1...MAX_STOPS
-uniform vec4 u_colors[MAX_STOPS];       // straight RGBA
-uniform float u_locations[MAX_STOPS];   // increasing
-
-in vec2 v_texcoord;
-in vec4 v_color;
-in vec4 v_edges;
-flat in vec4 v_texclamp;
-out vec4 o_color;
+// Where t lands on the ramp: u = t * u_ramp.x + u_ramp.y puts the span's
+// ends (GradientPaint.span) on the centers of the first and last texels.
+uniform vec2 u_ramp;
+uniform sampler2D s_ramp;
+// The target's corner in canvas pixels: the noise follows the canvas, so a
+// region drawn on its own (a tile, a damaged rect) gets the same pixels.
+uniform vec2 u_canvasOrigin;
 
 const float TAU = 6.283185307179586;
 
@@ -41,24 +40,10 @@ float gradientPosition(vec2 p) {
 #endif
 }
 
-// Each stop pulls the color toward itself by how far t has passed the
-// previous stop within that segment (0 before it, 1 after it); a hard stop
-// (equal locations) steps at once. The renderer compiles a variant per stop
-// count (STOP_COUNT): with a constant bound the loop unrolls and the array
-// indices become constants, which llvmpipe runs about 2.5 times faster than
-// indexing uniform arrays per pixel. Without it, u_count bounds the loop.
-vec4 colorAt(float t) {
-  vec4 color = u_colors[0];
-#ifdef STOP_COUNT
-  for (int i = 1; i < STOP_COUNT; i++) {
-#else
-  for (int i = 1; i < u_count; i++) {
-#endif
-    float a = u_locations[i - 1], b = u_locations[i];
-    float f = b > a ? clamp((t - a) / (b - a), 0.0, 1.0) : step(a, t);
-    color = mix(color, u_colors[i], f);
-  }
-  return color;
+// The premultiplied color at `p` (the sampler clamps beyond the span).
+vec4 gradientColor(vec2 p) {
+  float u = gradientPosition(p) * u_ramp.x + u_ramp.y;
+  return texture(s_ramp, vec2(u, 0.5));
 }
 
 // Interleaved gradient noise: a cheap, deterministic per-pixel value in 0...1.
@@ -66,16 +51,9 @@ float noise(vec2 p) {
   return fract(52.9829189 * fract(dot(p, vec2(0.06711056, 0.00583715))));
 }
 
-// The target's corner in canvas pixels: the noise follows the canvas, so a
-// region drawn on its own (a tile, a damaged rect) gets the same pixels.
-uniform vec2 u_canvasOrigin;
-
-void main() {
-  vec4 straight = colorAt(gradientPosition(v_texcoord));
-  vec4 color = vec4(straight.rgb * straight.a, straight.a) * v_color;
-  // Triangular noise of ±1 step of the 8-bit target, kept premultiplied-valid.
+// Triangular noise of ±1 step of the 8-bit target, kept premultiplied-valid.
+vec4 dithered(vec4 color) {
   vec2 p = gl_FragCoord.xy + u_canvasOrigin;
   float dither = (noise(p) + noise(p.yx + 17.0) - 1.0) / 255.0;
-  color.rgb = clamp(color.rgb + dither, 0.0, color.a);
-  o_color = color * edgeCoverage(v_edges * gl_FragCoord.w);
+  return vec4(clamp(color.rgb + dither, 0.0, color.a), color.a);
 }

@@ -1,7 +1,5 @@
 #version 300 es
-#ifdef BLEND_ADVANCED
-#extension GL_KHR_blend_equation_advanced : require
-#endif
+#include "blend_support.glsl"
 // An image (premultiplied texels) tinted by a premultiplied color; the color
 // carries the layer's accumulated opacity. Texture coordinates are clamped to
 // the shown part of the image (contentsRect), so that the antialiasing fringe
@@ -15,10 +13,6 @@ in vec4 v_color;
 in vec4 v_edges;
 flat in vec4 v_texclamp;
 out vec4 o_color;
-#ifdef BLEND_ADVANCED
-// compositingFilter blend modes: the blend unit reads the destination.
-layout(blend_support_all_equations) out;
-#endif
 
 #include "edge_coverage.glsl"
 

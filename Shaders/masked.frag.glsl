@@ -1,4 +1,5 @@
 #version 300 es
+#include "blend_support.glsl"
 // Composites an offscreen group through its mask: the mask layer's
 // rendering, drawn over the same pixels, multiplies by its alpha (and the
 // group's clip, when compiled with CLIP).

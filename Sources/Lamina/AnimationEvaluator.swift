@@ -22,6 +22,8 @@ final class CompiledAnimation {
   let valueFunction: CAValueFunction?
   /// A from-to animation of numbers on a fast property: the common case.
   let fastNumbers: (from: Double, to: Double, set: (CALayer, Double) -> Void)?
+  /// The fast property's getter, for `fastNumbers`.
+  let fastGet: ((CALayer) -> Double)?
   /// Whether restoring `property` from the model undoes the animation (no
   /// group, no path rotation, a fast property).
   let restorable: Bool
@@ -67,12 +69,24 @@ final class CompiledAnimation {
       !(animation is CASpringAnimation), let p = self.property, case .number(let set) = p.setter
     {
       fastNumbers = (x, y, set)
+      fastGet = p.number
     } else {
       fastNumbers = nil
+      fastGet = nil
     }
     restorable =
       self.property != nil && children.isEmpty
       && (keyframe?.rotationMode == nil || keyframe?.path == nil)
+  }
+
+  /// The value of a `fastNumbers` animation at `time`, or nil when it
+  /// does not apply then (not begun, or over, without a fill).
+  func fastValue(at time: CFTimeInterval) -> Double? {
+    guard let fast = fastNumbers else { return nil }
+    if removedOnCompletion && timing.hasEnded(atParentTime: time) { return nil }
+    guard let point = timing.point(atParentTime: time) else { return nil }
+    let eased = timingFunction?.evaluate(at: point.progress) ?? point.progress
+    return fast.from + (fast.to - fast.from) * eased
   }
 
   /// Applies the animation to `layer` (a presentation layer holding the
@@ -105,7 +119,14 @@ final class CompiledAnimation {
   /// Puts the model's value of the animated property back on `layer` (only
   /// when `restorable`).
   func restore(_ layer: CALayer, from model: CALayer) {
-    if let property { _ = property.set(layer, property.get(model)) }
+    guard let property else { return }
+    // A component of the transform goes back with the whole transform: a
+    // transform taken apart and put together again is not quite the same.
+    if property.isTransformComponent {
+      layer.transform = model.transform
+    } else {
+      _ = property.set(layer, property.get(model))
+    }
   }
 
   private func read(_ layer: CALayer) -> AnimationValue {
@@ -226,6 +247,11 @@ struct AnimatedProperty {
   }
   let get: (CALayer) -> AnimationValue
   let setter: Setter
+  /// The getter of a number property.
+  var number: ((CALayer) -> Double)? = nil
+  /// True for `transform.rotation.z` and the other components of the
+  /// transform (set on the transform taken apart, as KVC sets them).
+  var isTransformComponent = false
 
   func set(_ layer: CALayer, _ value: AnimationValue) -> Bool {
     switch setter {
@@ -242,10 +268,44 @@ struct AnimatedProperty {
   private static func number(
     _ get: @escaping (CALayer) -> Double, _ set: @escaping (CALayer, Double) -> Void
   ) -> AnimatedProperty {
-    AnimatedProperty(get: { .number(get($0)) }, setter: .number(set))
+    AnimatedProperty(get: { .number(get($0)) }, setter: .number(set), number: get)
+  }
+
+  /// A component of the transform, read and set as the `transform.*` key
+  /// paths are (`CATransform3D.value(forComponent:)`, `setting(component:to:)`).
+  private static func component(
+    _ get: @escaping (CATransform3D.Components) -> CGFloat,
+    _ set: @escaping (inout CATransform3D.Components, CGFloat) -> Void
+  ) -> AnimatedProperty {
+    var property = number(
+      { Double(get($0.transform.components)) },
+      { layer, value in
+        let t = layer.transform
+        var k = t.components
+        set(&k, CGFloat(value))
+        var recomposed = CATransform3D(components: k)
+        (recomposed.m14, recomposed.m24, recomposed.m34, recomposed.m44) = (
+          t.m14, t.m24, t.m34, t.m44
+        )
+        layer.transform = recomposed
+      })
+    property.isTransformComponent = true
+    return property
   }
 
   static let table: [String: AnimatedProperty] = [
+    "transform.rotation.x": component({ $0.rotation.x }, { $0.rotation.x = $1 }),
+    "transform.rotation.y": component({ $0.rotation.y }, { $0.rotation.y = $1 }),
+    "transform.rotation.z": component({ $0.rotation.z }, { $0.rotation.z = $1 }),
+    "transform.rotation": component({ $0.rotation.z }, { $0.rotation.z = $1 }),
+    "transform.scale.x": component({ $0.scale.x }, { $0.scale.x = $1 }),
+    "transform.scale.y": component({ $0.scale.y }, { $0.scale.y = $1 }),
+    "transform.scale.z": component({ $0.scale.z }, { $0.scale.z = $1 }),
+    "transform.scale": component(
+      { ($0.scale.x + $0.scale.y + $0.scale.z) / 3 }, { $0.scale = ($1, $1, $1) }),
+    "transform.translation.x": component({ $0.translation.x }, { $0.translation.x = $1 }),
+    "transform.translation.y": component({ $0.translation.y }, { $0.translation.y = $1 }),
+    "transform.translation.z": component({ $0.translation.z }, { $0.translation.z = $1 }),
     "opacity": number({ Double($0.opacity) }, { $0.opacity = Float($1) }),
     "cornerRadius": number({ Double($0.cornerRadius) }, { $0.cornerRadius = CGFloat($1) }),
     "borderWidth": number({ Double($0.borderWidth) }, { $0.borderWidth = CGFloat($1) }),

@@ -18,6 +18,20 @@ enum AnimationValue {
   /// Anything else (booleans, enumerations, images, nil): it only switches.
   case discrete(Any?)
 
+  /// True when the two are certainly the same value (false when that
+  /// cannot be told cheaply: lists, paths, discrete values).
+  func isSame(as other: AnimationValue) -> Bool {
+    switch (self, other) {
+    case (.number(let a), .number(let b)): return a == b
+    case (.point(let a), .point(let b)): return a == b
+    case (.size(let a), .size(let b)): return a == b
+    case (.rect(let a), .rect(let b)): return a == b
+    case (.color(let a), .color(let b)): return a == b
+    case (.transform(let a), .transform(let b)): return a == b
+    default: return false
+    }
+  }
+
   /// Converts a value as animations and KVC hold it.
   init(_ value: Any?) {
     switch value {

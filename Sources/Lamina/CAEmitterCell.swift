@@ -4,92 +4,92 @@ import Foundation
 /// image, with random ranges. Cells may emit cells of their own.
 open class CAEmitterCell: NSObject, CAMediaTiming {
   /// The cell's name, used in key paths.
-  open var name: String?
+  @exclusivity(unchecked) open var name: String?
   /// Whether the cell emits.
-  open var isEnabled: Bool = true
+  @exclusivity(unchecked) open var isEnabled: Bool = true
   /// Particles born per second.
-  open var birthRate: Float = 0
+  @exclusivity(unchecked) open var birthRate: Float = 0
   /// Seconds a particle lives.
-  open var lifetime: Float = 0
+  @exclusivity(unchecked) open var lifetime: Float = 0
   /// Random variation of `lifetime`.
-  open var lifetimeRange: Float = 0
+  @exclusivity(unchecked) open var lifetimeRange: Float = 0
   /// Angle of emission from the z axis, radians.
-  open var emissionLatitude: CGFloat = 0
+  @exclusivity(unchecked) open var emissionLatitude: CGFloat = 0
   /// Angle of emission in the x-y plane, radians.
-  open var emissionLongitude: CGFloat = 0
+  @exclusivity(unchecked) open var emissionLongitude: CGFloat = 0
   /// Random variation of the emission angle, radians.
-  open var emissionRange: CGFloat = 0
+  @exclusivity(unchecked) open var emissionRange: CGFloat = 0
   /// Initial speed, points per second.
-  open var velocity: CGFloat = 0
+  @exclusivity(unchecked) open var velocity: CGFloat = 0
   /// Random variation of `velocity`.
-  open var velocityRange: CGFloat = 0
+  @exclusivity(unchecked) open var velocityRange: CGFloat = 0
   /// Acceleration along x, points per second squared.
-  open var xAcceleration: CGFloat = 0
+  @exclusivity(unchecked) open var xAcceleration: CGFloat = 0
   /// Acceleration along y.
-  open var yAcceleration: CGFloat = 0
+  @exclusivity(unchecked) open var yAcceleration: CGFloat = 0
   /// Acceleration along z.
-  open var zAcceleration: CGFloat = 0
+  @exclusivity(unchecked) open var zAcceleration: CGFloat = 0
   /// Scale of the contents.
-  open var scale: CGFloat = 1
+  @exclusivity(unchecked) open var scale: CGFloat = 1
   /// Random variation of `scale`.
-  open var scaleRange: CGFloat = 0
+  @exclusivity(unchecked) open var scaleRange: CGFloat = 0
   /// Change of scale per second.
-  open var scaleSpeed: CGFloat = 0
+  @exclusivity(unchecked) open var scaleSpeed: CGFloat = 0
   /// Rotation speed, radians per second.
-  open var spin: CGFloat = 0
+  @exclusivity(unchecked) open var spin: CGFloat = 0
   /// Random variation of `spin`.
-  open var spinRange: CGFloat = 0
+  @exclusivity(unchecked) open var spinRange: CGFloat = 0
   /// Multiplies the contents' colors; white by default.
-  open var color: CGColor? = .white
+  @exclusivity(unchecked) open var color: CGColor? = .white
   /// Random variation of the color's red.
-  open var redRange: Float = 0
+  @exclusivity(unchecked) open var redRange: Float = 0
   /// Random variation of the color's green.
-  open var greenRange: Float = 0
+  @exclusivity(unchecked) open var greenRange: Float = 0
   /// Random variation of the color's blue.
-  open var blueRange: Float = 0
+  @exclusivity(unchecked) open var blueRange: Float = 0
   /// Random variation of the color's alpha.
-  open var alphaRange: Float = 0
+  @exclusivity(unchecked) open var alphaRange: Float = 0
   /// Change of red per second.
-  open var redSpeed: Float = 0
+  @exclusivity(unchecked) open var redSpeed: Float = 0
   /// Change of green per second.
-  open var greenSpeed: Float = 0
+  @exclusivity(unchecked) open var greenSpeed: Float = 0
   /// Change of blue per second.
-  open var blueSpeed: Float = 0
+  @exclusivity(unchecked) open var blueSpeed: Float = 0
   /// Change of alpha per second.
-  open var alphaSpeed: Float = 0
+  @exclusivity(unchecked) open var alphaSpeed: Float = 0
   /// The particle image (a `CGImage`).
-  open var contents: Any?
+  @exclusivity(unchecked) open var contents: Any?
   /// Unit rect of the image that is shown.
-  open var contentsRect: CGRect = CGRect(x: 0, y: 0, width: 1, height: 1)
+  @exclusivity(unchecked) open var contentsRect: CGRect = CGRect(x: 0, y: 0, width: 1, height: 1)
   /// Pixels per point of the image.
-  open var contentsScale: CGFloat = 1
+  @exclusivity(unchecked) open var contentsScale: CGFloat = 1
   /// Sampling when magnified.
-  open var magnificationFilter: CALayerContentsFilter = .linear
+  @exclusivity(unchecked) open var magnificationFilter: CALayerContentsFilter = .linear
   /// Sampling when minified.
-  open var minificationFilter: CALayerContentsFilter = .linear
+  @exclusivity(unchecked) open var minificationFilter: CALayerContentsFilter = .linear
   /// Level-of-detail bias.
-  open var minificationFilterBias: Float = 0
+  @exclusivity(unchecked) open var minificationFilterBias: Float = 0
   /// Cells each particle emits in turn.
-  open var emitterCells: [CAEmitterCell]?
+  @exclusivity(unchecked) open var emitterCells: [CAEmitterCell]?
   /// Seconds after the emitter's start when the cell begins.
-  open var beginTime: CFTimeInterval = 0
+  @exclusivity(unchecked) open var beginTime: CFTimeInterval = 0
   /// How long the cell emits; 0 for ever.
-  open var duration: CFTimeInterval = 0
+  @exclusivity(unchecked) open var duration: CFTimeInterval = 0
   /// Time scale of the cell.
-  open var speed: Float = 1
+  @exclusivity(unchecked) open var speed: Float = 1
   /// Offset into the cell's time.
-  open var timeOffset: CFTimeInterval = 0
+  @exclusivity(unchecked) open var timeOffset: CFTimeInterval = 0
   /// Repetitions of the cell's timing.
-  open var repeatCount: Float = 0
+  @exclusivity(unchecked) open var repeatCount: Float = 0
   /// Seconds the cell's timing repeats for.
-  open var repeatDuration: CFTimeInterval = 0
+  @exclusivity(unchecked) open var repeatDuration: CFTimeInterval = 0
   /// Whether the cell's timing plays backward after forward.
-  open var autoreverses: Bool = false
+  @exclusivity(unchecked) open var autoreverses: Bool = false
   /// What the cell's timing holds outside its active time (kept; a cell
   /// emits during its active time).
-  open var fillMode: CAMediaTimingFillMode = .removed
+  @exclusivity(unchecked) open var fillMode: CAMediaTimingFillMode = .removed
   /// Default values consulted by `value(forKey:)` for keys never set.
-  open var style: [AnyHashable: Any]?
+  @exclusivity(unchecked) open var style: [AnyHashable: Any]?
 
   /// A cell with Core Animation's default values (and the class's
   /// `defaultValue(forKey:)` overrides). Subclasses override it as on iOS.
@@ -190,7 +190,7 @@ open class CAEmitterCell: NSObject, CAMediaTiming {
   }()
 
   /// Values stored for keys cells do not have.
-  var attributes: [String: Any] = [:]
+  @exclusivity(unchecked) var attributes: [String: Any] = [:]
 
   /// The value for `key` (a property, or a value stored for another key).
   open func value(forKey key: String) -> Any? {

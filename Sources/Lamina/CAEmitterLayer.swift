@@ -46,63 +46,63 @@ open class CAEmitterLayer: CALayer {
   override package class func makeInstance() -> CALayer { CAEmitterLayer() }
 
   /// The cells emitted, each a kind of particle.
-  open var emitterCells: [CAEmitterCell]? {
+  @exclusivity(unchecked) open var emitterCells: [CAEmitterCell]? {
     didSet { didChange("emitterCells", oldValue) }
   }
   /// Multiplies each cell's birth rate.
-  open var birthRate: Float = 1 {
+  @exclusivity(unchecked) open var birthRate: Float = 1 {
     didSet { didChange("birthRate", oldValue) }
   }
   /// Multiplies each cell's lifetime.
-  open var lifetime: Float = 1 {
+  @exclusivity(unchecked) open var lifetime: Float = 1 {
     didSet { didChange("lifetime", oldValue) }
   }
   /// The center of the emitter shape, in the layer's bounds space.
-  open var emitterPosition: CGPoint = .zero {
+  @exclusivity(unchecked) open var emitterPosition: CGPoint = .zero {
     didSet { didChange("emitterPosition", oldValue) }
   }
   /// The z of the emitter's center.
-  open var emitterZPosition: CGFloat = 0 {
+  @exclusivity(unchecked) open var emitterZPosition: CGFloat = 0 {
     didSet { didChange("emitterZPosition", oldValue) }
   }
   /// The size of the emitter shape.
-  open var emitterSize: CGSize = .zero {
+  @exclusivity(unchecked) open var emitterSize: CGSize = .zero {
     didSet { didChange("emitterSize", oldValue) }
   }
   /// The depth of the emitter shape (cuboid, sphere).
-  open var emitterDepth: CGFloat = 0 {
+  @exclusivity(unchecked) open var emitterDepth: CGFloat = 0 {
     didSet { didChange("emitterDepth", oldValue) }
   }
   /// The shape particles are born on or in.
-  open var emitterShape: CAEmitterLayerEmitterShape = .point {
+  @exclusivity(unchecked) open var emitterShape: CAEmitterLayerEmitterShape = .point {
     didSet { didChange("emitterShape", oldValue) }
   }
   /// Where on the shape particles are born.
-  open var emitterMode: CAEmitterLayerEmitterMode = .volume {
+  @exclusivity(unchecked) open var emitterMode: CAEmitterLayerEmitterMode = .volume {
     didSet { didChange("emitterMode", oldValue) }
   }
   /// How particles are ordered and composited.
-  open var renderMode: CAEmitterLayerRenderMode = .unordered {
+  @exclusivity(unchecked) open var renderMode: CAEmitterLayerRenderMode = .unordered {
     didSet { didChange("renderMode", oldValue) }
   }
   /// Whether particles keep their depth.
-  open var preservesDepth: Bool = false {
+  @exclusivity(unchecked) open var preservesDepth: Bool = false {
     didSet { didChange("preservesDepth", oldValue) }
   }
   /// Multiplies each cell's velocity.
-  open var velocity: Float = 1 {
+  @exclusivity(unchecked) open var velocity: Float = 1 {
     didSet { didChange("velocity", oldValue) }
   }
   /// Multiplies each cell's scale.
-  open var scale: Float = 1 {
+  @exclusivity(unchecked) open var scale: Float = 1 {
     didSet { didChange("scale", oldValue) }
   }
   /// Multiplies each cell's spin.
-  open var spin: Float = 1 {
+  @exclusivity(unchecked) open var spin: Float = 1 {
     didSet { didChange("spin", oldValue) }
   }
   /// Seeds the random numbers: the same seed gives the same frames.
-  open var seed: UInt32 = 0 {
+  @exclusivity(unchecked) open var seed: UInt32 = 0 {
     didSet { didChange("seed", oldValue) }
   }
 

@@ -23,26 +23,26 @@ open class CAGradientLayer: CALayer {
   override package class func makeInstance() -> CALayer { CAGradientLayer() }
 
   /// The colors (`CGColor` values), first at location 0.
-  open var colors: [Any]? {
+  @exclusivity(unchecked) open var colors: [Any]? {
     didSet { didChange("colors", oldValue) }
   }
   /// The location of each color in 0…1, or nil for evenly spaced colors.
   /// Numbers, as in Core Animation: `gradient.locations = [0, 0.5, 1]`.
-  open var locations: [NSNumber]? {
+  @exclusivity(unchecked) open var locations: [NSNumber]? {
     didSet { didChange("locations", oldValue) }
   }
   /// `locations` as values.
   public var locationValues: [CGFloat]? { locations.map(Convert.lengths) }
   /// Unit point where location 0 lies (the center for radial and conic).
-  open var startPoint = CGPoint(x: 0.5, y: 0) {
+  @exclusivity(unchecked) open var startPoint = CGPoint(x: 0.5, y: 0) {
     didSet { didChange("startPoint", oldValue) }
   }
   /// Unit point where location 1 lies (the direction of 0 for conic).
-  open var endPoint = CGPoint(x: 0.5, y: 1) {
+  @exclusivity(unchecked) open var endPoint = CGPoint(x: 0.5, y: 1) {
     didSet { didChange("endPoint", oldValue) }
   }
   /// Axial, radial or conic.
-  open var type: CAGradientLayerType = .axial {
+  @exclusivity(unchecked) open var type: CAGradientLayerType = .axial {
     didSet { didChange("type", oldValue) }
   }
 

@@ -14,10 +14,15 @@ import Foundation
 /// root.addSublayer(card)
 /// ```
 open class CALayer: NSObject {
+  // Stored properties are `@exclusivity(unchecked)`: frame building and
+  // presentation updates read them for every layer of every frame, and the
+  // run-time exclusivity check costs several times the read itself (the
+  // compiler's static checks stay).
+
   // MARK: Geometry
 
   /// The layer's own coordinate space; its origin shifts where sublayers appear.
-  open var bounds: CGRect = .zero {
+  @exclusivity(unchecked) open var bounds: CGRect = .zero {
     didSet {
       didChange("bounds", oldValue)
       // A new size needs a new layout (and, when asked, a new display), as in Core Animation.
@@ -40,98 +45,104 @@ open class CALayer: NSObject {
     didSet { valuesVersion &+= 1 }
   }
   /// Where the anchor point sits, in the superlayer's bounds space.
-  open var position: CGPoint = .zero {
+  @exclusivity(unchecked) open var position: CGPoint = .zero {
     didSet { didChange("position", oldValue) }
   }
   /// The position's z.
-  open var zPosition: CGFloat = 0 {
+  @exclusivity(unchecked) open var zPosition: CGFloat = 0 {
     didSet { didChange("zPosition", oldValue) }
   }
   /// Unit point of the bounds that `position` pins and transforms pivot about.
-  open var anchorPoint = CGPoint(x: 0.5, y: 0.5) {
+  @exclusivity(unchecked) open var anchorPoint = CGPoint(x: 0.5, y: 0.5) {
     didSet { didChange("anchorPoint", oldValue) }
   }
   /// The anchor point's z.
-  open var anchorPointZ: CGFloat = 0 {
+  @exclusivity(unchecked) open var anchorPointZ: CGFloat = 0 {
     didSet { didChange("anchorPointZ", oldValue) }
   }
   /// Applied about the anchor point.
-  open var transform: CATransform3D = CATransform3DIdentity {
+  @exclusivity(unchecked) open var transform: CATransform3D = CATransform3DIdentity {
     didSet { didChange("transform", oldValue) }
   }
   /// Applied to the sublayers about this layer's anchor point (perspective lives here).
-  open var sublayerTransform: CATransform3D = CATransform3DIdentity {
+  @exclusivity(unchecked) open var sublayerTransform: CATransform3D = CATransform3DIdentity {
     didSet { didChange("sublayerTransform", oldValue) }
   }
   /// Flips the y axis of the sublayers' coordinate space.
-  open var isGeometryFlipped = false {
+  @exclusivity(unchecked) open var isGeometryFlipped = false {
     didSet { valuesVersion &+= 1 }
   }
   /// When false, the layer is not drawn while its back faces the viewer.
-  open var isDoubleSided = true {
+  @exclusivity(unchecked) open var isDoubleSided = true {
     didSet { didChange("doubleSided", oldValue) }
   }
 
   // MARK: Appearance
 
   /// Hides the layer and its subtree.
-  open var isHidden = false {
+  @exclusivity(unchecked) open var isHidden = false {
     didSet { didChange("hidden", oldValue) }
   }
   /// Group opacity of the layer and its subtree, 0…1.
-  open var opacity: Float = 1 {
-    didSet { didChange("opacity", oldValue) }
+  @exclusivity(unchecked) open var opacity: Float = 1 {
+    didSet {
+      // Stamps the change as one of opacity alone (see CALayer+Changes.swift).
+      changeIsOpacity = true
+      didChange("opacity", oldValue)
+      changeIsOpacity = false
+    }
   }
   /// Filled behind the contents, clipped to the rounded bounds.
-  open var backgroundColor: CGColor? {
+  @exclusivity(unchecked) open var backgroundColor: CGColor? {
     didSet { didChange("backgroundColor", oldValue) }
   }
   /// Radius of the rounded corners listed in `maskedCorners`.
-  open var cornerRadius: CGFloat = 0 {
+  @exclusivity(unchecked) open var cornerRadius: CGFloat = 0 {
     didSet { didChange("cornerRadius", oldValue) }
   }
   /// The corners `cornerRadius` rounds.
-  open var maskedCorners: CACornerMask = .all {
+  @exclusivity(unchecked) open var maskedCorners: CACornerMask = .all {
     didSet { valuesVersion &+= 1 }
   }
   /// Width of the border, drawn inward from the bounds.
-  open var borderWidth: CGFloat = 0 {
+  @exclusivity(unchecked) open var borderWidth: CGFloat = 0 {
     didSet { didChange("borderWidth", oldValue) }
   }
   /// Color of the border.
-  open var borderColor: CGColor? = .black {
+  @exclusivity(unchecked) open var borderColor: CGColor? = .black {
     didSet { didChange("borderColor", oldValue) }
   }
   /// Clips contents and sublayers to the rounded bounds.
-  open var masksToBounds = false {
+  @exclusivity(unchecked) open var masksToBounds = false {
     didSet { didChange("masksToBounds", oldValue) }
   }
   /// A layer whose alpha multiplies this layer's rendering.
-  open var mask: CALayer? {
+  @exclusivity(unchecked) open var mask: CALayer? {
     didSet {
       oldValue?.maskOwner = nil
       mask?.removeFromSuperlayer()
       mask?.maskOwner = self
+      noteChange()
     }
   }
   /// The contents image (a `CGImage`), or nil.
-  open var contents: Any? {
+  @exclusivity(unchecked) open var contents: Any? {
     didSet { didChange("contents", oldValue) }
   }
   /// How the contents image is placed in the bounds.
-  open var contentsGravity: CALayerContentsGravity = .resize {
+  @exclusivity(unchecked) open var contentsGravity: CALayerContentsGravity = .resize {
     didSet { valuesVersion &+= 1 }
   }
   /// Unit rect of the contents image that is shown.
-  open var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1) {
+  @exclusivity(unchecked) open var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1) {
     didSet { didChange("contentsRect", oldValue) }
   }
   /// Unit rect of the contents image that stretches (nine-slice).
-  open var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1) {
+  @exclusivity(unchecked) open var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1) {
     didSet { didChange("contentsCenter", oldValue) }
   }
   /// Pixels per point of the contents image.
-  open var contentsScale: CGFloat = 1 {
+  @exclusivity(unchecked) open var contentsScale: CGFloat = 1 {
     didSet {
       valuesVersion &+= 1
       if redisplaysOnChange && type(of: self).needsDisplay(forKey: "contentsScale") {
@@ -140,73 +151,73 @@ open class CALayer: NSObject {
     }
   }
   /// Sampling when the contents are drawn larger than their pixels.
-  open var magnificationFilter: CALayerContentsFilter = .linear {
+  @exclusivity(unchecked) open var magnificationFilter: CALayerContentsFilter = .linear {
     didSet { valuesVersion &+= 1 }
   }
   /// Sampling when the contents are drawn smaller than their pixels.
-  open var minificationFilter: CALayerContentsFilter = .linear {
+  @exclusivity(unchecked) open var minificationFilter: CALayerContentsFilter = .linear {
     didSet { valuesVersion &+= 1 }
   }
   /// Level-of-detail bias for trilinear minification.
-  open var minificationFilterBias: Float = 0 {
+  @exclusivity(unchecked) open var minificationFilterBias: Float = 0 {
     didSet { valuesVersion &+= 1 }
   }
 
   // MARK: Shadow
 
-  open var shadowColor: CGColor? = .black {
+  @exclusivity(unchecked) open var shadowColor: CGColor? = .black {
     didSet { didChange("shadowColor", oldValue) }
   }
-  open var shadowOpacity: Float = 0 {
+  @exclusivity(unchecked) open var shadowOpacity: Float = 0 {
     didSet { didChange("shadowOpacity", oldValue) }
   }
-  open var shadowOffset = CGSize(width: 0, height: -3) {
+  @exclusivity(unchecked) open var shadowOffset = CGSize(width: 0, height: -3) {
     didSet { didChange("shadowOffset", oldValue) }
   }
-  open var shadowRadius: CGFloat = 3 {
+  @exclusivity(unchecked) open var shadowRadius: CGFloat = 3 {
     didSet { didChange("shadowRadius", oldValue) }
   }
-  open var shadowPath: CGPath? {
+  @exclusivity(unchecked) open var shadowPath: CGPath? {
     didSet { didChange("shadowPath", oldValue) }
   }
 
   // MARK: Rendering hints and filters
 
-  open var shouldRasterize = false {
+  @exclusivity(unchecked) open var shouldRasterize = false {
     didSet { valuesVersion &+= 1 }
   }
-  open var rasterizationScale: CGFloat = 1 {
+  @exclusivity(unchecked) open var rasterizationScale: CGFloat = 1 {
     didSet { valuesVersion &+= 1 }
   }
   /// Filters applied to the layer's whole rendering (`CIFilter` values).
-  open var filters: [Any]? {
+  @exclusivity(unchecked) open var filters: [Any]? {
     didSet { didChange("filters", oldValue) }
   }
   /// Filters applied to what lies behind the layer.
-  open var backgroundFilters: [Any]? {
+  @exclusivity(unchecked) open var backgroundFilters: [Any]? {
     didSet { didChange("backgroundFilters", oldValue) }
   }
   /// How the layer combines with what is behind it (a blend mode name or `CIFilter`).
-  open var compositingFilter: Any? {
+  @exclusivity(unchecked) open var compositingFilter: Any? {
     didSet { didChange("compositingFilter", oldValue) }
   }
 
   // MARK: Identity and tree
 
   /// Free text; also how hit testing and errors name the layer.
-  open var name: String? {
+  @exclusivity(unchecked) open var name: String? {
     didSet { valuesVersion &+= 1 }
   }
   /// Custom actions by key (`NSNull()` disables one).
-  open var actions: [String: CAAction]? {
+  @exclusivity(unchecked) open var actions: [String: CAAction]? {
     didSet { valuesVersion &+= 1 }
   }
   /// Default values consulted before `defaultValue(forKey:)`.
-  open var style: [AnyHashable: Any]? {
+  @exclusivity(unchecked) open var style: [AnyHashable: Any]? {
     didSet { valuesVersion &+= 1 }
   }
   /// The object that provides actions, layout and drawing for this layer.
-  open weak var delegate: CALayerDelegate? {
+  @exclusivity(unchecked) open weak var delegate: CALayerDelegate? {
     didSet { valuesVersion &+= 1 }
   }
 
@@ -265,15 +276,17 @@ open class CALayer: NSObject {
   // MARK: Drawing (see CALayer+Display.swift)
 
   /// Redraw the contents when the bounds' size changes.
-  open var needsDisplayOnBoundsChange = false {
+  @exclusivity(unchecked) open var needsDisplayOnBoundsChange = false {
     didSet { valuesVersion &+= 1 }
   }
   /// A hint that the layer's drawing fills its bounds opaquely.
-  open var isOpaque = false {
+  @exclusivity(unchecked) open var isOpaque = false {
     didSet { valuesVersion &+= 1 }
   }
   /// Set by `setNeedsDisplay()`, cleared by `displayIfNeeded()`.
-  var displayPending = false
+  @exclusivity(unchecked) var displayPending = false {
+    didSet { if displayPending { noteChange() } }
+  }
   /// Whether the class may answer `needsDisplay(forKey:)` with true (any
   /// class but Lamina's own, which draw nothing by key, and text layer
   /// subclasses): changes then ask it.
@@ -293,39 +306,63 @@ open class CALayer: NSObject {
   open func draw(in ctx: CGContext) { delegate?.draw(self, in: ctx) }
 
   /// The superlayer, or nil for a root layer (and for a mask).
-  public internal(set) weak var superlayer: CALayer?
+  @exclusivity(unchecked) public internal(set) weak var superlayer: CALayer?
   /// The layer this one masks, when it is set as another layer's `mask`.
-  public internal(set) weak var maskOwner: CALayer?
-  var storedSublayers: [CALayer] = []
+  @exclusivity(unchecked) public internal(set) weak var maskOwner: CALayer?
+  @exclusivity(unchecked) var storedSublayers: [CALayer] = [] {
+    didSet { noteChange() }
+  }
   /// On a presentation layer: the transition being shown, if any.
-  package var transitionState: TransitionState?
+  @exclusivity(unchecked) package var transitionState: TransitionState? {
+    didSet { if oldValue != nil || transitionState != nil { noteChange() } }
+  }
   /// Set by `setNeedsLayout()`; cleared when `layoutSublayers()` runs.
-  var needsLayoutFlag = false
+  @exclusivity(unchecked) var needsLayoutFlag = false
   /// Some layer below this one needs layout.
-  var subtreeNeedsLayout = false
+  @exclusivity(unchecked) var subtreeNeedsLayout = false
   /// Values set for keys that are not properties of the class.
-  var attributes: [String: Any] = [:]
+  @exclusivity(unchecked) var attributes: [String: Any] = [:]
   /// Attached animations in insertion order (see `add(_:forKey:)`).
-  var storedAnimations: [(key: String, animation: CAAnimation)] = [] {
-    didSet { animationsVersion &+= 1 }
+  @exclusivity(unchecked) var storedAnimations: [(key: String, animation: CAAnimation)] = [] {
+    didSet {
+      animationsVersion &+= 1
+      noteChange()
+    }
   }
   /// Changes whenever the attached animations do (presentation caches key on it).
-  var animationsVersion = 0
+  @exclusivity(unchecked) var animationsVersion = 0
   /// The layer's `CAMediaTiming` values (see CALayer+Timing.swift).
-  var timing = LayerTiming() {
+  @exclusivity(unchecked) var timing = LayerTiming() {
     didSet { valuesVersion &+= 1 }
   }
   /// Changes whenever a value of the layer does (presentation copies skip
   /// copying values that did not change).
-  var valuesVersion = 0
+  @exclusivity(unchecked) var valuesVersion = 0 {
+    didSet { noteChange() }
+  }
+  /// The tick of `LayerChangeClock` at which this layer, a layer below it
+  /// (sublayers, mask, theirs) or the sublayer list last changed: what
+  /// retained frame building and presentation trees compare with the tick
+  /// they last derived at (see CALayer+Changes.swift).
+  @exclusivity(unchecked) package internal(set) var changeStamp: UInt64 = 0
+  /// The tick at which a value of this layer other than `opacity`, or its
+  /// sublayer list or mask, last changed (its own drawing, not its
+  /// sublayers': they have their own).
+  @exclusivity(unchecked) package internal(set) var contentStamp: UInt64 = 0
+  /// Set while `opacity` reports its change.
+  @exclusivity(unchecked) var changeIsOpacity = false
+  /// While set, changes are not stamped (a presentation tree undoing and
+  /// redoing animations, which stamps the layer itself when the values
+  /// end up different).
+  @exclusivity(unchecked) var mutesChanges = false
   /// The transaction generation the layer was made in: it runs actions once
   /// a transaction has committed since (see CATransaction). `.max` for
   /// presentation layers, which never do.
-  var createdGeneration = CATransaction.generation
+  @exclusivity(unchecked) var createdGeneration = CATransaction.generation
   /// The value shown before the change being acted on, for actions.
-  var pendingPreviousValue: Any?
+  @exclusivity(unchecked) var pendingPreviousValue: Any?
   /// For a presentation layer, the model layer it shows.
-  var modelLayer: CALayer?
+  @exclusivity(unchecked) var modelLayer: CALayer?
 
   /// A layer with Core Animation's default values. Subclasses override it
   /// as on iOS (`override init() { super.init(); … }`).

@@ -8,36 +8,36 @@ open class CAReplicatorLayer: CALayer {
   override package class func makeInstance() -> CALayer { CAReplicatorLayer() }
 
   /// How many copies are drawn (1 draws the sublayers once).
-  open var instanceCount: Int = 1 {
+  @exclusivity(unchecked) open var instanceCount: Int = 1 {
     didSet { didChange("instanceCount", oldValue) }
   }
   /// Seconds between the copies' animations.
-  open var instanceDelay: CFTimeInterval = 0 {
+  @exclusivity(unchecked) open var instanceDelay: CFTimeInterval = 0 {
     didSet { didChange("instanceDelay", oldValue) }
   }
   /// Applied once more to each copy, about the layer's anchor point.
-  open var instanceTransform: CATransform3D = CATransform3DIdentity {
+  @exclusivity(unchecked) open var instanceTransform: CATransform3D = CATransform3DIdentity {
     didSet { didChange("instanceTransform", oldValue) }
   }
   /// Multiplies the first copy's colors; white (no change) by default.
-  open var instanceColor: CGColor? = .white {
+  @exclusivity(unchecked) open var instanceColor: CGColor? = .white {
     didSet { didChange("instanceColor", oldValue) }
   }
   /// Added to the color multiplier's components for each copy after the first.
-  open var instanceRedOffset: Float = 0 {
+  @exclusivity(unchecked) open var instanceRedOffset: Float = 0 {
     didSet { didChange("instanceRedOffset", oldValue) }
   }
-  open var instanceGreenOffset: Float = 0 {
+  @exclusivity(unchecked) open var instanceGreenOffset: Float = 0 {
     didSet { didChange("instanceGreenOffset", oldValue) }
   }
-  open var instanceBlueOffset: Float = 0 {
+  @exclusivity(unchecked) open var instanceBlueOffset: Float = 0 {
     didSet { didChange("instanceBlueOffset", oldValue) }
   }
-  open var instanceAlphaOffset: Float = 0 {
+  @exclusivity(unchecked) open var instanceAlphaOffset: Float = 0 {
     didSet { didChange("instanceAlphaOffset", oldValue) }
   }
   /// Whether the copies keep their depth (as a transform layer does).
-  open var preservesDepth = false {
+  @exclusivity(unchecked) open var preservesDepth = false {
     didSet { didChange("preservesDepth", oldValue) }
   }
 

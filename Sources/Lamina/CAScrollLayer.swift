@@ -19,7 +19,7 @@ open class CAScrollLayer: CALayer {
   override package class func makeInstance() -> CALayer { CAScrollLayer() }
 
   /// The directions `scroll(to:)` and `scroll(_:)` may move in.
-  open var scrollMode: CAScrollLayerScrollMode = .both {
+  @exclusivity(unchecked) open var scrollMode: CAScrollLayerScrollMode = .both {
     didSet { didChange("scrollMode", oldValue) }
   }
 

@@ -46,51 +46,51 @@ open class CAShapeLayer: CALayer {
   override package class func makeInstance() -> CALayer { CAShapeLayer() }
 
   /// The path, in the layer's bounds space.
-  open var path: CGPath? {
+  @exclusivity(unchecked) open var path: CGPath? {
     didSet { didChange("path", oldValue) }
   }
   /// The fill color; nil for no fill. Black by default.
-  open var fillColor: CGColor? = .black {
+  @exclusivity(unchecked) open var fillColor: CGColor? = .black {
     didSet { didChange("fillColor", oldValue) }
   }
   /// Non-zero winding or even-odd.
-  open var fillRule: CAShapeLayerFillRule = .nonZero {
+  @exclusivity(unchecked) open var fillRule: CAShapeLayerFillRule = .nonZero {
     didSet { didChange("fillRule", oldValue) }
   }
   /// The stroke color; nil (the default) for no stroke.
-  open var strokeColor: CGColor? {
+  @exclusivity(unchecked) open var strokeColor: CGColor? {
     didSet { didChange("strokeColor", oldValue) }
   }
   /// The stroke width in points.
-  open var lineWidth: CGFloat = 1 {
+  @exclusivity(unchecked) open var lineWidth: CGFloat = 1 {
     didSet { didChange("lineWidth", oldValue) }
   }
-  open var lineCap: CAShapeLayerLineCap = .butt {
+  @exclusivity(unchecked) open var lineCap: CAShapeLayerLineCap = .butt {
     didSet { didChange("lineCap", oldValue) }
   }
-  open var lineJoin: CAShapeLayerLineJoin = .miter {
+  @exclusivity(unchecked) open var lineJoin: CAShapeLayerLineJoin = .miter {
     didSet { didChange("lineJoin", oldValue) }
   }
   /// Miter joins longer than this times half the line width become bevels.
-  open var miterLimit: CGFloat = 10 {
+  @exclusivity(unchecked) open var miterLimit: CGFloat = 10 {
     didSet { didChange("miterLimit", oldValue) }
   }
   /// Lengths of dashes and gaps, alternating; nil for a solid line.
   /// Numbers, as in Core Animation: `shape.lineDashPattern = [6, 3]`.
-  open var lineDashPattern: [NSNumber]? {
+  @exclusivity(unchecked) open var lineDashPattern: [NSNumber]? {
     didSet { didChange("lineDashPattern", oldValue) }
   }
   /// `lineDashPattern` as lengths in points.
   public var lineDashLengths: [CGFloat]? { lineDashPattern.map(Convert.lengths) }
   /// How far into the dash pattern the stroke starts.
-  open var lineDashPhase: CGFloat = 0 {
+  @exclusivity(unchecked) open var lineDashPhase: CGFloat = 0 {
     didSet { didChange("lineDashPhase", oldValue) }
   }
   /// The part of the path stroked, as fractions of its length.
-  open var strokeStart: CGFloat = 0 {
+  @exclusivity(unchecked) open var strokeStart: CGFloat = 0 {
     didSet { didChange("strokeStart", oldValue) }
   }
-  open var strokeEnd: CGFloat = 1 {
+  @exclusivity(unchecked) open var strokeEnd: CGFloat = 1 {
     didSet { didChange("strokeEnd", oldValue) }
   }
 

@@ -31,33 +31,33 @@ open class CATextLayer: CALayer {
   override package class func makeInstance() -> CALayer { CATextLayer() }
 
   /// The text: a `String` (or an attributed string where supported).
-  open var string: Any? {
+  @exclusivity(unchecked) open var string: Any? {
     didSet { didChange("string", oldValue) }
   }
   /// The font: a family name (`String`); nil for the default font.
-  open var font: Any? {
+  @exclusivity(unchecked) open var font: Any? {
     didSet { didChange("font", oldValue) }
   }
   /// The font size in points.
-  open var fontSize: CGFloat = 36 {
+  @exclusivity(unchecked) open var fontSize: CGFloat = 36 {
     didSet { didChange("fontSize", oldValue) }
   }
   /// The text color; white by default.
-  open var foregroundColor: CGColor? = .white {
+  @exclusivity(unchecked) open var foregroundColor: CGColor? = .white {
     didSet { didChange("foregroundColor", oldValue) }
   }
   /// Whether lines wrap at the bounds' width.
-  open var isWrapped = false {
+  @exclusivity(unchecked) open var isWrapped = false {
     didSet { didChange("isWrapped", oldValue) }
   }
-  open var alignmentMode: CATextLayerAlignmentMode = .natural {
+  @exclusivity(unchecked) open var alignmentMode: CATextLayerAlignmentMode = .natural {
     didSet { didChange("alignmentMode", oldValue) }
   }
-  open var truncationMode: CATextLayerTruncationMode = .none {
+  @exclusivity(unchecked) open var truncationMode: CATextLayerTruncationMode = .none {
     didSet { didChange("truncationMode", oldValue) }
   }
   /// Whether the text may be drawn with subpixel positioning.
-  open var allowsFontSubpixelQuantization = false {
+  @exclusivity(unchecked) open var allowsFontSubpixelQuantization = false {
     didSet { didChange("allowsFontSubpixelQuantization", oldValue) }
   }
 

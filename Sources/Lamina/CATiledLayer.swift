@@ -19,17 +19,17 @@ open class CATiledLayer: CALayer {
   override package class func makeInstance() -> CALayer { CATiledLayer() }
 
   /// A tile's size in pixels.
-  open var tileSize = CGSize(width: 256, height: 256) {
+  @exclusivity(unchecked) open var tileSize = CGSize(width: 256, height: 256) {
     didSet { didChange("tileSize", oldValue) }
   }
   /// How many levels of detail below full scale (each half the one before)
   /// are drawn when the layer is shown smaller.
-  open var levelsOfDetail = 1 {
+  @exclusivity(unchecked) open var levelsOfDetail = 1 {
     didSet { didChange("levelsOfDetail", oldValue) }
   }
   /// How many levels above full scale (each twice the one before) are drawn
   /// when the layer is shown larger.
-  open var levelsOfDetailBias = 0 {
+  @exclusivity(unchecked) open var levelsOfDetailBias = 0 {
     didSet { didChange("levelsOfDetailBias", oldValue) }
   }
   /// Bumped by `setNeedsDisplay()`: tiles drawn before are stale.

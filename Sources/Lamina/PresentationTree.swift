@@ -32,12 +32,25 @@ public final class PresentationTree {
   /// Brings the presentation layers to `time` (the root's parent time) and
   /// returns the presentation root. Sublayers and masks of the result are
   /// presentation layers too; layers added to or removed from the model
-  /// since the last update are followed.
+  /// since the last update are followed. Only what can have changed is
+  /// visited: subtrees whose model layers did not change since the last
+  /// update (`CALayer.changeStamp`) and that hold no animations are left as
+  /// they are, so an update costs what animates and what was changed.
   @discardableResult
   public func update(time: CFTimeInterval) -> CALayer {
-    rootNode.update(parentTime: time)
+    let tick = LayerChangeClock.advance()
+    var visited = 0
+    rootNode.update(parentTime: time, since: lastTick, visited: &visited)
+    lastTick = tick
+    visitedLayers = visited
     return rootNode.layer
   }
+
+  /// The clock's tick when the last update began (see `LayerChangeClock`).
+  private var lastTick: UInt64 = 0
+  /// How many presentation layers the last update visited (the others
+  /// were left as they were): what tests count.
+  package private(set) var visitedLayers = 0
 
   /// Hit testing at the time of the last update: the model layer whose
   /// presentation is front-most at `point` (in the root's superlayer
@@ -55,17 +68,33 @@ public final class PresentationTree {
   final class Node {
     let model: CALayer
     let layer: CALayer
-    var children: [Node] = []
-    var mask: Node?
-    var compiled: [CompiledAnimation] = []
-    var compiledVersion = -1
+    @exclusivity(unchecked) var children: [Node] = []
+    @exclusivity(unchecked) var mask: Node?
+    @exclusivity(unchecked) var compiled: [CompiledAnimation] = []
+    @exclusivity(unchecked) var compiledVersion = -1
+    /// The transitions among the animations, in order.
+    @exclusivity(unchecked) var transitions: [CATransition] = []
 
     /// The model's `valuesVersion` when its values were last copied.
-    var copiedVersion = -1
-    /// Whether the animations can be undone key by key (see `update`).
-    var restorable = false
+    @exclusivity(unchecked) var copiedVersion = -1
+    /// How the values the animations overwrote go back to the model's
+    /// before they are applied again (see `update`); nil: copy everything.
+    @exclusivity(unchecked) var restore: Restore?
+    /// Whether this layer or one below it has animations: then the subtree
+    /// depends on time and is visited by every update.
+    @exclusivity(unchecked) var animatedBelow = true
+    /// Whether the node has been brought up to date once.
+    @exclusivity(unchecked) var updated = false
     /// What the layer looked like when each of its transitions was first seen.
-    var transitionSnapshots: [ObjectIdentifier: CALayer] = [:]
+    @exclusivity(unchecked) var transitionSnapshots: [ObjectIdentifier: CALayer] = [:]
+    /// What the animations overwrite, undone from the model.
+    enum Restore {
+      /// Only fast properties (opacity, position, ...): typed getters and setters.
+      case fast
+      /// Whole properties through the class's accessors (`transform` for
+      /// `transform.rotation.z`, `path` for a shape's `path`, ...).
+      case accessors([PropertyAccessor])
+    }
 
     init(model: CALayer) {
       self.model = model
@@ -74,18 +103,26 @@ public final class PresentationTree {
       layer.modelLayer = model
     }
 
-    func update(parentTime: CFTimeInterval) {
+    /// Brings the node to `parentTime`; `tick` is the clock's tick of the
+    /// previous update: a model subtree stamped no later has not changed.
+    func update(parentTime: CFTimeInterval, since tick: UInt64, visited: inout Int) {
       let model = self.model
+      // Nothing below changed and nothing moves by itself: as it was.
+      if updated && !animatedBelow && model.changeStamp <= tick { return }
+      visited += 1
+      updated = true
+      var animationsChanged = false
       if compiledVersion != model.animationsVersion {
+        animationsChanged = compiledVersion != -1
         compiled = model.storedAnimations.map { CompiledAnimation($0.animation) }
         compiledVersion = model.animationsVersion
-        restorable = compiled.allSatisfy(\.restorable)
+        transitions = model.storedAnimations.compactMap { $0.animation as? CATransition }
+        restore = Self.restore(for: compiled, of: type(of: model))
         copiedVersion = -1
       }
       // A new transition starts from the layer as it was last presented.
-      let transitions = model.storedAnimations.compactMap { $0.animation as? CATransition }
       if transitions.isEmpty {
-        transitionSnapshots.removeAll()
+        if !transitionSnapshots.isEmpty { transitionSnapshots.removeAll() }
       } else {
         for transition in transitions where transitionSnapshots[ObjectIdentifier(transition)] == nil
         {
@@ -93,19 +130,67 @@ public final class PresentationTree {
         }
       }
       // Values copy only when the model changed; otherwise only what the
-      // animations overwrote goes back. Subclasses copy always: their own
-      // properties do not report changes.
-      if copiedVersion == model.valuesVersion && restorable && type(of: model) == CALayer.self {
-        for animation in compiled { animation.restore(layer, from: model) }
+      // animations overwrote goes back, and is overwritten again, quietly:
+      // the layer reports a change only where the values end up different
+      // (an animation that ended, or holds its last value, changes nothing).
+      let time = model.timing.localTime(parentTime)
+      // The mask first: animations of `mask.…` key paths write into it.
+      updateMask(
+        time: time, since: tick, visited: &visited,
+        rewritten: animationsChanged || compiled.contains { $0.keyPath.hasPrefix("mask.") })
+      if copiedVersion == model.valuesVersion, compiled.isEmpty {
+        // Nothing to undo or apply.
+      } else if copiedVersion == model.valuesVersion, compiled.count == 1,
+        let get = compiled[0].fastGet, let set = compiled[0].fastNumbers?.set
+      {
+        // One number animating (opacity, position.x, …): its value now, or
+        // the model's when it does not apply.
+        let animation = compiled[0]
+        layer.mutesChanges = true
+        if animation.property?.isTransformComponent == true {
+          // Set on the model's transform, as every frame.
+          let before = layer.transform
+          layer.transform = model.transform
+          if let value = animation.fastValue(at: time) { set(layer, value) }
+          if layer.transform != before { layer.noteChangeHere(opacityOnly: false) }
+        } else {
+          let before = get(layer)
+          set(layer, animation.fastValue(at: time) ?? get(model))
+          if get(layer) != before {
+            layer.noteChangeHere(opacityOnly: animation.keyPath == "opacity")
+          }
+        }
+        layer.mutesChanges = false
+      } else if copiedVersion == model.valuesVersion, let restore {
+        switch restore {
+        case .fast:
+          let before = compiled.count == 1 ? compiled[0].property.map { $0.get(layer) } : nil
+          layer.mutesChanges = true
+          for animation in compiled { animation.restore(layer, from: model) }
+          for animation in compiled { animation.apply(to: layer, at: time) }
+          layer.mutesChanges = false
+          if before == nil || !before!.isSame(as: compiled[0].property!.get(layer)) {
+            layer.noteChangeHere(
+              opacityOnly: compiled.count == 1 && compiled[0].keyPath == "opacity")
+          }
+        case .accessors(let accessors):
+          let before = accessors.map { $0.get(layer) }
+          layer.mutesChanges = true
+          for accessor in accessors { accessor.set(layer, accessor.get(model)) }
+          for animation in compiled { animation.apply(to: layer, at: time) }
+          layer.mutesChanges = false
+          for (accessor, old) in zip(accessors, before)
+          where !Convert.same(old, accessor.get(layer)) {
+            layer.noteChangeHere(opacityOnly: false)
+            break
+          }
+        }
       } else {
         layer.copyValues(from: model)
         copiedVersion = model.valuesVersion
+        for animation in compiled { animation.apply(to: layer, at: time) }
       }
-      let time = model.timing.localTime(parentTime)
-      // The mask first: animations of `mask.…` key paths write into it.
-      updateMask(time: time)
-      for animation in compiled { animation.apply(to: layer, at: time) }
-      layer.transitionState = nil
+      if layer.transitionState != nil { layer.transitionState = nil }
       for transition in transitions.reversed() {
         if let state = Self.transitionState(
           transition, from: transitionSnapshots[ObjectIdentifier(transition)], at: time)
@@ -115,11 +200,58 @@ public final class PresentationTree {
         }
       }
       syncChildren()
-      for child in children { child.update(parentTime: time) }
+      // Layers stamped here (`noteChangeHere`) are not stamped up the tree:
+      // each node raises its own stamp to its sublayers' as it returns.
+      var animated = !compiled.isEmpty
+      var below: UInt64 = 0
+      for child in children {
+        child.update(parentTime: time, since: tick, visited: &visited)
+        animated = animated || child.animatedBelow
+        below = max(below, child.layer.changeStamp)
+      }
+      if let mask {
+        animated = animated || mask.animatedBelow
+        below = max(below, mask.layer.changeStamp)
+      }
+      layer.noteChangeBelow(below)
+      animatedBelow = animated
+    }
+
+    /// How `compiled` can be undone key by key, or nil when the values
+    /// must be copied whole: a group or an animation of a key path the
+    /// class does not store (a sublayer's key, an unknown key).
+    static func restore(for compiled: [CompiledAnimation], of cls: CALayer.Type) -> Restore? {
+      if compiled.allSatisfy(\.restorable) { return .fast }
+      var keys: [String] = []
+      for animation in compiled {
+        if animation.animation is CATransition { continue }
+        guard animation.children.isEmpty, !animation.keyPath.isEmpty else { return nil }
+        let head = String(animation.keyPath.prefix { $0 != "." })
+        if !keys.contains(head) { keys.append(head) }
+        // A keyframe path with a rotation mode also turns the transform.
+        if (animation.animation as? CAKeyframeAnimation)?.rotationMode != nil,
+          !keys.contains("transform")
+        {
+          keys.append("transform")
+        }
+      }
+      let table = cls.accessorTable.byKey
+      var accessors: [PropertyAccessor] = []
+      for key in keys {
+        guard let accessor = table[key], accessor.isStored, accessor.kind != .layer,
+          accessor.kind != .layers
+        else { return nil }
+        accessors.append(accessor)
+      }
+      return .accessors(accessors)
     }
 
     /// Brings the presentation mask to `time` (this layer's local time).
-    private func updateMask(time: CFTimeInterval) {
+    /// `rewritten`: this layer's animations write `mask.…` key paths or
+    /// changed, so what they wrote last time goes back (a full copy).
+    private func updateMask(
+      time: CFTimeInterval, since tick: UInt64, visited: inout Int, rewritten: Bool
+    ) {
       guard let modelMask = model.mask else {
         if mask != nil {
           mask = nil
@@ -128,10 +260,13 @@ public final class PresentationTree {
         return
       }
       if mask?.model !== modelMask { mask = Node(model: modelMask) }
-      // What this layer's `mask.…` animations wrote last time goes back.
-      if compiled.contains(where: { $0.keyPath.hasPrefix("mask.") }) { mask?.copiedVersion = -1 }
-      mask?.update(parentTime: time)
-      if layer.mask !== mask?.layer { layer.mask = mask?.layer }
+      guard let mask else { return }
+      if rewritten {
+        mask.copiedVersion = -1
+        mask.updated = false
+      }
+      mask.update(parentTime: time, since: tick, visited: &visited)
+      if layer.mask !== mask.layer { layer.mask = mask.layer }
     }
 
     /// The state of `transition` at the layer's local `time`, or nil when it

@@ -87,6 +87,9 @@ public final class DisplayLoop {
   private var fallback: Shown?
   /// `shown` failed at a frame: no frames are built until the file changes.
   private var halted = false
+  /// Kept across frames (each derives only what changed), made again when
+  /// the scale or the scene changes.
+  private var builder: FrameBuilder?
   private var sceneStart = 0.0
   private var settled: Double?
 
@@ -190,6 +193,7 @@ public final class DisplayLoop {
       placement = place
       previousFrame = nil
       history = []
+      builder = nil
     }
     let time = now - sceneStart
     if isSettled {
@@ -205,11 +209,14 @@ public final class DisplayLoop {
       // time meets the limits before a frame is built from it.
       try scene.checkLimits(root, time: time)
       // Scaled uniformly, as `lamina render --scale` would draw it.
-      var builder = FrameBuilder(
-        size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
-        scale: CGFloat(place.scale))
+      var builder =
+        self.builder
+        ?? FrameBuilder(
+          size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
+          scale: CGFloat(place.scale))
       builder.time = time
       frame = builder.build(root: root, background: scene.canvas.background)
+      self.builder = builder
       framesBuilt += 1
       // Before anything walks the draw list (damage does): a frame past its
       // limits can be exponentially long to walk (nested shadows).
@@ -268,9 +275,11 @@ public final class DisplayLoop {
   /// changes. Only the first scene's first frame, with nothing to show
   /// instead, ends the loop with the error.
   private func failed(_ scene: Scene, _ error: Error, time: Double) throws {
-    // What the canvas holds is no longer known: the next frame is drawn whole.
+    // What the canvas holds is no longer known: the next frame is drawn
+    // whole, by a new builder (the failed scene's retained state goes).
     previousFrame = nil
     previousTime = -.infinity
+    builder = nil
     let message =
       error is SceneError
       ? "\(error)" : "\(scene.fileName): frame at t=\(Scene.seconds(time)) s: \(error)"
@@ -315,6 +324,7 @@ public final class DisplayLoop {
       shownWasDrawn = false
       halted = false
       presentation = PresentationTree(root: scene.root)
+      builder = nil
       settled = scene.root.settledTime()
       sceneStart = now
       previousTime = -.infinity

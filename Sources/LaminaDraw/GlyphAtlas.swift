@@ -67,6 +67,8 @@ public final class GlyphAtlas: @unchecked Sendable {
 
   private let lock = NSLock()
   private var pages: [Page] = []
+  /// Pages dropped by the last reset, kept until the next `finishFrame`.
+  private var retiredPages: [Page] = []
   private var slots: [GlyphKey: Slot?] = [:]
   private var layouts: [TextLayoutKey: (glyphs: [PlacedGlyph], lastUsed: Int)] = [:]
   private var frame = 0
@@ -95,30 +97,46 @@ public final class GlyphAtlas: @unchecked Sendable {
     return glyphs
   }
 
-  /// The image to draw page `page` with during frame building (a
-  /// placeholder that `finishFrame` swaps for the page's image).
-  public func placeholder(_ page: Int) -> CGImage {
+  /// The image to draw page `page` with during frame building: the page's
+  /// image (`final`) when no glyph was added to it since it was made, else
+  /// a placeholder that `finishFrame` swaps for the page's new image.
+  public func image(_ page: Int) -> (image: CGImage, final: Bool) {
     lock.lock()
     defer { lock.unlock() }
-    return pages[page].placeholder
+    let p = pages[page]
+    if !p.dirty, let image = p.image { return (image, true) }
+    return (p.placeholder, false)
   }
 
+  /// Changes whenever a page's image is made again or the pages start
+  /// over: items made before point at images no longer current.
+  public var imagesVersion: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return version
+  }
+  private var version = 0
+
   /// Ends a frame: remakes the images of pages that gained glyphs and
-  /// returns placeholder → image for every page.
+  /// returns placeholder → image for each of them.
   public func finishFrame() -> [ObjectIdentifier: CGImage] {
     lock.lock()
     defer { lock.unlock() }
     frame += 1
+    retiredPages.removeAll()
     var map: [ObjectIdentifier: CGImage] = [:]
-    for page in pages {
-      if page.dirty || page.image == nil {
-        page.image = CGImage(width: GlyphAtlas.side, height: GlyphAtlas.side, rgba: page.pixels)
-        page.dirty = false
-      }
+    for page in pages where page.dirty || page.image == nil {
+      page.image = CGImage(width: GlyphAtlas.side, height: GlyphAtlas.side, rgba: page.pixels)
+      page.dirty = false
+      version += 1
       if let image = page.image { map[ObjectIdentifier(page.placeholder)] = image }
     }
     if resetPending {
+      version += 1
       // Full: start over next frame (this frame's items still see their pages).
+      // The pages (their placeholders) live until the next frame ends: the
+      // map returned is keyed by the placeholders' identities.
+      retiredPages = pages
       pages = []
       slots = [:]
       layouts = [:]

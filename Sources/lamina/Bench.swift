@@ -53,8 +53,9 @@ func runBench(_ arguments: [String]) -> Int32 {
         scene.canvas.pixelWidth, scene.canvas.pixelHeight
       )
 
-    let presentation = PresentationTree(root: scene.root)
+    var sceneFrames = SceneFrames(scene: scene, scale: nil, pixelSize: pixelSize)
     var update: [Double] = []
+    var building: [Double] = []
     var cpu: [Double] = []
     var gpu: [Double] = []
     var total: [Double] = []
@@ -70,10 +71,9 @@ func runBench(_ arguments: [String]) -> Int32 {
       let time = start + Double(i - warmup) / fps
       let t0 = DispatchTime.now().uptimeNanoseconds
       scene.root.layoutIfNeeded()
-      let root = presentation.update(time: time)
+      let root = sceneFrames.presentation.update(time: time)
       let tu = DispatchTime.now().uptimeNanoseconds
-      let frame = renderer.buildFrame(
-        scene: scene, root: root, time: time, scale: nil, pixelSize: pixelSize)
+      let frame = sceneFrames.frame(root: root, time: time)
       let t1 = DispatchTime.now().uptimeNanoseconds
       try renderer.draw(frame)
       renderer.finish()
@@ -83,6 +83,7 @@ func runBench(_ arguments: [String]) -> Int32 {
       let encode = renderer.lastEncodeMilliseconds
       cpu.append(Double(t1 - t0) / 1e6 + encode)
       update.append(Double(tu - t0) / 1e6)
+      building.append(Double(t1 - tu) / 1e6)
       gpu.append(max(0, Double(t2 - t1) / 1e6 - encode))
       total.append(Double(t2 - t0) / 1e6)
       draws.append(renderer.counters.drawCalls)
@@ -97,7 +98,8 @@ func runBench(_ arguments: [String]) -> Int32 {
       scene: (path as NSString).lastPathComponent, width: pixelSize.0, height: pixelSize.1,
       frames: frames, warmup: warmup, start: start, fps: fps, frameMs: total, cpuMs: cpu,
       gpuMs: gpu,
-      updateMs: update, drawCalls: draws, uploads: uploads, offscreenPasses: passes,
+      updateMs: update, buildMs: building, drawCalls: draws, uploads: uploads,
+      offscreenPasses: passes,
       passes: allPasses, stateChanges: stateChanges,
       depthSortMs: sortMs, depthSortPieces: pieces,
       peakMemoryMB: peakMemoryMB(), renderer: renderer)
@@ -121,6 +123,8 @@ struct BenchReport {
   let frameMs: [Double], cpuMs: [Double], gpuMs: [Double]
   /// Bringing the presentation tree to the frame's time (part of the CPU time).
   let updateMs: [Double]
+  /// Building the frame from the presentation tree (part of the CPU time).
+  let buildMs: [Double]
   let drawCalls: [Int], uploads: [Int], offscreenPasses: [Int]
   /// Every pass of the frame plan (canvas included), and the GL state
   /// changes the device made (binds beyond programs and textures, viewport,
@@ -150,7 +154,7 @@ struct BenchReport {
       scene \(scene)  \(width)x\(height)  \(frames) frames from t=\(start)s at \(Int(saturating: fps)) fps (\(warmup) warm-up)
       renderer \(renderer.context.platform.rawValue), \(renderer.samples)x MSAA
       fps \(f(median > 0 ? 1000 / median : 0))  frame ms: median \(f(median))  p95 \(f(Self.percentile(frameMs, 95)))  p99 \(f(Self.percentile(frameMs, 99)))
-      cpu (build + encode) ms: median \(f(Self.percentile(cpuMs, 50))) (presentation update \(f(Self.percentile(updateMs, 50))))  gpu (to glFinish) ms: median \(f(Self.percentile(gpuMs, 50)))
+      cpu (build + encode) ms: median \(f(Self.percentile(cpuMs, 50))) (presentation update \(f(Self.percentile(updateMs, 50))), frame building \(f(Self.percentile(buildMs, 50))))  gpu (to glFinish) ms: median \(f(Self.percentile(gpuMs, 50)))
       per frame: \(f(mean(drawCalls))) draw calls, \(f(mean(uploads))) uploads, \(f(mean(offscreenPasses))) offscreen passes, \(f(mean(passes))) passes in all, \(f(mean(stateChanges))) state changes
       depth sort: \(f(Self.percentile(depthSortMs, 50))) ms median for \(f(mean(depthSortPieces))) pieces (part of cpu)
       peak memory \(f(peakMemoryMB)) MiB
@@ -169,6 +173,9 @@ struct BenchReport {
       "cpuMs": ["median": Self.percentile(cpuMs, 50), "p95": Self.percentile(cpuMs, 95)],
       "presentationUpdateMs": [
         "median": Self.percentile(updateMs, 50), "p95": Self.percentile(updateMs, 95),
+      ],
+      "frameBuildingMs": [
+        "median": Self.percentile(buildMs, 50), "p95": Self.percentile(buildMs, 95),
       ],
       "gpuMs": ["median": Self.percentile(gpuMs, 50), "p95": Self.percentile(gpuMs, 95)],
       "drawCallsPerFrame": mean(drawCalls), "uploadsPerFrame": mean(uploads),

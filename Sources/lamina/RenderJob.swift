@@ -76,10 +76,8 @@ struct RenderJob {
       try image.writePNG(to: URL(fileURLWithPath: path))
     case .plan(let time):
       try frame(of: scene, at: time, watchdog: watchdog) {
-        try renderer.draw(
-          renderer.checkedFrame(
-            scene: scene, time: time, scale: scale,
-            presentation: PresentationTree(root: scene.root)))
+        var frames = SceneFrames(scene: scene, scale: scale)
+        try renderer.draw(frames.checkedFrame(at: time))
       }
     case .sequence(let range, let fps, let pattern, let video):
       try renderSequence(

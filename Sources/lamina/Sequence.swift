@@ -89,7 +89,7 @@ func renderSequence(
   scene: Scene, renderer: Renderer, range: FrameRange, fps: Double, scale: Double?,
   pattern: FramePattern?, videoPath: String?, watchdog: FrameWatchdog? = nil
 ) throws {
-  let presentation = PresentationTree(root: scene.root)
+  var frames = SceneFrames(scene: scene, scale: scale)
   let progress = Progress(total: range.count)
   let output: SequenceWriter =
     if let videoPath { try SequenceWriter(videoPath: videoPath, fps: fps) } else if let pattern {
@@ -120,8 +120,7 @@ func renderSequence(
       watchdog?.begin("frame \(n) (t=\(Scene.seconds(time)) s)")
       defer { watchdog?.end() }
       let image = try FrameError.naming(file: scene.fileName, frame: n, time: time) {
-        let frame = try renderer.checkedFrame(
-          scene: scene, time: time, scale: scale, presentation: presentation)
+        let frame = try frames.checkedFrame(at: time)
         // Only what changed since the last frame is drawn again.
         let image =
           if let previous {

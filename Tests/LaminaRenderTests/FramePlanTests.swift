@@ -135,13 +135,13 @@ final class FramePlanTests: XCTestCase {
       lines(first),
       [
         "plan 100x60: 3 passes, 4 batches, 3 targets (peak 2 offscreen, 15 KiB)",
-        "pass 0: draw T1 82x22 cached (new), region [9, 19, 82x22], clear 0 0 0 0"
-          + " — group 1 [9, 19, 82x22]: mask mask",
+        "pass 0: draw T1 83x23 cached (new), region [8, 18, 83x23], clear 0 0 0 0"
+          + " — group 1 [8, 18, 83x23]: mask mask",
         "  batch 0: solid, 1 item, 6 indices (mask)",
-        "pass 1: draw T2 82x22 cached (new), region [9, 19, 82x22], clear 0 0 0 0"
-          + " — group 2 [9, 19, 82x22]: masked layer",
+        "pass 1: draw T2 83x23 cached (new), region [8, 18, 83x23], clear 0 0 0 0"
+          + " — group 2 [8, 18, 83x23]: masked layer",
         "  batch 0: solid, 1 item, 6 indices (label)",
-        "  batch 1: gradient axial 2 stops, 1 item, 6 indices",
+        "  batch 1: gradient axial, 1 item, 6 indices",
         "pass 2: draw T0 100x60 canvas, region [0, 0, 100x60], clear 1 1 1 1"
           + " — canvas tile [0, 0, 100x60]",
         "  batch 0: effect textured masked T2 nearest mask T1, 1 item, 6 indices",
@@ -212,16 +212,16 @@ final class FramePlanTests: XCTestCase {
     XCTAssertEqual(
       lines(plan(frame(r), options: fallback)),
       [
-        "plan 100x100: 4 passes, 2 batches, 3 targets (peak 2 offscreen, 31 KiB)",
+        "plan 100x100: 4 passes, 2 batches, 3 targets (peak 2 offscreen, 32 KiB)",
         "pass 0: draw T0 100x100 canvas, region [0, 0, 100x100], clear 1 1 1 1"
           + " — canvas tile [0, 0, 100x100]",
         "  batch 0: solid, 1 item, 6 indices (top)",
-        "pass 1: draw T1 62x62 pooled, region [19, 19, 62x62], clear 0 0 0 0"
-          + " — group -1 [19, 19, 62x62]: CIMultiplyBlendMode without blend equations",
+        "pass 1: draw T1 63x63 pooled, region [18, 18, 63x63], clear 0 0 0 0"
+          + " — group -1 [18, 18, 63x63]: CIMultiplyBlendMode without blend equations",
         "  batch 0: solid, 1 item, 6 indices (multiply)",
-        "pass 2: copy T0 [19, 19, 62x62] to T2 62x62 pooled — behind CIMultiplyBlendMode",
+        "pass 2: copy T0 [18, 18, 63x63] to T2 63x63 pooled — behind CIMultiplyBlendMode",
         "pass 3: blend CIMultiplyBlendMode T1 + T2 nearest to T0 100x100 canvas,"
-          + " viewport [19, 19, 62x62]; frees T1 T2",
+          + " viewport [18, 18, 63x63]; frees T1 T2",
         "pass 4: output T0 [0, 0, 100x100] as tile [0, 0, 100x100]",
       ])
     XCTAssertEqual(

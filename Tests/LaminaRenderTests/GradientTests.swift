@@ -66,13 +66,48 @@ final class GradientTests: XCTestCase {
     XCTAssertLessThanOrEqual(mid.g, 1)
   }
 
-  /// The stops go to the shader as uniforms: one draw per gradient, no texture.
-  func testGradientDrawsWithoutTextures() throws {
+  /// The stops go to the GPU as a ramp texture, uploaded once per distinct
+  /// stops: one draw per gradient, and no upload on later frames, nor for
+  /// another layer (of another kind and size) with the same stops.
+  func testRampUploadsOncePerDistinctStops() throws {
     let root = gradient([.white, .black], width: 64, height: 64, type: .conic)
     let renderer = try RenderTestSupport.renderer()
     _ = try renderer.render(layer: root, size: CGSize(width: 64, height: 64))
     XCTAssertEqual(renderer.counters.drawCalls, 1)
-    XCTAssertEqual(renderer.counters.textureUploads, 0)
+    XCTAssertEqual(renderer.counters.rampUploads, 1)
+    XCTAssertEqual(renderer.counters.textureUploads, 1)
+    for _ in 0..<3 {
+      _ = try renderer.render(layer: root, size: CGSize(width: 64, height: 64))
+      XCTAssertEqual(renderer.counters.textureUploads, 0)
+    }
+    let same = gradient([.white, .black], width: 30, height: 20, type: .radial)
+    _ = try renderer.render(layer: same, size: CGSize(width: 64, height: 64))
+    XCTAssertEqual(renderer.counters.rampUploads, 0)
+    let other = gradient([.white, .black, .white], width: 30, height: 20)
+    _ = try renderer.render(layer: other, size: CGSize(width: 64, height: 64))
+    XCTAssertEqual(renderer.counters.rampUploads, 1)
+  }
+
+  /// The ramp holds the stops exactly: straight colors interpolated, then
+  /// premultiplied; equal locations make a hard edge between two texels.
+  func testRampTexels() throws {
+    let layer = CAGradientLayer()
+    layer.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
+    layer.colors = [
+      CGColor(red: 1, green: 0, blue: 0, alpha: 1), CGColor(red: 0, green: 0, blue: 1, alpha: 0),
+      CGColor(red: 0, green: 1, blue: 0, alpha: 1), CGColor(red: 0, green: 1, blue: 0, alpha: 1),
+    ]
+    layer.locations = [0, 0.5, 0.5, 1]
+    let paint = try XCTUnwrap(GradientPaint(layer))
+    let texels = paint.rampTexels(width: 5)  // t = 0, 0.25, 0.5, 0.75, 1
+    func texel(_ i: Int) -> [Float] { Array(texels[(i * 4)..<(i * 4 + 4)]) }
+    XCTAssertEqual(texel(0), [1, 0, 0, 1])
+    // Halfway from opaque red to clear blue: (0.5, 0, 0.5) at alpha 0.5.
+    XCTAssertEqual(texel(1), [0.25, 0, 0.25, 0.5])
+    XCTAssertEqual(texel(2), [0, 1, 0, 1], "the later of two equal stops wins")
+    XCTAssertEqual(texel(4), [0, 1, 0, 1])
+    XCTAssertEqual(paint.span.lower, 0)
+    XCTAssertEqual(paint.span.upper, 1)
   }
 
   /// Axial projects in points: in a 200×100 layer the diagonal's
@@ -112,13 +147,13 @@ final class GradientTests: XCTestCase {
     XCTAssertEqual(radial.w, 1 / 25, accuracy: 1e-7)
   }
 
-  /// More stops than the shader takes are resampled; every count renders.
+  /// Every stop is kept (the ramp takes any count); one stop renders.
   func testManyStopsAndOneStop() throws {
     let layer = CAGradientLayer()
     layer.bounds = CGRect(x: 0, y: 0, width: 100, height: 10)
-    layer.colors = (0..<20).map { CGColor(red: CGFloat($0) / 19, green: 0, blue: 0, alpha: 1) }
+    layer.colors = (0..<40).map { CGColor(red: CGFloat($0) / 39, green: 0, blue: 0, alpha: 1) }
     let paint = try XCTUnwrap(GradientPaint(layer))
-    XCTAssertEqual(paint.colors.count, GradientPaint.maxStops)
+    XCTAssertEqual(paint.colors.count, 40)
     XCTAssertEqual(paint.locations.first, 0)
     XCTAssertEqual(paint.locations.last, 1)
     layer.colors = [CGColor(red: 0, green: 1, blue: 0, alpha: 1)]

@@ -53,7 +53,7 @@ final class MaskAtlasTests: XCTestCase {
 
   /// Three masked layers (an image masked by an image, a color masked by a
   /// gradient, an image masked by a rounded rect, one of them at odd
-  /// coordinates) render in the atlas exactly as each does alone in its own
+  /// coordinates: targets and slots start at even pixels) render in the atlas exactly as each does alone in its own
   /// targets, and a static frame draws no mask twice.
   func testAtlasPixelsMatchEachMaskedLayerAlone() throws {
     let renderer = try RenderTestSupport.renderer()
@@ -103,11 +103,8 @@ final class MaskAtlasTests: XCTestCase {
           let db = abs(Int(p.b) - Int(q.b))
           let da = abs(Int(p.a) - Int(q.a))
           let d = max(max(dr, dg), max(db, da))
-          // Layer 2 lies at odd coordinates: alone, its targets start at
-          // its corner and the derivative quads shift (a 1/255 rounding
-          // of the rounded corner's edge).
-          XCTAssertLessThanOrEqual(d, i == 2 ? 3 : 0, "layer \(i) at (\(x), \(y))")
-          if d > 3 { return }
+          XCTAssertEqual(d, 0, "layer \(i) at (\(x), \(y))")
+          if d > 0 { return }
         }
       }
     }

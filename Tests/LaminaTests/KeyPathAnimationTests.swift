@@ -98,6 +98,27 @@ final class KeyPathAnimationTests: XCTestCase {
     XCTAssertEqual(withMask.mask?.position.x, 10)
   }
 
+  /// One presentation tree across updates (its still subtrees are left
+  /// alone): a `mask.…` animation moves the presented mask each update,
+  /// and once removed the mask is the model's again.
+  func testAMaskKeyPathAnimationOverUpdatesAndAfterItsRemoval() {
+    let masked = CALayer()
+    let mask = CALayer()
+    mask.position = CGPoint(x: 3, y: 4)
+    masked.mask = mask
+    let a = CABasicAnimation(keyPath: "mask.position.x")
+    a.fromValue = 0
+    a.toValue = 20
+    a.duration = 1
+    masked.add(a, forKey: "a")
+    let tree = PresentationTree(root: masked)
+    XCTAssertEqual(tree.update(time: 0.25).mask?.position.x, 5)
+    XCTAssertEqual(tree.update(time: 0.5).mask?.position.x, 10)
+    XCTAssertEqual(tree.update(time: 0.5).mask?.position.x, 10)
+    masked.removeAnimation(forKey: "a")
+    XCTAssertEqual(tree.update(time: 0.75).mask?.position, CGPoint(x: 3, y: 4))
+  }
+
   func testUnknownKeyPathIsAWarningAtAddTime() {
     var warnings: [String] = []
     Diagnostics.handler = { warnings.append($0) }

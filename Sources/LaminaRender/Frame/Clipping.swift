@@ -101,8 +101,10 @@ extension FrameBuilder {
         if let clipBounds { item.bounds = item.bounds.intersection(clipBounds) }
         if !item.bounds.isEmpty { kept.append(.item(item)) }
       case .group(let group):
-        group.clip = ClipEffect(shape: shape, itemToClip: targetToClip)
-        kept.append(command)
+        // A copy: the render tree may keep the group for later frames.
+        let clipped = group.copy()
+        clipped.clip = ClipEffect(shape: shape, itemToClip: targetToClip)
+        kept.append(.group(clipped))
       }
     }
     closeRun()

@@ -41,23 +41,37 @@ public struct Damage: Equatable, Sendable {
       self = .full(width: new.width, height: new.height)
       return
     }
-    // Match commands by what they draw; unmatched ones changed.
-    let oldSignatures = Self.signatures(old)
-    let newSignatures = Self.signatures(new)
+    // Match commands by what they draw; unmatched ones changed. What the
+    // render tree kept matches without hashing: an item by its serial, a
+    // group by identity (kept groups are never changed).
+    var keptCommands: [Identity: [Int]] = [:]
+    for (index, command) in old.commands.enumerated().reversed() {
+      if let identity = Self.identity(command) { keptCommands[identity, default: []].append(index) }
+    }
+    var oldMatched = [Bool](repeating: false, count: old.commands.count)
+    var newMatch = [Int?](repeating: nil, count: new.commands.count)
+    if !keptCommands.isEmpty {
+      for (i, command) in new.commands.enumerated() {
+        if let identity = Self.identity(command), let index = keptCommands[identity]?.popLast() {
+          newMatch[i] = index
+          oldMatched[index] = true
+        }
+      }
+    }
     var queues: [Int: [Int]] = [:]
-    for (index, signature) in oldSignatures.enumerated().reversed() {
-      queues[signature.0, default: []].append(index)
+    for index in old.commands.indices.reversed() where !oldMatched[index] {
+      queues[Self.signature(old.commands[index]), default: []].append(index)
     }
     var changed: [PixelRect] = []
     var matched: [(old: Int, bounds: PixelRect)] = []
-    for (key, bounds) in newSignatures {
-      if let index = queues[key]?.popLast() {
-        matched.append((index, bounds))
+    for (i, command) in new.commands.enumerated() {
+      if let index = newMatch[i] ?? queues[Self.signature(command)]?.popLast() {
+        matched.append((index, command.bounds))
       } else {
-        changed.append(bounds)
+        changed.append(command.bounds)
       }
     }
-    for indices in queues.values { changed += indices.map { oldSignatures[$0].1 } }
+    for indices in queues.values { changed += indices.map { old.commands[$0].bounds } }
     // Matched commands drawn in a new relative order (a zPosition change)
     // changed too: all but a longest run that kept its order.
     let kept = Self.longestIncreasingRun(matched.map(\.old))
@@ -70,13 +84,24 @@ public struct Damage: Equatable, Sendable {
 
   init(rects: [PixelRect]) { self.rects = rects }
 
-  /// A hash of each top-level command's pixel-deciding values.
-  private static func signatures(_ frame: Frame) -> [(Int, PixelRect)] {
-    frame.commands.map { command in
-      // Group ids count from 0 in every frame, so they hash as they are.
-      var hasher = Hasher()
-      RasterSignature.combine([command], groupBase: 0, into: &hasher)
-      return (hasher.finalize(), command.bounds)
+  /// A hash of a top-level command's pixel-deciding values.
+  private static func signature(_ command: DrawCommand) -> Int {
+    // Groups hash by what they draw, not by their ids.
+    var hasher = Hasher()
+    RasterSignature.combine([command], groupBase: 0, into: &hasher)
+    return hasher.finalize()
+  }
+
+  /// What identifies a command kept from an earlier frame.
+  private enum Identity: Hashable {
+    case item(UInt64)
+    case group(ObjectIdentifier)
+  }
+
+  private static func identity(_ command: DrawCommand) -> Identity? {
+    switch command {
+    case .item(let item): return item.serial == 0 ? nil : .item(item.serial)
+    case .group(let group): return .group(ObjectIdentifier(group))
     }
   }
 

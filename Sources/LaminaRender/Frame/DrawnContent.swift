@@ -193,7 +193,12 @@ extension FrameBuilder {
     let atlas = GlyphAtlas.shared
     let sampler = SamplerKey(minification: .linear, magnification: .linear)
     let height = layer.bounds.height
-    for glyph in atlas.glyphs(style, scale: scale) {
+    log.texts += 1
+    let glyphs = atlas.glyphs(style, scale: scale)
+    // The pages' images as they are now; a page that gains glyphs this
+    // frame shows a placeholder until `finishGlyphs`.
+    var pages: [Int: (image: CGImage, final: Bool)] = [:]
+    for glyph in glyphs {
       var rect = glyph.rect
       var uv = glyph.uv
       if flipped {
@@ -201,8 +206,16 @@ extension FrameBuilder {
         uv = (uv.u0, uv.v1, uv.u1, uv.v0)
       }
       // Glyph quads need no edge antialiasing: their bitmaps have a clear margin.
+      let page: (image: CGImage, final: Bool)
+      if let known = pages[glyph.page] {
+        page = known
+      } else {
+        page = atlas.image(glyph.page)
+        pages[glyph.page] = page
+      }
+      if !page.final { log.placeholders += 1 }
       if var item = makeItem(
-        .image(atlas.placeholder(glyph.page), sampler),
+        .image(page.image, sampler),
         rect: rect.offsetBy(dx: origin.x, dy: origin.y),
         uv: uv, toTarget: toTarget, color: premultiplied(glyph.color, opacity: 1), name: layer.name)
       {
@@ -213,11 +226,13 @@ extension FrameBuilder {
   }
 
   /// Points the frame's glyph items at the atlas pages as they are at the
-  /// end of the frame (glyphs added while building it included).
-  func finishGlyphs(_ commands: inout [DrawCommand]) {
+  /// end of the frame (glyphs added while building it included); returns
+  /// the placeholders replaced.
+  func finishGlyphs(_ commands: inout [DrawCommand]) -> [ObjectIdentifier: CGImage] {
     let pages = GlyphAtlas.shared.finishFrame()
-    guard !pages.isEmpty else { return }
+    guard !pages.isEmpty else { return [:] }
     PendingShapes.replace(pages, in: &commands)
+    return pages
   }
 
   /// A `CAShapeLayer`'s fill and stroke, rasterized at the scale it is shown
@@ -238,6 +253,7 @@ extension FrameBuilder {
         return nil
       }
       raster = Raster(image: pendingShapes.placeholder(for: key, plan), rect: plan.rect)
+      log.placeholders += 1
     } else {
       raster = DrawnContentCache.shared.raster(key) {
         ShapeRasterizer.rasterize(style, scale: scale)
@@ -264,6 +280,11 @@ final class PendingShapes: @unchecked Sendable {
   private var order: [DrawnContentCache.Key] = []
   private var jobs: [DrawnContentCache.Key: (plan: ShapeRasterizer.Plan, placeholder: CGImage)] =
     [:]
+  /// The last frame's placeholders, alive until the next frame ends: the
+  /// map `finish` returns is keyed by their identities, which must not be
+  /// reused by images made before the frame's replacements are all done
+  /// (the render tree replaces in its nodes after the atlas makes pages).
+  private var retired: [CGImage] = []
 
   var isEmpty: Bool { order.isEmpty }
 
@@ -277,9 +298,12 @@ final class PendingShapes: @unchecked Sendable {
   }
 
   /// Draws every pending bitmap, caches it, and replaces the placeholders
-  /// in `commands` (masks and groups included).
-  func finish(_ commands: inout [DrawCommand]) {
-    guard !order.isEmpty else { return }
+  /// in `commands` (masks and groups included); returns the placeholders
+  /// replaced.
+  @discardableResult
+  func finish(_ commands: inout [DrawCommand]) -> [ObjectIdentifier: CGImage] {
+    retired.removeAll()
+    guard !order.isEmpty else { return [:] }
     let plans = order.map { jobs[$0]!.plan }
     let results = UnsafeMutableBufferPointer<Raster?>.allocate(capacity: plans.count)
     results.initialize(repeating: nil)
@@ -292,9 +316,11 @@ final class PendingShapes: @unchecked Sendable {
       DrawnContentCache.shared.insert(key, results[i])
       if let image = results[i]?.image { images[ObjectIdentifier(jobs[key]!.placeholder)] = image }
     }
+    retired = jobs.values.map(\.placeholder)
     order.removeAll()
     jobs.removeAll()
     Self.replace(images, in: &commands)
+    return images
   }
 
   /// Replaces the placeholder images in `commands` (groups and masks
@@ -315,10 +341,14 @@ final class PendingShapes: @unchecked Sendable {
     for i in commands.indices {
       switch commands[i] {
       case .item(var item):
+        if case .raster(let pass) = item.material { replace(images, in: &pass.commands) }
         if case .image(let image, let sampler) = item.material,
           let drawn = images[ObjectIdentifier(image)]
         {
+          // The item is the one derived, its image now drawn: same serial.
+          let serial = item.serial
           item.material = .image(drawn, sampler)
+          item.serial = serial
           commands[i] = .item(item)
         }
       case .group(let group):

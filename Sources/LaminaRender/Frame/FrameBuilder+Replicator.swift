@@ -17,6 +17,13 @@ extension FrameBuilder {
     // were i delays ago: their model layers are evaluated again at that time.
     let delay = replicator.instanceDelay
     let animated = delay != 0 ? sublayers.map { Self.hasAnimations($0.model()) } : []
+    // Delayed instances are functions of time; and every instance visits
+    // the same sublayers, so none of their visits is kept on its own (the
+    // replicator's visit keeps them all).
+    if animated.contains(true) { log.volatile += 1 }
+    let wasRetaining = retaining
+    retaining = false
+    defer { retaining = wasRetaining }
     for (i, (placement, tint)) in Self.replicatorInstances(replicator).enumerated() {
       let start = commands.count
       // Instance i's placement, then the replicator's own sublayer transform.

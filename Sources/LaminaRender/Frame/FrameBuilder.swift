@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaDraw
 
 /// Turns a layer tree into a `Frame`: one walk of the tree computes every
 /// layer's plane-to-target matrix, opacity and order, and emits draw items
@@ -16,6 +17,10 @@ import Lamina
 /// - siblings draw in order of increasing `zPosition`, stable in sublayer order;
 /// - `opacity` is group opacity: an offscreen pass only when the subtree's
 ///   items overlap each other, otherwise the opacity is multiplied into them.
+///
+/// A builder keeps what it derived (a `RenderTree`): build frames of the
+/// same tree with the same builder, and each frame derives only the layers
+/// that changed since the last one (see docs/rendering.md).
 public struct FrameBuilder {
   /// Target size in pixels.
   public let width: Int, height: Int
@@ -33,6 +38,18 @@ public struct FrameBuilder {
   /// New shape bitmaps of this frame, drawn together when the walk ends
   /// (nil for raster builders, which draw them as they go).
   let pendingShapes: PendingShapes?
+  /// What earlier frames derived, reused where nothing changed (nil for
+  /// raster builders).
+  let retained: RenderTree?
+  /// The retained nodes of the derivation under way.
+  var scope = RenderTree.Scope(previous: [])
+  /// False while visits may not be retained (replicator instances, which
+  /// visit the same layers once per instance).
+  var retaining = true
+  /// What this frame's derivations depended on.
+  let log: DerivationLog
+  /// The glyph atlas's image version when the frame began.
+  var atlasVersion = 0
 
   /// Beyond this many items, an opacity group is assumed to overlap itself.
   static let overlapCheckLimit = 256
@@ -44,6 +61,8 @@ public struct FrameBuilder {
     canvasToPixels = CATransform3DMakeScale(scale, scale, 1)
     targetBounds = PixelRect(x: 0, y: 0, width: width, height: height)
     pendingShapes = PendingShapes()
+    retained = RenderTree()
+    log = DerivationLog()
   }
 
   /// A builder that stretches a canvas of `size` points to exactly
@@ -55,11 +74,13 @@ public struct FrameBuilder {
       CGFloat(pixelWidth) / max(size.width, 1), CGFloat(pixelHeight) / max(size.height, 1), 1)
     targetBounds = PixelRect(x: 0, y: 0, width: width, height: height)
     pendingShapes = PendingShapes()
+    retained = RenderTree()
+    log = DerivationLog()
   }
 
   /// A builder for the raster of `layer`: its plane scaled by `scale`, with
   /// room for whatever the subtree draws around its bounds.
-  init(rasterOf layer: CALayer, scale: CGFloat, nextGroupID: Int) {
+  init(rasterOf layer: CALayer, scale: CGFloat, nextGroupID: Int, log: DerivationLog) {
     width = 0
     height = 0
     canvasToPixels = CATransform3DMakeScale(scale, scale, 1)
@@ -68,18 +89,35 @@ public struct FrameBuilder {
     self.nextGroupID = nextGroupID
     rasterRoot = ObjectIdentifier(layer)
     pendingShapes = nil
+    retained = nil
+    self.log = log
   }
 
   /// Builds the frame for `root`, laid on a canvas whose background is `background`.
+  /// Layers that did not change since the last `build` of this builder
+  /// are not walked again: their commands are those it kept.
   public mutating func build(root: CALayer, background: CGColor?) -> Frame {
-    nextGroupID = 0
     stats = FrameStats()
     DrawnContentCache.shared.beginFrame()
+    if let tree = retained {
+      tree.previousTick = tree.tick
+      tree.tick = LayerChangeClock.advance()
+      nextGroupID = tree.nextGroupID
+      atlasVersion = GlyphAtlas.shared.imagesVersion
+      scope = RenderTree.Scope(previous: tree.root.taken)
+    } else {
+      nextGroupID = 0
+    }
     var commands: [DrawCommand] = []
     visit(
       root, parentToTarget: canvasToPixels, parentSublayers: nil, flipped: false, into: &commands)
-    pendingShapes?.finish(&commands)
-    finishGlyphs(&commands)
+    var images = pendingShapes?.finish(&commands) ?? [:]
+    images.merge(finishGlyphs(&commands)) { a, _ in a }
+    if let tree = retained {
+      tree.root = scope
+      tree.nextGroupID = nextGroupID
+      finishRetained(tree, images: images, atlasVersion: GlyphAtlas.shared.imagesVersion)
+    }
     return Frame(
       width: width, height: height, background: premultiplied(background, opacity: 1),
       commands: commands, stats: stats)
@@ -87,14 +125,32 @@ public struct FrameBuilder {
 
   // MARK: The walk
 
-  /// Appends the draw commands of `layer` and its subtree, `layer`'s opacity applied.
+  /// Appends the draw commands of `layer` and its subtree, `layer`'s
+  /// opacity applied: kept from the last frame when nothing they depend on
+  /// changed (see `RenderTree`), else derived.
+  mutating func visit(
+    _ layer: CALayer, parentToTarget: CATransform3D, parentSublayers: CATransform3D?,
+    flipped: Bool, into commands: inout [DrawCommand]
+  ) {
+    if retaining, let tree = retained {
+      visitRetained(
+        layer, parentToTarget: parentToTarget, parentSublayers: parentSublayers, flipped: flipped,
+        tree: tree, into: &commands)
+    } else {
+      derive(
+        layer, parentToTarget: parentToTarget, parentSublayers: parentSublayers, flipped: flipped,
+        into: &commands)
+    }
+  }
+
+  /// Derives the draw commands of `layer` and its subtree, `layer`'s opacity applied.
   /// - Parameters:
   ///   - parentToTarget: maps the superlayer's (flattened) plane to target pixels.
   ///   - parentSublayers: the superlayer's `transformForSublayers` (nil when
   ///     it is the identity, or for the root).
   ///   - flipped: an odd number of ancestors flip their sublayers' geometry;
   ///     contents images are then flipped back so that they stay upright.
-  mutating func visit(
+  mutating func derive(
     _ layer: CALayer, parentToTarget: CATransform3D, parentSublayers: CATransform3D?,
     flipped: Bool, into commands: inout [DrawCommand]
   ) {
@@ -152,13 +208,18 @@ public struct FrameBuilder {
     appendBackground(layer, toTarget: toTarget, into: &commands)
     let contentsStart = commands.count
     appendOwnCommands(layer, toTarget: toTarget, flipped: flipped, into: &commands)
+    // Particles, tiles and GL content are functions of time (or of
+    // drawing that happens elsewhere): never kept from frame to frame.
     if let emitter = layer as? CAEmitterLayer {
+      log.volatile += 1
       appendParticles(emitter, toTarget: toTarget, into: &commands)
     }
     if let tiled = layer as? CATiledLayer {
+      log.volatile += 1
       appendTiles(tiled, toTarget: toTarget, into: &commands)
     }
     if let gl = layer as? CAOpenGLLayer {
+      log.volatile += 1
       appendGLContent(gl, toTarget: toTarget, into: &commands)
     }
     let sublayers = layer.storedSublayersForRendering
@@ -194,6 +255,7 @@ public struct FrameBuilder {
     {
       commands.insert(contentsOf: [shadow] + moreShadow.map { .item($0) }, at: start)
     }
+    if !isRasterRoot { noteUnfaded(layer, from: start, in: commands) }
     applyOpacity(opacity, from: start, in: &commands)
     applyCompositingFilter(of: layer, from: start, in: &commands)
   }
@@ -392,7 +454,7 @@ public struct FrameBuilder {
 
   /// Applies a subtree's opacity to the commands it appended (from `start`):
   /// multiplied into them when they do not overlap, else as one offscreen group.
-  private mutating func applyOpacity(
+  mutating func applyOpacity(
     _ opacity: Float, from start: Int, in commands: inout [DrawCommand]
   ) {
     guard opacity < 1, start < commands.count else { return }

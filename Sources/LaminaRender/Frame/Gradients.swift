@@ -11,9 +11,6 @@ public struct GradientPaint: Equatable {
     case conic = 2
   }
 
-  /// The most stops the shader takes; extra stops are resampled (see `init?`).
-  public static let maxStops = 16
-
   public var kind: Kind
   /// What the shader of `kind` needs to place a pixel on the gradient (see
   /// Shaders/gradient.glsl), from the start and end points in points.
@@ -27,7 +24,7 @@ public struct GradientPaint: Equatable {
   public init?(_ layer: CAGradientLayer) {
     let cgColors = layer.cgColors
     guard !cgColors.isEmpty else { return nil }
-    var colors = cgColors.map {
+    let colors = cgColors.map {
       SIMD4(Float($0.red), Float($0.green), Float($0.blue), Float($0.alpha))
     }
     var locations: [Float]
@@ -39,9 +36,6 @@ public struct GradientPaint: Equatable {
     } else {
       let n = colors.count
       locations = (0..<n).map { n == 1 ? 0 : Float($0) / Float(n - 1) }
-    }
-    if colors.count > Self.maxStops {
-      (colors, locations) = Self.resample(colors, locations)
     }
     let size = layer.bounds.size
     let s = layer.startPoint
@@ -83,27 +77,61 @@ public struct GradientPaint: Equatable {
     }
   }
 
-  /// More stops than the shader takes: the gradient sampled at `maxStops`
-  /// evenly spaced locations over the span of the given ones.
-  private static func resample(_ colors: [SIMD4<Float>], _ locations: [Float]) -> (
-    [SIMD4<Float>], [Float]
-  ) {
-    let first = locations[0]
-    let last = locations[locations.count - 1]
-    var outColors: [SIMD4<Float>] = []
-    var outLocations: [Float] = []
-    for k in 0..<maxStops {
-      let t = first + (last - first) * Float(k) / Float(maxStops - 1)
-      var i = 1
-      while i < locations.count - 1 && locations[i] < t { i += 1 }
-      let a = locations[i - 1]
-      let b = locations[i]
-      let f = b > a ? min(max((t - a) / (b - a), 0), 1) : 1
-      outColors.append(colors[i - 1] + (colors[i] - colors[i - 1]) * f)
-      outLocations.append(t)
-    }
-    return (outColors, outLocations)
+  /// Texels of a gradient's ramp: enough that linear filtering between them
+  /// is within half an 8-bit step of the exact color anywhere in a segment.
+  static let rampWidth = 1024
+
+  /// The span of t that the ramp covers: 0...1 and every location (a
+  /// location outside 0...1 still shapes the colors out there, as when the
+  /// shader walked the stops).
+  public var span: (lower: Float, upper: Float) {
+    let first = locations.first ?? 0
+    let last = locations.last ?? 1
+    let lower = first.isFinite ? min(0, first) : 0
+    let upper = last.isFinite ? max(1, last) : 1
+    return (lower, upper > lower ? upper : lower + 1)
   }
+
+  /// The color at `t`: before the first stop its color, after the last its
+  /// color, between two stops the mix of their straight colors; at equal
+  /// locations the later stop wins (a hard edge).
+  func straightColor(at t: Float, from index: inout Int) -> SIMD4<Float> {
+    let n = locations.count
+    guard n > 1, t >= locations[0] else { return colors[0] }
+    // `index` only grows while t grows: a ramp is built in one walk.
+    while index + 1 < n && locations[index + 1] <= t { index += 1 }
+    if index + 1 >= n { return colors[n - 1] }
+    let a = locations[index]
+    let b = locations[index + 1]
+    let f = min(max((t - a) / (b - a), 0), 1)
+    return colors[index] + (colors[index + 1] - colors[index]) * f
+  }
+
+  /// The premultiplied RGBA floats of the ramp: texel i holds the color at
+  /// t = lower + i / (width − 1) · (upper − lower), so texel centers land on
+  /// the span's ends.
+  func rampTexels(width: Int = GradientPaint.rampWidth) -> [Float] {
+    let (lower, upper) = span
+    var texels: [Float] = []
+    texels.reserveCapacity(width * 4)
+    var index = 0
+    for i in 0..<width {
+      let t = lower + (upper - lower) * Float(i) / Float(width - 1)
+      let c = straightColor(at: t, from: &index)
+      let a = min(max(c.w, 0), 1)
+      texels += [min(max(c.x, 0), 1) * a, min(max(c.y, 0), 1) * a, min(max(c.z, 0), 1) * a, a]
+    }
+    return texels
+  }
+
+  /// What the ramp texture is cached by: the stops, not the geometry.
+  var stops: GradientStops { GradientStops(colors: colors, locations: locations) }
+}
+
+/// A gradient's stops, the key of its ramp texture.
+struct GradientStops: Hashable {
+  var colors: [SIMD4<Float>]
+  var locations: [Float]
 }
 
 extension FrameBuilder {

@@ -10,7 +10,9 @@ public final class RasterPass {
   /// The texture's area in raster pixels (the layer's plane times
   /// `rasterizationScale`).
   public let region: PixelRect
-  public let commands: [DrawCommand]
+  /// The subtree's draw list (its placeholder images replaced when the
+  /// frame's walk ends, as the frame's own).
+  public internal(set) var commands: [DrawCommand]
 
   init(key: Int, region: PixelRect, commands: [DrawCommand]) {
     self.key = key
@@ -62,7 +64,7 @@ extension FrameBuilder {
   mutating func buildInPlane(_ layer: CALayer, scale: CGFloat, flipped: Bool)
     -> (commands: [DrawCommand], groupBase: Int)
   {
-    var sub = FrameBuilder(rasterOf: layer, scale: scale, nextGroupID: nextGroupID)
+    var sub = FrameBuilder(rasterOf: layer, scale: scale, nextGroupID: nextGroupID, log: log)
     var inner: [DrawCommand] = []
     sub.appendLayerAndSublayers(
       layer, toTarget: CATransform3DMakeScale(scale, scale, 1), flipped: flipped, opacity: 1,
@@ -105,8 +107,9 @@ enum RasterSignature {
   }
 
   static func combine(_ group: GroupPass, groupBase: Int, into h: inout Hasher) {
+    // Not its id: ids only tell groups apart within a frame, and the
+    // render tree keeps groups (with their ids) from earlier frames.
     h.combine(1)
-    h.combine(group.id - groupBase)
     combine(group.bounds, &h)
     h.combine(group.opacity)
     if let clip = group.clip { combine(clip, &h) }

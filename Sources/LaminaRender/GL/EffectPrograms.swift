@@ -8,21 +8,33 @@ import Foundation
 /// variants pay only for their own work.
 final class EffectPrograms {
   private let device: GLDevice
+  /// Whether the GPU has KHR_blend_equation_advanced (else no blend variants).
+  private let advanced: Bool
   private var programs: [EffectVariant: GLProgram] = [:]
 
-  init(device: GLDevice) { self.device = device }
+  init(device: GLDevice, advanced: Bool) {
+    self.device = device
+    self.advanced = advanced
+  }
 
-  func program(_ variant: EffectVariant) throws -> GLProgram {
+  func program(_ wanted: EffectVariant) throws -> GLProgram {
+    var variant = wanted
+    if !advanced { variant.blend = false }
     if let program = programs[variant] { return program }
     var defines: [String] = []
     if variant.clip { defines.append("CLIP") }
+    if variant.blend { defines.append("BLEND_ADVANCED") }
     let program: GLProgram
     if variant.masked {
       program = try GLProgram(
         vertex: "effect.vert.glsl", fragment: "masked.frag.glsl", defines: defines, device: device)
     } else {
       defines.append("SHAPE_MODE \(variant.shapeMode)")
-      if variant.textured { defines.append("TEXTURED") }
+      if let kind = variant.gradient {
+        defines += ["GRADIENT", GradientProgram.define(kind)]
+      } else if variant.textured {
+        defines.append("TEXTURED")
+      }
       program = try GLProgram(
         vertex: "effect.vert.glsl", fragment: "effect.frag.glsl", defines: defines, device: device)
     }

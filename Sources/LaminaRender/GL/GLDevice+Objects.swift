@@ -42,6 +42,29 @@ extension GLDevice {
     return texture
   }
 
+  /// Whether ramps are 32-bit floats (filterable with OES_texture_float_linear),
+  /// else half floats (filterable in GLES 3.0): both finer than 8 bits.
+  var rampBytesPerTexel: Int { supports("GL_OES_texture_float_linear") ? 16 : 8 }
+
+  /// A `width`×1 float RGBA texture holding `texels` (RGBA floats): a
+  /// gradient's color ramp (see `rampBytesPerTexel`).
+  func uploadRampTexture(_ texels: [Float], width: Int) throws -> GLuint {
+    var texture: GLuint = 0
+    glGenTextures(1, &texture)
+    bindTextureForEditing(texture)
+    setUnpackAlignment(4)
+    texels.withUnsafeBytes { raw in
+      glTexImage2D(
+        GLenum(GL_TEXTURE_2D), 0, rampBytesPerTexel == 16 ? GL_RGBA32F : GL_RGBA16F,
+        GLsizei(width), 1, 0, GLenum(GL_RGBA),
+        GLenum(GL_FLOAT), raw.baseAddress)
+    }
+    counters.textureUploads += 1
+    counters.rampUploads += 1
+    try check("gradient ramp upload")
+    return texture
+  }
+
   /// Builds the mipmaps of `texture` from its level 0.
   func generateMipmaps(_ texture: GLuint) {
     bindTextureForEditing(texture)
@@ -270,7 +293,7 @@ extension GLDevice {
   // MARK: Programs
 
   /// Compiles and links a program; `name` names it in errors. Sampler
-  /// uniforms `s_image` and `s_mask` are given units 0 and 1.
+  /// uniforms `s_image` (or `s_ramp`) and `s_mask` are given units 0 and 1.
   func makeProgram(vertex: String, fragment: String, name: String) throws -> GLuint {
     let vs = try compileShader(source: vertex, name: name, GLenum(GL_VERTEX_SHADER))
     defer { glDeleteShader(vs) }
@@ -289,7 +312,7 @@ extension GLDevice {
     }
     // The program stays in use: the cache knows it.
     useProgram(program)
-    for (sampler, unit) in [("s_image", 0), ("s_mask", 1)] {
+    for (sampler, unit) in [("s_image", 0), ("s_ramp", 0), ("s_mask", 1)] {
       let location = uniformLocation(program, sampler)
       if location >= 0 { glUniform1i(location, GLint(unit)) }
     }

@@ -7,8 +7,10 @@ import Foundation
 public struct RenderCounters: Equatable, Sendable {
   /// Draw calls (`glDrawElements`, and the full-target triangles of filter passes).
   public var drawCalls = 0
-  /// Textures uploaded from images (`glTexImage2D` with pixels).
+  /// Textures uploaded from images and gradient ramps (`glTexImage2D` with pixels).
   public var textureUploads = 0
+  /// Of those, gradients' color ramps (one per distinct set of stops).
+  public var rampUploads = 0
   /// Offscreen passes: group opacity, masks, filters, shadows, copies of
   /// backdrops, rasterizations, `CAOpenGLLayer` draws.
   public var offscreenPasses = 0

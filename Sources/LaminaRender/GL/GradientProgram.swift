@@ -1,65 +1,66 @@
 import CGLES3
 import Foundation
 
-/// The gradient programs and their uniforms. One program per kind and stop
-/// count, compiled on first use: llvmpipe evaluates every side of a branch,
-/// so a kind's program carries only its own math, and a constant stop count
-/// unrolls the stop loop (see Shaders/gradient.glsl). Each gradient's stops
-/// are set per draw (uniform arrays), so consecutive items batch only when
-/// they share a gradient.
+/// The gradient programs (`gradient.frag`): one per kind, and per kind a
+/// variant that declares the advanced blend equations (compositingFilter),
+/// compiled on first use. llvmpipe evaluates every side of a branch, so a
+/// kind's program carries only its own math. The stops are a ramp texture
+/// (`TextureCache.ramp`), so one program serves every stop count.
 final class GradientProgram {
-  private struct Variant {
-    let program: GLProgram
-    let parameters: GLint, count: GLint, colors: GLint, locations: GLint
-  }
-
   private struct Key: Hashable {
     var kind: GradientPaint.Kind
-    var stops: Int
+    var blend: Bool
   }
 
   private let device: GLDevice
-  private var variants: [Key: Variant] = [:]
+  /// Whether the GPU has KHR_blend_equation_advanced (else no blend variant).
+  private let advanced: Bool
+  private var programs: [Key: GLProgram] = [:]
 
-  init(device: GLDevice) { self.device = device }
+  init(device: GLDevice, advanced: Bool) {
+    self.device = device
+    self.advanced = advanced
+  }
 
-  private static func file(_ kind: GradientPaint.Kind) -> String {
+  /// The define that selects `kind` in gradient.glsl.
+  static func define(_ kind: GradientPaint.Kind) -> String {
     switch kind {
-    case .axial: return "gradient_axial.frag.glsl"
-    case .radial: return "gradient_radial.frag.glsl"
-    case .conic: return "gradient_conic.frag.glsl"
+    case .axial: return "GRADIENT_AXIAL"
+    case .radial: return "GRADIENT_RADIAL"
+    case .conic: return "GRADIENT_CONIC"
     }
   }
 
-  private func variant(_ key: Key) throws -> Variant {
-    if let variant = variants[key] { return variant }
-    let name = Self.file(key.kind)
-    var source = try ShaderLibrary.source(name)
-    // The define goes right after the #version line, which must come first.
-    let firstLine = source.firstIndex(of: "\n") ?? source.endIndex
-    source.insert(contentsOf: "\n#define STOP_COUNT \(key.stops)", at: firstLine)
+  /// The program of a kind (declaring the blend equations when `blend`).
+  func program(kind: GradientPaint.Kind, blend: Bool) throws -> GLProgram {
+    let key = Key(kind: kind, blend: blend && advanced)
+    if let program = programs[key] { return program }
+    var defines = [Self.define(kind)]
+    if key.blend { defines.append("BLEND_ADVANCED") }
     let program = try GLProgram(
-      vertex: "quad.vert.glsl", fragmentSource: source, name: "\(name) (\(key.stops) stops)",
-      device: device)
-    let variant = Variant(
-      program: program, parameters: program.uniform("u_params"), count: program.uniform("u_count"),
-      colors: program.uniform("u_colors"), locations: program.uniform("u_locations"))
-    variants[key] = variant
-    return variant
+      vertex: "quad.vert.glsl", fragment: "gradient.frag.glsl", defines: defines, device: device)
+    programs[key] = program
+    return program
   }
 
-  /// The program of a kind with `stops` stops.
-  func program(kind: GradientPaint.Kind, stops: Int) throws -> GLProgram {
-    try variant(Key(kind: kind, stops: stops)).program
-  }
-
-  /// Sets `paint`'s uniforms on its program (which must be in use).
-  func set(_ paint: GradientPaint) throws {
-    let n = min(paint.colors.count, GradientPaint.maxStops)
-    let v = try variant(Key(kind: paint.kind, stops: n))
-    device.setUniform(v.parameters, paint.parameters)
-    device.setUniform(v.count, int: n)
-    device.setUniform(v.colors, vec4Array: Array(paint.colors.prefix(n)))
-    device.setUniform(v.locations, floatArray: Array(paint.locations.prefix(n)))
+  /// Sets `paint`'s uniforms on `program`, which must be the one in use
+  /// (a gradient program, or an effect program's gradient variant), and
+  /// binds its ramp (on unit 0, with `sampler`).
+  static func set(
+    _ paint: GradientPaint, on program: GLProgram, ramp: GLuint, sampler: GLuint,
+    device: GLDevice
+  ) throws {
+    guard device.program == program.id else {
+      throw RendererError.glStateMismatch(
+        during: "setting gradient uniforms",
+        differences: ["program \(program.id) is not in use (\(device.program ?? 0) is)"])
+    }
+    let (lower, upper) = paint.span
+    let n = Float(GradientPaint.rampWidth)
+    // u = ((t − lower) / (upper − lower) · (n − 1) + 0.5) / n.
+    let scale = (n - 1) / (n * (upper - lower))
+    device.setUniform(program.uniform("u_params"), paint.parameters)
+    device.setUniform(program.uniform("u_ramp"), scale, 0.5 / n - lower * scale)
+    device.bindTexture(ramp, unit: 0, sampler: sampler)
   }
 }

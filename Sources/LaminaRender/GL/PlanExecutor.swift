@@ -160,11 +160,14 @@ final class PlanExecutor {
     // before the target is bound.
     var inputs: [(texture: Sampled?, mask: Sampled?)] = []
     for batch in pass.batches {
-      inputs.append(
-        (
-          try batch.texture.map { try sampled($0, batch.sampler, plan, &bound) },
-          try batch.mask.map { try sampled($0, batch.sampler, plan, &bound) }
-        ))
+      var texture = try batch.texture.map { try sampled($0, batch.sampler, plan, &bound) }
+      if let paint = batch.paint {
+        // A gradient samples its ramp on unit 0 (it has no other texture).
+        texture = Sampled(
+          texture: try textures.ramp(for: paint),
+          sampler: textures.sampler(batch.sampler ?? FramePlanner.linear))
+      }
+      inputs.append((texture, try batch.mask.map { try sampled($0, batch.sampler, plan, &bound) }))
     }
     let target = try target(pass.target, plan, &bound)
     if context.debugOutput { device.pushDebugGroup(pass.label) }
@@ -195,10 +198,12 @@ final class PlanExecutor {
             program.canvasOrigin, Float(region.x - area.x), Float(region.y - area.y))
         }
       }
-      if let texture = input.texture {
+      if let paint = batch.paint, let ramp = input.texture {
+        try GradientProgram.set(
+          paint, on: program, ramp: ramp.texture, sampler: ramp.sampler, device: device)
+      } else if let texture = input.texture {
         device.bindTexture(texture.texture, unit: 0, sampler: texture.sampler)
       }
-      if let paint = batch.paint { try programs.gradient.set(paint) }
       if let mask = input.mask { device.bindTexture(mask.texture, unit: 1, sampler: mask.sampler) }
       device.drawTriangles(indexCount: batch.indexCount, firstIndex: batch.firstIndex)
     }

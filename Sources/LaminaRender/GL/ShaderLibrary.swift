@@ -100,7 +100,8 @@ struct ProgramSet {
   /// A color filter over a whole offscreen target.
   let colorMatrix: GLProgram
   /// Variants of `solid` and `image` that declare the advanced blend
-  /// equations (nil where the GPU lacks KHR_blend_equation_advanced).
+  /// equations (nil where the GPU lacks KHR_blend_equation_advanced; the
+  /// gradient and effect programs have theirs too).
   let solidBlend: GLProgram?, imageBlend: GLProgram?
   /// Blend modes computed in a shader from a copy of the backdrop, where
   /// the equations are missing (or turned off).
@@ -116,7 +117,8 @@ struct ProgramSet {
     }
     solid = try make("quad.vert.glsl", "solid.frag.glsl")
     image = try make("quad.vert.glsl", "image.frag.glsl")
-    gradient = GradientProgram(device: device)
+    let advanced = device.supports("GL_KHR_blend_equation_advanced")
+    gradient = GradientProgram(device: device, advanced: advanced)
     downsample = try make("fullscreen.vert.glsl", "downsample.frag.glsl")
     upsample = try make("fullscreen.vert.glsl", "upsample.frag.glsl")
     blur = try make("fullscreen.vert.glsl", "blur.frag.glsl")
@@ -124,8 +126,7 @@ struct ProgramSet {
     colorMatrix = try make("fullscreen.vert.glsl", "colormatrix.frag.glsl")
     blendFallback = try make("fullscreen.vert.glsl", "blend.frag.glsl")
     present = try make("fullscreen.vert.glsl", "present.frag.glsl")
-    effects = EffectPrograms(device: device)
-    let advanced = device.supports("GL_KHR_blend_equation_advanced")
+    effects = EffectPrograms(device: device, advanced: advanced)
     solidBlend = advanced ? try make("quad.vert.glsl", "solid.frag.glsl", ["BLEND_ADVANCED"]) : nil
     imageBlend = advanced ? try make("quad.vert.glsl", "image.frag.glsl", ["BLEND_ADVANCED"]) : nil
   }
@@ -138,7 +139,7 @@ struct ProgramSet {
     case .shadow: return shadow
     case .solidBlend: return solidBlend ?? solid
     case .imageBlend: return imageBlend ?? image
-    case .gradient(let kind, let stops): return try gradient.program(kind: kind, stops: stops)
+    case .gradient(let kind, let blend): return try gradient.program(kind: kind, blend: blend)
     case .effect(let variant): return try effects.program(variant)
     }
   }

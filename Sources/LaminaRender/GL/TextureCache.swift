@@ -2,9 +2,15 @@ import CGLES3
 import Foundation
 import Lamina
 
-/// GPU textures of `CGImage`s: each image is uploaded once (premultiplied)
-/// and reused while it lives; textures unused for a while are released.
+/// GPU textures of `CGImage`s and of gradients' color ramps: each image is
+/// uploaded once (premultiplied) and reused while it lives, each distinct
+/// set of gradient stops once; textures unused for a while are released.
 final class TextureCache {
+  private enum Key: Hashable {
+    case image(UInt64)
+    case ramp(GradientStops)
+  }
+
   private struct Entry {
     var texture: GLuint
     var mipmapped: Bool
@@ -12,11 +18,12 @@ final class TextureCache {
     /// When it was last asked for, counting every request: the order of use.
     var lastUse: UInt64
     var width: Int, height: Int
-    var bytes: Int { width * height * 4 * (mipmapped ? 4 : 3) / 3 }
+    var bytesPerTexel = 4
+    var bytes: Int { width * height * bytesPerTexel * (mipmapped ? 4 : 3) / 3 }
   }
 
   private let device: GLDevice
-  private var entries: [UInt64: Entry] = [:]
+  private var entries: [Key: Entry] = [:]
   private var samplers: [SamplerKey: GLuint] = [:]
   private var frame = 0
   private var clock: UInt64 = 0
@@ -47,7 +54,8 @@ final class TextureCache {
   func texture(for image: CGImage, sampler: SamplerKey?) throws -> GLuint {
     let needsMipmaps = sampler?.minification == .trilinear
     clock &+= 1
-    if var entry = entries[image.identifier] {
+    let key = Key.image(image.identifier)
+    if var entry = entries[key] {
       entry.lastUsedFrame = frame
       entry.lastUse = clock
       if needsMipmaps && !entry.mipmapped {
@@ -56,7 +64,7 @@ final class TextureCache {
         entry.mipmapped = true
         bytes += entry.bytes
       }
-      entries[image.identifier] = entry
+      entries[key] = entry
       return entry.texture
     }
     guard image.width <= maxTextureSize, image.height <= maxTextureSize else {
@@ -69,8 +77,35 @@ final class TextureCache {
     evict(toFit: entry.bytes)
     entry.texture = try device.uploadTexture(
       premultipliedPixels(image), width: image.width, height: image.height, mipmaps: needsMipmaps)
-    entries[image.identifier] = entry
+    entries[key] = entry
     bytes += entry.bytes
+    return entry.texture
+  }
+
+  /// Ramps uploaded since the cache was made (one per distinct stops that
+  /// the cache did not hold).
+  private(set) var rampUploads = 0
+
+  /// The color ramp of `paint`'s stops (`GradientPaint.rampTexels`, floats:
+  /// finer than the 8-bit target, so dithering still hides bands),
+  /// uploaded the first time those stops are drawn.
+  func ramp(for paint: GradientPaint) throws -> GLuint {
+    clock &+= 1
+    let key = Key.ramp(paint.stops)
+    if var entry = entries[key] {
+      entry.lastUsedFrame = frame
+      entry.lastUse = clock
+      entries[key] = entry
+      return entry.texture
+    }
+    var entry = Entry(
+      texture: 0, mipmapped: false, lastUsedFrame: frame, lastUse: clock,
+      width: GradientPaint.rampWidth, height: 1, bytesPerTexel: device.rampBytesPerTexel)
+    evict(toFit: entry.bytes)
+    entry.texture = try device.uploadRampTexture(paint.rampTexels(), width: entry.width)
+    entries[key] = entry
+    bytes += entry.bytes
+    rampUploads += 1
     return entry.texture
   }
 
@@ -111,7 +146,7 @@ final class TextureCache {
     }
   }
 
-  private func release(_ key: UInt64) {
+  private func release(_ key: Key) {
     guard let entry = entries.removeValue(forKey: key) else { return }
     device.deleteTexture(entry.texture)
     bytes -= entry.bytes

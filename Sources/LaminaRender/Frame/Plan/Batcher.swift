@@ -43,10 +43,12 @@ struct Batcher {
   /// Adds `item`, drawn with `resources`.
   mutating func add(_ item: DrawItem, _ resources: ItemResources) {
     var program = resources.program
+    let effect = item.hasEffects || resources.mask != nil
+    if effect { program = .effect(Self.effectVariant(for: item, resources)) }
     var blend = item.blend
     if case .composite = blend {
       // Blend modes need a program that declares them; without one, source-over.
-      if let variant = Self.blendVariant(of: program), !item.hasEffects {
+      if let variant = Self.blendVariant(of: program) {
         program = variant
       } else {
         blend = .sourceOver
@@ -54,8 +56,6 @@ struct Batcher {
     }
     var composite = false
     if case .composite = blend { composite = true }
-    let effect = item.hasEffects || resources.mask != nil
-    if effect { program = .effect(Self.effectVariant(for: item)) }
     let first = effect ? geometry.effectIndices.count : geometry.indices.count
     let count =
       effect
@@ -83,17 +83,22 @@ struct Batcher {
         firstLayerName: item.layerName))
   }
 
-  /// The blend-mode variant of a program (solid and image have one).
+  /// The blend-mode variant of a program (every program an item draws with
+  /// but the shadow's has one).
   static func blendVariant(of program: ProgramKey) -> ProgramKey? {
     switch program {
     case .solid: return .solidBlend
     case .image: return .imageBlend
+    case .gradient(let kind, _): return .gradient(kind, blend: true)
+    case .effect(var variant):
+      variant.blend = true
+      return .effect(variant)
     default: return nil
     }
   }
 
   /// The effect shader variant an item needs.
-  static func effectVariant(for item: DrawItem) -> EffectVariant {
+  static func effectVariant(for item: DrawItem, _ resources: ItemResources) -> EffectVariant {
     var mode = 0
     if let shape = item.shape {
       switch shape.mode {
@@ -114,6 +119,7 @@ struct Batcher {
     default: (masked, textured) = (false, true)
     }
     return EffectVariant(
-      shapeMode: mode, textured: textured, clip: item.clip != nil, masked: masked)
+      shapeMode: mode, textured: textured, gradient: masked ? nil : resources.paint?.kind,
+      clip: item.clip != nil, masked: masked)
   }
 }

@@ -112,13 +112,18 @@ extension FramePlan {
     case .shadow: parts.append("shadow")
     case .solidBlend: parts.append("solid+blend")
     case .imageBlend: parts.append("image+blend")
-    case .gradient(let kind, let stops): parts.append("gradient \(kind) \(stops) stops")
+    case .gradient(let kind, let blend): parts.append("gradient \(kind)" + (blend ? "+blend" : ""))
     case .effect(let v):
       var name = "effect"
       if v.shapeMode != 0 { name += " shape \(v.shapeMode)" }
-      if v.textured { name += " textured" }
+      if let kind = v.gradient {
+        name += " gradient \(kind)"
+      } else if v.textured {
+        name += " textured"
+      }
       if v.clip { name += " clip" }
       if v.masked { name += " masked" }
+      if v.blend { name += "+blend" }
       parts.append(name)
     }
     func source(_ s: TextureSource) -> String {

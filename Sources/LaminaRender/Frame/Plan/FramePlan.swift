@@ -151,7 +151,7 @@ public struct Batch {
   public var blend: BlendMode
   /// Whether the batch uses the effect vertex format.
   public var usesEffectVertices: Bool
-  /// The gradient whose uniforms the batch sets.
+  /// The gradient whose uniforms and ramp (on unit 0) the batch sets.
   public var paint: GradientPaint?
   /// The batch's indices in its vertex format's index list.
   public var firstIndex: Int
@@ -171,8 +171,9 @@ public enum ProgramKey: Hashable {
   case shadow
   /// `solid` and `image` declaring the advanced blend equations.
   case solidBlend, imageBlend
-  /// A gradient kind with a stop count.
-  case gradient(GradientPaint.Kind, stops: Int)
+  /// A gradient kind (sampling the batch's ramp), declaring the advanced
+  /// blend equations when `blend`.
+  case gradient(GradientPaint.Kind, blend: Bool)
   /// The effect shader specialized for what the items need.
   case effect(EffectVariant)
 }
@@ -183,10 +184,14 @@ public struct EffectVariant: Hashable {
   public var shapeMode: Int
   /// Samples a texture (else a solid color).
   public var textured: Bool
+  /// Draws a gradient of this kind from its ramp (instead of the texture).
+  public var gradient: GradientPaint.Kind? = nil
   /// Cuts by a rounded rect in another plane (`masksToBounds`).
   public var clip: Bool
   /// Multiplies by a mask's alpha (`masked.frag`).
   public var masked: Bool
+  /// Declares the advanced blend equations (a compositingFilter).
+  public var blend = false
 }
 
 /// Where a batch's texture comes from (plain values: batches compare and

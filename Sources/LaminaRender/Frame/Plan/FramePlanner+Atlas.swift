@@ -41,8 +41,9 @@ struct MaskAtlas {
   var usedWidth: Int { width }
 
   /// A slot for `area`, or nil when the atlas is full. A slot's origin has
-  /// the parity of the area's, so that the 2×2 pixel quads the shaders'
-  /// derivatives use fall where they fall on the canvas.
+  /// the parity of the area's (even, `FramePlanner.targetArea`), so that the
+  /// 2×2 pixel quads the shaders' derivatives use fall where they fall on
+  /// the canvas.
   mutating func place(_ area: PixelRect) -> PixelRect? {
     func aligned(_ v: Int, like p: Int) -> Int { (v & 1) == (p & 1) ? v : v + 1 }
     var sx = aligned(x, like: area.x)
@@ -68,7 +69,7 @@ extension FramePlanner {
   /// what they drew) covering the same area, within the atlas's size.
   static func fitsAtlas(_ group: GroupPass, area: PixelRect) -> Bool {
     guard let mask = group.mask, mask.mask == nil, mask.shadow == nil, mask.filter == nil,
-      !mask.backdrop, mask.bounds.intersection(area) == area,
+      !mask.backdrop, targetArea(mask.bounds, area) == area,
       area.width <= MaskAtlas.maxSide, area.height <= MaskAtlas.maxSide
     else { return false }
     return isPlain(group.commands) && isPlain(mask.commands)

@@ -185,18 +185,32 @@ extension FramePlanner {
     guard let name = command.blendModeName,
       let mode = CIFilter.blendModeNames.firstIndex(of: name)
     else { return }
-    var group: GroupPass
+    // What is blended: the item drawn offscreen, or the group as its
+    // composite draws it (through its clip, mask and cut planes, which the
+    // blend pass, a plain rectangle, knows nothing of).
+    var isolated: DrawItem?
+    var group: GroupPass?
     switch command {
-    case .group(let g): group = g
-    case .item(var item):
+    case .group(let g):
+      if g.clip != nil || g.mask != nil || !g.clipPlanes.isEmpty {
+        isolated = compositeItem(g, region: region)
+      } else {
+        group = g
+      }
+    case .item(let item):
+      isolated = item
+    }
+    if var item = isolated {
       item.blend = .sourceOver
       fallbackGroupID -= 1
-      group = GroupPass(
+      let wrapper = GroupPass(
         id: fallbackGroupID, bounds: item.bounds, opacity: 1, commands: [.item(item)],
         reason: "\(name) without blend equations")
-      prepareGroup(group, region: region, isolated: true)
+      prepareGroup(wrapper, region: region, isolated: true)
+      group = wrapper
     }
-    let area = group.bounds.intersection(region)
+    guard let group else { return }
+    let area = Self.targetArea(group.bounds, region)
     guard !area.isEmpty, let source = groupTargets[group.id] else { return }
     let label = "behind \(name)"
     let backdrop = addTarget(width: area.width, height: area.height, role: .pooled, label: label)
@@ -245,7 +259,7 @@ extension FramePlanner {
       item.blend = group.blend
       return item
     }
-    let area = group.bounds.intersection(region)
+    let area = Self.targetArea(group.bounds, region)
     let rect = CGRect(x: area.x, y: area.y, width: area.width, height: area.height)
     let material: Material = group.mask.map { .masked(group.id, mask: $0.id) } ?? .group(group.id)
     var item = DrawItem(

@@ -180,7 +180,7 @@ struct FramePlanner {
       prepareFiltered(group, region: region)
       return
     }
-    let area = group.bounds.intersection(region)
+    let area = Self.targetArea(group.bounds, region)
     guard !area.isEmpty else { return }
     if !isMask, let mask = group.mask, Self.fitsAtlas(group, area: area),
       !caches.holdsCachedPass(Self.cacheKey(group.commands, area: area))
@@ -204,6 +204,20 @@ struct FramePlanner {
     drawList(group.commands, into: target, region: area, clear: .zero, label: label)
     groupTargets[group.id] = target
     if let key { cachedPasses[key] = target }
+  }
+
+  /// Where a group's target lies: its bounds in the region, the corner moved
+  /// to even pixels. Derivatives (dFdx, dFdy: the edge and shape coverage)
+  /// are taken over 2×2 pixel quads that start at the target's corner, so a
+  /// target at an odd corner would antialias a layer otherwise than the
+  /// canvas, and otherwise as its siblings move the group's bounds.
+  static func targetArea(_ bounds: PixelRect, _ region: PixelRect) -> PixelRect {
+    let area = bounds.intersection(region)
+    guard !area.isEmpty else { return area }
+    let x = area.x - (area.x & 1)
+    let y = area.y - (area.y & 1)
+    return PixelRect(
+      x: x, y: y, width: area.width + area.x - x, height: area.height + area.y - y)
   }
 
   /// The target of cache entry `key` when this frame made it already or the
@@ -346,8 +360,7 @@ struct FramePlanner {
       return ItemResources(program: .solid)
     case .gradient(let paint):
       return ItemResources(
-        program: .gradient(paint.kind, stops: min(paint.colors.count, GradientPaint.maxStops)),
-        paint: paint)
+        program: .gradient(paint.kind, blend: false), sampler: Self.linear, paint: paint)
     case .image(let image, let key):
       return ItemResources(program: .image, texture: .image(index(of: image)), sampler: key)
     case .group(let id), .filtered(let id):
