@@ -448,6 +448,13 @@ public enum DrawCommand {
   /// Gives the items a new serial (groups' items included) where they
   /// have none: they were derived or changed since they last had one.
   mutating func assignSerials(_ last: inout UInt64) {
+    var visited: Set<ObjectIdentifier> = []
+    assignSerials(&last, visited: &visited)
+  }
+
+  /// Each group once: a group drawn from several places (nested shadows
+  /// each draw their subtree) would make the walk exponential in the nesting.
+  private mutating func assignSerials(_ last: inout UInt64, visited: inout Set<ObjectIdentifier>) {
     switch self {
     case .item(var item):
       guard item.serial == 0 else { return }
@@ -455,10 +462,11 @@ public enum DrawCommand {
       item.serial = last
       self = .item(item)
     case .group(let group):
+      guard visited.insert(ObjectIdentifier(group)).inserted else { return }
       // Groups are made or copied by the derivation that changes them.
-      for i in group.commands.indices { group.commands[i].assignSerials(&last) }
-      if let mask = group.mask {
-        for i in mask.commands.indices { mask.commands[i].assignSerials(&last) }
+      for i in group.commands.indices { group.commands[i].assignSerials(&last, visited: &visited) }
+      if let mask = group.mask, visited.insert(ObjectIdentifier(mask)).inserted {
+        for i in mask.commands.indices { mask.commands[i].assignSerials(&last, visited: &visited) }
       }
     }
   }
