@@ -3,15 +3,22 @@
 #include <stdio.h>
 #include <stddef.h>
 #include <jpeglib.h>
+#include <jerror.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
 // libjpeg reports fatal errors through longjmp from error_exit; Swift cannot
-// host setjmp, so the whole decode lives in this one C function.
+// host setjmp, so each libjpeg call sequence lives in one C function here.
+// A decode is two calls: the header (dimensions as they will be output,
+// from jpeg_calc_output_dimensions) so that the caller checks its limits
+// before any pixel memory exists, then the pixels into the caller's buffer.
 struct lamina_jpeg_error {
   struct jpeg_error_mgr base;
+  struct jpeg_progress_mgr progress;
   jmp_buf jump;
+  int max_scans;
+  int too_many_scans;
   char message[JMSG_LENGTH_MAX];
 };
 
@@ -21,62 +28,127 @@ static void lamina_jpeg_error_exit(j_common_ptr cinfo) {
   longjmp(err->jump, 1);
 }
 
+// Warnings that mean the data is cut short or corrupt end the decode: a
+// truncated file is an error, not a gray image. Warnings about harmless
+// oddities (unknown JFIF revisions, extraneous bytes) are ignored, and
+// nothing is ever printed.
+static void lamina_jpeg_emit_message(j_common_ptr cinfo, int level) {
+  if (level != -1) return;
+  switch (cinfo->err->msg_code) {
+  case JWRN_JPEG_EOF:
+  case JWRN_HIT_MARKER:
+  case JWRN_MUST_RESYNC:
+  case JWRN_HUFF_BAD_CODE:
+  case JWRN_ARITH_BAD_CODE:
+  case JWRN_NOT_SEQUENTIAL:
+  case JWRN_BOGUS_PROGRESSION:
+    (*cinfo->err->error_exit)(cinfo);
+    break;
+  default:
+    break;
+  }
+}
+
 static void lamina_jpeg_output_message(j_common_ptr cinfo) { (void)cinfo; }
 
-/// Decodes a JPEG held in memory to 8-bit RGBA (alpha 255). Returns 0 on
-/// success with *out malloc'ed (free with free()); otherwise non-zero with
-/// the decoder's message in message (at least JMSG_LENGTH_MAX bytes).
-/// max_pixels bounds width*height before any pixel memory is allocated.
-static inline int lamina_jpeg_decode(const unsigned char *data, unsigned long size,
-                                     unsigned long max_pixels,
-                                     unsigned char **out, unsigned *width,
-                                     unsigned *height, char *message) {
+// Each scan of a progressive JPEG is a pass over the whole image; a file
+// can hold thousands. The progress monitor runs while the scans are read
+// and stops the decode past the limit.
+static void lamina_jpeg_progress(j_common_ptr cinfo) {
+  struct lamina_jpeg_error *err = (struct lamina_jpeg_error *)cinfo->err;
+  if (!cinfo->is_decompressor) return;
+  if (((j_decompress_ptr)cinfo)->input_scan_number > err->max_scans) {
+    err->too_many_scans = 1;
+    snprintf(err->message, JMSG_LENGTH_MAX, "more than %d progressive scans", err->max_scans);
+    longjmp(err->jump, 1);
+  }
+}
+
+static inline void lamina_jpeg_setup(struct jpeg_decompress_struct *cinfo,
+                                     struct lamina_jpeg_error *err, int max_scans) {
+  cinfo->err = jpeg_std_error(&err->base);
+  err->base.error_exit = lamina_jpeg_error_exit;
+  err->base.emit_message = lamina_jpeg_emit_message;
+  err->base.output_message = lamina_jpeg_output_message;
+  err->message[0] = 0;
+  err->max_scans = max_scans;
+  err->too_many_scans = 0;
+  err->progress.progress_monitor = lamina_jpeg_progress;
+}
+
+/// Reads the header of a JPEG held in memory: the width and height of the
+/// image as it will be decoded to RGBA. Returns 0 on success; otherwise
+/// non-zero with the decoder's message in message (JMSG_LENGTH_MAX bytes).
+static inline int lamina_jpeg_header(const unsigned char *data, unsigned long size,
+                                     unsigned *width, unsigned *height,
+                                     int *progressive, char *message) {
   struct jpeg_decompress_struct cinfo;
   struct lamina_jpeg_error err;
-  unsigned char *volatile pixels = NULL;
-  *out = NULL;
+  memset(&cinfo, 0, sizeof cinfo);
   message[0] = 0;
-  cinfo.err = jpeg_std_error(&err.base);
-  err.base.error_exit = lamina_jpeg_error_exit;
-  err.base.output_message = lamina_jpeg_output_message;
-  err.message[0] = 0;
+  lamina_jpeg_setup(&cinfo, &err, 1 << 30);
   if (setjmp(err.jump)) {
     strncpy(message, err.message, JMSG_LENGTH_MAX - 1);
     message[JMSG_LENGTH_MAX - 1] = 0;
     jpeg_destroy_decompress(&cinfo);
-    free(pixels);
     return 1;
   }
   jpeg_create_decompress(&cinfo);
   jpeg_mem_src(&cinfo, data, size);
   jpeg_read_header(&cinfo, TRUE);
   cinfo.out_color_space = JCS_EXT_RGBA;
-  jpeg_start_decompress(&cinfo);
+  jpeg_calc_output_dimensions(&cinfo);
   *width = cinfo.output_width;
   *height = cinfo.output_height;
-  if ((unsigned long)cinfo.output_width * cinfo.output_height > max_pixels) {
-    snprintf(message, JMSG_LENGTH_MAX, "image of %ux%u pixels is larger than allowed",
-             cinfo.output_width, cinfo.output_height);
+  *progressive = jpeg_has_multiple_scans(&cinfo) ? 1 : 0;
+  jpeg_destroy_decompress(&cinfo);
+  return 0;
+}
+
+/// Decodes a JPEG held in memory to 8-bit RGBA (alpha 255) into `pixels`,
+/// `width * height * 4` bytes that the caller allocated after checking the
+/// header. Returns 0 on success, 2 when the file has more than `max_scans`
+/// scans, 3 when its dimensions differ from `width` and `height`, 1 for any
+/// other failure, with the decoder's message in message. `max_memory`
+/// bounds libjpeg's own working memory (a progressive file's coefficients).
+static inline int lamina_jpeg_decode(const unsigned char *data, unsigned long size,
+                                     unsigned char *pixels, unsigned width, unsigned height,
+                                     int max_scans, long max_memory, char *message) {
+  struct jpeg_decompress_struct cinfo;
+  struct lamina_jpeg_error err;
+  memset(&cinfo, 0, sizeof cinfo);
+  message[0] = 0;
+  lamina_jpeg_setup(&cinfo, &err, max_scans);
+  if (setjmp(err.jump)) {
+    strncpy(message, err.message, JMSG_LENGTH_MAX - 1);
+    message[JMSG_LENGTH_MAX - 1] = 0;
     jpeg_destroy_decompress(&cinfo);
-    return 2;
+    return err.too_many_scans ? 2 : 1;
   }
-  size_t stride = (size_t)cinfo.output_width * 4;
-  pixels = (unsigned char *)malloc(stride * cinfo.output_height);
-  if (!pixels) {
-    strcpy(message, "out of memory");
+  jpeg_create_decompress(&cinfo);
+  cinfo.progress = &err.progress;
+  cinfo.mem->max_memory_to_use = max_memory;
+  jpeg_mem_src(&cinfo, data, size);
+  jpeg_read_header(&cinfo, TRUE);
+  cinfo.out_color_space = JCS_EXT_RGBA;
+  jpeg_calc_output_dimensions(&cinfo);
+  if (cinfo.output_width != width || cinfo.output_height != height) {
+    snprintf(message, JMSG_LENGTH_MAX, "dimensions changed between reads");
     jpeg_destroy_decompress(&cinfo);
     return 3;
   }
+  jpeg_start_decompress(&cinfo);
+  size_t stride = (size_t)width * 4;
   while (cinfo.output_scanline < cinfo.output_height) {
     unsigned char *row = pixels + stride * cinfo.output_scanline;
-    jpeg_read_scanlines(&cinfo, &row, 1);
+    if (jpeg_read_scanlines(&cinfo, &row, 1) != 1) {
+      snprintf(message, JMSG_LENGTH_MAX, "Premature end of JPEG file");
+      jpeg_destroy_decompress(&cinfo);
+      return 1;
+    }
   }
   jpeg_finish_decompress(&cinfo);
-  *width = cinfo.output_width;
-  *height = cinfo.output_height;
   jpeg_destroy_decompress(&cinfo);
-  *out = pixels;
-  pixels = NULL;
   return 0;
 }
 #endif

@@ -434,23 +434,35 @@ open class CASpringAnimation: CABasicAnimation {
   }
 
   /// The spring's progress 0 → 1 at time `t` (unit mass-spring-damper from
-  /// rest at 0 toward 1 with initial velocity `v0`).
+  /// rest at 0 toward 1 with initial velocity `v0`). Finite for every
+  /// input: an infinitely stiff spring is at 1 at once, one with no stiffness
+  /// left (an enormous mass) or an enormous damping does not move, and the
+  /// overdamped roots are computed without cancellation or overflow.
   func springValue(_ t: Double, w0: Double, zeta: Double, v0: Double) -> Double {
+    guard t > 0 else { return 0 }
+    if w0 == .infinity { return 1 }
+    guard w0 > 0, w0.isFinite, zeta.isFinite else { return 0 }
+    let value: Double
     if zeta < 1 {
-      let wd = w0 * (1 - zeta * zeta).squareRoot()
-      let a = 1.0
+      let wd = w0 * ((1 - zeta) * (1 + zeta)).squareRoot()
       let b = (zeta * w0 - v0) / wd
-      return 1 - exp(-zeta * w0 * t) * (a * cos(wd * t) + b * sin(wd * t))
-    } else if zeta == 1 {
-      return 1 - exp(-w0 * t) * (1 + (w0 - v0) * t)
+      value = 1 - exp(-zeta * w0 * t) * (cos(wd * t) + b * sin(wd * t))
     } else {
-      let s = (zeta * zeta - 1).squareRoot()
-      let r1 = -w0 * (zeta - s)
-      let r2 = -w0 * (zeta + s)
-      let c2 = (v0 + r1) / (r1 - r2) * -1
-      let c1 = -1 - c2
-      return 1 + c1 * exp(r1 * t) + c2 * exp(r2 * t)
+      // s = √(ζ² − 1), without squaring ζ (which overflows past 1e154).
+      let s = (zeta - 1).squareRoot() * (zeta + 1).squareRoot()
+      if s < 1e-8 {
+        value = 1 - exp(-w0 * t) * (1 + (w0 - v0) * t)
+      } else {
+        // The slow root as w0 / (ζ + s): ζ − s loses every digit for large ζ.
+        let r1 = -w0 / (zeta + s)
+        let r2 = -w0 * (zeta + s)
+        let c2 = r2.isFinite ? -(v0 + r1) / (r1 - r2) : 0
+        let c1 = -1 - c2
+        let fast = r2.isFinite ? c2 * exp(r2 * t) : 0
+        value = 1 + c1 * exp(r1 * t) + fast
+      }
     }
+    return value.isFinite ? value : 1
   }
 
   open override func copyValues(from other: CAAnimation) {

@@ -42,8 +42,8 @@ extension CALayer {
   public func drawIntoBackingStore() {
     delegate?.layerWillDraw(self)
     let scale = contentsScale > 0 ? contentsScale : 1
-    let width = Int((bounds.width * scale).rounded(.up))
-    let height = Int((bounds.height * scale).rounded(.up))
+    let width = Int(saturating: bounds.width * scale, rounding: .up)
+    let height = Int(saturating: bounds.height * scale, rounding: .up)
     guard let context = CGContext.bitmap(width: width, height: height) else {
       contents = nil
       return

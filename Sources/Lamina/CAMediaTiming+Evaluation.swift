@@ -190,10 +190,10 @@ struct TimingModel {
       let cycles = active / cycle
       let whole = cycles.rounded(.down)
       if cycles == whole && whole > 0 {
-        iteration = Int(min(whole, Double(Int32.max))) - 1
+        iteration = Int(clamping: whole, to: 0...Int(Int32.max)) - 1
         inCycle = cycle
       } else {
-        iteration = Int(min(whole, Double(Int32.max)))
+        iteration = Int(clamping: whole, to: 0...Int(Int32.max))
         inCycle = active - whole * cycle
       }
     } else if local < cycle {
@@ -201,7 +201,7 @@ struct TimingModel {
       inCycle = local
     } else {
       let k = (local / cycle).rounded(.down)
-      iteration = k.isFinite ? Int(min(k, Double(Int32.max))) : 0
+      iteration = k.isFinite ? Int(clamping: k, to: 0...Int(Int32.max)) : 0
       inCycle = local - k * cycle
     }
     let t = autoreverses && inCycle > d ? 2 * d - inCycle : min(inCycle, d)

@@ -139,10 +139,16 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
   case unreadable(path: String, reason: String)
   /// The bytes are neither PNG nor JPEG.
   case unknownFormat(path: String)
-  /// The decoder rejected the data.
+  /// The decoder rejected the data (truncated, corrupt, a lying header).
   case corrupt(path: String, reason: String)
-  /// The image has more pixels than allowed.
+  /// The image is wider or taller than allowed (its header says so).
   case tooLarge(path: String, width: Int, height: Int, limit: Int)
+  /// The image has more pixels than allowed (its header says so).
+  case tooManyPixels(path: String, width: Int, height: Int, limit: Int)
+  /// A progressive JPEG with more scans than allowed.
+  case tooManyScans(path: String, limit: Int)
+  /// The file is larger than allowed.
+  case fileTooLarge(path: String, bytes: Int, limit: Int)
 
   public var description: String {
     switch self {
@@ -152,67 +158,149 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
     case .tooLarge(let path, let width, let height, let limit):
       return
         "image '\(path)' is \(width)x\(height) pixels, larger than the limit of \(limit) on a side"
+    case .tooManyPixels(let path, let width, let height, let limit):
+      return
+        "image '\(path)' is \(width)x\(height) pixels, more than the limit of \(limit) pixels (maxImagePixels)"
+    case .tooManyScans(let path, let limit):
+      return
+        "image '\(path)' is a progressive JPEG of more than \(limit) scans, over the limit (maxJPEGScans)"
+    case .fileTooLarge(let path, let bytes, let limit):
+      return
+        "image '\(path)' is a file of \(bytes) bytes, more than the limit of \(limit) (maxImageFileBytes)"
     }
+  }
+}
+
+/// What an image file's header says, read without decoding its pixels.
+public struct ImageHeader: Equatable, Sendable {
+  public enum Format: String, Sendable { case png, jpeg }
+  public let format: Format
+  /// Width and height in pixels, as the image decodes.
+  public let width: Int
+  public let height: Int
+  /// What the decoded RGBA pixels take.
+  public var decodedBytes: Int { width * height * 4 }
+
+  public init(format: Format, width: Int, height: Int) {
+    self.format = format
+    self.width = width
+    self.height = height
   }
 }
 
 extension CGImage {
   /// Reads a PNG or JPEG file (told apart by their signatures).
-  /// - Parameter maxDimension: the largest width or height accepted, checked
-  ///   from the header before pixel memory is allocated.
-  public static func decode(fileAt path: String, maxDimension: Int = 16384) throws -> CGImage {
-    let data: Data
-    do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch {
-      let reason = FileManager.default.fileExists(atPath: path) ? "unreadable" : "no such file"
-      throw ImageError.unreadable(path: path, reason: reason)
-    }
+  /// - Parameter maxDimension: the largest width or height accepted. Every
+  ///   limit (`maxDimension`, `Limits.maxImagePixels`) is checked from the
+  ///   header before pixel memory is allocated.
+  public static func decode(fileAt path: String, maxDimension: Int = Limits.maxImageSide) throws
+    -> CGImage
+  {
+    let data = try readImageFile(atPath: path)
     return try decode(data: data, path: path, maxDimension: maxDimension)
   }
 
-  /// Decodes PNG or JPEG bytes; `path` names the source in errors.
-  public static func decode(data: Data, path: String = "<data>", maxDimension: Int = 16384)
-    throws -> CGImage
-  {
-    let bytes = [UInt8](data)
-    if bytes.starts(with: [0x89, 0x50, 0x4e, 0x47]) {
-      return try decodePNG(bytes, path: path, maxDimension: maxDimension)
+  /// The bytes of an image file, refused beyond `Limits.maxImageFileBytes`
+  /// before they are read.
+  public static func readImageFile(atPath path: String) throws -> Data {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      throw ImageError.unreadable(path: path, reason: String(cString: strerror(errno)))
     }
-    if bytes.starts(with: [0xff, 0xd8]) {
-      return try decodeJPEG(bytes, path: path, maxDimension: maxDimension)
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      throw ImageError.unreadable(path: path, reason: "not a regular file")
     }
-    throw ImageError.unknownFormat(path: path)
+    let size = Int(truncatingIfNeeded: info.st_size)
+    guard size <= Limits.maxImageFileBytes else {
+      throw ImageError.fileTooLarge(path: path, bytes: size, limit: Limits.maxImageFileBytes)
+    }
+    do {
+      return try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw ImageError.unreadable(path: path, reason: "unreadable")
+    }
   }
 
-  private static func decodePNG(_ bytes: [UInt8], path: String, maxDimension: Int) throws
-    -> CGImage
+  /// The header of PNG or JPEG bytes: format and size, nothing decoded.
+  public static func header(of data: Data, path: String = "<data>") throws -> ImageHeader {
+    try data.withUnsafeBytes { raw in
+      let bytes = raw.bindMemory(to: UInt8.self)
+      if bytes.starts(with: [0x89, 0x50, 0x4e, 0x47]) { return try pngHeader(bytes, path: path) }
+      if bytes.starts(with: [0xff, 0xd8]) { return try jpegHeader(bytes, path: path) }
+      throw ImageError.unknownFormat(path: path)
+    }
+  }
+
+  /// Decodes PNG or JPEG bytes; `path` names the source in errors. The
+  /// header is read first and checked against `maxDimension` and
+  /// `Limits.maxImagePixels`; only then are the pixels allocated and decoded.
+  public static func decode(
+    data: Data, path: String = "<data>", maxDimension: Int = Limits.maxImageSide
+  ) throws -> CGImage {
+    let header = try self.header(of: data, path: path)
+    try check(header, path: path, maxDimension: maxDimension)
+    return try data.withUnsafeBytes { raw in
+      let bytes = raw.bindMemory(to: UInt8.self)
+      switch header.format {
+      case .png: return try decodePNG(bytes, header: header, path: path)
+      case .jpeg: return try decodeJPEG(bytes, header: header, path: path)
+      }
+    }
+  }
+
+  /// Throws when `header` is beyond `maxDimension` on a side or beyond
+  /// `Limits.maxImagePixels`.
+  public static func check(_ header: ImageHeader, path: String, maxDimension: Int) throws {
+    let side = min(maxDimension, Limits.maxImageSide)
+    guard header.width <= side, header.height <= side else {
+      throw ImageError.tooLarge(path: path, width: header.width, height: header.height, limit: side)
+    }
+    guard header.width * header.height <= Limits.maxImagePixels else {
+      throw ImageError.tooManyPixels(
+        path: path, width: header.width, height: header.height, limit: Limits.maxImagePixels)
+    }
+    guard header.width > 0, header.height > 0 else {
+      throw ImageError.corrupt(path: path, reason: "empty image")
+    }
+  }
+
+  private static func pngHeader(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws
+    -> ImageHeader
   {
     var image = png_image()
     image.version = LAMINA_PNG_IMAGE_VERSION
-    let began = bytes.withUnsafeBytes { raw in
-      png_image_begin_read_from_memory(&image, raw.baseAddress, raw.count)
-    }
-    guard began != 0 else {
+    guard png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count) != 0 else {
       throw ImageError.corrupt(path: path, reason: pngMessage(&image))
     }
-    let width = Int(image.width)
-    let height = Int(image.height)
-    guard width <= maxDimension, height <= maxDimension else {
+    defer { png_image_free(&image) }
+    return ImageHeader(format: .png, width: Int(image.width), height: Int(image.height))
+  }
+
+  private static func decodePNG(
+    _ bytes: UnsafeBufferPointer<UInt8>, header: ImageHeader, path: String
+  ) throws -> CGImage {
+    var image = png_image()
+    image.version = LAMINA_PNG_IMAGE_VERSION
+    guard png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count) != 0 else {
+      throw ImageError.corrupt(path: path, reason: pngMessage(&image))
+    }
+    guard Int(image.width) == header.width, Int(image.height) == header.height else {
       png_image_free(&image)
-      throw ImageError.tooLarge(path: path, width: width, height: height, limit: maxDimension)
+      throw ImageError.corrupt(path: path, reason: "dimensions changed between reads")
     }
     image.format = LAMINA_PNG_FORMAT_RGBA
-    var pixels = [UInt8](repeating: 0, count: width * height * 4)
+    // The pixel buffer is the size the checked header gave: a stream that
+    // inflates to more is cut off by libpng at the image's end.
+    var pixels = [UInt8](repeating: 0, count: header.decodedBytes)
     let finished = pixels.withUnsafeMutableBytes { raw in
-      png_image_finish_read(&image, nil, raw.baseAddress, Int32(width * 4), nil)
+      png_image_finish_read(&image, nil, raw.baseAddress, Int32(header.width * 4), nil)
     }
     guard finished != 0 else {
       let message = pngMessage(&image)
       png_image_free(&image)
       throw ImageError.corrupt(path: path, reason: message)
     }
-    guard let result = CGImage(width: width, height: height, rgba: pixels) else {
+    guard let result = CGImage(width: header.width, height: header.height, rgba: pixels) else {
       throw ImageError.corrupt(path: path, reason: "empty image")
     }
     return result
@@ -224,38 +312,49 @@ extension CGImage {
     }
   }
 
-  private static func decodeJPEG(_ bytes: [UInt8], path: String, maxDimension: Int) throws
-    -> CGImage
+  private static func jpegHeader(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws
+    -> ImageHeader
   {
-    var out: UnsafeMutablePointer<UInt8>?
     var width: UInt32 = 0
     var height: UInt32 = 0
+    var progressive: Int32 = 0
     var message = [CChar](repeating: 0, count: 512)
-    let status = bytes.withUnsafeBufferPointer { buffer in
+    let status = lamina_jpeg_header(
+      bytes.baseAddress, UInt(bytes.count), &width, &height, &progressive, &message)
+    guard status == 0 else {
+      throw ImageError.corrupt(path: path, reason: jpegMessage(message))
+    }
+    return ImageHeader(format: .jpeg, width: Int(width), height: Int(height))
+  }
+
+  private static func decodeJPEG(
+    _ bytes: UnsafeBufferPointer<UInt8>, header: ImageHeader, path: String
+  ) throws -> CGImage {
+    var message = [CChar](repeating: 0, count: 512)
+    var pixels = [UInt8](repeating: 0, count: header.decodedBytes)
+    // libjpeg's working memory (a progressive file keeps every coefficient:
+    // about 2 bytes a pixel a component) is bounded too.
+    let workingMemory = header.width * header.height * 8 + (16 << 20)
+    let status = pixels.withUnsafeMutableBytes { raw in
       lamina_jpeg_decode(
-        buffer.baseAddress, UInt(buffer.count), UInt(maxDimension * maxDimension),
-        &out, &width, &height, &message)
+        bytes.baseAddress, UInt(bytes.count),
+        raw.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt32(header.width),
+        UInt32(header.height), Int32(Limits.maxJPEGScans), workingMemory, &message)
     }
-    let text = String(
-      decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    if status == 2 {
-      throw ImageError.tooLarge(
-        path: path, width: Int(width), height: Int(height), limit: maxDimension)
+    if status == 2 { throw ImageError.tooManyScans(path: path, limit: Limits.maxJPEGScans) }
+    guard status == 0 else {
+      throw ImageError.corrupt(path: path, reason: jpegMessage(message))
     }
-    guard status == 0, let out else {
-      throw ImageError.corrupt(path: path, reason: text.isEmpty ? "cannot decode" : text)
-    }
-    defer { free(out) }
-    guard Int(width) <= maxDimension, Int(height) <= maxDimension else {
-      throw ImageError.tooLarge(
-        path: path, width: Int(width), height: Int(height), limit: maxDimension)
-    }
-    let count = Int(width) * Int(height) * 4
-    let pixels = [UInt8](UnsafeBufferPointer(start: out, count: count))
-    guard let result = CGImage(width: Int(width), height: Int(height), rgba: pixels) else {
+    guard let result = CGImage(width: header.width, height: header.height, rgba: pixels) else {
       throw ImageError.corrupt(path: path, reason: "empty image")
     }
     return result
+  }
+
+  private static func jpegMessage(_ message: [CChar]) -> String {
+    let text = String(
+      decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return text.isEmpty ? "cannot decode" : text
   }
 }
 

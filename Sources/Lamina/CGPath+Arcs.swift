@@ -10,7 +10,7 @@ extension CGMutablePath {
     center: CGPoint, radius: CGFloat, startAngle: CGFloat, endAngle: CGFloat, clockwise: Bool,
     transform: CGAffineTransform = .identity
   ) {
-    guard radius >= 0, radius.isFinite else { return }
+    guard radius >= 0, radius.isFinite, startAngle.isFinite, endAngle.isFinite else { return }
     var sweep = endAngle - startAngle
     let full = 2 * CGFloat.pi
     if clockwise {
@@ -30,7 +30,7 @@ extension CGMutablePath {
     }
     // Cubic Béziers of at most a quarter turn each: control points along the
     // tangents at 4/3·tan(θ/4) of the radius.
-    let pieces = max(1, Int((abs(sweep) / (CGFloat.pi / 2)).rounded(.up)))
+    let pieces = Int(clamping: abs(sweep) / (CGFloat.pi / 2), to: 1...8, rounding: .up)
     let step = sweep / CGFloat(pieces)
     let k = 4 / 3 * tan(step / 4) * radius
     var angle = startAngle

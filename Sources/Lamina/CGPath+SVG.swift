@@ -122,10 +122,34 @@ struct SVGPathParser {
     return value
   }
 
+  /// A number that is a coordinate or a length: within ±`Limits.maxCoordinate`.
+  mutating func coordinate() throws -> CGFloat {
+    let start = index
+    let v = try number()
+    guard abs(v) <= Limits.maxCoordinate else {
+      index = start
+      throw error("a coordinate within ±\(Int(exactly: Limits.maxCoordinate) ?? 0) (maxCoordinate)")
+    }
+    return v
+  }
+
   mutating func point(relative: Bool) throws -> CGPoint {
-    let x = try number()
-    let y = try number()
-    return relative ? CGPoint(x: current.x + x, y: current.y + y) : CGPoint(x: x, y: y)
+    let start = index
+    let x = try coordinate()
+    let y = try coordinate()
+    let p = relative ? CGPoint(x: current.x + x, y: current.y + y) : CGPoint(x: x, y: y)
+    return try reached(p, from: start)
+  }
+
+  /// Relative steps add up: the point they reach is held to the same range.
+  mutating func reached(_ p: CGPoint, from start: Int) throws -> CGPoint {
+    guard abs(p.x) <= Limits.maxCoordinate, abs(p.y) <= Limits.maxCoordinate else {
+      index = start
+      throw error(
+        "a point within ±\(Int(exactly: Limits.maxCoordinate) ?? 0) (maxCoordinate) once relative steps are added"
+      )
+    }
+    return p
   }
 
   /// Starts a subpath at the current point when the last one was closed, so
@@ -191,14 +215,16 @@ struct SVGPathParser {
         path.addLine(to: p)
         current = p
       case "H":
-        let x = try number()
-        let p = CGPoint(x: relative ? current.x + x : x, y: current.y)
+        let start = index
+        let x = try coordinate()
+        let p = try reached(CGPoint(x: relative ? current.x + x : x, y: current.y), from: start)
         beginDrawing()
         path.addLine(to: p)
         current = p
       case "V":
-        let y = try number()
-        let p = CGPoint(x: current.x, y: relative ? current.y + y : y)
+        let start = index
+        let y = try coordinate()
+        let p = try reached(CGPoint(x: current.x, y: relative ? current.y + y : y), from: start)
         beginDrawing()
         path.addLine(to: p)
         current = p
@@ -233,8 +259,8 @@ struct SVGPathParser {
         quad = c
         current = p
       case "A":
-        let rx = try number()
-        let ry = try number()
+        let rx = try coordinate()
+        let ry = try coordinate()
         let rotation = try number()
         let largeArc = try flag()
         let sweep = try flag()
@@ -248,6 +274,9 @@ struct SVGPathParser {
       lastCubicControl = cubic
       lastQuadControl = quad
       repeatIndex += 1
+      if path.elements.count > Limits.maxPathElements {
+        throw error("at most \(Limits.maxPathElements) path elements (maxPathElements)")
+      }
     } while atNumber
   }
 
@@ -305,7 +334,7 @@ struct SVGPathParser {
     if !sweep && delta > 0 { delta -= 2 * .pi }
     if sweep && delta < 0 { delta += 2 * .pi }
 
-    let segments = max(Int((abs(delta) / (.pi / 2) - 1e-9).rounded(.up)), 1)
+    let segments = Int(clamping: abs(delta) / (.pi / 2) - 1e-9, to: 1...8, rounding: .up)
     let step = delta / CGFloat(segments)
     let k = 4 / 3 * tan(step / 4)
     func mapped(_ ux: CGFloat, _ uy: CGFloat) -> CGPoint {

@@ -367,7 +367,7 @@ public class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConve
     // The distance between a curve and its chords shrinks with the square of
     // the number of segments: n = sqrt(d / (8 tol)) bounds the error by tol.
     guard deviation.isFinite else { return 1 }
-    return min(max(Int((deviation / (8 * tolerance)).squareRoot().rounded(.up)), 1), 1024)
+    return Int(clamping: (deviation / (8 * tolerance)).squareRoot(), to: 1...1024, rounding: .up)
   }
 
   public static func == (a: CGPath, b: CGPath) -> Bool { a.elements == b.elements }

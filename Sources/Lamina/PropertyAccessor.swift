@@ -142,12 +142,12 @@ enum Convert {
 
   static func int(_ value: Any?) -> Int? {
     guard let d = double(value), d.isFinite, abs(d) < 9e18 else { return nil }
-    return Int(d)
+    return Int(saturating: d)
   }
 
   static func uint32(_ value: Any?) -> UInt32? {
     guard let d = double(value), d.isFinite, d >= 0, d <= Double(UInt32.max) else { return nil }
-    return UInt32(d)
+    return UInt32(exactly: d.rounded(.towardZero))
   }
 
   static func bool(_ value: Any?) -> Bool? {

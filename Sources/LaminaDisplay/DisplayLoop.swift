@@ -17,7 +17,11 @@ import LaminaScene
 ///   animation has ended (`CALayer.settledTime()`) no frame is even built
 ///   until the file changes or input arrives;
 /// - the scene file is watched: a valid edit replaces the scene, an
-///   invalid one is reported and the old scene stays;
+///   invalid one is reported and the old scene stays; an edit that loads
+///   but cannot be drawn, at its first frame or at any later frame's time
+///   (a limit an animation passes, a frame the renderer refuses), is
+///   reported too and the scene shown before it comes back; a scene with
+///   none before it keeps its last frame on screen until the file changes;
 /// - taps are hit-tested against the presentation tree and reported by the
 ///   name of the layer hit (or its nearest named ancestor).
 ///
@@ -73,11 +77,33 @@ public final class DisplayLoop {
   public private(set) var lastRepair: [PixelRect] = []
 
   private var presentation: PresentationTree
+  /// The scene on screen: the watcher's last, or the last one drawn when
+  /// that one failed.
+  private var shown: Scene
+  /// Whether a frame of `shown` was drawn.
+  private var shownWasDrawn = false
+  /// The scene shown before `shown`, which comes back if `shown` fails: one
+  /// scene at most, replaced at each reload.
+  private var fallback: Shown?
+  /// `shown` failed at a frame: no frames are built until the file changes.
+  private var halted = false
   /// Kept across frames (each derives only what changed), made again when
   /// the scale or the scene changes.
   private var builder: FrameBuilder?
   private var sceneStart = 0.0
   private var settled: Double?
+
+  /// What showing a scene needs, to come back to it.
+  private struct Shown {
+    let scene: Scene
+    let presentation: PresentationTree
+    let settled: Double?
+    let sceneStart: Double
+  }
+
+  /// The scene on screen (the watcher's last scene unless that one could
+  /// not be drawn).
+  public var scene: Scene { shown }
   private var previousFrame: Frame?
   private var previousTime = -Double.infinity
   private var placement: DisplayPlacement?
@@ -93,6 +119,7 @@ public final class DisplayLoop {
     self.renderer = renderer
     self.options = options
     pacer = FramePacer(refreshRate: output.refreshRate)
+    shown = watcher.scene
     presentation = PresentationTree(root: watcher.scene.root)
     settled = watcher.scene.root.settledTime()
   }
@@ -158,7 +185,7 @@ public final class DisplayLoop {
   /// true when one was presented.
   @discardableResult
   public func step(now: Double) throws -> Bool {
-    let scene = watcher.scene
+    let scene = shown
     let place = DisplayPlacement(
       sceneWidth: Double(scene.canvas.width), sceneHeight: Double(scene.canvas.height),
       panelWidth: output.bufferWidth, panelHeight: output.bufferHeight, rotation: output.rotation)
@@ -173,26 +200,41 @@ public final class DisplayLoop {
       pacer.idle()
       return false
     }
-    scene.root.layoutIfNeeded()
-    let root = presentation.update(time: time)
-    // Scaled uniformly, as `lamina render --scale` would draw it.
-    var builder =
-      self.builder
-      ?? FrameBuilder(
-        size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
-        scale: CGFloat(place.scale))
-    builder.time = time
-    let frame = builder.build(root: root, background: scene.canvas.background)
-    self.builder = builder
-    framesBuilt += 1
-    let damage = Damage(from: previousFrame, to: frame)
-    previousFrame = frame
-    previousTime = time
-    if damage.isEmpty {
-      pacer.idle()
+    let frame: Frame
+    let drawn: [PixelRect]
+    do {
+      scene.root.layoutIfNeeded()
+      let root = presentation.update(time: time)
+      // Animations move values past what the file says: the tree at this
+      // time meets the limits before a frame is built from it.
+      try scene.checkLimits(root, time: time)
+      // Scaled uniformly, as `lamina render --scale` would draw it.
+      var builder =
+        self.builder
+        ?? FrameBuilder(
+          size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
+          scale: CGFloat(place.scale))
+      builder.time = time
+      frame = builder.build(root: root, background: scene.canvas.background)
+      self.builder = builder
+      framesBuilt += 1
+      // Before anything walks the draw list (damage does): a frame past its
+      // limits can be exponentially long to walk (nested shadows).
+      try FrameLimits.check(frame)
+      let damage = Damage(from: previousFrame, to: frame)
+      previousFrame = frame
+      previousTime = time
+      if damage.isEmpty {
+        // What is on screen is this frame already.
+        shownWasDrawn = true
+        pacer.idle()
+        return false
+      }
+      drawn = try renderer.drawRetained(frame, damage: damage)
+    } catch {
+      try failed(scene, error, time: time)
       return false
     }
-    let drawn = try renderer.drawRetained(frame, damage: damage)
     let whole = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
     // A whole canvas redraw (every first frame) also paints the letterbox.
     let panelDamage = drawn == [whole] ? [place.panel] : drawn.map { place.panelRect($0) }
@@ -224,12 +266,42 @@ public final class DisplayLoop {
     lastDamage = panelDamage
     lastRepair = repair
     framesPresented += 1
+    shownWasDrawn = true
     return true
+  }
+
+  /// A frame of `scene` could not be drawn: reported, and the scene shown
+  /// before it comes back; without one, its last frame stays until the file
+  /// changes. Only the first scene's first frame, with nothing to show
+  /// instead, ends the loop with the error.
+  private func failed(_ scene: Scene, _ error: Error, time: Double) throws {
+    // What the canvas holds is no longer known: the next frame is drawn
+    // whole, by a new builder (the failed scene's retained state goes).
+    previousFrame = nil
+    previousTime = -.infinity
+    builder = nil
+    let message =
+      error is SceneError
+      ? "\(error)" : "\(scene.fileName): frame at t=\(Scene.seconds(time)) s: \(error)"
+    if let fallback {
+      log("\(message); still showing the last scene that was drawn")
+      shown = fallback.scene
+      presentation = fallback.presentation
+      settled = fallback.settled
+      sceneStart = fallback.sceneStart
+      shownWasDrawn = true
+      self.fallback = nil
+      return
+    }
+    guard shownWasDrawn else { throw error }
+    log("\(message); showing its last frame until the file changes")
+    halted = true
   }
 
   /// Whether the frame on screen is past the scene's last change: no
   /// later frame can differ from it.
   private var isSettled: Bool {
+    if halted { return true }
     guard previousFrame != nil, let settled else { return false }
     return previousTime > settled
   }
@@ -242,6 +314,15 @@ public final class DisplayLoop {
     switch watcher.poll() {
     case .unchanged: break
     case .reloaded(let scene):
+      // The scene shown until now stays at hand in case the new one fails
+      // (one that failed itself is no better than none).
+      if shownWasDrawn && !halted {
+        fallback = Shown(
+          scene: shown, presentation: presentation, settled: settled, sceneStart: sceneStart)
+      }
+      shown = scene
+      shownWasDrawn = false
+      halted = false
       presentation = PresentationTree(root: scene.root)
       builder = nil
       settled = scene.root.settledTime()

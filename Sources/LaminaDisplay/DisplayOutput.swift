@@ -99,7 +99,8 @@ public func monotonicSeconds() -> Double {
 /// waits for ever; EINTR (a signal) returns none.
 func pollReadable(_ descriptors: [Int32], timeout: Double?) -> Set<Int32> {
   var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-  let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, 3_600_000)).rounded(.up)) } ?? -1
+  let milliseconds =
+    timeout.map { Int32(clamping: Int(clamping: $0 * 1000, to: 0...3_600_000, rounding: .up)) } ?? -1
   let count = poll(&fds, nfds_t(fds.count), milliseconds)
   guard count > 0 else { return [] }
   return Set(fds.filter { $0.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 }.map(\.fd))

@@ -2,6 +2,7 @@ import CEGL
 import CWayland
 import CWaylandProtocols
 import Foundation
+import Lamina
 import LaminaRender
 
 /// Why a Wayland window could not be shown.
@@ -352,7 +353,7 @@ public final class WaylandOutput: CanvasReadingOutput {
   /// Buffer pixels for `logical` window points at `scale`: rounded half
   /// away from zero, as `wp_fractional_scale_v1` asks.
   public static func bufferLength(_ logical: Int, scale: Double) -> Int {
-    Int((Double(logical) * scale).rounded(.toNearestOrAwayFromZero))
+    Int(saturating: Double(logical) * scale, rounding: .toNearestOrAwayFromZero)
   }
 
   /// The scale to draw at: the compositor's preferred fractional scale
@@ -394,7 +395,8 @@ public final class WaylandOutput: CanvasReadingOutput {
       wl_surface_set_buffer_scale(surface, 1)
       wp_viewport_set_destination(viewport, Int32(logicalWidth), Int32(logicalHeight))
     } else if compositorVersion >= 3 {
-      wl_surface_set_buffer_scale(surface, Int32(scale.rounded()))
+      wl_surface_set_buffer_scale(
+        surface, Int32(clamping: Int(saturating: scale, rounding: .toNearestOrAwayFromZero)))
     }
   }
 

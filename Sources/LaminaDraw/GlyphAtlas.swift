@@ -151,6 +151,7 @@ public final class GlyphAtlas: @unchecked Sendable {
   // MARK: Layout
 
   private func layOut(_ style: TextStyle, scale: CGFloat) -> [PlacedGlyph] {
+    LibraryLog.install()
     guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1) else { return [] }
     defer { cairo_surface_destroy(surface) }
     guard let cr = cairo_create(surface) else { return [] }
@@ -195,7 +196,7 @@ public final class GlyphAtlas: @unchecked Sendable {
         let penX = (x + Double(info.geometry.x_offset) / unit) * scale
         let penY = ((baseline + Double(info.geometry.y_offset) / unit) * scale).rounded()
         let whole = penX.rounded(.down)
-        let phase = min(3, Int(((penX - whole) * 4).rounded(.down)))
+        let phase = min(3, Int(saturating: (penX - whole) * 4, rounding: .down))
         guard
           let slot = slot(
             GlyphKey(font: fontKey, glyph: glyph, phase: phase, scale: scale), font: font)
@@ -260,10 +261,10 @@ public final class GlyphAtlas: @unchecked Sendable {
     let unit = Double(LAMINA_PANGO_SCALE)
     let s = Double(key.scale)
     let phase = Double(key.phase) / 4
-    let x0 = Int((Double(ink.x) / unit * s + phase).rounded(.down)) - 1
-    let y0 = Int((Double(ink.y) / unit * s).rounded(.down)) - 1
-    let x1 = Int((Double(ink.x + ink.width) / unit * s + phase).rounded(.up)) + 1
-    let y1 = Int((Double(ink.y + ink.height) / unit * s).rounded(.up)) + 1
+    let x0 = Int(clamping: Double(ink.x) / unit * s + phase, to: -(1 << 24)...(1 << 24), rounding: .down) - 1
+    let y0 = Int(clamping: Double(ink.y) / unit * s, to: -(1 << 24)...(1 << 24), rounding: .down) - 1
+    let x1 = Int(clamping: Double(ink.x + ink.width) / unit * s + phase, to: -(1 << 24)...(1 << 24), rounding: .up) + 1
+    let y1 = Int(clamping: Double(ink.y + ink.height) / unit * s, to: -(1 << 24)...(1 << 24), rounding: .up) + 1
     let width = x1 - x0
     let height = y1 - y0
     guard width > 0, height > 0, width < GlyphAtlas.side / 4, height < GlyphAtlas.side / 4,

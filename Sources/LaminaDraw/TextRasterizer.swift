@@ -91,8 +91,8 @@ public enum TextRasterizer {
     if largest > CGFloat(ShapeRasterizer.maxSide) {
       scale *= CGFloat(ShapeRasterizer.maxSide) / largest
     }
-    let width = Int((style.size.width * scale).rounded(.up))
-    let height = Int((style.size.height * scale).rounded(.up))
+    let width = Int(clamping: style.size.width * scale, to: 0...(1 << 24), rounding: .up)
+    let height = Int(clamping: style.size.height * scale, to: 0...(1 << 24), rounding: .up)
     guard let bitmap = CairoBitmap(width: width, height: height) else { return nil }
     let cr = bitmap.context
     cairo_scale(cr, scale, scale)
@@ -115,7 +115,13 @@ public enum TextRasterizer {
     pango_cairo_show_layout(cr, layout)
   }
 
+  /// A length in Pango units, rounded and clamped to Int32.
+  static func pangoUnits(_ value: Double) -> Int32 {
+    Int32(clamping: Int(saturating: value, rounding: .toNearestOrAwayFromZero))
+  }
+
   static func configure(_ layout: OpaquePointer, _ style: TextStyle) {
+    LibraryLog.install()
     let pangoScale = Double(LAMINA_PANGO_SCALE)
     pango_layout_set_text(layout, style.string, -1)
     let description = pango_font_description_new()
@@ -127,13 +133,14 @@ public enum TextRasterizer {
     if !style.runs.isEmpty { setAttributes(layout, style.runs) }
     if style.fontFamily != nil { warnIfMissing(family, layout: layout, description: description) }
 
-    let width = Int32((Double(style.size.width) * pangoScale).rounded())
+    // Pango units are Int32: sizes past its range are clamped (the limits keep real ones far inside).
+    let width = pangoUnits(Double(style.size.width) * pangoScale)
     if style.isWrapped {
       pango_layout_set_width(layout, width)
       pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
       if style.truncation != .none {
         // Lines that fit in the bounds; the last one shows the ellipsis.
-        pango_layout_set_height(layout, Int32((Double(style.size.height) * pangoScale).rounded()))
+        pango_layout_set_height(layout, pangoUnits(Double(style.size.height) * pangoScale))
       }
     } else if style.truncation != .none {
       // One line per paragraph, ellipsized at the bounds' width.
@@ -178,7 +185,9 @@ public enum TextRasterizer {
     for run in runs {
       if let family = run.fontFamily { insert(pango_attr_family_new(family), run) }
       if let size = run.fontSize, size > 0 {
-        insert(pango_attr_size_new_absolute(Int32(Double(size) * Double(LAMINA_PANGO_SCALE))), run)
+        insert(
+          pango_attr_size_new_absolute(pangoUnits(Double(size) * Double(LAMINA_PANGO_SCALE))),
+          run)
       }
       if let color = run.color {
         insert(
@@ -211,7 +220,8 @@ public enum TextRasterizer {
   nonisolated(unsafe) private static var checked: Set<String> = []
   private static let checkedLock = NSLock()
 
-  /// Prints once per family when fontconfig substituted another family.
+  /// Notes once per family (in `LibraryLog`, which `--verbose` prints)
+  /// when fontconfig substituted another family.
   private static func warnIfMissing(
     _ family: String, layout: OpaquePointer, description: OpaquePointer?
   ) {
@@ -228,8 +238,7 @@ public enum TextRasterizer {
     guard let name = pango_font_description_get_family(loaded) else { return }
     let used = String(cString: name)
     if used.lowercased() != family.lowercased() {
-      FileHandle.standardError.write(
-        Data("lamina: font '\(family)' is not installed; using '\(used)' instead\n".utf8))
+      LibraryLog.note("font '\(family)' is not installed; using '\(used)' instead")
     }
   }
 

@@ -142,7 +142,7 @@ extension JSON {
   /// Whole numbers without a fraction; others as Swift prints them (the
   /// shortest text that reads back as the same double).
   package static func format(_ v: Double) -> String {
-    if v == v.rounded(), abs(v) < 1e15 { return String(Int(v)) }
+    if v == v.rounded(), abs(v) < 1e15, let whole = Int(exactly: v) { return String(whole) }
     return String(v)
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Lamina
 import LaminaScene
 
 // The keys of the layer classes, filters, colors and paths.
@@ -22,7 +23,7 @@ extension SceneGenerator {
 
   mutating func color(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> JSON {
     func byte(_ v: Double) -> String {
-      let text = String(Int((v * 255).rounded()), radix: 16)
+      let text = String(Int(clamping: v * 255, to: 0...255, rounding: .toNearestOrAwayFromZero), radix: 16)
       return text.count == 1 ? "0" + text : text
     }
     switch random.int(0...9) {

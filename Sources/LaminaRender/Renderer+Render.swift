@@ -97,5 +97,6 @@ extension Renderer {
         width: frame.width, height: frame.height,
         limit: "more than \(Self.maxCanvasPixels) pixels")
     }
+    try FrameLimits.check(frame)
   }
 }

@@ -2,14 +2,18 @@ import Foundation
 import Lamina
 
 /// Decoded images shared by many scene loads (a `lamina batch` process keeps
-/// one for all its jobs): each file is decoded once and kept while the
-/// cache's decoded bytes stay within `budgetBytes`; past it, the least
-/// recently used images are dropped first. A file that changed since it was
-/// decoded (size, modification time or inode) is decoded again.
+/// one for all its jobs, `lamina show` one across reloads): each file is
+/// decoded once, its header checked before its pixels are allocated, and
+/// kept while the cache's decoded bytes stay within `budgetBytes`; past it,
+/// the least recently used images are dropped first. Entries that name one
+/// file by other paths, or links to it, share the decode. A file that
+/// changed since it was decoded (size, modification time or inode) is
+/// decoded again.
 ///
 /// A scene that is rendering holds its own images, so an image dropped here
 /// lives on until that scene goes; one larger than the whole budget is
-/// decoded, handed out and not kept.
+/// decoded, handed out and not kept. What one scene may decode in all is
+/// `sceneBudgetBytes`, checked from the headers before decoding.
 ///
 /// ```swift
 /// let images = ImageCache(budgetBytes: 256 << 20)
@@ -18,77 +22,152 @@ import Lamina
 ///   ...
 /// }
 /// ```
+///
+/// Safe to use from any thread.
 public final class ImageCache: @unchecked Sendable {
   /// The most decoded bytes (width × height × 4 per image) kept.
   public let budgetBytes: Int
+  /// The most decoded bytes one scene loaded through this cache may use
+  /// (`Limits.maxDecodedImageBytes` unless given).
+  public let sceneBudgetBytes: Int
+  /// Which file, decoded for which largest side.
   private struct Key: Hashable {
-    var path: String
+    var file: FileIdentity
     var maxDimension: Int
   }
   private struct Entry {
     var image: CGImage
+    var format: ImageHeader.Format
     var stamp: FileStamp
     var bytes: Int
     var used: UInt64
+    /// The paths it was asked for by (standardized).
+    var paths: Set<String>
   }
-  /// What identifies a file's contents without reading it.
+  /// Which file (a link and its target are one).
+  private struct FileIdentity: Hashable {
+    var device: UInt64, inode: UInt64
+  }
+  /// Which version of the file, without reading it.
   private struct FileStamp: Equatable {
-    var size: Int64, seconds: Int, nanoseconds: Int, inode: UInt64, device: UInt64
+    var size: Int64, seconds: Int, nanoseconds: Int
   }
   private var entries: [Key: Entry] = [:]
+  /// The entry each path gave last: a file replaced at a path (a new inode)
+  /// drops the image of the old one.
+  private var byPath: [String: Key] = [:]
   private var clock: UInt64 = 0
   private let lock = NSLock()
-  /// Decoded bytes held now.
-  public private(set) var bytes = 0
-  /// Images decoded since the cache was made (misses).
-  public private(set) var decodes = 0
-  /// Images handed out from the cache (hits).
-  public private(set) var hits = 0
+  private var held = 0
+  private var decoded = 0
+  private var found = 0
 
-  public init(budgetBytes: Int) {
+  /// A cache that keeps at most `budgetBytes` of decoded pixels.
+  public init(
+    budgetBytes: Int = Limits.maxDecodedImageBytes,
+    sceneBudgetBytes: Int = Limits.maxDecodedImageBytes
+  ) {
     self.budgetBytes = max(0, budgetBytes)
+    self.sceneBudgetBytes = max(0, sceneBudgetBytes)
   }
 
+  /// Decoded bytes held now.
+  public var bytes: Int { locked { held } }
+  /// Images decoded since the cache was made (misses).
+  public var decodes: Int { locked { decoded } }
+  /// Images handed out from the cache (hits).
+  public var hits: Int { locked { found } }
   /// Images held now.
-  public var count: Int {
+  public var count: Int { locked { entries.count } }
+
+  private func locked<T>(_ body: () -> T) -> T {
     lock.lock()
     defer { lock.unlock() }
-    return entries.count
+    return body()
   }
 
-  /// The image in the file at `path`, decoded now or earlier.
-  /// - Throws: what `CGImage.decode(fileAt:maxDimension:)` throws.
-  public func image(atPath path: String, maxDimension: Int) throws -> CGImage {
-    let key = Key(
-      path: URL(fileURLWithPath: path).standardizedFileURL.path, maxDimension: maxDimension)
-    let stamp = Self.stamp(key.path)
-    lock.lock()
-    clock &+= 1
-    if var entry = entries[key], let stamp, entry.stamp == stamp {
-      entry.used = clock
-      entries[key] = entry
-      hits += 1
+  /// A file's identity (links resolved), or nil when it cannot be examined
+  /// (the decoder then reports why): entries of one scene with the same
+  /// identity share one image.
+  public static func identity(ofFileAt path: String) -> AnyHashable? {
+    examine(path).map { AnyHashable($0.0) }
+  }
+
+  private static func examine(_ path: String) -> (FileIdentity, FileStamp)? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return (
+      FileIdentity(
+        device: UInt64(truncatingIfNeeded: info.st_dev),
+        inode: UInt64(truncatingIfNeeded: info.st_ino)),
+      FileStamp(
+        size: Int64(truncatingIfNeeded: info.st_size), seconds: info.st_mtim.tv_sec,
+        nanoseconds: info.st_mtim.tv_nsec)
+    )
+  }
+
+  /// The image in the file at `path`, decoded now or earlier. Its header is
+  /// checked first (a cached image's too) against `maxDimension` and
+  /// `Limits.maxImagePixels`, then handed to `admit`.
+  /// - Parameter admit: sees the header before anything is decoded, and
+  ///   throws to refuse it (a scene's own budget).
+  /// - Throws: what `CGImage.decode(data:path:maxDimension:)` throws, and
+  ///   what `admit` throws.
+  public func image(
+    atPath path: String, maxDimension: Int = Limits.maxImageSide,
+    admit: (ImageHeader) throws -> Void = { _ in }
+  ) throws -> CGImage {
+    let file = Self.examine(path)
+    let key = file.map { Key(file: $0.0, maxDimension: maxDimension) }
+    let name = URL(fileURLWithPath: path).standardizedFileURL.path
+    if let key, let stamp = file?.1 {
+      lock.lock()
+      clock &+= 1
+      if var entry = entries[key], entry.stamp == stamp {
+        entry.used = clock
+        if entry.paths.insert(name).inserted { byPath[name] = key }
+        entries[key] = entry
+        found += 1
+        lock.unlock()
+        let header = ImageHeader(
+          format: entry.format, width: entry.image.width, height: entry.image.height)
+        try CGImage.check(header, path: path, maxDimension: maxDimension)
+        try admit(header)
+        return entry.image
+      }
       lock.unlock()
-      return entry.image
     }
-    lock.unlock()
     // Decoding runs unlocked: another thread may decode the same file at
     // the same time, and the last one in stays.
-    let image = try CGImage.decode(fileAt: path, maxDimension: maxDimension)
+    let data = try CGImage.readImageFile(atPath: path)
+    let header = try CGImage.header(of: data, path: path)
+    try CGImage.check(header, path: path, maxDimension: maxDimension)
+    try admit(header)
+    let image = try CGImage.decode(data: data, path: path, maxDimension: maxDimension)
     lock.lock()
     defer { lock.unlock() }
-    decodes += 1
-    if let old = entries.removeValue(forKey: key) { bytes -= old.bytes }
+    decoded += 1
+    guard let key, let stamp = file?.1 else { return image }
+    drop(key)
+    if let previous = byPath[name], previous.file != key.file { drop(previous) }
     let size = image.width * image.height * 4
-    guard let stamp, size <= budgetBytes else { return image }
+    guard size <= budgetBytes else { return image }
     clock &+= 1
-    entries[key] = Entry(image: image, stamp: stamp, bytes: size, used: clock)
-    bytes += size
-    while bytes > budgetBytes, let oldest = entries.min(by: { $0.value.used < $1.value.used }) {
-      bytes -= oldest.value.bytes
-      entries[oldest.key] = nil
+    entries[key] = Entry(
+      image: image, format: header.format, stamp: stamp, bytes: size, used: clock, paths: [name])
+    byPath[name] = key
+    held += size
+    while held > budgetBytes, let oldest = entries.min(by: { $0.value.used < $1.value.used }) {
+      drop(oldest.key)
     }
     return image
+  }
+
+  /// Forgets the entry at `key` and the paths that led to it (locked).
+  private func drop(_ key: Key) {
+    guard let old = entries.removeValue(forKey: key) else { return }
+    held -= old.bytes
+    for name in old.paths where byPath[name] == key { byPath[name] = nil }
   }
 
   /// Drops every image.
@@ -96,14 +175,7 @@ public final class ImageCache: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     entries.removeAll()
-    bytes = 0
-  }
-
-  private static func stamp(_ path: String) -> FileStamp? {
-    var info = stat()
-    guard stat(path, &info) == 0 else { return nil }
-    return FileStamp(
-      size: Int64(info.st_size), seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec,
-      inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
+    byPath.removeAll()
+    held = 0
   }
 }

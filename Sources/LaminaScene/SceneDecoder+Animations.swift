@@ -77,8 +77,10 @@ extension SceneDecoder {
     }
   }
 
-  func nonNegative(_ json: JSON, _ path: String) throws -> CGFloat {
-    let v = try number(json, path)
+  func nonNegative(_ json: JSON, _ path: String, magnitude: Double = Limits.maxMagnitude) throws
+    -> CGFloat
+  {
+    let v = try number(json, path, magnitude: magnitude)
     guard v >= 0 else {
       throw SceneError.outOfRange(
         file: file, path: path, expected: "a number ≥ 0", found: format(Double(v)))
@@ -124,7 +126,8 @@ extension SceneDecoder {
         guard case .number = json else {
           throw wrongType(path, "a number or \"infinity\"", json)
         }
-        a.repeatCount = Float(try nonNegative(json, path))
+        // Past Float's range a count is "for ever", as `infinity` says.
+        a.repeatCount = Float(try nonNegative(json, path, magnitude: .infinity))
       }
     case "repeatDuration": a.repeatDuration = Double(try nonNegative(json, path))
     case "autoreverses": a.autoreverses = try bool(json, path)
@@ -134,19 +137,23 @@ extension SceneDecoder {
     case "isAdditive": a.isAdditive = try bool(json, path)
     case "isCumulative": a.isCumulative = try bool(json, path)
     case "timingFunction": a.timingFunction = try timingFunction(json, path)
-    case "fromValue": basic?.fromValue = try animationValue(json, kind, path)
-    case "toValue": basic?.toValue = try animationValue(json, kind, path)
-    case "byValue": basic?.byValue = try animationValue(json, kind, path)
+    case "fromValue": basic?.fromValue = try animationValue(json, kind, path, keyPath: a.keyPath)
+    case "toValue": basic?.toValue = try animationValue(json, kind, path, keyPath: a.keyPath)
+    case "byValue": basic?.byValue = try animationValue(json, kind, path, keyPath: a.keyPath)
     case "mass": spring?.mass = try positive(json, path)
     case "stiffness": spring?.stiffness = try positive(json, path)
     case "damping": spring?.damping = try nonNegative(json, path)
     case "initialVelocity": spring?.initialVelocity = try number(json, path)
     case "values":
       guard case .array(let items) = json else { throw wrongType(path, "a list of values", json) }
+      try checkCount(
+        items, path, limit: Limits.maxKeyframes, name: "maxKeyframes",
+        what: "values of one keyframe animation")
       keyframe?.values = try items.enumerated().map { i, item -> Any in
         guard let v = try value(item, kind: kind, at: "\(path)[\(i)]") else {
           throw wrongType("\(path)[\(i)]", "a value", item)
         }
+        try checkRanges(a.keyPath ?? "", v, at: "\(path)[\(i)]")
         return v
       }
     case "keyTimes":
@@ -161,6 +168,9 @@ extension SceneDecoder {
       guard case .array(let items) = json else {
         throw wrongType(path, "a list of timing functions", json)
       }
+      try checkCount(
+        items, path, limit: Limits.maxKeyframes, name: "maxKeyframes",
+        what: "timing functions of one keyframe animation")
       keyframe?.timingFunctions = try items.enumerated().map { i, item in
         try timingFunction(item, "\(path)[\(i)]")
       }
@@ -194,10 +204,14 @@ extension SceneDecoder {
     return v
   }
 
-  /// A from/to/by value decoded by the key path's kind; null means unset.
-  func animationValue(_ json: JSON, _ kind: CAValueKind, _ path: String) throws -> Any? {
+  /// A from/to/by value decoded by the key path's kind (and held to its
+  /// range); null means unset.
+  func animationValue(_ json: JSON, _ kind: CAValueKind, _ path: String, keyPath: String?)
+    throws -> Any?
+  {
     if json == .null { return nil }
     let v = try value(json, kind: kind, at: path)
+    try checkRanges(keyPath ?? "", v, at: path)
     // Corner lists become the mask type, as KVC would store them.
     if kind == .cornerMask, let names = v as? [String] {
       var mask: CACornerMask = []

@@ -3,8 +3,18 @@ import Lamina
 
 // Values decoded by kind, per the spec's Values table.
 extension SceneDecoder {
-  func number(_ json: JSON, _ path: String) throws -> CGFloat {
+  /// A number within ±`magnitude` (`Limits.maxMagnitude` unless a key
+  /// allows more, as `repeatCount` does).
+  func number(_ json: JSON, _ path: String, magnitude: Double = Limits.maxMagnitude) throws
+    -> CGFloat
+  {
     guard case .number(let v) = json else { throw wrongType(path, "a number", json) }
+    guard abs(v) <= magnitude else {
+      throw SceneError.outOfRange(
+        file: file, path: path,
+        expected: "a number from \(format(-magnitude)) to \(format(magnitude)) (maxMagnitude)",
+        found: format(v))
+    }
     return CGFloat(v)
   }
 
@@ -15,10 +25,9 @@ extension SceneDecoder {
       throw SceneError.wrongType(
         file: file, path: path, expected: expected, found: "\(items.count) values")
     }
-    return try items.enumerated().map { i, item in
-      guard case .number(let v) = item else { throw wrongType("\(path)[\(i)]", "a number", item) }
-      return CGFloat(v)
-    }
+    try checkCount(
+      items, path, limit: Limits.maxKeyframes, name: "maxKeyframes", what: "numbers in the list")
+    return try items.enumerated().map { i, item in try number(item, "\(path)[\(i)]") }
   }
 
   func string(_ json: JSON, _ path: String) throws -> String {
@@ -73,9 +82,9 @@ extension SceneDecoder {
   func image(_ json: JSON, _ path: String) throws -> CGImage? {
     if json == .null { return nil }
     guard case .string(let name) = json else { throw wrongType(path, "an image name", json) }
-    guard let image = images[name] else {
+    guard let image = try decodedImage(named: name, at: path) else {
       throw SceneError.unknownImage(
-        file: file, path: path, name: name, known: images.keys.sorted())
+        file: file, path: path, name: name, known: state.imageFiles.keys.sorted())
     }
     return image
   }
@@ -87,7 +96,7 @@ extension SceneDecoder {
     case .number:
       return try number(json, path)
     case .integer:
-      let v = try number(json, path)
+      let v = try number(json, path, magnitude: .infinity)
       guard v == v.rounded(), abs(v) <= 4_294_967_295 else {
         throw SceneError.wrongType(
           file: file, path: path, expected: "a whole number", found: format(Double(v)))
@@ -96,7 +105,7 @@ extension SceneDecoder {
         throw SceneError.outOfRange(
           file: file, path: path, expected: "a seed from 0 to 4294967295", found: format(Double(v)))
       }
-      return Int(v)
+      return Int(saturating: v)
     case .bool:
       guard case .bool(let b) = json else { throw wrongType(path, "true or false", json) }
       return b
@@ -116,6 +125,9 @@ extension SceneDecoder {
     case .colors:
       if json == .null { return nil }
       guard case .array(let items) = json else { throw wrongType(path, "a list of colors", json) }
+      try checkCount(
+        items, path, limit: Limits.maxGradientStops, name: "maxGradientStops",
+        what: "colors in the list")
       return try items.enumerated().map { i, item -> CGColor in
         guard let c = try color(item, "\(path)[\(i)]") else {
           throw wrongType("\(path)[\(i)]", "a color", item)
@@ -147,6 +159,9 @@ extension SceneDecoder {
       guard case .array(let items) = json else {
         throw wrongType(path, "a list of filter objects", json)
       }
+      try checkCount(
+        items, path, limit: Limits.maxFiltersPerLayer, name: "maxFiltersPerLayer",
+        what: "filters on one layer")
       return try items.enumerated().map { i, item in try filter(item, at: "\(path)[\(i)]") }
     case .blendMode:
       if json == .null { return nil }

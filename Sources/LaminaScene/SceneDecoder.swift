@@ -6,15 +6,32 @@ struct SceneDecoder {
   let file: String
   let baseURL: URL?
   let maxImageDimension: Int
-  /// Where images come from when several loads share them (nil: decoded here).
-  let imageCache: ImageCache?
-  var images: [String: CGImage] = [:]
+  /// What the decoding found so far: a reference, so that the value
+  /// decoders (which do not mutate) can decode images on first use and
+  /// record layers' paths.
+  let state: State
+
+  final class State {
+    let imageCache: ImageCache
+    /// The files of the `images` entries, by name.
+    var imageFiles: [String: String] = [:]
+    /// The images decoded so far, by name.
+    var images: [String: CGImage] = [:]
+    /// The images decoded so far, by file identity: entries naming the same
+    /// file share one decode.
+    var decodedFiles: [AnyHashable: CGImage] = [:]
+    /// Bytes of decoded pixels this scene holds.
+    var decodedBytes = 0
+    var layerPaths: [ObjectIdentifier: String] = [:]
+
+    init(imageCache: ImageCache) { self.imageCache = imageCache }
+  }
 
   init(file: String, baseURL: URL?, maxImageDimension: Int, imageCache: ImageCache? = nil) {
     self.file = file
     self.baseURL = baseURL
     self.maxImageDimension = maxImageDimension
-    self.imageCache = imageCache
+    state = State(imageCache: imageCache ?? ImageCache())
   }
 
   // MARK: Errors
@@ -51,11 +68,13 @@ struct SceneDecoder {
       throw SceneError.missingKey(file: file, path: "the document", key: "root")
     }
     let root = try layer(rootJSON, at: "root", canvas: canvas)
-    return Scene(canvas: canvas, root: root, images: images, url: nil)
+    return Scene(
+      canvas: canvas, root: root, images: state.images, url: nil, layerPaths: state.layerPaths,
+      name: file)
   }
 
   func format(_ v: Double) -> String {
-    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+    v == v.rounded() && abs(v) < 1e15 ? String(Int(saturating: v)) : String(v)
   }
 
   func canvas(_ json: JSON) throws -> Canvas {
@@ -99,9 +118,13 @@ struct SceneDecoder {
     }
     var background: CGColor?
     if let j = json["background"] { background = try color(j, "canvas.background") }
-    return Canvas(width: width, height: height, scale: scale, background: background)
+    let canvas = Canvas(width: width, height: height, scale: scale, background: background)
+    try canvas.checkPixels(file: file)
+    return canvas
   }
 
+  /// Reads the `images` entries: each names a file that must exist; none
+  /// is decoded until a layer uses it.
   mutating func loadImages(_ json: JSON) throws {
     let m = try members(json, "images", "an object of image names and file paths")
     for (name, value) in m {
@@ -117,13 +140,47 @@ struct SceneDecoder {
       } else {
         url = URL(fileURLWithPath: relative)
       }
-      do {
-        images[name] =
-          try imageCache?.image(atPath: url.path, maxDimension: maxImageDimension)
-          ?? CGImage.decode(fileAt: url.path, maxDimension: maxImageDimension)
-      } catch let e as ImageError {
-        throw SceneError.imageFailed(file: file, path: path, message: e.description)
+      var info = stat()
+      guard stat(url.path, &info) == 0 else {
+        let reason = errno == ENOENT ? "no such file" : String(cString: strerror(errno))
+        throw SceneError.imageFailed(
+          file: file, path: path,
+          message: ImageError.unreadable(path: url.path, reason: reason).description)
       }
+      state.imageFiles[name] = url.path
+    }
+  }
+
+  /// The image entry `name`, decoded on first use (once per file, within
+  /// the budget); `path` is the JSON path of the use, for errors.
+  func decodedImage(named name: String, at path: String) throws -> CGImage? {
+    if let image = state.images[name] { return image }
+    guard let filePath = state.imageFiles[name] else { return nil }
+    let identity = ImageCache.identity(ofFileAt: filePath)
+    if let identity, let image = state.decodedFiles[identity] {
+      state.images[name] = image
+      return image
+    }
+    let budget = state.imageCache.sceneBudgetBytes
+    do {
+      let image = try state.imageCache.image(atPath: filePath, maxDimension: maxImageDimension) {
+        header in
+        // The scene's own total, from the header, before anything is decoded.
+        let total = self.state.decodedBytes + header.decodedBytes
+        guard total <= budget else {
+          throw SceneError.limitExceeded(
+            file: self.file, path: path,
+            exceeded: LimitExceeded(
+              what: "bytes of decoded images the scene uses (images.\(name) is \(header.width)x\(header.height))",
+              found: total, limit: budget, name: "maxDecodedImageBytes"))
+        }
+      }
+      state.decodedBytes += image.width * image.height * 4
+      state.images[name] = image
+      if let identity { state.decodedFiles[identity] = image }
+      return image
+    } catch let e as ImageError {
+      throw SceneError.imageFailed(file: file, path: path, message: "images.\(name): \(e)")
     }
   }
 
@@ -144,6 +201,7 @@ struct SceneDecoder {
     let m = try members(json, path, "a layer object")
     let (className, type) = try layerClass(json, path)
     let layer = type.makeInstance()
+    state.layerPaths[ObjectIdentifier(layer)] = path
     if let canvas {
       layer.bounds = CGRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
       layer.position = CGPoint(x: canvas.width / 2, y: canvas.height / 2)
@@ -166,6 +224,9 @@ struct SceneDecoder {
         guard case .array(let items) = value else {
           throw wrongType(keyPath, "a list of animation objects", value)
         }
+        try checkCount(
+          items, keyPath, limit: Limits.maxAnimationsPerLayer, name: "maxAnimationsPerLayer",
+          what: "animations on one layer")
         for (i, item) in items.enumerated() {
           let animation = try self.animation(
             item, at: "\(keyPath)[\(i)]", layerType: type, className: className)
@@ -177,6 +238,7 @@ struct SceneDecoder {
         }
         let decoded = try self.value(value, kind: kind, at: keyPath)
         try checkGeometry(key, decoded, keyPath)
+        try checkRanges(key, decoded, at: keyPath)
         layer.setValue(decoded, forKeyPath: key)
       }
     }
@@ -231,7 +293,9 @@ struct SceneDecoder {
       guard let kind = CAEmitterCell.valueKind(forKey: key) else {
         throw SceneError.unknownKey(file: file, path: path, key: key, owner: "CAEmitterCell")
       }
-      cell.setValue(try self.value(value, kind: kind, at: "\(path).\(key)"), forKey: key)
+      let decoded = try self.value(value, kind: kind, at: "\(path).\(key)")
+      try checkRanges(key == "contentsScale" ? key : "cell.\(key)", decoded, at: "\(path).\(key)")
+      cell.setValue(decoded, forKey: key)
     }
     return cell
   }
@@ -253,7 +317,9 @@ struct SceneDecoder {
       let keyPath = "\(path).\(key)"
       switch filter.inputKind(forKey: key) {
       case .number:
-        filter.setValue(try number(value, keyPath), forKey: key)
+        let v = try number(value, keyPath)
+        if key == kCIInputRadiusKey { try check(v, .blur, at: keyPath) }
+        filter.setValue(v, forKey: key)
       case .vector:
         filter.setValue(CIVector(values: try numbers(value, keyPath, count: 4)), forKey: key)
       case nil:

@@ -41,6 +41,9 @@ public enum SceneError: Error, Equatable, CustomStringConvertible {
   case unknownAnimationKeyPath(file: String, path: String, keyPath: String, className: String)
   /// A value that is well-typed but inconsistent (list lengths that differ, …).
   case invalidValue(file: String, path: String, message: String)
+  /// The scene exceeds one of the `Limits` (a count, a size, a total once
+  /// replicators and emitters are expanded), at load or at a frame's time.
+  case limitExceeded(file: String, path: String, exceeded: LimitExceeded)
 
   public var description: String {
     switch self {
@@ -83,6 +86,8 @@ public enum SceneError: Error, Equatable, CustomStringConvertible {
       return "\(file): \(path): '\(keyPath)' is not an animatable key path of \(className)"
     case .invalidValue(let file, let path, let message):
       return "\(file): \(path): \(message)"
+    case .limitExceeded(let file, let path, let exceeded):
+      return "\(file): \(path): \(exceeded)"
     }
   }
 

@@ -5,23 +5,29 @@ import Lamina
 /// JSON, keys set in the order written through key-value coding, every
 /// failure a `SceneError` that names the file and the JSON path.
 ///
+/// Scene files are untrusted input: every number is checked where it is
+/// read (finite, in its key's range), every count and total against the
+/// `Limits` (docs/limits.md) before the work it bounds, and images are
+/// decoded only when a layer uses them, once per file, within the image
+/// cache's budget, their headers checked before their pixels are allocated.
+///
 /// ```swift
 /// let scene = try SceneLoader.load(contentsOf: URL(fileURLWithPath: "scene.json"))
 /// print(scene.canvas.width, scene.root.sublayers?.count ?? 0)
 /// ```
 public enum SceneLoader {
   /// The largest canvas side, in points.
-  public static let maxCanvasSide: CGFloat = 16384
+  public static let maxCanvasSide = Limits.maxCanvasSide
   /// The largest canvas side, in pixels (side × scale).
-  public static let maxCanvasPixels: CGFloat = 32768
+  public static let maxCanvasPixels = Limits.maxCanvasPixelSide
   /// The largest canvas scale.
-  public static let maxCanvasScale: CGFloat = 8
+  public static let maxCanvasScale = Limits.maxCanvasScale
   /// The largest layer bounds side, in points.
-  public static let maxLayerSide: CGFloat = 1_000_000
+  public static let maxLayerSide = Limits.maxLayerSide
   /// The largest `instanceCount` of a replicator layer.
-  public static let maxInstanceCount = 100_000
+  public static let maxInstanceCount = Limits.maxInstanceCount
   /// The largest width or height of an image, unless `load` is given another.
-  public static let defaultMaxImageDimension = 16384
+  public static let defaultMaxImageDimension = Limits.maxImageSide
 
   /// The layer classes a scene may name.
   public static let layerClasses: [(name: String, type: CALayer.Type)] = [
@@ -36,27 +42,57 @@ public enum SceneLoader {
   /// - Parameters:
   ///   - maxImageDimension: the largest image width or height accepted (a
   ///     renderer passes its maximum texture size).
-  ///   - imageCache: decoded images shared with other loads (nil: this load
-  ///     decodes its own).
+  ///   - imageCache: decoded images shared with other loads; nil: this
+  ///     load decodes its own (a new cache with the default budget). Its
+  ///     `sceneBudgetBytes` bounds the decoded bytes of this one scene.
   public static func load(
     contentsOf url: URL, maxImageDimension: Int = defaultMaxImageDimension,
     imageCache: ImageCache? = nil
   ) throws -> Scene {
     let fileName = url.lastPathComponent
-    let data: Data
-    do {
-      data = try Data(contentsOf: url)
-    } catch {
-      let reason =
-        FileManager.default.fileExists(atPath: url.path)
-        ? "permission denied or not a file"
-        : "no such file"
-      throw SceneError.unreadable(file: fileName, reason: reason)
-    }
+    let data = try read(url, fileName: fileName)
     let scene = try load(
       data: data, baseURL: url.deletingLastPathComponent(), fileName: fileName,
       maxImageDimension: maxImageDimension, imageCache: imageCache)
-    return Scene(canvas: scene.canvas, root: scene.root, images: scene.images, url: url)
+    return Scene(
+      canvas: scene.canvas, root: scene.root, images: scene.images, url: url,
+      layerPaths: scene.layerPaths, name: fileName)
+  }
+
+  /// The file's bytes, refused past `Limits.maxSceneFileBytes` before they
+  /// are read (a pipe is read up to the limit).
+  static func read(_ url: URL, fileName: String) throws -> Data {
+    var info = stat()
+    guard stat(url.path, &info) == 0 else {
+      let reason = errno == ENOENT ? "no such file" : "permission denied or not a file"
+      throw SceneError.unreadable(file: fileName, reason: reason)
+    }
+    let tooLarge = { (size: Int) in
+      SceneError.limitExceeded(
+        file: fileName, path: "the file",
+        exceeded: LimitExceeded(
+          what: "bytes of the scene file", found: size, limit: Limits.maxSceneFileBytes,
+          name: "maxSceneFileBytes"))
+    }
+    let regular = (info.st_mode & S_IFMT) == S_IFREG
+    if regular, Int(truncatingIfNeeded: info.st_size) > Limits.maxSceneFileBytes {
+      throw tooLarge(Int(truncatingIfNeeded: info.st_size))
+    }
+    guard (info.st_mode & S_IFMT) != S_IFDIR, let handle = FileHandle(forReadingAtPath: url.path)
+    else {
+      throw SceneError.unreadable(file: fileName, reason: "permission denied or not a file")
+    }
+    defer { try? handle.close() }
+    let data: Data
+    do {
+      data = try handle.read(upToCount: Limits.maxSceneFileBytes + 1) ?? Data()
+    } catch {
+      throw SceneError.unreadable(file: fileName, reason: "permission denied or not a file")
+    }
+    if data.count > Limits.maxSceneFileBytes {
+      throw tooLarge(regular ? data.count : Limits.maxSceneFileBytes + 1)
+    }
+    return data
   }
 
   /// Loads a scene from its bytes. `baseURL` is the folder image paths are
@@ -66,7 +102,14 @@ public enum SceneLoader {
     data: Data, baseURL: URL?, fileName: String,
     maxImageDimension: Int = defaultMaxImageDimension, imageCache: ImageCache? = nil
   ) throws -> Scene {
-    try load(
+    guard data.count <= Limits.maxSceneFileBytes else {
+      throw SceneError.limitExceeded(
+        file: fileName, path: "the file",
+        exceeded: LimitExceeded(
+          what: "bytes of the scene file", found: data.count, limit: Limits.maxSceneFileBytes,
+          name: "maxSceneFileBytes"))
+    }
+    return try load(
       json: parseJSON(data, fileName: fileName), baseURL: baseURL, fileName: fileName,
       maxImageDimension: maxImageDimension, imageCache: imageCache)
   }
@@ -93,7 +136,10 @@ public enum SceneLoader {
     var decoder = SceneDecoder(
       file: fileName, baseURL: baseURL, maxImageDimension: maxImageDimension,
       imageCache: imageCache)
-    return try decoder.scene(json)
+    let scene = try decoder.scene(json)
+    // Totals (instances, particles, layers once expanded) before anything is built.
+    try scene.checkLimits(scene.root)
+    return scene
   }
 
   static func message(for reason: JSONSyntaxError.Reason) -> String {

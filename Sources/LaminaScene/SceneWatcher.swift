@@ -1,4 +1,5 @@
 import Foundation
+import Lamina
 
 /// Watches a scene file for a display that runs for months: each `poll()`
 /// (once per frame is cheap: one `stat`) notices a change on disk and loads
@@ -19,6 +20,9 @@ public final class SceneWatcher {
   public let url: URL
   /// The scene to show: the last one that loaded.
   public private(set) var scene: Scene
+  /// The decoded images every load shares: an edit that keeps its images
+  /// decodes none of them again (and the renderer uploads none again).
+  public let imageCache: ImageCache
   private let maxImageDimension: Int
   private var stamp: Stamp?
 
@@ -31,11 +35,16 @@ public final class SceneWatcher {
 
   /// Loads the scene at `url` (throwing its error when it does not load:
   /// there is no earlier scene to fall back on yet).
-  public init(url: URL, maxImageDimension: Int = SceneLoader.defaultMaxImageDimension) throws {
+  public init(
+    url: URL, maxImageDimension: Int = SceneLoader.defaultMaxImageDimension,
+    imageCache: ImageCache = ImageCache()
+  ) throws {
     self.url = url
     self.maxImageDimension = maxImageDimension
+    self.imageCache = imageCache
     stamp = Self.stamp(of: url)
-    scene = try SceneLoader.load(contentsOf: url, maxImageDimension: maxImageDimension)
+    scene = try SceneLoader.load(
+      contentsOf: url, maxImageDimension: maxImageDimension, imageCache: imageCache)
   }
 
   /// Checks the file and loads it again when it changed since the last look.
@@ -44,7 +53,8 @@ public final class SceneWatcher {
     guard now != stamp else { return .unchanged }
     stamp = now
     do {
-      scene = try SceneLoader.load(contentsOf: url, maxImageDimension: maxImageDimension)
+      scene = try SceneLoader.load(
+        contentsOf: url, maxImageDimension: maxImageDimension, imageCache: imageCache)
       return .reloaded(scene)
     } catch let error as SceneError {
       return .failed(error)

@@ -50,8 +50,7 @@ func runBench(_ arguments: [String]) -> Int32 {
       contentsOf: URL(fileURLWithPath: path), maxImageDimension: renderer.maxTextureSize)
     let pixelSize =
       size ?? (
-        Int((scene.canvas.width * scene.canvas.scale).rounded()),
-        Int((scene.canvas.height * scene.canvas.scale).rounded())
+        scene.canvas.pixelWidth, scene.canvas.pixelHeight
       )
 
     var sceneFrames = SceneFrames(scene: scene, scale: nil, pixelSize: pixelSize)
@@ -139,8 +138,8 @@ struct BenchReport {
     guard !values.isEmpty else { return 0 }
     let sorted = values.sorted()
     let rank = p / 100 * Double(sorted.count - 1)
-    let lower = Int(rank.rounded(.down))
-    let upper = Int(rank.rounded(.up))
+    let lower = Int(saturating: rank, rounding: .down)
+    let upper = Int(saturating: rank, rounding: .up)
     return sorted[lower] + (sorted[upper] - sorted[lower]) * (rank - Double(lower))
   }
 
@@ -152,7 +151,7 @@ struct BenchReport {
   func text() -> String {
     func f(_ v: Double) -> String { String(format: "%.2f", v) }
     return """
-      scene \(scene)  \(width)x\(height)  \(frames) frames from t=\(start)s at \(Int(fps)) fps (\(warmup) warm-up)
+      scene \(scene)  \(width)x\(height)  \(frames) frames from t=\(start)s at \(Int(saturating: fps)) fps (\(warmup) warm-up)
       renderer \(renderer.context.platform.rawValue), \(renderer.samples)x MSAA
       fps \(f(median > 0 ? 1000 / median : 0))  frame ms: median \(f(median))  p95 \(f(Self.percentile(frameMs, 95)))  p99 \(f(Self.percentile(frameMs, 99)))
       cpu (build + encode) ms: median \(f(Self.percentile(cpuMs, 50))) (presentation update \(f(Self.percentile(updateMs, 50))), frame building \(f(Self.percentile(buildMs, 50))))  gpu (to glFinish) ms: median \(f(Self.percentile(gpuMs, 50)))

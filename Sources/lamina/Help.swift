@@ -35,6 +35,7 @@ func overview(_ commands: [Subcommand]) -> String {
     options:
     \(line(("-h, --help", "print this overview (after a command: its usage and options)")))
     \(line(("--version", "print the version and the GL renderer lamina would use")))
+    \(line(("--verbose", "with any command: also print what the GL driver and text libraries say")))
     """
 }
 

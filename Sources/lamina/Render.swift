@@ -68,6 +68,7 @@ func runRender(_ arguments: [String]) -> Int32 {
       let pattern = try output.map { try FramePattern($0) }
       let fps = try options.number("--fps", range: RenderJob.fpsRange) ?? 60
       let scale = try options.number("--scale", range: RenderJob.scaleRange)
+      try RenderJob.checkTimes(range, fps: fps, frames: frames)
       job = RenderJob(
         source: source, output: .sequence(range, fps: fps, pattern: pattern, video: video),
         scale: scale)
@@ -84,7 +85,8 @@ func runRender(_ arguments: [String]) -> Int32 {
     }
     let renderer = try Renderer()
     if dumpPlan { renderer.planObserver = planPrinter(toError: video == "-") }
-    try job.run(renderer: renderer)
+    try job.run(
+      renderer: renderer, watchdog: FrameWatchdog(file: sceneName(options.positional[0])))
     return 0
   }
 }
@@ -97,11 +99,15 @@ func planPrinter(toError: Bool) -> (FramePlan) -> Void {
   }
 }
 
+/// The scene file's name, as errors give it.
+func sceneName(_ path: String) -> String { URL(fileURLWithPath: path).lastPathComponent }
+
 extension Renderer {
-  /// Renders a loaded scene at `time` seconds (canvas scale overridable).
+  /// Renders a loaded scene at `time` seconds (canvas scale overridable),
+  /// checked as `checkedFrame` checks it.
   func render(scene: Scene, time: Double, scale: Double?) throws -> RenderedImage {
     var frames = SceneFrames(scene: scene, scale: scale)
-    return try render(frames.frame(at: time))
+    return try render(frames.checkedFrame(at: time))
   }
 }
 
@@ -130,6 +136,21 @@ struct SceneFrames {
   mutating func frame(at time: Double) -> Frame {
     scene.root.layoutIfNeeded()
     return frame(root: presentation.update(time: time), time: time)
+  }
+
+  /// The frame at `time` seconds as `frame(at:)` makes it, checked: the
+  /// presentation tree against the scene's limits first (animations move
+  /// values past what the file says; a `SceneError` names the file, the
+  /// layer's JSON path and the time), then the built frame against the
+  /// frame limits, before anything walks its draw list (damage does): a
+  /// frame past them can be exponentially long to walk (nested shadows).
+  mutating func checkedFrame(at time: Double) throws -> Frame {
+    scene.root.layoutIfNeeded()
+    let root = presentation.update(time: time)
+    try scene.checkLimits(root, time: time)
+    let frame = frame(root: root, time: time)
+    try FrameLimits.check(frame)
+    return frame
   }
 
   /// The frame drawing `root` (a presentation root already brought to

@@ -40,26 +40,60 @@ struct RenderJob {
   static let fpsRange = 0.001...10_000.0
   static let scaleRange = 0.01...8.0
 
-  /// Loads the scene and renders it. Every frame is checked for a lost GL
-  /// context before it is written (`RendererError.contextLost`); a job that
-  /// fails leaves no output behind.
-  /// - Parameter images: decoded images shared across jobs (nil: this job
-  ///   decodes its own).
-  func run(renderer: Renderer, images: ImageCache? = nil) throws {
+  /// Throws when the last frame of `range` at `fps` is past `Limits.maxTime`
+  /// (`text` is the range as the user wrote it).
+  static func checkTimes(_ range: FrameRange, fps: Double, frames text: String) throws {
+    let last = Double(range.last) / fps
+    guard last <= Limits.maxTime else {
+      throw UsageError(
+        "--frames \(text) at --fps \(fps) reaches t=\(last) s, past the largest time \(Int(saturating: Limits.maxTime)) s"
+      )
+    }
+  }
+
+  /// Loads the scene and renders it. Every frame is checked against the
+  /// scene's limits at its time and the frame limits before it is drawn,
+  /// and for a lost GL context before it is written
+  /// (`RendererError.contextLost`); a job that fails leaves no output
+  /// behind. Errors name the scene file and the frame.
+  /// - Parameters:
+  ///   - images: decoded images shared across jobs (nil: this job decodes
+  ///     its own).
+  ///   - watchdog: times every frame against the frame budget (ending the
+  ///     process when one overruns it: `lamina render`'s, not batch's).
+  func run(renderer: Renderer, images: ImageCache? = nil, watchdog: FrameWatchdog? = nil) throws {
+    if case .sequence(let range, let fps, _, _) = output {
+      try Self.checkTimes(range, fps: fps, frames: "\(range.first)..\(range.last)")
+    }
     let scene = try load(maxImageDimension: renderer.maxTextureSize, images: images)
+    if let scale { try scene.canvas.checkPixels(scale: CGFloat(scale), file: scene.fileName) }
     switch output {
     case .image(let path, let time):
-      let image = try renderer.render(scene: scene, time: time, scale: scale)
+      let image = try frame(of: scene, at: time, watchdog: watchdog) {
+        try renderer.render(scene: scene, time: time, scale: scale)
+      }
       try renderer.checkContext()
       try image.writePNG(to: URL(fileURLWithPath: path))
     case .plan(let time):
-      var frames = SceneFrames(scene: scene, scale: scale)
-      try renderer.draw(frames.frame(at: time))
+      try frame(of: scene, at: time, watchdog: watchdog) {
+        var frames = SceneFrames(scene: scene, scale: scale)
+        try renderer.draw(frames.checkedFrame(at: time))
+      }
     case .sequence(let range, let fps, let pattern, let video):
       try renderSequence(
         scene: scene, renderer: renderer, range: range, fps: fps, scale: scale, pattern: pattern,
-        videoPath: video)
+        videoPath: video, watchdog: watchdog)
     }
+  }
+
+  /// Runs `body`, the one frame of `scene` at `time`, timed by `watchdog`;
+  /// its errors name the file and the time (`FrameError.naming`).
+  private func frame<T>(
+    of scene: Scene, at time: Double, watchdog: FrameWatchdog?, _ body: () throws -> T
+  ) throws -> T {
+    watchdog?.begin("frame at t=\(Scene.seconds(time)) s")
+    defer { watchdog?.end() }
+    return try FrameError.naming(file: scene.fileName, frame: nil, time: time, body)
   }
 
   /// The scene, its images taken from `images` when given. This is the one

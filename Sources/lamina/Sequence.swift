@@ -78,15 +78,25 @@ struct FramePattern {
 /// n / fps seconds, independently of the frames before it. The GPU renders
 /// on this thread while other threads encode and write the frames before
 /// (one for a video stream, one per core for PNG files), so a sequence
-/// takes about the longer of the two, not their sum.
+/// takes about the longer of the two, not their sum. Each frame is checked
+/// against the scene's limits (at its time) and the frame limits before it
+/// is drawn, and timed by `watchdog`; a lost GL context is found before
+/// the frame is handed to the writers.
 /// Output: PNG files named by `pattern`, or a YUV4MPEG2 stream to
-/// `videoPath` (`-`: standard output).
+/// `videoPath` (`-`: standard output), through a `SequenceWriter`: on any
+/// failure nothing of the sequence is left.
 func renderSequence(
   scene: Scene, renderer: Renderer, range: FrameRange, fps: Double, scale: Double?,
-  pattern: FramePattern?, videoPath: String?
+  pattern: FramePattern?, videoPath: String?, watchdog: FrameWatchdog? = nil
 ) throws {
   var frames = SceneFrames(scene: scene, scale: scale)
   let progress = Progress(total: range.count)
+  let output: SequenceWriter =
+    if let videoPath { try SequenceWriter(videoPath: videoPath, fps: fps) } else if let pattern {
+      SequenceWriter(pattern: pattern)
+    } else {
+      throw UsageError("a sequence needs either -o 'frame-%04d.png' or --video OUT.y4m")
+    }
   // A video is one stream, written in order by one thread; PNG files are
   // independent, encoded on as many threads as there are cores.
   let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -95,62 +105,41 @@ func renderSequence(
     ? DispatchQueue(label: "lamina.sequence.writer")
     : DispatchQueue(label: "lamina.sequence.writer", attributes: .concurrent)
   let pending = DispatchGroup()
-  // At most this many frames wait for the writers: bounds memory.
-  let slots = DispatchSemaphore(value: videoPath != nil ? 3 : cores + 1)
+  // At most this many frames wait for the writers: bounds memory. The
+  // semaphore starts at 0 and is raised to its count, so that libdispatch
+  // never finds it "in use" when it goes, however the loop ends.
+  let slots = DispatchSemaphore(value: 0)
+  for _ in 0..<(videoPath != nil ? 3 : cores + 1) { slots.signal() }
   let failure = FirstError()
-  // PNG frames written so far: a sequence that fails removes them.
-  let written = WrittenFiles()
-
-  var video: VideoOutput?
-  if let videoPath {
-    video = try VideoOutput(path: videoPath)
-  }
-  defer { video?.abandon() }
-  var y4m: Y4MWriter?
 
   var previous: (frame: Frame, image: RenderedImage)?
   do {
     for n in range.first...range.last {
       if let failed = failure.error { throw failed }
-      slots.wait()
-      let frame = frames.frame(at: Double(n) / fps)
-      // Only what changed since the last frame is drawn again.
-      let image: RenderedImage
-      do {
-        image =
+      let time = Double(n) / fps
+      watchdog?.begin("frame \(n) (t=\(Scene.seconds(time)) s)")
+      defer { watchdog?.end() }
+      let image = try FrameError.naming(file: scene.fileName, frame: n, time: time) {
+        let frame = try frames.checkedFrame(at: time)
+        // Only what changed since the last frame is drawn again.
+        let image =
           if let previous {
             try renderer.render(
               frame, updating: previous.image, damage: Damage(from: previous.frame, to: frame))
           } else {
             try renderer.render(frame)
           }
+        previous = (frame, image)
         try renderer.checkContext()
-        if video != nil && y4m == nil {
-          let writer = Y4MWriter(width: image.width, height: image.height)
-          try video?.write(writer.header(fps: fps))
-          y4m = writer
-        }
-      } catch {
-        // No writer takes this slot: give it back before the semaphore goes.
-        slots.signal()
-        throw error
+        return image
       }
-      previous = (frame, image)
-      let encoder = y4m
-      let output = video
+      // Waiting for the writers (a slow pipe) is not the frame's time.
+      watchdog?.end()
+      slots.wait()
       writer.async(group: pending) {
         defer { slots.signal() }
         do {
-          if let encoder, let output {
-            try output.write(encoder.frame(image))
-          } else if let pattern {
-            let path = pattern.path(n)
-            try FileManager.default.createDirectory(
-              at: URL(fileURLWithPath: path).deletingLastPathComponent(),
-              withIntermediateDirectories: true)
-            try image.writePNG(to: URL(fileURLWithPath: path))
-            written.add(path)
-          }
+          try output.write(frame: n, image: image, fps: fps)
           progress.frameDone()
         } catch {
           failure.record(error)
@@ -159,33 +148,48 @@ func renderSequence(
     }
     pending.wait()
     if let failed = failure.error { throw failed }
-    try video?.finish()
+    try output.finish()
   } catch {
     // Let the writers finish (or fail) before the partial output goes.
     pending.wait()
+    output.abandon()
     progress.finish()
-    written.removeAll()
     throw error
   }
   progress.finish()
 }
 
-/// Files a sequence wrote, removed again when it fails.
-final class WrittenFiles: @unchecked Sendable {
-  private let lock = NSLock()
-  private var paths: [String] = []
+/// A frame of a scene that could not be rendered: names the file and the frame.
+struct FrameError: Error, CustomStringConvertible {
+  let file: String
+  let frame: Int?
+  let time: Double
+  let underlying: Error
 
-  func add(_ path: String) {
-    lock.lock()
-    paths.append(path)
-    lock.unlock()
+  var description: String {
+    let which = frame.map { "frame \($0) (t=\(Scene.seconds(time)) s)" }
+      ?? "frame at t=\(Scene.seconds(time)) s"
+    return "\(file): \(which): \(underlying)"
   }
+}
 
-  func removeAll() {
-    lock.lock()
-    defer { lock.unlock() }
-    for path in paths { unlink(path) }
-    paths.removeAll()
+extension FrameError {
+  /// Runs `body`, the drawing of one frame: its errors come out as
+  /// `FrameError`s naming the file and the frame, except a `SceneError`
+  /// (which names them already) and a lost GL context (as it is, so that
+  /// `lamina batch` retries the job on a new context).
+  static func naming<T>(file: String, frame: Int?, time: Double, _ body: () throws -> T) throws
+    -> T
+  {
+    do {
+      return try body()
+    } catch let error as SceneError {
+      throw error
+    } catch let error as RendererError where error.meansContextLost {
+      throw error
+    } catch {
+      throw FrameError(file: file, frame: frame, time: time, underlying: error)
+    }
   }
 }
 
@@ -207,50 +211,113 @@ final class FirstError: @unchecked Sendable {
   }
 }
 
-/// Where a video stream goes: standard output, or a file written under a
-/// temporary name and renamed when complete (no partial file on failure).
-final class VideoOutput: @unchecked Sendable {
-  let path: String
-  private let handle: FileHandle
-  private let temporary: String?
-  private var finished = false
+/// Writes the frames of a sequence, in any order from any thread: numbered
+/// PNG files or one YUV4MPEG2 stream, each through an `OutputFile`. Until
+/// `finish()` nothing appears under a final name that is a regular file: the
+/// PNG files wait under temporary names and are all renamed at the end, the
+/// stream is renamed whole. `abandon()` removes every temporary file and the
+/// folders the pattern made, so a failed sequence leaves nothing behind.
+/// Devices, FIFOs and standard output are written as the frames come.
+///
+/// ```swift
+/// let out = SequenceWriter(pattern: try FramePattern("out/frame-%04d.png"))
+/// try out.write(frame: 0, image: image, fps: 60)
+/// try out.finish()
+/// ```
+final class SequenceWriter: @unchecked Sendable {
+  private let pattern: FramePattern?
+  private let video: OutputFile?
+  private let lock = NSLock()
+  private var frames: [(Int, OutputFile)] = []
+  private var madeFolders: [String] = []
+  private var y4m: Y4MWriter?
 
-  init(path: String) throws {
-    self.path = path
-    if path == "-" {
-      handle = FileHandle.standardOutput
-      temporary = nil
-    } else {
-      let temp = path + ".partial-\(getpid())"
-      guard FileManager.default.createFile(atPath: temp, contents: nil) else {
-        throw UsageError("cannot write '\(path)'")
+  /// Numbered PNG files named by `pattern`.
+  init(pattern: FramePattern) {
+    self.pattern = pattern
+    video = nil
+  }
+
+  /// A YUV4MPEG2 stream to `videoPath` (`-`: standard output) at `fps`.
+  init(videoPath: String, fps: Double) throws {
+    pattern = nil
+    video = try OutputFile(path: videoPath)
+  }
+
+  /// Writes frame `n`. Video frames must come in order (one writer thread).
+  func write(frame n: Int, image: RenderedImage, fps: Double) throws {
+    if let video {
+      if y4m == nil {
+        let writer = Y4MWriter(width: image.width, height: image.height)
+        try video.write(writer.header(fps: fps))
+        y4m = writer
       }
-      guard let h = FileHandle(forWritingAtPath: temp) else {
-        throw UsageError("cannot write '\(path)'")
+      guard let y4m, y4m.width == image.width, y4m.height == image.height else {
+        throw OutputError.write(path: video.path, reason: "frame size changed within the stream")
       }
-      handle = h
-      temporary = temp
+      try video.write(y4m.frame(image))
+      return
+    }
+    guard let pattern else { return }
+    let path = pattern.path(n)
+    try makeFolder(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+    let data = try image.pngData()
+    let file = try OutputFile(path: path)
+    lock.lock()
+    frames.append((n, file))
+    lock.unlock()
+    try file.write(data)
+  }
+
+  /// Makes `folder` and its missing parents, remembering those it made.
+  private func makeFolder(_ folder: String) throws {
+    lock.lock()
+    defer { lock.unlock() }
+    var missing: [String] = []
+    var current = folder
+    while !current.isEmpty, current != "/", !FileManager.default.fileExists(atPath: current) {
+      missing.append(current)
+      current = URL(fileURLWithPath: current).deletingLastPathComponent().path
+    }
+    for made in missing.reversed() {
+      guard mkdir(made, 0o777) == 0 || errno == EEXIST else {
+        throw OutputError.open(path: made, reason: String(cString: strerror(errno)))
+      }
+      madeFolders.append(made)
     }
   }
 
-  func write(_ data: Data) throws {
-    try handle.write(contentsOf: data)
-  }
-
+  /// Puts every frame under its final name (in frame order).
   func finish() throws {
-    guard let temporary else { return }
-    try handle.close()
-    if rename(temporary, path) != 0 {
-      throw OutputError.rename(path: path, reason: String(cString: strerror(errno)))
+    if let video {
+      try video.commit()
+      return
     }
-    finished = true
+    lock.lock()
+    let files = frames.sorted { $0.0 < $1.0 }
+    lock.unlock()
+    var done: [OutputFile] = []
+    do {
+      for (_, file) in files {
+        try file.commit()
+        done.append(file)
+      }
+    } catch {
+      // All or nothing: the frames already renamed go too.
+      for file in done { if case .atomic(_, let target) = file.mode { unlink(target) } }
+      throw error
+    }
   }
 
-  /// Removes the partial file unless `finish()` succeeded.
+  /// Removes what the sequence wrote, and the folders it made when empty.
   func abandon() {
-    guard !finished, let temporary else { return }
-    try? handle.close()
-    unlink(temporary)
+    video?.discard()
+    lock.lock()
+    let files = frames
+    let folders = madeFolders
+    lock.unlock()
+    for (_, file) in files { file.discard() }
+    for folder in folders.reversed() { rmdir(folder) }
   }
 }
 

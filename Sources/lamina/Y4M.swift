@@ -1,4 +1,5 @@
 import Foundation
+import Lamina
 import LaminaRender
 
 /// A YUV4MPEG2 stream (what ffmpeg, x264 and most encoders read):
@@ -20,12 +21,15 @@ struct Y4MWriter {
 
   /// `fps` as a ratio of whole numbers (29.97 → 30000:1001, 60 → 60:1).
   static func rational(_ fps: Double) -> (Int, Int) {
-    if fps == fps.rounded() { return (Int(fps), 1) }
+    if fps == fps.rounded() { return (Int(saturating: fps), 1) }
     for den in [1001, 1000, 100, 10] {
       let num = fps * Double(den)
-      if abs(num - num.rounded()) < 1e-6 * Double(den) { return (Int(num.rounded()), den) }
+      // Close relative to the numerator: 0.001 fps is 1:1000, not 1:1001.
+      if num.rounded() >= 1, abs(num - num.rounded()) < 1e-6 * num {
+        return (Int(saturating: num, rounding: .toNearestOrAwayFromZero), den)
+      }
     }
-    return (Int((fps * 1000).rounded()), 1000)
+    return (Int(saturating: fps * 1000, rounding: .toNearestOrAwayFromZero), 1000)
   }
 
   /// One `FRAME` of `image` (premultiplied RGBA, which is the image over black).
@@ -72,8 +76,8 @@ struct Y4MWriter {
             let scale = Double(65_536 * n)
             let cb = Double(-9_714 * r - 19_070 * g + 28_784 * b) / scale
             let cr = Double(28_784 * r - 24_103 * g - 4_681 * b) / scale
-            o[uBase + cy * cw + cx] = UInt8(clamping: 128 + Int(cb.rounded()))
-            o[vBase + cy * cw + cx] = UInt8(clamping: 128 + Int(cr.rounded()))
+            o[uBase + cy * cw + cx] = UInt8(clamping: 128 + Int(saturating: cb, rounding: .toNearestOrAwayFromZero))
+            o[vBase + cy * cw + cx] = UInt8(clamping: 128 + Int(saturating: cr, rounding: .toNearestOrAwayFromZero))
           }
         }
       }

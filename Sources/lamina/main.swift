@@ -1,4 +1,6 @@
 import Foundation
+import LaminaDraw
+import LaminaRender
 
 // lamina: render, inspect and benchmark Lamina scenes. Each subcommand lives
 // in its own file, with its usage text, and only parses arguments before
@@ -43,7 +45,25 @@ func unknownCommand(_ name: String) -> String {
     + "\nrun 'lamina help' for the commands"
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+/// Where the signal handler of `removeTemporariesOnSignal()` writes.
+nonisolated(unsafe) var signalPipe: Int32 = -1
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+// Standard error is the command's: a successful run prints nothing there
+// unless --verbose asks for the libraries' messages too.
+let verbose = arguments.contains("--verbose")
+arguments.removeAll { $0 == "--verbose" }
+if verbose {
+  LibraryLog.sink = { printError("\($0)") }
+} else {
+  // Mesa's loader, EGL and driver notices ("MESA-LOADER: failed to open
+  // ..."), unless the user set these.
+  setenv("EGL_LOG_LEVEL", "fatal", 0)
+  setenv("LIBGL_DEBUG", "quiet", 0)
+  setenv("MESA_DEBUG", "silent", 0)
+  LibraryLog.install()
+}
+
 let status: Int32
 switch arguments.first {
 case nil:
@@ -56,6 +76,9 @@ case "--version", "version":
   status = 0
 case let name?:
   if let command = subcommands.first(where: { $0.name == name }) {
+    // An interrupted render leaves no temporary file behind (batch finishes
+    // its running job on SIGTERM itself).
+    if name == "render" { removeTemporariesOnSignal() }
     status = command.run(Array(arguments.dropFirst()))
   } else {
     printError(unknownCommand(name))
@@ -63,3 +86,32 @@ case let name?:
   }
 }
 exit(status)
+
+/// On SIGINT, SIGTERM or SIGHUP: the outputs' temporary files go, then the
+/// process ends as the signal would have ended it. The handler only writes
+/// the signal's number to a pipe (all a handler may safely do); a thread
+/// reading it does the rest.
+func removeTemporariesOnSignal() {
+  var ends: [Int32] = [-1, -1]
+  guard pipe(&ends) == 0 else { return }
+  signalPipe = ends[1]
+  let readEnd = ends[0]
+  let thread = Thread {
+    var number: UInt8 = 0
+    while read(readEnd, &number, 1) != 1 {}
+    OutputFile.removeAllTemporaries()
+    signal(Int32(number), SIG_DFL)
+    raise(Int32(number))
+  }
+  thread.name = "lamina.signals"
+  thread.start()
+  for number in [SIGINT, SIGTERM, SIGHUP] {
+    var action = sigaction()
+    action.__sigaction_handler.sa_handler = { received in
+      var byte = UInt8(truncatingIfNeeded: received)
+      _ = write(signalPipe, &byte, 1)
+    }
+    sigemptyset(&action.sa_mask)
+    sigaction(number, &action, nil)
+  }
+}

@@ -255,7 +255,8 @@ final class BatchTests: XCTestCase {
     var started = false
     while Date() < deadline && !started {
       started = try FileManager.default.contentsOfDirectory(atPath: scratch.path).contains {
-        $0.hasPrefix("long.y4m.partial")
+        // The stream's temporary name beside it (OutputFile).
+        $0.hasPrefix(".long.y4m.")
       }
       if !started { usleep(2_000) }
     }

@@ -251,6 +251,37 @@ final class WaylandShowTests: XCTestCase {
     let kept = try awaitScreen(try expectedPanel(second), timeout: 1)
     XCTAssertEqual(kept.pixelsOff, 0, kept.summary)
   }
+
+  /// Every hostile scene (`HostileScenes`: the classes and the
+  /// fuzzer's findings) as an edit of a running `lamina show`: each is
+  /// reported, the process keeps running and the scene shown before stays
+  /// on screen; one that fails only at a later frame's time too.
+  func testEveryHostileSceneAsAnEditIsReportedAndTheLastSceneStays() throws {
+    try startWeston()
+    let file = runtime.appendingPathComponent("hostile.json")
+    let good = scenes.appendingPathComponent("shadow_radius.json")
+    try FileManager.default.copyItem(at: good, to: file)
+    let (process, log) = try startShow([file.path])
+    XCTAssertEqual(try awaitScreen(try expectedPanel(good)).pixelsOff, 0)
+    for (i, hostile) in HostileScenes.cases.enumerated() {
+      let staged = runtime.appendingPathComponent("staged.json")
+      try hostile.json.write(to: staged, atomically: true, encoding: .utf8)
+      XCTAssertEqual(rename(staged.path, file.path), 0)
+      try waitUntil("\(hostile.name) is reported", timeout: 20) {
+        text(log).components(separatedBy: "still showing the last scene").count - 1 > i
+      }
+      XCTAssertTrue(process.isRunning, "\(hostile.name) stopped lamina show: \(text(log))")
+      // A scene that fails at a frame's time fails at the first frame past
+      // it, whose time the display's clock decides.
+      let expected =
+        hostile.time == nil
+        ? hostile.message : hostile.message.components(separatedBy: " at ")[0]
+      XCTAssertTrue(text(log).contains(expected), "\(hostile.name): \(text(log))")
+    }
+    let kept = try awaitScreen(try expectedPanel(good), timeout: 5)
+    XCTAssertEqual(kept.pixelsOff, 0, kept.summary)
+    XCTAssertTrue(process.isRunning)
+  }
 }
 
 /// How a window's buffer is sized (weston 10 has no fractional scale, so

@@ -7,6 +7,13 @@ import XCTest
 /// the key and what was expected.
 final class SceneErrorTests: XCTestCase {
   func message(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+    Self.loadError(text, file: file, line: line)
+  }
+
+  /// The error of loading `text` as scene.json (a failure when it loads).
+  static func loadError(_ text: String, file: StaticString = #filePath, line: UInt = #line)
+    -> String
+  {
     do {
       _ = try SceneLoader.load(
         data: Data(text.utf8), baseURL: SceneFilesTests.fixtures, fileName: "scene.json")
@@ -167,12 +174,16 @@ final class SceneErrorTests: XCTestCase {
     let missing = message(scene("{}", images: ##", "images": {"kitten": "images/nope.png"}"##))
     XCTAssertTrue(missing.hasPrefix("scene.json: images.kitten: cannot read image '"), missing)
     XCTAssertTrue(missing.hasSuffix("images/nope.png': no such file"), missing)
-    let corrupt = message(scene("{}", images: ##", "images": {"bad": "gradient_axial.json"}"##))
-    XCTAssertTrue(corrupt.hasPrefix("scene.json: images.bad: image '"), corrupt)
+    // Images are decoded when a layer uses them: the error names the use.
+    let used = ##"{"sublayers": [{"contents": "bad"}]}"##
+    let corrupt = message(scene(used, images: ##", "images": {"bad": "gradient_axial.json"}"##))
+    XCTAssertTrue(
+      corrupt.hasPrefix("scene.json: root.sublayers[0].contents: images.bad: image '"), corrupt)
     XCTAssertTrue(corrupt.hasSuffix("' is neither PNG nor JPEG"), corrupt)
     do {
+      let photo = ##"{"sublayers": [{"contents": "p"}]}"##
       _ = try SceneLoader.load(
-        data: Data(scene("{}", images: ##", "images": {"p": "images/photo.png"}"##).utf8),
+        data: Data(scene(photo, images: ##", "images": {"p": "images/photo.png"}"##).utf8),
         baseURL: SceneFilesTests.fixtures, fileName: "scene.json", maxImageDimension: 4)
       XCTFail()
     } catch {

@@ -32,8 +32,8 @@ public struct DisplayPlacement: Equatable, Sendable {
       Double(availableWidth) / max(sceneWidth, 1e-9),
       Double(availableHeight) / max(sceneHeight, 1e-9))
     self.scale = scale
-    canvasWidth = max(1, min(availableWidth, Int((sceneWidth * scale).rounded())))
-    canvasHeight = max(1, min(availableHeight, Int((sceneHeight * scale).rounded())))
+    canvasWidth = max(1, min(availableWidth, Int(saturating: sceneWidth * scale, rounding: .toNearestOrAwayFromZero)))
+    canvasHeight = max(1, min(availableHeight, Int(saturating: sceneHeight * scale, rounding: .toNearestOrAwayFromZero)))
     offsetX = (availableWidth - canvasWidth) / 2
     offsetY = (availableHeight - canvasHeight) / 2
   }
@@ -50,10 +50,10 @@ public struct DisplayPlacement: Equatable, Sendable {
     let corners = [
       CGPoint(x: rect.x, y: rect.y), CGPoint(x: rect.x + rect.width, y: rect.y + rect.height),
     ].map { $0.applying(t) }
-    let x0 = Int(min(corners[0].x, corners[1].x).rounded())
-    let y0 = Int(min(corners[0].y, corners[1].y).rounded())
-    let x1 = Int(max(corners[0].x, corners[1].x).rounded())
-    let y1 = Int(max(corners[0].y, corners[1].y).rounded())
+    let x0 = Int(saturating: min(corners[0].x, corners[1].x), rounding: .toNearestOrAwayFromZero)
+    let y0 = Int(saturating: min(corners[0].y, corners[1].y), rounding: .toNearestOrAwayFromZero)
+    let x1 = Int(saturating: max(corners[0].x, corners[1].x), rounding: .toNearestOrAwayFromZero)
+    let y1 = Int(saturating: max(corners[0].y, corners[1].y), rounding: .toNearestOrAwayFromZero)
     return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Lamina
 
 /// The page-flip state machine of a display loop paced by vblank (DRM/KMS
 /// flip events, Wayland frame callbacks): at most one flip is ever pending,
@@ -56,7 +57,7 @@ public struct FramePacer: Sendable {
       let interval = time - last
       statistics.frameTimes.append(interval)
       // A frame that took n periods missed n − 1 vblanks.
-      statistics.missedVblanks += max(0, Int((interval / refreshPeriod).rounded()) - 1)
+      statistics.missedVblanks += max(0, Int(clamping: interval / refreshPeriod, to: 0...Int(Int32.max), rounding: .toNearestOrAwayFromZero) - 1)
     }
     statistics.presented += 1
     lastPresented = time
@@ -84,7 +85,7 @@ public struct FrameStatistics: Sendable, CustomStringConvertible {
   public func frameTime(percentile fraction: Double) -> Double? {
     guard !frameTimes.isEmpty else { return nil }
     let sorted = frameTimes.sorted()
-    let rank = Int((fraction * Double(sorted.count)).rounded(.up))
+    let rank = Int(saturating: fraction * Double(sorted.count), rounding: .up)
     return sorted[min(max(rank, 1), sorted.count) - 1]
   }
 

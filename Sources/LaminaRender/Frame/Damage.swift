@@ -161,7 +161,7 @@ public struct Damage: Equatable, Sendable {
   /// at most `cells` cells over their bounds.
   private static func binned(_ input: [PixelRect], cells: Int) -> [PixelRect] {
     let bounds = input.reduce(input[0]) { $0.union($1) }
-    let columns = max(1, Int(Double(cells).squareRoot().rounded(.down)))
+    let columns = max(1, Int(saturating: Double(cells).squareRoot(), rounding: .down))
     let rows = max(1, cells / columns)
     var grid = [PixelRect?](repeating: nil, count: columns * rows)
     for r in input where !r.isEmpty {

@@ -14,12 +14,14 @@ public struct PixelRect: Equatable, Sendable, CustomStringConvertible {
   public var isEmpty: Bool { width <= 0 || height <= 0 }
   public var area: Int { isEmpty ? 0 : width * height }
 
-  /// The smallest pixel rect that holds `rect` (pixel coordinates).
+  /// The smallest pixel rect that holds `rect` (pixel coordinates), its
+  /// edges clamped to ±2³⁰ (far past any target); NaN makes it empty.
   init(enclosing rect: CGRect) {
-    let x0 = Int(floor(rect.minX))
-    let y0 = Int(floor(rect.minY))
-    let x1 = Int(ceil(rect.maxX))
-    let y1 = Int(ceil(rect.maxY))
+    let range = -(1 << 30)...(1 << 30)
+    let x0 = Int(clamping: rect.minX, to: range, rounding: .down)
+    let y0 = Int(clamping: rect.minY, to: range, rounding: .down)
+    let x1 = Int(clamping: rect.maxX, to: range, rounding: .up)
+    let y1 = Int(clamping: rect.maxY, to: range, rounding: .up)
     self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 
@@ -450,6 +452,13 @@ public enum DrawCommand {
   /// Gives the items a new serial (groups' items included) where they
   /// have none: they were derived or changed since they last had one.
   mutating func assignSerials(_ last: inout UInt64) {
+    var visited: Set<ObjectIdentifier> = []
+    assignSerials(&last, visited: &visited)
+  }
+
+  /// Each group once: a group drawn from several places (nested shadows
+  /// each draw their subtree) would make the walk exponential in the nesting.
+  private mutating func assignSerials(_ last: inout UInt64, visited: inout Set<ObjectIdentifier>) {
     switch self {
     case .item(var item):
       guard item.serial == 0 else { return }
@@ -457,10 +466,11 @@ public enum DrawCommand {
       item.serial = last
       self = .item(item)
     case .group(let group):
+      guard visited.insert(ObjectIdentifier(group)).inserted else { return }
       // Groups are made or copied by the derivation that changes them.
-      for i in group.commands.indices { group.commands[i].assignSerials(&last) }
-      if let mask = group.mask {
-        for i in mask.commands.indices { mask.commands[i].assignSerials(&last) }
+      for i in group.commands.indices { group.commands[i].assignSerials(&last, visited: &visited) }
+      if let mask = group.mask, visited.insert(ObjectIdentifier(mask)).inserted {
+        for i in mask.commands.indices { mask.commands[i].assignSerials(&last, visited: &visited) }
       }
     }
   }

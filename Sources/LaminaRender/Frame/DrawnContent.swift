@@ -335,9 +335,19 @@ final class PendingShapes: @unchecked Sendable {
   }
 
   /// Replaces the placeholder images in `commands` (groups and masks
-  /// included) by those `images` maps them to.
+  /// included) by those `images` maps them to. Each group is visited once:
+  /// a group drawn from several places (nested shadows each draw their
+  /// subtree) would make the walk exponential in the nesting.
   static func replace(
     _ images: [ObjectIdentifier: CGImage], in commands: inout [DrawCommand]
+  ) {
+    var visited: Set<ObjectIdentifier> = []
+    replace(images, in: &commands, visited: &visited)
+  }
+
+  private static func replace(
+    _ images: [ObjectIdentifier: CGImage], in commands: inout [DrawCommand],
+    visited: inout Set<ObjectIdentifier>
   ) {
     for i in commands.indices {
       switch commands[i] {
@@ -353,8 +363,11 @@ final class PendingShapes: @unchecked Sendable {
           commands[i] = .item(item)
         }
       case .group(let group):
-        replace(images, in: &group.commands)
-        if let mask = group.mask { replace(images, in: &mask.commands) }
+        guard visited.insert(ObjectIdentifier(group)).inserted else { continue }
+        replace(images, in: &group.commands, visited: &visited)
+        if let mask = group.mask, visited.insert(ObjectIdentifier(mask)).inserted {
+          replace(images, in: &mask.commands, visited: &visited)
+        }
       }
     }
   }

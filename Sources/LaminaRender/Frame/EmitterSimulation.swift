@@ -78,8 +78,13 @@ struct EmitterSimulation {
       // Births at origin + k / rate, within the parent's life and up to now.
       var last = time
       if let parent { last = min(time, parent.birth + parent.lifetime) }
-      let newest = Int(((last - origin) * rate).rounded(.down))
-      let oldest = max(0, Int(((time - reach - origin) * rate).rounded(.up)))
+      let births = -1...Int(Int32.max)
+      let newest = Int(clamping: (last - origin) * rate, to: births, rounding: .down)
+      // At most the newest `maxParticles` births are looked at (the scene
+      // limits keep real emitters far below).
+      let oldest = max(
+        0, newest - maxParticles,
+        Int(clamping: (time - reach - origin) * rate, to: births, rounding: .up))
       guard newest >= oldest else { continue }
       let cellPath = path &* 31 &+ UInt64(index + 1)
       for k in oldest...newest {
@@ -211,7 +216,7 @@ struct EmitterSimulation {
       let depth = e.emitterShape == .cuboid ? d : 0
       if mode == .points {
         // The corners.
-        let corner = Int(random.unit() * 4) % 4
+        let corner = Int(saturating: random.unit() * 4) % 4
         return c + SIMD3(corner % 2 == 0 ? -w / 2 : w / 2, corner < 2 ? -h / 2 : h / 2, 0)
       }
       if mode == .outline {

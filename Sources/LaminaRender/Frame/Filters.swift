@@ -23,7 +23,7 @@ public struct FilterChain: Equatable {
       if case .blur(let s) = $1 { return $0 + s * s }
       return $0
     }
-    return Int((3 * variance.squareRoot()).rounded(.up))
+    return Int(clamping: 3 * variance.squareRoot(), to: 0...(1 << 24), rounding: .up)
   }
 
   /// The chain of `filters` (CIFilter values; unknown ones are skipped), or

@@ -8,8 +8,8 @@ extension FrameBuilder {
     _ layer: CAOpenGLLayer, toTarget: CATransform3D, into commands: inout [DrawCommand]
   ) {
     let scale = layer.contentsScale > 0 ? layer.contentsScale : 1
-    let width = Int((layer.bounds.width * scale).rounded(.up))
-    let height = Int((layer.bounds.height * scale).rounded(.up))
+    let width = Int(saturating: layer.bounds.width * scale, rounding: .up)
+    let height = Int(saturating: layer.bounds.height * scale, rounding: .up)
     guard width > 0, height > 0, width <= 8192, height <= 8192 else { return }
     let pass = GLLayerPass(
       layer: layer, width: width, height: height, time: time)

@@ -77,14 +77,15 @@ extension FrameBuilder {
     // Level ℓ draws at 2^−ℓ pixels per point: the coarsest level that is
     // still at least as fine as the screen, within the allowed levels.
     let onScreen = Self.pixelsPerUnit(toTarget, visible.midX, visible.midY)
-    var level = onScreen > 0 ? Int(floor(-log2(onScreen))) : 0
+    var level = onScreen > 0 ? Int(clamping: -log2(onScreen), to: -64...64, rounding: .down) : 0
     level = max(-layer.levelsOfDetailBias, min(max(layer.levelsOfDetail, 1) - 1, level))
     let scale = pow(2, -CGFloat(level))
     let tileW = layer.tileSize.width / scale, tileH = layer.tileSize.height / scale
-    let x0 = Int(floor((visible.minX - bounds.minX) / tileW))
-    let x1 = Int(ceil((visible.maxX - bounds.minX) / tileW))
-    let y0 = Int(floor((visible.minY - bounds.minY) / tileH))
-    let y1 = Int(ceil((visible.maxY - bounds.minY) / tileH))
+    let tiles = -(1 << 30)...(1 << 30)
+    let x0 = Int(clamping: (visible.minX - bounds.minX) / tileW, to: tiles, rounding: .down)
+    let x1 = Int(clamping: (visible.maxX - bounds.minX) / tileW, to: tiles, rounding: .up)
+    let y0 = Int(clamping: (visible.minY - bounds.minY) / tileH, to: tiles, rounding: .down)
+    let y1 = Int(clamping: (visible.maxY - bounds.minY) / tileH, to: tiles, rounding: .up)
     guard x1 > x0, y1 > y0, (x1 - x0) * (y1 - y0) <= 4096 else { return }
     let model = layer.model()
     for ty in y0..<y1 {
@@ -119,8 +120,8 @@ extension FrameBuilder {
 
   /// One tile: `rect` of the layer drawn at `scale` pixels per point.
   static func drawTile(_ layer: CATiledLayer, rect: CGRect, scale: CGFloat) -> CGImage? {
-    let width = max(1, Int((rect.width * scale).rounded(.up)))
-    let height = max(1, Int((rect.height * scale).rounded(.up)))
+    let width = max(1, Int(saturating: rect.width * scale, rounding: .up))
+    let height = max(1, Int(saturating: rect.height * scale, rounding: .up))
     guard let context = CGContext.bitmap(width: width, height: height) else { return nil }
     context.scaleBy(x: scale, y: scale)
     context.translateBy(x: -rect.minX, y: -rect.minY)

@@ -59,8 +59,8 @@ public struct FrameBuilder {
 
   /// A builder for a canvas of `size` points rendered at `scale` pixels per point.
   public init(size: CGSize, scale: CGFloat) {
-    width = Int((size.width * scale).rounded())
-    height = Int((size.height * scale).rounded())
+    width = Int(saturating: size.width * scale, rounding: .toNearestOrAwayFromZero)
+    height = Int(saturating: size.height * scale, rounding: .toNearestOrAwayFromZero)
     canvasToPixels = CATransform3DMakeScale(scale, scale, 1)
     targetBounds = PixelRect(x: 0, y: 0, width: width, height: height)
     pendingShapes = PendingShapes()

@@ -112,7 +112,7 @@ extension FrameBuilder {
       let dx = moved.x / moved.w - center.x / center.w
       let dy = moved.y / moved.w - center.y / center.w
       let sigmaPixels = sigma * Self.pixelsPerUnit(toTarget, b.midX, b.midY)
-      let reach = Int((3 * sigmaPixels).rounded(.up)) + 1
+      let reach = Int(clamping: 3 * sigmaPixels, to: 0...(1 << 24), rounding: .up) + 1
       let canvas = PixelRect(
         x: sourceBounds.x - reach, y: sourceBounds.y - reach, width: sourceBounds.width + 2 * reach,
         height: sourceBounds.height + 2 * reach)

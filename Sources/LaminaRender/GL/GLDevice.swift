@@ -350,9 +350,9 @@ package final class GLDevice {
   func setUniform(_ location: GLint, _ v: SIMD4<Float>) {
     glUniform4f(location, v.x, v.y, v.z, v.w)
   }
-  func setUniform(_ location: GLint, int x: Int) { glUniform1i(location, GLint(x)) }
+  func setUniform(_ location: GLint, int x: Int) { glUniform1i(location, GLint(clamping: x)) }
   func setUniform(_ location: GLint, int x: Int, _ y: Int) {
-    glUniform2i(location, GLint(x), GLint(y))
+    glUniform2i(location, GLint(clamping: x), GLint(clamping: y))
   }
   /// A 3×3 matrix given by columns.
   func setUniform(_ location: GLint, matrix3 columns: [Float]) {

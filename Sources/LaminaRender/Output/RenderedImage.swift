@@ -26,10 +26,17 @@ public struct RenderedImage: Equatable {
     return (un(p[i]), un(p[i + 1]), un(p[i + 2]), p[i + 3])
   }
 
-  /// Writes the image as PNG (straight alpha). The file appears whole or not
-  /// at all: the bytes go to a temporary file beside it, renamed at the end.
+  /// Writes the image as PNG (straight alpha) through an `OutputFile`: a
+  /// regular file appears whole or not at all (written beside it, renamed
+  /// at the end), a symbolic link's target is written, a device or FIFO is
+  /// written through.
   public func writePNG(to url: URL) throws {
     try PNGFile.write(straightPixels, width: width, height: height, to: url)
+  }
+
+  /// The image encoded as PNG (straight alpha).
+  public func pngData() throws -> Data {
+    try PNGFile.encode(straightPixels, width: width, height: height, path: "<memory>")
   }
 }
 
@@ -39,44 +46,67 @@ public enum OutputError: Error, CustomStringConvertible, Equatable {
   case pngWrite(path: String, reason: String)
   /// The finished file could not be moved into place.
   case rename(path: String, reason: String)
+  /// The output could not be opened (or made beside its target).
+  case open(path: String, reason: String)
+  /// Writing to the output failed.
+  case write(path: String, reason: String)
 
   public var description: String {
     switch self {
     case .pngWrite(let path, let reason): return "cannot write PNG '\(path)': \(reason)"
     case .rename(let path, let reason): return "cannot write '\(path)': \(reason)"
+    case .open(let path, let reason): return "cannot write '\(path)': \(reason)"
+    case .write(let path, let reason): return "cannot write '\(path)': \(reason)"
     }
   }
 }
 
 /// PNG encoding with libpng's simplified API.
 public enum PNGFile {
-  /// Writes straight-alpha RGBA rows atomically (temporary file, then rename).
+  /// Writes straight-alpha RGBA rows to `url` through an `OutputFile`.
   public static func write(_ rgba: [UInt8], width: Int, height: Int, to url: URL) throws {
-    let path = url.path
-    let directory = url.deletingLastPathComponent().path
-    let temporary =
-      (directory.isEmpty ? "." : directory)
-      + "/.\(url.lastPathComponent).\(getpid()).tmp"
-    var image = png_image()
-    image.version = LAMINA_PNG_IMAGE_VERSION
-    image.width = UInt32(width)
-    image.height = UInt32(height)
-    image.format = LAMINA_PNG_FORMAT_RGBA
-    let ok = rgba.withUnsafeBytes { raw in
-      png_image_write_to_file(&image, temporary, 0, raw.baseAddress, Int32(width * 4), nil)
+    let data = try encode(rgba, width: width, height: height, path: url.path)
+    let output = try OutputFile(path: url.path)
+    try output.write(data)
+    try output.commit()
+  }
+
+  /// Straight-alpha RGBA rows encoded as PNG; `path` names the output in errors.
+  public static func encode(_ rgba: [UInt8], width: Int, height: Int, path: String) throws
+    -> Data
+  {
+    func image() -> png_image {
+      var image = png_image()
+      image.version = LAMINA_PNG_IMAGE_VERSION
+      image.width = UInt32(width)
+      image.height = UInt32(height)
+      image.format = LAMINA_PNG_FORMAT_RGBA
+      return image
     }
-    guard ok != 0 else {
+    func failure(_ image: inout png_image) -> OutputError {
       let message = withUnsafeBytes(of: &image.message) { raw in
         String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
       }
       png_image_free(&image)
-      unlink(temporary)
-      throw OutputError.pngWrite(path: path, reason: message.isEmpty ? "unknown error" : message)
+      return OutputError.pngWrite(path: path, reason: message.isEmpty ? "unknown error" : message)
     }
-    guard rename(temporary, path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary)
-      throw OutputError.rename(path: path, reason: reason)
+    // The first call measures, the second writes.
+    var sizing = image()
+    var size = 0
+    let measured = rgba.withUnsafeBytes { raw in
+      png_image_write_to_memory(&sizing, nil, &size, 0, raw.baseAddress, Int32(width * 4), nil)
     }
+    guard measured != 0 else { throw failure(&sizing) }
+    var data = Data(count: size)
+    var writing = image()
+    let written = data.withUnsafeMutableBytes { out in
+      rgba.withUnsafeBytes { raw in
+        png_image_write_to_memory(
+          &writing, out.baseAddress, &size, 0, raw.baseAddress, Int32(width * 4), nil)
+      }
+    }
+    guard written != 0 else { throw failure(&writing) }
+    data.count = size
+    return data
   }
 }

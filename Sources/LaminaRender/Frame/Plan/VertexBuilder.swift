@@ -70,7 +70,9 @@ enum VertexBuilder {
     let m = item.matrix
     let r = item.rect
     let c = item.color
-    func byte(_ v: Float) -> UInt32 { UInt32(max(0, min(255, (v * 255).rounded()))) }
+    func byte(_ v: Float) -> UInt32 {
+      UInt32(clamping: Int(clamping: v * 255, to: 0...255, rounding: .toNearestOrAwayFromZero))
+    }
     let color = byte(c.x) | byte(c.y) << 8 | byte(c.z) << 16 | byte(c.w) << 24
     let clamp = SIMD4(
       min(item.uv.u0, item.uv.u1), min(item.uv.v0, item.uv.v1),

@@ -1,0 +1,93 @@
+import Foundation
+import Lamina
+import LaminaRender
+
+/// The wall-clock budget of a frame (`Limits.frameTimeBudget`, or
+/// `LAMINA_FRAME_BUDGET` seconds): a frame still drawing when its budget
+/// runs out cannot be interrupted (the GPU, Cairo and Pango do not stop
+/// half way), so the watchdog reports it, removes every temporary output
+/// file and ends the process with status 1. The limits checked before a
+/// frame make this the exception; the watchdog makes "no hang" hold even so.
+final class FrameWatchdog: @unchecked Sendable {
+  let file: String
+  let budget: Double
+  private let condition = NSCondition()
+  private var label: String?
+  private var deadline = Date.distantFuture
+  private var generation = 0
+  private var started = false
+
+  /// A watchdog for the frames of the scene file `file`.
+  init(file: String, budget: Double = FrameWatchdog.configuredBudget) {
+    self.file = file
+    self.budget = budget
+  }
+
+  /// `LAMINA_FRAME_BUDGET` when it is a positive number of seconds, else
+  /// `Limits.frameTimeBudget`.
+  static var configuredBudget: Double {
+    if let text = ProcessInfo.processInfo.environment["LAMINA_FRAME_BUDGET"],
+      let value = Double(text), value > 0, value.isFinite
+    {
+      return value
+    }
+    return Limits.frameTimeBudget
+  }
+
+  /// Starts timing the frame `label` ("frame 12 (t=0.2 s)").
+  func begin(_ label: String) {
+    condition.lock()
+    self.label = label
+    deadline = Date(timeIntervalSinceNow: budget)
+    generation += 1
+    if !started {
+      started = true
+      // The thread keeps the watchdog alive: it outlives any frame.
+      let thread = Thread { self.watch() }
+      thread.name = "lamina.frame-watchdog"
+      thread.start()
+    }
+    condition.signal()
+    condition.unlock()
+  }
+
+  /// The frame is done (calling it again does nothing).
+  func end() {
+    condition.lock()
+    label = nil
+    generation += 1
+    condition.signal()
+    condition.unlock()
+  }
+
+  private func watch() {
+    condition.lock()
+    while true {
+      guard let label else {
+        condition.wait()
+        continue
+      }
+      let watched = generation
+      if condition.wait(until: deadline) || generation != watched { continue }
+      guard self.label != nil, generation == watched else { continue }
+      condition.unlock()
+      expire(label)
+      return
+    }
+  }
+
+  private func expire(_ label: String) {
+    OutputFile.removeAllTemporaries()
+    let budgetText = budget == budget.rounded() ? String(Int(saturating: budget)) : String(budget)
+    let message =
+      "lamina: \(file): \(label): "
+      + LimitExceeded(
+        what: "seconds to draw one frame", found: "more than \(budgetText)", limit: budgetText,
+        name: "frameTimeBudget"
+      ).description + "\n"
+    message.utf8CString.withUnsafeBufferPointer { p in
+      _ = Foundation.write(STDERR_FILENO, p.baseAddress, p.count - 1)
+    }
+    _exit(1)
+  }
+}

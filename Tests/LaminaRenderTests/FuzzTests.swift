@@ -1,0 +1,87 @@
+import Foundation
+import XCTest
+
+/// The project's fuzzer (`scripts/fuzz.py`) in the suite: a fixed set of
+/// seeds against the `lamina` built beside the tests, in bounded time, must
+/// find nothing; and the fuzzer itself must see a crash and a hang for what
+/// they are (a test that could not fail would be worth nothing).
+final class FuzzTests: XCTestCase {
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let script = root.appendingPathComponent("scripts/fuzz.py").path
+
+  var scratch: URL!
+
+  override func setUpWithError() throws {
+    scratch = try RenderTestSupport.commandScratch("lamina-fuzz-test")
+  }
+
+  override func tearDownWithError() throws {
+    if let scratch { try? FileManager.default.removeItem(at: scratch) }
+  }
+
+  /// Runs the fuzzer; returns its exit status and its closing JSON summary.
+  func fuzz(_ arguments: [String]) throws -> (Int32, [String: Any]) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", Self.script, "--quiet", "--out", scratch.path] + arguments
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let last = String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init)
+    let summary =
+      (try? JSONSerialization.jsonObject(with: Data((last ?? "{}").utf8))) as? [String: Any] ?? [:]
+    return (process.terminationStatus, summary)
+  }
+
+  /// Three seeds, 16 inputs each, small corpus scenes (the debug binary is
+  /// slow on the benchmark scenes): about a minute on two cores.
+  func testFixedSeedsFindNothing() throws {
+    var inputs = 0
+    for seed in [14, 1401, 140101] {
+      let (status, summary) = try fuzz([
+        "--seed", String(seed), "--count", "16", "--binary", RenderTestSupport.laminaBinary.path,
+        "--timeout", "60", "--memory-mb", "3000", "--max-scene-bytes", "120000", "--no-shrink",
+      ])
+      let findings = summary["findings"] as? [[String: Any]] ?? []
+      XCTAssertEqual(
+        status, 0,
+        "seed \(seed) found: "
+          + findings.map { "\($0["class"] ?? "") \($0["command"] ?? "") \($0["stderr"] ?? "")" }
+          .joined(separator: "\n"))
+      XCTAssertEqual(findings.count, 0)
+      inputs += summary["inputs"] as? Int ?? 0
+    }
+    XCTAssertEqual(inputs, 48)
+  }
+
+  /// The harness: a binary that dies of a signal is a crash, one that does
+  /// not exit is a hang, and each is saved as a finding.
+  func testTheFuzzerClassesACrashAndAHang() throws {
+    let crasher = scratch.appendingPathComponent("crasher").path
+    try "#!/bin/sh\nkill -ILL $$\n".write(toFile: crasher, atomically: true, encoding: .utf8)
+    let sleeper = scratch.appendingPathComponent("sleeper").path
+    try "#!/bin/sh\nexec sleep 30\n".write(toFile: sleeper, atomically: true, encoding: .utf8)
+    for file in [crasher, sleeper] { chmod(file, 0o755) }
+
+    let (crashStatus, crashes) = try fuzz([
+      "--seed", "3", "--count", "2", "--binary", crasher, "--no-shrink",
+    ])
+    XCTAssertEqual(crashStatus, 1)
+    XCTAssertEqual((crashes["outcomes"] as? [String: Int])?["crash"], 2)
+    XCTAssertEqual((crashes["findings"] as? [Any])?.count, 2)
+
+    let (hangStatus, hangs) = try fuzz([
+      "--seed", "3", "--count", "1", "--binary", sleeper, "--timeout", "1", "--no-shrink",
+    ])
+    XCTAssertEqual(hangStatus, 1)
+    XCTAssertEqual((hangs["outcomes"] as? [String: Int])?["hang"], 1)
+    let saved = try FileManager.default.contentsOfDirectory(
+      atPath: scratch.appendingPathComponent("findings").path)
+    XCTAssertTrue(saved.contains { $0.hasPrefix("hang-3-0") }, "\(saved)")
+    XCTAssertTrue(saved.contains { $0.hasPrefix("crash-3-") }, "\(saved)")
+  }
+}
