@@ -10,8 +10,12 @@ import XCTest
 final class KnownFindingsTests: XCTestCase {
   func testEveryKnownFindingStillFails() throws {
     let folder = FixedSeedTests.fixtures.appendingPathComponent("findings")
-    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-    XCTAssertFalse(names.isEmpty)
+    // The folders of open findings (the README beside them says what they are; none may be open).
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().filter {
+      var isFolder: ObjCBool = false
+      let path = folder.appendingPathComponent($0).path
+      return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+    }
     let harness = try Harness()
     for name in names {
       let dir = folder.appendingPathComponent(name)

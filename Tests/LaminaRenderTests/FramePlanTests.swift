@@ -259,10 +259,10 @@ final class FramePlanTests: XCTestCase {
         "pass 1: downsample ×4 T1 linear to T2 23x23 pooled; frees T1",
         "pass 2: blur x σ=1.94 T2 linear to T3 23x23 pooled; frees T2",
         "pass 3: blur y σ=1.94 T3 linear to T4 23x23 cached (new); frees T3",
-        "pass 4: draw T5 32x32 pooled, region [59, 59, 32x32], clear 0 0 0 0"
+        "pass 4: draw T5 33x33 pooled, region [58, 58, 33x33], clear 0 0 0 0"
           + " — filters 2: filters of inverted",
         "  batch 0: solid, 1 item, 6 indices (inverted)",
-        "pass 5: color matrix T5 nearest to T6 32x32 pooled; frees T5",
+        "pass 5: color matrix T5 nearest to T6 33x33 pooled; frees T5",
         "pass 6: draw T0 100x100 canvas, region [0, 0, 100x100], clear 1 1 1 1"
           + " — canvas tile [0, 0, 100x100]; frees T6",
         "  batch 0: shadow T4 linear, 1 item, 6 indices",

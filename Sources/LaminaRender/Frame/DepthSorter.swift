@@ -201,3 +201,48 @@ extension Homography {
       m.6 * h.x + m.7 * h.y + m.8 * h.z)
   }
 }
+
+extension FrameBuilder {
+  /// The rect a plane occupies for depth sorting: its bounds, grown to hold
+  /// what draws outside them (contents whose gravity lets them overflow, a
+  /// shape layer's path, a shadow) and what its sublayers draw, each's own
+  /// sorting rect mapped into the plane (a container with empty bounds still
+  /// has a place). Sublayers that draw nothing take no place: hidden,
+  /// transparent and empty layers, or a container of them, must not reorder
+  /// the context.
+  static func sortingRect(of layer: CALayer, depth: Int = 8) -> CGRect {
+    var rect = layer.bounds
+    if let image = layer.contents as? CGImage,
+      let contents = ContentsLayout(layer: layer, image: image).rect
+    {
+      rect = rect.union(contents)
+    }
+    if let shape = layer as? CAShapeLayer, let path = shape.path {
+      let box = path.boundingBoxOfPath
+      let half = shape.lineWidth.isFinite ? max(shape.lineWidth, 0) / 2 : 0
+      if !box.isNull, box.width.isFinite, box.height.isFinite {
+        rect = rect.union(box.insetBy(dx: -half, dy: -half))
+      }
+    }
+    if layer.shadowOpacity > 0 {
+      let box = layer.shadowPath?.boundingBoxOfPath ?? rect
+      let o = layer.shadowOffset
+      let reach = 3 * max(layer.shadowRadius, 0)
+      let grown = box.insetBy(dx: -(abs(o.width) + reach), dy: -(abs(o.height) + reach))
+      if !box.isNull, grown.width.isFinite, grown.height.isFinite { rect = rect.union(grown) }
+    }
+    var (x0, y0, x1, y1) = (rect.minX, rect.minY, rect.maxX, rect.maxY)
+    for sublayer in layer.storedSublayersForRendering where !drawsNothing(sublayer) {
+      let inner = depth > 0 ? sortingRect(of: sublayer, depth: depth - 1) : sublayer.bounds
+      let m = transformToSuperlayer(sublayer)
+      for corner in EdgeGeometry.visiblePolygon(inner, m) {
+        let p = m.apply(corner.x, corner.y)
+        let x = p.x / p.w
+        let y = p.y / p.w
+        guard x.isFinite, y.isFinite else { continue }
+        (x0, y0, x1, y1) = (min(x0, x), min(y0, y), max(x1, x), max(y1, y))
+      }
+    }
+    return CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+  }
+}

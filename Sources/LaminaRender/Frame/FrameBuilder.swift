@@ -321,17 +321,6 @@ public struct FrameBuilder {
     }
   }
 
-  /// The rect a plane occupies for depth sorting: its bounds, grown to hold
-  /// its sublayers' frames (a container with empty bounds still has a place).
-  static func sortingRect(of layer: CALayer) -> CGRect {
-    var rect = layer.bounds
-    for sublayer in layer.storedSublayersForRendering where !sublayer.isHidden {
-      let frame = sublayer.frame
-      if !frame.isNull, frame.width.isFinite, frame.height.isFinite { rect = rect.union(frame) }
-    }
-    return rect
-  }
-
   /// A flat layer inside a 3D context, drawn as a unit with its subtree.
   private struct Plane {
     var layer: CALayer

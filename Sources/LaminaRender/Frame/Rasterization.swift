@@ -76,11 +76,16 @@ extension FrameBuilder {
 
   /// A texture pass of plane `commands` covering `extent` (raster pixels at
   /// `scale` per point), keyed by what it draws (`salt` tells passes of
-  /// different kinds apart), and the rect of the plane it covers.
+  /// different kinds apart), and the rect of the plane it covers. The
+  /// texture starts at even plane pixels, as group targets do
+  /// (`FramePlanner.targetArea`): its 2×2 derivative quads then line up with
+  /// the plane's whatever the subtree's extent, so a sublayer that reaches to
+  /// an odd coordinate does not change how its siblings are antialiased.
   static func planePass(
-    _ commands: [DrawCommand], extent: PixelRect, scale: CGFloat, groupBase: Int,
+    _ commands: [DrawCommand], extent unaligned: PixelRect, scale: CGFloat, groupBase: Int,
     salt: String = ""
   ) -> (pass: RasterPass, rect: CGRect) {
+    let extent = FramePlanner.evenCorner(unaligned)
     var hasher = Hasher()
     hasher.combine(salt)
     RasterSignature.combine(extent, &hasher)

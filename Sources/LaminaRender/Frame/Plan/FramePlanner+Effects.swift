@@ -56,7 +56,10 @@ extension FramePlanner {
   /// (a blur reads across tile edges), then the filter chain over it.
   mutating func prepareFiltered(_ group: GroupPass, region: PixelRect) {
     guard let chain = group.filter else { return }
-    let canvas = group.bounds
+    // At an even corner, as group targets (`targetArea`): the layers'
+    // derivative-based coverage then does not depend on how far a sublayer
+    // moves the group's bounds.
+    let canvas = Self.evenCorner(group.bounds)
     guard !canvas.isEmpty, canvas.intersects(region) else { return }
     let source = renderOffscreen(
       group.commands, canvas: canvas, label: "filters \(group.id): \(group.reason)")
@@ -248,7 +251,7 @@ extension FramePlanner {
     if group.filter != nil {
       // The filtered target covers the group's whole bounds (a backdrop's:
       // what was captured).
-      let b = backdropCanvas[group.id] ?? group.bounds
+      let b = backdropCanvas[group.id] ?? Self.evenCorner(group.bounds)
       var item = DrawItem(
         material: .filtered(group.id), clippedPolygon: nil,
         rect: CGRect(x: b.x, y: b.y, width: b.width, height: b.height), uv: (0, 0, 1, 1),

@@ -212,7 +212,11 @@ struct FramePlanner {
   /// target at an odd corner would antialias a layer otherwise than the
   /// canvas, and otherwise as its siblings move the group's bounds.
   static func targetArea(_ bounds: PixelRect, _ region: PixelRect) -> PixelRect {
-    let area = bounds.intersection(region)
+    evenCorner(bounds.intersection(region))
+  }
+
+  /// `area` grown left and up to the even pixel at or before its corner.
+  static func evenCorner(_ area: PixelRect) -> PixelRect {
     guard !area.isEmpty else { return area }
     let x = area.x - (area.x & 1)
     let y = area.y - (area.y & 1)
