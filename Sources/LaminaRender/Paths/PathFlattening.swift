@@ -70,7 +70,7 @@ enum PathFlattening {
     func chords(_ bend: Double, degree: Double) -> Int {
       let n = (degree * (degree - 1) * bend / (8 * tol)).squareRoot().rounded(.up)
       guard n.isFinite else { return maxChordsPerCurve }
-      return Int(min(max(n, 1), Double(maxChordsPerCurve)))
+      return Int(saturating: min(max(n, 1), Double(maxChordsPerCurve)))
     }
     func length(_ v: SIMD2<Double>) -> Double { (v.x * v.x + v.y * v.y).squareRoot() }
     /// The direction the path last went, to tell a corner from a smooth
@@ -176,7 +176,7 @@ enum PathFlattening {
   /// path is flattened again only when its scale crosses a power of two.
   static func level(forScale scale: CGFloat) -> Int {
     guard scale.isFinite, scale > 0 else { return 0 }
-    return Int(min(max(log2(Double(scale)).rounded(.up), -8), 6))
+    return Int(saturating: min(max(log2(Double(scale)).rounded(.up), -8), 6))
   }
 
   static func tolerance(level: Int) -> Double { 0.25 / pow(2, Double(level)) }
