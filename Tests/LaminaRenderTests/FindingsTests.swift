@@ -62,6 +62,9 @@ final class FindingsTests: XCTestCase {
   func testEnormousArc() throws { try check("SVG path data with an enormous arc") }
   func testManyOffscreenPasses() throws { try check("1100 filtered siblings (offscreen passes)") }
   func testDeepNesting() throws { try check("layers nested 101 deep") }
+  func testClosedFormShadowsInARaster() throws {
+    try check("2000 closed-form shadows in a rasterized layer (fuzzer, seed 7)")
+  }
   func testNestedShadowsDoublingThePasses() throws {
     try check("shadows nested 40 deep (fuzzer, seed 100)")
   }
@@ -71,6 +74,6 @@ final class FindingsTests: XCTestCase {
 
   /// Every case has its test above.
   func testEveryHostileSceneIsChecked() {
-    XCTAssertEqual(HostileScenes.cases.count, 11)
+    XCTAssertEqual(HostileScenes.cases.count, 12)
   }
 }

@@ -101,6 +101,21 @@ enum HostileScenes {
         "offscreen passes in one frame: more than 1024, over the limit of 1024 (maxOffscreenPasses); the largest pass is the shadow of a layer (blurred offscreen)"
     ),
     Case(
+      // The fuzzer's finding slow-7-967: 2,000 closed-form shadows of radius
+      // 100 inside a rasterized layer (which the walk did not enter) took
+      // past the frame's time budget within every other limit.
+      name: "2000 closed-form shadows in a rasterized layer (fuzzer, seed 7)",
+      json: #"{"lamina": 1, "canvas": {"width": 240, "height": 110, "scale": 2}, "root": {"sublayers": [{"frame": [10, 10, 100, 90], "shouldRasterize": true, "rasterizationScale": 2, "sublayers": ["#
+        + Array(
+          repeating:
+            ##"{"frame": [125, 104, 45, 80], "backgroundColor": "#3366cc", "shadowOpacity": 1, "shadowRadius": 100}"##,
+          count: 2000
+        ).joined(separator: ",") + "]}]}}",
+      message: "hostile.json: frame", exact: false,
+      suffix:
+        "filtered pixels in one frame (pixels × filter stages): 3540672000, over the limit of 268435456 (maxFilteredPixels)"
+    ),
+    Case(
       name: "layers nested 101 deep",
       json: #"{"lamina": 1, "canvas": {"width": 100, "height": 80}, "root": "#
         + String(repeating: #"{"sublayers": ["#, count: 101) + "{}"

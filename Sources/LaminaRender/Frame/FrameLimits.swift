@@ -21,14 +21,16 @@ public struct FrameLimitError: Error, Equatable, CustomStringConvertible {
 public enum FrameLimits {
   /// What `frame` asks for.
   public struct Totals: Equatable {
-    /// Offscreen passes (groups, masks, filters, blurred shadows).
+    /// Offscreen passes (groups, masks, filters, blurred shadows, rasterized
+    /// subtrees).
     public var passes = 0
     /// Pixels of offscreen targets (a blurred shadow renders its whole
     /// blur canvas).
     public var pixels = 0
     /// Draw items, in groups too.
     public var items = 0
-    /// Pixels times filter stages (a blurred shadow: its canvas once).
+    /// Pixels times filter stages (a blurred shadow: its canvas once; a
+    /// closed-form shadow: its quad once).
     public var filtered = 0
   }
 
@@ -42,11 +44,29 @@ public enum FrameLimits {
     func past() -> Bool {
       totals.passes > Limits.maxOffscreenPasses || totals.items > Limits.maxDrawItems
     }
+    func add(filtered work: Int) {
+      let (filtered, overflowed) = totals.filtered.addingReportingOverflow(work)
+      totals.filtered = overflowed ? .max : filtered
+    }
+    var rasters: Set<ObjectIdentifier> = []
     func walk(_ commands: [DrawCommand]) {
       for command in commands {
         if past() { return }
         switch command {
-        case .item: totals.items += 1
+        case .item(let item):
+          totals.items += 1
+          // A closed-form blurred shadow evaluates its blur at every pixel of
+          // its quad: as one filter stage over it.
+          if let shape = item.shape, case .blur = shape.mode { add(filtered: item.bounds.area) }
+          // A rasterized subtree is drawn into its own target (once a frame).
+          if case .raster(let pass) = item.material,
+            rasters.insert(ObjectIdentifier(pass)).inserted
+          {
+            totals.passes += 1
+            let (sum, overflow) = totals.pixels.addingReportingOverflow(pass.region.area)
+            totals.pixels = overflow ? .max : sum
+            walk(pass.commands)
+          }
         case .group(let group): visit(group)
         }
       }
@@ -61,8 +81,7 @@ public enum FrameLimits {
       if area > (largest?.1 ?? -1) { largest = (group, area) }
       let stages = group.filter?.stages.count ?? 0
       let work = area.multipliedReportingOverflow(by: max(stages, group.shadow == nil ? 0 : 1))
-      let (filtered, overflowed) = totals.filtered.addingReportingOverflow(work.partialValue)
-      totals.filtered = overflowed || work.overflow ? .max : filtered
+      add(filtered: work.overflow ? .max : work.partialValue)
       walk(group.commands)
       if let mask = group.mask { visit(mask) }
     }
