@@ -45,7 +45,8 @@ extension FrameBuilder {
   /// A `CAShapeLayer`'s fill and stroke as path items: meshes from the
   /// cache, this frame's colors and stroke parameters. False when the
   /// GPU path cannot draw the layer (a path too complex for the budget, a
-  /// dash pattern longer than the shader's), which Cairo then draws.
+  /// dash pattern longer than the shader's, a stroke wider than twice a
+  /// curve's tightest bend, which folds over itself), which Cairo then draws.
   func appendPathItems(
     _ layer: CAShapeLayer, toTarget: CATransform3D, into commands: inout [DrawCommand]
   ) -> Bool {
@@ -69,7 +70,8 @@ extension FrameBuilder {
       guard
         let mesh = cache.stroke(
           style.path, join: style.lineJoin, miterLimit: style.miterLimit, level: level),
-        let parameters = StrokeParameters(style, length: mesh.length)
+        let parameters = StrokeParameters(style, length: mesh.length),
+        Double(style.lineWidth) / 2 < mesh.tightestBend
       else { return false }
       let rect = mesh.bounds(halfWidth: Double(style.lineWidth) / 2)
       if !mesh.indices.isEmpty, !rect.isNull,

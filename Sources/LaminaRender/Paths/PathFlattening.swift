@@ -14,6 +14,29 @@ struct FlatContour: Equatable {
   /// Had a segment (a line or a curve), even one of zero length: a
   /// zero-length stroke still draws a dot with round or square caps.
   var hasSegments: Bool
+
+  /// The smallest radius of curvature at a smooth point, estimated from
+  /// its two chords: on a circle of radius R, chords of lengths a and b
+  /// meet turning by (a + b) / 2R, so R ≈ (a + b) / 2θ; infinity when no
+  /// smooth point bends.
+  var tightestBend: Double {
+    var tightest = Double.infinity
+    let n = points.count
+    guard n >= 3, smooth.count == n else { return tightest }
+    for i in 0..<n where smooth[i] {
+      if !isClosed && (i == 0 || i == n - 1) { continue }
+      let a = points[i] - points[(i + n - 1) % n]
+      let b = points[(i + 1) % n] - points[i]
+      let la = (a * a).sum().squareRoot()
+      let lb = (b * b).sum().squareRoot()
+      guard la > 0, lb > 0 else { continue }
+      let cosine = max(-1, min(1, (a * b).sum() / (la * lb)))
+      let turn = acos(cosine)
+      guard turn > 1e-9 else { continue }
+      tightest = min(tightest, (la + lb) / (2 * turn))
+    }
+    return tightest
+  }
 }
 
 /// Flattens paths for the GPU path renderer: curves become chords no

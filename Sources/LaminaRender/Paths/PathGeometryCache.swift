@@ -60,7 +60,9 @@ final class PathGeometryCache: @unchecked Sendable {
         let contours = PathFlattening.contours(
           path, tolerance: PathFlattening.tolerance(level: level))
       else { return nil }
-      return StrokeMesher.mesh(contours, join: join, miterLimit: limit)
+      let mesh = StrokeMesher.mesh(contours, join: join, miterLimit: limit)
+      mesh.tightestBend = contours.map(\.tightestBend).min() ?? .infinity
+      return mesh
     } as? StrokeMesh
   }
 

@@ -120,6 +120,10 @@ final class StrokeMesh: PathMesh {
   let miterFactor: Double
   /// Where each subpath starts and ends along the path, and whether it is closed.
   let subpaths: [(start: Double, end: Double, closed: Bool)]
+  /// The tightest bend inside a curve (`FlatContour.tightestBend`): a
+  /// stroke wider than twice it folds over itself there, which the
+  /// per-segment coverage does not draw as one union (Cairo draws those).
+  var tightestBend = Double.infinity
 
   init(
     vertices: [StrokeVertex], indices: [UInt32], groups: [Range<Int>], length: Double,
