@@ -5,9 +5,9 @@
 // A path's stroke, one kind of piece per program (PIECE, path_stroke.glsl):
 // box-filter coverage per fragment, with trims, dashes and caps evaluated
 // here. A segment covers the band of the line's width along it, cut where
-// a visible interval starts or ends inside it, with that end's cap along
-// the segment (so caps at a trim or a dash follow the path's tangent
-// there); a segment at a corner also covers its neighbour's band next to
+// a visible interval starts or ends inside it, with that end's cap square
+// to the path's direction there (interpolated between the directions at
+// the segment's ends: the curve's tangent, not the chord's); a segment at a corner also covers its neighbour's band next to
 // the corner (the pixels of the inner corner, whichever piece draws them);
 // a wedge covers the outer gap of a round or bevel corner; a dot its cap.
 //
@@ -30,6 +30,7 @@ flat in vec4 v_neighbours;
 flat in vec4 v_stroke;
 flat in vec4 v_dashes0;
 flat in vec4 v_dashes1;
+flat in vec2 v_capAngles;
 out vec4 o_color;
 #ifdef BLEND_ADVANCED
 layout(blend_support_all_equations) out;
@@ -57,11 +58,43 @@ float band(float t, vec2 u) {
 }
 
 #if PIECE <= 1
+// The path at arc length x of the segment, in its frame (along, across):
+// the point of the curve the chord stands for (xy: the cubic from the
+// chord's ends with the directions there, as far off the chord as the
+// flattening left it) and the direction (zw: the angle interpolated
+// between the ends', exact along a circle's chord, whose tangent turns
+// evenly). Along a line both are the chord's.
+vec4 pathAt(float x) {
+  float sa = v_range.x;
+  float sb = v_range.y;
+  float len = sb - sa;
+  float u = len > 0.0 ? clamp((x - sa) / len, 0.0, 1.0) : 0.0;
+  float off = len * u * (1.0 - u) * ((1.0 - u) * tan(v_capAngles.x) - u * tan(v_capAngles.y));
+  float phi = mix(v_capAngles.x, v_capAngles.y, u);
+  return vec4(x, off, cos(phi), sin(phi));
+}
+
+#if CAP != 0
+// Coverage by a cap at offset o from the cut, the path going on along -t:
+// the half disk of the half width, or the half square reaching a half
+// width along t and to both sides of it. Its edge on the cut is
+// antialiased as the body's is, so that the two add up to the stroke.
+float cap(vec2 o, vec2 t) {
+  float side = fieldHalfPlane(dot(o, t), gradient(t));
+#if CAP == 1
+  return disk(o) * side;
+#else
+  vec2 n = vec2(-t.y, t.x);
+  return band(dot(o, n), n) * fieldHalfPlane(g_halfWidth - dot(o, t), -gradient(t)) * side;
+#endif
+}
+#endif
+
 // A segment's coverage by the visible interval [a, b]: the band across
-// (`across`), cut along at the interval's ends that lie in the segment,
-// with their caps. Where the interval goes on past the segment's end the
-// segment stops there without antialiasing (the next piece goes on), or,
-// on a bisector cut, where its geometry stops.
+// (`across`), cut at the interval's ends that lie in the segment square to
+// the path's direction there, with their caps. Where the interval goes on
+// past the segment's end the segment stops there without antialiasing
+// (the next piece goes on), or, on a bisector cut, where its geometry stops.
 float interval(float a, float b, float across, bool connected) {
   float s = v_q.x;
   float sa = v_range.x;
@@ -76,31 +109,36 @@ float interval(float a, float b, float across, bool connected) {
   // An interval starting at this segment's end, or ending at its start,
   // is its neighbour's.
   if ((!startOwned && a >= sb - EPS) || (!endOwned && b <= sa + EPS)) return 0.0;
-  float lower = a;
-  float upper = b;
-#if CAP == 2
-  if (startOwned) lower -= r;
-  if (endOwned) upper += r;
-#endif
-  vec2 gs = gradient(vec2(1.0, 0.0));
-  // Coverage of {s' <= lower} and {s' <= upper}. A round cap's half disk
-  // takes over at the interval's own ends, where the body stops sharp.
+  // How far the fragment lies past each cut, along the path's direction
+  // there (a square cap reaches a half width farther).
+  vec4 pa = pathAt(a);
+  vec4 pb = pathAt(b);
+  vec2 oa = v_q - pa.xy;
+  vec2 ob = v_q - pb.xy;
+  vec2 ta = pa.zw;
+  vec2 tb = pb.zw;
+  float pastA = dot(oa, ta);
+  float pastB = dot(ob, tb);
+  // Coverage of the parts before the start's cut and before the end's.
+  // A cap (a half disk or a half square, square to the path's direction)
+  // adds what lies past the interval's own ends.
   float below;
   float above;
   if (startOwned) {
-    below = CAP == 1 ? (s < a ? 1.0 : 0.0) : fieldHalfPlane(lower - s, -gs);
+    below = fieldHalfPlane(-pastA, -gradient(ta));
   } else {
     below = (flags & CUT_START_FLAG) != 0 ? 0.0 : (s < sa - EPS ? 1.0 : 0.0);
   }
   if (endOwned) {
-    above = CAP == 1 ? (s <= b ? 1.0 : 0.0) : fieldHalfPlane(upper - s, -gs);
+    above = fieldHalfPlane(-pastB, -gradient(tb));
   } else {
     above = (flags & CUT_END_FLAG) != 0 ? 1.0 : (s <= sb + EPS ? 1.0 : 0.0);
   }
   float body = max(above - below, 0.0) * across;
-#if CAP == 1
-  if (startOwned && s <= a) body = max(body, disk(vec2(s - a, v_q.y)));
-  if (endOwned && s >= b) body = max(body, disk(vec2(s - b, v_q.y)));
+#if CAP != 0
+  if (startOwned) body += cap(oa, -ta);
+  if (endOwned) body += cap(ob, tb);
+  body = min(body, 1.0);
 #endif
   return body;
 }

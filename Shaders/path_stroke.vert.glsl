@@ -16,6 +16,7 @@ layout(location = 3) in vec2 a_corner;     // segment: along, across (±1); wedg
 layout(location = 4) in vec2 a_range;      // arc lengths: segment start and end; wedge or dot position
 layout(location = 5) in vec2 a_subpath;    // arc lengths where the subpath starts and ends
 layout(location = 6) in vec2 a_kind;       // piece, flags (path_stroke.glsl)
+layout(location = 7) in vec2 a_capAngles;  // segment: the path's direction at its ends, from its own
 layout(location = 12) in vec4 i_stroke;    // trim start, trim end, half width, dash period
 layout(location = 13) in vec4 i_dashes0;   // dashes 1 and 2: start and end in the period
 layout(location = 14) in vec4 i_dashes1;   // dashes 3 and 4
@@ -31,6 +32,7 @@ flat out vec4 v_neighbours;  // segment: the neighbours' weights, how far the st
 flat out vec4 v_stroke;    // half width, dash period, dash phase
 flat out vec4 v_dashes0;
 flat out vec4 v_dashes1;
+flat out vec2 v_capAngles;  // segment: the path's direction at its ends (angles from its own)
 
 vec2 perpendicular(vec2 v) { return vec2(-v.y, v.x); }
 
@@ -89,7 +91,10 @@ void main() {
 #if PIECE <= 1
   float sa = a_range.x;
   float sb = a_range.y;
-  float reach = (CAP == 0 ? 0.0 : r) + margin;
+  // A cap square to the path's direction rather than to the segment
+  // reaches farther along it at one side: by the half width times the tilt.
+  float tilt = r * max(abs(tan(a_capAngles.x)), abs(tan(a_capAngles.y)));
+  float reach = (CAP == 0 ? 0.0 : r) + margin + tilt;
   visible = visible && anyVisible(sa - reach, sb + reach, lo, hi);
   // Whether a visible interval starts or ends within the segment's reach:
   // such segments are drawn by the CUT program, the others (wholly inside
@@ -105,7 +110,8 @@ void main() {
   bool capNear = atStart ? startsIn(sa, min(sb, sa + reach), lo, hi, connected)
                          : endsIn(max(sa, sb - reach), sb, lo, hi, connected);
   bool cut = (flags & (atStart ? CUT_START_FLAG : CUT_END_FLAG)) != 0;
-  float across = a_corner.y * (r + margin);
+  // A tilted square cap's corner reaches past the band's side too.
+  float across = a_corner.y * (r + margin + (capNear ? tilt : 0.0));
   if (cut && !capNear) {
     // On the bisector with the neighbour: where both bands' edges meet,
     // computed from the same pair of directions on both sides (no crack).
@@ -163,4 +169,5 @@ void main() {
   v_stroke = vec4(r, i_stroke.w, i_matrix2.w, 0.0);
   v_dashes0 = i_dashes0;
   v_dashes1 = i_dashes1;
+  v_capAngles = a_capAngles;
 }

@@ -160,7 +160,7 @@ final class PathBuffers {
         float(0, 2, offset(\StrokeVertex.base)), float(1, 2, offset(\StrokeVertex.tangent)),
         float(2, 4, offset(\StrokeVertex.tangents)), float(3, 2, offset(\StrokeVertex.corner)),
         float(4, 2, offset(\StrokeVertex.range)), float(5, 2, offset(\StrokeVertex.subpath)),
-        float(6, 2, offset(\StrokeVertex.kind)),
+        float(6, 2, offset(\StrokeVertex.kind)), float(7, 2, offset(\StrokeVertex.capAngles)),
       ]
     }
     let fields: [PartialKeyPath<PathInstance>] = [

@@ -9,6 +9,15 @@ struct FlatContour: Equatable {
   var points: [SIMD2<Double>]
   /// `smooth[i]`: point `i` lies inside a curve, where the tangent is continuous.
   var smooth: [Bool]
+  /// The path's exact direction (unit) arriving at point `i` where a curve
+  /// ends there, and leaving it where a curve starts there; zero elsewhere
+  /// (a line's direction is its chord's). A stroke cut next to a curve's
+  /// end takes its cap square to these, not to the chord.
+  var tangentIn: [SIMD2<Double>] = []
+  var tangentOut: [SIMD2<Double>] = []
+  /// `fromCurve[i]`: the segment arriving at point `i` is a chord of a
+  /// curve (a line's direction is the same all along it; a chord's turns).
+  var fromCurve: [Bool] = []
   /// Ended with `closeSubpath`.
   var isClosed: Bool
   /// Had a segment (a line or a curve), even one of zero length: a
@@ -77,14 +86,29 @@ enum PathFlattening {
       if current.points.isEmpty {
         current.points.append(last)
         current.smooth.append(false)
+        current.tangentIn.append(.zero)
+        current.tangentOut.append(.zero)
+        current.fromCurve.append(false)
       }
     }
-    func append(_ p: SIMD2<Double>, smooth: Bool) -> Bool {
+    func append(_ p: SIMD2<Double>, smooth: Bool, curve: Bool = false) -> Bool {
       total += 1
       guard total <= maxPoints else { return false }
       current.points.append(p)
       current.smooth.append(smooth)
+      current.tangentIn.append(.zero)
+      current.tangentOut.append(.zero)
+      current.fromCurve.append(curve)
       return true
+    }
+    /// Records a curve's exact directions at its ends: leaving the point
+    /// it starts from (the last one before its chords) and arriving at
+    /// its end (the last one after them).
+    func curveEnds(from startIndex: Int, _ out: SIMD2<Double>, _ arriving: SIMD2<Double>) {
+      let a = (out.x * out.x + out.y * out.y).squareRoot()
+      let b = (arriving.x * arriving.x + arriving.y * arriving.y).squareRoot()
+      if a > 0, a.isFinite { current.tangentOut[startIndex] = out / a }
+      if b > 0, b.isFinite { current.tangentIn[current.tangentIn.count - 1] = arriving / b }
     }
     /// Chords needed for a curve of degree `degree` whose control points'
     /// largest second difference is `bend` long: a chord of a parameter
@@ -137,12 +161,16 @@ enum PathFlattening {
         ensureStarted()
         current.hasSegments = true
         markJunction(c != last ? c - last : q - last)
+        let from = current.points.count - 1
         let n = chords(length(last - 2 * c + q), degree: 2)
         for i in 1...n {
           let t = Double(i) / Double(n)
           let u = 1 - t
-          guard append(u * u * last + 2 * u * t * c + t * t * q, smooth: i < n) else { return nil }
+          guard append(u * u * last + 2 * u * t * c + t * t * q, smooth: i < n, curve: true) else {
+            return nil
+          }
         }
+        curveEnds(from: from, c != last ? c - last : q - last, q != c ? q - c : q - last)
         setDirection(q != c ? q - c : q - last)
         last = q
       case .curveTo(let p, let c1, let c2):
@@ -150,13 +178,17 @@ enum PathFlattening {
         ensureStarted()
         current.hasSegments = true
         markJunction(c1 != last ? c1 - last : (c2 != last ? c2 - last : q - last))
+        let from = current.points.count - 1
         let n = chords(max(length(last - 2 * c1 + c2), length(c1 - 2 * c2 + q)), degree: 3)
         for i in 1...n {
           let t = Double(i) / Double(n)
           let u = 1 - t
           let p = u * u * u * last + 3 * u * u * t * c1 + 3 * u * t * t * c2 + t * t * t * q
-          guard append(p, smooth: i < n) else { return nil }
+          guard append(p, smooth: i < n, curve: true) else { return nil }
         }
+        curveEnds(
+          from: from, c1 != last ? c1 - last : (c2 != last ? c2 - last : q - last),
+          q != c2 ? q - c2 : (q != c1 ? q - c1 : q - last))
         setDirection(q != c2 ? q - c2 : (q != c1 ? q - c1 : q - last))
         last = q
       case .closeSubpath:
@@ -184,6 +216,10 @@ enum PathFlattening {
           if current.points.count > 1, current.points.last == current.points.first {
             current.points.removeLast()
             current.smooth.removeLast()
+            let arriving = current.tangentIn.removeLast()
+            current.tangentOut.removeLast()
+            if arriving != .zero { current.tangentIn[0] = arriving }
+            current.fromCurve[0] = current.fromCurve.removeLast()
           }
           finish()
         }

@@ -18,7 +18,7 @@ struct FillVertex: Equatable {
   var next: SIMD4<Float>
 }
 
-/// A vertex of a stroke mesh (64 bytes). The vertex shader places it from
+/// A vertex of a stroke mesh (72 bytes). The vertex shader places it from
 /// the line width, the caps and the trim of the frame, so that one mesh
 /// serves every width, cap, dash pattern, `strokeStart` and `strokeEnd`.
 struct StrokeVertex: Equatable {
@@ -41,6 +41,11 @@ struct StrokeVertex: Equatable {
   /// `StrokePiece` raw value, and flags (`StrokeMesher.closedFlag` and,
   /// for segments, the ends cut along a bisector and the corner flag).
   var kind: SIMD2<Float>
+  /// A segment's path direction at its start and end, as angles (radians)
+  /// from its own direction toward its left normal: a cap where a trim or
+  /// a dash cuts the segment is square to the direction interpolated
+  /// between them (the curve's tangent, not the chord's). Zero elsewhere.
+  var capAngles: SIMD2<Float>
 }
 
 /// What a stroke vertex belongs to.

@@ -50,7 +50,7 @@ enum StrokeMesher {
     }
 
     for contour in contours {
-      let (points, smooth) = distinctPoints(contour)
+      let (points, smooth, arriving, leaving, fromCurve) = distinctPoints(contour)
       guard let first = points.first else { continue }
       for p in points {
         box = (min(box.minX, p.x), min(box.minY, p.y), max(box.maxX, p.x), max(box.maxY, p.y))
@@ -65,7 +65,7 @@ enum StrokeMesher {
             StrokeVertex(
               base: f(first), tangent: SIMD2(1, 0), tangents: .zero, corner: corner,
               range: SIMD2(Float(s), Float(s)), subpath: SIMD2(Float(s), Float(s)),
-              kind: SIMD2(StrokePiece.dot.rawValue, 0)))
+              kind: SIMD2(StrokePiece.dot.rawValue, 0), capAngles: .zero))
         }
         appendQuad(.dots, base)
         continue
@@ -134,7 +134,7 @@ enum StrokeMesher {
                 tangents: SIMD4(
                   Float(incoming.x), Float(incoming.y), Float(outgoing.x), Float(outgoing.y)),
                 corner: SIMD2(Float(code), 0), range: SIMD2(Float(position), Float(position)),
-                subpath: sub, kind: SIMD2(piece.rawValue, closedFlag)))
+                subpath: sub, kind: SIMD2(piece.rawValue, closedFlag), capAngles: .zero))
           }
           let group: StrokeMesh.Group = piece == .roundJoin ? .roundJoins : .bevelJoins
           for k in UInt32(1)...4 { groups[group.rawValue] += [base, base + k, base + k + 1] }
@@ -147,6 +147,26 @@ enum StrokeMesher {
         let before = corners[i] != nil ? f(tangents[(i - 1 + segmentCount) % segmentCount]) : .zero
         let after = corners[j] != nil ? f(tangents[(i + 1) % segmentCount]) : .zero
         let range = SIMD2(Float(starts[i]), Float(i + 1 < segmentCount ? starts[i + 1] : end))
+        // The path's direction at the segment's ends, as angles from its
+        // chord: a cut inside the segment is capped square to the direction
+        // interpolated between them. Between two chords of curves it is
+        // their bisector (the seam the pieces meet on, so a cut just before
+        // and just after it agree); at a curve's own end, the curve's exact
+        // direction there; along a line, the line's.
+        func capAngle(at k: Int, start: Bool) -> Double {
+          guard fromCurve[j] else { return 0 }
+          var phi = 0.0
+          let neighbourIsChord = start ? fromCurve[i] : fromCurve[(j + 1) % n]
+          if smooth[k], corners[k] != nil, neighbourIsChord {
+            let other = tangents[start ? (i - 1 + segmentCount) % segmentCount : (i + 1) % segmentCount]
+            phi = (start ? -1 : 1) * angle(from: start ? other : tangents[i], to: start ? tangents[i] : other) / 2
+          } else {
+            let d = start ? leaving[k] : arriving[k]
+            if d != .zero { phi = angle(from: tangents[i], to: d) }
+          }
+          return phi.isFinite && abs(phi) <= maxCapTilt ? phi : 0
+        }
+        let capAngles = SIMD2(Float(capAngle(at: i, start: true)), Float(capAngle(at: j, start: false)))
         let base = UInt32(vertices.count)
         for (point, corner) in [
           (points[i], SIMD2<Float>(-1, -1)), (points[i], SIMD2(-1, 1)), (points[j], SIMD2(1, 1)),
@@ -156,7 +176,8 @@ enum StrokeMesher {
             StrokeVertex(
               base: f(point), tangent: f(tangents[i]),
               tangents: SIMD4(before.x, before.y, after.x, after.y), corner: corner, range: range,
-              subpath: sub, kind: SIMD2(StrokePiece.segment.rawValue, flags)))
+              subpath: sub, kind: SIMD2(StrokePiece.segment.rawValue, flags),
+              capAngles: capAngles))
         }
         appendQuad(atCorner ? .cornerSegments : .segments, base)
       }
@@ -178,23 +199,54 @@ enum StrokeMesher {
 
   /// The contour's points with repeats dropped (a segment of zero length
   /// has no direction; the corner is taken between its neighbours), and
-  /// a closed contour's last point dropped when it is its first.
-  static func distinctPoints(_ contour: FlatContour) -> ([SIMD2<Double>], [Bool]) {
+  /// a closed contour's last point dropped when it is its first; with
+  /// each point's smooth flag and the curves' exact directions arriving
+  /// at it and leaving it (zero where a line's chord gives them).
+  static func distinctPoints(_ contour: FlatContour) -> (
+    [SIMD2<Double>], [Bool], arriving: [SIMD2<Double>], leaving: [SIMD2<Double>],
+    fromCurve: [Bool]
+  ) {
+    var fromCurve: [Bool] = []
     var points: [SIMD2<Double>] = []
     var smooth: [Bool] = []
-    for (p, isSmooth) in zip(contour.points, contour.smooth) {
+    var arriving: [SIMD2<Double>] = []
+    var leaving: [SIMD2<Double>] = []
+    for (i, (p, isSmooth)) in zip(contour.points, contour.smooth).enumerated() {
+      let tIn = i < contour.tangentIn.count ? contour.tangentIn[i] : .zero
+      let tOut = i < contour.tangentOut.count ? contour.tangentOut[i] : .zero
+      let curve = i < contour.fromCurve.count && contour.fromCurve[i]
       if let last = points.last, last == p {
-        // Keep the sharper flag: a corner stays a corner.
+        // Keep the sharper flag: a corner stays a corner. The direction
+        // arriving is the first point's, the one leaving the last's.
         smooth[smooth.count - 1] = smooth[smooth.count - 1] && isSmooth
+        if arriving[arriving.count - 1] == .zero { arriving[arriving.count - 1] = tIn }
+        if tOut != .zero { leaving[leaving.count - 1] = tOut }
         continue
       }
       points.append(p)
       smooth.append(isSmooth)
+      arriving.append(tIn)
+      leaving.append(tOut)
+      fromCurve.append(curve)
     }
     if contour.isClosed, points.count > 1, points.last == points.first {
       points.removeLast()
       smooth.removeLast()
+      let tIn = arriving.removeLast()
+      leaving.removeLast()
+      if tIn != .zero { arriving[0] = tIn }
+      fromCurve[0] = fromCurve.removeLast()
     }
-    return (points, smooth)
+    return (points, smooth, arriving, leaving, fromCurve)
   }
+
+  /// The angle (radians) from unit direction `t` to `d`, positive toward
+  /// `t`'s left normal (the across axis of a segment's frame).
+  static func angle(from t: SIMD2<Double>, to d: SIMD2<Double>) -> Double {
+    atan2(t.x * d.y - t.y * d.x, t.x * d.x + t.y * d.y)
+  }
+
+  /// Caps at a cut tilt by at most this from the chord (radians); a curve
+  /// turning more over one chord (a cusp) is capped along the chord.
+  static let maxCapTilt = Double.pi / 3
 }
