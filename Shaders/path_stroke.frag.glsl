@@ -243,16 +243,7 @@ void main() {
 #if DASH_COUNT > 0
   g_period = v_stroke.y;
   g_phase = v_stroke.z;
-  g_dash[0] = v_dashes0.xy;
-#if DASH_COUNT > 1
-  g_dash[1] = v_dashes0.zw;
-#endif
-#if DASH_COUNT > 2
-  g_dash[2] = v_dashes1.xy;
-#endif
-#if DASH_COUNT > 3
-  g_dash[3] = v_dashes1.zw;
-#endif
+  setDashes(v_dashes0, v_dashes1);
 #endif
   g_x = dFdx(v_q);
   g_y = dFdy(v_q);

@@ -40,6 +40,23 @@ float g_period;
 float g_phase;  // in [0, period)
 #endif
 
+#if DASH_COUNT > 0
+// The dashes of one period, two to a vec4 (on-length, off-length), as the
+// instance attributes carry them.
+void setDashes(vec4 dashes0, vec4 dashes1) {
+  g_dash[0] = dashes0.xy;
+#if DASH_COUNT > 1
+  g_dash[1] = dashes0.zw;
+#endif
+#if DASH_COUNT > 2
+  g_dash[2] = dashes1.xy;
+#endif
+#if DASH_COUNT > 3
+  g_dash[3] = dashes1.zw;
+#endif
+}
+#endif
+
 // Whether arc length x is on a dash (its ends included), dashes starting at lo.
 bool dashOn(float x, float lo) {
 #if DASH_COUNT > 0

@@ -61,16 +61,7 @@ void main() {
 #if DASH_COUNT > 0
   g_period = i_stroke.w;
   g_phase = i_matrix2.w;
-  g_dash[0] = i_dashes0.xy;
-#if DASH_COUNT > 1
-  g_dash[1] = i_dashes0.zw;
-#endif
-#if DASH_COUNT > 2
-  g_dash[2] = i_dashes1.xy;
-#endif
-#if DASH_COUNT > 3
-  g_dash[3] = i_dashes1.zw;
-#endif
+  setDashes(i_dashes0, i_dashes1);
 #endif
   float r = g_halfWidth;
   float px = pointsPerPixel(a_base);
