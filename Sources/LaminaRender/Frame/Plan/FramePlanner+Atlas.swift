@@ -96,9 +96,9 @@ extension FramePlanner {
   /// Puts a masked group (and its mask) in the open atlas, opening one (or
   /// the next, when it is full). Its targets are known at once; what is
   /// drawn into them is planned by `flushAtlas`.
-  mutating func deferToAtlas(_ group: GroupPass, mask: GroupPass, area: PixelRect) {
-    let contentKey = Self.cacheKey(group.commands, area: area)
-    let maskKey = Self.cacheKey(mask.commands, area: area)
+  mutating func deferToAtlas(
+    _ group: GroupPass, mask: GroupPass, area: PixelRect, contentKey: Int, maskKey: Int
+  ) {
     if atlas == nil { openAtlas() }
     var slot = atlas?.place(area)
     if slot == nil {

@@ -182,12 +182,13 @@ struct FramePlanner {
     }
     let area = Self.targetArea(group.bounds, region)
     guard !area.isEmpty else { return }
-    if !isMask, let mask = group.mask, Self.fitsAtlas(group, area: area),
-      !caches.holdsCachedPass(Self.cacheKey(group.commands, area: area))
-        || !caches.holdsCachedPass(Self.cacheKey(mask.commands, area: area))
-    {
-      deferToAtlas(group, mask: mask, area: area)
-      return
+    if !isMask, let mask = group.mask, Self.fitsAtlas(group, area: area) {
+      let contentKey = Self.cacheKey(group.commands, area: area)
+      let maskKey = Self.cacheKey(mask.commands, area: area)
+      if !caches.holdsCachedPass(contentKey) || !caches.holdsCachedPass(maskKey) {
+        deferToAtlas(group, mask: mask, area: area, contentKey: contentKey, maskKey: maskKey)
+        return
+      }
     }
     if let mask = group.mask { prepareGroup(mask, region: area, isMask: true) }
     var key: Int?
