@@ -4,7 +4,7 @@ import Lamina
 
 /// Everything that decides how a `CAShapeLayer` looks, as a value: the
 /// key under which its rasterized bitmap is cached (with the scale).
-public struct ShapeStyle: Hashable {
+public struct ShapeStyle: Hashable, Sendable {
   public var path: CGPath
   public var fillColor: CGColor?
   public var fillRule: CAShapeLayerFillRule
