@@ -1,12 +1,16 @@
 import Foundation
 import Lamina
 import LaminaRender
-import XCTest
+import Testing
 
-/// Runs every case of `Fixtures/reftests/reftest.list`.
-final class ReftestTests: XCTestCase {
-  struct Case {
-    enum Kind {
+/// Runs every case of `Fixtures/reftests/reftest.list`, each line a test
+/// case of its own (`swift test --filter 'Reftests'`), so that one failing
+/// or throwing scene does not hide the others. The cases share the one
+/// renderer (one EGL context, current on the main thread, where the XCTest
+/// cases render too), so they run one at a time on the main actor.
+@Suite(.serialized) @MainActor struct Reftests {
+  struct Case: CustomTestStringConvertible, Sendable {
+    enum Kind: Sendable {
       case golden(String, Tolerance)
       case sameAs(String)
     }
@@ -15,10 +19,18 @@ final class ReftestTests: XCTestCase {
     let line: Int
     /// The time the scene is rendered at (`SCENE.json@t=SECONDS`).
     var time: Double = 0
+
+    var testDescription: String {
+      let timed = time == 0 ? scene : "\(scene)@t=\(time)"
+      switch kind {
+      case .golden(let golden, _): return "line \(line): \(timed) ~ \(golden)"
+      case .sameAs(let reference): return "line \(line): \(timed) == \(reference)"
+      }
+    }
   }
 
   /// Splits `SCENE.json@t=SECONDS` into the scene and its time.
-  static func sceneAndTime(_ field: String, line: Int) throws -> (String, Double) {
+  nonisolated static func sceneAndTime(_ field: String, line: Int) throws -> (String, Double) {
     guard let at = field.range(of: "@t=") else { return (field, 0) }
     guard let time = Double(field[at.upperBound...]), time >= 0 else {
       throw NSError(
@@ -28,7 +40,7 @@ final class ReftestTests: XCTestCase {
     return (String(field[..<at.lowerBound]), time)
   }
 
-  static func cases() throws -> [Case] {
+  nonisolated static func cases() throws -> [Case] {
     let list = RenderTestSupport.fixtures.appendingPathComponent("reftests/reftest.list")
     let text = try String(contentsOf: list, encoding: .utf8)
     var cases: [Case] = []
@@ -62,25 +74,26 @@ final class ReftestTests: XCTestCase {
     return cases
   }
 
-  func testReftestList() throws {
-    let cases = try Self.cases()
-    XCTAssertGreaterThanOrEqual(cases.count, 9)
+  @Test func listHasTheCases() throws {
+    #expect(try Self.cases().count >= 9)
+  }
+
+  @Test(arguments: try Reftests.cases())
+  func reftest(_ item: Case) throws {
     let folder = RenderTestSupport.fixtures.appendingPathComponent("reftests")
-    for item in cases {
-      let image = try RenderTestSupport.render(
-        folder.appendingPathComponent(item.scene), time: item.time)
-      switch item.kind {
-      case .golden(let golden, let tolerance):
-        try RenderTestSupport.assertMatches(
-          image, golden: "reftests/" + golden, tolerance: tolerance)
-      case .sameAs(let reference):
-        let other = try RenderTestSupport.render(
-          folder.appendingPathComponent(reference), time: item.time)
-        let comparison = ImageComparison(
-          actual: image.straightPixels, expected: other.straightPixels, threshold: 2)
-        XCTAssertEqual(
-          comparison.pixelsOff, 0, "\(item.scene) == \(reference): \(comparison.summary)")
-      }
+    let image = try RenderTestSupport.render(
+      folder.appendingPathComponent(item.scene), time: item.time)
+    switch item.kind {
+    case .golden(let golden, let tolerance):
+      let failure = try RenderTestSupport.goldenMismatch(
+        image, golden: "reftests/" + golden, tolerance: tolerance)
+      #expect(failure == nil, "\(failure ?? "")")
+    case .sameAs(let reference):
+      let other = try RenderTestSupport.render(
+        folder.appendingPathComponent(reference), time: item.time)
+      let comparison = ImageComparison(
+        actual: image.straightPixels, expected: other.straightPixels, threshold: 2)
+      #expect(comparison.pixelsOff == 0, "\(item.scene) == \(reference): \(comparison.summary)")
     }
   }
 }

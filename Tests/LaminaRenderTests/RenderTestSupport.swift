@@ -151,38 +151,44 @@ enum RenderTestSupport {
     _ image: RenderedImage, golden: String, tolerance: Tolerance,
     file: StaticString = #filePath, line: UInt = #line
   ) throws {
+    if let failure = try goldenMismatch(image, golden: golden, tolerance: tolerance) {
+      XCTFail(failure, file: file, line: line)
+    }
+  }
+
+  /// Why `image` does not match `golden` within `tolerance`, or nil when it
+  /// does. On a mismatch it writes the actual image and a diff image beside
+  /// the golden; with RECORD_GOLDENS it records the golden and says so, so a
+  /// re-record always fails once. The XCTest and Swift Testing assertions
+  /// both call this.
+  static func goldenMismatch(_ image: RenderedImage, golden: String, tolerance: Tolerance) throws
+    -> String?
+  {
     let sourceGolden = sourceFixtures.appendingPathComponent(golden)
     if recording {
       try image.writePNG(to: sourceGolden)
-      XCTFail(
-        "recorded \(golden); look at it, then run again without RECORD_GOLDENS", file: file,
-        line: line)
-      return
+      return "recorded \(golden); look at it, then run again without RECORD_GOLDENS"
     }
     let expected = try CGImage.decode(fileAt: fixtures.appendingPathComponent(golden).path)
     guard expected.width == image.width, expected.height == image.height else {
-      XCTFail(
-        "\(golden): size \(image.width)x\(image.height), expected \(expected.width)x\(expected.height)",
-        file: file, line: line)
       return
+        "\(golden): size \(image.width)x\(image.height), expected \(expected.width)x\(expected.height)"
     }
     let actual = image.straightPixels
     let comparison = ImageComparison(
       actual: actual, expected: expected.pixels, threshold: tolerance.threshold)
-    let passed = tolerance.accepts(comparison)
     let base = sourceGolden.deletingPathExtension().path
-    if passed {
+    if tolerance.accepts(comparison) {
       try? FileManager.default.removeItem(atPath: base + ".actual.png")
       try? FileManager.default.removeItem(atPath: base + ".diff.png")
-      return
+      return nil
     }
     try? image.writePNG(to: URL(fileURLWithPath: base + ".actual.png"))
     try? PNGFile.write(
       comparison.diffImage(actual: actual, width: image.width, height: image.height),
       width: image.width, height: image.height, to: URL(fileURLWithPath: base + ".diff.png"))
-    XCTFail(
-      "\(golden): \(comparison.summary); allowed \(tolerance); wrote \(base).actual.png and .diff.png",
-      file: file, line: line)
+    return
+      "\(golden): \(comparison.summary); allowed \(tolerance); wrote \(base).actual.png and .diff.png"
   }
 }
 
