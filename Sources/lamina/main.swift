@@ -8,7 +8,7 @@ import LaminaRender
 
 let subcommands: [Subcommand] = [
   Subcommand(
-    name: "render", summary: "render a scene to a PNG, numbered PNGs or a y4m video",
+    name: "render", summary: "render a scene to a PNG, numbered PNGs or a video (mp4, webm, gif, …)",
     usage: renderUsage, run: runRender),
   Subcommand(
     name: "batch", summary: "render many jobs (JSON lines) in one process, one result line each",
@@ -99,6 +99,7 @@ func removeTemporariesOnSignal() {
   let thread = Thread {
     var number: UInt8 = 0
     while read(readEnd, &number, 1) != 1 {}
+    VideoEncoder.terminateAll()
     OutputFile.removeAllTemporaries()
     signal(Int32(number), SIG_DFL)
     raise(Int32(number))
