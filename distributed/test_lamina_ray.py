@@ -195,14 +195,11 @@ def psnr(a, b):
     return db(color / (3 * pixels)), db(alpha / pixels)
 
 
-@unittest.skipUnless(os.access(LAMINA, os.X_OK), f"no lamina binary at {LAMINA}")
-@unittest.skipUnless(FFMPEG and FFPROBE, "no ffmpeg (scripts/install-deps.sh installs it)")
-class JoinedVideo(unittest.TestCase):
-    """Shards rendered as render_shard renders them (here, without Ray) and
-    joined by finish_video: the same stream as one `lamina render --video`
-    (codec, pixel format, size, rate, frames, color tags, alpha), frames at
-    n / fps, and frames that match the PNG renders within the codec's
-    tolerance."""
+class VideoChecks:
+    """A joined video against one `lamina render --video` of the same
+    frames: the same stream (codec, pixel format, size, rate, frames, color
+    tags, alpha), frames at n / fps, and frames that match the PNG renders
+    within the codec's tolerance."""
 
     def setUp(self):
         self.scratch = tempfile.mkdtemp(prefix="lamina-join-test-")
@@ -247,6 +244,14 @@ class JoinedVideo(unittest.TestCase):
             if fmt != "gif":
                 self.assertGreater(alpha, MINIMUM_PSNR[fmt], f"{fmt}: frame {n} alpha")
 
+
+
+@unittest.skipUnless(os.access(LAMINA, os.X_OK), f"no lamina binary at {LAMINA}")
+@unittest.skipUnless(FFMPEG and FFPROBE, "no ffmpeg (scripts/install-deps.sh installs it)")
+class JoinedVideo(VideoChecks, unittest.TestCase):
+    """Shards rendered as render_shard renders them (here, without Ray) and
+    joined by finish_video, each format."""
+
     def test_each_format_joins_to_a_single_render(self):
         ranges = lamina_ray.shard_ranges(0, 7, 3)
         for fmt, name in [("mp4", "card"), ("webm", "badge"), ("mov", "badge"),
@@ -283,7 +288,7 @@ class JoinedVideo(unittest.TestCase):
 
 @unittest.skipUnless(os.access(LAMINA, os.X_OK), f"no lamina binary at {LAMINA}")
 @unittest.skipUnless(FFMPEG and FFPROBE, "no ffmpeg (scripts/install-deps.sh installs it)")
-class RayVideo(JoinedVideo):
+class RayVideo(VideoChecks, unittest.TestCase):
     """A real local Ray renders VP9-with-alpha segments and the driver
     joins them: the same checks against one `lamina render`."""
 
@@ -293,12 +298,6 @@ class RayVideo(JoinedVideo):
         except ImportError:
             self.skipTest("ray is not installed (scripts/install-python-deps.sh installs it)")
         super().setUp()
-
-    def test_each_format_joins_to_a_single_render(self):
-        pass  # JoinedVideo's; here only Ray's run below
-
-    def test_join_command_and_unknown_extensions(self):
-        pass
 
     def test_ray_shards_join_to_a_single_webm_with_alpha(self):
         scene = os.path.join(VIDEO_SCENES, "badge.json")
