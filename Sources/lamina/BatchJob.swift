@@ -98,7 +98,8 @@ enum BatchJob {
     }
     guard let frames else {
       if isVideo {
-        throw invalid("output: a video (\(URL(fileURLWithPath: output).pathExtension)) needs 'frames'")
+        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
+        throw invalid("output: a .\(ext) video needs 'frames'")
       }
       if !settings.isDefault { throw invalid("codec, crf, bitrate: go with a video output") }
       if json["fps"] != nil { throw invalid("fps: goes with 'frames'") }

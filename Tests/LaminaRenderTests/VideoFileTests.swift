@@ -335,7 +335,7 @@ final class VideoFileTests: XCTestCase {
     }
     XCTAssertTrue(results[3].contains("frames go to a video"), "\(results[3])")
     XCTAssertTrue(results[4].contains("do not apply to gif"), "\(results[4])")
-    XCTAssertTrue(results[5].contains("needs 'frames'"), "\(results[5])")
+    XCTAssertTrue(results[5].contains("a .mov video needs 'frames'"), "\(results[5])")
     XCTAssertEqual(try probe(path("b.mp4"))["codec_name"] as? String, "h264")
     XCTAssertEqual(try probe(path("b.webm"))["codec_name"] as? String, "vp9")
     let refs = try references("badge")
