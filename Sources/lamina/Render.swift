@@ -121,9 +121,12 @@ func runRender(_ arguments: [String]) -> Int32 {
 /// `--codec`, `--crf` and `--bitrate`, checked with the video's format
 /// (its extension, the encoder on this machine) before anything loads.
 func videoSettings(_ options: Options, video: String?) throws -> VideoSettings {
-  var settings = VideoSettings(codec: options.string("--codec"), bitrate: options.string("--bitrate"))
+  var settings = VideoSettings(
+    codec: options.string("--codec"), bitrate: options.string("--bitrate"))
   if let text = options.string("--crf") {
-    guard let crf = Int(text) else { throw UsageError("--crf expects a whole number, got '\(text)'") }
+    guard let crf = Int(text) else {
+      throw UsageError("--crf expects a whole number, got '\(text)'")
+    }
     settings.crf = crf
   }
   guard let video else {

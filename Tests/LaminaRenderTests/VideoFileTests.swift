@@ -44,8 +44,10 @@ final class VideoFileTests: XCTestCase {
   func render(_ scene: String, _ name: String, _ extra: [String] = []) throws -> String {
     let out = path(name)
     let r = try RenderTestSupport.runLamina(
-      ["render", Self.scene(scene), "--frames", "0..\(Self.frames - 1)", "--fps", "\(Self.fps)",
-       "--video", out] + extra)
+      [
+        "render", Self.scene(scene), "--frames", "0..\(Self.frames - 1)", "--fps", "\(Self.fps)",
+        "--video", out,
+      ] + extra)
     XCTAssertEqual(r.status, 0, r.stderr)
     XCTAssertEqual(try leftovers(), [], "temporary files left beside the video")
     return out
@@ -60,8 +62,10 @@ final class VideoFileTests: XCTestCase {
   func references(_ scene: String, scale: String? = nil) throws -> [CGImage] {
     let pattern = path("\(scene)-ref/f-%d.png")
     let r = try RenderTestSupport.runLamina(
-      ["render", Self.scene(scene), "--frames", "0..\(Self.frames - 1)", "--fps", "\(Self.fps)",
-       "-o", pattern] + (scale.map { ["--scale", $0] } ?? []))
+      [
+        "render", Self.scene(scene), "--frames", "0..\(Self.frames - 1)", "--fps", "\(Self.fps)",
+        "-o", pattern,
+      ] + (scale.map { ["--scale", $0] } ?? []))
     XCTAssertEqual(r.status, 0, r.stderr)
     return try (0..<Self.frames).map {
       try CGImage.decode(fileAt: path("\(scene)-ref/f-\($0).png"))
@@ -279,7 +283,10 @@ final class VideoFileTests: XCTestCase {
       (["--video", path("out.xyz")], "unknown extension '.xyz'"),
       (["--video", path("out")], "has no extension"),
       (["--video", path("out.mp4"), "--scale", "0.99"], "needs an even width and height"),
-      (["--video", path("out.mp4"), "--codec", "no_such_encoder"], "has no encoder 'no_such_encoder'"),
+      (
+        ["--video", path("out.mp4"), "--codec", "no_such_encoder"],
+        "has no encoder 'no_such_encoder'"
+      ),
       (["--video", path("out.gif"), "--crf", "20"], "do not apply to gif"),
       (["--video", path("out.mp4"), "--crf", "80"], "out of libx264's range 0...51"),
       (["--video", path("out.mp4"), "--bitrate", "fast"], "--bitrate expects"),
@@ -294,6 +301,32 @@ final class VideoFileTests: XCTestCase {
       XCTAssertEqual(
         try FileManager.default.contentsOfDirectory(atPath: scratch.path), [], "\(arguments)")
     }
+  }
+
+  func testAnEncoderFailingMidwayLeavesNoFile() throws {
+    // An ffmpeg that lists the real encoders, then takes some frames of
+    // the video (the real encoder writing the temporary file) and fails.
+    let wrapper = path("failing-ffmpeg")
+    try """
+      #!/bin/sh
+      case "$*" in *-encoders*) exec /usr/bin/ffmpeg "$@" ;; esac
+      for last; do :; done
+      head -c 200000 | /usr/bin/ffmpeg -v error -f rawvideo -pix_fmt rgb0 -s 128x96 -i - \
+        -f mp4 -y "$last"
+      echo 'simulated encoder failure' >&2
+      exit 1
+      """.write(toFile: wrapper, atomically: true, encoding: .utf8)
+    chmod(wrapper, 0o755)
+    let out = path("out.mp4")
+    let r = try RenderTestSupport.run(
+      RenderTestSupport.laminaBinary,
+      ["render", Self.scene("card"), "--frames", "0..59", "--fps", "10", "--video", out],
+      environment: ["LAMINA_FFMPEG": wrapper])
+    XCTAssertEqual(r.status, 1)
+    XCTAssertTrue(r.stderr.contains("out.mp4: ffmpeg failed (exit status 1)"), r.stderr)
+    XCTAssertTrue(r.stderr.contains("simulated encoder failure"), r.stderr)
+    XCTAssertEqual(
+      try FileManager.default.contentsOfDirectory(atPath: scratch.path), ["failing-ffmpeg"])
   }
 
   func testSIGTERMMidwayLeavesNoFile() throws {
@@ -331,7 +364,8 @@ final class VideoFileTests: XCTestCase {
     let results = String(decoding: r.stdout, as: UTF8.self).split(separator: "\n")
     XCTAssertEqual(results.count, 6, r.stderr)
     for (i, result) in results.enumerated() {
-      XCTAssertEqual(result.contains(#""ok":true"#) || result.contains(#""ok": true"#), i < 3, "\(result)")
+      XCTAssertEqual(
+        result.contains(#""ok":true"#) || result.contains(#""ok": true"#), i < 3, "\(result)")
     }
     XCTAssertTrue(results[3].contains("frames go to a video"), "\(results[3])")
     XCTAssertTrue(results[4].contains("do not apply to gif"), "\(results[4])")

@@ -173,7 +173,9 @@ public final class VideoEncoder: @unchecked Sendable {
         "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
         "-f", "rawvideo", "-pix_fmt", hasAlpha ? "rgba" : "rgb0", "-s", "\(width)x\(height)",
         "-framerate", "\(rate.0)/\(rate.1)", "-i", "pipe:0",
-        "-vf", "palettegen=stats_mode=full" + (hasAlpha ? ":reserve_transparent=1" : ":reserve_transparent=0"),
+        "-vf",
+        "palettegen=stats_mode=full"
+          + (hasAlpha ? ":reserve_transparent=1" : ":reserve_transparent=0"),
         "-frames:v", "1", "-update", "1", "-f", "image2", "-c:v", "png", "file:" + output,
       ]
     }

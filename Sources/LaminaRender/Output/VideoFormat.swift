@@ -129,7 +129,8 @@ public struct VideoSettings: Equatable, Sendable {
       guard range.contains(crf) else {
         throw VideoError.setting(
           path: path,
-          reason: "--crf \(crf) is out of \(codec)'s range \(range.lowerBound)...\(range.upperBound)"
+          reason:
+            "--crf \(crf) is out of \(codec)'s range \(range.lowerBound)...\(range.upperBound)"
         )
       }
     }
