@@ -329,6 +329,20 @@ final class VideoFileTests: XCTestCase {
       try FileManager.default.contentsOfDirectory(atPath: scratch.path), ["failing-ffmpeg"])
   }
 
+  func testAFIFOOrDeviceTakesOnlyTheY4MStream() throws {
+    let fifo = path("pipe.mp4")
+    XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+    let r = try RenderTestSupport.runLamina(
+      ["render", Self.scene("card"), "--frames", "0..1", "--video", fifo])
+    XCTAssertEqual(r.status, 1)
+    XCTAssertTrue(
+      r.stderr.contains("pipe.mp4: a .mp4 video is written to a file; streams and devices take"),
+      r.stderr)
+    var info = stat()
+    XCTAssertEqual(lstat(fifo, &info), 0)
+    XCTAssertEqual(info.st_mode & S_IFMT, S_IFIFO, "the FIFO is still a FIFO")
+  }
+
   func testSIGTERMMidwayLeavesNoFile() throws {
     let out = path("long.mp4")
     let process = Process()

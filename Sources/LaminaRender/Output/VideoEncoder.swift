@@ -202,6 +202,13 @@ public final class VideoEncoder: @unchecked Sendable {
     let format = try VideoFormat(path: path)
     try settings.check(for: format, path: path)
     guard format != .y4m else { return format }
+    // Before anything opens it: opening a FIFO would wait for a reader.
+    var info = stat()
+    if let target = try? OutputFile.resolve(path), stat(target, &info) == 0,
+      (info.st_mode & S_IFMT) != S_IFREG
+    {
+      throw VideoError.notAFile(path: path, format: format.rawValue)
+    }
     let codec = settings.codec ?? format.defaultCodec
     let ffmpeg = try FFmpeg.program(for: path)
     guard try FFmpeg.encoders(ffmpeg).contains(codec) else {

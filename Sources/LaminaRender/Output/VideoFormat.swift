@@ -19,8 +19,10 @@ public enum VideoFormat: String, CaseIterable, Sendable {
   /// QuickTime with ProRes 4444 and alpha: for editing and broadcast graphics.
   case mov
 
-  /// The format a path's extension names (`-`, standard output, is a
-  /// YUV4MPEG2 stream); throws `VideoError.unknownExtension` for any other.
+  /// The format a path's extension names. Standard output (`-`) and a
+  /// device, FIFO or socket that exists (`/dev/null`, a named pipe) with no
+  /// known extension take a YUV4MPEG2 stream; any other path without one of
+  /// the extensions throws `VideoError.unknownExtension`.
   public init(path: String) throws {
     if path == "-" {
       self = .y4m
@@ -28,10 +30,18 @@ public enum VideoFormat: String, CaseIterable, Sendable {
     }
     let name = URL(fileURLWithPath: path).lastPathComponent
     let ext = name.contains(".") ? String(name.split(separator: ".").last ?? "").lowercased() : ""
-    guard let format = VideoFormat(rawValue: ext) else {
-      throw VideoError.unknownExtension(path: path, extension: ext)
+    if let format = VideoFormat(rawValue: ext) {
+      self = format
+      return
     }
-    self = format
+    var info = stat()
+    if let target = try? OutputFile.resolve(path), stat(target, &info) == 0,
+      (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFDIR
+    {
+      self = .y4m
+      return
+    }
+    throw VideoError.unknownExtension(path: path, extension: ext)
   }
 
   /// True for a path whose extension names a video format.
@@ -183,7 +193,7 @@ public enum VideoError: Error, CustomStringConvertible, Equatable {
     case .unknownExtension(let path, let ext):
       let what = ext.isEmpty ? "has no extension" : "has the unknown extension '.\(ext)'"
       return "\(path): the video \(what); lamina writes \(VideoFormat.extensionList)"
-        + " (and - for a YUV4MPEG2 stream to standard output)"
+        + " (and YUV4MPEG2 to - for standard output, a device or a FIFO)"
     case .setting(let path, let reason):
       return "\(path): \(reason)"
     case .noFFmpeg(let path, let searched):
