@@ -308,14 +308,14 @@ final class VideoFileTests: XCTestCase {
     // the video (the real encoder writing the temporary file) and fails.
     let wrapper = path("failing-ffmpeg")
     try """
-      #!/bin/sh
-      case "$*" in *-encoders*) exec /usr/bin/ffmpeg "$@" ;; esac
-      for last; do :; done
-      head -c 200000 | /usr/bin/ffmpeg -v error -f rawvideo -pix_fmt rgb0 -s 128x96 -i - \
-        -f mp4 -y "$last"
-      echo 'simulated encoder failure' >&2
-      exit 1
-      """.write(toFile: wrapper, atomically: true, encoding: .utf8)
+    #!/bin/sh
+    case "$*" in *-encoders*) exec /usr/bin/ffmpeg "$@" ;; esac
+    for last; do :; done
+    head -c 200000 | /usr/bin/ffmpeg -v error -f rawvideo -pix_fmt rgb0 -s 128x96 -i - \
+      -f mp4 -y "$last"
+    echo 'simulated encoder failure' >&2
+    exit 1
+    """.write(toFile: wrapper, atomically: true, encoding: .utf8)
     chmod(wrapper, 0o755)
     let out = path("out.mp4")
     let r = try RenderTestSupport.run(
