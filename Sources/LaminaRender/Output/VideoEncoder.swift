@@ -222,7 +222,6 @@ public final class VideoEncoder: @unchecked Sendable {
   private var child: Child?
   private var palette: (file: OutputFile, child: Child)?
   private var chosenPalette: OutputFile?
-  private var frames = 0
 
   /// Starts encoding to `plan.path`: creates the temporary file and starts
   /// ffmpeg (for a GIF, first the palette chooser, which `addPaletteSample`
@@ -289,7 +288,6 @@ public final class VideoEncoder: @unchecked Sendable {
         plan.ffmpeg, plan.arguments(output: temporary, palette: paletteFile), path: plan.path)
     }
     try child?.write(pixels(image))
-    frames += 1
   }
 
   /// Ends the stream, waits for ffmpeg to finish the file, and puts it
