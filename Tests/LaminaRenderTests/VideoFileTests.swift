@@ -238,6 +238,7 @@ final class VideoFileTests: XCTestCase {
   func testMOVIsProRes4444WithAlpha() throws {
     let refs = try references("badge")
     let file = try render("badge", "badge.mov")
+    // Encoded from yuva444p10le; ffmpeg's ProRes decoder gives 4444 as 12-bit.
     try check(
       file, refs: refs, codec: "prores", pixelFormat: "yuva444p12le", colorSpace: "smpte170m",
       minimumPSNR: 40, alpha: true, profile: "4444")
