@@ -2,14 +2,19 @@
 """Renders one animation on many machines with Ray: the frames are split
 into shards, each shard is a Ray task that runs `lamina batch` on a worker,
 and the driver joins what the shards made, in order, into what one
-`lamina render --frames` would have written (byte for byte).
+`lamina render --frames` would have written: byte for byte for PNG frames
+and y4m; for MP4, WebM and MOV the shards' segments joined without
+re-encoding (ffmpeg's concat demuxer; each segment starts on a keyframe);
+for GIF and APNG the shards' PNG frames encoded once.
 
     python3 distributed/lamina_ray.py render SCENE.json --frames 0..239 --fps 60 \\
-        --video out.y4m --shards 8 [--address auto] [--lamina PATH]
+        --video out.mp4 [--codec NAME] [--crf N | --bitrate R] --shards 8 \\
+        [--address auto] [--lamina PATH]
     python3 distributed/lamina_ray.py render SCENE.json --frames 0..239 \\
         --output-dir frames [--pattern 'frame-%04d.png'] --shards 8
     python3 distributed/lamina_ray.py shard --frames 0..239 --shards 8 --index 3   # -> 120..149
     python3 distributed/lamina_ray.py join --video out.y4m part-0.y4m part-1.y4m ...
+    python3 distributed/lamina_ray.py join --video out.mp4 part-0.mp4 part-1.mp4 ...
 
 `shard` and `join` need no Ray: they are the same shard arithmetic and the
 same join for other schedulers (the Kubernetes Indexed Job in k8s/ uses
@@ -121,6 +126,169 @@ def write_atomically(path, data):
         raise
 
 
+# --- encoded video -----------------------------------------------------------
+
+# The video formats `lamina render --video` writes, by extension.
+VIDEO_FORMATS = ("y4m", "mp4", "webm", "gif", "apng", "mov")
+# Joined from segments without re-encoding (each starts on a keyframe).
+SEGMENTED = ("mp4", "webm", "mov")
+# Encoded once from the shards' PNG frames (a palette, or one lossless stream).
+FROM_FRAMES = ("gif", "apng")
+# What lamina's VideoEncoder does for a GIF (Sources/LaminaRender/Output/
+# VideoEncoder.swift); kept equal so that a joined GIF is the one-machine GIF.
+MAX_PALETTE_SAMPLE = 32
+
+
+def video_format(path):
+    """The format a video path's extension names, as lamina reads it."""
+    name = os.path.basename(path)
+    ext = name.rsplit(".", 1)[1].lower() if "." in name else ""
+    if ext not in VIDEO_FORMATS:
+        known = ", ".join("." + f for f in VIDEO_FORMATS)
+        what = f"has the unknown extension '.{ext}'" if ext else "has no extension"
+        raise ValueError(f"{path}: the video {what}; lamina writes {known}")
+    return ext
+
+
+def palette_sample(count):
+    """The frames (0-based) a GIF's palette is chosen from: at most
+    MAX_PALETTE_SAMPLE, evenly spread from the first to the last."""
+    n = min(count, MAX_PALETTE_SAMPLE)
+    if n <= 1:
+        return [0] if count > 0 else []
+    return [i * (count - 1) // (n - 1) for i in range(n)]
+
+
+def rational(fps):
+    """`fps` as NUM/DEN, as lamina gives it to ffmpeg (29.97 -> 30000/1001)."""
+    if fps == round(fps):
+        return f"{int(fps)}/1"
+    for den in (1001, 1000, 100, 10):
+        num = fps * den
+        if round(num) >= 1 and abs(num - round(num)) < 1e-6 * num:
+            return f"{int(round(num))}/{den}"
+    return f"{int(round(fps * 1000))}/1000"
+
+
+def ffmpeg_program():
+    found = os.environ.get("LAMINA_FFMPEG") or shutil.which("ffmpeg")
+    if not found:
+        raise ValueError("joining encoded video needs ffmpeg (scripts/install-deps.sh installs it)")
+    return found
+
+
+def run_ffmpeg(arguments, what):
+    run = subprocess.run([ffmpeg_program(), "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
+                          *arguments], capture_output=True)
+    if run.returncode != 0:
+        raise RuntimeError(f"{what}: ffmpeg failed: {run.stderr.decode().strip()[-2000:]}")
+    return run.stdout
+
+
+def temporary_beside(path):
+    """A new hidden file name beside `path`, for a write that is renamed,
+    with the permissions a new file gets (mkstemp's are owner-only)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", dir=folder)
+    os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(temporary, 0o666 & ~umask)
+    return temporary
+
+
+def produce_atomically(path, make):
+    """Calls make(temporary) to write the file, then renames it to `path`;
+    on any failure the temporary goes and `path` is untouched."""
+    temporary = temporary_beside(path)
+    try:
+        make(temporary)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+def has_alpha_mode(segment):
+    """True when a WebM segment says its VP9 carries alpha."""
+    ffprobe = os.path.join(os.path.dirname(ffmpeg_program()), "ffprobe")
+    run = subprocess.run([ffprobe if os.path.exists(ffprobe) else "ffprobe", "-v", "error",
+                          "-show_entries", "stream_tags=alpha_mode", "-of", "csv=p=0", segment],
+                         capture_output=True)
+    return run.stdout.decode().strip() == "1"
+
+
+def join_segments(segments, output):
+    """Joins MP4, WebM or MOV segments of one video, in order, into
+    `output` without re-encoding: ffmpeg's concat demuxer, which offsets
+    each segment's timestamps by the durations before it."""
+    fmt = video_format(output)
+    if fmt not in SEGMENTED:
+        raise ValueError(f"{output}: only {', '.join(SEGMENTED)} segments are joined as they are")
+    for segment in segments:
+        if video_format(segment) != fmt:
+            raise ValueError(f"{segment}: not a .{fmt} segment")
+    with tempfile.TemporaryDirectory(prefix="lamina-join-") as folder:
+        listing = os.path.join(folder, "segments.txt")
+        with open(listing, "w") as f:
+            for segment in segments:
+                quoted = os.path.abspath(segment).replace("'", "'\\''")
+                f.write(f"file '{quoted}'\n")
+        extra = []
+        if fmt == "mp4":
+            extra = ["-movflags", "+faststart"]
+        if fmt == "webm" and has_alpha_mode(segments[0]):
+            extra = ["-metadata:s:v:0", "alpha_mode=1"]
+        produce_atomically(output, lambda temporary: run_ffmpeg(
+            ["-f", "concat", "-safe", "0", "-i", listing, "-map", "0:v", "-c", "copy", *extra,
+             "-f", {"mp4": "mp4", "webm": "webm", "mov": "mov"}[fmt], "file:" + temporary],
+            f"joining {output}"))
+
+
+def encode_frames(pattern, first, count, fps, output, transparent):
+    """Encodes PNG frames `first`..`first + count - 1` (file names by the
+    printf `pattern`) once into a GIF or APNG at `output`, as lamina would:
+    APNG lossless with alpha; GIF with a palette chosen from a sample of
+    the frames (palettegen holds statistics, not frames), dithered."""
+    fmt = video_format(output)
+    rate = rational(fps)
+    source = ["-framerate", rate, "-start_number", str(first), "-i", "file:" + pattern]
+    if fmt == "apng":
+        produce_atomically(output, lambda temporary: run_ffmpeg(
+            [*source, "-frames:v", str(count), "-c:v", "apng", "-pix_fmt", "rgba", "-plays", "0",
+             "-pred", "mixed", "-f", "apng", "file:" + temporary], f"encoding {output}"))
+        return
+    if fmt != "gif":
+        raise ValueError(f"{output}: only GIF and APNG are encoded from frames")
+    reserve = "1" if transparent else "0"
+    with tempfile.TemporaryDirectory(prefix="lamina-palette-") as folder:
+        # The sample, as links s-0.png, s-1.png, ... to the frames.
+        for i, index in enumerate(palette_sample(count)):
+            os.symlink(os.path.abspath(pattern % (first + index)),
+                       os.path.join(folder, f"s-{i}.png"))
+        palette = os.path.join(folder, "palette.png")
+        pixel = "rgba" if transparent else "rgb0"
+        run_ffmpeg(["-framerate", rate, "-i", "file:" + os.path.join(folder, "s-%d.png"), "-vf",
+                    f"format={pixel},palettegen=stats_mode=full:reserve_transparent={reserve}",
+                    "-frames:v", "1", "-update", "1", "-f", "image2", "-c:v", "png",
+                    "file:" + palette], f"choosing the palette of {output}")
+        use = "paletteuse=dither=sierra2_4a" + (":alpha_threshold=128" if transparent else "")
+        produce_atomically(output, lambda temporary: run_ffmpeg(
+            [*source, "-i", "file:" + palette, "-frames:v", str(count), "-filter_complex",
+             f"[0:v]format={pixel}[v];[v][1:v]{use}", "-loop", "0", "-f", "gif",
+             "file:" + temporary], f"encoding {output}"))
+
+
+def png_has_transparency(data):
+    """True when a PNG (as lamina writes them) has a pixel that is not opaque."""
+    run = subprocess.run([ffmpeg_program(), "-v", "error", "-f", "png_pipe", "-i", "-",
+                          "-f", "rawvideo", "-pix_fmt", "rgba", "-"], input=data,
+                         capture_output=True, check=True)
+    return any(a != 255 for a in run.stdout[3::4])
+
+
 PATTERN = re.compile(r"(?:[^%]|%%)*%0?[0-9]*d(?:[^%]|%%)*")
 
 
@@ -149,15 +317,19 @@ def find_lamina(name):
     return found
 
 
-def render_shard(lamina, scene, first, last, fps, scale, video, frames):
+def render_shard(lamina, scene, first, last, fps, scale, video, frames, encoding=None):
     """Renders frames first..last with one `lamina batch` on this machine, in
-    a private folder, and returns what it wrote: the y4m segment's bytes
-    (`video`) and [(frame, PNG bytes)] (`frames`), either None when not
-    asked for. Runs on a Ray worker (or anywhere: other schedulers, tests)."""
+    a private folder, and returns what it wrote: the video segment's bytes
+    (`video`: True or "y4m" for YUV4MPEG2, else "mp4", "webm" or "mov",
+    encoded with `encoding`, a dict of codec, crf, bitrate) and
+    [(frame, PNG bytes)] (`frames`), either None when not asked for. Runs
+    on a Ray worker (or anywhere: other schedulers, tests)."""
+    if video is True:
+        video = "y4m"
     with tempfile.TemporaryDirectory(prefix="lamina-shard-") as folder:
         jobs = []
         if video:
-            jobs.append(os.path.join(folder, "segment.y4m"))
+            jobs.append(os.path.join(folder, "segment." + video))
         if frames:
             jobs.append(os.path.join(folder, "f-%d.png"))
         lines = []
@@ -165,6 +337,8 @@ def render_shard(lamina, scene, first, last, fps, scale, video, frames):
             job = {"scene": scene, "frames": [first, last], "fps": fps, "output": output}
             if scale is not None:
                 job["scale"] = scale
+            if video and output == jobs[0]:
+                job.update({k: v for k, v in (encoding or {}).items() if v is not None})
             lines.append(json.dumps(job))
         run = subprocess.run(
             [find_lamina(lamina), "batch", "-"],
@@ -201,6 +375,16 @@ def render(args):
     ranges = shard_ranges(first, last, args.shards)
     if args.output_dir:
         frame_name(args.pattern, first)  # a bad pattern fails before any work
+    # The format (and ffmpeg, to join) before any work; GIF and APNG come
+    # from the shards' PNG frames, the others as segments.
+    fmt = video_format(args.video) if args.video else None
+    if fmt and fmt != "y4m":
+        ffmpeg_program()
+    encoding = {"codec": args.codec, "crf": args.crf, "bitrate": args.bitrate}
+    if fmt in (None, "y4m") and any(v is not None for v in encoding.values()):
+        raise ValueError("--codec, --crf and --bitrate go with an encoded --video (.mp4, ...)")
+    segment = fmt if fmt in ("y4m",) + SEGMENTED else None
+    want_frames = args.output_dir is not None or fmt in FROM_FRAMES
     scene = os.path.basename(args.scene) if args.ship else os.path.abspath(args.scene)
 
     init = {"address": args.address, "log_to_driver": False}
@@ -220,7 +404,7 @@ def render(args):
             retry_exceptions=True)
         refs = [
             task.remote(args.lamina, scene, a, b, args.fps, args.scale,
-                        args.video is not None, args.output_dir is not None)
+                        segment, want_frames, encoding)
             for a, b in ranges
         ]
         # Results come back in shard order, whichever finished first.
@@ -229,8 +413,7 @@ def render(args):
         ray.shutdown()
 
     if args.video:
-        names = [f"frames {a}..{b}" for a, b in ranges]
-        write_atomically(args.video, join_y4m([segment for segment, _ in results], names))
+        finish_video(args.video, ranges, results, args.fps)
     if args.output_dir:
         # Frames into one folder, each file written whole under its own name.
         for _, pngs in results:
@@ -243,6 +426,38 @@ def render(args):
     return 0
 
 
+def finish_video(video, ranges, results, fps):
+    """Joins the shards' results into the one video at `video`: y4m
+    segments by concatenation, MP4/WebM/MOV segments by ffmpeg's concat
+    demuxer (no re-encoding), GIF/APNG by encoding the PNG frames once.
+    `results` are render_shard's, in shard order."""
+    fmt = video_format(video)
+    if fmt == "y4m":
+        names = [f"frames {a}..{b}" for a, b in ranges]
+        write_atomically(video, join_y4m([segment for segment, _ in results], names))
+        return
+    with tempfile.TemporaryDirectory(prefix="lamina-join-") as folder:
+        if fmt in SEGMENTED:
+            paths = []
+            for i, (segment, _) in enumerate(results):
+                paths.append(os.path.join(folder, f"part-{i:04d}.{fmt}"))
+                with open(paths[-1], "wb") as f:
+                    f.write(segment)
+            join_segments(paths, video)
+            return
+        first = ranges[0][0]
+        count = ranges[-1][1] - first + 1
+        transparent = False
+        sample = {first + i for i in palette_sample(count)}
+        for _, pngs in results:
+            for n, data in pngs:
+                with open(os.path.join(folder, f"f-{n}.png"), "wb") as f:
+                    f.write(data)
+                if fmt == "gif" and n in sample and not transparent:
+                    transparent = png_has_transparency(data)
+        encode_frames(os.path.join(folder, "f-%d.png"), first, count, fps, video, transparent)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -252,7 +467,11 @@ def main(argv=None):
     r.add_argument("--frames", required=True, help="FIRST..LAST, inclusive")
     r.add_argument("--fps", type=float, default=60.0)
     r.add_argument("--scale", type=float, default=None)
-    r.add_argument("--video", help="one YUV4MPEG2 file joined from the shards")
+    r.add_argument("--video", help="one video joined from the shards: .mp4, .webm, .mov, .gif,"
+                   " .apng or .y4m, as lamina render --video")
+    r.add_argument("--codec", help="the ffmpeg encoder of the segments (lamina render --codec)")
+    r.add_argument("--crf", type=int, help="the segments' quality (lamina render --crf)")
+    r.add_argument("--bitrate", help="the segments' bitrate (lamina render --bitrate)")
     r.add_argument("--output-dir", help="a folder for the PNG frames (with --video too: both)")
     r.add_argument("--pattern", default="frame-%04d.png", help="PNG file names (default frame-%%04d.png)")
     r.add_argument("--shards", type=int, default=None,
@@ -273,8 +492,9 @@ def main(argv=None):
     s.add_argument("--shards", type=int, required=True)
     s.add_argument("--index", type=int, required=True)
 
-    j = commands.add_parser("join", help="join y4m segments, in the order given, into one")
-    j.add_argument("--video", required=True, help="the joined YUV4MPEG2 file")
+    j = commands.add_parser(
+        "join", help="join y4m, mp4, webm or mov segments, in the order given, into one")
+    j.add_argument("--video", required=True, help="the joined file (the segments' format)")
     j.add_argument("segments", nargs="+")
 
     args = parser.parse_args(argv)
@@ -290,6 +510,9 @@ def main(argv=None):
             print(f"{a}..{b}")
             return 0
         if args.command == "join":
+            if video_format(args.video) != "y4m":
+                join_segments(args.segments, args.video)
+                return 0
             segments = []
             for path in args.segments:
                 with open(path, "rb") as f:
@@ -297,7 +520,8 @@ def main(argv=None):
             write_atomically(args.video, join_y4m(segments, args.segments))
             return 0
         if not args.video and not args.output_dir:
-            raise ValueError("render needs --video OUT.y4m, --output-dir DIR, or both")
+            raise ValueError("render needs --video OUT.mp4 (or .webm, .mov, .gif, .apng, .y4m),"
+                             " --output-dir DIR, or both")
         if args.shards is None:
             args.shards = 0
         if args.shards < 0:
@@ -305,7 +529,7 @@ def main(argv=None):
         if args.shards == 0:
             args.shards = default_shards(args)
         return render(args)
-    except (ValueError, OSError) as error:
+    except (ValueError, OSError, RuntimeError) as error:
         print(f"lamina_ray: {error}", file=sys.stderr)
         return 2 if isinstance(error, ValueError) else 1
     except Exception as error:  # a shard that failed past its retries

@@ -11,6 +11,7 @@ after scripts/install-python-deps.sh has installed Ray.
 """
 
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -141,6 +142,175 @@ printf '%s\\n' "$jobs" | exec '{LAMINA}' "$@"
                 [ffmpeg, "-v", "error", "-i", self.path("joined.y4m"), "-f", "rawvideo",
                  "-pix_fmt", "yuv420p", "-"], capture_output=True, check=True).stdout
             self.assertEqual(len(decoded), 12 * 160 * 100 * 3 // 2)
+
+
+FFMPEG = shutil.which("ffmpeg")
+FFPROBE = shutil.which("ffprobe")
+VIDEO_SCENES = os.path.join(ROOT, "Tests/LaminaRenderTests/Fixtures/video")
+# The codec's tolerance against the PNG renders (dB); APNG is exact.
+MINIMUM_PSNR = {"mp4": 40, "webm": 40, "mov": 40, "gif": 30, "apng": float("inf")}
+
+
+def probe(path):
+    """ffprobe's view of a video's one stream, frames counted, and its frame times."""
+    run = subprocess.run([FFPROBE, "-v", "error", "-count_frames", "-show_streams", "-of", "json",
+                          path], capture_output=True, check=True)
+    streams = json.loads(run.stdout)["streams"]
+    assert len(streams) == 1, streams
+    times = subprocess.run([FFPROBE, "-v", "error", "-show_entries", "frame=pts_time", "-of",
+                            "csv=p=0", path], capture_output=True, check=True).stdout.decode()
+    return streams[0], [float(t.split(",")[0]) for t in times.split() if t.split(",")[0]]
+
+
+def decode(path, stream):
+    """The frames as straight RGBA, from YUV with the matrix the tags name
+    (VP9 through libvpx-vp9, which keeps the alpha)."""
+    arguments = [FFMPEG, "-v", "error", "-nostdin"]
+    if stream["codec_name"] == "vp9":
+        arguments += ["-c:v", "libvpx-vp9"]
+    arguments += ["-i", path]
+    if stream.get("color_space") in ("bt709", "smpte170m"):
+        matrix = "bt709" if stream["color_space"] == "bt709" else "bt601"
+        arguments += ["-vf", f"scale=in_color_matrix={matrix}:in_range=tv"
+                             ":flags=accurate_rnd+full_chroma_int"]
+    data = subprocess.run(arguments + ["-f", "rawvideo", "-pix_fmt", "rgba", "-"],
+                          capture_output=True, check=True).stdout
+    size = stream["width"] * stream["height"] * 4
+    return [data[i:i + size] for i in range(0, len(data), size)]
+
+
+def psnr(a, b):
+    """PSNR (dB) of the premultiplied colors and of the alpha of two
+    straight-RGBA frames."""
+    color = alpha = 0.0
+    for i in range(0, len(b), 4):
+        aa, ba = a[i + 3] / 255, b[i + 3] / 255
+        for c in range(3):
+            color += (a[i + c] * aa - b[i + c] * ba) ** 2
+        alpha += (a[i + 3] - b[i + 3]) ** 2
+    pixels = len(b) // 4
+
+    def db(mse):
+        return float("inf") if mse == 0 else 10 * math.log10(255 * 255 / mse)
+    return db(color / (3 * pixels)), db(alpha / pixels)
+
+
+class VideoChecks:
+    """A joined video against one `lamina render --video` of the same
+    frames: the same stream (codec, pixel format, size, rate, frames, color
+    tags, alpha), frames at n / fps, and frames that match the PNG renders
+    within the codec's tolerance."""
+
+    def setUp(self):
+        self.scratch = tempfile.mkdtemp(prefix="lamina-join-test-")
+
+    def tearDown(self):
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def path(self, *names):
+        return os.path.join(self.scratch, *names)
+
+    def check_against_single(self, joined, scene, fmt, frames=8, fps=10):
+        single = self.path("single." + fmt)
+        lamina("render", scene, "--frames", f"0..{frames - 1}", "--fps", str(fps),
+               "--video", single)
+        lamina("render", scene, "--frames", f"0..{frames - 1}", "--fps", str(fps),
+               "-o", self.path("ref", "f-%d.png"))
+        ours, times = probe(joined)
+        theirs, _ = probe(single)
+        for key in ["codec_name", "profile", "pix_fmt", "width", "height", "r_frame_rate",
+                    "nb_read_frames", "color_space", "color_primaries", "color_transfer",
+                    "color_range"]:
+            self.assertEqual(ours.get(key), theirs.get(key), f"{fmt}: {key}")
+        # The AlphaMode element reads back as alpha_mode; a copied tag as ALPHA_MODE.
+        def alpha_mode(stream):
+            return {k.lower(): v for k, v in stream.get("tags", {}).items()}.get("alpha_mode")
+        self.assertEqual(alpha_mode(ours), alpha_mode(theirs), f"{fmt}: alpha_mode")
+        self.assertEqual(int(ours["nb_read_frames"]), frames)
+        self.assertEqual(len(times), frames, fmt)
+        for n, t in enumerate(times):
+            self.assertAlmostEqual(t, n / fps, places=3, msg=f"{fmt}: frame {n}")
+        decoded = decode(joined, ours)
+        self.assertEqual(len(decoded), frames)
+        for n, frame in enumerate(decoded):
+            ref = subprocess.run([FFMPEG, "-v", "error", "-i", self.path("ref", f"f-{n}.png"),
+                                  "-f", "rawvideo", "-pix_fmt", "rgba", "-"],
+                                 capture_output=True, check=True).stdout
+            if fmt == "apng":
+                self.assertEqual(frame, ref, f"{fmt}: frame {n} exactly")
+                continue
+            color, alpha = psnr(frame, ref)
+            self.assertGreater(color, MINIMUM_PSNR[fmt], f"{fmt}: frame {n}")
+            if fmt != "gif":
+                self.assertGreater(alpha, MINIMUM_PSNR[fmt], f"{fmt}: frame {n} alpha")
+
+
+
+@unittest.skipUnless(os.access(LAMINA, os.X_OK), f"no lamina binary at {LAMINA}")
+@unittest.skipUnless(FFMPEG and FFPROBE, "no ffmpeg (scripts/install-deps.sh installs it)")
+class JoinedVideo(VideoChecks, unittest.TestCase):
+    """Shards rendered as render_shard renders them (here, without Ray) and
+    joined by finish_video, each format."""
+
+    def test_each_format_joins_to_a_single_render(self):
+        ranges = lamina_ray.shard_ranges(0, 7, 3)
+        for fmt, name in [("mp4", "card"), ("webm", "badge"), ("mov", "badge"),
+                          ("gif", "card"), ("apng", "badge")]:
+            with self.subTest(fmt):
+                scene = os.path.join(VIDEO_SCENES, name + ".json")
+                segment = fmt if fmt in lamina_ray.SEGMENTED else None
+                results = [lamina_ray.render_shard(LAMINA, scene, a, b, 10, None, segment,
+                                                   segment is None, {})
+                           for a, b in ranges]
+                joined = self.path("joined." + fmt)
+                lamina_ray.finish_video(joined, ranges, results, 10)
+                self.check_against_single(joined, scene, fmt)
+                self.assertEqual([n for n in os.listdir(self.scratch) if n.startswith(".")], [])
+
+    def test_join_command_and_unknown_extensions(self):
+        scene = os.path.join(VIDEO_SCENES, "card.json")
+        parts = []
+        for i, (a, b) in enumerate(lamina_ray.shard_ranges(0, 7, 2)):
+            parts.append(self.path(f"part-{i}.mp4"))
+            lamina("render", scene, "--frames", f"{a}..{b}", "--fps", "10", "--video", parts[-1])
+        run = subprocess.run([sys.executable, os.path.join(HERE, "lamina_ray.py"), "join",
+                              "--video", self.path("joined.mp4"), *parts], capture_output=True)
+        self.assertEqual(run.returncode, 0, run.stderr.decode())
+        self.check_against_single(self.path("joined.mp4"), scene, "mp4")
+        for bad in ["out.xyz", "out"]:
+            run = subprocess.run([sys.executable, os.path.join(HERE, "lamina_ray.py"), "render",
+                                  scene, "--frames", "0..7", "--video", self.path(bad)],
+                                 capture_output=True)
+            self.assertEqual(run.returncode, 2)
+            self.assertIn("lamina writes .y4m, .mp4", run.stderr.decode())
+        self.assertFalse(os.path.exists(self.path("out.xyz")))
+
+
+@unittest.skipUnless(os.access(LAMINA, os.X_OK), f"no lamina binary at {LAMINA}")
+@unittest.skipUnless(FFMPEG and FFPROBE, "no ffmpeg (scripts/install-deps.sh installs it)")
+class RayVideo(VideoChecks, unittest.TestCase):
+    """A real local Ray renders VP9-with-alpha segments and the driver
+    joins them: the same checks against one `lamina render`."""
+
+    def setUp(self):
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            self.skipTest("ray is not installed (scripts/install-python-deps.sh installs it)")
+        super().setUp()
+
+    def test_ray_shards_join_to_a_single_webm_with_alpha(self):
+        scene = os.path.join(VIDEO_SCENES, "badge.json")
+        joined = self.path("joined.webm")
+        run = subprocess.run(
+            [sys.executable, os.path.join(HERE, "lamina_ray.py"), "render", scene,
+             "--frames", "0..7", "--fps", "10", "--shards", "3", "--num-cpus", "2",
+             "--video", joined, "--lamina", LAMINA],
+            capture_output=True, timeout=240, cwd=self.scratch)
+        self.assertEqual(run.returncode, 0, run.stderr.decode()[-3000:])
+        summary = json.loads(run.stdout.decode().strip().splitlines()[-1])
+        self.assertEqual((summary["shards"], summary["frames"]), (3, 8))
+        self.check_against_single(joined, scene, "webm")
 
 
 @unittest.skipUnless(os.access(LAMINA, os.X_OK), f"no lamina binary at {LAMINA}")

@@ -14,6 +14,7 @@ let batchUsage = """
     {"scene": "card.json", "time": 1.5, "scale": 2, "output": "card.png"}
     {"scene": "intro.json", "frames": "0..59", "fps": 30, "output": "intro/%04d.png"}
     {"scene": "intro.json", "frames": [60, 119], "fps": 30, "output": "part2.y4m"}
+    {"scene": "intro.json", "frames": "0..59", "fps": 30, "output": "intro.webm", "crf": 30}
     {"scene": {"lamina": 1, ...}, "base": "assets", "output": "inline.png"}
 
   scene    a scene file, or a scene object (its images relative to "base",
@@ -21,7 +22,10 @@ let batchUsage = """
   time     seconds (one PNG; default 0)
   frames   "FIRST..LAST", [FIRST, LAST] or N, with "fps" (default 60)
   scale    pixels per point (default: the canvas's scale)
-  output   a PNG path, a PNG pattern with %d or %04d (frames), or a .y4m path (frames)
+  output   a PNG path, a PNG pattern with %d or %04d (frames), or a video path (frames):
+           .mp4, .webm, .gif, .apng, .mov or .y4m, as for lamina render --video
+  codec, crf, bitrate
+           a video's encoder, quality or bitrate, as render's --codec, --crf, --bitrate
 
   Each job writes one JSON line to standard output, in order:
     {"job": 3, "ok": true, "ms": 12.5, "output": "card.png", "frames": 1}

@@ -1,4 +1,5 @@
 import Foundation
+import LaminaRender
 import LaminaScene
 
 /// One line of a `lamina batch` jobs file, read into the `RenderJob` that
@@ -7,16 +8,21 @@ import LaminaScene
 ///     {"scene": "card.json", "time": 1.5, "output": "card.png"}
 ///     {"scene": "intro.json", "frames": "0..59", "fps": 30, "output": "intro/%04d.png"}
 ///     {"scene": "intro.json", "frames": [60, 119], "fps": 30, "scale": 1, "output": "b.y4m"}
+///     {"scene": "intro.json", "frames": "0..59", "fps": 30, "output": "intro.mp4", "crf": 20}
 ///     {"scene": {"lamina": 1, "canvas": {...}, "root": {...}}, "base": "assets",
 ///      "output": "inline.png"}
 ///
 /// `scene` is a scene file's path or a scene object; an inline scene's image
 /// paths are relative to `base` when given, else to the working directory.
-/// `output` ending in `.y4m` is a YUV4MPEG2 video (`--video`), one with a
-/// `%d` (or `%04d`) a PNG sequence, anything else one PNG. Relative paths
+/// `output` ending in a video extension (`.mp4`, `.webm`, `.gif`, `.apng`,
+/// `.mov`, `.y4m`) is a video (`--video`, with `codec`, `crf` and `bitrate`
+/// as `--codec`, `--crf`, `--bitrate`), one with a `%d` (or `%04d`) a PNG
+/// sequence, anything else one PNG. Relative paths
 /// are relative to the working directory, as for `lamina render`.
 enum BatchJob {
-  static let keys = ["scene", "base", "time", "frames", "fps", "scale", "output"]
+  static let keys = [
+    "scene", "base", "time", "frames", "fps", "scale", "output", "codec", "crf", "bitrate",
+  ]
 
   /// Why a job line is not a job: the message names the jobs file, the
   /// line and the key.
@@ -76,16 +82,26 @@ enum BatchJob {
         "scene: expected a scene file's path or a scene object, found \(other.kindDescription)")
     }
     guard let output = try string("output") else {
-      throw invalid("missing key 'output' (a PNG path, a numbered PNG pattern or a .y4m path)")
+      throw invalid(
+        "missing key 'output' (a PNG path, a numbered PNG pattern or a video path such as .mp4)")
     }
     guard output != "-" else {
       throw invalid("output: standard output carries the batch's results; name a file")
     }
     let scale = try number("scale", RenderJob.scaleRange)
     let frames = try json["frames"].map { try range($0, invalid) }
-    let isVideo = output.lowercased().hasSuffix(".y4m")
+    let isVideo = VideoFormat.isVideoPath(output)
+    var settings = VideoSettings(codec: try string("codec"), bitrate: try string("bitrate"))
+    if let crf = try number("crf", 0...63) {
+      guard crf == crf.rounded() else { throw invalid("crf: expected a whole number") }
+      settings.crf = Int(crf)
+    }
     guard let frames else {
-      if isVideo { throw invalid("output: a .y4m video needs 'frames'") }
+      if isVideo {
+        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
+        throw invalid("output: a .\(ext) video needs 'frames'")
+      }
+      if !settings.isDefault { throw invalid("codec, crf, bitrate: go with a video output") }
       if json["fps"] != nil { throw invalid("fps: goes with 'frames'") }
       let time = try number("time", RenderJob.timeRange) ?? 0
       return (
@@ -97,19 +113,25 @@ enum BatchJob {
     let pattern: FramePattern?
     if isVideo {
       pattern = nil
+      do {
+        try VideoEncoder.check(path: output, settings: settings)
+      } catch let error as VideoError {
+        throw invalid("output: \(error)")
+      }
     } else {
+      if !settings.isDefault { throw invalid("codec, crf, bitrate: go with a video output") }
       do {
         pattern = try FramePattern(output)
       } catch {
         throw invalid(
-          "output: frames go to a .y4m video or to PNG files named with a %d (or %04d) for the"
-            + " frame number, got '\(output)'")
+          "output: frames go to a video (\(VideoFormat.extensionList)) or to PNG files named"
+            + " with a %d (or %04d) for the frame number, got '\(output)'")
       }
     }
     let job = RenderJob(
       source: source,
       output: .sequence(frames, fps: fps, pattern: pattern, video: isVideo ? output : nil),
-      scale: scale)
+      scale: scale, videoSettings: settings)
     return (job, output)
   }
 

@@ -77,6 +77,7 @@ final class FrameWatchdog: @unchecked Sendable {
   }
 
   private func expire(_ label: String) {
+    VideoEncoder.terminateAll()
     OutputFile.removeAllTemporaries()
     let budgetText = budget == budget.rounded() ? String(Int(saturating: budget)) : String(budget)
     let message =

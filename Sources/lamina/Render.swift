@@ -6,12 +6,21 @@ import LaminaScene
 let renderUsage = """
   usage: lamina render SCENE.json -o OUT.png [--time SECONDS] [--scale S]
          lamina render SCENE.json --frames FIRST..LAST [--fps F] [--scale S]
-                       (-o 'out/frame-%04d.png' | --video OUT.y4m | --video -)
+                       (-o 'out/frame-%04d.png' | --video OUT.mp4 | --video -)
+                       [--codec NAME] [--crf N | --bitrate R]
 
   Renders a scene file at a time: one frame to a PNG, or a sequence of frames
-  to numbered PNGs or to a YUV4MPEG2 video stream. A scene that does not load
-  is not rendered: the error names the file, the JSON path and the key, and
-  nothing is written.
+  to numbered PNGs or to a video. A scene that does not load is not rendered:
+  the error names the file, the JSON path and the key, and nothing is written.
+
+  videos (the extension chooses; all but .y4m are encoded by the ffmpeg program):
+    .mp4    H.264, yuv420p, +faststart: plays everywhere (over black)
+    .webm   VP9, with alpha when the canvas is transparent: video for the web
+    .gif    256 colors chosen from a sample of up to 32 frames, dithered
+    .apng   animated PNG: lossless, with alpha
+    .mov    ProRes 4444 with alpha (yuva444p10le): editing, broadcast graphics
+    .y4m, - YUV4MPEG2 (4:2:0, BT.601 limited range, over black), for other tools
+    Colors: BT.709 at 720 lines and up, BT.601 below, limited range, tagged.
 
   options:
     -o, --output PATH       the PNG to write (written atomically); for a sequence, a
@@ -23,8 +32,15 @@ let renderUsage = """
     --frames FIRST..LAST    render the frames FIRST to LAST (or one frame N); frame n
                             shows the scene at n / fps seconds
     --fps F                 frames per second of a sequence (default 60; 0.001...10000)
-    --video PATH            write the sequence as YUV4MPEG2 (4:2:0, BT.601 limited
-                            range, over black) to PATH, or to standard output with -
+    --video PATH            write the sequence as a video (format by extension, above;
+                            written whole or not at all), or YUV4MPEG2 to standard
+                            output with -
+    --codec NAME            the ffmpeg encoder instead of the format's (libx265,
+                            h264_nvenc, hevc_nvenc, h264_vaapi, …); checked first
+    --crf N                 quality for libx264/libx265 (0...51, default 18) and
+                            libvpx-vp9 (0...63, default 24); lower is better
+    --bitrate R             a target bitrate instead (4M, 800k), not for GIF, APNG,
+                            ProRes
     --dump-plan             print the frame plan of every frame drawn (one line per
                             pass and per batch) to standard output (to standard error
                             when the video goes to standard output); without -o, one
@@ -33,17 +49,24 @@ let renderUsage = """
 
   examples:
     lamina render scene.json -o out.png --time 1.5 --scale 2
-    lamina render scene.json --frames 0..239 --video - | ffmpeg -i - out.mp4
+    lamina render scene.json --frames 0..239 --fps 30 --video out.mp4
+    lamina render scene.json --frames 0..59 --fps 30 --video badge.webm --crf 30
+    lamina render scene.json --frames 0..239 --video - | ffmpeg -i - out.mkv
   """
 
 /// `lamina render SCENE.json -o OUT.png [--time T] [--scale S]`, or a
 /// sequence: `--frames A..B --fps F` with `-o 'frame-%04d.png'` or
-/// `--video OUT.y4m` (`-` for standard output). `--dump-plan` prints the
-/// plan of every frame drawn.
+/// `--video OUT.mp4` (or .webm, .gif, .apng, .mov, .y4m; `-` for a
+/// YUV4MPEG2 stream to standard output) with `--codec`, `--crf`,
+/// `--bitrate`. `--dump-plan` prints the plan of every frame drawn.
 func runRender(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
-      arguments, valued: ["-o", "--output", "--time", "--scale", "--frames", "--fps", "--video"],
+      arguments,
+      valued: [
+        "-o", "--output", "--time", "--scale", "--frames", "--fps", "--video", "--codec", "--crf",
+        "--bitrate",
+      ],
       switches: ["--dump-plan"], command: "render", usage: renderUsage)
     guard options.positional.count == 1 else {
       throw UsageError("render needs one scene file\n" + renderUsage)
@@ -59,8 +82,9 @@ func runRender(_ arguments: [String]) -> Int32 {
         throw UsageError("--video needs --frames A..B")
       }
       guard (output == nil) != (video == nil) else {
-        throw UsageError("a sequence needs either -o 'frame-%04d.png' or --video OUT.y4m")
+        throw UsageError("a sequence needs either -o 'frame-%04d.png' or --video OUT.mp4")
       }
+      let settings = try videoSettings(options, video: video)
       guard options.string("--time") == nil else {
         throw UsageError("--time does not go with --frames")
       }
@@ -71,12 +95,15 @@ func runRender(_ arguments: [String]) -> Int32 {
       try RenderJob.checkTimes(range, fps: fps, frames: frames)
       job = RenderJob(
         source: source, output: .sequence(range, fps: fps, pattern: pattern, video: video),
-        scale: scale)
+        scale: scale, videoSettings: settings)
     } else {
       guard output != nil || dumpPlan else {
         throw UsageError("render needs -o OUT.png (or --dump-plan)")
       }
       if options.string("--fps") != nil { throw UsageError("--fps goes with --frames") }
+      for name in ["--codec", "--crf", "--bitrate"] where options.string(name) != nil {
+        throw UsageError("\(name) goes with --video")
+      }
       let time = try options.number("--time", range: RenderJob.timeRange) ?? 0
       let scale = try options.number("--scale", range: RenderJob.scaleRange)
       job = RenderJob(
@@ -89,6 +116,25 @@ func runRender(_ arguments: [String]) -> Int32 {
       renderer: renderer, watchdog: FrameWatchdog(file: sceneName(options.positional[0])))
     return 0
   }
+}
+
+/// `--codec`, `--crf` and `--bitrate`, checked with the video's format
+/// (its extension, the encoder on this machine) before anything loads.
+func videoSettings(_ options: Options, video: String?) throws -> VideoSettings {
+  var settings = VideoSettings(
+    codec: options.string("--codec"), bitrate: options.string("--bitrate"))
+  if let text = options.string("--crf") {
+    guard let crf = Int(text) else {
+      throw UsageError("--crf expects a whole number, got '\(text)'")
+    }
+    settings.crf = crf
+  }
+  guard let video else {
+    if !settings.isDefault { throw UsageError("--codec, --crf and --bitrate go with --video") }
+    return settings
+  }
+  try VideoEncoder.check(path: video, settings: settings)
+  return settings
 }
 
 /// Writes each frame plan to standard output (or error).

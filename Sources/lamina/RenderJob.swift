@@ -24,7 +24,8 @@ struct RenderJob {
     /// One PNG of the scene at `time` seconds.
     case image(path: String, time: Double)
     /// Frames `range` at `fps` (frame n at n / fps seconds) to PNG files
-    /// named by `pattern`, or to a YUV4MPEG2 stream at `video`.
+    /// named by `pattern`, or to a video at `video` (its extension names
+    /// the format: `VideoFormat`; encoded with the job's `videoSettings`).
     case sequence(FrameRange, fps: Double, pattern: FramePattern?, video: String?)
     /// The frame at `time` planned and drawn, nothing written (`--dump-plan`).
     case plan(time: Double)
@@ -34,6 +35,8 @@ struct RenderJob {
   var output: Output
   /// Pixels per point; nil for the canvas's own scale.
   var scale: Double?
+  /// `--codec`, `--crf`, `--bitrate` of an encoded video.
+  var videoSettings = VideoSettings()
 
   /// The times, rates and scales a job may ask for.
   static let timeRange = 0.0...1e9
@@ -62,8 +65,10 @@ struct RenderJob {
   ///   - watchdog: times every frame against the frame budget (ending the
   ///     process when one overruns it: `lamina render`'s, not batch's).
   func run(renderer: Renderer, images: ImageCache? = nil, watchdog: FrameWatchdog? = nil) throws {
-    if case .sequence(let range, let fps, _, _) = output {
+    if case .sequence(let range, let fps, _, let video) = output {
       try Self.checkTimes(range, fps: fps, frames: "\(range.first)..\(range.last)")
+      // The format, the settings and the encoder, before the scene loads.
+      if let video { try VideoEncoder.check(path: video, settings: videoSettings) }
     }
     let scene = try load(maxImageDimension: renderer.maxTextureSize, images: images)
     if let scale { try scene.canvas.checkPixels(scale: CGFloat(scale), file: scene.fileName) }
@@ -82,7 +87,7 @@ struct RenderJob {
     case .sequence(let range, let fps, let pattern, let video):
       try renderSequence(
         scene: scene, renderer: renderer, range: range, fps: fps, scale: scale, pattern: pattern,
-        videoPath: video, watchdog: watchdog)
+        videoPath: video, video: videoSettings, watchdog: watchdog)
     }
   }
 

@@ -82,21 +82,60 @@ struct FramePattern {
 /// against the scene's limits (at its time) and the frame limits before it
 /// is drawn, and timed by `watchdog`; a lost GL context is found before
 /// the frame is handed to the writers.
-/// Output: PNG files named by `pattern`, or a YUV4MPEG2 stream to
-/// `videoPath` (`-`: standard output), through a `SequenceWriter`: on any
-/// failure nothing of the sequence is left.
+/// Output: PNG files named by `pattern`, or a video to `videoPath`: a
+/// YUV4MPEG2 stream (`.y4m`, or `-` for standard output) or a file that
+/// ffmpeg encodes as its extension says (`VideoEncoder`, with `settings`),
+/// through a `SequenceWriter`: on any failure nothing of the sequence is
+/// left.
 func renderSequence(
   scene: Scene, renderer: Renderer, range: FrameRange, fps: Double, scale: Double?,
-  pattern: FramePattern?, videoPath: String?, watchdog: FrameWatchdog? = nil
+  pattern: FramePattern?, videoPath: String?, video settings: VideoSettings = VideoSettings(),
+  watchdog: FrameWatchdog? = nil
 ) throws {
   var frames = SceneFrames(scene: scene, scale: scale)
-  let progress = Progress(total: range.count)
+  // An encoded video is checked (format, encoder, size) and started before
+  // any frame is drawn; a GIF's palette is chosen from a sample first.
+  var encoder: VideoEncoder?
+  if let videoPath, try VideoFormat(path: videoPath) != .y4m {
+    let background = scene.canvas.background
+    let plan = try VideoEncoder.Plan(
+      path: videoPath, width: frames.builder.width, height: frames.builder.height, fps: fps,
+      transparent: background == nil || (background?.alpha ?? 0) < 1, settings: settings)
+    encoder = try VideoEncoder(plan: plan)
+  }
+  let sample =
+    encoder?.wantsPaletteSample == true ? VideoEncoder.Plan.paletteSample(count: range.count) : []
+  let progress = Progress(total: range.count + sample.count)
   let output: SequenceWriter =
-    if let videoPath { try SequenceWriter(videoPath: videoPath, fps: fps) } else if let pattern {
+    if let encoder { SequenceWriter(encoder: encoder) } else if let videoPath {
+      try SequenceWriter(videoPath: videoPath, fps: fps)
+    } else if let pattern {
       SequenceWriter(pattern: pattern)
     } else {
-      throw UsageError("a sequence needs either -o 'frame-%04d.png' or --video OUT.y4m")
+      throw UsageError("a sequence needs either -o 'frame-%04d.png' or --video OUT.mp4")
     }
+  if let encoder, !sample.isEmpty {
+    do {
+      var sampleFrames = SceneFrames(scene: scene, scale: scale)
+      for index in sample {
+        let n = range.first + index
+        let time = Double(n) / fps
+        watchdog?.begin("frame \(n) (t=\(Scene.seconds(time)) s), for the palette")
+        defer { watchdog?.end() }
+        let image = try FrameError.naming(file: scene.fileName, frame: n, time: time) {
+          let image = try renderer.render(sampleFrames.checkedFrame(at: time))
+          try renderer.checkContext()
+          return image
+        }
+        try encoder.addPaletteSample(image)
+        progress.frameDone()
+      }
+    } catch {
+      output.abandon()
+      progress.finish()
+      throw error
+    }
+  }
   // A video is one stream, written in order by one thread; PNG files are
   // independent, encoded on as many threads as there are cores.
   let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
@@ -227,6 +266,7 @@ final class FirstError: @unchecked Sendable {
 final class SequenceWriter: @unchecked Sendable {
   private let pattern: FramePattern?
   private let video: OutputFile?
+  private let encoder: VideoEncoder?
   private let lock = NSLock()
   private var frames: [(Int, OutputFile)] = []
   private var madeFolders: [String] = []
@@ -236,16 +276,29 @@ final class SequenceWriter: @unchecked Sendable {
   init(pattern: FramePattern) {
     self.pattern = pattern
     video = nil
+    encoder = nil
   }
 
   /// A YUV4MPEG2 stream to `videoPath` (`-`: standard output) at `fps`.
   init(videoPath: String, fps: Double) throws {
     pattern = nil
     video = try OutputFile(path: videoPath)
+    encoder = nil
+  }
+
+  /// An encoded video (MP4, WebM, GIF, APNG, MOV), already started.
+  init(encoder: VideoEncoder) {
+    pattern = nil
+    video = nil
+    self.encoder = encoder
   }
 
   /// Writes frame `n`. Video frames must come in order (one writer thread).
   func write(frame n: Int, image: RenderedImage, fps: Double) throws {
+    if let encoder {
+      try encoder.write(image)
+      return
+    }
     if let video {
       if y4m == nil {
         let writer = Y4MWriter(width: image.width, height: image.height)
@@ -289,6 +342,10 @@ final class SequenceWriter: @unchecked Sendable {
 
   /// Puts every frame under its final name (in frame order).
   func finish() throws {
+    if let encoder {
+      try encoder.finish()
+      return
+    }
     if let video {
       try video.commit()
       return
@@ -311,6 +368,7 @@ final class SequenceWriter: @unchecked Sendable {
 
   /// Removes what the sequence wrote, and the folders it made when empty.
   func abandon() {
+    encoder?.abandon()
     video?.discard()
     lock.lock()
     let files = frames

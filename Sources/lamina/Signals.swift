@@ -16,6 +16,7 @@ func removeTemporariesOnSignal() {
   let thread = Thread {
     var number: UInt8 = 0
     while read(readEnd, &number, 1) != 1 {}
+    VideoEncoder.terminateAll()
     OutputFile.removeAllTemporaries()
     signal(Int32(number), SIG_DFL)
     raise(Int32(number))

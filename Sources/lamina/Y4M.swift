@@ -20,17 +20,7 @@ struct Y4MWriter {
   }
 
   /// `fps` as a ratio of whole numbers (29.97 → 30000:1001, 60 → 60:1).
-  static func rational(_ fps: Double) -> (Int, Int) {
-    if fps == fps.rounded() { return (Int(saturating: fps), 1) }
-    for den in [1001, 1000, 100, 10] {
-      let num = fps * Double(den)
-      // Close relative to the numerator: 0.001 fps is 1:1000, not 1:1001.
-      if num.rounded() >= 1, abs(num - num.rounded()) < 1e-6 * num {
-        return (Int(saturating: num, rounding: .toNearestOrAwayFromZero), den)
-      }
-    }
-    return (Int(saturating: fps * 1000, rounding: .toNearestOrAwayFromZero), 1000)
-  }
+  static func rational(_ fps: Double) -> (Int, Int) { FFmpeg.rational(fps) }
 
   /// One `FRAME` of `image` (premultiplied RGBA, which is the image over black).
   func frame(_ image: RenderedImage) -> Data {

@@ -8,7 +8,7 @@ import LaminaRender
 
 let subcommands: [Subcommand] = [
   Subcommand(
-    name: "render", summary: "render a scene to a PNG, numbered PNGs or a y4m video",
+    name: "render", summary: "render a scene to a PNG, numbered PNGs or a video (mp4, webm, gif…)",
     usage: renderUsage, run: runRender),
   Subcommand(
     name: "batch", summary: "render many jobs (JSON lines) in one process, one result line each",

@@ -24,7 +24,10 @@ final class CommandHelpTests: XCTestCase {
 
   /// Every option each subcommand takes: its usage must explain each one.
   let options: [String: [String]] = [
-    "render": ["-o", "--output", "--time", "--scale", "--frames", "--fps", "--video", "--help"],
+    "render": [
+      "-o", "--output", "--time", "--scale", "--frames", "--fps", "--video", "--codec", "--crf",
+      "--bitrate", "--help",
+    ],
     "show": [
       "--wayland", "--kms", "--drm", "--connector", "--mode", "--rotate", "--show-damage",
       "--events", "--stats", "--frames", "--duration", "--help",
