@@ -75,7 +75,7 @@ final class WaylandInputTests: XCTestCase {
     let scene = RenderTestSupport.fixtures
       .appendingPathComponent("reference/scenes/animation_timing.json")
     let log = runtime.appendingPathComponent("show.log")
-    FileManager.default.createFile(atPath: log.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     let show = Process()
     show.executableURL = RenderTestSupport.laminaBinary
     show.arguments = ["show", scene.path, "--frames", "20"]
@@ -101,8 +101,8 @@ final class WaylandInputTests: XCTestCase {
       """.write(to: scene, atomically: true, encoding: .utf8)
     let output = runtime.appendingPathComponent("events.txt")
     let log = runtime.appendingPathComponent("show.log")
-    FileManager.default.createFile(atPath: output.path, contents: nil)
-    FileManager.default.createFile(atPath: log.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     let show = Process()
     show.executableURL = RenderTestSupport.laminaBinary
     show.arguments = ["show", scene.path, "--events"]

@@ -71,7 +71,7 @@ final class WaylandShowTests: XCTestCase {
     _ arguments: [String], present: String? = nil
   ) throws -> (Process, URL) {
     let log = runtime.appendingPathComponent("show-\(shows.count).log")
-    FileManager.default.createFile(atPath: log.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
     let process = Process()
     process.executableURL = RenderTestSupport.laminaBinary
     process.arguments = ["show"] + arguments
