@@ -5,7 +5,9 @@ A seeded, structure-aware mutator of the project's own scenes (the test
 fixtures, Examples/ and Benchmarks/scenes): each input is a valid scene with
 a few mutations (types swapped, extreme numbers, huge counts, deep nesting,
 long arrays, path data with enormous arcs and curves, images with lying
-headers, truncated and corrupt PNG and JPEG made here), rendered by
+headers, truncated and corrupt PNG and JPEG made here, image paths that
+escape the allowed folders: absolute, `../`, links the fuzzer makes, URLs),
+rendered by
 `lamina render` (single frames, `--frames` sequences and `--video`, with odd
 flags) under a timeout and a resident-memory limit. Each outcome is classed:
 
@@ -20,8 +22,10 @@ flags) under a timeout and a resident-memory limit. Each outcome is classed:
   stderr-noise    exit 0 but something on standard error
   bad-output      exit 0 but an output missing, empty or not PNG/YUV4MPEG2
   bad-status      any other exit status
+  escape          exit 0 although the scene names an image outside the folders
+                  it may read (a secret PNG in a private temporary folder)
 
-The last nine are findings: each is shrunk (layers, keys and list items
+The last ten are findings: each is shrunk (layers, keys and list items
 removed, numbers simplified, while the outcome stays the same) and saved
 under OUT/findings/CLASS-SEED-INDEX/ with its images and the command.
 Same seed and count, same inputs: a run is reproducible.
@@ -52,7 +56,7 @@ import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FINDINGS = ["crash", "hang", "memory", "slow", "partial-output", "no-path", "stderr-noise",
-            "bad-output", "bad-status"]
+            "bad-output", "bad-status", "escape"]
 
 # --------------------------------------------------------------------------
 # Images made here: valid, lying, truncated, corrupt, bombs.
@@ -472,6 +476,14 @@ def mutate(doc, rng, images_folder):
         layer["path"] = random_path(rng)
         layer["strokeColor"] = "#ff0000"
         return "path"
+    if choice == 7 and rng.random() < 0.25:  # an image path that leaves the allowed folders
+        kind, path = escaping_path(rng, images_folder)
+        name = "fuzz%d" % rng.randrange(4)
+        doc.setdefault("images", {})
+        if isinstance(doc["images"], dict):
+            doc["images"][name] = path
+        rng.choice(all_layers)["contents"] = name
+        return "escape-" + kind
     if choice == 7:  # an image
         kind = rng.choice(IMAGE_KINDS)
         name = "fuzz%d" % rng.randrange(4)
@@ -548,6 +560,49 @@ def mutate(doc, rng, images_folder):
     return "remove"
 
 
+# A valid PNG outside every folder a fuzzed scene may read (a private
+# temporary folder): a run that renders a scene naming it leaked it.
+SECRET_MARK = "lamina-fuzz-secret"
+_secret = []
+
+
+def secret_png():
+    """The secret PNG's path (made on first use; removed by main at the end)."""
+    if not _secret:
+        folder = tempfile.mkdtemp(prefix=SECRET_MARK + "-")
+        path = os.path.join(folder, "secret.png")
+        with open(path, "wb") as f:
+            f.write(png(8, 8))
+        _secret.append(path)
+    return _secret[0]
+
+
+def escaping_path(rng, images_folder):
+    """(kind, path) of an image path that must be refused: the secret by its
+    absolute path, by `../` from the scene's folder, through a link to it
+    (or to its folder) made in the fuzzer's images folder, or as a URL."""
+    secret = secret_png()
+    kind = rng.choice(["absolute", "dotdot", "link-file", "link-folder", "url"])
+    if kind == "absolute":
+        return kind, secret
+    if kind == "dotdot":
+        # The scene is written to OUT/lamina-fuzz-*/fuzz.json: up to the root, then down.
+        return kind, "../" * rng.choice([2, 8, 30]) + secret.lstrip("/")
+    if kind == "url":
+        return kind, rng.choice(["file://", "file:"]) + secret
+    link = os.path.join(images_folder, "escape-%s.%s" % (kind, "png" if kind == "link-file" else "d"))
+    if not os.path.lexists(link):
+        os.symlink(secret if kind == "link-file" else os.path.dirname(secret), link)
+    return kind, link if kind == "link-file" else os.path.join(link, "secret.png")
+
+
+def has_escape(doc):
+    """Whether a scene names an image that it may not read."""
+    images = doc.get("images") if isinstance(doc, dict) else None
+    return isinstance(images, dict) and any(
+        isinstance(v, str) and (SECRET_MARK in v or "/escape-link-" in v) for v in images.values())
+
+
 def fill_images(doc, rng, images_folder):
     """Points every `__image__` placeholder at an image entry."""
     text = json.dumps(doc)
@@ -570,7 +625,10 @@ VARIANTS = ["png", "png", "png", "time", "frames", "frames0", "video", "video-st
 def command_for(variant, rng, scene, work):
     out = os.path.join(work, "out")
     os.makedirs(out, exist_ok=True)
-    cmd = ["render", scene]
+    # The corpus's images (by absolute path) and those made here may be
+    # read; nothing else (the escape mutations).
+    images_folder = os.path.join(os.path.dirname(work), "images")
+    cmd = ["render", scene, "--assets", ROOT, "--assets", images_folder]
     expected = []
     stdout_video = False
     if variant in ("png", "time", "scale", "devnull", "symlink", "missing-dir"):
@@ -675,7 +733,8 @@ def run_lamina(binary, args, timeout, memory_mb, env):
     return killed, proc.returncode, (stdout, stdout_size), stderr, seconds, peak / 1024
 
 
-def classify(binary, scene_path, cmd, expected, stdout_video, work, timeout, memory_mb, env):
+def classify(binary, scene_path, cmd, expected, stdout_video, work, timeout, memory_mb, env,
+             escaped=False):
     out = os.path.join(work, "out")
     before = set()
     for dirpath, _, files in os.walk(out):
@@ -693,6 +752,9 @@ def classify(binary, scene_path, cmd, expected, stdout_video, work, timeout, mem
     if status < 0:
         result["class"] = "crash"
         result["signal"] = -status
+        return result
+    if status == 0 and escaped:
+        result["class"] = "escape"
         return result
     left = []
     for dirpath, dirs, files in os.walk(out):
@@ -772,7 +834,8 @@ def attempt(binary, doc, variant_args, work, timeout, memory_mb, env):
             json.dump(doc, f)
     reset_out(work)
     cmd, expected, stdout_video = variant_args(scene_path)
-    result = classify(binary, scene_path, cmd, expected, stdout_video, work, timeout, memory_mb, env)
+    result = classify(binary, scene_path, cmd, expected, stdout_video, work, timeout, memory_mb, env,
+                      escaped=has_escape(doc))
     result["command"] = ["lamina"] + [a.replace(work, ".") for a in cmd]
     return result
 
@@ -883,7 +946,7 @@ def save_finding(folder, name, doc, text, result, meta):
     if isinstance(images, dict):
         os.makedirs(os.path.join(target, "images"), exist_ok=True)
         for key, value in list(images.items()):
-            if isinstance(value, str) and os.path.isfile(value):
+            if isinstance(value, str) and os.path.isfile(value) and not has_escape({"images": {key: value}}):
                 local = os.path.join("images", os.path.basename(value))
                 shutil.copyfile(value, os.path.join(target, local))
                 images[key] = local
@@ -1020,6 +1083,8 @@ def main():
     except KeyboardInterrupt:
         pass
     shutil.rmtree(work, ignore_errors=True)
+    for secret in _secret:
+        shutil.rmtree(os.path.dirname(secret), ignore_errors=True)
     summary = {"seed": args.seed, "inputs": i, "seconds": round(time.time() - start, 1),
                "outcomes": counts, "findings": findings}
     print(json.dumps(summary))

@@ -15,7 +15,7 @@ struct RenderJob {
     case file(URL)
     /// A scene object inside another document (a batch job line), named
     /// `name` in errors; its image paths are relative to `base`, or to the
-    /// working directory when nil.
+    /// working directory when nil, and confined to that folder.
     case inline(JSON, base: URL?, name: String)
   }
 
@@ -34,6 +34,9 @@ struct RenderJob {
   var output: Output
   /// Pixels per point; nil for the canvas's own scale.
   var scale: Double?
+  /// Which image files the scene may read (its own folder and below
+  /// unless `--assets` or `--allow-any-path` allow more).
+  var access = FileAccessPolicy.confined
 
   /// The times, rates and scales a job may ask for.
   static let timeRange = 0.0...1e9
@@ -102,11 +105,12 @@ struct RenderJob {
     switch source {
     case .file(let url):
       return try SceneLoader.load(
-        contentsOf: url, maxImageDimension: maxImageDimension, imageCache: images)
+        contentsOf: url, maxImageDimension: maxImageDimension, imageCache: images,
+        access: access)
     case .inline(let json, let base, let name):
       return try SceneLoader.load(
         json: json, baseURL: base, fileName: name, maxImageDimension: maxImageDimension,
-        imageCache: images)
+        imageCache: images, access: access)
     }
   }
 

@@ -24,13 +24,19 @@ final class CommandHelpTests: XCTestCase {
 
   /// Every option each subcommand takes: its usage must explain each one.
   let options: [String: [String]] = [
-    "render": ["-o", "--output", "--time", "--scale", "--frames", "--fps", "--video", "--help"],
+    "render": [
+      "-o", "--output", "--time", "--scale", "--frames", "--fps", "--video", "--assets",
+      "--allow-any-path", "--help",
+    ],
     "show": [
       "--wayland", "--kms", "--drm", "--connector", "--mode", "--rotate", "--show-damage",
-      "--events", "--stats", "--frames", "--duration", "--help",
+      "--events", "--stats", "--frames", "--duration", "--assets", "--allow-any-path", "--help",
     ],
     "info": ["--json", "--help"],
-    "bench": ["--frames", "--warmup", "--start", "--fps", "--size", "--json", "--help"],
+    "bench": [
+      "--frames", "--warmup", "--start", "--fps", "--size", "--json", "--assets",
+      "--allow-any-path", "--help",
+    ],
   ]
 
   func testHelpListsEveryCommand() throws {
