@@ -146,7 +146,7 @@ final class FileAccessCommandTests: XCTestCase {
     let outputs: [(String, Bool)] = [
       ("out/ok.png", true),
       (path("out/absolute.png"), true),
-      ("out/new/folder/deep.png", true),
+      ("out/new/folder/deep-%d.png", true),
       ("out/seq/f-%02d.png", true),
       ("out/video.y4m", true),
       ("elsewhere.png", false),
@@ -179,7 +179,7 @@ final class FileAccessCommandTests: XCTestCase {
     XCTAssertFalse(exists("escape.png"))
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: path("secret")), ["photo.png"])
-    XCTAssertTrue(exists("out/new/folder/deep.png"))
+    XCTAssertTrue(exists("out/new/folder/deep-1.png"))
     XCTAssertTrue(exists("out/seq/f-01.png"))
     let root = try lamina(["batch", "-", "--output-root", "nowhere"], input: "")
     XCTAssertEqual(root.status, 2)
