@@ -33,6 +33,7 @@ Same seed and count, same inputs: a run is reproducible.
   scripts/fuzz.py --seed 1 --count 200                # 200 inputs from seed 1
   scripts/fuzz.py --seed 7 --duration 3600 --jobs 2   # an hour
   scripts/fuzz.py --replay OUT/findings/crash-7-31    # run a saved finding again
+  scripts/fuzz.py --check-escapes                     # each escaping image path once
 
 Exit status: 0 when nothing was found, 1 when something was, 2 on bad usage.
 The last line of output is a JSON summary (inputs, seeds, outcome counts,
@@ -577,17 +578,22 @@ def secret_png():
     return _secret[0]
 
 
-def escaping_path(rng, images_folder):
+ESCAPE_KINDS = ["absolute", "dotdot", "link-file", "link-folder", "url"]
+REFUSAL = "not allowed, missing or unreadable"
+
+
+def escaping_path(rng, images_folder, kind=None):
     """(kind, path) of an image path that must be refused: the secret by its
     absolute path, by `../` from the scene's folder, through a link to it
     (or to its folder) made in the fuzzer's images folder, or as a URL."""
     secret = secret_png()
-    kind = rng.choice(["absolute", "dotdot", "link-file", "link-folder", "url"])
+    levels = 30 if kind else rng.choice([2, 8, 30])
+    kind = kind or rng.choice(ESCAPE_KINDS)
     if kind == "absolute":
         return kind, secret
     if kind == "dotdot":
         # The scene is written to OUT/lamina-fuzz-*/fuzz.json: up to the root, then down.
-        return kind, "../" * rng.choice([2, 8, 30]) + secret.lstrip("/")
+        return kind, "../" * levels + secret.lstrip("/")
     if kind == "url":
         return kind, rng.choice(["file://", "file:"]) + secret
     link = os.path.join(images_folder, "escape-%s.%s" % (kind, "png" if kind == "link-file" else "d"))
@@ -938,6 +944,24 @@ def write_test_images(folder):
             f.write(data)
 
 
+def check_escapes(binary, work, images_folder, timeout, memory_mb, env):
+    """Each kind of escaping image path once, in a small scene: each must be
+    a clean error with the refusal message (never a render). Returns
+    {kind: class}, "escape" where the secret image was read."""
+    classes = {}
+    for kind in ESCAPE_KINDS:
+        _, path = escaping_path(random.Random(kind), images_folder, kind)
+        doc = {"lamina": 1, "canvas": {"width": 8, "height": 8}, "images": {"x": path},
+               "root": {"sublayers": [{"frame": [0, 0, 8, 8], "contents": "x"}]}}
+        result = attempt(binary, doc, lambda p: command_for("png", random.Random(kind), p, work),
+                         work, timeout, memory_mb, env)
+        klass = result["class"]
+        if klass == "error" and REFUSAL not in result["stderr"]:
+            klass = "escape"
+        classes[kind] = klass
+    return classes
+
+
 def save_finding(folder, name, doc, text, result, meta):
     target = os.path.join(folder, name)
     shutil.rmtree(target, ignore_errors=True)
@@ -975,6 +999,8 @@ def main():
     parser.add_argument("--shrink-seconds", type=float, default=300)
     parser.add_argument("--quiet", action="store_true")
     parser.add_argument("--replay", help="run a saved finding folder again")
+    parser.add_argument("--check-escapes", action="store_true",
+                        help="run each kind of escaping image path once; exit 1 unless all are refused")
     parser.add_argument("--write-images", metavar="DIR",
                         help="write the hostile test images (the tests' fixtures) into DIR and stop")
     args = parser.parse_args()
@@ -996,6 +1022,14 @@ def main():
     args.binary = copied
     images_folder = os.path.join(args.out, "images")
     os.makedirs(images_folder, exist_ok=True)
+
+    if args.check_escapes:
+        classes = check_escapes(args.binary, work, images_folder, args.timeout, args.memory_mb, env)
+        shutil.rmtree(work, ignore_errors=True)
+        for secret in _secret:
+            shutil.rmtree(os.path.dirname(secret), ignore_errors=True)
+        print(json.dumps({"escapes": classes}))
+        return 0 if all(c == "error" for c in classes.values()) else 1
 
     if args.replay:
         with open(os.path.join(args.replay, "finding.json")) as f:
