@@ -50,6 +50,12 @@ final class FileAccessTests: XCTestCase {
   func load(_ path: String, access: FileAccessPolicy = .confined, cache: ImageCache? = nil) throws
     -> Scene
   {
+    try SceneLoader.load(contentsOf: write(path), imageCache: cache, access: access)
+  }
+
+  /// Writes scene.json (a new file renamed over the old, as editors do).
+  @discardableResult
+  func write(_ path: String) throws -> URL {
     let url = folder.appendingPathComponent("scene.json")
     let quoted = String(decoding: try JSONSerialization.data(withJSONObject: [path]), as: UTF8.self)
       .dropFirst().dropLast()
@@ -57,7 +63,7 @@ final class FileAccessTests: XCTestCase {
     {"lamina": 1, "canvas": {"width": 8, "height": 8}, "images": {"x": \(quoted)},
      "root": {"sublayers": [{"frame": [0, 0, 8, 8], "contents": "x"}]}}
     """.write(to: url, atomically: true, encoding: .utf8)
-    return try SceneLoader.load(contentsOf: url, imageCache: cache, access: access)
+    return url
   }
 
   /// The message of the error loading `path` throws; fails when it loads
@@ -171,6 +177,23 @@ final class FileAccessTests: XCTestCase {
     }
   }
 
+  /// `lamina show`'s hot reloads read what the first load may: an edit
+  /// that names a file outside is reported and the last good scene stays.
+  func testHotReloadsAreConfinedToo() throws {
+    let url = try write("images/inside.png")
+    let watcher = try SceneWatcher(url: url)
+    try write("../outside/secret.png")
+    guard case .failed(let error) = watcher.poll() else { return XCTFail("the edit loaded") }
+    XCTAssertEqual(error.description, expected("../outside/secret.png"))
+    XCTAssertEqual(watcher.scene.images["x"]?.pixels, insidePixels)
+    // A watcher given the folder reloads it.
+    try write("images/inside.png")
+    let allowed = try SceneWatcher(url: url, access: FileAccessPolicy(assetFolders: [outside]))
+    try write("../outside/secret.png")
+    guard case .reloaded(let scene) = allowed.poll() else { return XCTFail("the edit failed") }
+    XCTAssertEqual(scene.images["x"]?.pixels, outsidePixels)
+  }
+
   /// No oracle: a refused path gives the same message whether the file it
   /// names exists or not, and so does a missing file inside the folder.
   func testTheMessageIsTheSameForAnExistingAndAMissingFile() throws {
@@ -189,61 +212,73 @@ final class FileAccessTests: XCTestCase {
     XCTAssertEqual(refusal("images/none.png"), expected("images/none.png"))
   }
 
-  /// A link swapped between inside and outside while scenes load, many
-  /// times: each load either shows the inside image or is refused; no
+  /// Links swapped between inside and outside while scenes load, many
+  /// times: the folder `d` (a link to `real` inside, or to the outside
+  /// folder) and the file `real/photo.png` (the inside image, or a link to
+  /// the outside one), each swapped atomically by a rename on another
+  /// thread. Each load either shows the inside image or is refused; no
   /// pixel of the outside image ever appears (the check and the open are
   /// one step). With openat2 and with the walk.
   func testALinkSwappedDuringTheCheckNeverLeaks() throws {
     let fm = FileManager.default
-    try fm.createDirectory(
-      at: folder.appendingPathComponent("real"), withIntermediateDirectories: true)
+    let real = folder.appendingPathComponent("real").path
+    try fm.createDirectory(atPath: real, withIntermediateDirectories: true)
     try fm.copyItem(
       at: folder.appendingPathComponent("images/inside.png"),
-      to: folder.appendingPathComponent("real/photo.png"))
+      to: URL(fileURLWithPath: real + "/keep.png"))
     try fm.copyItem(
       at: outside.appendingPathComponent("secret.png"),
       to: outside.appendingPathComponent("photo.png"))
     let link = folder.appendingPathComponent("d").path
     let staging = folder.appendingPathComponent("d.new").path
-    let real = folder.appendingPathComponent("real").path
+    let file = real + "/photo.png"
+    let fileStaging = real + "/photo.new"
     let away = outside.path
+    let (keep, secret) = (real + "/keep.png", away + "/photo.png")
+    Glibc.link(keep, file)
     for resolution in [FileAccessPolicy.Resolution.automatic, .walk] {
       var access = FileAccessPolicy.confined
       access.resolution = resolution
       let stop = ManagedAtomicFlag()
       let swapper = Thread {
+        var flip = false
         while !stop.isSet {
-          // d: a link inside the folder (openat2 follows it, the walk refuses it).
-          symlink("real", staging)
+          flip.toggle()
+          // d: a link inside (openat2 follows it, the walk refuses it) or
+          // one leading out.
+          unlink(staging)
+          symlink(flip ? "real" : away, staging)
           rename(staging, link)
-          // d: a link leading out, put in place atomically.
-          symlink(away, staging)
-          rename(staging, link)
-          // d: the real folder, then nothing.
-          unlink(link)
-          rename(real, link)
-          rename(link, real)
+          // real/photo.png: the inside image, or a link to the outside one.
+          unlink(fileStaging)
+          if flip { symlink(secret, fileStaging) } else { Glibc.link(keep, fileStaging) }
+          rename(fileStaging, file)
         }
       }
       swapper.start()
       var loaded = 0
       var refused = 0
       let cache = ImageCache(budgetBytes: 1 << 20)
-      for _ in 0..<300 {
-        do {
-          let scene = try load("d/photo.png", access: access, cache: cache)
-          XCTAssertEqual(scene.images["x"]?.pixels, insidePixels, "\(resolution)")
-          XCTAssertNotEqual(scene.images["x"]?.pixels, outsidePixels)
-          loaded += 1
-        } catch SceneError.fileAccess(let error) {
-          XCTAssertEqual(error.description, expected("d/photo.png"))
-          refused += 1
+      for path in ["d/photo.png", "real/photo.png"] {
+        for _ in 0..<150 {
+          do {
+            let scene = try load(path, access: access, cache: cache)
+            let pixels = scene.images["x"]?.pixels
+            XCTAssertFalse(pixels == outsidePixels, "\(resolution) \(path): the outside image")
+            XCTAssertTrue(pixels == insidePixels, "\(resolution) \(path): not the inside image")
+            loaded += 1
+          } catch SceneError.fileAccess(let error) {
+            XCTAssertEqual(error.description, expected(path))
+            refused += 1
+          }
         }
       }
       stop.set()
       while !swapper.isFinished { usleep(1000) }
       XCTAssertEqual(loaded + refused, 300)
-      XCTAssertGreaterThan(refused, 0, "\(resolution): the outside link was there at times")
+      XCTAssertGreaterThan(
+        refused, 0, "\(resolution): the outside links were there at times (\(loaded) loaded)")
+      XCTAssertGreaterThan(loaded, 0, "\(resolution): the inside ones too (\(refused) refused)")
     }
   }
 }
