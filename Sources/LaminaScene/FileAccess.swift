@@ -187,7 +187,9 @@ public struct FileAccessPolicy: Sendable, Equatable {
     var current = folder
     defer { if current != folder { close(current) } }
     for part in parts.dropLast() {
-      let next = retrying { openat(current, part, LAMINA_O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
+      let next = retrying {
+        openat(current, part, LAMINA_O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+      }
       guard next >= 0 else { return -1 }
       var info = stat()
       guard fstat(next, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {

@@ -60,7 +60,7 @@ public final class SceneWatcher {
     do {
       scene = try SceneLoader.load(
         contentsOf: url, maxImageDimension: maxImageDimension, imageCache: imageCache,
-      access: access)
+        access: access)
       return .reloaded(scene)
     } catch let error as SceneError {
       return .failed(error)

@@ -59,7 +59,8 @@ final class FileAccessCommandTests: XCTestCase {
   /// Files in the scratch folder's top level and out/ (temporaries too).
   func written() throws -> [String] {
     let fm = FileManager.default
-    return try (fm.contentsOfDirectory(atPath: scratch.path)
+    return try
+      (fm.contentsOfDirectory(atPath: scratch.path)
       + fm.contentsOfDirectory(atPath: path("out")).map { "out/" + $0 }).sorted()
   }
 
@@ -104,7 +105,8 @@ final class FileAccessCommandTests: XCTestCase {
     // bench loads through the same rule.
     let bench = try lamina(["bench", "scene/scene.json", "--frames", "1", "--warmup", "0"])
     XCTAssertEqual(bench.status, 1)
-    XCTAssertEqual(bench.stderr, "lamina: " + refusal("scene.json", "../assets/images/photo.png") + "\n")
+    XCTAssertEqual(
+      bench.stderr, "lamina: " + refusal("scene.json", "../assets/images/photo.png") + "\n")
     let benchAssets = try lamina(
       ["bench", "scene/scene.json", "--frames", "1", "--warmup", "0", "--assets", "assets"])
     XCTAssertEqual(benchAssets.status, 0, benchAssets.stderr)
@@ -137,7 +139,8 @@ final class FileAccessCommandTests: XCTestCase {
 
   func testBatchOutputRootConfinesEveryOutput() throws {
     try writeScene("photo.png")
-    try FileManager.default.copyItem(at: photo, to: scratch.appendingPathComponent("scene/photo.png"))
+    try FileManager.default.copyItem(
+      at: photo, to: scratch.appendingPathComponent("scene/photo.png"))
     try FileManager.default.createSymbolicLink(
       atPath: path("out/leak"), withDestinationPath: path("secret"))
     try FileManager.default.createSymbolicLink(

@@ -33,8 +33,10 @@ final class FileAccessTests: XCTestCase {
     try fm.copyItem(
       at: Self.images.appendingPathComponent("alphamask.png"),
       to: outside.appendingPathComponent("secret.png"))
-    insidePixels = try CGImage.decode(fileAt: folder.appendingPathComponent("images/inside.png").path)
-      .pixels
+    insidePixels = try CGImage.decode(
+      fileAt: folder.appendingPathComponent("images/inside.png").path
+    )
+    .pixels
     outsidePixels = try CGImage.decode(fileAt: outside.appendingPathComponent("secret.png").path)
       .pixels
     XCTAssertNotEqual(insidePixels, outsidePixels)
@@ -107,7 +109,8 @@ final class FileAccessTests: XCTestCase {
     let absolute = outside.appendingPathComponent("secret.png").path
     XCTAssertEqual(try load(absolute, access: access).images["x"]?.pixels, outsidePixels)
     // Only that folder: its parent is still refused.
-    try "x".write(to: scratch.appendingPathComponent("other.png"), atomically: true, encoding: .utf8)
+    try "x".write(
+      to: scratch.appendingPathComponent("other.png"), atomically: true, encoding: .utf8)
     XCTAssertEqual(refusal("../other.png", access: access), expected("../other.png"))
   }
 
@@ -136,8 +139,9 @@ final class FileAccessTests: XCTestCase {
   }
 
   func testDotDotThatLeavesTheFolderIsRefused() throws {
-    for path in ["../outside/secret.png", "images/../../outside/secret.png", "../../../../etc/hostname"]
-    {
+    for path in [
+      "../outside/secret.png", "images/../../outside/secret.png", "../../../../etc/hostname",
+    ] {
       XCTAssertEqual(refusal(path), expected(path))
     }
   }
