@@ -82,6 +82,14 @@ final class FileAccessCommandTests: XCTestCase {
     XCTAssertEqual(existing.status, missing.status)
   }
 
+  /// `lamina show` loads through the same rule before it opens a display.
+  func testShowRefusesBeforeOpeningADisplay() throws {
+    try writeScene("../secret/photo.png")
+    let run = try lamina(["show", "scene/scene.json", "--frames", "1"])
+    XCTAssertEqual(run.status, 1)
+    XCTAssertEqual(run.stderr, "lamina: " + refusal("scene.json", "../secret/photo.png") + "\n")
+  }
+
   func testAssetsAndAllowAnyPathOpenTheDoorOnPurpose() throws {
     try writeScene("../assets/images/photo.png")
     let refused = try lamina(["render", "scene/scene.json", "-o", "out/a.png"])
