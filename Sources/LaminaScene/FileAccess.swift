@@ -130,11 +130,7 @@ public struct FileAccessPolicy: Sendable, Equatable {
     var parent = top
     defer { if parent != top { close(parent) } }
     if parts.count > 1 {
-      let flags = LAMINA_O_PATH | O_DIRECTORY | O_CLOEXEC
-      var fd = lamina_open_beneath(top, parts.dropLast().joined(separator: "/"), flags)
-      if fd < 0, errno == ENOSYS {
-        fd = walk(top, parts.dropLast().joined(separator: "/") + "/.", flags: flags)
-      }
+      let fd = openFolder(parts.dropLast().joined(separator: "/"), beneath: top)
       if fd < 0 {
         // A folder still to make: only links (or files) on the way refuse.
         guard errno == ENOENT else { return false }
@@ -153,6 +149,33 @@ public struct FileAccessPolicy: Sendable, Equatable {
     var info = stat()
     guard fstatat(parent, last, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return errno == ENOENT }
     return (info.st_mode & S_IFMT) == S_IFREG
+  }
+
+  /// Whether the folder at `path` (absolute, or relative to the working
+  /// directory) is `root` or lies beneath it by this rule (`lamina batch
+  /// --scene-root`: an inline scene's base). A check before the reads,
+  /// which then confine themselves to that folder.
+  public static func allowsReading(folder path: String, in root: URL) -> Bool {
+    let top = absolute(root.path)
+    let target = absolute(path)
+    if target == top { return true }
+    guard let rest = Self.path(target, beneath: top) else { return false }
+    let folder = retrying { Glibc.open(top, LAMINA_O_PATH | O_DIRECTORY | O_CLOEXEC) }
+    guard folder >= 0 else { return false }
+    defer { close(folder) }
+    let fd = openFolder(rest, beneath: folder)
+    guard fd >= 0 else { return false }
+    close(fd)
+    return true
+  }
+
+  /// A descriptor (`O_PATH`) of the folder `rest` beneath `folder`, with
+  /// no link leading out, or -1 with errno set.
+  private static func openFolder(_ rest: String, beneath folder: Int32) -> Int32 {
+    let flags = LAMINA_O_PATH | O_DIRECTORY | O_CLOEXEC
+    let fd = lamina_open_beneath(folder, rest, flags)
+    guard fd < 0, errno == ENOSYS else { return fd }
+    return walk(folder, rest + "/.", flags: flags)
   }
 
   // MARK: Opening beneath a folder

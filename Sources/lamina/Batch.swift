@@ -5,7 +5,7 @@ import LaminaScene
 
 let batchUsage = """
   usage: lamina batch JOBS.jsonl [--memory-budget BYTES] [--output-root DIR]
-                     [--assets DIR]... [--allow-any-path]
+                     [--scene-root DIR] [--assets DIR]... [--allow-any-path]
          lamina batch - [...]      (jobs on standard input)
 
   Renders many jobs in one process: the GL context, the compiled shaders,
@@ -38,6 +38,9 @@ let batchUsage = """
                          read by: no absolute path elsewhere, no '..' or links
                          leading out); a job writing elsewhere fails, writing
                          nothing
+  --scene-root DIR       every job's scene file, and every inline scene's base
+                         (or the working directory), must lie in DIR (the same
+                         rule); a job reading elsewhere fails
   --assets DIR           let scenes read the files in DIR and below too
                          (repeatable); by default a scene reads only files in
                          its own folder (an inline scene: in its base) and below
@@ -53,7 +56,8 @@ let batchUsage = """
 func runBatch(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
-      arguments, valued: AccessOptions.valued.union(["--memory-budget", "--output-root"]),
+      arguments,
+      valued: AccessOptions.valued.union(["--memory-budget", "--output-root", "--scene-root"]),
       switches: AccessOptions.switches, command: "batch", usage: batchUsage)
     guard options.positional.count == 1 else {
       throw UsageError("batch needs one jobs file (or - for standard input)\n" + batchUsage)
@@ -61,6 +65,7 @@ func runBatch(_ arguments: [String]) -> Int32 {
     let budget = try options.string("--memory-budget").map(parseByteCount) ?? (1 << 30)
     let access = try AccessOptions.policy(options)
     let outputRoot = try OutputRoot(options)
+    let sceneRoot = try SceneRoot(options)
     let path = options.positional[0]
     let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
@@ -71,7 +76,7 @@ func runBatch(_ arguments: [String]) -> Int32 {
     let stop = try BatchStop()
     var batch = Batch(
       fileName: path == "-" ? "stdin" : URL(fileURLWithPath: path).lastPathComponent,
-      budgetBytes: budget, access: access, outputRoot: outputRoot)
+      budgetBytes: budget, access: access, outputRoot: outputRoot, sceneRoot: sceneRoot)
     var reader = LineReader(fd: fd, stop: stop)
     var number = 0
     while stop.signal == nil, let line = try reader.next() {
@@ -114,6 +119,7 @@ struct Batch {
   /// What every job's scene may read, and where its output may go.
   let access: FileAccessPolicy
   let outputRoot: OutputRoot?
+  let sceneRoot: SceneRoot?
   private var renderer: Renderer?
   /// Set when a context was lost: the next renderer gets a context of its own.
   private var needsFreshContext = false
@@ -126,11 +132,12 @@ struct Batch {
 
   init(
     fileName: String, budgetBytes: Int, access: FileAccessPolicy = .confined,
-    outputRoot: OutputRoot? = nil
+    outputRoot: OutputRoot? = nil, sceneRoot: SceneRoot? = nil
   ) {
     self.fileName = fileName
     self.access = access
     self.outputRoot = outputRoot
+    self.sceneRoot = sceneRoot
     // One decoded-image cache for every job; RenderJob.load hands it to the
     // scene loader (the one place where loads meet it).
     images = ImageCache(budgetBytes: budgetBytes / 2)
@@ -155,6 +162,7 @@ struct Batch {
       let output = parsed.output
       job.access = access
       try outputRoot?.check(job, output: output, place: "\(fileName):\(number)")
+      if let sceneRoot { job = try sceneRoot.confine(job, place: "\(fileName):\(number)") }
       outcome = attempt(job, number: number, output: output)
     } catch {
       outcome = .failure("\(error)")

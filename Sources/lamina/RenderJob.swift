@@ -17,6 +17,9 @@ struct RenderJob {
     /// `name` in errors; its image paths are relative to `base`, or to the
     /// working directory when nil, and confined to that folder.
     case inline(JSON, base: URL?, name: String)
+    /// A scene file's bytes, already read (`batch --scene-root`), named
+    /// `name` in errors; its image paths are relative to `base`.
+    case data(Data, base: URL, name: String)
   }
 
   /// What is rendered, and to where.
@@ -110,6 +113,10 @@ struct RenderJob {
     case .inline(let json, let base, let name):
       return try SceneLoader.load(
         json: json, baseURL: base, fileName: name, maxImageDimension: maxImageDimension,
+        imageCache: images, access: access)
+    case .data(let data, let base, let name):
+      return try SceneLoader.load(
+        data: data, baseURL: base, fileName: name, maxImageDimension: maxImageDimension,
         imageCache: images, access: access)
     }
   }

@@ -145,6 +145,56 @@ final class FileAccessCommandTests: XCTestCase {
     XCTAssertEqual(any.status, 0, any.stdout + any.stderr)
   }
 
+  /// `--scene-root DIR`: job lines that carry user input cannot point a
+  /// job at a scene file, or an inline scene at a base, outside DIR; the
+  /// message is the same whether the file exists or not.
+  func testBatchSceneRootConfinesSceneFilesAndBases() throws {
+    try writeScene("images/photo.png")
+    try FileManager.default.createDirectory(
+      atPath: path("scene/images"), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: photo, to: URL(fileURLWithPath: path("scene/images/photo.png")))
+    try sceneJSON("photo.png").write(
+      toFile: path("secret/s.json"), atomically: true, encoding: .utf8)
+    try FileManager.default.createSymbolicLink(
+      atPath: path("scene/leak"), withDestinationPath: path("secret"))
+    let inline = sceneJSON("images/photo.png")
+    let jobs: [(String, Bool)] = [
+      (#"{"scene": "scene/scene.json", "output": "out/1.png"}"#, true),
+      (#"{"scene": "\#(path("scene/scene.json"))", "output": "out/2.png"}"#, true),
+      (#"{"scene": \#(inline), "base": "scene", "output": "out/3.png"}"#, true),
+      (#"{"scene": "secret/s.json", "output": "out/4.png"}"#, false),
+      (#"{"scene": "scene/../secret/s.json", "output": "out/5.png"}"#, false),
+      (#"{"scene": "scene/leak/s.json", "output": "out/6.png"}"#, false),
+      (#"{"scene": "secret/none.json", "output": "out/7.png"}"#, false),
+      (#"{"scene": \#(inline), "base": "secret", "output": "out/8.png"}"#, false),
+      (#"{"scene": \#(inline), "base": "scene/leak", "output": "out/9.png"}"#, false),
+      (#"{"scene": \#(inline), "output": "out/10.png"}"#, false),
+    ]
+    let run = try lamina(
+      ["batch", "-", "--scene-root", "scene"], input: jobs.map(\.0).joined(separator: "\n"))
+    XCTAssertEqual(run.status, 1, run.stderr)
+    let results = run.stdout.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    XCTAssertEqual(results.map { $0["ok"] as? Bool }, jobs.map(\.1), run.stdout)
+    func refusal(_ line: Int, _ key: String, _ path: String) -> String {
+      "stdin:\(line): \(key): cannot read '\(path)': not inside --scene-root \(self.path("scene")),"
+        + " missing or unreadable (no absolute paths elsewhere, no '..' or links that lead out)"
+    }
+    let errors = results.map { $0["error"] as? String }
+    XCTAssertEqual(errors[3], refusal(4, "scene", "secret/s.json"))
+    XCTAssertEqual(errors[4], refusal(5, "scene", "scene/../secret/s.json"))
+    XCTAssertEqual(errors[5], refusal(6, "scene", "scene/leak/s.json"))
+    // Missing reads the same as outside.
+    XCTAssertEqual(errors[6], refusal(7, "scene", "secret/none.json"))
+    XCTAssertEqual(errors[7], refusal(8, "base", "secret"))
+    XCTAssertEqual(errors[8], refusal(9, "base", "scene/leak"))
+    XCTAssertEqual(errors[9], refusal(10, "base", "."))
+    XCTAssertEqual(
+      try written().filter { $0.hasPrefix("out/") }, ["out/1.png", "out/2.png", "out/3.png"])
+  }
+
   func testBatchOutputRootConfinesEveryOutput() throws {
     try writeScene("photo.png")
     try FileManager.default.copyItem(
