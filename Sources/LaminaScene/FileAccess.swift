@@ -239,7 +239,7 @@ public struct FileAccessPolicy: Sendable, Equatable {
   public static func isURL(_ reference: String) -> Bool {
     guard let colon = reference.firstIndex(of: ":") else { return false }
     let scheme = reference[..<colon]
-    guard scheme.count >= 2, let first = scheme.unicodeScalars.first,
+    guard scheme.count >= 2, let first = scheme.unicodeScalars.first, first.isASCII,
       CharacterSet.letters.contains(first)
     else { return false }
     return scheme.unicodeScalars.allSatisfy {

@@ -7,9 +7,11 @@ import Lamina
 ///
 /// Scene files are untrusted input: every number is checked where it is
 /// read (finite, in its key's range), every count and total against the
-/// `Limits` (docs/limits.md) before the work it bounds, and images are
-/// decoded only when a layer uses them, once per file, within the image
-/// cache's budget, their headers checked before their pixels are allocated.
+/// `Limits` (docs/limits.md) before the work it bounds, image paths are
+/// confined to the scene's folder unless a `FileAccessPolicy` allows more
+/// (docs/security.md), and images are decoded only when a layer uses them,
+/// once per file, within the image cache's budget, their headers checked
+/// before their pixels are allocated.
 ///
 /// ```swift
 /// let scene = try SceneLoader.load(contentsOf: URL(fileURLWithPath: "scene.json"))
