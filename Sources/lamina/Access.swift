@@ -11,12 +11,12 @@ enum AccessOptions {
 
   /// Their lines in a subcommand's usage.
   static let usage = """
-        --assets DIR            let scenes read the files in DIR and below too
-                                (repeatable); by default a scene reads only files in
-                                its own folder and below: no absolute paths, no '..'
-                                or links leading out, no URLs
-        --allow-any-path        let scenes read any file the process can (trusted
-                                input only)
+      --assets DIR            let scenes read the files in DIR and below too
+                              (repeatable); by default a scene reads only files in
+                              its own folder and below: no absolute paths, no '..'
+                              or links leading out, no URLs
+      --allow-any-path        let scenes read any file the process can (trusted
+                              input only)
     """
 
   /// The policy the options ask for; an `--assets` that is not a folder is

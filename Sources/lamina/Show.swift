@@ -14,8 +14,8 @@ let showUsage = """
   SIGINT or SIGTERM (or --frames / --duration); redraws only what changed,
   and nothing while nothing moves. The scene file is reloaded when it
   changes (a bad edit is reported and the old scene stays; a reload reads
-  what the first load may). Output: a
-  Wayland window when WAYLAND_DISPLAY is set (or --wayland), else DRM/KMS.
+  what the first load may). Output: a Wayland window when WAYLAND_DISPLAY
+  is set (or --wayland), else DRM/KMS.
 
   options:
     --wayland               show in a Wayland window (full-screen)
