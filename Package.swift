@@ -27,6 +27,8 @@ let package = Package(
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
     .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
     .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+    // openat2(2) for FileAccessPolicy (kernel headers only: no library, no pkg-config).
+    .systemLibrary(name: "CFileAccess"),
     .systemLibrary(
       name: "CPango", pkgConfig: "pangocairo",
       providers: [.apt(["libpango1.0-dev", "fonts-dejavu-core"])]),
@@ -36,7 +38,7 @@ let package = Package(
     // 2D drawing on the CPU with Cairo and Pango: shape and text rasterizing.
     .target(name: "LaminaDraw", dependencies: ["Lamina", "CCairo", "CPango"]),
     // The scene file format: decoding, key paths, errors.
-    .target(name: "LaminaScene", dependencies: ["Lamina"]),
+    .target(name: "LaminaScene", dependencies: ["Lamina", "CFileAccess"]),
     // Frame building (render tree, draw list, batching) and the GL backend.
     .target(
       name: "LaminaRender",

@@ -13,8 +13,13 @@ for GIF and APNG the shards' PNG frames encoded once.
     python3 distributed/lamina_ray.py render SCENE.json --frames 0..239 \\
         --output-dir frames [--pattern 'frame-%04d.png'] --shards 8
     python3 distributed/lamina_ray.py shard --frames 0..239 --shards 8 --index 3   # -> 120..149
+
     python3 distributed/lamina_ray.py join --video out.y4m part-0.y4m part-1.y4m ...
     python3 distributed/lamina_ray.py join --video out.mp4 part-0.mp4 part-1.mp4 ...
+
+The scene reads only files in its own folder and below unless `--assets
+DIR` (repeatable) or `--allow-any-path` say more, as with `lamina`;
+`--output-root DIR` confines `--video` and `--output-dir` to DIR.
 
 `shard` and `join` need no Ray: they are the same shard arithmetic and the
 same join for other schedulers (the Kubernetes Indexed Job in k8s/ uses
@@ -317,13 +322,14 @@ def find_lamina(name):
     return found
 
 
-def render_shard(lamina, scene, first, last, fps, scale, video, frames, encoding=None):
+def render_shard(lamina, scene, first, last, fps, scale, video, frames, encoding=None, access=()):
     """Renders frames first..last with one `lamina batch` on this machine, in
     a private folder, and returns what it wrote: the video segment's bytes
     (`video`: True or "y4m" for YUV4MPEG2, else "mp4", "webm" or "mov",
     encoded with `encoding`, a dict of codec, crf, bitrate) and
-    [(frame, PNG bytes)] (`frames`), either None when not asked for. Runs
-    on a Ray worker (or anywhere: other schedulers, tests)."""
+    [(frame, PNG bytes)] (`frames`), either None when not asked for.
+    `access`: lamina's `--assets DIR` / `--allow-any-path` options, passed
+    through. Runs on a Ray worker (or anywhere: other schedulers, tests)."""
     if video is True:
         video = "y4m"
     with tempfile.TemporaryDirectory(prefix="lamina-shard-") as folder:
@@ -341,7 +347,7 @@ def render_shard(lamina, scene, first, last, fps, scale, video, frames, encoding
                 job.update({k: v for k, v in (encoding or {}).items() if v is not None})
             lines.append(json.dumps(job))
         run = subprocess.run(
-            [find_lamina(lamina), "batch", "-"],
+            [find_lamina(lamina), "batch", "-", "--output-root", folder, *access],
             input=("\n".join(lines) + "\n").encode(),
             capture_output=True,
             timeout=24 * 3600,
@@ -367,11 +373,52 @@ def render_shard(lamina, scene, first, last, fps, scale, video, frames, encoding
 # --- the driver -------------------------------------------------------------
 
 
+def access_options(args):
+    """`--assets DIR`... and `--allow-any-path` for the shards' `lamina
+    batch` (folders made absolute: workers start elsewhere)."""
+    options = []
+    for folder in args.assets or []:
+        if not os.path.isdir(folder):
+            raise ValueError(f"--assets: '{folder}' is not a folder")
+        options += ["--assets", os.path.abspath(folder)]
+    if args.allow_any_path:
+        options.append("--allow-any-path")
+    return options
+
+
+def inside_root(path, root):
+    """Whether writing `path` stays inside the folder `root`: its real
+    folder (links resolved) lies in root's, and the name itself is no link."""
+    real_root = os.path.realpath(root)
+    folder = os.path.realpath(os.path.dirname(os.path.abspath(path)))
+    if os.path.islink(path):
+        return False
+    return os.path.commonpath([real_root, folder]) == real_root
+
+
+def check_output_root(args):
+    """`--output-root DIR`: --video and --output-dir must lie in DIR."""
+    if args.output_root is None:
+        return
+    if not os.path.isdir(args.output_root):
+        raise ValueError(f"--output-root: '{args.output_root}' is not a folder")
+    for flag, path in (("--video", args.video), ("--output-dir", args.output_dir)):
+        if path is None:
+            continue
+        target = path if flag == "--video" else os.path.join(path, "x")
+        if not inside_root(target, args.output_root):
+            raise ValueError(
+                f"{flag}: cannot write '{path}': not inside --output-root {args.output_root}"
+                " (no absolute paths elsewhere, no '..' or links that lead out)")
+
+
 def render(args):
     """Starts (or joins) Ray, renders the shards as tasks, joins them."""
+    first, last = parse_frames(args.frames)
+    check_output_root(args)
+    access = access_options(args)
     import ray  # only the render command needs Ray
 
-    first, last = parse_frames(args.frames)
     ranges = shard_ranges(first, last, args.shards)
     if args.output_dir:
         frame_name(args.pattern, first)  # a bad pattern fails before any work
@@ -404,7 +451,7 @@ def render(args):
             retry_exceptions=True)
         refs = [
             task.remote(args.lamina, scene, a, b, args.fps, args.scale,
-                        segment, want_frames, encoding)
+                        segment, want_frames, encoding, access)
             for a, b in ranges
         ]
         # Results come back in shard order, whichever finished first.
@@ -486,6 +533,13 @@ def main(argv=None):
     r.add_argument("--max-retries", type=int, default=3, help="Ray retries of a failed shard")
     r.add_argument("--ship", action="store_true",
                    help="send the scene's folder to the workers (Ray runtime_env working_dir)")
+    r.add_argument("--assets", action="append", metavar="DIR",
+                   help="let the scene read files in DIR too (repeatable; a path every"
+                        " worker can read); by default only its own folder and below")
+    r.add_argument("--allow-any-path", action="store_true",
+                   help="let the scene read any file (trusted input only)")
+    r.add_argument("--output-root", metavar="DIR",
+                   help="--video and --output-dir must lie in DIR (links resolved)")
 
     s = commands.add_parser("shard", help="print shard INDEX's frame range, FIRST..LAST")
     s.add_argument("--frames", required=True)

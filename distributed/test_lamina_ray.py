@@ -85,6 +85,56 @@ class ShardsAndJoins(unittest.TestCase):
 
 
 @unittest.skipUnless(os.access(LAMINA, os.X_OK), f"no lamina binary at {LAMINA}")
+class Access(unittest.TestCase):
+    """The shards read what `lamina` lets a scene read; --assets and
+    --allow-any-path pass through; --output-root confines the outputs."""
+
+    def setUp(self):
+        self.scratch = tempfile.mkdtemp(prefix="lamina-ray-access-")
+        os.makedirs(os.path.join(self.scratch, "scene"))
+        os.makedirs(os.path.join(self.scratch, "secret"))
+        shutil.copy(os.path.join(ROOT, "Tests/LaminaRenderTests/Fixtures/batch/images/photo.png"),
+                    os.path.join(self.scratch, "secret", "photo.png"))
+        self.scene = os.path.join(self.scratch, "scene", "scene.json")
+        with open(self.scene, "w") as f:
+            json.dump({"lamina": 1, "canvas": {"width": 16, "height": 16},
+                       "images": {"p": "../secret/photo.png"},
+                       "root": {"sublayers": [{"frame": [0, 0, 16, 16], "contents": "p"}]}}, f)
+
+    def tearDown(self):
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def test_a_shard_is_confined_unless_told_otherwise(self):
+        with self.assertRaisesRegex(lamina_ray.ShardFailed,
+                                    r"cannot read '\.\./secret/photo\.png': not allowed, missing or unreadable"):
+            lamina_ray.render_shard(LAMINA, self.scene, 0, 1, 12, None, True, False)
+        for access in (["--assets", os.path.join(self.scratch, "secret")], ["--allow-any-path"]):
+            segment, _ = lamina_ray.render_shard(LAMINA, self.scene, 0, 1, 12, None, True, False,
+                                                 access)
+            self.assertTrue(segment.startswith(b"YUV4MPEG2 W16 H16"))
+
+    def test_outputs_outside_the_output_root_are_refused_before_any_work(self):
+        out = os.path.join(self.scratch, "out")
+        os.makedirs(out)
+        os.symlink(os.path.join(self.scratch, "secret"), os.path.join(out, "leak"))
+        for flag, path in (("--video", os.path.join(self.scratch, "x.y4m")),
+                           ("--video", os.path.join(out, "..", "x.y4m")),
+                           ("--video", os.path.join(out, "leak", "x.y4m")),
+                           ("--output-dir", os.path.join(out, "leak"))):
+            run = subprocess.run(
+                [sys.executable, os.path.join(HERE, "lamina_ray.py"), "render", self.scene,
+                 "--frames", "0..1", flag, path, "--output-root", out, "--lamina", LAMINA],
+                capture_output=True, timeout=60)
+            self.assertEqual(run.returncode, 2, run.stderr.decode())
+            self.assertIn(f"{flag}: cannot write '{path}': not inside --output-root {out}",
+                          run.stderr.decode())
+        self.assertEqual(sorted(os.listdir(self.scratch)), ["out", "scene", "secret"])
+        self.assertEqual(os.listdir(os.path.join(self.scratch, "secret")), ["photo.png"])
+        self.assertTrue(lamina_ray.inside_root(os.path.join(out, "new", "b.y4m"), out))
+        self.assertTrue(lamina_ray.inside_root(os.path.join(out, "b.y4m"), out))
+
+
+@unittest.skipUnless(os.access(LAMINA, os.X_OK), f"no lamina binary at {LAMINA}")
 class RayRender(unittest.TestCase):
     def setUp(self):
         try:

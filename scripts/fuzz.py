@@ -5,7 +5,9 @@ A seeded, structure-aware mutator of the project's own scenes (the test
 fixtures, Examples/ and Benchmarks/scenes): each input is a valid scene with
 a few mutations (types swapped, extreme numbers, huge counts, deep nesting,
 long arrays, path data with enormous arcs and curves, images with lying
-headers, truncated and corrupt PNG and JPEG made here), rendered by
+headers, truncated and corrupt PNG and JPEG made here, image paths that
+escape the allowed folders: absolute, `../`, links the fuzzer makes, URLs),
+rendered by
 `lamina render` (single frames, `--frames` sequences and `--video`, with odd
 flags) under a timeout and a resident-memory limit. Each outcome is classed:
 
@@ -20,8 +22,10 @@ flags) under a timeout and a resident-memory limit. Each outcome is classed:
   stderr-noise    exit 0 but something on standard error
   bad-output      exit 0 but an output missing, empty or not PNG/YUV4MPEG2
   bad-status      any other exit status
+  escape          exit 0 although the scene names an image outside the folders
+                  it may read (a secret PNG in a private temporary folder)
 
-The last nine are findings: each is shrunk (layers, keys and list items
+The last ten are findings: each is shrunk (layers, keys and list items
 removed, numbers simplified, while the outcome stays the same) and saved
 under OUT/findings/CLASS-SEED-INDEX/ with its images and the command.
 Same seed and count, same inputs: a run is reproducible.
@@ -29,6 +33,7 @@ Same seed and count, same inputs: a run is reproducible.
   scripts/fuzz.py --seed 1 --count 200                # 200 inputs from seed 1
   scripts/fuzz.py --seed 7 --duration 3600 --jobs 2   # an hour
   scripts/fuzz.py --replay OUT/findings/crash-7-31    # run a saved finding again
+  scripts/fuzz.py --check-escapes                     # each escaping image path once
 
 Exit status: 0 when nothing was found, 1 when something was, 2 on bad usage.
 The last line of output is a JSON summary (inputs, seeds, outcome counts,
@@ -52,7 +57,7 @@ import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FINDINGS = ["crash", "hang", "memory", "slow", "partial-output", "no-path", "stderr-noise",
-            "bad-output", "bad-status"]
+            "bad-output", "bad-status", "escape"]
 
 # --------------------------------------------------------------------------
 # Images made here: valid, lying, truncated, corrupt, bombs.
@@ -472,6 +477,14 @@ def mutate(doc, rng, images_folder):
         layer["path"] = random_path(rng)
         layer["strokeColor"] = "#ff0000"
         return "path"
+    if choice == 7 and rng.random() < 0.25:  # an image path that leaves the allowed folders
+        kind, path = escaping_path(rng, images_folder)
+        name = "fuzz%d" % rng.randrange(4)
+        doc.setdefault("images", {})
+        if isinstance(doc["images"], dict):
+            doc["images"][name] = path
+        rng.choice(all_layers)["contents"] = name
+        return "escape-" + kind
     if choice == 7:  # an image
         kind = rng.choice(IMAGE_KINDS)
         name = "fuzz%d" % rng.randrange(4)
@@ -548,6 +561,54 @@ def mutate(doc, rng, images_folder):
     return "remove"
 
 
+# A valid PNG outside every folder a fuzzed scene may read (a private
+# temporary folder): a run that renders a scene naming it leaked it.
+SECRET_MARK = "lamina-fuzz-secret"
+_secret = []
+
+
+def secret_png():
+    """The secret PNG's path (made on first use; removed by main at the end)."""
+    if not _secret:
+        folder = tempfile.mkdtemp(prefix=SECRET_MARK + "-")
+        path = os.path.join(folder, "secret.png")
+        with open(path, "wb") as f:
+            f.write(png(8, 8))
+        _secret.append(path)
+    return _secret[0]
+
+
+ESCAPE_KINDS = ["absolute", "dotdot", "link-file", "link-folder", "url"]
+REFUSAL = "not allowed, missing or unreadable"
+
+
+def escaping_path(rng, images_folder, kind=None):
+    """(kind, path) of an image path that must be refused: the secret by its
+    absolute path, by `../` from the scene's folder, through a link to it
+    (or to its folder) made in the fuzzer's images folder, or as a URL."""
+    secret = secret_png()
+    levels = 30 if kind else rng.choice([2, 8, 30])
+    kind = kind or rng.choice(ESCAPE_KINDS)
+    if kind == "absolute":
+        return kind, secret
+    if kind == "dotdot":
+        # The scene is written to OUT/lamina-fuzz-*/fuzz.json: up to the root, then down.
+        return kind, "../" * levels + secret.lstrip("/")
+    if kind == "url":
+        return kind, rng.choice(["file://", "file:"]) + secret
+    link = os.path.join(images_folder, "escape-%s.%s" % (kind, "png" if kind == "link-file" else "d"))
+    if not os.path.lexists(link):
+        os.symlink(secret if kind == "link-file" else os.path.dirname(secret), link)
+    return kind, link if kind == "link-file" else os.path.join(link, "secret.png")
+
+
+def has_escape(doc):
+    """Whether a scene names an image that it may not read."""
+    images = doc.get("images") if isinstance(doc, dict) else None
+    return isinstance(images, dict) and any(
+        isinstance(v, str) and (SECRET_MARK in v or "/escape-link-" in v) for v in images.values())
+
+
 def fill_images(doc, rng, images_folder):
     """Points every `__image__` placeholder at an image entry."""
     text = json.dumps(doc)
@@ -570,7 +631,10 @@ VARIANTS = ["png", "png", "png", "time", "frames", "frames0", "video", "video-st
 def command_for(variant, rng, scene, work):
     out = os.path.join(work, "out")
     os.makedirs(out, exist_ok=True)
-    cmd = ["render", scene]
+    # The corpus's images (by absolute path) and those made here may be
+    # read; nothing else (the escape mutations).
+    images_folder = os.path.join(os.path.dirname(work), "images")
+    cmd = ["render", scene, "--assets", ROOT, "--assets", images_folder]
     expected = []
     stdout_video = False
     if variant in ("png", "time", "scale", "devnull", "symlink", "missing-dir"):
@@ -675,7 +739,8 @@ def run_lamina(binary, args, timeout, memory_mb, env):
     return killed, proc.returncode, (stdout, stdout_size), stderr, seconds, peak / 1024
 
 
-def classify(binary, scene_path, cmd, expected, stdout_video, work, timeout, memory_mb, env):
+def classify(binary, scene_path, cmd, expected, stdout_video, work, timeout, memory_mb, env,
+             escaped=False):
     out = os.path.join(work, "out")
     before = set()
     for dirpath, _, files in os.walk(out):
@@ -693,6 +758,9 @@ def classify(binary, scene_path, cmd, expected, stdout_video, work, timeout, mem
     if status < 0:
         result["class"] = "crash"
         result["signal"] = -status
+        return result
+    if status == 0 and escaped:
+        result["class"] = "escape"
         return result
     left = []
     for dirpath, dirs, files in os.walk(out):
@@ -772,7 +840,8 @@ def attempt(binary, doc, variant_args, work, timeout, memory_mb, env):
             json.dump(doc, f)
     reset_out(work)
     cmd, expected, stdout_video = variant_args(scene_path)
-    result = classify(binary, scene_path, cmd, expected, stdout_video, work, timeout, memory_mb, env)
+    result = classify(binary, scene_path, cmd, expected, stdout_video, work, timeout, memory_mb, env,
+                      escaped=has_escape(doc))
     result["command"] = ["lamina"] + [a.replace(work, ".") for a in cmd]
     return result
 
@@ -875,6 +944,24 @@ def write_test_images(folder):
             f.write(data)
 
 
+def check_escapes(binary, work, images_folder, timeout, memory_mb, env):
+    """Each kind of escaping image path once, in a small scene: each must be
+    a clean error with the refusal message (never a render). Returns
+    {kind: class}, "escape" where the secret image was read."""
+    classes = {}
+    for kind in ESCAPE_KINDS:
+        _, path = escaping_path(random.Random(kind), images_folder, kind)
+        doc = {"lamina": 1, "canvas": {"width": 8, "height": 8}, "images": {"x": path},
+               "root": {"sublayers": [{"frame": [0, 0, 8, 8], "contents": "x"}]}}
+        result = attempt(binary, doc, lambda p: command_for("png", random.Random(kind), p, work),
+                         work, timeout, memory_mb, env)
+        klass = result["class"]
+        if klass == "error" and REFUSAL not in result["stderr"]:
+            klass = "escape"
+        classes[kind] = klass
+    return classes
+
+
 def save_finding(folder, name, doc, text, result, meta):
     target = os.path.join(folder, name)
     shutil.rmtree(target, ignore_errors=True)
@@ -883,7 +970,7 @@ def save_finding(folder, name, doc, text, result, meta):
     if isinstance(images, dict):
         os.makedirs(os.path.join(target, "images"), exist_ok=True)
         for key, value in list(images.items()):
-            if isinstance(value, str) and os.path.isfile(value):
+            if isinstance(value, str) and os.path.isfile(value) and not has_escape({"images": {key: value}}):
                 local = os.path.join("images", os.path.basename(value))
                 shutil.copyfile(value, os.path.join(target, local))
                 images[key] = local
@@ -912,6 +999,8 @@ def main():
     parser.add_argument("--shrink-seconds", type=float, default=300)
     parser.add_argument("--quiet", action="store_true")
     parser.add_argument("--replay", help="run a saved finding folder again")
+    parser.add_argument("--check-escapes", action="store_true",
+                        help="run each kind of escaping image path once; exit 1 unless all are refused")
     parser.add_argument("--write-images", metavar="DIR",
                         help="write the hostile test images (the tests' fixtures) into DIR and stop")
     args = parser.parse_args()
@@ -933,6 +1022,14 @@ def main():
     args.binary = copied
     images_folder = os.path.join(args.out, "images")
     os.makedirs(images_folder, exist_ok=True)
+
+    if args.check_escapes:
+        classes = check_escapes(args.binary, work, images_folder, args.timeout, args.memory_mb, env)
+        shutil.rmtree(work, ignore_errors=True)
+        for secret in _secret:
+            shutil.rmtree(os.path.dirname(secret), ignore_errors=True)
+        print(json.dumps({"escapes": classes}))
+        return 0 if all(c == "error" for c in classes.values()) else 1
 
     if args.replay:
         with open(os.path.join(args.replay, "finding.json")) as f:
@@ -1020,6 +1117,8 @@ def main():
     except KeyboardInterrupt:
         pass
     shutil.rmtree(work, ignore_errors=True)
+    for secret in _secret:
+        shutil.rmtree(os.path.dirname(secret), ignore_errors=True)
     summary = {"seed": args.seed, "inputs": i, "seconds": round(time.time() - start, 1),
                "outcomes": counts, "findings": findings}
     print(json.dumps(summary))

@@ -93,6 +93,12 @@ public final class ImageCache: @unchecked Sendable {
     examine(path).map { AnyHashable($0.0) }
   }
 
+  /// The identity of a file opened through a `FileAccessPolicy`, as
+  /// `identity(ofFileAt:)` gives it.
+  public static func identity(of file: AllowedFile) -> AnyHashable {
+    AnyHashable(FileIdentity(device: file.device, inode: file.inode))
+  }
+
   private static func examine(_ path: String) -> (FileIdentity, FileStamp)? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
@@ -106,7 +112,9 @@ public final class ImageCache: @unchecked Sendable {
     )
   }
 
-  /// The image in the file at `path`, decoded now or earlier. Its header is
+  /// The image in the file at `path`, decoded now or earlier: a path given
+  /// by trusted code, read with no `FileAccessPolicy` (a document's paths
+  /// go through one: `image(_:maxDimension:admit:)`). Its header is
   /// checked first (a cached image's too) against `maxDimension` and
   /// `Limits.maxImagePixels`, then handed to `admit`.
   /// - Parameter admit: sees the header before anything is decoded, and
@@ -117,29 +125,50 @@ public final class ImageCache: @unchecked Sendable {
     atPath path: String, maxDimension: Int = Limits.maxImageSide,
     admit: (ImageHeader) throws -> Void = { _ in }
   ) throws -> CGImage {
-    let file = Self.examine(path)
-    let key = file.map { Key(file: $0.0, maxDimension: maxDimension) }
-    let name = URL(fileURLWithPath: path).standardizedFileURL.path
-    if let key, let stamp = file?.1 {
-      lock.lock()
-      clock &+= 1
-      if var entry = entries[key], entry.stamp == stamp {
-        entry.used = clock
-        if entry.paths.insert(name).inserted { byPath[name] = key }
-        entries[key] = entry
-        found += 1
-        lock.unlock()
-        let header = ImageHeader(
-          format: entry.format, width: entry.image.width, height: entry.image.height)
-        try CGImage.check(header, path: path, maxDimension: maxDimension)
-        try admit(header)
-        return entry.image
-      }
-      lock.unlock()
+    guard let file = AllowedFile.trusted(path: path) else {
+      throw ImageError.unreadable(path: path, reason: String(cString: strerror(errno)))
     }
+    return try image(file, maxDimension: maxDimension, admit: admit)
+  }
+
+  /// The image in `file` (opened through a `FileAccessPolicy`), decoded now
+  /// or earlier; read through its descriptor, never by its path again.
+  /// Errors name it by its path as the document wrote it.
+  public func image(
+    _ file: AllowedFile, maxDimension: Int = Limits.maxImageSide,
+    admit: (ImageHeader) throws -> Void = { _ in }
+  ) throws -> CGImage {
+    let path = file.reference
+    let key = Key(
+      file: FileIdentity(device: file.device, inode: file.inode), maxDimension: maxDimension)
+    let stamp = FileStamp(
+      size: Int64(file.size), seconds: file.modified.seconds,
+      nanoseconds: file.modified.nanoseconds)
+    let name = file.path
+    lock.lock()
+    clock &+= 1
+    if var entry = entries[key], entry.stamp == stamp {
+      entry.used = clock
+      if entry.paths.insert(name).inserted { byPath[name] = key }
+      entries[key] = entry
+      found += 1
+      lock.unlock()
+      let header = ImageHeader(
+        format: entry.format, width: entry.image.width, height: entry.image.height)
+      try CGImage.check(header, path: path, maxDimension: maxDimension)
+      try admit(header)
+      return entry.image
+    }
+    lock.unlock()
     // Decoding runs unlocked: another thread may decode the same file at
     // the same time, and the last one in stays.
-    let data = try CGImage.readImageFile(atPath: path)
+    guard file.size <= Limits.maxImageFileBytes,
+      let data = try file.read(maxBytes: Limits.maxImageFileBytes)
+    else {
+      throw ImageError.fileTooLarge(
+        path: path, bytes: max(file.size, Limits.maxImageFileBytes + 1),
+        limit: Limits.maxImageFileBytes)
+    }
     let header = try CGImage.header(of: data, path: path)
     try CGImage.check(header, path: path, maxDimension: maxDimension)
     try admit(header)
@@ -147,7 +176,6 @@ public final class ImageCache: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     decoded += 1
-    guard let key, let stamp = file?.1 else { return image }
     drop(key)
     if let previous = byPath[name], previous.file != key.file { drop(previous) }
     let size = image.width * image.height * 4

@@ -6,6 +6,8 @@ struct SceneDecoder {
   let file: String
   let baseURL: URL?
   let maxImageDimension: Int
+  /// Which image files the scene may read.
+  let access: FileAccessPolicy
   /// What the decoding found so far: a reference, so that the value
   /// decoders (which do not mutate) can decode images on first use and
   /// record layers' paths.
@@ -13,7 +15,7 @@ struct SceneDecoder {
 
   final class State {
     let imageCache: ImageCache
-    /// The files of the `images` entries, by name.
+    /// The paths of the `images` entries as written, by name.
     var imageFiles: [String: String] = [:]
     /// The images decoded so far, by name.
     var images: [String: CGImage] = [:]
@@ -27,10 +29,14 @@ struct SceneDecoder {
     init(imageCache: ImageCache) { self.imageCache = imageCache }
   }
 
-  init(file: String, baseURL: URL?, maxImageDimension: Int, imageCache: ImageCache? = nil) {
+  init(
+    file: String, baseURL: URL?, maxImageDimension: Int, imageCache: ImageCache? = nil,
+    access: FileAccessPolicy = .confined
+  ) {
     self.file = file
     self.baseURL = baseURL
     self.maxImageDimension = maxImageDimension
+    self.access = access
     state = State(imageCache: imageCache ?? ImageCache())
   }
 
@@ -132,22 +138,10 @@ struct SceneDecoder {
       guard case .string(let relative) = value else {
         throw wrongType(path, "a file path string", value)
       }
-      let url: URL
-      if relative.hasPrefix("/") {
-        url = URL(fileURLWithPath: relative)
-      } else if let baseURL {
-        url = baseURL.appendingPathComponent(relative)
-      } else {
-        url = URL(fileURLWithPath: relative)
-      }
-      var info = stat()
-      guard stat(url.path, &info) == 0 else {
-        let reason = errno == ENOENT ? "no such file" : String(cString: strerror(errno))
-        throw SceneError.imageFailed(
-          file: file, path: path,
-          message: ImageError.unreadable(path: url.path, reason: reason).description)
-      }
-      state.imageFiles[name] = url.path
+      // Opened (allowed, a regular file) now, so that a scene naming a
+      // file it may not read fails to load whether a layer uses it or not.
+      _ = try open(relative, path)
+      state.imageFiles[name] = relative
     }
   }
 
@@ -155,15 +149,16 @@ struct SceneDecoder {
   /// the budget); `path` is the JSON path of the use, for errors.
   func decodedImage(named name: String, at path: String) throws -> CGImage? {
     if let image = state.images[name] { return image }
-    guard let filePath = state.imageFiles[name] else { return nil }
-    let identity = ImageCache.identity(ofFileAt: filePath)
-    if let identity, let image = state.decodedFiles[identity] {
+    guard let reference = state.imageFiles[name] else { return nil }
+    let opened = try open(reference, "images.\(name)")
+    let identity = ImageCache.identity(of: opened)
+    if let image = state.decodedFiles[identity] {
       state.images[name] = image
       return image
     }
     let budget = state.imageCache.sceneBudgetBytes
     do {
-      let image = try state.imageCache.image(atPath: filePath, maxDimension: maxImageDimension) {
+      let image = try state.imageCache.image(opened, maxDimension: maxImageDimension) {
         header in
         // The scene's own total, from the header, before anything is decoded.
         let total = self.state.decodedBytes + header.decodedBytes
@@ -177,10 +172,22 @@ struct SceneDecoder {
       }
       state.decodedBytes += image.width * image.height * 4
       state.images[name] = image
-      if let identity { state.decodedFiles[identity] = image }
+      state.decodedFiles[identity] = image
       return image
     } catch let e as ImageError {
       throw SceneError.imageFailed(file: file, path: path, message: "images.\(name): \(e)")
+    } catch let e as FileAccessError {
+      throw SceneError.fileAccess(e)
+    }
+  }
+
+  /// The image file `reference` names, opened if `access` allows it
+  /// (relative to the scene's folder); `path` is its JSON path.
+  func open(_ reference: String, _ path: String) throws -> AllowedFile {
+    do {
+      return try access.open(reference, from: baseURL, file: file, jsonPath: path)
+    } catch let e as FileAccessError {
+      throw SceneError.fileAccess(e)
     }
   }
 

@@ -33,6 +33,9 @@ public enum SceneError: Error, Equatable, CustomStringConvertible {
   case unknownImage(file: String, path: String, name: String, known: [String])
   /// An image file that is missing, corrupt or too large (the decoder's message).
   case imageFailed(file: String, path: String, message: String)
+  /// A file path the scene may not read, or one missing or unreadable
+  /// (one message for all: `FileAccessPolicy`).
+  case fileAccess(FileAccessError)
   /// SVG path data that does not parse.
   case invalidPath(file: String, path: String, error: PathError)
   /// A filter name that Lamina does not know.
@@ -78,6 +81,8 @@ public enum SceneError: Error, Equatable, CustomStringConvertible {
       return "\(file): \(path): no image named '\(name)' in images (\(hint))"
     case .imageFailed(let file, let path, let message):
       return "\(file): \(path): \(message)"
+    case .fileAccess(let error):
+      return error.description
     case .invalidPath(let file, let path, let error):
       return "\(file): \(path): bad SVG path data \(error)"
     case .unknownFilter(let file, let path, let name, let allowed):

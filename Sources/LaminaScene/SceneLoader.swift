@@ -7,9 +7,11 @@ import Lamina
 ///
 /// Scene files are untrusted input: every number is checked where it is
 /// read (finite, in its key's range), every count and total against the
-/// `Limits` (docs/limits.md) before the work it bounds, and images are
-/// decoded only when a layer uses them, once per file, within the image
-/// cache's budget, their headers checked before their pixels are allocated.
+/// `Limits` (docs/limits.md) before the work it bounds, image paths are
+/// confined to the scene's folder unless a `FileAccessPolicy` allows more
+/// (docs/security.md), and images are decoded only when a layer uses them,
+/// once per file, within the image cache's budget, their headers checked
+/// before their pixels are allocated.
 ///
 /// ```swift
 /// let scene = try SceneLoader.load(contentsOf: URL(fileURLWithPath: "scene.json"))
@@ -40,6 +42,8 @@ public enum SceneLoader {
 
   /// Loads the scene file at `url`; image paths are relative to its folder.
   /// - Parameters:
+  ///   - access: which image files the scene may read: by default only
+  ///     those in its own folder and below (`FileAccessPolicy`).
   ///   - maxImageDimension: the largest image width or height accepted (a
   ///     renderer passes its maximum texture size).
   ///   - imageCache: decoded images shared with other loads; nil: this
@@ -47,13 +51,13 @@ public enum SceneLoader {
   ///     `sceneBudgetBytes` bounds the decoded bytes of this one scene.
   public static func load(
     contentsOf url: URL, maxImageDimension: Int = defaultMaxImageDimension,
-    imageCache: ImageCache? = nil
+    imageCache: ImageCache? = nil, access: FileAccessPolicy = .confined
   ) throws -> Scene {
     let fileName = url.lastPathComponent
     let data = try read(url, fileName: fileName)
     let scene = try load(
       data: data, baseURL: url.deletingLastPathComponent(), fileName: fileName,
-      maxImageDimension: maxImageDimension, imageCache: imageCache)
+      maxImageDimension: maxImageDimension, imageCache: imageCache, access: access)
     return Scene(
       canvas: scene.canvas, root: scene.root, images: scene.images, url: url,
       layerPaths: scene.layerPaths, name: fileName)
@@ -96,11 +100,13 @@ public enum SceneLoader {
   }
 
   /// Loads a scene from its bytes. `baseURL` is the folder image paths are
-  /// relative to (the current directory when nil); `fileName` names the
-  /// scene in error messages.
+  /// relative to (the current directory when nil), and the folder they are
+  /// confined to unless `access` allows more; `fileName` names the scene
+  /// in error messages.
   public static func load(
     data: Data, baseURL: URL?, fileName: String,
-    maxImageDimension: Int = defaultMaxImageDimension, imageCache: ImageCache? = nil
+    maxImageDimension: Int = defaultMaxImageDimension, imageCache: ImageCache? = nil,
+    access: FileAccessPolicy = .confined
   ) throws -> Scene {
     guard data.count <= Limits.maxSceneFileBytes else {
       throw SceneError.limitExceeded(
@@ -111,7 +117,7 @@ public enum SceneLoader {
     }
     return try load(
       json: parseJSON(data, fileName: fileName), baseURL: baseURL, fileName: fileName,
-      maxImageDimension: maxImageDimension, imageCache: imageCache)
+      maxImageDimension: maxImageDimension, imageCache: imageCache, access: access)
   }
 
   /// Parses a JSON document with the scene format's strict reader (keys in
@@ -131,11 +137,12 @@ public enum SceneLoader {
   /// such as a batch job line).
   package static func load(
     json: JSON, baseURL: URL?, fileName: String,
-    maxImageDimension: Int = defaultMaxImageDimension, imageCache: ImageCache? = nil
+    maxImageDimension: Int = defaultMaxImageDimension, imageCache: ImageCache? = nil,
+    access: FileAccessPolicy = .confined
   ) throws -> Scene {
     var decoder = SceneDecoder(
       file: fileName, baseURL: baseURL, maxImageDimension: maxImageDimension,
-      imageCache: imageCache)
+      imageCache: imageCache, access: access)
     let scene = try decoder.scene(json)
     // Totals (instances, particles, layers once expanded) before anything is built.
     try scene.checkLimits(scene.root)

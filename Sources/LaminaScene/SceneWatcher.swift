@@ -24,6 +24,8 @@ public final class SceneWatcher {
   /// decodes none of them again (and the renderer uploads none again).
   public let imageCache: ImageCache
   private let maxImageDimension: Int
+  /// Which image files each load may read.
+  public let access: FileAccessPolicy
   private var stamp: Stamp?
 
   /// What identifies a version of the file without reading it.
@@ -34,17 +36,20 @@ public final class SceneWatcher {
   }
 
   /// Loads the scene at `url` (throwing its error when it does not load:
-  /// there is no earlier scene to fall back on yet).
+  /// there is no earlier scene to fall back on yet). Every load, the
+  /// reloads too, reads only the image files `access` allows.
   public init(
     url: URL, maxImageDimension: Int = SceneLoader.defaultMaxImageDimension,
-    imageCache: ImageCache = ImageCache()
+    imageCache: ImageCache = ImageCache(), access: FileAccessPolicy = .confined
   ) throws {
     self.url = url
     self.maxImageDimension = maxImageDimension
     self.imageCache = imageCache
+    self.access = access
     stamp = Self.stamp(of: url)
     scene = try SceneLoader.load(
-      contentsOf: url, maxImageDimension: maxImageDimension, imageCache: imageCache)
+      contentsOf: url, maxImageDimension: maxImageDimension, imageCache: imageCache,
+      access: access)
   }
 
   /// Checks the file and loads it again when it changed since the last look.
@@ -54,7 +59,8 @@ public final class SceneWatcher {
     stamp = now
     do {
       scene = try SceneLoader.load(
-        contentsOf: url, maxImageDimension: maxImageDimension, imageCache: imageCache)
+        contentsOf: url, maxImageDimension: maxImageDimension, imageCache: imageCache,
+        access: access)
       return .reloaded(scene)
     } catch let error as SceneError {
       return .failed(error)

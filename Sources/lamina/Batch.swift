@@ -4,8 +4,9 @@ import LaminaRender
 import LaminaScene
 
 let batchUsage = """
-  usage: lamina batch JOBS.jsonl [--memory-budget BYTES]
-         lamina batch - [--memory-budget BYTES]      (jobs on standard input)
+  usage: lamina batch JOBS.jsonl [--memory-budget BYTES] [--output-root DIR]
+                     [--scene-root DIR] [--assets DIR]... [--allow-any-path]
+         lamina batch - [...]      (jobs on standard input)
 
   Renders many jobs in one process: the GL context, the compiled shaders,
   decoded images and their textures are kept from job to job. Each line of
@@ -18,7 +19,7 @@ let batchUsage = """
     {"scene": {"lamina": 1, ...}, "base": "assets", "output": "inline.png"}
 
   scene    a scene file, or a scene object (its images relative to "base",
-           else to the working directory)
+           else to the working directory, and confined to that folder)
   time     seconds (one PNG; default 0)
   frames   "FIRST..LAST", [FIRST, LAST] or N, with "fps" (default 60)
   scale    pixels per point (default: the canvas's scale)
@@ -37,6 +38,18 @@ let batchUsage = """
   --memory-budget BYTES  decoded images and GPU textures kept across jobs,
                          half each, least recently used dropped first
                          (suffixes K, M, G; default 1G)
+  --output-root DIR      every job's output must lie in DIR (by the rule scenes
+                         read by: no absolute path elsewhere, no '..' or links
+                         leading out); a job writing elsewhere fails, writing
+                         nothing
+  --scene-root DIR       every job's scene file, and every inline scene's base
+                         (or the working directory), must lie in DIR (the same
+                         rule); a job reading elsewhere fails
+  --assets DIR           let scenes read the files in DIR and below too
+                         (repeatable); by default a scene reads only files in
+                         its own folder (an inline scene: in its base) and below
+  --allow-any-path       let scenes read any file the process can (trusted
+                         input only)
 
   Exit status: 0 when every job succeeded, 1 when one failed, 2 for a usage
   error, 128 + the signal when stopped by SIGTERM or SIGINT before the end.
@@ -47,11 +60,16 @@ let batchUsage = """
 func runBatch(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
-      arguments, valued: ["--memory-budget"], command: "batch", usage: batchUsage)
+      arguments,
+      valued: AccessOptions.valued.union(["--memory-budget", "--output-root", "--scene-root"]),
+      switches: AccessOptions.switches, command: "batch", usage: batchUsage)
     guard options.positional.count == 1 else {
       throw UsageError("batch needs one jobs file (or - for standard input)\n" + batchUsage)
     }
     let budget = try options.string("--memory-budget").map(parseByteCount) ?? (1 << 30)
+    let access = try AccessOptions.policy(options)
+    let outputRoot = try OutputRoot(options)
+    let sceneRoot = try SceneRoot(options)
     let path = options.positional[0]
     let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else {
@@ -62,7 +80,7 @@ func runBatch(_ arguments: [String]) -> Int32 {
     let stop = try BatchStop()
     var batch = Batch(
       fileName: path == "-" ? "stdin" : URL(fileURLWithPath: path).lastPathComponent,
-      budgetBytes: budget)
+      budgetBytes: budget, access: access, outputRoot: outputRoot, sceneRoot: sceneRoot)
     var reader = LineReader(fd: fd, stop: stop)
     var number = 0
     while stop.signal == nil, let line = try reader.next() {
@@ -102,6 +120,10 @@ struct Batch {
   let fileName: String
   let images: ImageCache
   let textureBudget: Int
+  /// What every job's scene may read, and where its output may go.
+  let access: FileAccessPolicy
+  let outputRoot: OutputRoot?
+  let sceneRoot: SceneRoot?
   private var renderer: Renderer?
   /// Set when a context was lost: the next renderer gets a context of its own.
   private var needsFreshContext = false
@@ -112,8 +134,14 @@ struct Batch {
   /// the recovery on a driver that never loses one.
   private var simulatedLosses: [Int]
 
-  init(fileName: String, budgetBytes: Int) {
+  init(
+    fileName: String, budgetBytes: Int, access: FileAccessPolicy = .confined,
+    outputRoot: OutputRoot? = nil, sceneRoot: SceneRoot? = nil
+  ) {
     self.fileName = fileName
+    self.access = access
+    self.outputRoot = outputRoot
+    self.sceneRoot = sceneRoot
     // One decoded-image cache for every job; RenderJob.load hands it to the
     // scene loader (the one place where loads meet it).
     images = ImageCache(budgetBytes: budgetBytes / 2)
@@ -133,7 +161,12 @@ struct Batch {
     let start = DispatchTime.now().uptimeNanoseconds
     let outcome: Outcome
     do {
-      let (job, output) = try BatchJob.parse(line, line: number, file: fileName)
+      let parsed = try BatchJob.parse(line, line: number, file: fileName)
+      var job = parsed.job
+      let output = parsed.output
+      job.access = access
+      try outputRoot?.check(job, output: output, place: "\(fileName):\(number)")
+      if let sceneRoot { job = try sceneRoot.confine(job, place: "\(fileName):\(number)") }
       outcome = attempt(job, number: number, output: output)
     } catch {
       outcome = .failure("\(error)")

@@ -5,7 +5,7 @@ import LaminaScene
 
 let benchUsage = """
   usage: lamina bench SCENE.json [--frames N] [--warmup N] [--start SECONDS] [--fps F]
-                                 [--size WxH] [--json]
+                                 [--size WxH] [--json] [--assets DIR]... [--allow-any-path]
 
   Measures how fast this machine and its GL driver composite a scene
   (Benchmarks/README.md): frame i shows the scene at start + i / fps; the
@@ -22,6 +22,7 @@ let benchUsage = """
     --size WxH              render at WxH pixels, the canvas stretched to it (default:
                             the canvas size times its scale)
     --json                  print the report as JSON (for comparing runs)
+  \(AccessOptions.usage)
     -h, --help              print this help
   """
 
@@ -34,8 +35,9 @@ let benchUsage = """
 func runBench(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
-      arguments, valued: ["--frames", "--warmup", "--start", "--fps", "--size"],
-      switches: ["--json"], command: "bench", usage: benchUsage)
+      arguments,
+      valued: AccessOptions.valued.union(["--frames", "--warmup", "--start", "--fps", "--size"]),
+      switches: AccessOptions.switches.union(["--json"]), command: "bench", usage: benchUsage)
     guard options.positional.count == 1 else {
       throw UsageError("bench needs one scene file\n" + benchUsage)
     }
@@ -45,9 +47,11 @@ func runBench(_ arguments: [String]) -> Int32 {
     let start = try options.number("--start", range: 0...1e9) ?? 10
     let fps = try options.number("--fps", range: 1...10_000) ?? 60
     let size = try options.size("--size")
+    let access = try AccessOptions.policy(options)
     let renderer = try Renderer()
     let scene = try SceneLoader.load(
-      contentsOf: URL(fileURLWithPath: path), maxImageDimension: renderer.maxTextureSize)
+      contentsOf: URL(fileURLWithPath: path), maxImageDimension: renderer.maxTextureSize,
+      access: access)
     let pixelSize =
       size ?? (
         scene.canvas.pixelWidth, scene.canvas.pixelHeight

@@ -15,6 +15,8 @@ struct UsageError: Error, CustomStringConvertible {
 struct Options {
   var positional: [String] = []
   private var values: [String: String] = [:]
+  /// Every value of each valued option, in order (`--assets A --assets B`).
+  private var repeated: [String: [String]] = [:]
   private var flags: Set<String> = []
 
   /// - Parameters:
@@ -34,6 +36,7 @@ struct Options {
       if valued.contains(argument) {
         guard i + 1 < arguments.count else { throw UsageError("\(argument) needs a value") }
         values[argument] = arguments[i + 1]
+        repeated[argument, default: []].append(arguments[i + 1])
         i += 2
       } else if switches.contains(argument) {
         flags.insert(argument)
@@ -52,7 +55,10 @@ struct Options {
     }
   }
 
+  /// The option's value (the last one when it is given more than once).
   func string(_ name: String) -> String? { values[name] }
+  /// Every value of an option that may be repeated.
+  func strings(_ name: String) -> [String] { repeated[name] ?? [] }
   func has(_ name: String) -> Bool { flags.contains(name) }
 
   /// A finite number, or nil when the option is absent.

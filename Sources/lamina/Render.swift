@@ -45,6 +45,7 @@ let renderUsage = """
                             pass and per batch) to standard output (to standard error
                             when the video goes to standard output); without -o, one
                             frame is only planned and drawn
+  \(AccessOptions.usage)
     -h, --help              print this help
 
   examples:
@@ -63,11 +64,12 @@ func runRender(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
       arguments,
-      valued: [
+      valued: AccessOptions.valued.union([
         "-o", "--output", "--time", "--scale", "--frames", "--fps", "--video", "--codec", "--crf",
         "--bitrate",
-      ],
-      switches: ["--dump-plan"], command: "render", usage: renderUsage)
+      ]),
+      switches: AccessOptions.switches.union(["--dump-plan"]), command: "render",
+      usage: renderUsage)
     guard options.positional.count == 1 else {
       throw UsageError("render needs one scene file\n" + renderUsage)
     }
@@ -76,7 +78,8 @@ func runRender(_ arguments: [String]) -> Int32 {
     let sequence = options.string("--frames") != nil || video != nil
     let dumpPlan = options.has("--dump-plan")
     let source = RenderJob.Source.file(URL(fileURLWithPath: options.positional[0]))
-    let job: RenderJob
+    let access = try AccessOptions.policy(options)
+    var job: RenderJob
     if sequence {
       guard let frames = options.string("--frames") else {
         throw UsageError("--video needs --frames A..B")
@@ -110,6 +113,7 @@ func runRender(_ arguments: [String]) -> Int32 {
         source: source, output: output.map { .image(path: $0, time: time) } ?? .plan(time: time),
         scale: scale)
     }
+    job.access = access
     let renderer = try Renderer()
     if dumpPlan { renderer.planObserver = planPrinter(toError: video == "-") }
     try job.run(

@@ -15,8 +15,11 @@ struct RenderJob {
     case file(URL)
     /// A scene object inside another document (a batch job line), named
     /// `name` in errors; its image paths are relative to `base`, or to the
-    /// working directory when nil.
+    /// working directory when nil, and confined to that folder.
     case inline(JSON, base: URL?, name: String)
+    /// A scene file's bytes, already read (`batch --scene-root`), named
+    /// `name` in errors; its image paths are relative to `base`.
+    case data(Data, base: URL, name: String)
   }
 
   /// What is rendered, and to where.
@@ -37,6 +40,9 @@ struct RenderJob {
   var scale: Double?
   /// `--codec`, `--crf`, `--bitrate` of an encoded video.
   var videoSettings = VideoSettings()
+  /// Which image files the scene may read (its own folder and below
+  /// unless `--assets` or `--allow-any-path` allow more).
+  var access = FileAccessPolicy.confined
 
   /// The times, rates and scales a job may ask for.
   static let timeRange = 0.0...1e9
@@ -107,11 +113,16 @@ struct RenderJob {
     switch source {
     case .file(let url):
       return try SceneLoader.load(
-        contentsOf: url, maxImageDimension: maxImageDimension, imageCache: images)
+        contentsOf: url, maxImageDimension: maxImageDimension, imageCache: images,
+        access: access)
     case .inline(let json, let base, let name):
       return try SceneLoader.load(
         json: json, baseURL: base, fileName: name, maxImageDimension: maxImageDimension,
-        imageCache: images)
+        imageCache: images, access: access)
+    case .data(let data, let base, let name):
+      return try SceneLoader.load(
+        data: data, baseURL: base, fileName: name, maxImageDimension: maxImageDimension,
+        imageCache: images, access: access)
     }
   }
 

@@ -7,13 +7,15 @@ import LaminaScene
 let showUsage = """
   usage: lamina show SCENE.json [--wayland | --kms] [--drm /dev/dri/cardN] [--connector NAME]
                      [--mode WxH[@HZ]] [--rotate 0|90|180|270] [--show-damage] [--events]
-                     [--stats] [--frames N] [--duration SECONDS]
+                     [--stats] [--frames N] [--duration SECONDS] [--assets DIR]...
+                     [--allow-any-path]
 
   Shows a scene full-screen, animated at the display's refresh rate, until
   SIGINT or SIGTERM (or --frames / --duration); redraws only what changed,
   and nothing while nothing moves. The scene file is reloaded when it
-  changes (a bad edit is reported and the old scene stays). Output: a
-  Wayland window when WAYLAND_DISPLAY is set (or --wayland), else DRM/KMS.
+  changes (a bad edit is reported and the old scene stays; a reload reads
+  what the first load may). Output: a Wayland window when WAYLAND_DISPLAY
+  is set (or --wayland), else DRM/KMS.
 
   options:
     --wayland               show in a Wayland window (full-screen)
@@ -30,6 +32,7 @@ let showUsage = """
     --stats                 print frame statistics every 10 seconds
     --frames N              stop after N frames (1...2147483647)
     --duration SECONDS      stop after SECONDS (0...1e9)
+  \(AccessOptions.usage)
     -h, --help              print this help
   """
 
@@ -41,8 +44,12 @@ func runShow(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
       arguments,
-      valued: ["--drm", "--connector", "--mode", "--rotate", "--frames", "--duration"],
-      switches: ["--wayland", "--kms", "--show-damage", "--events", "--stats"],
+      valued: AccessOptions.valued.union([
+        "--drm", "--connector", "--mode", "--rotate", "--frames", "--duration",
+      ]),
+      switches: AccessOptions.switches.union([
+        "--wayland", "--kms", "--show-damage", "--events", "--stats",
+      ]),
       command: "show", usage: showUsage)
     guard options.positional.count == 1 else {
       throw UsageError("show needs one scene file\n" + showUsage)
@@ -68,7 +75,8 @@ func runShow(_ arguments: [String]) -> Int32 {
     loopOptions.duration = try options.number("--duration", range: 0...1e9)
     if options.has("--stats") { loopOptions.statsInterval = 10 }
 
-    let watcher = try SceneWatcher(url: URL(fileURLWithPath: options.positional[0]))
+    let watcher = try SceneWatcher(
+      url: URL(fileURLWithPath: options.positional[0]), access: AccessOptions.policy(options))
     let stop = try StopSignal()
     let canvas = watcher.scene.canvas
     let output: DisplayOutput

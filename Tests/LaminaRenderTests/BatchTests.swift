@@ -102,9 +102,9 @@ final class BatchTests: XCTestCase {
      "images": {"dot": "\(base)/images/dot.png"},
      "root": {"sublayers": [{"frame": [8, 4, 16, 16], "contents": "dot"}]}}
     """.write(toFile: path("file.json"), atomically: true, encoding: .utf8)
-    // Relative to the working directory when there is no base.
-    try FileManager.default.createSymbolicLink(
-      atPath: path("images"), withDestinationPath: base + "/images")
+    // Relative to the working directory when there is no base (and
+    // confined to it: a copy, since a link leading out would be refused).
+    try FileManager.default.copyItem(atPath: base + "/images", toPath: path("images"))
     let jobs = """
       {"scene": \(inline), "base": "\(base)", "output": "based.png"}
       {"scene": \(inline), "output": "cwd.png"}
@@ -117,10 +117,16 @@ final class BatchTests: XCTestCase {
     XCTAssertEqual(run.results.map { $0["ok"] as? Bool }, [true, true, false, false])
     XCTAssertEqual(
       run.results[2]["error"] as? String,
-      "stdin:3: images.dot: cannot read image '/nonexistent/images/dot.png': no such file")
+      "stdin:3: images.dot: cannot read 'images/dot.png': not allowed, missing or unreadable; a"
+        + " document reads only files in its own folder and below (no absolute paths, no '..' or"
+        + " links that lead out, no URLs); pass --assets DIR to allow another folder, or"
+        + " --allow-any-path for trusted input")
     XCTAssertEqual(
       run.results[3]["error"] as? String, "stdin:4: base: only an inline scene takes a base folder")
-    XCTAssertEqual(try lamina(["render", "file.json", "-o", "render.png"]).status, 0)
+    // file.json names its image by an absolute path: an --assets folder.
+    XCTAssertEqual(try lamina(["render", "file.json", "-o", "render.png"]).status, 1)
+    XCTAssertEqual(
+      try lamina(["render", "file.json", "-o", "render.png", "--assets", base]).status, 0)
     XCTAssertEqual(try bytes("based.png"), try bytes("render.png"))
     XCTAssertEqual(try bytes("cwd.png"), try bytes("render.png"))
     XCTAssertFalse(FileManager.default.fileExists(atPath: path("missing.png")))

@@ -26,14 +26,17 @@ final class CommandHelpTests: XCTestCase {
   let options: [String: [String]] = [
     "render": [
       "-o", "--output", "--time", "--scale", "--frames", "--fps", "--video", "--codec", "--crf",
-      "--bitrate", "--help",
+      "--bitrate", "--assets", "--allow-any-path", "--help",
     ],
     "show": [
       "--wayland", "--kms", "--drm", "--connector", "--mode", "--rotate", "--show-damage",
-      "--events", "--stats", "--frames", "--duration", "--help",
+      "--events", "--stats", "--frames", "--duration", "--assets", "--allow-any-path", "--help",
     ],
     "info": ["--json", "--help"],
-    "bench": ["--frames", "--warmup", "--start", "--fps", "--size", "--json", "--help"],
+    "bench": [
+      "--frames", "--warmup", "--start", "--fps", "--size", "--json", "--assets",
+      "--allow-any-path", "--help",
+    ],
   ]
 
   func testHelpListsEveryCommand() throws {

@@ -58,6 +58,29 @@ final class FuzzTests: XCTestCase {
     XCTAssertEqual(inputs, 48)
   }
 
+  /// The image mutations that escape (an absolute path, `../`, links the
+  /// fuzzer makes to a secret PNG outside, a URL) are each refused by
+  /// `lamina render` with the refusal message; a binary that renders them
+  /// anyway (here one that exits 0) is an `escape` finding.
+  func testEscapingImagePathsAreRefused() throws {
+    let (status, summary) = try fuzz([
+      "--check-escapes", "--binary", RenderTestSupport.laminaBinary.path, "--timeout", "60",
+    ])
+    let kinds = ["absolute", "dotdot", "link-file", "link-folder", "url"]
+    XCTAssertEqual(status, 0, "\(summary)")
+    XCTAssertEqual(
+      summary["escapes"] as? [String: String],
+      Dictionary(uniqueKeysWithValues: kinds.map { ($0, "error") }))
+    let leaky = scratch.appendingPathComponent("leaky").path
+    try "#!/bin/sh\nexit 0\n".write(toFile: leaky, atomically: true, encoding: .utf8)
+    chmod(leaky, 0o755)
+    let (leakStatus, leaks) = try fuzz(["--check-escapes", "--binary", leaky])
+    XCTAssertEqual(leakStatus, 1)
+    XCTAssertEqual(
+      leaks["escapes"] as? [String: String],
+      Dictionary(uniqueKeysWithValues: kinds.map { ($0, "escape") }))
+  }
+
   /// The harness: a binary that dies of a signal is a crash, one that does
   /// not exit is a hang, and each is saved as a finding.
   func testTheFuzzerClassesACrashAndAHang() throws {

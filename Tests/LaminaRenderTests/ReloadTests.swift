@@ -182,7 +182,8 @@ final class ReloadTests: XCTestCase {
     try edit(scene("1"), 0)
     let renderer = try RenderTestSupport.renderer()
     let output = FakeOutput(context: renderer.context, width: 100, height: 80)
-    let loop = DisplayLoop(output: output, watcher: try SceneWatcher(url: url), renderer: renderer)
+    let watcher = try SceneWatcher(url: url, access: .anyPath)
+    let loop = DisplayLoop(output: output, watcher: watcher, renderer: renderer)
     try present(loop, output, now: 0)
     for i in 1...20 {
       try edit(scene(i % 2 == 0 ? "1" : "0.5"), i)

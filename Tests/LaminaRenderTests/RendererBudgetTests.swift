@@ -95,7 +95,7 @@ final class RendererBudgetTests: XCTestCase {
           {"lamina": 1, "canvas": {"width": 40, "height": 30, "background": "\(color)"},
            "images": {"photo": "\(photo)"},
            "root": {"sublayers": [{"frame": [5, 5, 30, 20], "contents": "photo"}]}}
-          """.utf8), baseURL: nil, fileName: "job.json", imageCache: images)
+          """.utf8), baseURL: nil, fileName: "job.json", imageCache: images, access: .anyPath)
     }
     let images = ImageCache(budgetBytes: 1 << 20)
     let renderer = try Renderer()

@@ -110,7 +110,8 @@ final class ImageCacheTests: XCTestCase {
     XCTAssertThrowsError(try SceneLoader.load(contentsOf: url, imageCache: cache)) { error in
       XCTAssertEqual(
         "\(error)",
-        "scene.json: images.checker: cannot read image '\(file("checker"))': no such file")
+        "scene.json: images.checker: cannot read 'checker.png': not allowed, missing or unreadable; "
+          + FileAccessError.rule)
     }
     XCTAssertEqual(cache.count, 0)
     // Too large for this limit, fine for a larger one: the limit is part of the key.
