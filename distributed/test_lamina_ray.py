@@ -110,7 +110,7 @@ class Access(unittest.TestCase):
             lamina_ray.render_shard(LAMINA, self.scene, 0, 1, 12, None, True, False)
         for access in (["--assets", os.path.join(self.scratch, "secret")], ["--allow-any-path"]):
             segment, _ = lamina_ray.render_shard(LAMINA, self.scene, 0, 1, 12, None, True, False,
-                                                 access)
+                                                 access=access)
             self.assertTrue(segment.startswith(b"YUV4MPEG2 W16 H16"))
 
     def test_outputs_outside_the_output_root_are_refused_before_any_work(self):
