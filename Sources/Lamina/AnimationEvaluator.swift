@@ -24,6 +24,8 @@ final class CompiledAnimation {
   let fastNumbers: (from: Double, to: Double, set: (CALayer, Double) -> Void)?
   /// The fast property's getter, for `fastNumbers`.
   let fastGet: ((CALayer) -> Double)?
+  /// Whether points are read as sizes (`transform.translation`).
+  let pointsAreSizes: Bool
   /// Whether restoring `property` from the model undoes the animation (no
   /// group, no path rotation, a fast property).
   let restorable: Bool
@@ -40,16 +42,24 @@ final class CompiledAnimation {
     valueFunction = property?.valueFunction
     self.property = property.flatMap { AnimatedProperty.named($0.keyPath ?? "") }
     let basic = animation as? CABasicAnimation
-    from = basic?.fromValue.map { AnimationValue($0) }
-    to = basic?.toValue.map { AnimationValue($0) }
-    by = basic?.byValue.map { AnimationValue($0) }
+    // `transform.translation` takes a size; Core Animation reads the two
+    // numbers of a point there as well (values, and a keyframe path's points).
+    let pointsAreSizes = keyPath == "transform.translation"
+    self.pointsAreSizes = pointsAreSizes
+    func convert(_ value: Any) -> AnimationValue {
+      let v = AnimationValue(value)
+      return pointsAreSizes ? v.pointAsSize : v
+    }
+    from = basic?.fromValue.map(convert)
+    to = basic?.toValue.map(convert)
+    by = basic?.byValue.map(convert)
     let keyframe = animation as? CAKeyframeAnimation
     if let path = keyframe?.path {
       pathSegments = PathSegment.segments(of: path)
       values = []
     } else {
       pathSegments = []
-      values = (keyframe?.values ?? []).map { AnimationValue($0) }
+      values = (keyframe?.values ?? []).map(convert)
     }
     let groupDuration = timing.duration
     children =
@@ -182,7 +192,7 @@ final class CompiledAnimation {
   private func finish(
     _ value: AnimationValue, additive: Bool, current: AnimationValue?, on layer: CALayer
   ) {
-    var value = value
+    var value = pointsAreSizes ? value.pointAsSize : value
     if let valueFunction {
       guard let numbers = value.components, let t = valueFunction.transform(numbers) else { return }
       value = .transform(t)

@@ -98,6 +98,12 @@ enum AnimationValue {
     }
   }
 
+  /// A point as the size of the same two numbers; any other value as it is.
+  var pointAsSize: AnimationValue {
+    guard case .point(let p) = self else { return self }
+    return .size(CGSize(width: p.x, height: p.y))
+  }
+
   // MARK: Components
 
   /// The value as a vector, for the kinds that are one; nil otherwise.
