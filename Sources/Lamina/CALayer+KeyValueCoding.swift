@@ -142,7 +142,7 @@ extension CALayer {
 
   /// The value at a dotted key path: `position.x`, `bounds.size.width`,
   /// `transform.rotation.y`, `mask.opacity`.
-  public func value(forKeyPath keyPath: String) -> Any? {
+  func valueImpl(forKeyPath keyPath: String) -> Any? {
     if Self.accessorTable.byKey[keyPath] != nil || !keyPath.contains(".") {
       return value(forKey: keyPath)
     }
@@ -163,7 +163,7 @@ extension CALayer {
 
   /// Sets the value at a dotted key path; struct members and transform
   /// components are replaced in the current value, which is then set back.
-  public func setValue(_ value: Any?, forKeyPath keyPath: String) {
+  func setValueImpl(_ value: Any?, forKeyPath keyPath: String) {
     if Self.accessorTable.byKey[keyPath] != nil || !keyPath.contains(".") {
       setValue(value, forKey: keyPath)
       return

@@ -301,9 +301,11 @@ public final class PresentationTree {
       var old: [ObjectIdentifier: Node] = [:]
       for child in children { old[ObjectIdentifier(child.model)] = child }
       children = models.map { old[ObjectIdentifier($0)] ?? Node(model: $0) }
-      for child in layer.storedSublayers where child.superlayer === layer { child.superlayer = nil }
+      for child in layer.storedSublayers where child.storedSuperlayer === layer {
+        child.storedSuperlayer = nil
+      }
       layer.storedSublayers = children.map(\.layer)
-      for child in children { child.layer.superlayer = layer }
+      for child in children { child.layer.storedSuperlayer = layer }
     }
 
     func find(_ target: CALayer) -> CALayer? {
@@ -324,7 +326,7 @@ extension CALayer {
   /// a subclass defined outside Lamina this returns nil, with a warning
   /// (see `Diagnostics`); `presentationLayer()` returns the copy typed as
   /// its Lamina class.
-  public func presentation() -> Self? {
+  func presentationImpl() -> Self? {
     if modelLayer != nil { return self }
     guard let copy = presentationLayer() as? Self else {
       Diagnostics.warnOnce(
@@ -342,13 +344,13 @@ extension CALayer {
   public func presentationLayer() -> CALayer {
     if modelLayer != nil { return self }
     let now = CACurrentMediaTime()
-    let parent = superlayer ?? maskOwner
+    let parent = storedSuperlayer ?? maskOwner
     let parentTime = parent.map { $0.localTime(fromAbsolute: now) } ?? now
     return PresentationTree(root: self).update(time: parentTime)
   }
 
   /// The model layer a presentation layer shows; a model layer returns itself.
-  public func model() -> Self {
+  func modelImpl() -> Self {
     (modelLayer as? Self) ?? self
   }
 }
