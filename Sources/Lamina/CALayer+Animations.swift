@@ -86,7 +86,8 @@ extension CALayer {
       Diagnostics.warn("\(kind)\(named) added to \(self) has no keyPath; it animates nothing")
       return
     }
-    guard !animates(keyPath: keyPath) else { return }
+    // A key the class redraws for is one of its own (`needsDisplay(forKey:)`).
+    guard !animates(keyPath: keyPath), !redrawsWhenAnimating(keyPath) else { return }
     let owner = String(describing: type(of: self).laminaClass)
     Diagnostics.warn(
       "\(kind)\(named) added to \(self): '\(keyPath)' is not a key path \(owner) animates; "

@@ -128,12 +128,19 @@ extension CALayer {
       a.set(self, value)
       valuesVersion &+= 1
       if isLive { propertyDidChange(a.key, from: old) }
-    } else if let v = Convert.unwrap(value) {
-      attributes[key] = v
-      valuesVersion &+= 1
     } else {
-      attributes[key] = nil
+      // A key of no property: stored, as Core Animation stores any key.
+      // Like a property, its change redraws the layer when the class's
+      // `needsDisplay(forKey:)` says so, and runs its action (the
+      // delegate's, `actions`, `style`; `defaultAction(forKey:)` has none
+      // for such keys, as in Core Animation) on a live layer.
+      let old = isLive ? attributes[key] : nil
+      attributes[key] = Convert.unwrap(value)
       valuesVersion &+= 1
+      if redisplaysOnChange && modelLayer == nil && type(of: self).needsDisplay(forKey: key) {
+        setNeedsDisplay()
+      }
+      if isLive { propertyDidChange(key, from: old) }
     }
   }
 

@@ -381,10 +381,10 @@ open class CALayer: NSObject {
   /// for presentation layers. Subclasses override it to copy their own
   /// properties (`override init(layer: Any) { super.init(layer: layer); … }`).
   ///
-  /// Lamina makes presentation copies with `copyValues(from:)`, not with this
-  /// initializer: Swift cannot call an initializer that is not `required`
-  /// through a metatype, so a presentation copy of a subclass defined outside
-  /// Lamina is an instance of the Lamina class it derives from (see
+  /// Lamina makes presentation copies with it for classes that adopt
+  /// `PresentationCopyable` (Swift cannot call an initializer that is not
+  /// `required` through a metatype); other subclasses defined outside
+  /// Lamina get copies of the Lamina class they derive from (see
   /// docs/api-coverage.md).
   public init(layer: Any) {
     super.init()
@@ -407,14 +407,6 @@ open class CALayer: NSObject {
 
   /// A new instance of `laminaClass` with its default values.
   package class func makeInstance() -> CALayer { CALayer() }
-
-  /// A copy of this layer's values as an instance of its Lamina class (not
-  /// its sublayers): a presentation layer, or a snapshot.
-  func valueCopy() -> CALayer {
-    let copy = type(of: self).makeInstance()
-    copy.copyValues(from: self)
-    return copy
-  }
 
   /// The sublayers, back to front. Setting replaces them all.
   open var sublayers: [CALayer]? {

@@ -72,6 +72,8 @@ public final class PresentationTree {
     @exclusivity(unchecked) var mask: Node?
     @exclusivity(unchecked) var compiled: [CompiledAnimation] = []
     @exclusivity(unchecked) var compiledVersion = -1
+    /// Whether an animation animates a key the class redraws for.
+    @exclusivity(unchecked) var redraws = false
     /// The transitions among the animations, in order.
     @exclusivity(unchecked) var transitions: [CATransition] = []
 
@@ -118,6 +120,7 @@ public final class PresentationTree {
         compiledVersion = model.animationsVersion
         transitions = model.storedAnimations.compactMap { $0.animation as? CATransition }
         restore = Self.restore(for: compiled, of: type(of: model))
+        redraws = compiled.contains { $0.redraws(model) }
         copiedVersion = -1
       }
       // A new transition starts from the layer as it was last presented.
@@ -190,6 +193,9 @@ public final class PresentationTree {
         copiedVersion = model.valuesVersion
         for animation in compiled { animation.apply(to: layer, at: time) }
       }
+      // An animated key the class draws from: the presentation copy draws
+      // again (its `draw(in:)` reads the animated value), as in Core Animation.
+      if redraws { layer.setNeedsDisplay() }
       if layer.transitionState != nil { layer.transitionState = nil }
       for transition in transitions.reversed() {
         if let state = Self.transitionState(
@@ -332,7 +338,8 @@ extension CALayer {
       Diagnostics.warnOnce(
         "presentation() of \(type(of: self)): its presentation copy is a "
           + "\(type(of: self).laminaClass), not a \(type(of: self)); presentation() returns nil for "
-          + "it, presentationLayer() returns the copy")
+          + "it, presentationLayer() returns the copy (adopt PresentationCopyable to have copies "
+          + "made with init(layer:))")
       return nil
     }
     return copy
