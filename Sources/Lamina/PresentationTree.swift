@@ -120,7 +120,8 @@ public final class PresentationTree {
         compiledVersion = model.animationsVersion
         transitions = model.storedAnimations.compactMap { $0.animation as? CATransition }
         restore = Self.restore(for: compiled, of: type(of: model))
-        redraws = compiled.contains { $0.redraws(model) }
+        // (Only a copy of the model's own class draws as the model does.)
+        redraws = type(of: layer) == type(of: model) && compiled.contains { $0.redraws(model) }
         copiedVersion = -1
       }
       // A new transition starts from the layer as it was last presented.

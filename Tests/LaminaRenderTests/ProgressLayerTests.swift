@@ -35,7 +35,37 @@ private final class ProgressLayer: CALayer, PresentationCopyable {
   }
 }
 
+/// The same without `PresentationCopyable`: its presentation copies are
+/// plain `CALayer`s, so an animation cannot redraw them; they show what the
+/// model drew (a blue square), never a blank.
+private final class PlainProgressLayer: CALayer {
+  override class func needsDisplay(forKey key: String) -> Bool {
+    key == "progress" || super.needsDisplay(forKey: key)
+  }
+
+  override func draw(in ctx: CGContext) {
+    ctx.setFillColor(CGColor(red: 0, green: 0, blue: 1, alpha: 1))
+    ctx.fill(bounds)
+  }
+}
+
 final class ProgressLayerTests: XCTestCase {
+  func testWithoutPresentationCopiesTheModelsDrawingShows() throws {
+    let plain = PlainProgressLayer()
+    plain.frame = CGRect(x: 0, y: 0, width: 20, height: 20)
+    plain.setValue(CGFloat(0), forKey: "progress")
+    plain.setNeedsDisplay()
+    let fill = CABasicAnimation(keyPath: "progress")
+    fill.fromValue = CGFloat(0)
+    fill.toValue = CGFloat(1)
+    fill.duration = 1
+    plain.add(fill, forKey: nil)
+    let image = try RenderTestSupport.renderer().render(
+      layer: plain, size: CGSize(width: 20, height: 20), time: 0.5)
+    let p = image.pixel(10, 10)
+    XCTAssertEqual([p.r, p.g, p.b, p.a], [0, 0, 255, 255])
+  }
+
   func testTheAnimatedProgressIsDrawnByThePresentationLayer() throws {
     let root = CALayer()
     root.frame = CGRect(x: 0, y: 0, width: 40, height: 40)
