@@ -8,7 +8,8 @@ import XCTest
 /// other codecs. The fixtures are 16×16 quadrants (red, green / blue, white
 /// at alpha 128) made with `cwebp` (`-lossless`; `-q 90`; `-q 90 -alpha_q 100`);
 /// the hostile ones are cut or patched copies of them (a VP8L header saying
-/// 16384×16384, the animation flag set in a VP8X header, a RIFF of noise).
+/// 16384×16384, the animation flag set in a VP8X header, a RIFF of noise),
+/// written by `scripts/fuzz.py --write-images` with the other hostile images.
 final class WebPImageTests: XCTestCase {
   static var fixtures: URL { SceneFilesTests.fixtures }
 
