@@ -603,7 +603,9 @@ open class CALayer: NSObject {
   /// Appends `layer` to the sublayers, removing it from its old superlayer.
   open func addSublayer(_ layer: CALayer) { addSublayerImpl(layer) }
   /// Inserts `layer` at `index` (clamped to the sublayer count).
-  open func insertSublayer(_ layer: CALayer, at index: UInt32) { insertSublayerImpl(layer, at: index) }
+  open func insertSublayer(_ layer: CALayer, at index: UInt32) {
+    insertSublayerImpl(layer, at: index)
+  }
   /// Inserts `layer` just below `sibling` (at the back when it is not a sublayer).
   open func insertSublayer(_ layer: CALayer, below sibling: CALayer?) {
     insertSublayerImpl(layer, below: sibling)
@@ -744,7 +746,9 @@ extension CALayer {
   func insertSublayerImpl(_ layer: CALayer, at index: UInt32) {
     guard layer !== self, !isDescendant(of: layer) else { return }
     var index = Int(index)
-    if layer.storedSuperlayer === self, let old = storedSublayers.firstIndex(where: { $0 === layer }) {
+    if layer.storedSuperlayer === self,
+      let old = storedSublayers.firstIndex(where: { $0 === layer })
+    {
       storedSublayers.remove(at: old)
       if old < index { index -= 1 }
     } else {

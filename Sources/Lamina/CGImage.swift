@@ -397,7 +397,8 @@ extension CGImage {
         raw.count, Int32(header.width * 4))
     }
     guard written != nil else {
-      throw ImageError.corrupt(path: path, reason: "libwebp cannot decode it (truncated or damaged)")
+      throw ImageError.corrupt(
+        path: path, reason: "libwebp cannot decode it (truncated or damaged)")
     }
     guard let result = CGImage(width: header.width, height: header.height, rgba: pixels) else {
       throw ImageError.corrupt(path: path, reason: "empty image")

@@ -189,7 +189,8 @@ final class CompositingFilterNameTests: XCTestCase {
   func testEveryBlendModeNameInBothSpellingsAndWithoutBlendEquations() throws {
     let backdrop = (r: 0.2, g: 0.4, b: 0.8, a: 1.0)
     let b = SIMD3(backdrop.r, backdrop.g, backdrop.b)
-    XCTAssertEqual(Set(Self.blendFunctions.keys.map { "CI\($0)BlendMode" }), Set(CIFilter.blendModeNames))
+    XCTAssertEqual(
+      Set(Self.blendFunctions.keys.map { "CI\($0)BlendMode" }), Set(CIFilter.blendModeNames))
     for (mode, _) in Self.blendFunctions.sorted(by: { $0.key < $1.key }) {
       let expected = blended(mode, over: b)
       let ca = mode.prefix(1).lowercased() + mode.dropFirst() + "BlendMode"

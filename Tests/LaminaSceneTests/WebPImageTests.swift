@@ -23,7 +23,9 @@ final class WebPImageTests: XCTestCase {
     return image.pixels[i..<i + 4].map { Int($0) }
   }
 
-  func assertNear(_ got: [Int], _ expected: [Int], _ tolerance: Int, _ what: String, line: UInt = #line) {
+  func assertNear(
+    _ got: [Int], _ expected: [Int], _ tolerance: Int, _ what: String, line: UInt = #line
+  ) {
     let off = zip(got, expected).map { abs($0 - $1) }.max() ?? 0
     XCTAssertLessThanOrEqual(off, tolerance, "\(what): \(got) for \(expected)", line: line)
   }
@@ -123,7 +125,8 @@ final class WebPImageTests: XCTestCase {
       try SceneLoader.load(data: Data(bad.utf8), baseURL: Self.fixtures, fileName: "scene.json")
     ) { error in
       XCTAssertTrue(
-        "\(error)".hasSuffix("is 16384x16384 pixels, more than the limit of 67108864 pixels (maxImagePixels)"),
+        "\(error)".hasSuffix(
+          "is 16384x16384 pixels, more than the limit of 67108864 pixels (maxImagePixels)"),
         "\(error)")
       XCTAssertTrue("\(error)".contains("lying-16384.webp"), "\(error)")
     }

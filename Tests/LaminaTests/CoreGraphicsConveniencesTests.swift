@@ -23,7 +23,8 @@ final class CoreGraphicsConveniencesTests: XCTestCase {
     // Paths by elements.
     let square = CGPath(rect: CGRect(x: 0, y: 0, width: 4, height: 4), transform: nil)
     XCTAssertEqual(square, CGPath(rect: CGRect(x: 0, y: 0, width: 4, height: 4), transform: nil))
-    XCTAssertNotEqual(square, CGPath(ellipseIn: CGRect(x: 0, y: 0, width: 4, height: 4), transform: nil))
+    XCTAssertNotEqual(
+      square, CGPath(ellipseIn: CGRect(x: 0, y: 0, width: 4, height: 4), transform: nil))
     // Images by identity: the same pixels in two images are two images.
     let pixels = [UInt8](repeating: 255, count: 4 * 4)
     let one = try XCTUnwrap(CGImage(width: 2, height: 2, rgba: pixels))
@@ -47,10 +48,13 @@ final class CoreGraphicsConveniencesTests: XCTestCase {
     XCTAssertFalse(CGPoint(x: 1, y: 2).equalTo(CGPoint(x: 2, y: 1)))
     XCTAssertTrue(CGSize(width: 3, height: 4).equalTo(CGSize(width: 3, height: 4)))
     XCTAssertFalse(CGSize(width: 3, height: 4).equalTo(CGSize(width: 4, height: 3)))
-    XCTAssertTrue(CGRect(x: 0, y: 0, width: 5, height: 5).equalTo(CGRect(x: 0, y: 0, width: 5, height: 5)))
+    XCTAssertTrue(
+      CGRect(x: 0, y: 0, width: 5, height: 5).equalTo(CGRect(x: 0, y: 0, width: 5, height: 5)))
     // Core Graphics compares standardized rectangles.
-    XCTAssertTrue(CGRect(x: 5, y: 5, width: -5, height: -5).equalTo(CGRect(x: 0, y: 0, width: 5, height: 5)))
-    XCTAssertFalse(CGRect(x: 0, y: 0, width: 5, height: 5).equalTo(CGRect(x: 0, y: 0, width: 5, height: 6)))
+    XCTAssertTrue(
+      CGRect(x: 5, y: 5, width: -5, height: -5).equalTo(CGRect(x: 0, y: 0, width: 5, height: 5)))
+    XCTAssertFalse(
+      CGRect(x: 0, y: 0, width: 5, height: 5).equalTo(CGRect(x: 0, y: 0, width: 5, height: 6)))
   }
 
   func testCTFontCreateWithNameTakesACFString() {

@@ -62,7 +62,8 @@ final class CustomAnimatablePropertyTests: XCTestCase {
     gauge.setValue(NSValue(caTransform3D: CATransform3DIdentity), forKey: "turn")
     gauge.setValue(Float(0), forKey: "weight")
     animate(gauge, "level", from: CGFloat(0), to: CGFloat(1))
-    animate(gauge, "spot", from: NSValue(cgPoint: .zero), to: NSValue(cgPoint: CGPoint(x: 10, y: 20)))
+    animate(
+      gauge, "spot", from: NSValue(cgPoint: .zero), to: NSValue(cgPoint: CGPoint(x: 10, y: 20)))
     animate(gauge, "span", from: CGSize.zero, to: CGSize(width: 4, height: 8))
     animate(gauge, "tint", from: CGColor.black, to: CGColor.white)
     animate(
@@ -80,7 +81,8 @@ final class CustomAnimatablePropertyTests: XCTestCase {
     XCTAssertEqual(tint.red, 0.5, accuracy: 1e-6)
     XCTAssertEqual(tint.alpha, 1, accuracy: 1e-6)
     XCTAssertEqual(
-      (shown.value(forKey: "box") as? NSValue)?.cgRectValue, CGRect(x: 1, y: 2, width: 3, height: 4))
+      (shown.value(forKey: "box") as? NSValue)?.cgRectValue, CGRect(x: 1, y: 2, width: 3, height: 4)
+    )
     XCTAssertEqual(
       (shown.value(forKey: "turn") as? NSValue)?.caTransform3DValue.m41 ?? 0, 5, accuracy: 1e-9)
     XCTAssertEqual(shown.value(forKey: "weight") as? Float, 1)

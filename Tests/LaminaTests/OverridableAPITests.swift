@@ -469,7 +469,9 @@ final class OverridableAPITests: XCTestCase {
   ) {
     overrideLog = []
     body()
-    XCTAssertTrue(overrideLog.contains(name), "\(name) was not dispatched to the override", file: file, line: line)
+    XCTAssertTrue(
+      overrideLog.contains(name), "\(name) was not dispatched to the override", file: file,
+      line: line)
     checked.insert(name)
   }
   var checked: Set<String> = []
@@ -621,9 +623,11 @@ final class OverridableAPITests: XCTestCase {
     let layer: CALayer = tracked
     layer.frame = CGRect(x: 10, y: 20, width: 30, height: 40)
     layer.setValue(NSValue(cgRect: CGRect(x: 1, y: 2, width: 3, height: 4)), forKey: "frame")
-    XCTAssertEqual(tracked.frames, [
-      CGRect(x: 10, y: 20, width: 30, height: 40), CGRect(x: 1, y: 2, width: 3, height: 4),
-    ])
+    XCTAssertEqual(
+      tracked.frames,
+      [
+        CGRect(x: 10, y: 20, width: 30, height: 40), CGRect(x: 1, y: 2, width: 3, height: 4),
+      ])
     XCTAssertEqual(layer.position, CGPoint(x: 2.5, y: 4))
   }
 
@@ -636,9 +640,11 @@ final class OverridableAPITests: XCTestCase {
     XCTAssertEqual(overrideLog.filter { $0 == "addSublayer(_:)" }.count, 2)
     overrideLog = []
     layer.addSublayer(CALayer())
-    XCTAssertEqual(overrideLog.filter { $0.hasPrefix("insertSublayer") || $0.hasPrefix("addSub") }, [
-      "addSublayer(_:)", "insertSublayer(_:at:)",
-    ])
+    XCTAssertEqual(
+      overrideLog.filter { $0.hasPrefix("insertSublayer") || $0.hasPrefix("addSub") },
+      [
+        "addSublayer(_:)", "insertSublayer(_:at:)",
+      ])
   }
 
   func testSubclassMembersDispatchToTheOverrides() {

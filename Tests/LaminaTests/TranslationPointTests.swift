@@ -24,10 +24,12 @@ final class TranslationPointTests: XCTestCase {
     XCTAssertEqual(layer.transform.m42, -12)
     XCTAssertEqual(layer.frame.origin, CGPoint(x: 75, y: 33))
     // A size still works, and reads back as a size.
-    layer.setValue(NSValue(cgSize: CGSize(width: 4, height: 5)), forKeyPath: "transform.translation")
+    layer.setValue(
+      NSValue(cgSize: CGSize(width: 4, height: 5)), forKeyPath: "transform.translation")
     XCTAssertEqual(layer.transform.m41, 4)
     XCTAssertEqual(layer.transform.m42, 5)
-    XCTAssertEqual(layer.value(forKeyPath: "transform.translation") as? CGSize, CGSize(width: 4, height: 5))
+    XCTAssertEqual(
+      layer.value(forKeyPath: "transform.translation") as? CGSize, CGSize(width: 4, height: 5))
     // A bare CGPoint too.
     layer.setValue(CGPoint(x: -1, y: 2), forKeyPath: "transform.translation")
     XCTAssertEqual(layer.transform.m41, -1)
@@ -65,7 +67,8 @@ final class TranslationPointTests: XCTestCase {
 
   func testAdditiveKeyframeValuesOfPoints() {
     let layer = layer()
-    layer.setValue(NSValue(cgSize: CGSize(width: 5, height: 5)), forKeyPath: "transform.translation")
+    layer.setValue(
+      NSValue(cgSize: CGSize(width: 5, height: 5)), forKeyPath: "transform.translation")
     let shake = CAKeyframeAnimation(keyPath: "transform.translation")
     shake.values = [CGPoint.zero, CGPoint(x: 20, y: 0), CGPoint(x: 20, y: 20)].map {
       NSValue(cgPoint: $0)
