@@ -16,7 +16,8 @@ final class CompositingFilterNameTests: XCTestCase {
   /// canvas; returns the premultiplied pixels at the overlap, at the source
   /// alone and at the backdrop alone.
   func render(
-    _ filter: Any?, backdrop: (r: Double, g: Double, b: Double, a: Double), equations: Bool = true
+    _ filter: Any?, backdrop: (r: Double, g: Double, b: Double, a: Double), equations: Bool = true,
+    grouped: Bool = false
   ) throws -> (both: RGBA, source: RGBA, backdrop: RGBA) {
     let root = CALayer()
     root.frame = CGRect(x: 0, y: 0, width: 40, height: 10)
@@ -29,7 +30,18 @@ final class CompositingFilterNameTests: XCTestCase {
     top.name = "top"
     top.frame = CGRect(x: 10, y: 0, width: 30, height: 10)
     let s = Self.source
-    top.backgroundColor = CGColor(red: s.r, green: s.g, blue: s.b, alpha: s.a)
+    let color = CGColor(red: s.r, green: s.g, blue: s.b, alpha: s.a)
+    if grouped {
+      // Two sublayers side by side: the layer composites as one group.
+      for x in [0.0, 15.0] {
+        let half = CALayer()
+        half.frame = CGRect(x: x, y: 0, width: 15, height: 10)
+        half.backgroundColor = color
+        top.addSublayer(half)
+      }
+    } else {
+      top.backgroundColor = color
+    }
     top.compositingFilter = filter
     root.addSublayer(top)
     let renderer = try RenderTestSupport.renderer()
@@ -81,14 +93,21 @@ final class CompositingFilterNameTests: XCTestCase {
     let backdrop = (r: 0.2, g: 0.4, b: 0.8, a: 0.5)
     let d = premultiplied(backdrop)
     let s = premultiplied(Self.source)
-    for (name, factors) in Self.porterDuff.sorted(by: { $0.key < $1.key }) {
-      let got = try render(name, backdrop: backdrop)
+    func check(
+      _ name: String, _ factors: (Double, Double) -> (Double, Double), grouped: Bool
+    ) throws {
+      let got = try render(name, backdrop: backdrop, grouped: grouped)
+      let name = grouped ? name + " (a group)" : name
       let (fa, fb) = factors(s.w, d.w)
       let both = (s * fa + d * fb).clamped(lowerBound: .zero, upperBound: .one)
       assertClose(got.both, both, "\(name) over the backdrop")
       let (fa0, _) = factors(s.w, 0)
       assertClose(got.source, s * fa0, "\(name) over nothing")
       assertClose(got.backdrop, d, "\(name): the backdrop outside the layer")
+    }
+    for (name, factors) in Self.porterDuff.sorted(by: { $0.key < $1.key }) {
+      try check(name, factors, grouped: false)
+      try check(name, factors, grouped: true)
     }
   }
 
