@@ -26,6 +26,7 @@ let package = Package(
       name: "CInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
     .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+    .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
     .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
     // openat2(2) for FileAccessPolicy (kernel headers only: no library, no pkg-config).
     .systemLibrary(name: "CFileAccess"),
@@ -34,7 +35,7 @@ let package = Package(
       providers: [.apt(["libpango1.0-dev", "fonts-dejavu-core"])]),
 
     // The public API: CALayer and its subclasses, CATransform3D, CGColor, CGImage, CGPath.
-    .target(name: "Lamina", dependencies: ["CPNG", "CJPEG"]),
+    .target(name: "Lamina", dependencies: ["CPNG", "CJPEG", "CWebP"]),
     // 2D drawing on the CPU with Cairo and Pango: shape and text rasterizing.
     .target(name: "LaminaDraw", dependencies: ["Lamina", "CCairo", "CPango"]),
     // The scene file format: decoding, key paths, errors.

@@ -939,6 +939,7 @@ def write_test_images(folder):
         "scans.jpg": jpeg_progressive(),
         "not-an-image.png": b'{"lamina": 1}',
     }
+    files.update(hostile_webp())
     for name, data in files.items():
         with open(os.path.join(folder, name), "wb") as f:
             f.write(data)
@@ -960,6 +961,36 @@ def check_escapes(binary, work, images_folder, timeout, memory_mb, env):
             klass = "escape"
         classes[kind] = klass
     return classes
+
+
+def hostile_webp():
+    """Hostile WebP files, cut or patched from the valid ones the tests keep
+    (made with cwebp): a VP8L header saying 16384x16384, a file cut in its
+    bitstream and one cut in its header, a RIFF of noise, and a still image
+    whose VP8X header claims an animation."""
+    images = os.path.join(ROOT, "Tests", "LaminaSceneTests", "Fixtures", "images")
+    with open(os.path.join(images, "quads-lossy.webp"), "rb") as f:
+        lossy = f.read()
+    with open(os.path.join(images, "quads-lossless-alpha.webp"), "rb") as f:
+        lossless = bytearray(f.read())
+    with open(os.path.join(images, "quads-lossy-alpha.webp"), "rb") as f:
+        extended = bytearray(f.read())
+    # VP8L: after the 0x2f signature, 14 bits of width - 1, 14 of height - 1,
+    # one of alpha and three of version, least significant first.
+    bits = int.from_bytes(lossless[21:25], "little")
+    lying = bytearray(lossless)
+    lying[21:25] = (16383 | (16383 << 14) | (bits & (0xF << 28))).to_bytes(4, "little")
+    noise_rng = random.Random(7)
+    noise = bytes(noise_rng.randrange(256) for _ in range(200))
+    animated = bytearray(extended)
+    animated[20] |= 0x02  # VP8X flags: animation
+    return {
+        "lying-16384.webp": bytes(lying),
+        "truncated.webp": lossy[:48],
+        "short.webp": lossy[:20],
+        "garbage.webp": b"RIFF" + struct.pack("<I", len(noise) + 4) + b"WEBP" + noise,
+        "animated.webp": bytes(animated),
+    }
 
 
 def save_finding(folder, name, doc, text, result, meta):

@@ -24,6 +24,11 @@ final class CompiledAnimation {
   let fastNumbers: (from: Double, to: Double, set: (CALayer, Double) -> Void)?
   /// The fast property's getter, for `fastNumbers`.
   let fastGet: ((CALayer) -> Double)?
+  /// Whether points are read as sizes (`transform.translation`).
+  let pointsAreSizes: Bool
+  /// A value the animation was given (from, to, by or the first keyframe),
+  /// as given: the type a key of no property is written back as.
+  let givenValue: Any?
   /// Whether restoring `property` from the model undoes the animation (no
   /// group, no path rotation, a fast property).
   let restorable: Bool
@@ -40,16 +45,27 @@ final class CompiledAnimation {
     valueFunction = property?.valueFunction
     self.property = property.flatMap { AnimatedProperty.named($0.keyPath ?? "") }
     let basic = animation as? CABasicAnimation
-    from = basic?.fromValue.map { AnimationValue($0) }
-    to = basic?.toValue.map { AnimationValue($0) }
-    by = basic?.byValue.map { AnimationValue($0) }
+    // `transform.translation` takes a size; Core Animation reads the two
+    // numbers of a point there as well (values, and a keyframe path's points).
+    let pointsAreSizes = keyPath == "transform.translation"
+    self.pointsAreSizes = pointsAreSizes
+    func convert(_ value: Any) -> AnimationValue {
+      let v = AnimationValue(value)
+      return pointsAreSizes ? v.pointAsSize : v
+    }
+    givenValue =
+      basic?.fromValue ?? basic?.toValue ?? basic?.byValue
+      ?? (animation as? CAKeyframeAnimation)?.values?.first
+    from = basic?.fromValue.map(convert)
+    to = basic?.toValue.map(convert)
+    by = basic?.byValue.map(convert)
     let keyframe = animation as? CAKeyframeAnimation
     if let path = keyframe?.path {
       pathSegments = PathSegment.segments(of: path)
       values = []
     } else {
       pathSegments = []
-      values = (keyframe?.values ?? []).map { AnimationValue($0) }
+      values = (keyframe?.values ?? []).map(convert)
     }
     let groupDuration = timing.duration
     children =
@@ -116,6 +132,12 @@ final class CompiledAnimation {
     }
   }
 
+  /// Whether the animation (a group: one of its animations) animates a key
+  /// `layer`'s class redraws for (`needsDisplay(forKey:)`).
+  func redraws(_ layer: CALayer) -> Bool {
+    layer.redrawsWhenAnimating(keyPath) || children.contains { $0.redraws(layer) }
+  }
+
   /// Puts the model's value of the animated property back on `layer` (only
   /// when `restorable`).
   func restore(_ layer: CALayer, from model: CALayer) {
@@ -136,7 +158,12 @@ final class CompiledAnimation {
 
   private func write(_ value: AnimationValue, to layer: CALayer) {
     if let property, property.set(layer, value) { return }
-    layer.setValue(value.boxed, forKeyPath: keyPath)
+    // A key of no property (stored by `setValue(_:forKey:)`, or given by
+    // `defaultValue(forKey:)`) keeps the type it had: `as? CGFloat` reads it.
+    let custom = type(of: layer).accessorTable.byKey[keyPath] == nil && !keyPath.contains(".")
+    let template =
+      custom ? (layer.attributes[keyPath] ?? layer.value(forKey: keyPath) ?? givenValue) : nil
+    layer.setValue(template.map { value.boxed(like: $0) } ?? value.boxed, forKeyPath: keyPath)
   }
 
   private func applyBasic(
@@ -182,7 +209,7 @@ final class CompiledAnimation {
   private func finish(
     _ value: AnimationValue, additive: Bool, current: AnimationValue?, on layer: CALayer
   ) {
-    var value = value
+    var value = pointsAreSizes ? value.pointAsSize : value
     if let valueFunction {
       guard let numbers = value.components, let t = valueFunction.transform(numbers) else { return }
       value = .transform(t)

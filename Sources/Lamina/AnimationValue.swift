@@ -98,6 +98,30 @@ enum AnimationValue {
     }
   }
 
+  /// The value boxed as `template` (the value it replaces) is: the same
+  /// number type (a `CGFloat` key reads back as `CGFloat`, not `Double`),
+  /// geometry in an `NSValue` when the template was one. Keys without a
+  /// property (stored by `setValue(_:forKey:)`) keep their type this way.
+  func boxed(like template: Any?) -> Any? {
+    switch (self, template) {
+    case (.number(let v), is CGFloat): return CGFloat(v)
+    case (.number(let v), is Float): return Float(v)
+    case (.number(let v), is Int): return Int(saturating: v.rounded())
+    case (.number(let v), is NSNumber): return NSNumber(value: v)
+    case (.point(let p), is NSValue): return NSValue(cgPoint: p)
+    case (.size(let s), is NSValue): return NSValue(cgSize: s)
+    case (.rect(let r), is NSValue): return NSValue(cgRect: r)
+    case (.transform(let t), is NSValue): return NSValue(caTransform3D: t)
+    default: return boxed
+    }
+  }
+
+  /// A point as the size of the same two numbers; any other value as it is.
+  var pointAsSize: AnimationValue {
+    guard case .point(let p) = self else { return self }
+    return .size(CGSize(width: p.x, height: p.y))
+  }
+
   // MARK: Components
 
   /// The value as a vector, for the kinds that are one; nil otherwise.

@@ -102,7 +102,7 @@ extension CALayer {
   func presentationValue(forKeyPath keyPath: String) -> Any? {
     let copy = valueCopy()
     copy.createdGeneration = .max
-    let parent = superlayer ?? maskOwner
+    let parent = storedSuperlayer ?? maskOwner
     let now = CACurrentMediaTime()
     let time = timing.localTime(parent.map { $0.localTime(fromAbsolute: now) } ?? now)
     for (_, animation) in storedAnimations {

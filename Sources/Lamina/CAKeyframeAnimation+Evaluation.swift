@@ -4,6 +4,8 @@ import Foundation
 /// quadratic curves raised to cubics).
 struct PathSegment {
   var p0: CGPoint, p1: CGPoint, p2: CGPoint, p3: CGPoint
+  /// Made by a `closeSubpath` (the line back to the subpath's start).
+  var closes = false
 
   static func line(_ a: CGPoint, _ b: CGPoint) -> PathSegment {
     PathSegment(
@@ -38,7 +40,11 @@ struct PathSegment {
         out.append(PathSegment(p0: current ?? .zero, p1: c1, p2: c2, p3: p))
         current = p
       case .closeSubpath:
-        if let c = current, c != start { out.append(.line(c, start)) }
+        if let c = current, c != start {
+          var line = PathSegment.line(c, start)
+          line.closes = true
+          out.append(line)
+        }
         current = start
       }
     }
@@ -140,6 +146,24 @@ enum Keyframes {
       return ((0...count).map { Double($0) / Double(count) }, [])
     default:
       if let kt = k.keyTimes, kt.count == count { return (kt.map { $0.doubleValue }, []) }
+      // Key times for the vertices of a path whose closing segments have
+      // none (N vertices, `closeSubpath()`, N key times): the vertices are
+      // timed by them and each closing segment takes no time, as in Core
+      // Animation (the layer ends back at the subpath's start).
+      let closing = pathSegments.reduce(0) { $0 + ($1.closes ? 1 : 0) }
+      if closing > 0, let kt = k.keyTimes?.map(\.doubleValue), kt.count == count - closing {
+        var times = [kt[0]]
+        var next = 1
+        for segment in pathSegments {
+          if segment.closes {
+            times.append(times[times.count - 1])
+          } else {
+            times.append(kt[next])
+            next += 1
+          }
+        }
+        return (times, [])
+      }
       return (evenly, [])
     }
   }

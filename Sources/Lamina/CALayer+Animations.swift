@@ -14,7 +14,7 @@ extension CALayer {
   /// A property animation of a key path the layer does not have (and has
   /// no value for) would do nothing, as in Core Animation: Lamina says so in
   /// a warning (see `Diagnostics`), naming the layer, the key and the path.
-  public func add(_ animation: CAAnimation, forKey key: String?) {
+  func addImpl(_ animation: CAAnimation, forKey key: String?) {
     warnAboutKeyPaths(of: animation, key: key)
     let copy = animation.animationCopy()
     if isLive {
@@ -37,13 +37,13 @@ extension CALayer {
   }
 
   /// The animation attached under `key`, or nil.
-  public func animation(forKey key: String) -> CAAnimation? {
+  func animationImpl(forKey key: String) -> CAAnimation? {
     storedAnimations.first { $0.key == key }?.animation
   }
 
   /// The keys of the attached animations in the order they were added, or
   /// nil when there are none.
-  public func animationKeys() -> [String]? {
+  func animationKeysImpl() -> [String]? {
     storedAnimations.isEmpty ? nil : storedAnimations.map(\.key)
   }
 
@@ -51,12 +51,12 @@ extension CALayer {
   public var animations: [(key: String, animation: CAAnimation)] { storedAnimations }
 
   /// Detaches the animation under `key`.
-  public func removeAnimation(forKey key: String) {
+  func removeAnimationImpl(forKey key: String) {
     storedAnimations.removeAll { $0.key == key }
   }
 
   /// Detaches every animation.
-  public func removeAllAnimations() {
+  func removeAllAnimationsImpl() {
     storedAnimations.removeAll()
   }
 }
@@ -86,7 +86,8 @@ extension CALayer {
       Diagnostics.warn("\(kind)\(named) added to \(self) has no keyPath; it animates nothing")
       return
     }
-    guard !animates(keyPath: keyPath) else { return }
+    // A key the class redraws for is one of its own (`needsDisplay(forKey:)`).
+    guard !animates(keyPath: keyPath), !redrawsWhenAnimating(keyPath) else { return }
     let owner = String(describing: type(of: self).laminaClass)
     Diagnostics.warn(
       "\(kind)\(named) added to \(self): '\(keyPath)' is not a key path \(owner) animates; "

@@ -28,7 +28,7 @@ extension CALayer {
   }
 
   func resizeImpl(withOldSuperlayerSize size: CGSize) {
-    guard let superlayer, !autoresizingMask.isEmpty else { return }
+    guard let superlayer = storedSuperlayer, !autoresizingMask.isEmpty else { return }
     let new = superlayer.bounds.size
     let frame = self.frame
     guard !frame.isNull else { return }

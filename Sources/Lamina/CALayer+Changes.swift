@@ -66,7 +66,7 @@ extension CALayer {
     var layer: CALayer? = self
     while let current = layer, current.changeStamp < now {
       current.changeStamp = now
-      layer = current.superlayer ?? current.maskOwner
+      layer = current.storedSuperlayer ?? current.maskOwner
     }
   }
 }

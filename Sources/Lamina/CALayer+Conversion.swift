@@ -8,7 +8,7 @@ import Foundation
 extension CALayer {
   /// The layer a sublayer or mask is positioned in: its superlayer, or the
   /// layer it masks.
-  var parentLayer: CALayer? { superlayer ?? maskOwner }
+  var parentLayer: CALayer? { storedSuperlayer ?? maskOwner }
 
   /// The map from this layer's bounds space into its parent's bounds space,
   /// flattened unless the parent is a CATransformLayer. For a root layer,
@@ -34,7 +34,7 @@ extension CALayer {
 
   /// Converts `point` from `layer`'s bounds space into this layer's. A nil
   /// layer means the canvas the root layer is positioned in.
-  public func convert(_ point: CGPoint, from layer: CALayer?) -> CGPoint {
+  func convertImpl(_ point: CGPoint, from layer: CALayer?) -> CGPoint {
     let from = layer.map { Homography($0.transformToAncestor(nil)) } ?? .identity
     guard let to = Homography(transformToAncestor(nil)).inverse else {
       return CGPoint(x: CGFloat.nan, y: CGFloat.nan)
@@ -43,19 +43,19 @@ extension CALayer {
   }
 
   /// Converts `point` from this layer's bounds space into `layer`'s.
-  public func convert(_ point: CGPoint, to layer: CALayer?) -> CGPoint {
+  func convertImpl(_ point: CGPoint, to layer: CALayer?) -> CGPoint {
     guard let layer else { return Homography(transformToAncestor(nil)).apply(point) }
     return layer.convert(point, from: self)
   }
 
   /// Converts `rect` from `layer`'s bounds space into this layer's: the
   /// bounding box of its four converted corners.
-  public func convert(_ rect: CGRect, from layer: CALayer?) -> CGRect {
+  func convertImpl(_ rect: CGRect, from layer: CALayer?) -> CGRect {
     Self.box(Self.corners(rect).map { convert($0, from: layer) })
   }
 
   /// Converts `rect` from this layer's bounds space into `layer`'s.
-  public func convert(_ rect: CGRect, to layer: CALayer?) -> CGRect {
+  func convertImpl(_ rect: CGRect, to layer: CALayer?) -> CGRect {
     Self.box(Self.corners(rect).map { convert($0, to: layer) })
   }
 

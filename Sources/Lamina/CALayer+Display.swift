@@ -3,17 +3,17 @@ import Foundation
 extension CALayer {
   /// Marks the contents as needing to be redrawn; the renderer calls
   /// `displayIfNeeded()` before it draws the next frame.
-  public func setNeedsDisplay() { displayPending = true }
+  func setNeedsDisplayImpl() { displayPending = true }
 
   /// Marks part of the contents as needing to be redrawn. Lamina redraws the
   /// whole backing store.
-  public func setNeedsDisplay(_ rect: CGRect) { displayPending = true }
+  func setNeedsDisplayImpl(_ rect: CGRect) { displayPending = true }
 
   /// Whether `setNeedsDisplay()` was called since the last display.
-  public func needsDisplay() -> Bool { displayPending }
+  func needsDisplayImpl() -> Bool { displayPending }
 
   /// Calls `display()` when the layer needs it.
-  public func displayIfNeeded() {
+  func displayIfNeededImpl() {
     guard displayPending else { return }
     displayPending = false
     display()

@@ -45,7 +45,7 @@ extension CALayer {
   /// The frame: the layer's bounds as seen in the superlayer's space (the
   /// bounding box when the transform is not the identity). Setting it sets
   /// `bounds.size` and `position` (the transform is assumed to be the identity).
-  public var frame: CGRect {
+  var frameImpl: CGRect {
     get {
       let m = transformToSuperlayer
       let corners = [
@@ -69,7 +69,7 @@ extension CALayer {
 
   /// The transform as an affine transform (its x-y part), as Core Animation's
   /// `affineTransform()` reads it.
-  public func affineTransform() -> CGAffineTransform {
+  func affineTransformImpl() -> CGAffineTransform {
     CATransform3DGetAffineTransform(transform)
   }
 
@@ -80,18 +80,18 @@ extension CALayer {
   /// ```swift
   /// needle.setAffineTransform(CGAffineTransform(rotationAngle: .pi / 4))
   /// ```
-  public func setAffineTransform(_ m: CGAffineTransform) {
+  func setAffineTransformImpl(_ m: CGAffineTransform) {
     transform = CATransform3DMakeAffineTransform(m)
   }
 
   /// Whether the layer's contents are flipped when drawn: an odd number of
   /// its ancestors flip their sublayers' geometry (`isGeometryFlipped`).
-  public func contentsAreFlipped() -> Bool {
+  func contentsAreFlippedImpl() -> Bool {
     var flipped = false
-    var layer = superlayer
+    var layer = parentLayer
     while let current = layer {
       if current.isGeometryFlipped { flipped.toggle() }
-      layer = current.superlayer
+      layer = current.parentLayer
     }
     return flipped
   }
@@ -99,7 +99,7 @@ extension CALayer {
   /// How much larger than `cornerRadius` a corner of `curve` reaches along
   /// each edge (1 for circular corners; Apple's continuous curve reaches
   /// about 1.528 times as far).
-  public class func cornerCurveExpansionFactor(_ curve: CALayerCornerCurve) -> CGFloat {
+  class func cornerCurveExpansionFactorImpl(_ curve: CALayerCornerCurve) -> CGFloat {
     curve == .continuous ? 1.528665 : 1
   }
 }

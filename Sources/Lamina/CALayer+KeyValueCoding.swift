@@ -128,12 +128,19 @@ extension CALayer {
       a.set(self, value)
       valuesVersion &+= 1
       if isLive { propertyDidChange(a.key, from: old) }
-    } else if let v = Convert.unwrap(value) {
-      attributes[key] = v
-      valuesVersion &+= 1
     } else {
-      attributes[key] = nil
+      // A key of no property: stored, as Core Animation stores any key.
+      // Like a property, its change redraws the layer when the class's
+      // `needsDisplay(forKey:)` says so, and runs its action (the
+      // delegate's, `actions`, `style`; `defaultAction(forKey:)` has none
+      // for such keys, as in Core Animation) on a live layer.
+      let old = isLive ? attributes[key] : nil
+      attributes[key] = Convert.unwrap(value)
       valuesVersion &+= 1
+      if redisplaysOnChange && modelLayer == nil && type(of: self).needsDisplay(forKey: key) {
+        setNeedsDisplay()
+      }
+      if isLive { propertyDidChange(key, from: old) }
     }
   }
 
@@ -142,7 +149,7 @@ extension CALayer {
 
   /// The value at a dotted key path: `position.x`, `bounds.size.width`,
   /// `transform.rotation.y`, `mask.opacity`.
-  public func value(forKeyPath keyPath: String) -> Any? {
+  func valueImpl(forKeyPath keyPath: String) -> Any? {
     if Self.accessorTable.byKey[keyPath] != nil || !keyPath.contains(".") {
       return value(forKey: keyPath)
     }
@@ -163,7 +170,7 @@ extension CALayer {
 
   /// Sets the value at a dotted key path; struct members and transform
   /// components are replaced in the current value, which is then set back.
-  public func setValue(_ value: Any?, forKeyPath keyPath: String) {
+  func setValueImpl(_ value: Any?, forKeyPath keyPath: String) {
     if Self.accessorTable.byKey[keyPath] != nil || !keyPath.contains(".") {
       setValue(value, forKey: keyPath)
       return

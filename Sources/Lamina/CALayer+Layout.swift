@@ -9,19 +9,19 @@ import Foundation
 
 extension CALayer {
   /// Marks the layer as needing layout at the next `layoutIfNeeded()`.
-  public func setNeedsLayout() {
+  func setNeedsLayoutImpl() {
     needsLayoutFlag = true
     markAncestorsForLayout()
     layoutManager?.invalidateLayout(of: self)
   }
 
   /// Whether the layer is marked as needing layout.
-  public func needsLayout() -> Bool { needsLayoutFlag }
+  func needsLayoutImpl() -> Bool { needsLayoutFlag }
 
   /// Lays out the layer (when it needs layout), then its sublayers that
   /// need it, top-down: a layer's `layoutSublayers()` runs before those of
   /// its sublayers, so that they see the bounds it gave them.
-  public func layoutIfNeeded() {
+  func layoutIfNeededImpl() {
     guard needsLayoutFlag || subtreeNeedsLayout else { return }
     if needsLayoutFlag {
       needsLayoutFlag = false
@@ -43,10 +43,10 @@ extension CALayer {
   static let maxLayoutPasses = 16
 
   func markAncestorsForLayout() {
-    var layer = superlayer ?? maskOwner
+    var layer = storedSuperlayer ?? maskOwner
     while let current = layer, !current.subtreeNeedsLayout {
       current.subtreeNeedsLayout = true
-      layer = current.superlayer ?? current.maskOwner
+      layer = current.storedSuperlayer ?? current.maskOwner
     }
   }
 }

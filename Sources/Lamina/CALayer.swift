@@ -119,7 +119,10 @@ open class CALayer: NSObject {
   /// A layer whose alpha multiplies this layer's rendering.
   @exclusivity(unchecked) open var mask: CALayer? {
     didSet {
-      oldValue?.maskOwner = nil
+      guard mask !== oldValue else { return }
+      if oldValue?.maskOwner === self { oldValue?.maskOwner = nil }
+      // A layer becoming a mask leaves its superlayer, or the layer it
+      // masked, as in Core Animation; its `superlayer` is then this layer.
       mask?.removeFromSuperlayer()
       mask?.maskOwner = self
       noteChange()
@@ -305,8 +308,11 @@ open class CALayer: NSObject {
   /// default asks the delegate's `draw(_:in:)`. Subclasses override it.
   open func draw(in ctx: CGContext) { delegate?.draw(self, in: ctx) }
 
-  /// The superlayer, or nil for a root layer (and for a mask).
-  @exclusivity(unchecked) public internal(set) weak var superlayer: CALayer?
+  /// The superlayer: the layer this one is a sublayer of, or, for a mask,
+  /// the layer it masks (as in Core Animation); nil for a root layer.
+  open var superlayer: CALayer? { storedSuperlayer ?? maskOwner }
+  /// The layer this one is a sublayer of (not the layer it masks).
+  @exclusivity(unchecked) weak var storedSuperlayer: CALayer?
   /// The layer this one masks, when it is set as another layer's `mask`.
   @exclusivity(unchecked) public internal(set) weak var maskOwner: CALayer?
   @exclusivity(unchecked) var storedSublayers: [CALayer] = [] {
@@ -375,10 +381,10 @@ open class CALayer: NSObject {
   /// for presentation layers. Subclasses override it to copy their own
   /// properties (`override init(layer: Any) { super.init(layer: layer); … }`).
   ///
-  /// Lamina makes presentation copies with `copyValues(from:)`, not with this
-  /// initializer: Swift cannot call an initializer that is not `required`
-  /// through a metatype, so a presentation copy of a subclass defined outside
-  /// Lamina is an instance of the Lamina class it derives from (see
+  /// Lamina makes presentation copies with it for classes that adopt
+  /// `PresentationCopyable` (Swift cannot call an initializer that is not
+  /// `required` through a metatype); other subclasses defined outside
+  /// Lamina get copies of the Lamina class they derive from (see
   /// docs/api-coverage.md).
   public init(layer: Any) {
     super.init()
@@ -402,19 +408,11 @@ open class CALayer: NSObject {
   /// A new instance of `laminaClass` with its default values.
   package class func makeInstance() -> CALayer { CALayer() }
 
-  /// A copy of this layer's values as an instance of its Lamina class (not
-  /// its sublayers): a presentation layer, or a snapshot.
-  func valueCopy() -> CALayer {
-    let copy = type(of: self).makeInstance()
-    copy.copyValues(from: self)
-    return copy
-  }
-
   /// The sublayers, back to front. Setting replaces them all.
   open var sublayers: [CALayer]? {
     get { storedSublayers.isEmpty ? nil : storedSublayers }
     set {
-      for layer in storedSublayers { layer.superlayer = nil }
+      for layer in storedSublayers { layer.storedSuperlayer = nil }
       storedSublayers = []
       for layer in newValue ?? [] { addSublayer(layer) }
     }
@@ -577,25 +575,180 @@ open class CALayer: NSObject {
     return CATransform3DIsAffine(transform) ? size : bounds.size
   }
 
+  // MARK: Overridable API
+  //
+  // Core Animation declares every member of CALayer `open`. Swift cannot
+  // override a member declared in an extension (without Objective-C), so
+  // the members whose bodies live in the extensions (CALayer+….swift) are
+  // declared here and call them: a subclass in another module overrides
+  // any of them, and calls through `CALayer` reach the override.
+
+  /// The layer's bounds as seen in the superlayer's space (the bounding box
+  /// when transformed). Setting it sets `bounds.size` and `position`.
+  open var frame: CGRect {
+    get { frameImpl }
+    set { frameImpl = newValue }
+  }
+  /// The transform's x-y part, as Core Animation's `affineTransform()` reads it.
+  open func affineTransform() -> CGAffineTransform { affineTransformImpl() }
+  /// Sets `transform` to the affine transform `m`.
+  open func setAffineTransform(_ m: CGAffineTransform) { setAffineTransformImpl(m) }
+  /// Whether an odd number of ancestors flip their sublayers' geometry.
+  open func contentsAreFlipped() -> Bool { contentsAreFlippedImpl() }
+  /// How much larger than `cornerRadius` a corner of `curve` reaches.
+  open class func cornerCurveExpansionFactor(_ curve: CALayerCornerCurve) -> CGFloat {
+    cornerCurveExpansionFactorImpl(curve)
+  }
+
+  /// Appends `layer` to the sublayers, removing it from its old superlayer.
+  open func addSublayer(_ layer: CALayer) { addSublayerImpl(layer) }
+  /// Inserts `layer` at `index` (clamped to the sublayer count).
+  open func insertSublayer(_ layer: CALayer, at index: UInt32) {
+    insertSublayerImpl(layer, at: index)
+  }
+  /// Inserts `layer` just below `sibling` (at the back when it is not a sublayer).
+  open func insertSublayer(_ layer: CALayer, below sibling: CALayer?) {
+    insertSublayerImpl(layer, below: sibling)
+  }
+  /// Inserts `layer` just above `sibling` (on top when it is not a sublayer).
+  open func insertSublayer(_ layer: CALayer, above sibling: CALayer?) {
+    insertSublayerImpl(layer, above: sibling)
+  }
+  /// Puts `newLayer` where `oldLayer` is; nothing when `oldLayer` is not a sublayer.
+  open func replaceSublayer(_ oldLayer: CALayer, with newLayer: CALayer) {
+    replaceSublayerImpl(oldLayer, with: newLayer)
+  }
+  /// Detaches the layer from its superlayer (or from the layer it masks).
+  open func removeFromSuperlayer() { removeFromSuperlayerImpl() }
+
+  /// Attaches a copy of `animation` under `key` (see CALayer+Animations.swift).
+  open func add(_ animation: CAAnimation, forKey key: String?) { addImpl(animation, forKey: key) }
+  /// The animation attached under `key`, or nil.
+  open func animation(forKey key: String) -> CAAnimation? { animationImpl(forKey: key) }
+  /// The keys of the attached animations in order, or nil when there are none.
+  open func animationKeys() -> [String]? { animationKeysImpl() }
+  /// Detaches the animation under `key`.
+  open func removeAnimation(forKey key: String) { removeAnimationImpl(forKey: key) }
+  /// Detaches every animation.
+  open func removeAllAnimations() { removeAllAnimationsImpl() }
+
+  /// Marks the contents as needing to be redrawn before the next frame.
+  open func setNeedsDisplay() { setNeedsDisplayImpl() }
+  /// Marks part of the contents as needing to be redrawn (Lamina redraws it all).
+  open func setNeedsDisplay(_ r: CGRect) { setNeedsDisplayImpl(r) }
+  /// Whether `setNeedsDisplay()` was called since the last display.
+  open func needsDisplay() -> Bool { needsDisplayImpl() }
+  /// Calls `display()` when the layer needs it.
+  open func displayIfNeeded() { displayIfNeededImpl() }
+
+  /// Marks the layer as needing layout at the next `layoutIfNeeded()`.
+  open func setNeedsLayout() { setNeedsLayoutImpl() }
+  /// Whether the layer is marked as needing layout.
+  open func needsLayout() -> Bool { needsLayoutImpl() }
+  /// Lays out the layer and then its sublayers that need it, top-down.
+  open func layoutIfNeeded() { layoutIfNeededImpl() }
+
+  /// Converts `p` from `l`'s bounds space into this layer's (nil: the canvas).
+  open func convert(_ p: CGPoint, from l: CALayer?) -> CGPoint { convertImpl(p, from: l) }
+  /// Converts `p` from this layer's bounds space into `l`'s.
+  open func convert(_ p: CGPoint, to l: CALayer?) -> CGPoint { convertImpl(p, to: l) }
+  /// Converts `r` from `l`'s bounds space into this layer's (the bounding box).
+  open func convert(_ r: CGRect, from l: CALayer?) -> CGRect { convertImpl(r, from: l) }
+  /// Converts `r` from this layer's bounds space into `l`'s.
+  open func convert(_ r: CGRect, to l: CALayer?) -> CGRect { convertImpl(r, to: l) }
+  /// Converts `t` from `l`'s time space into this layer's (nil: the clock's).
+  open func convertTime(_ t: CFTimeInterval, from l: CALayer?) -> CFTimeInterval {
+    convertTimeImpl(t, from: l)
+  }
+  /// Converts `t` from this layer's time space into `l`'s.
+  open func convertTime(_ t: CFTimeInterval, to l: CALayer?) -> CFTimeInterval {
+    convertTimeImpl(t, to: l)
+  }
+
+  /// Scrolls the nearest enclosing `CAScrollLayer` to bring `p` to its origin.
+  open func scroll(_ p: CGPoint) { scrollImpl(p) }
+  /// Scrolls the nearest enclosing `CAScrollLayer` so that `r` shows.
+  open func scrollRectToVisible(_ r: CGRect) { scrollRectToVisibleImpl(r) }
+  /// The part of the bounds the nearest enclosing `CAScrollLayer` shows.
+  open var visibleRect: CGRect { visibleRectImpl }
+
+  /// The value at a dotted key path (`position.x`, `transform.rotation.z`).
+  open func value(forKeyPath keyPath: String) -> Any? { valueImpl(forKeyPath: keyPath) }
+  /// Sets the value at a dotted key path.
+  open func setValue(_ value: Any?, forKeyPath keyPath: String) {
+    setValueImpl(value, forKeyPath: keyPath)
+  }
+
+  /// The layer as it appears now (see PresentationTree.swift).
+  open func presentation() -> Self? { presentationImpl() }
+  /// The model layer a presentation layer shows; a model layer returns itself.
+  open func model() -> Self { modelImpl() }
+
+  // The CAMediaTiming properties (CALayer+Timing.swift).
+
+  /// Seconds of the superlayer's time at which the layer's time starts.
+  open var beginTime: CFTimeInterval {
+    get { timing.beginTime }
+    set { timing.beginTime = newValue }
+  }
+  /// One repetition of the layer's time; 0 (the default) means endless.
+  open var duration: CFTimeInterval {
+    get { timing.duration }
+    set { timing.duration = newValue }
+  }
+  /// How fast the layer's time (its subtree's, its animations') runs
+  /// relative to the superlayer's; 0 freezes it at `timeOffset`.
+  open var speed: Float {
+    get { timing.speed }
+    set { timing.speed = newValue }
+  }
+  /// Added to the layer's local time.
+  open var timeOffset: CFTimeInterval {
+    get { timing.timeOffset }
+    set { timing.timeOffset = newValue }
+  }
+  /// Repetitions of the layer's time (with a `duration`).
+  open var repeatCount: Float {
+    get { timing.repeatCount }
+    set { timing.repeatCount = newValue }
+  }
+  /// How long the layer's time repeats (with a `duration`).
+  open var repeatDuration: CFTimeInterval {
+    get { timing.repeatDuration }
+    set { timing.repeatDuration = newValue }
+  }
+  /// Whether each repetition runs back after it ran forward.
+  open var autoreverses: Bool {
+    get { timing.autoreverses }
+    set { timing.autoreverses = newValue }
+  }
+  /// What the layer's time holds outside its active period.
+  open var fillMode: CAMediaTimingFillMode {
+    get { timing.fillMode }
+    set { timing.fillMode = newValue }
+  }
+
   open override var description: String {
     let kind = String(describing: type(of: self))
     return name.map { "<\(kind) '\($0)'>" } ?? "<\(kind)>"
   }
 }
 
-// MARK: - The sublayer API
+// MARK: - The sublayer API (declared open in the class body)
 
 extension CALayer {
   /// Appends `layer` to the sublayers, removing it from its old superlayer.
-  public func addSublayer(_ layer: CALayer) {
+  func addSublayerImpl(_ layer: CALayer) {
     insertSublayer(layer, at: UInt32(storedSublayers.count))
   }
 
   /// Inserts `layer` at `index` (clamped to the sublayer count).
-  public func insertSublayer(_ layer: CALayer, at index: UInt32) {
+  func insertSublayerImpl(_ layer: CALayer, at index: UInt32) {
     guard layer !== self, !isDescendant(of: layer) else { return }
     var index = Int(index)
-    if layer.superlayer === self, let old = storedSublayers.firstIndex(where: { $0 === layer }) {
+    if layer.storedSuperlayer === self,
+      let old = storedSublayers.firstIndex(where: { $0 === layer })
+    {
       storedSublayers.remove(at: old)
       if old < index { index -= 1 }
     } else {
@@ -603,14 +756,14 @@ extension CALayer {
       if layer.maskOwner != nil { layer.maskOwner?.mask = nil }
     }
     storedSublayers.insert(layer, at: min(max(index, 0), storedSublayers.count))
-    layer.superlayer = self
+    layer.storedSuperlayer = self
     setNeedsLayout()
     if layer.needsLayoutFlag || layer.subtreeNeedsLayout { layer.markAncestorsForLayout() }
     layer.runOrderAction(kCAOnOrderIn)
   }
 
   /// Inserts `layer` just below `sibling` (at the front when `sibling` is not a sublayer).
-  public func insertSublayer(_ layer: CALayer, below sibling: CALayer?) {
+  func insertSublayerImpl(_ layer: CALayer, below sibling: CALayer?) {
     if let sibling, let i = storedSublayers.firstIndex(where: { $0 === sibling }) {
       insertSublayer(layer, at: UInt32(i))
     } else {
@@ -619,7 +772,7 @@ extension CALayer {
   }
 
   /// Inserts `layer` just above `sibling` (on top when `sibling` is not a sublayer).
-  public func insertSublayer(_ layer: CALayer, above sibling: CALayer?) {
+  func insertSublayerImpl(_ layer: CALayer, above sibling: CALayer?) {
     if let sibling, let i = storedSublayers.firstIndex(where: { $0 === sibling }) {
       insertSublayer(layer, at: UInt32(i + 1))
     } else {
@@ -628,7 +781,7 @@ extension CALayer {
   }
 
   /// Puts `newLayer` where `oldLayer` is; does nothing when `oldLayer` is not a sublayer.
-  public func replaceSublayer(_ oldLayer: CALayer, with newLayer: CALayer) {
+  func replaceSublayerImpl(_ oldLayer: CALayer, with newLayer: CALayer) {
     guard oldLayer !== newLayer,
       let i = storedSublayers.firstIndex(where: { $0 === oldLayer })
     else { return }
@@ -637,21 +790,26 @@ extension CALayer {
   }
 
   /// Detaches the layer from its superlayer (or from the layer it masks).
-  public func removeFromSuperlayer() {
-    if let parent = superlayer {
+  func removeFromSuperlayerImpl() {
+    if let owner = maskOwner, owner.mask === self {
+      // A mask is detached from the layer it masks, as in Core Animation.
+      owner.mask = nil
+      return
+    }
+    if let parent = storedSuperlayer {
       runOrderAction(kCAOnOrderOut)
       parent.storedSublayers.removeAll { $0 === self }
-      superlayer = nil
+      storedSuperlayer = nil
       parent.setNeedsLayout()
     }
   }
 
   /// True when `ancestor` is this layer's superlayer, or its superlayer's, and so on.
   public func isDescendant(of ancestor: CALayer) -> Bool {
-    var layer = superlayer ?? maskOwner
+    var layer = parentLayer
     while let current = layer {
       if current === ancestor { return true }
-      layer = current.superlayer ?? current.maskOwner
+      layer = current.parentLayer
     }
     return false
   }

@@ -213,14 +213,14 @@ extension CALayer {
   /// Converts `t` from the time space of `layer` (nil: the root's parent
   /// time, the clock's) to this layer's, through every `beginTime`, `speed`
   /// and `timeOffset` on the way.
-  public func convertTime(_ t: CFTimeInterval, from layer: CALayer?) -> CFTimeInterval {
+  func convertTimeImpl(_ t: CFTimeInterval, from layer: CALayer?) -> CFTimeInterval {
     let absolute = layer.map { $0.absoluteTime(fromLocal: t) } ?? t
     return localTime(fromAbsolute: absolute)
   }
 
   /// Converts `t` from this layer's time space to that of `layer` (nil: the
   /// root's parent time).
-  public func convertTime(_ t: CFTimeInterval, to layer: CALayer?) -> CFTimeInterval {
+  func convertTimeImpl(_ t: CFTimeInterval, to layer: CALayer?) -> CFTimeInterval {
     let absolute = absoluteTime(fromLocal: t)
     return layer.map { $0.localTime(fromAbsolute: absolute) } ?? absolute
   }
@@ -231,7 +231,7 @@ extension CALayer {
     var layer: CALayer? = self
     while let l = layer {
       chain.append(l)
-      layer = l.superlayer ?? l.maskOwner
+      layer = l.storedSuperlayer ?? l.maskOwner
     }
     return chain.reversed()
   }

@@ -112,7 +112,11 @@ extension CATransform3D {
     }
     var k = components
     if path == "translation" {
-      guard let s = Convert.size(value) else { return nil }
+      // A size, or a point: Core Animation reads the two numbers of either.
+      guard
+        let s = Convert.size(value)
+          ?? Convert.point(value).map({ CGSize(width: $0.x, height: $0.y) })
+      else { return nil }
       k.translation.x = s.width
       k.translation.y = s.height
     } else {

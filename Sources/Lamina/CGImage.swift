@@ -1,10 +1,11 @@
 import CJPEG
 import CPNG
+import CWebP
 import Foundation
 
 /// An immutable bitmap: 8-bit RGBA pixels, straight (non-premultiplied)
-/// alpha, rows top to bottom. Decoded from PNG or JPEG with libpng and
-/// libjpeg-turbo, or made from pixels.
+/// alpha, rows top to bottom. Decoded from PNG, JPEG or WebP with libpng,
+/// libjpeg-turbo and libwebp, or made from pixels.
 public final class CGImage: @unchecked Sendable {
   /// Width in pixels.
   public let width: Int
@@ -137,7 +138,7 @@ private final class LazyPixels: @unchecked Sendable {
 public enum ImageError: Error, Equatable, CustomStringConvertible {
   /// The file could not be opened or read.
   case unreadable(path: String, reason: String)
-  /// The bytes are neither PNG nor JPEG.
+  /// The bytes are not PNG, JPEG or WebP.
   case unknownFormat(path: String)
   /// The decoder rejected the data (truncated, corrupt, a lying header).
   case corrupt(path: String, reason: String)
@@ -153,7 +154,7 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .unreadable(let path, let reason): return "cannot read image '\(path)': \(reason)"
-    case .unknownFormat(let path): return "image '\(path)' is neither PNG nor JPEG"
+    case .unknownFormat(let path): return "image '\(path)' is not PNG, JPEG or WebP"
     case .corrupt(let path, let reason): return "image '\(path)' is corrupt: \(reason)"
     case .tooLarge(let path, let width, let height, let limit):
       return
@@ -173,7 +174,7 @@ public enum ImageError: Error, Equatable, CustomStringConvertible {
 
 /// What an image file's header says, read without decoding its pixels.
 public struct ImageHeader: Equatable, Sendable {
-  public enum Format: String, Sendable { case png, jpeg }
+  public enum Format: String, Sendable { case png, jpeg, webp }
   public let format: Format
   /// Width and height in pixels, as the image decodes.
   public let width: Int
@@ -189,7 +190,7 @@ public struct ImageHeader: Equatable, Sendable {
 }
 
 extension CGImage {
-  /// Reads a PNG or JPEG file (told apart by their signatures).
+  /// Reads a PNG, JPEG or WebP file (told apart by their signatures).
   /// - Parameter maxDimension: the largest width or height accepted. Every
   ///   limit (`maxDimension`, `Limits.maxImagePixels`) is checked from the
   ///   header before pixel memory is allocated.
@@ -221,17 +222,18 @@ extension CGImage {
     }
   }
 
-  /// The header of PNG or JPEG bytes: format and size, nothing decoded.
+  /// The header of PNG, JPEG or WebP bytes: format and size, nothing decoded.
   public static func header(of data: Data, path: String = "<data>") throws -> ImageHeader {
     try data.withUnsafeBytes { raw in
       let bytes = raw.bindMemory(to: UInt8.self)
       if bytes.starts(with: [0x89, 0x50, 0x4e, 0x47]) { return try pngHeader(bytes, path: path) }
       if bytes.starts(with: [0xff, 0xd8]) { return try jpegHeader(bytes, path: path) }
+      if isWebP(bytes) { return try webpHeader(bytes, path: path) }
       throw ImageError.unknownFormat(path: path)
     }
   }
 
-  /// Decodes PNG or JPEG bytes; `path` names the source in errors. The
+  /// Decodes PNG, JPEG or WebP bytes; `path` names the source in errors. The
   /// header is read first and checked against `maxDimension` and
   /// `Limits.maxImagePixels`; only then are the pixels allocated and decoded.
   public static func decode(
@@ -244,6 +246,7 @@ extension CGImage {
       switch header.format {
       case .png: return try decodePNG(bytes, header: header, path: path)
       case .jpeg: return try decodeJPEG(bytes, header: header, path: path)
+      case .webp: return try decodeWebP(bytes, header: header, path: path)
       }
     }
   }
@@ -355,6 +358,62 @@ extension CGImage {
     let text = String(
       decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     return text.isEmpty ? "cannot decode" : text
+  }
+}
+
+extension CGImage {
+  /// A RIFF container of WebP: "RIFF", a size, "WEBP".
+  fileprivate static func isWebP(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    bytes.count >= 12 && bytes.starts(with: [0x52, 0x49, 0x46, 0x46])
+      && Array(bytes[8..<12]) == [0x57, 0x45, 0x42, 0x50]
+  }
+
+  /// The header of WebP bytes (`WebPGetFeatures`: the bitstream's headers,
+  /// no pixels). Animated WebP is refused: it has no single picture.
+  fileprivate static func webpHeader(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws
+    -> ImageHeader
+  {
+    var features = WebPBitstreamFeatures()
+    let status = lamina_webp_features(bytes.baseAddress, bytes.count, &features)
+    guard status == VP8_STATUS_OK else {
+      throw ImageError.corrupt(path: path, reason: webpMessage(status))
+    }
+    guard features.has_animation == 0 else {
+      throw ImageError.corrupt(path: path, reason: "an animated WebP (only still images are read)")
+    }
+    return ImageHeader(format: .webp, width: Int(features.width), height: Int(features.height))
+  }
+
+  /// Decodes WebP (lossy, lossless, with or without alpha) into a buffer
+  /// of the size the checked header gave: libwebp writes into it and
+  /// nowhere else.
+  fileprivate static func decodeWebP(
+    _ bytes: UnsafeBufferPointer<UInt8>, header: ImageHeader, path: String
+  ) throws -> CGImage {
+    var pixels = [UInt8](repeating: 0, count: header.decodedBytes)
+    let written = pixels.withUnsafeMutableBytes { raw in
+      WebPDecodeRGBAInto(
+        bytes.baseAddress, bytes.count, raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+        raw.count, Int32(header.width * 4))
+    }
+    guard written != nil else {
+      throw ImageError.corrupt(
+        path: path, reason: "libwebp cannot decode it (truncated or damaged)")
+    }
+    guard let result = CGImage(width: header.width, height: header.height, rgba: pixels) else {
+      throw ImageError.corrupt(path: path, reason: "empty image")
+    }
+    return result
+  }
+
+  private static func webpMessage(_ status: VP8StatusCode) -> String {
+    switch status {
+    case VP8_STATUS_NOT_ENOUGH_DATA: return "truncated WebP"
+    case VP8_STATUS_BITSTREAM_ERROR: return "a damaged WebP bitstream"
+    case VP8_STATUS_UNSUPPORTED_FEATURE: return "a WebP feature libwebp does not support"
+    case VP8_STATUS_INVALID_PARAM: return "an invalid WebP header"
+    default: return "cannot read the WebP header (status \(status.rawValue))"
+    }
   }
 }
 

@@ -80,6 +80,45 @@ public final class CIFilter: @unchecked Sendable, CustomStringConvertible {
     "CILuminosityBlendMode",
   ]
 
+  /// Core Animation's own spellings of the blend modes a `compositingFilter`
+  /// takes (`multiplyBlendMode`, `screenBlendMode`, …), each with the
+  /// `CIFilter` name it means.
+  public static let coreAnimationBlendModeNames: [String: String] = Dictionary(
+    uniqueKeysWithValues: blendModeNames.map { ci in
+      let bare = ci.dropFirst(2)
+      return (bare.prefix(1).lowercased() + bare.dropFirst(), ci)
+    })
+
+  /// The Porter–Duff operators (and the other compositing formulas of GL's
+  /// blend functions) a `compositingFilter` takes, by each name they go by:
+  /// Core Animation's (`xor`, `sourceIn`, `destOut`, `plusL`, …) and Core
+  /// Image's (`CISourceAtopCompositing`, …), each with Core Animation's name.
+  public static let compositingOperatorNames: [String: String] = {
+    let ca = [
+      "clear", "copy", "sourceOver", "sourceIn", "sourceOut", "sourceAtop", "destOver",
+      "destIn", "destOut", "destAtop", "xor", "plusL", "multiply", "minimum", "maximum",
+    ]
+    var names = Dictionary(uniqueKeysWithValues: ca.map { ($0, $0) })
+    names["CISourceOverCompositing"] = "sourceOver"
+    names["CISourceInCompositing"] = "sourceIn"
+    names["CISourceOutCompositing"] = "sourceOut"
+    names["CISourceAtopCompositing"] = "sourceAtop"
+    names["CIAdditionCompositing"] = "plusL"
+    names["CIMultiplyCompositing"] = "multiply"
+    names["CIMinimumCompositing"] = "minimum"
+    names["CIMaximumCompositing"] = "maximum"
+    return names
+  }()
+
+  /// The `CIFilter` blend mode or Core Animation operator a
+  /// `compositingFilter` name means (`"multiplyBlendMode"` →
+  /// `"CIMultiplyBlendMode"`, `"CISourceInCompositing"` → `"sourceIn"`), or
+  /// nil for a name Lamina does not know.
+  public static func compositingMode(named name: String) -> String? {
+    if blendModeNames.contains(name) { return name }
+    return coreAnimationBlendModeNames[name] ?? compositingOperatorNames[name]
+  }
+
   /// The names of the filters (not blend modes), sorted.
   public static var filterNames: [String] { inputDefaults.keys.sorted() }
 

@@ -18,12 +18,12 @@ public enum Diagnostics {
   }
 
   /// Reports `message` the first time it is given in the process.
-  static func warnOnce(_ message: String) {
+  package static func warnOnce(_ message: String) {
     if reported.withLock({ $0.insert(message).inserted }) { warn(message) }
   }
 
   /// Reports `message` ("lamina: warning: " is prepended on standard error).
-  static func warn(_ message: String) {
+  package static func warn(_ message: String) {
     if let handler {
       handler(message)
     } else {

@@ -72,6 +72,8 @@ public final class PresentationTree {
     @exclusivity(unchecked) var mask: Node?
     @exclusivity(unchecked) var compiled: [CompiledAnimation] = []
     @exclusivity(unchecked) var compiledVersion = -1
+    /// Whether an animation animates a key the class redraws for.
+    @exclusivity(unchecked) var redraws = false
     /// The transitions among the animations, in order.
     @exclusivity(unchecked) var transitions: [CATransition] = []
 
@@ -118,6 +120,8 @@ public final class PresentationTree {
         compiledVersion = model.animationsVersion
         transitions = model.storedAnimations.compactMap { $0.animation as? CATransition }
         restore = Self.restore(for: compiled, of: type(of: model))
+        // (Only a copy of the model's own class draws as the model does.)
+        redraws = type(of: layer) == type(of: model) && compiled.contains { $0.redraws(model) }
         copiedVersion = -1
       }
       // A new transition starts from the layer as it was last presented.
@@ -190,6 +194,9 @@ public final class PresentationTree {
         copiedVersion = model.valuesVersion
         for animation in compiled { animation.apply(to: layer, at: time) }
       }
+      // An animated key the class draws from: the presentation copy draws
+      // again (its `draw(in:)` reads the animated value), as in Core Animation.
+      if redraws { layer.setNeedsDisplay() }
       if layer.transitionState != nil { layer.transitionState = nil }
       for transition in transitions.reversed() {
         if let state = Self.transitionState(
@@ -301,9 +308,11 @@ public final class PresentationTree {
       var old: [ObjectIdentifier: Node] = [:]
       for child in children { old[ObjectIdentifier(child.model)] = child }
       children = models.map { old[ObjectIdentifier($0)] ?? Node(model: $0) }
-      for child in layer.storedSublayers where child.superlayer === layer { child.superlayer = nil }
+      for child in layer.storedSublayers where child.storedSuperlayer === layer {
+        child.storedSuperlayer = nil
+      }
       layer.storedSublayers = children.map(\.layer)
-      for child in children { child.layer.superlayer = layer }
+      for child in children { child.layer.storedSuperlayer = layer }
     }
 
     func find(_ target: CALayer) -> CALayer? {
@@ -324,13 +333,14 @@ extension CALayer {
   /// a subclass defined outside Lamina this returns nil, with a warning
   /// (see `Diagnostics`); `presentationLayer()` returns the copy typed as
   /// its Lamina class.
-  public func presentation() -> Self? {
+  func presentationImpl() -> Self? {
     if modelLayer != nil { return self }
     guard let copy = presentationLayer() as? Self else {
       Diagnostics.warnOnce(
         "presentation() of \(type(of: self)): its presentation copy is a "
           + "\(type(of: self).laminaClass), not a \(type(of: self)); presentation() returns nil for "
-          + "it, presentationLayer() returns the copy")
+          + "it, presentationLayer() returns the copy (adopt PresentationCopyable to have copies "
+          + "made with init(layer:))")
       return nil
     }
     return copy
@@ -342,13 +352,13 @@ extension CALayer {
   public func presentationLayer() -> CALayer {
     if modelLayer != nil { return self }
     let now = CACurrentMediaTime()
-    let parent = superlayer ?? maskOwner
+    let parent = storedSuperlayer ?? maskOwner
     let parentTime = parent.map { $0.localTime(fromAbsolute: now) } ?? now
     return PresentationTree(root: self).update(time: parentTime)
   }
 
   /// The model layer a presentation layer shows; a model layer returns itself.
-  public func model() -> Self {
+  func modelImpl() -> Self {
     (modelLayer as? Self) ?? self
   }
 }

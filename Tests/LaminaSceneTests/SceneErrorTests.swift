@@ -181,7 +181,7 @@ final class SceneErrorTests: XCTestCase {
     let corrupt = message(scene(used, images: ##", "images": {"bad": "gradient_axial.json"}"##))
     XCTAssertTrue(
       corrupt.hasPrefix("scene.json: root.sublayers[0].contents: images.bad: image '"), corrupt)
-    XCTAssertTrue(corrupt.hasSuffix("'gradient_axial.json' is neither PNG nor JPEG"), corrupt)
+    XCTAssertTrue(corrupt.hasSuffix("'gradient_axial.json' is not PNG, JPEG or WebP"), corrupt)
     do {
       let photo = ##"{"sublayers": [{"contents": "p"}]}"##
       _ = try SceneLoader.load(

@@ -332,6 +332,9 @@ public enum BlendMode: Hashable, Sendable {
   /// names (`CIMultiplyBlendMode`, …), drawn with the GPU's advanced blend
   /// equations.
   case composite(String)
+  /// A Porter–Duff operator (or another compositing formula that GL's
+  /// blend functions compute): `xor`, `sourceIn`, `destOut`, ….
+  case porterDuff(PorterDuff)
 }
 
 /// An offscreen pass: its commands are rendered into a texture covering
@@ -427,10 +430,9 @@ public enum DrawCommand {
   /// True when the command uses a blend mode that reads what is behind it.
   var blendsWithBackdrop: Bool {
     switch self {
-    case .item(let item): if case .composite = item.blend { return true }
-    case .group(let group): if case .composite = group.blend { return true }
+    case .item(let item): return item.blend.readsBackdrop
+    case .group(let group): return group.blend.readsBackdrop
     }
-    return false
   }
 
   /// Multiplies the command's straight colors by `tint` (straight RGBA):

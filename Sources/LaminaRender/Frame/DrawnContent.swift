@@ -149,11 +149,19 @@ extension FrameBuilder {
     // as soon as it has none, and again when its text changes.
     let textToDraw =
       (model as? CATextLayer)?.drawsTextIntoContents == true && model.contents == nil
-    guard model.needsDisplay() || textToDraw else { return }
-    LaminaDraw.install()
-    if textToDraw { model.setNeedsDisplay() }
-    model.displayIfNeeded()
-    if model !== layer { layer.contents = model.contents }
+    if model.needsDisplay() || textToDraw {
+      LaminaDraw.install()
+      if textToDraw { model.setNeedsDisplay() }
+      model.displayIfNeeded()
+      if model !== layer { layer.contents = model.contents }
+    }
+    // A presentation copy drawing an animated key of its class (see
+    // `PresentationCopyable`) draws itself: its `draw(in:)` reads the value
+    // of the moment.
+    if model !== layer, layer.needsDisplay() {
+      LaminaDraw.install()
+      layer.displayIfNeeded()
+    }
   }
 
   /// The content a shape or text layer draws: a shape's fill and stroke as

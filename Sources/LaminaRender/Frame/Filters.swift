@@ -153,10 +153,16 @@ extension FrameBuilder {
   ) {
     guard let filter = layer.compositingFilter, start < commands.count else { return }
     let name = (filter as? String) ?? (filter as? CIFilter)?.filterName ?? ""
-    guard GLDevice.advancedEquations[name] != nil else { return }
+    guard let blend = BlendMode(compositingFilter: name) else {
+      Diagnostics.warnOnce(
+        "compositingFilter '\(name)' of \(layer) is not a blend mode or compositing operator "
+          + "Lamina knows; the layer composites source-over")
+      return
+    }
+    guard blend != .sourceOver else { return }
     let range = start..<commands.count
     if range.count == 1, case .item(var item) = commands[start], !item.hasEffects {
-      item.blend = .composite(name)
+      item.blend = blend
       commands[start] = .item(item)
       return
     }
@@ -167,7 +173,7 @@ extension FrameBuilder {
     let group = GroupPass(
       id: nextGroupID, bounds: bounds, opacity: 1, commands: Array(commands[range]),
       reason: "\(name) of \(layer.name ?? "a layer")")
-    group.blend = .composite(name)
+    group.blend = blend
     commands.removeSubrange(range)
     commands.append(.group(group))
   }

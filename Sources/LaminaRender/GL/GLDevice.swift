@@ -275,13 +275,16 @@ package final class GLDevice {
     case .additive: function.1 = GLenum(GL_ONE)
     case .composite(let name):
       if let advanced = Self.advancedEquations[name] { equation = GLenum(advanced) }
+    case .porterDuff(let op):
+      let f = Self.porterDuffFactors(op)
+      (equation, function) = (f.equation, (f.source, f.destination))
     }
     if equation != blendEquation {
       glBlendEquation(equation)
       blendEquation = equation
       counters.stateChanges += 1
     }
-    // Advanced equations ignore the function: it stays as it is.
+    // Advanced equations (and min and max) ignore the function: it stays as it is.
     if equation == GLenum(GL_FUNC_ADD),
       blendFunction.map({ $0.source != function.0 || $0.destination != function.1 }) ?? true
     {
@@ -303,6 +306,38 @@ package final class GLDevice {
     "CISaturationBlendMode": GL_HSL_SATURATION_KHR, "CIColorBlendMode": GL_HSL_COLOR_KHR,
     "CILuminosityBlendMode": GL_HSL_LUMINOSITY_KHR,
   ]
+
+  /// The blend equation and factors of a Porter–Duff operator on
+  /// premultiplied colors: `src × Fa + dst × Fb`, Fa and Fb as Porter and
+  /// Duff tabulate them (GL_MIN and GL_MAX for `minimum` and `maximum`).
+  static func porterDuffFactors(_ op: PorterDuff) -> (
+    equation: GLenum, source: GLenum, destination: GLenum
+  ) {
+    let zero = GLenum(GL_ZERO)
+    let one = GLenum(GL_ONE)
+    let sa = GLenum(GL_SRC_ALPHA)
+    let da = GLenum(GL_DST_ALPHA)
+    let oneMinusSA = GLenum(GL_ONE_MINUS_SRC_ALPHA)
+    let oneMinusDA = GLenum(GL_ONE_MINUS_DST_ALPHA)
+    let add = GLenum(GL_FUNC_ADD)
+    switch op {
+    case .clear: return (add, zero, zero)
+    case .copy: return (add, one, zero)
+    case .sourceOver: return (add, one, oneMinusSA)
+    case .sourceIn: return (add, da, zero)
+    case .sourceOut: return (add, oneMinusDA, zero)
+    case .sourceAtop: return (add, da, oneMinusSA)
+    case .destOver: return (add, oneMinusDA, one)
+    case .destIn: return (add, zero, sa)
+    case .destOut: return (add, zero, oneMinusSA)
+    case .destAtop: return (add, oneMinusDA, sa)
+    case .xor: return (add, oneMinusDA, oneMinusSA)
+    case .plusL: return (add, one, one)
+    case .multiply: return (add, GLenum(GL_DST_COLOR), zero)
+    case .minimum: return (GLenum(GL_MIN), one, one)
+    case .maximum: return (GLenum(GL_MAX), one, one)
+    }
+  }
 
   /// Makes the next draw see what earlier draws wrote (advanced blending
   /// reads the destination; without the coherent extension a barrier is due

@@ -148,6 +148,7 @@ extension FramePlan {
     case .sourceOver: break
     case .additive: parts.append("additive")
     case .composite(let name): parts.append(name)
+    case .porterDuff(let op): parts.append(op.rawValue)
     }
     var text = parts.joined(separator: " ")
     text += ", \(batch.items) item\(batch.items == 1 ? "" : "s"), \(batch.indexCount) indices"

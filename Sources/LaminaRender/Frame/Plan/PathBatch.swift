@@ -45,7 +45,7 @@ struct PathBatchKey: Equatable {
 
   init?(_ item: DrawItem, _ paint: PathPaint) {
     guard item.clip == nil, item.clipPlanes.isEmpty else { return nil }
-    if case .composite = item.blend { return nil }
+    if item.blend.readsBackdrop { return nil }
     mesh = ObjectIdentifier(paint.mesh)
     cap = paint.stroke?.cap.rawValue ?? 0
     dashes = paint.stroke?.dashes.count ?? 0
