@@ -25,6 +25,9 @@ public final class SceneWatcher {
   public let imageCache: ImageCache
   private let maxImageDimension: Int
   private var stamp: Stamp?
+  /// Loads the file: the scene loader, unless the watcher was given
+  /// another (the command's, which also reads Lottie documents).
+  private let load: (URL, Int, ImageCache) throws -> Scene
 
   /// What identifies a version of the file without reading it.
   struct Stamp: Equatable {
@@ -34,17 +37,22 @@ public final class SceneWatcher {
   }
 
   /// Loads the scene at `url` (throwing its error when it does not load:
-  /// there is no earlier scene to fall back on yet).
+  /// there is no earlier scene to fall back on yet). `load` reads the file
+  /// (url, maximum image side, image cache); nil: `SceneLoader.load`.
   public init(
     url: URL, maxImageDimension: Int = SceneLoader.defaultMaxImageDimension,
-    imageCache: ImageCache = ImageCache()
+    imageCache: ImageCache = ImageCache(),
+    load: ((URL, Int, ImageCache) throws -> Scene)? = nil
   ) throws {
     self.url = url
     self.maxImageDimension = maxImageDimension
     self.imageCache = imageCache
+    self.load =
+      load ?? { url, side, cache in
+        try SceneLoader.load(contentsOf: url, maxImageDimension: side, imageCache: cache)
+      }
     stamp = Self.stamp(of: url)
-    scene = try SceneLoader.load(
-      contentsOf: url, maxImageDimension: maxImageDimension, imageCache: imageCache)
+    scene = try self.load(url, maxImageDimension, imageCache)
   }
 
   /// Checks the file and loads it again when it changed since the last look.
@@ -53,8 +61,7 @@ public final class SceneWatcher {
     guard now != stamp else { return .unchanged }
     stamp = now
     do {
-      scene = try SceneLoader.load(
-        contentsOf: url, maxImageDimension: maxImageDimension, imageCache: imageCache)
+      scene = try load(url, maxImageDimension, imageCache)
       return .reloaded(scene)
     } catch let error as SceneError {
       return .failed(error)

@@ -1,0 +1,201 @@
+import Foundation
+import Lamina
+import LaminaLottie
+import LaminaScene
+
+/// A file the commands take: a Lamina scene, or a Lottie animation (a JSON
+/// document, a dotLottie archive or a `.tgs` sticker), told apart by its
+/// content, never by a flag or its name.
+struct Document {
+  /// The scene the outputs draw: the scene file's, or the animation's tree
+  /// on a canvas of its `w` × `h` points.
+  let scene: Scene
+  /// The animation, when the file is a Lottie document.
+  let lottie: LottieAnimation?
+  /// How the animation was packaged (nil for a scene).
+  let kind: LottieFileKind?
+
+  /// The name errors give the file.
+  var fileName: String { scene.fileName }
+
+  /// Loads the file at `url`.
+  static func load(
+    contentsOf url: URL, maxImageDimension: Int = SceneLoader.defaultMaxImageDimension,
+    images: ImageCache? = nil
+  ) throws -> Document {
+    if let (kind, data) = try lottieBytes(url) {
+      let animation = try LottieAnimation.load(
+        data: data, name: url.lastPathComponent, baseDirectory: url.deletingLastPathComponent())
+      return Document(animation, kind: kind)
+    }
+    return Document(
+      scene: try SceneLoader.load(
+        contentsOf: url, maxImageDimension: maxImageDimension, imageCache: images),
+      lottie: nil, kind: nil)
+  }
+
+  /// Loads a document given inline (a batch job's object), named `name`;
+  /// relative files are read from `base` (the working directory when nil).
+  static func load(
+    json: JSON, data: () -> Data, base: URL?, name: String, maxImageDimension: Int,
+    images: ImageCache?
+  ) throws -> Document {
+    if isLottie(json) {
+      let animation = try LottieAnimation(
+        data: data(), name: name,
+        baseDirectory: base ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+      return Document(animation, kind: .json)
+    }
+    return Document(
+      scene: try SceneLoader.load(
+        json: json, baseURL: base, fileName: name, maxImageDimension: maxImageDimension,
+        imageCache: images),
+      lottie: nil, kind: nil)
+  }
+
+  init(_ animation: LottieAnimation, kind: LottieFileKind) {
+    scene = animation.makeScene()
+    lottie = animation
+    self.kind = kind
+  }
+
+  private init(scene: Scene, lottie: LottieAnimation?, kind: LottieFileKind?) {
+    self.scene = scene
+    self.lottie = lottie
+    self.kind = kind
+  }
+
+  /// The kind and bytes of `url` when it holds a Lottie animation; nil
+  /// for anything else (a scene: the scene loader reads it and reports
+  /// what is wrong with it). Only a document that names both `fr` and
+  /// `layers` is parsed here.
+  static func lottieBytes(_ url: URL) throws -> (LottieFileKind, Data)? {
+    guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
+    let head = (try? handle.read(upToCount: 4)) ?? Data()
+    try? handle.close()
+    let kind = LottieFileKind(sniffing: head)
+    if kind != .json {
+      return (kind, try readLimited(url, limit: LottieArchiveLimits.maxArchiveBytes))
+    }
+    var info = stat()
+    guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+      Int(info.st_size) <= Limits.maxSceneFileBytes
+    else { return nil }
+    let data = try readLimited(url, limit: Limits.maxSceneFileBytes)
+    guard contains(data, "\"layers\""), contains(data, "\"fr\""),
+      let json = try? SceneLoader.parseJSON(data, fileName: url.lastPathComponent), isLottie(json)
+    else { return nil }
+    return (.json, data)
+  }
+
+  /// Whether a parsed document is a Lottie document (by its top-level keys
+  /// and their kinds, as `LottieAnimation.isLottie` decides).
+  static func isLottie(_ json: JSON) -> Bool {
+    guard case .object(let members) = json else { return false }
+    var object: [String: Any] = [:]
+    for (key, value) in members {
+      switch value {
+      case .null: object[key] = NSNull()
+      case .bool(let b): object[key] = b
+      case .number(let n): object[key] = n
+      case .string(let s): object[key] = s
+      // Only the top level matters: a container stands for itself, empty
+      // of its contents but with its length.
+      case .array(let items): object[key] = [Any](repeating: [String: Any](), count: items.count)
+      case .object: object[key] = [String: Any]()
+      }
+    }
+    return LottieAnimation.isLottie(object)
+  }
+
+  private static func contains(_ data: Data, _ text: String) -> Bool {
+    data.range(of: Data(text.utf8)) != nil
+  }
+
+  private static func readLimited(_ url: URL, limit: Int) throws -> Data {
+    guard let handle = FileHandle(forReadingAtPath: url.path) else {
+      throw LottieArchiveError(file: url.lastPathComponent, message: "cannot be read")
+    }
+    defer { try? handle.close() }
+    let data = (try? handle.read(upToCount: limit + 1)) ?? Data()
+    guard data.count <= limit else {
+      throw LottieArchiveError(
+        file: url.lastPathComponent, message: "the file is over the limit of \(limit) bytes")
+    }
+    return data
+  }
+
+  /// The scene drawn at `scale` pixels per point (nil: the canvas's) over
+  /// `background` (nil: the canvas's; a Lottie canvas is transparent). A
+  /// Lottie canvas is `w` × `h` points at the scale, its pixel size rounded
+  /// up (the animation is not stretched: the last column or row may be
+  /// partly empty).
+  func scene(scale: Double?, background: CGColor?) -> Scene {
+    var canvas = scene.canvas
+    if let background { canvas.background = background }
+    if let lottie {
+      let s = CGFloat(scale ?? 1)
+      canvas.scale = s
+      canvas.width = (lottie.width * s - 1e-9).rounded(.up) / s
+      canvas.height = (lottie.height * s - 1e-9).rounded(.up) / s
+    } else if background == nil {
+      return scene
+    }
+    return scene.replacingCanvas(canvas)
+  }
+
+  /// A scene whose time loops over the animation's `ip..op` (frame `ip`
+  /// again at every multiple of the duration): what `lamina show` plays.
+  /// A scene file is shown as it is.
+  func loopingScene() -> Scene {
+    guard let lottie else { return scene }
+    let loop = CALayer()
+    loop.bounds = lottie.rootLayer.bounds
+    loop.anchorPoint = .zero
+    loop.position = .zero
+    loop.duration = lottie.duration
+    loop.repeatCount = .infinity
+    loop.addSublayer(lottie.rootLayer)
+    return Scene(canvas: scene.canvas, root: loop, images: [:], url: scene.url)
+  }
+
+  /// The animation fitted into `width` × `height` pixels as a player view
+  /// shows it: scaled by `scale` (aspect fit) and centred, `(x, y)` its
+  /// top-left corner. Nil for a scene (stretched to the size, as before).
+  func fit(width: Int, height: Int) -> (scene: Scene, scale: Double, x: Double, y: Double)? {
+    guard let lottie else { return nil }
+    let k = min(Double(width) / Double(lottie.width), Double(height) / Double(lottie.height))
+    let x = (Double(width) - Double(lottie.width) * k) / 2
+    let y = (Double(height) - Double(lottie.height) * k) / 2
+    let fitted = CALayer()
+    fitted.bounds = lottie.rootLayer.bounds
+    fitted.anchorPoint = .zero
+    fitted.position = CGPoint(x: x, y: y)
+    fitted.transform = CATransform3DMakeScale(CGFloat(k), CGFloat(k), 1)
+    fitted.addSublayer(lottie.rootLayer)
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
+    root.anchorPoint = .zero
+    root.position = .zero
+    root.addSublayer(fitted)
+    let canvas = Canvas(width: CGFloat(width), height: CGFloat(height))
+    return (Scene(canvas: canvas, root: root, images: [:], url: scene.url), k, x, y)
+  }
+
+  /// What the importer left out, one line per kind: how often and where
+  /// first (`render` prints them on standard error unless `--quiet`).
+  var leftOutSummary: [String] {
+    guard let lottie else { return [] }
+    var order: [String] = []
+    var byKind: [String: [String]] = [:]
+    for item in lottie.unsupported {
+      if byKind[item.feature] == nil { order.append(item.feature) }
+      byKind[item.feature, default: []].append(item.path)
+    }
+    return order.map { kind in
+      let paths = byKind[kind] ?? []
+      let count = paths.count == 1 ? "at" : "\(paths.count) times, first at"
+      return "\(fileName): left out (not supported): \(kind) (\(count) \(paths.first ?? "?"))"
+    }
+  }
+}
