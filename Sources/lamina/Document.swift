@@ -14,9 +14,8 @@ struct Document {
   let lottie: LottieAnimation?
   /// How the animation was packaged (nil for a scene).
   let kind: LottieFileKind?
-
-  /// The name errors give the file.
-  var fileName: String { scene.fileName }
+  /// The name errors give the file (an archive's own, not its entry's).
+  let fileName: String
 
   /// Loads the file at `url`.
   static func load(
@@ -26,12 +25,11 @@ struct Document {
     if let (kind, data) = try lottieBytes(url) {
       let animation = try LottieAnimation.load(
         data: data, name: url.lastPathComponent, baseDirectory: url.deletingLastPathComponent())
-      return Document(animation, kind: kind)
+      return Document(animation, kind: kind, fileName: url.lastPathComponent)
     }
-    return Document(
-      scene: try SceneLoader.load(
-        contentsOf: url, maxImageDimension: maxImageDimension, imageCache: images),
-      lottie: nil, kind: nil)
+    let scene = try SceneLoader.load(
+      contentsOf: url, maxImageDimension: maxImageDimension, imageCache: images)
+    return Document(scene: scene, lottie: nil, kind: nil, fileName: scene.fileName)
   }
 
   /// Loads a document given inline (a batch job's object), named `name`;
@@ -44,25 +42,33 @@ struct Document {
       let animation = try LottieAnimation(
         data: data(), name: name,
         baseDirectory: base ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-      return Document(animation, kind: .json)
+      return Document(animation, kind: .json, fileName: name)
     }
-    return Document(
-      scene: try SceneLoader.load(
-        json: json, baseURL: base, fileName: name, maxImageDimension: maxImageDimension,
-        imageCache: images),
-      lottie: nil, kind: nil)
+    let scene = try SceneLoader.load(
+      json: json, baseURL: base, fileName: name, maxImageDimension: maxImageDimension,
+      imageCache: images)
+    return Document(scene: scene, lottie: nil, kind: nil, fileName: name)
   }
 
-  init(_ animation: LottieAnimation, kind: LottieFileKind) {
-    scene = animation.makeScene()
+  init(_ animation: LottieAnimation, kind: LottieFileKind, fileName: String) {
+    // Errors found while drawing name the file given (an archive, not its entry).
+    let made = animation.makeScene()
+    scene =
+      made.fileName == fileName
+      ? made
+      : Scene(
+        canvas: made.canvas, root: made.root, images: made.images,
+        url: URL(fileURLWithPath: fileName))
     lottie = animation
     self.kind = kind
+    self.fileName = fileName
   }
 
-  private init(scene: Scene, lottie: LottieAnimation?, kind: LottieFileKind?) {
+  private init(scene: Scene, lottie: LottieAnimation?, kind: LottieFileKind?, fileName: String) {
     self.scene = scene
     self.lottie = lottie
     self.kind = kind
+    self.fileName = fileName
   }
 
   /// The kind and bytes of `url` when it holds a Lottie animation; nil

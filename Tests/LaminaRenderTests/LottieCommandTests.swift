@@ -315,7 +315,8 @@ final class LottieCommandTests: XCTestCase {
       ["python3", "-m", "unittest", "-v", "distributed/test_lamina_ray.py", "-k", "LottieShard"],
       environment: ["LAMINA": RenderTestSupport.laminaBinary.path], directory: root)
     XCTAssertEqual(r.status, 0, r.stderr)
-    XCTAssertTrue(r.stderr.contains("test_a_shard_is_its_frames_of_the_whole_render ... ok"), r.stderr)
+    XCTAssertTrue(r.stderr.contains("LottieShard.test_a_shard_is_its_frames_of_the_whole_render) ... ok"), r.stderr)
+    XCTAssertTrue(r.stderr.contains("Ran 1 test"), r.stderr)
   }
 
   // MARK: help
