@@ -95,6 +95,9 @@ def keyframes(count, dims=2):
                            "i": {"x": [0.7], "y": [1]}} for i in range(count)]}
 
 
+BOMBS = {}
+
+
 def synthetic(rng, png_bomb, png):
     """A hostile document made from nothing; returns (name, document)."""
     kind = rng.choice(["deep-precomp", "self-precomp", "cycle-precomp", "repeater", "keyframes",
@@ -122,7 +125,7 @@ def synthetic(rng, png_bomb, png):
                                      "tr": {"ty": "tr", "p": static([1, 0]), "a": static([0, 0]),
                                             "s": static([100, 100]), "r": static(1),
                                             "so": static(100), "eo": static(100)}},
-                                    rect_group()["it"][2], rect_group()["it"][3]]}
+                                    rect_group()["it"][-2], rect_group()["it"][-1]]}
         nested = inner
         for _ in range(rng.choice([1, 3, 6])):
             nested = {"ty": "gr", "it": [nested, {"ty": "rp", "c": static(100), "o": static(0), "m": 1,
@@ -130,7 +133,7 @@ def synthetic(rng, png_bomb, png):
                                                          "a": static([0, 0]), "s": static([100, 100]),
                                                          "r": static(3), "so": static(100),
                                                          "eo": static(100)}},
-                                         rect_group()["it"][3]]}
+                                         rect_group()["it"][-1]]}
         doc["layers"] = [shape_layer([nested])]
     elif kind == "keyframes":
         layer = shape_layer([rect_group()])
@@ -143,11 +146,18 @@ def synthetic(rng, png_bomb, png):
         doc["layers"] = [shape_layer([{"ty": "gr", "it": [
             {"ty": "sh", "ks": static({"c": True, "v": vertices, "i": zeros, "o": zeros})},
             {"ty": "fl", "c": static([0, 0, 1, 1]), "o": static(100), "r": 2},
-            rect_group()["it"][3]]}])]
+            rect_group()["it"][-1]]}])]
     elif kind == "data-uri-bomb":
         import base64
-        side = rng.choice([30000, 100000, 1 << 20])
-        payload = png_bomb(side, side) if rng.random() < 0.7 else png(4, 4, ihdr_size=(side, side))
+        # A real bomb (zeros, 400 MB decoded; made once), or a header that lies.
+        if rng.random() < 0.6:
+            side = 10000
+            if side not in BOMBS:
+                BOMBS[side] = png_bomb(side, side)
+            payload = BOMBS[side]
+        else:
+            side = rng.choice([30000, 100000, 1 << 20])
+            payload = png(4, 4, ihdr_size=(side, side))
         doc["assets"] = [{"id": "img", "w": side, "h": side, "e": 1, "u": "",
                           "p": "data:image/png;base64," + base64.b64encode(payload).decode()}]
         doc["layers"] = [{"ddd": 0, "ind": 1, "ty": 2, "refId": "img", "sr": 1, "ip": 0, "op": 60,
@@ -170,7 +180,7 @@ def synthetic(rng, png_bomb, png):
                                              "t": 0}]},
                                 "p": {}, "m": {"g": 1, "a": static([0, 0])}, "a": []}}]
     elif kind == "many-layers":
-        doc["layers"] = [shape_layer([rect_group()], i + 1) for i in range(rng.choice([5000, 50000]))]
+        doc["layers"] = [shape_layer([rect_group()], i + 1) for i in range(rng.choice([2000, 20000]))]
     elif kind == "huge-canvas":
         doc["w"] = rng.choice([1e9, 16385, -5, 0])
         doc["h"] = rng.choice([1e9, 2, 0])
@@ -236,7 +246,7 @@ def mutate(doc, rng):
             container.pop(key)
     elif kind == "grow":
         if isinstance(value, list) and value and len(json.dumps(value)) < 2000:
-            container[key] = value * rng.choice([100, 1000, 10000])
+            container[key] = value * rng.choice([100, 1000, 5000])
     elif kind == "keyframes":
         animated = [(c, k) for c, k in positions
                     if isinstance(c[k], dict) and c[k].get("a") == 1 and isinstance(c[k].get("k"), list)]
@@ -254,7 +264,7 @@ def mutate(doc, rng):
     elif kind == "nest":
         if isinstance(container, (dict, list)):
             nested = value
-            for _ in range(rng.choice([100, 600])):
+            for _ in range(rng.choice([100, 300])):
                 nested = {"ty": "gr", "it": [nested]}
             container[key] = nested
     elif kind == "ip-op":
