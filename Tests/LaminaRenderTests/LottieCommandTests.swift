@@ -301,6 +301,25 @@ final class LottieCommandTests: XCTestCase {
       try Data(contentsOf: URL(fileURLWithPath: path("r40.png"))))
   }
 
+  // MARK: show
+
+  /// `show` takes a Lottie document (loaded, looped, before any display is
+  /// touched): with no such card, only the card is wrong; a document that
+  /// does not load is reported first.
+  func testShowLoadsALottieDocumentBeforeTheDisplay() throws {
+    let run = try lamina(["show", document, "--drm", "/dev/dri/card97"])
+    XCTAssertEqual(run.status, 1)
+    XCTAssertTrue(
+      run.stderr.contains("/dev/dri/card97: cannot open the DRM device"), run.stderr)
+    let bad = path("bad.json")
+    try #"{"v": "5", "fr": 30, "ip": 0, "op": 10, "w": "wide", "h": 10, "layers": []}"#.write(
+      toFile: bad, atomically: true, encoding: .utf8)
+    let failed = try lamina(["show", bad, "--drm", "/dev/dri/card97"])
+    XCTAssertEqual(failed.status, 1)
+    XCTAssertTrue(failed.stderr.contains("bad.json"), failed.stderr)
+    XCTAssertFalse(failed.stderr.contains("card97"), failed.stderr)
+  }
+
   // MARK: a Ray shard
 
   /// End to end: a shard of a Lottie document as a Ray worker renders it
