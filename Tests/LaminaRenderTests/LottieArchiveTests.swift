@@ -129,6 +129,15 @@ final class LottieArchiveTests: XCTestCase {
       make('up.lottie', [('animations/a.json', b'{}'), ('../evil.json', b'{}')])
       make('abs.lottie', [('animations/a.json', b'{}'), ('/etc/cron.d/x', b'{}')])
       open('notzip.lottie', 'wb').write(b'PK\\x03\\x04 this is no archive')
+      # Both headers say 100 bytes; the entry inflates to 40000.
+      import io, struct
+      b = io.BytesIO()
+      with zipfile.ZipFile(b, 'w', zipfile.ZIP_DEFLATED) as z:
+          z.writestr('animations/a.json', b' ' * 40000)
+      data = bytearray(b.getvalue())
+      struct.pack_into('<I', data, data.find(b'PK\\x03\\x04') + 22, 100)
+      struct.pack_into('<I', data, data.find(b'PK\\x01\\x02') + 24, 100)
+      open('liar.lottie', 'wb').write(data)
       """)
     let cases: [(String, String)] = [
       (
@@ -142,6 +151,10 @@ final class LottieArchiveTests: XCTestCase {
       ("up.lottie", "up.lottie: entry '../evil.json': a name that leads outside the archive"),
       ("abs.lottie", "abs.lottie: entry '/etc/cron.d/x': a name that leads outside the archive"),
       ("notzip.lottie", "notzip.lottie: not a readable zip archive"),
+      (
+        "liar.lottie",
+        "liar.lottie: entry 'animations/a.json': inflates to more bytes than its header says (100)"
+      ),
     ]
     for (name, message) in cases {
       let run = try lamina(["render", path(name), "-o", path("out.png")])
