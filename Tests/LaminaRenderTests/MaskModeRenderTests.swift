@@ -1,4 +1,6 @@
 import Foundation
+import Lamina
+@testable import LaminaRender
 import XCTest
 
 /// `maskMode` reaches the composite in both mask paths: the atlas (four
@@ -35,5 +37,38 @@ final class MaskModeRenderTests: XCTestCase {
       composites(own).sorted(),
       ["alpha", "alpha", "alpha", "alpha", "alpha", "alphaInverted", "luminance",
        "luminanceInverted"])
+  }
+
+  /// A retained frame builder sees a change of `maskMode` alone: the next
+  /// frame is what a new builder builds, and its pixels follow the mode.
+  func testAChangeOfModeReachesARetainedFrame() throws {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: 40, height: 20)
+    root.position = CGPoint(x: 20, y: 10)
+    let content = CALayer()
+    content.frame = CGRect(x: 0, y: 0, width: 40, height: 20)
+    content.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+    let mask = CALayer()
+    mask.frame = CGRect(x: 0, y: 0, width: 20, height: 20)
+    mask.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
+    content.mask = mask
+    root.addSublayer(content)
+    let renderer = try RenderTestSupport.renderer()
+    var builder = FrameBuilder(size: CGSize(width: 40, height: 20), scale: 1)
+    var expected: [(CALayerMaskMode, left: UInt8, right: UInt8)] = [
+      (.alpha, 255, 0), (.alphaInverted, 0, 255), (.luminance, 255, 0),
+      (.luminanceInverted, 0, 255),
+    ]
+    expected += expected.reversed()
+    for (mode, left, right) in expected {
+      content.maskMode = mode
+      let frame = builder.build(root: root, background: nil)
+      var fresh = FrameBuilder(size: CGSize(width: 40, height: 20), scale: 1)
+      XCTAssertNil(
+        DrawListComparison.difference(frame, fresh.build(root: root, background: nil)), "\(mode)")
+      let image = try renderer.render(frame)
+      XCTAssertEqual(image.pixel(10, 10).b, left, "\(mode): under the mask")
+      XCTAssertEqual(image.pixel(30, 10).b, right, "\(mode): beside it")
+    }
   }
 }
