@@ -22,14 +22,23 @@ struct Document {
     contentsOf url: URL, maxImageDimension: Int = SceneLoader.defaultMaxImageDimension,
     images: ImageCache? = nil
   ) throws -> Document {
-    if let (kind, data) = try lottieBytes(url) {
+    let name = url.lastPathComponent
+    switch try sniff(url) {
+    case .lottie(let kind, let data):
       let animation = try LottieAnimation.load(
-        data: data, name: url.lastPathComponent, baseDirectory: url.deletingLastPathComponent())
-      return Document(animation, kind: kind, fileName: url.lastPathComponent)
+        data: data, name: name, baseDirectory: url.deletingLastPathComponent())
+      return Document(animation, kind: kind, fileName: name)
+    case .scene(let data):
+      // A pipe, read once already.
+      let scene = try SceneLoader.load(
+        data: data, baseURL: url.deletingLastPathComponent(), fileName: name,
+        maxImageDimension: maxImageDimension, imageCache: images)
+      return Document(scene: scene, lottie: nil, kind: nil, fileName: name)
+    case .sceneFile:
+      let scene = try SceneLoader.load(
+        contentsOf: url, maxImageDimension: maxImageDimension, imageCache: images)
+      return Document(scene: scene, lottie: nil, kind: nil, fileName: scene.fileName)
     }
-    let scene = try SceneLoader.load(
-      contentsOf: url, maxImageDimension: maxImageDimension, imageCache: images)
-    return Document(scene: scene, lottie: nil, kind: nil, fileName: scene.fileName)
   }
 
   /// Loads a document given inline (a batch job's object), named `name`;
@@ -71,27 +80,51 @@ struct Document {
     self.fileName = fileName
   }
 
-  /// The kind and bytes of `url` when it holds a Lottie animation; nil
-  /// for anything else (a scene: the scene loader reads it and reports
-  /// what is wrong with it). Only a document that names both `fr` and
-  /// `layers` is parsed here.
-  static func lottieBytes(_ url: URL) throws -> (LottieFileKind, Data)? {
-    guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
+  /// What a file holds, told by its content.
+  enum Sniffed {
+    /// A Lottie animation, packaged as `kind`, and its bytes.
+    case lottie(LottieFileKind, Data)
+    /// Not Lottie: the scene loader reads the file (and reports what is
+    /// wrong with it).
+    case sceneFile
+    /// Not Lottie, from a pipe or device already read: these bytes.
+    case scene(Data)
+  }
+
+  /// Tells a Lottie animation from a scene. A regular file's first bytes
+  /// tell an archive; a JSON document is parsed here only when it names
+  /// both `fr` and `layers`. A pipe is read once, whatever it holds.
+  static func sniff(_ url: URL) throws -> Sniffed {
+    var info = stat()
+    guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else { return .sceneFile }
+    let regular = (info.st_mode & S_IFMT) == S_IFREG
+    if !regular {
+      let data = try readLimited(url, limit: LottieArchiveLimits.maxArchiveBytes)
+      let kind = LottieFileKind(sniffing: data)
+      if kind != .json || looksLottie(data, name: url.lastPathComponent) {
+        return .lottie(kind, data)
+      }
+      return .scene(data)
+    }
+    guard let handle = FileHandle(forReadingAtPath: url.path) else { return .sceneFile }
     let head = (try? handle.read(upToCount: 4)) ?? Data()
     try? handle.close()
     let kind = LottieFileKind(sniffing: head)
     if kind != .json {
-      return (kind, try readLimited(url, limit: LottieArchiveLimits.maxArchiveBytes))
+      return .lottie(kind, try readLimited(url, limit: LottieArchiveLimits.maxArchiveBytes))
     }
-    var info = stat()
-    guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-      Int(info.st_size) <= Limits.maxSceneFileBytes
-    else { return nil }
+    guard Int(info.st_size) <= Limits.maxSceneFileBytes else { return .sceneFile }
     let data = try readLimited(url, limit: Limits.maxSceneFileBytes)
-    guard contains(data, "\"layers\""), contains(data, "\"fr\""),
-      let json = try? SceneLoader.parseJSON(data, fileName: url.lastPathComponent), isLottie(json)
-    else { return nil }
-    return (.json, data)
+    return looksLottie(data, name: url.lastPathComponent) ? .lottie(.json, data) : .sceneFile
+  }
+
+  /// Whether JSON bytes are a Lottie document (only those that name both
+  /// `fr` and `layers` are parsed).
+  private static func looksLottie(_ data: Data, name: String) -> Bool {
+    guard data.count <= Limits.maxSceneFileBytes, contains(data, "\"layers\""),
+      contains(data, "\"fr\""), let json = try? SceneLoader.parseJSON(data, fileName: name)
+    else { return false }
+    return isLottie(json)
   }
 
   /// Whether a parsed document is a Lottie document (by its top-level keys

@@ -67,6 +67,20 @@ final class LottieCommandTests: XCTestCase {
       bad.stderr)
   }
 
+  /// A pipe is read once, whatever it holds: a Lottie document or a scene.
+  func testDocumentsFromAPipe() throws {
+    let lottie = try lamina(
+      ["render", "/dev/stdin", "-o", "pipe.png"],
+      input: try String(contentsOfFile: document, encoding: .utf8))
+    XCTAssertEqual(lottie.status, 0, lottie.stderr)
+    XCTAssertEqual(try CGImage.decode(fileAt: path("pipe.png")).width, 200)
+    let scene = try lamina(
+      ["render", "/dev/stdin", "-o", "scene.png"],
+      input: #"{"lamina": 1, "canvas": {"width": 30, "height": 20}, "root": {}}"#)
+    XCTAssertEqual(scene.status, 0, scene.stderr)
+    XCTAssertEqual(try CGImage.decode(fileAt: path("scene.png")).width, 30)
+  }
+
   /// `--background` is the scenes' too: it replaces canvas.background.
   func testBackgroundReplacesASceneCanvasBackground() throws {
     let scene = path("scene.json")
