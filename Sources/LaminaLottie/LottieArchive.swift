@@ -19,8 +19,7 @@ public enum LottieFileKind: String {
 
   /// The kind of the bytes `data` start with.
   public init(sniffing data: Data) {
-    if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || data.starts(with: [0x50, 0x4B, 0x05, 0x06])
-    {
+    if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || data.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
       self = .dotLottie
     } else if data.starts(with: [0x1F, 0x8B]) {
       self = .telegramSticker
@@ -266,8 +265,11 @@ enum Zip {
         var info = zip_stat_t()
         zip_stat_init(&info)
         guard zip_stat_index(archive, index, 0, &info) == 0, let raw = info.name,
-          info.valid & UInt64(ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE) == UInt64(ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE)
-        else { throw refuse("entry \(index) cannot be read: \(String(cString: zip_strerror(archive)))") }
+          info.valid & UInt64(ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE)
+            == UInt64(ZIP_STAT_SIZE | ZIP_STAT_COMP_SIZE)
+        else {
+          throw refuse("entry \(index) cannot be read: \(String(cString: zip_strerror(archive)))")
+        }
         let entryName = String(cString: raw)
         guard let safe = safeName(entryName), safe == entryName || entryName.hasSuffix("/") else {
           throw refuse("a name that leads outside the archive", entry: entryName)
@@ -302,7 +304,8 @@ enum Zip {
             entry: entry.name)
         }
         guard let file = zip_fopen_index(archive, entry.index, 0) else {
-          throw refuse("cannot be opened: \(String(cString: zip_strerror(archive)))", entry: entry.name)
+          throw refuse(
+            "cannot be opened: \(String(cString: zip_strerror(archive)))", entry: entry.name)
         }
         defer { zip_fclose(file) }
         // One byte more than declared: a header that lies is caught.

@@ -186,10 +186,11 @@ struct BenchReport {
       per frame: \(f(mean(drawCalls))) draw calls, \(f(mean(uploads))) uploads, \(f(mean(offscreenPasses))) offscreen passes, \(f(mean(passes))) passes in all, \(f(mean(stateChanges))) state changes
       depth sort: \(f(Self.percentile(depthSortMs, 50))) ms median for \(f(mean(depthSortPieces))) pieces (part of cpu)
       peak memory \(f(peakMemoryMB)) MiB
-      """ + (lottie.map {
-        "\nlottie: frames \(Scene.seconds($0.inPoint))..\(Scene.seconds($0.outPoint)) at \(Scene.seconds($0.frameRate)) fps, looped"
-          + ($0.fit.map { " (fitted: scale \(f($0[0])), offset \(f($0[1])), \(f($0[2])))" } ?? "")
-      } ?? "")
+      """
+        + (lottie.map {
+          "\nlottie: frames \(Scene.seconds($0.inPoint))..\(Scene.seconds($0.outPoint)) at \(Scene.seconds($0.frameRate)) fps, looped"
+            + ($0.fit.map { " (fitted: scale \(f($0[0])), offset \(f($0[1])), \(f($0[2])))" } ?? "")
+        } ?? "")
   }
 
   func json() -> String {

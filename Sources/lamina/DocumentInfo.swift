@@ -47,7 +47,8 @@ func describe(_ document: Document) -> [String: Any] {
     "frames": Int(saturating: (lottie.outPoint - lottie.inPoint - 1e-9).rounded(.up)),
     "duration": lottie.duration, "layers": lottie.layerCount,
     "markers": lottie.markers.map {
-      ["name": $0.name, "startFrame": $0.startFrame, "durationFrames": $0.durationFrames] as [String: Any]
+      ["name": $0.name, "startFrame": $0.startFrame, "durationFrames": $0.durationFrames]
+        as [String: Any]
     },
     "unsupported": lottie.unsupported.map { ["feature": $0.feature, "path": $0.path] },
   ]

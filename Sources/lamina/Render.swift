@@ -110,7 +110,9 @@ func runRender(_ arguments: [String]) -> Int32 {
       let fps = try options.number("--fps", range: RenderJob.fpsRange)
       request.fpsGiven = fps != nil
       let scale = try options.number("--scale", range: RenderJob.scaleRange)
-      if request.frames == nil, let fps { try RenderJob.checkTimes(range, fps: fps, frames: frames) }
+      if request.frames == nil, let fps {
+        try RenderJob.checkTimes(range, fps: fps, frames: frames)
+      }
       job = RenderJob(
         source: source, output: .sequence(range, fps: fps ?? 60, pattern: pattern, video: video),
         scale: scale)

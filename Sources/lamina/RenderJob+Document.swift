@@ -65,7 +65,8 @@ struct DocumentRequest {
           let known = lottie.markers.map { "'\($0.name)'" }
           throw UsageError(
             "\(file) has no marker '\(name)'; "
-              + (known.isEmpty ? "it has no markers" : "its markers: " + known.joined(separator: ", ")))
+              + (known.isEmpty
+                ? "it has no markers" : "its markers: " + known.joined(separator: ", ")))
         }
         first = max(0, index(marker.startFrame))
         end = min(end, index(marker.startFrame + marker.durationFrames))
@@ -73,12 +74,16 @@ struct DocumentRequest {
         guard first < index(lottie.outPoint) else {
           throw UsageError(
             "\(file): the marker '\(name)' (frame \(Scene.seconds(marker.startFrame))) is outside"
-              + " the animation's frames \(Scene.seconds(lottie.inPoint))..\(Scene.seconds(lottie.outPoint))")
+              + " the animation's frames \(Scene.seconds(lottie.inPoint))..\(Scene.seconds(lottie.outPoint))"
+          )
         }
       }
       end = max(end, first + 1)
-      guard end - first <= FrameRange.maxCount else { throw UsageError("--frames: too many frames") }
-      return .sequence(FrameRange(first: first, last: end - 1), fps: fps, pattern: pattern, video: video)
+      guard end - first <= FrameRange.maxCount else {
+        throw UsageError("--frames: too many frames")
+      }
+      return .sequence(
+        FrameRange(first: first, last: end - 1), fps: fps, pattern: pattern, video: video)
     }
   }
 
@@ -135,8 +140,9 @@ extension JSON {
     case .string(let s): return jsonString(s)
     case .array(let items): return "[" + items.map(\.serialized).joined(separator: ",") + "]"
     case .object(let members):
-      return "{" + members.map { jsonString($0.key) + ":" + $0.value.serialized }.joined(
-        separator: ",") + "}"
+      return "{"
+        + members.map { jsonString($0.key) + ":" + $0.value.serialized }.joined(
+          separator: ",") + "}"
     }
   }
 }

@@ -113,7 +113,8 @@ final class LottieArchiveTests: XCTestCase {
     XCTAssertEqual(run.status, 0, run.stderr)
     XCTAssertEqual(try CGImage.decode(fileAt: path("s.png")).width, 200)
     let info = try lamina(["info", path("sticker.tgs")])
-    XCTAssertTrue(info.stdout.contains("Lottie animation in a Telegram sticker (gzip)"), info.stdout)
+    XCTAssertTrue(
+      info.stdout.contains("Lottie animation in a Telegram sticker (gzip)"), info.stdout)
   }
 
   func testZipBombsAndTraversalNamesAreRefused() throws {
@@ -163,7 +164,8 @@ final class LottieArchiveTests: XCTestCase {
       XCTAssertFalse(FileManager.default.fileExists(atPath: path("out.png")), name)
     }
     let ratio = try lamina(["info", path("ratio.lottie")])
-    XCTAssertTrue(ratio.stderr.contains(":1, over the limit of 200:1 (maxCompressionRatio)"), ratio.stderr)
+    XCTAssertTrue(
+      ratio.stderr.contains(":1, over the limit of 200:1 (maxCompressionRatio)"), ratio.stderr)
   }
 
   /// A gzip bomb is refused from its trailer before inflating, and one whose

@@ -47,9 +47,12 @@ final class LottieCommandTests: XCTestCase {
   // MARK: render: one frame
 
   func testCanvasIsTheDocumentSizeAtTheScaleRoundedUpAndTransparent() throws {
-    for (scale, size) in [(nil, (200, 100)), ("2", (400, 200)), ("0.251", (51, 26))] as [(String?, (Int, Int))] {
+    for (scale, size) in [(nil, (200, 100)), ("2", (400, 200)), ("0.251", (51, 26))]
+      as [(String?, (Int, Int))]
+    {
       let out = path("out.png")
-      let run = try lamina(["render", document, "-o", out] + (scale.map { ["--scale", $0] } ?? []))
+      let run = try lamina(
+        ["render", document, "-o", out] + (scale.map { ["--scale", $0] } ?? []))
       XCTAssertEqual(run.status, 0, run.stderr)
       let image = try CGImage.decode(fileAt: out)
       XCTAssertEqual([image.width, image.height], [size.0, size.1], "--scale \(scale ?? "none")")
@@ -107,7 +110,8 @@ final class LottieCommandTests: XCTestCase {
     XCTAssertEqual(byFrame.lines, ["x.png t=1 frame=40"])
     let fraction = try lamina(["render", document, "-o", "x.png", "--frame", "25.5", "--dry-run"])
     XCTAssertEqual(fraction.lines, ["x.png t=0.5166666666666667 frame=25.5"])
-    XCTAssertFalse(FileManager.default.fileExists(atPath: path("x.png")), "a dry run writes nothing")
+    XCTAssertFalse(
+      FileManager.default.fileExists(atPath: path("x.png")), "a dry run writes nothing")
 
     let before = try lamina(["render", document, "-o", "x.png", "--frame", "5"])
     XCTAssertEqual(before.status, 2)
@@ -149,8 +153,10 @@ final class LottieCommandTests: XCTestCase {
       ["render", document, "--frames", "3..5", "-o", "f-%02d.png", "--dry-run"])
     XCTAssertEqual(
       range.lines,
-      ["3 frames at 30 fps", "f-03.png t=0.1 frame=13", "f-04.png t=0.13333333333333333 frame=14",
-       "f-05.png t=0.16666666666666666 frame=15"])
+      [
+        "3 frames at 30 fps", "f-03.png t=0.1 frame=13", "f-04.png t=0.13333333333333333 frame=14",
+        "f-05.png t=0.16666666666666666 frame=15",
+      ])
 
     let run = try lamina(
       ["render", document, "--frames", "all", "--scale", "0.1", "-o", "seq/f-%02d.png"])
@@ -211,7 +217,8 @@ final class LottieCommandTests: XCTestCase {
     XCTAssertEqual(object?["frameRate"] as? Double, 30)
     XCTAssertEqual(object?["frames"] as? Int, 60)
     XCTAssertEqual(object?["layers"] as? Int, 2)
-    XCTAssertEqual((object?["markers"] as? [[String: Any]])?.map { $0["name"] as? String }, ["intro", "loop"])
+    XCTAssertEqual(
+      (object?["markers"] as? [[String: Any]])?.map { $0["name"] as? String }, ["intro", "loop"])
     XCTAssertNotNil(object?["unsupported"] as? [Any])
 
     let scene = try lamina(
@@ -348,7 +355,9 @@ final class LottieCommandTests: XCTestCase {
       ["python3", "-m", "unittest", "-v", "distributed/test_lamina_ray.py", "-k", "LottieShard"],
       environment: ["LAMINA": RenderTestSupport.laminaBinary.path], directory: root)
     XCTAssertEqual(r.status, 0, r.stderr)
-    XCTAssertTrue(r.stderr.contains("LottieShard.test_a_shard_is_its_frames_of_the_whole_render) ... ok"), r.stderr)
+    XCTAssertTrue(
+      r.stderr.contains("LottieShard.test_a_shard_is_its_frames_of_the_whole_render) ... ok"),
+      r.stderr)
     XCTAssertTrue(r.stderr.contains("Ran 1 test"), r.stderr)
   }
 

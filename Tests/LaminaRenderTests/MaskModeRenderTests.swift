@@ -35,8 +35,10 @@ final class MaskModeRenderTests: XCTestCase {
     // composites; the masks off their layer make no group at all.
     XCTAssertEqual(
       composites(own).sorted(),
-      ["alpha", "alpha", "alpha", "alpha", "alpha", "alphaInverted", "luminance",
-       "luminanceInverted"])
+      [
+        "alpha", "alpha", "alpha", "alpha", "alpha", "alphaInverted", "luminance",
+        "luminanceInverted",
+      ])
   }
 
   /// A retained frame builder sees a change of `maskMode` alone: the next
