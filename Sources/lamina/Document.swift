@@ -183,42 +183,18 @@ struct Document {
     return scene.replacingCanvas(canvas)
   }
 
-  /// A scene whose time loops over the animation's `ip..op` (frame `ip`
-  /// again at every multiple of the duration): what `lamina show` plays.
-  /// A scene file is shown as it is.
+  /// A scene whose time loops over the animation's `ip..op`
+  /// (`LottieAnimation.makeLoopingScene`): what `lamina show` plays. A
+  /// scene file is shown as it is.
   func loopingScene() -> Scene {
-    guard let lottie else { return scene }
-    let loop = CALayer()
-    loop.bounds = lottie.rootLayer.bounds
-    loop.anchorPoint = .zero
-    loop.position = .zero
-    loop.duration = lottie.duration
-    loop.repeatCount = .infinity
-    loop.addSublayer(lottie.rootLayer)
-    return Scene(canvas: scene.canvas, root: loop, images: [:], url: scene.url)
+    lottie?.makeLoopingScene() ?? scene
   }
 
   /// The animation fitted into `width` × `height` pixels as a player view
-  /// shows it: scaled by `scale` (aspect fit) and centred, `(x, y)` its
-  /// top-left corner. Nil for a scene (stretched to the size, as before).
+  /// shows it (`LottieAnimation.makeScene(fittingWidth:height:)`); nil for
+  /// a scene (stretched to the size, as before).
   func fit(width: Int, height: Int) -> (scene: Scene, scale: Double, x: Double, y: Double)? {
-    guard let lottie else { return nil }
-    let k = min(Double(width) / Double(lottie.width), Double(height) / Double(lottie.height))
-    let x = (Double(width) - Double(lottie.width) * k) / 2
-    let y = (Double(height) - Double(lottie.height) * k) / 2
-    let fitted = CALayer()
-    fitted.bounds = lottie.rootLayer.bounds
-    fitted.anchorPoint = .zero
-    fitted.position = CGPoint(x: x, y: y)
-    fitted.transform = CATransform3DMakeScale(CGFloat(k), CGFloat(k), 1)
-    fitted.addSublayer(lottie.rootLayer)
-    let root = CALayer()
-    root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
-    root.anchorPoint = .zero
-    root.position = .zero
-    root.addSublayer(fitted)
-    let canvas = Canvas(width: CGFloat(width), height: CGFloat(height))
-    return (Scene(canvas: canvas, root: root, images: [:], url: scene.url), k, x, y)
+    lottie?.makeScene(fittingWidth: width, height: height)
   }
 
   /// What the importer left out, one line per kind: how often and where
