@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "LaminaScene", targets: ["LaminaScene"]),
     .library(name: "LaminaRender", targets: ["LaminaRender"]),
     .library(name: "LaminaDisplay", targets: ["LaminaDisplay"]),
+    .library(name: "LaminaLottie", targets: ["LaminaLottie"]),
     .executable(name: "lamina", targets: ["lamina"]),
   ],
   targets: [
@@ -33,6 +34,9 @@ let package = Package(
     .systemLibrary(
       name: "CPango", pkgConfig: "pangocairo",
       providers: [.apt(["libpango1.0-dev", "fonts-dejavu-core"])]),
+    // dotLottie archives (zip) and Telegram stickers (gzip): LaminaLottie.
+    .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+    .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
     // The public API: CALayer and its subclasses, CATransform3D, CGColor, CGImage, CGPath.
     .target(name: "Lamina", dependencies: ["CPNG", "CJPEG", "CWebP"]),
@@ -40,6 +44,9 @@ let package = Package(
     .target(name: "LaminaDraw", dependencies: ["Lamina", "CCairo", "CPango"]),
     // The scene file format: decoding, key paths, errors.
     .target(name: "LaminaScene", dependencies: ["Lamina", "CFileAccess"]),
+    // Lottie (Bodymovin) documents, dotLottie archives and .tgs stickers as
+    // CALayer trees with CAAnimations (docs/lottie.md).
+    .target(name: "LaminaLottie", dependencies: ["Lamina", "LaminaScene", "CZip", "CZlib"]),
     // Frame building (render tree, draw list, batching) and the GL backend.
     .target(
       name: "LaminaRender",
@@ -57,7 +64,8 @@ let package = Package(
       ]),
     // The command: thin subcommands over the library.
     .executableTarget(
-      name: "lamina", dependencies: ["Lamina", "LaminaScene", "LaminaRender", "LaminaDisplay"]),
+      name: "lamina",
+      dependencies: ["Lamina", "LaminaScene", "LaminaRender", "LaminaDisplay", "LaminaLottie"]),
     // Generated tests: random scenes, metamorphic relations, the shrinker
     // (docs/metamorphic-testing.md), and the command that runs them long.
     .target(
@@ -76,7 +84,8 @@ let package = Package(
     .testTarget(
       name: "LaminaRenderTests",
       dependencies: [
-        "LaminaRender", "LaminaScene", "LaminaDraw", "Lamina", "LaminaDisplay", "CGLES3", "CEGL",
+        "LaminaRender", "LaminaScene", "LaminaDraw", "Lamina", "LaminaDisplay", "LaminaLottie",
+        "CGLES3", "CEGL",
       ],
       resources: [.copy("Fixtures")]),
     .testTarget(

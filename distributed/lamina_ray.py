@@ -340,7 +340,10 @@ def render_shard(lamina, scene, first, last, fps, scale, video, frames, encoding
             jobs.append(os.path.join(folder, "f-%d.png"))
         lines = []
         for output in jobs:
-            job = {"scene": scene, "frames": [first, last], "fps": fps, "output": output}
+            job = {"scene": scene, "frames": [first, last], "output": output}
+            # No rate: a Lottie document's own (fr), a scene's 60.
+            if fps is not None:
+                job["fps"] = fps
             if scale is not None:
                 job["scale"] = scale
             if video and output == jobs[0]:
@@ -512,7 +515,8 @@ def main(argv=None):
     r = commands.add_parser("render", help="render an animation as Ray tasks and join it")
     r.add_argument("scene", help="the scene file (on a path every worker can read, or --ship)")
     r.add_argument("--frames", required=True, help="FIRST..LAST, inclusive")
-    r.add_argument("--fps", type=float, default=60.0)
+    r.add_argument("--fps", type=float, default=None,
+                   help="frames per second (default: a Lottie document's fr, a scene's 60)")
     r.add_argument("--scale", type=float, default=None)
     r.add_argument("--video", help="one video joined from the shards: .mp4, .webm, .mov, .gif,"
                    " .apng or .y4m, as lamina render --video")

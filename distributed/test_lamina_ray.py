@@ -26,6 +26,8 @@ import lamina_ray  # noqa: E402
 
 LAMINA = os.path.abspath(os.environ.get("LAMINA", os.path.join(ROOT, ".build/debug/lamina")))
 SCENE = os.path.join(ROOT, "Tests/LaminaRenderTests/Fixtures/batch/show.json")
+# A Lottie document: frames 10..70 at 30 fps, 200x100.
+LOTTIE = os.path.join(ROOT, "Tests/LaminaRenderTests/Fixtures/lottie/timing.json")
 
 
 def lamina(*arguments):
@@ -132,6 +134,35 @@ class Access(unittest.TestCase):
         self.assertEqual(os.listdir(os.path.join(self.scratch, "secret")), ["photo.png"])
         self.assertTrue(lamina_ray.inside_root(os.path.join(out, "new", "b.y4m"), out))
         self.assertTrue(lamina_ray.inside_root(os.path.join(out, "b.y4m"), out))
+
+
+@unittest.skipUnless(os.access(LAMINA, os.X_OK), f"no lamina binary at {LAMINA}")
+class LottieShard(unittest.TestCase):
+    """A shard of a Lottie document, as a Ray worker renders it (without
+    Ray): at the document's own frame rate, its frames those of a single
+    `lamina render --frames all`."""
+
+    def setUp(self):
+        self.scratch = tempfile.mkdtemp(prefix="lamina-lottie-shard-")
+
+    def tearDown(self):
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def test_a_shard_is_its_frames_of_the_whole_render(self):
+        segment, pngs = lamina_ray.render_shard(LAMINA, LOTTIE, 20, 39, None, None, True, True)
+        header, frames = lamina_ray.split_y4m(segment)
+        self.assertTrue(header.startswith(b"YUV4MPEG2 W200 H100 F30:1"), header)
+        self.assertEqual(len(frames), 20)
+        self.assertEqual([n for n, _ in pngs], list(range(20, 40)))
+        whole = os.path.join(self.scratch, "all.y4m")
+        lamina("render", LOTTIE, "--frames", "all", "--video", whole)
+        whole_header, whole_frames = lamina_ray.split_y4m(read(whole))
+        self.assertEqual(whole_header, header)
+        self.assertEqual(len(whole_frames), 60)
+        self.assertEqual(whole_frames[20:40], frames)
+        lamina("render", LOTTIE, "--frames", "20..39", "-o", os.path.join(self.scratch, "f-%d.png"))
+        for n, data in pngs:
+            self.assertEqual(read(os.path.join(self.scratch, f"f-{n}.png")), data, n)
 
 
 @unittest.skipUnless(os.access(LAMINA, os.X_OK), f"no lamina binary at {LAMINA}")

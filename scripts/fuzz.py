@@ -30,6 +30,11 @@ removed, numbers simplified, while the outcome stays the same) and saved
 under OUT/findings/CLASS-SEED-INDEX/ with its images and the command.
 Same seed and count, same inputs: a run is reproducible.
 
+A share of the inputs (--lottie-share, default 0.3) are Lottie documents,
+dotLottie archives and .tgs stickers instead (scripts/fuzz_lottie.py:
+mutated conformance documents, synthetic hostile ones, archive bombs),
+rendered and described (`lamina info`) the same way.
+
   scripts/fuzz.py --seed 1 --count 200                # 200 inputs from seed 1
   scripts/fuzz.py --seed 7 --duration 3600 --jobs 2   # an hour
   scripts/fuzz.py --replay OUT/findings/crash-7-31    # run a saved finding again
@@ -56,6 +61,8 @@ import time
 import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fuzz_lottie  # noqa: E402
 FINDINGS = ["crash", "hang", "memory", "slow", "partial-output", "no-path", "stderr-noise",
             "bad-output", "bad-status", "escape"]
 
@@ -830,11 +837,12 @@ def reset_out(work):
     os.makedirs(out, exist_ok=True)
 
 
-def attempt(binary, doc, variant_args, work, timeout, memory_mb, env):
-    """Writes doc as the scene and runs the command; returns the result."""
-    scene_path = os.path.join(work, "fuzz.json")
-    with open(scene_path, "w") as f:
-        if isinstance(doc, str):
+def attempt(binary, doc, variant_args, work, timeout, memory_mb, env, name="fuzz.json"):
+    """Writes doc (a document, its text or bytes) as the input file `name`
+    and runs the command; returns the result."""
+    scene_path = os.path.join(work, name)
+    with open(scene_path, "wb" if isinstance(doc, bytes) else "w") as f:
+        if isinstance(doc, (str, bytes)):
             f.write(doc)
         else:
             json.dump(doc, f)
@@ -881,7 +889,7 @@ def shrink(binary, doc, klass, variant_args, work, timeout, memory_mb, env, budg
             if runs >= budget_runs or time.time() - start > budget_seconds:
                 break
             c, k = positions[index]
-            if c is current and k in ("lamina", "canvas", "root"):
+            if c is current and k in ("lamina", "canvas", "root") + fuzz_lottie.TOP_KEYS:
                 continue
             for option in options(c[k], c, k):
                 trial = copy.deepcopy(current)
@@ -1015,6 +1023,55 @@ def save_finding(folder, name, doc, text, result, meta):
     return target
 
 
+def lottie_input(args, seed_string, i, corpus, work, env, counts, findings, seen):
+    """One Lottie input (scripts/fuzz_lottie.py): made, run, classed, and
+    when a finding shrunk (a JSON document) and saved with its command."""
+    rng = random.Random(seed_string)
+    try:
+        source, doc, name, data, applied = fuzz_lottie.generate(rng, corpus, png_bomb, png)
+    except RecursionError:
+        print("input %s: nested too deep to generate, skipped" % seed_string, file=sys.stderr, flush=True)
+        return
+    variant = rng.choice(fuzz_lottie.VARIANTS)
+    cmd_seed = seed_string + "cmd"
+
+    def variant_args(path, variant=variant, cmd_seed=cmd_seed):
+        return fuzz_lottie.command_for(variant, random.Random(cmd_seed), path, work)
+    result = attempt(args.binary, data, variant_args, work, args.timeout, args.memory_mb, env, name=name)
+    klass = result["class"]
+    counts[klass] = counts.get(klass, 0) + 1
+    if not args.quiet:
+        print("%6d %-15s %5.1fs %6.0fMB %-40s %s" % (i, klass, result["seconds"], result["peak_mb"],
+                                                       ("lottie " + source)[-40:], ",".join(applied)), flush=True)
+    if klass not in FINDINGS:
+        return
+    key = (klass, result.get("signal"), tuple(sorted(set(applied))))
+    meta = {"seed": args.seed, "index": i, "seed_string": seed_string, "source": source,
+            "mutations": applied, "variant": variant, "class": klass, "input": name}
+    if doc is not None and not args.no_shrink and key not in seen:
+        shrunk, runs = shrink(args.binary, doc, klass, variant_args, work, args.timeout,
+                              args.memory_mb, env, args.shrink_runs, args.shrink_seconds,
+                              result.get("signal"))
+        meta["shrink_runs"] = runs
+        final = attempt(args.binary, shrunk, variant_args, work, args.timeout, args.memory_mb, env)
+        if final["class"] == klass:
+            result = final
+            data = json.dumps(shrunk).encode()
+    seen.add(key)
+    folder = os.path.join(args.out, "findings", "%s-%d-%d" % (klass, args.seed, i))
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    with open(os.path.join(folder, name), "wb") as f:
+        f.write(data)
+    with open(os.path.join(folder, "finding.json"), "w") as f:
+        json.dump(dict(meta, result=result), f, indent=1)
+    findings.append({"class": klass, "index": i, "folder": os.path.relpath(folder, ROOT),
+                     "mutations": applied, "stderr": result["stderr"][-300:],
+                     "command": result["command"]})
+    if not args.quiet:
+        print("       finding saved: %s" % folder, flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seed", type=int, default=1, help="first seed (each input i uses seed:i)")
@@ -1029,6 +1086,8 @@ def main():
     parser.add_argument("--shrink-runs", type=int, default=150)
     parser.add_argument("--shrink-seconds", type=float, default=300)
     parser.add_argument("--quiet", action="store_true")
+    parser.add_argument("--lottie-share", type=float, default=0.3,
+                        help="the share of inputs that are Lottie documents or archives (0...1)")
     parser.add_argument("--replay", help="run a saved finding folder again")
     parser.add_argument("--check-escapes", action="store_true",
                         help="run each kind of escaping image path once; exit 1 unless all are refused")
@@ -1074,6 +1133,16 @@ def main():
             doc = text
         rng = random.Random(meta["seed_string"])
         variant = meta["variant"]
+        if meta.get("input"):
+            # A Lottie input: its own file, its own commands.
+            with open(os.path.join(args.replay, meta["input"]), "rb") as f:
+                data = f.read()
+            result = attempt(args.binary, data, lambda p: fuzz_lottie.command_for(
+                variant, random.Random(meta["seed_string"] + "cmd"), p, work),
+                work, args.timeout, args.memory_mb, env, name=meta["input"])
+            print(json.dumps(result, indent=1))
+            shutil.rmtree(work, ignore_errors=True)
+            return 1 if result["class"] in FINDINGS else 0
         result = attempt(args.binary, doc, lambda p: command_for(variant, random.Random(meta["seed_string"] + "cmd"), p, work),
                          work, args.timeout, args.memory_mb, env)
         print(json.dumps(result, indent=1))
@@ -1083,6 +1152,7 @@ def main():
     if args.count is None and args.duration is None:
         args.count = 100
     corpus = load_corpus(args.max_scene_bytes)
+    lottie_corpus = fuzz_lottie.load_corpus(args.max_scene_bytes * 10) if args.lottie_share > 0 else []
     if not corpus:
         print("fuzz: no scenes found under Tests/, Examples/, Benchmarks/scenes", file=sys.stderr)
         return 2
@@ -1098,6 +1168,12 @@ def main():
             if args.duration is not None and time.time() - start >= args.duration:
                 break
             seed_string = "%d:%d" % (args.seed, i)
+            # Lottie or scene, drawn apart from the input's own stream: with
+            # --lottie-share 0 every seed makes the scene it always made.
+            if args.lottie_share > 0 and random.Random(seed_string + "kind").random() < args.lottie_share:
+                lottie_input(args, seed_string, i, lottie_corpus, work, env, counts, findings, seen)
+                i += 1
+                continue
             rng = random.Random(seed_string)
             try:
                 source, doc, text, applied = generate(rng, corpus, images_folder)

@@ -32,6 +32,7 @@ extension CALayer {
       P.optional("borderColor", .color, \CALayer.borderColor, C.color),
       P.make("masksToBounds", .bool, \CALayer.masksToBounds, C.bool),
       P.optional("mask", .layer, \CALayer.mask, stored: false) { $0 as? CALayer },
+      CALayer.maskModeAccessor,
       P.optional("contents", .image, \CALayer.contents) { $0 },
       P.make(
         "contentsGravity", .enumeration(CALayerContentsGravity.all.map(\.rawValue)),

@@ -128,6 +128,12 @@ open class CALayer: NSObject {
       noteChange()
     }
   }
+  /// How `mask` lets the rendering through: by alpha (the default, Core
+  /// Animation's), luminance, or either inverted (Lamina extension;
+  /// CALayer+MaskMode.swift).
+  @exclusivity(unchecked) open var maskMode: CALayerMaskMode = .alpha {
+    didSet { didChange("maskMode", oldValue) }
+  }
   /// The contents image (a `CGImage`), or nil.
   @exclusivity(unchecked) open var contents: Any? {
     didSet { didChange("contents", oldValue) }
@@ -438,6 +444,7 @@ open class CALayer: NSObject {
     borderWidth = other.borderWidth
     borderColor = other.borderColor
     masksToBounds = other.masksToBounds
+    maskMode = other.maskMode
     contents = other.contents
     contentsGravity = other.contentsGravity
     contentsRect = other.contentsRect

@@ -36,6 +36,13 @@ public struct Scene {
     self.name = name
   }
 
+  /// The same scene drawn on `canvas` (another scale or background), its
+  /// layer paths and name kept for errors.
+  package func replacingCanvas(_ canvas: Canvas) -> Scene {
+    Scene(
+      canvas: canvas, root: root, images: images, url: url, layerPaths: layerPaths, name: name)
+  }
+
   /// The name errors give the scene: its file's name.
   public var fileName: String { name ?? url?.lastPathComponent ?? "scene" }
 

@@ -27,6 +27,9 @@ public final class SceneWatcher {
   /// Which image files each load may read.
   public let access: FileAccessPolicy
   private var stamp: Stamp?
+  /// Loads the file: the scene loader, unless the watcher was given
+  /// another (the command's, which also reads Lottie documents).
+  private let load: (URL, Int, ImageCache) throws -> Scene
 
   /// What identifies a version of the file without reading it.
   struct Stamp: Equatable {
@@ -37,19 +40,25 @@ public final class SceneWatcher {
 
   /// Loads the scene at `url` (throwing its error when it does not load:
   /// there is no earlier scene to fall back on yet). Every load, the
-  /// reloads too, reads only the image files `access` allows.
+  /// reloads too, reads only the image files `access` allows. `load` reads
+  /// the file (url, maximum image side, image cache; it must keep to
+  /// `access` itself); nil: `SceneLoader.load`.
   public init(
     url: URL, maxImageDimension: Int = SceneLoader.defaultMaxImageDimension,
-    imageCache: ImageCache = ImageCache(), access: FileAccessPolicy = .confined
+    imageCache: ImageCache = ImageCache(), access: FileAccessPolicy = .confined,
+    load: ((URL, Int, ImageCache) throws -> Scene)? = nil
   ) throws {
     self.url = url
     self.maxImageDimension = maxImageDimension
     self.imageCache = imageCache
     self.access = access
+    self.load =
+      load ?? { url, side, cache in
+        try SceneLoader.load(
+          contentsOf: url, maxImageDimension: side, imageCache: cache, access: access)
+      }
     stamp = Self.stamp(of: url)
-    scene = try SceneLoader.load(
-      contentsOf: url, maxImageDimension: maxImageDimension, imageCache: imageCache,
-      access: access)
+    scene = try self.load(url, maxImageDimension, imageCache)
   }
 
   /// Checks the file and loads it again when it changed since the last look.
@@ -58,9 +67,7 @@ public final class SceneWatcher {
     guard now != stamp else { return .unchanged }
     stamp = now
     do {
-      scene = try SceneLoader.load(
-        contentsOf: url, maxImageDimension: maxImageDimension, imageCache: imageCache,
-        access: access)
+      scene = try load(url, maxImageDimension, imageCache)
       return .reloaded(scene)
     } catch let error as SceneError {
       return .failed(error)

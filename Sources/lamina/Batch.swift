@@ -17,16 +17,24 @@ let batchUsage = """
     {"scene": "intro.json", "frames": [60, 119], "fps": 30, "output": "part2.y4m"}
     {"scene": "intro.json", "frames": "0..59", "fps": 30, "output": "intro.webm", "crf": 30}
     {"scene": {"lamina": 1, ...}, "base": "assets", "output": "inline.png"}
+    {"scene": "anim.json", "frames": "all", "output": "anim.y4m"}
+    {"scene": "sticker.tgs", "frame": 30, "background": "#ffffff", "output": "s.png"}
 
-  scene    a scene file, or a scene object (its images relative to "base",
-           else to the working directory, and confined to that folder)
-  time     seconds (one PNG; default 0)
-  frames   "FIRST..LAST", [FIRST, LAST] or N, with "fps" (default 60)
-  scale    pixels per point (default: the canvas's scale)
-  output   a PNG path, a PNG pattern with %d or %04d (frames), or a video path (frames):
-           .mp4, .webm, .gif, .apng, .mov or .y4m, as for lamina render --video
+  scene      a scene file or a Lottie animation (.json, .lottie, .tgs), or a scene
+             or Lottie object (its images relative to "base", else to the
+             working directory, and confined to that folder)
+  time       seconds (one PNG; default 0; a Lottie document: from its in-point)
+  frame      a Lottie frame number (one PNG), instead of "time"
+  frames     "FIRST..LAST", [FIRST, LAST], N or (Lottie) "all", with "fps" (default
+             60; a Lottie document's frame rate)
+  marker     (Lottie) the frames of that marker's range, instead of "frames"
+  scale      pixels per point (default: the canvas's scale)
+  background the color behind the canvas, "#rrggbb" or "#rrggbbaa"
+  quiet      true: no notes on standard error on what a Lottie import left out
+  output     a PNG path, a PNG pattern with %d or %04d (frames), or a video path (frames):
+             .mp4, .webm, .gif, .apng, .mov or .y4m, as for lamina render --video
   codec, crf, bitrate
-           a video's encoder, quality or bitrate, as render's --codec, --crf, --bitrate
+             a video's encoder, quality or bitrate, as render's --codec, --crf, --bitrate
 
   Each job writes one JSON line to standard output, in order:
     {"job": 3, "ok": true, "ms": 12.5, "output": "card.png", "frames": 1}
@@ -188,8 +196,8 @@ struct Batch {
         renderer.context.simulateLoss(reason: "simulated by LAMINA_SIMULATE_CONTEXT_LOSS")
       }
       do {
-        try job.run(renderer: renderer, images: images)
-        return .success(output: output, frames: job.frameCount, retried: lost)
+        let frames = try job.run(renderer: renderer, images: images)
+        return .success(output: output, frames: frames, retried: lost)
       } catch {
         // A lost context shows as its own error, or as any other failure
         // of the GL calls: ask the context whichever it was.

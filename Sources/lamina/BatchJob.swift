@@ -1,5 +1,6 @@
 import Foundation
 import LaminaRender
+import Lamina
 import LaminaScene
 
 /// One line of a `lamina batch` jobs file, read into the `RenderJob` that
@@ -21,7 +22,8 @@ import LaminaScene
 /// are relative to the working directory, as for `lamina render`.
 enum BatchJob {
   static let keys = [
-    "scene", "base", "time", "frames", "fps", "scale", "output", "codec", "crf", "bitrate",
+    "scene", "base", "time", "frame", "frames", "marker", "fps", "scale", "background", "quiet",
+    "output", "codec", "crf", "bitrate",
   ]
 
   /// Why a job line is not a job: the message names the jobs file, the
@@ -89,7 +91,28 @@ enum BatchJob {
       throw invalid("output: standard output carries the batch's results; name a file")
     }
     let scale = try number("scale", RenderJob.scaleRange)
-    let frames = try json["frames"].map { try range($0, invalid) }
+    var request = DocumentRequest()
+    if let color = try string("background") {
+      guard let parsed = CGColor(hex: color) else {
+        throw invalid("background: expected a color \"#rrggbb\" or \"#rrggbbaa\", got '\(color)'")
+      }
+      request.background = parsed
+    }
+    switch json["quiet"] {
+    case .none: break
+    case .bool(let quiet)?: request.quiet = quiet
+    case let other?: throw invalid("quiet: expected true or false, found \(other.kindDescription)")
+    }
+    let marker = try string("marker")
+    if marker != nil && json["frames"] != nil { throw invalid("marker: does not go with 'frames'") }
+    if let marker {
+      request.frames = .marker(marker)
+    } else if case .string("all")? = json["frames"] {
+      request.frames = .all
+    }
+    let frames =
+      request.frames != nil
+      ? FrameRange(first: 0, last: 0) : try json["frames"].map { try range($0, invalid) }
     let isVideo = VideoFormat.isVideoPath(output)
     var settings = VideoSettings(codec: try string("codec"), bitrate: try string("bitrate"))
     if let crf = try number("crf", 0...63) {
@@ -99,16 +122,22 @@ enum BatchJob {
     guard let frames else {
       if isVideo {
         let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
-        throw invalid("output: a .\(ext) video needs 'frames'")
+        throw invalid("output: a .\(ext) video needs 'frames' (or 'marker')")
       }
       if !settings.isDefault { throw invalid("codec, crf, bitrate: go with a video output") }
       if json["fps"] != nil { throw invalid("fps: goes with 'frames'") }
+      if json["time"] != nil && json["frame"] != nil {
+        throw invalid("frame: does not go with 'time'")
+      }
       let time = try number("time", RenderJob.timeRange) ?? 0
-      return (
-        RenderJob(source: source, output: .image(path: output, time: time), scale: scale), output
-      )
+      request.frame = try number("frame", -1e9...1e9)
+      var job = RenderJob(source: source, output: .image(path: output, time: time), scale: scale)
+      job.document = request
+      return (job, output)
     }
     if json["time"] != nil { throw invalid("time: does not go with 'frames'") }
+    if json["frame"] != nil { throw invalid("frame: does not go with 'frames'") }
+    request.fpsGiven = json["fps"] != nil
     let fps = try number("fps", RenderJob.fpsRange) ?? 60
     let pattern: FramePattern?
     if isVideo {
@@ -128,16 +157,18 @@ enum BatchJob {
             + " with a %d (or %04d) for the frame number, got '\(output)'")
       }
     }
-    let job = RenderJob(
+    var job = RenderJob(
       source: source,
       output: .sequence(frames, fps: fps, pattern: pattern, video: isVideo ? output : nil),
       scale: scale, videoSettings: settings)
+    job.document = request
     return (job, output)
   }
 
   /// `"A..B"`, `"N"`, `N` or `[A, B]`: frames A to B inclusive.
   private static func range(_ json: JSON, _ invalid: (String) -> Invalid) throws -> FrameRange {
-    let expected = "frames: expected \"FIRST..LAST\", [FIRST, LAST] or N (whole numbers ≥ 0)"
+    let expected =
+      "frames: expected \"FIRST..LAST\", [FIRST, LAST], N (whole numbers ≥ 0) or \"all\""
     var numbers: [Double] = []
     switch json {
     case .string(let text):

@@ -4,22 +4,27 @@ import LaminaRender
 import LaminaScene
 
 let benchUsage = """
-  usage: lamina bench SCENE.json [--frames N] [--warmup N] [--start SECONDS] [--fps F]
-                                 [--size WxH] [--json] [--assets DIR]... [--allow-any-path]
+  usage: lamina bench FILE.json [--frames N] [--warmup N] [--start SECONDS] [--fps F]
+                                [--size WxH] [--json] [--assets DIR]... [--allow-any-path]
 
   Measures how fast this machine and its GL driver composite a scene
   (Benchmarks/README.md): frame i shows the scene at start + i / fps; the
   warm-up frames come first, untimed; each timed frame is a full redraw
   finished with glFinish. Reports frames per second, frame time median, p95
   and p99, CPU and GPU time per frame, draw calls, uploads and offscreen
-  passes per frame, and peak memory.
+  passes per frame, and peak memory. A Lottie animation (recognised by its
+  content) loops over its frames ip..op at its own frame rate: frame i shows
+  ip + (start + i / fps) * fr, wrapped into ip..op.
 
   options:
     --frames N              timed frames (default 120; 1...1000000)
     --warmup N              untimed frames before them (default 10; 0...1000000)
-    --start SECONDS         the scene time of the first timed frame (default 10)
-    --fps F                 frames per second of scene time (default 60; 1...10000)
-    --size WxH              render at WxH pixels, the canvas stretched to it (default:
+    --start SECONDS         the scene time of the first timed frame (default 10; a
+                            Lottie document: 0, its in-point)
+    --fps F                 frames per second of scene time (default 60; a Lottie
+                            document: its frame rate fr; 1...10000)
+    --size WxH              render at WxH pixels, the canvas stretched to it (a Lottie
+                            animation is fitted into it, aspect kept, centred; default:
                             the canvas size times its scale)
     --json                  print the report as JSON (for comparing runs)
   \(AccessOptions.usage)
@@ -44,18 +49,28 @@ func runBench(_ arguments: [String]) -> Int32 {
     let path = options.positional[0]
     let frames = try options.integer("--frames", range: 1...1_000_000) ?? 120
     let warmup = try options.integer("--warmup", range: 0...1_000_000) ?? 10
-    let start = try options.number("--start", range: 0...1e9) ?? 10
-    let fps = try options.number("--fps", range: 1...10_000) ?? 60
+    let givenStart = try options.number("--start", range: 0...1e9)
+    let givenFPS = try options.number("--fps", range: 1...10_000)
     let size = try options.size("--size")
     let access = try AccessOptions.policy(options)
     let renderer = try Renderer()
-    let scene = try SceneLoader.load(
+    let document = try Document.load(
       contentsOf: URL(fileURLWithPath: path), maxImageDimension: renderer.maxTextureSize,
       access: access)
-    let pixelSize =
-      size ?? (
-        scene.canvas.pixelWidth, scene.canvas.pixelHeight
-      )
+    let lottie = document.lottie
+    let start = givenStart ?? (lottie != nil ? 0 : 10)
+    let fps = givenFPS ?? lottie?.frameRate ?? 60
+    // A Lottie animation at --size is fitted into it; a scene is stretched.
+    let fit = size.flatMap { document.fit(width: $0.0, height: $0.1) }
+    let scene = fit?.scene ?? document.scene
+    let pixelSize = size ?? (scene.canvas.pixelWidth, scene.canvas.pixelHeight)
+    /// The time of frame `i`: a Lottie animation's wraps into ip..op.
+    func time(_ i: Int) -> Double {
+      let t = start + Double(i - warmup) / fps
+      guard let lottie else { return t }
+      let wrapped = t.truncatingRemainder(dividingBy: lottie.duration)
+      return wrapped < 0 ? wrapped + lottie.duration : wrapped
+    }
 
     var sceneFrames = SceneFrames(scene: scene, scale: nil, pixelSize: pixelSize)
     var update: [Double] = []
@@ -72,7 +87,7 @@ func runBench(_ arguments: [String]) -> Int32 {
     var pieces: [Int] = []
     for i in 0..<(warmup + frames) {
       // Warm-up frames come just before `start`, timed frames from `start` on.
-      let time = start + Double(i - warmup) / fps
+      let time = time(i)
       let t0 = DispatchTime.now().uptimeNanoseconds
       scene.root.layoutIfNeeded()
       let root = sceneFrames.presentation.update(time: time)
@@ -106,7 +121,12 @@ func runBench(_ arguments: [String]) -> Int32 {
       offscreenPasses: passes,
       passes: allPasses, stateChanges: stateChanges,
       depthSortMs: sortMs, depthSortPieces: pieces,
-      peakMemoryMB: peakMemoryMB(), renderer: renderer)
+      peakMemoryMB: peakMemoryMB(), renderer: renderer,
+      lottie: lottie.map {
+        BenchReport.LottieLoop(
+          inPoint: $0.inPoint, outPoint: $0.outPoint, frameRate: $0.frameRate,
+          fit: fit.map { [$0.scale, $0.x, $0.y] })
+      })
     print(options.has("--json") ? report.json() : report.text())
     return 0
   }
@@ -137,6 +157,14 @@ struct BenchReport {
   let depthSortMs: [Double], depthSortPieces: [Int]
   let peakMemoryMB: Double
   let renderer: Renderer
+  /// For a Lottie animation: the frames it loops over, and how --size fitted it.
+  var lottie: LottieLoop? = nil
+
+  struct LottieLoop {
+    let inPoint: Double, outPoint: Double, frameRate: Double
+    /// Scale, x and y of the animation fitted into --size.
+    let fit: [Double]?
+  }
 
   static func percentile(_ values: [Double], _ p: Double) -> Double {
     guard !values.isEmpty else { return 0 }
@@ -163,6 +191,10 @@ struct BenchReport {
       depth sort: \(f(Self.percentile(depthSortMs, 50))) ms median for \(f(mean(depthSortPieces))) pieces (part of cpu)
       peak memory \(f(peakMemoryMB)) MiB
       """
+        + (lottie.map {
+          "\nlottie: frames \(Scene.seconds($0.inPoint))..\(Scene.seconds($0.outPoint)) at \(Scene.seconds($0.frameRate)) fps, looped"
+            + ($0.fit.map { " (fitted: scale \(f($0[0])), offset \(f($0[1])), \(f($0[2])))" } ?? "")
+        } ?? "")
   }
 
   func json() -> String {
@@ -189,7 +221,16 @@ struct BenchReport {
         "median": Self.percentile(depthSortMs, 50), "p95": Self.percentile(depthSortMs, 95),
       ],
       "depthSortPiecesPerFrame": mean(depthSortPieces),
-    ]
+    ].merging(
+      lottie.map { loop -> [String: Any] in
+        var fields: [String: Any] = [
+          "lottie": [
+            "inPoint": loop.inPoint, "outPoint": loop.outPoint, "frameRate": loop.frameRate,
+          ]
+        ]
+        if let fit = loop.fit { fields["fit"] = ["scale": fit[0], "x": fit[1], "y": fit[2]] }
+        return fields
+      } ?? [:], uniquingKeysWith: { a, _ in a })
     let data =
       (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]))
       ?? Data()

@@ -27,7 +27,8 @@ func overview(_ commands: [Subcommand]) -> String {
   return """
     usage: lamina COMMAND [OPTIONS]
 
-    Renders, shows and benchmarks Lamina scene files (JSON layer trees).
+    Renders, shows and benchmarks Lamina scene files (JSON layer trees) and Lottie
+    animations (Bodymovin JSON, .lottie archives, .tgs stickers).
 
     commands:
     \(rows.map(line).joined(separator: "\n"))

@@ -3,17 +3,22 @@ import LaminaRender
 
 /// `lamina info [--json]`: opens the GPU context and prints what the GPU is,
 /// its limits, the extensions Lamina uses and how the EGL display was chosen.
-/// `arguments` are those after `info`. Returns the exit status.
+/// `lamina info FILE.json [--json]` describes a document instead
+/// (`describeDocument`). `arguments` are those after `info`. Returns the
+/// exit status.
 func runInfo(_ arguments: [String]) -> Int32 {
   let json: Bool
   do {
     let options = try Options(
       Array(arguments.drop(while: { $0 == "info" })), valued: [], switches: ["--json"],
       command: "info", usage: infoUsage)
-    guard options.positional.isEmpty else {
-      throw UsageError("info takes no scene file\n" + infoUsage)
+    guard options.positional.count <= 1 else {
+      throw UsageError("info takes one file at most\n" + infoUsage)
     }
     json = options.has("--json")
+    if let file = options.positional.first {
+      return exitStatus { try describeDocument(file, json: json) }
+    }
   } catch {
     return exitStatus { throw error }
   }
@@ -44,11 +49,17 @@ func runInfo(_ arguments: [String]) -> Int32 {
 
 let infoUsage = """
   usage: lamina info [--json]
+         lamina info FILE.json [--json]
 
   Prints which EGL platform was chosen and why (GBM on the first working
   /dev/dri/renderD*, then hardware EGL devices, then Mesa's surfaceless
   platform), the GL renderer, its limits, MSAA samples and the extensions
   Lamina uses.
+
+  With a file, describes it instead (no GPU needed): a Lottie animation
+  (.json, .lottie, .tgs) by its size, frame rate, frames and duration,
+  layers, markers and every feature the import left out with its JSON
+  path; a scene by its canvas, layers and animations.
 
   options:
     --json                  print the same as JSON

@@ -43,6 +43,10 @@ struct RenderJob {
   /// Which image files the scene may read (its own folder and below
   /// unless `--assets` or `--allow-any-path` allow more).
   var access = FileAccessPolicy.confined
+  /// What only the loaded document answers (a Lottie frame number, every
+  /// frame, a marker's range, the default rate), the background and the
+  /// notes on what was left out: `RenderJob+Document.swift`.
+  var document = DocumentRequest()
 
   /// The times, rates and scales a job may ask for.
   static let timeRange = 0.0...1e9
@@ -70,14 +74,27 @@ struct RenderJob {
   ///     its own).
   ///   - watchdog: times every frame against the frame budget (ending the
   ///     process when one overruns it: `lamina render`'s, not batch's).
-  func run(renderer: Renderer, images: ImageCache? = nil, watchdog: FrameWatchdog? = nil) throws {
+  /// Returns the frames rendered.
+  @discardableResult
+  func run(renderer: Renderer, images: ImageCache? = nil, watchdog: FrameWatchdog? = nil) throws
+    -> Int
+  {
     if case .sequence(let range, let fps, _, let video) = output {
-      try Self.checkTimes(range, fps: fps, frames: "\(range.first)..\(range.last)")
+      if document.frames == nil, document.fpsGiven {
+        try Self.checkTimes(range, fps: fps, frames: "\(range.first)..\(range.last)")
+      }
       // The format, the settings and the encoder, before the scene loads.
       if let video { try VideoEncoder.check(path: video, settings: videoSettings) }
     }
-    let scene = try load(maxImageDimension: renderer.maxTextureSize, images: images)
+    let loaded = try loadDocument(maxImageDimension: renderer.maxTextureSize, images: images)
+    if !document.quiet { for line in loaded.leftOutSummary { printError(line) } }
+    let output = try document.resolve(output, for: loaded)
+    let scene = loaded.scene(scale: scale, background: document.background)
     if let scale { try scene.canvas.checkPixels(scale: CGFloat(scale), file: scene.fileName) }
+    if document.dryRun {
+      print(DocumentRequest.plan(output, for: loaded).joined(separator: "\n"))
+      return 0
+    }
     switch output {
     case .image(let path, let time):
       let image = try frame(of: scene, at: time, watchdog: watchdog) {
@@ -85,15 +102,19 @@ struct RenderJob {
       }
       try renderer.checkContext()
       try image.writePNG(to: URL(fileURLWithPath: path))
+      return 1
     case .plan(let time):
       try frame(of: scene, at: time, watchdog: watchdog) {
         var frames = SceneFrames(scene: scene, scale: scale)
         try renderer.draw(frames.checkedFrame(at: time))
       }
+      return 1
     case .sequence(let range, let fps, let pattern, let video):
+      try Self.checkTimes(range, fps: fps, frames: "\(range.first)..\(range.last)")
       try renderSequence(
         scene: scene, renderer: renderer, range: range, fps: fps, scale: scale, pattern: pattern,
         videoPath: video, video: videoSettings, watchdog: watchdog)
+      return range.count
     }
   }
 
@@ -107,30 +128,22 @@ struct RenderJob {
     return try FrameError.naming(file: scene.fileName, frame: nil, time: time, body)
   }
 
-  /// The scene, its images taken from `images` when given. This is the one
-  /// place where the command's loads meet a shared image cache.
-  func load(maxImageDimension: Int, images: ImageCache?) throws -> Scene {
+  /// The document (a scene or a Lottie animation), its images taken from
+  /// `images` when given. This is the one place where the command's loads
+  /// meet a shared image cache.
+  func loadDocument(maxImageDimension: Int, images: ImageCache?) throws -> Document {
     switch source {
     case .file(let url):
-      return try SceneLoader.load(
-        contentsOf: url, maxImageDimension: maxImageDimension, imageCache: images,
-        access: access)
+      return try Document.load(
+        contentsOf: url, maxImageDimension: maxImageDimension, images: images, access: access)
     case .inline(let json, let base, let name):
-      return try SceneLoader.load(
-        json: json, baseURL: base, fileName: name, maxImageDimension: maxImageDimension,
-        imageCache: images, access: access)
+      return try Document.load(
+        json: json, data: { Data(json.serialized.utf8) }, base: base, name: name,
+        maxImageDimension: maxImageDimension, images: images, access: access)
     case .data(let data, let base, let name):
-      return try SceneLoader.load(
-        data: data, baseURL: base, fileName: name, maxImageDimension: maxImageDimension,
-        imageCache: images, access: access)
-    }
-  }
-
-  /// Frames the job renders.
-  var frameCount: Int {
-    switch output {
-    case .image, .plan: return 1
-    case .sequence(let range, _, _, _): return range.count
+      return try Document.load(
+        data: data, base: base, name: name, maxImageDimension: maxImageDimension, images: images,
+        access: access)
     }
   }
 }

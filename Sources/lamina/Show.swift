@@ -5,17 +5,18 @@ import LaminaRender
 import LaminaScene
 
 let showUsage = """
-  usage: lamina show SCENE.json [--wayland | --kms] [--drm /dev/dri/cardN] [--connector NAME]
-                     [--mode WxH[@HZ]] [--rotate 0|90|180|270] [--show-damage] [--events]
-                     [--stats] [--frames N] [--duration SECONDS] [--assets DIR]...
-                     [--allow-any-path]
+  usage: lamina show FILE.json [--wayland | --kms] [--drm /dev/dri/cardN] [--connector NAME]
+                    [--mode WxH[@HZ]] [--rotate 0|90|180|270] [--show-damage] [--events]
+                    [--stats] [--frames N] [--duration SECONDS] [--assets DIR]...
+                    [--allow-any-path]
 
   Shows a scene full-screen, animated at the display's refresh rate, until
   SIGINT or SIGTERM (or --frames / --duration); redraws only what changed,
   and nothing while nothing moves. The scene file is reloaded when it
   changes (a bad edit is reported and the old scene stays; a reload reads
-  what the first load may). Output: a Wayland window when WAYLAND_DISPLAY
-  is set (or --wayland), else DRM/KMS.
+  what the first load may). A Lottie animation (recognised by its content)
+  loops over its frames ip..op. Output: a Wayland window when
+  WAYLAND_DISPLAY is set (or --wayland), else DRM/KMS.
 
   options:
     --wayland               show in a Wayland window (full-screen)
@@ -75,8 +76,12 @@ func runShow(_ arguments: [String]) -> Int32 {
     loopOptions.duration = try options.number("--duration", range: 0...1e9)
     if options.has("--stats") { loopOptions.statsInterval = 10 }
 
-    let watcher = try SceneWatcher(
-      url: URL(fileURLWithPath: options.positional[0]), access: AccessOptions.policy(options))
+    let access = try AccessOptions.policy(options)
+    let watcher = try SceneWatcher(url: URL(fileURLWithPath: options.positional[0]), access: access)
+    { url, side, images in
+      try Document.load(contentsOf: url, maxImageDimension: side, images: images, access: access)
+        .loopingScene()
+    }
     let stop = try StopSignal()
     let canvas = watcher.scene.canvas
     let output: DisplayOutput

@@ -8,7 +8,8 @@ import LaminaRender
 
 let subcommands: [Subcommand] = [
   Subcommand(
-    name: "render", summary: "render a scene to a PNG, numbered PNGs or a video (mp4, webm, gif…)",
+    name: "render",
+    summary: "render a scene or Lottie animation to a PNG, numbered PNGs or a video (mp4, webm, gif…)",
     usage: renderUsage, run: runRender),
   Subcommand(
     name: "batch", summary: "render many jobs (JSON lines) in one process, one result line each",
@@ -17,7 +18,8 @@ let subcommands: [Subcommand] = [
     name: "show", summary: "show a scene full-screen (Wayland window or DRM/KMS), animated",
     usage: showUsage, run: runShow),
   Subcommand(
-    name: "info", summary: "print the GPU, its limits and how the EGL display was chosen",
+    name: "info",
+    summary: "print the GPU, its limits and how the EGL display was chosen; or describe a file",
     usage: infoUsage, run: runInfo),
   Subcommand(
     name: "bench", summary: "measure how fast this machine composites a scene",

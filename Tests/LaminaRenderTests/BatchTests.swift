@@ -162,11 +162,11 @@ final class BatchTests: XCTestCase {
         "bad.json: root.sublayers[3].opacity: expected a number, found a string",
         nil,
         "jobs.jsonl:3:1: expected a value, found 'n'",
-        "jobs.jsonl:4: unknown key 'fsp' (a job has scene, base, time, frames, fps, scale, output,"
-          + " codec, crf, bitrate)",
+        "jobs.jsonl:4: unknown key 'fsp' (a job has scene, base, time, frame, frames, marker, fps,"
+          + " scale, background, quiet, output, codec, crf, bitrate)",
         "jobs.jsonl:5: output: frames go to a video (.y4m, .mp4, .webm, .gif, .apng, .mov) or to"
           + " PNG files named with a %d (or %04d) for the frame number, got 'plain.png'",
-        "jobs.jsonl:6: output: a .y4m video needs 'frames'",
+        "jobs.jsonl:6: output: a .y4m video needs 'frames' (or 'marker')",
         "jobs.jsonl:7: frames: the last frame (2) comes before the first (9)",
         "jobs.jsonl:8: output: standard output carries the batch's results; name a file",
         "nowhere.json: cannot read the scene file: no such file",

@@ -45,6 +45,7 @@ final class FuzzTests: XCTestCase {
       let (status, summary) = try fuzz([
         "--seed", String(seed), "--count", "16", "--binary", RenderTestSupport.laminaBinary.path,
         "--timeout", "60", "--memory-mb", "3000", "--max-scene-bytes", "120000", "--no-shrink",
+        "--lottie-share", "0",
       ])
       let findings = summary["findings"] as? [[String: Any]] ?? []
       XCTAssertEqual(
@@ -79,6 +80,27 @@ final class FuzzTests: XCTestCase {
     XCTAssertEqual(
       leaks["escapes"] as? [String: String],
       Dictionary(uniqueKeysWithValues: kinds.map { ($0, "escape") }))
+  }
+
+  /// Lottie inputs (scripts/fuzz_lottie.py): mutated conformance documents
+  /// and fixtures, synthetic hostile documents, archives and bombs, rendered
+  /// and described; a fixed seed finds nothing.
+  func testFixedLottieSeedFindsNothing() throws {
+    let (status, summary) = try fuzz([
+      "--seed", "25", "--count", "12", "--binary", RenderTestSupport.laminaBinary.path,
+      "--timeout", "60", "--memory-mb", "3000", "--no-shrink", "--lottie-share", "1",
+    ])
+    let findings = summary["findings"] as? [[String: Any]] ?? []
+    XCTAssertEqual(
+      status, 0,
+      findings.map { "\($0["class"] ?? "") \($0["command"] ?? "") \($0["stderr"] ?? "")" }
+        .joined(separator: "\n"))
+    XCTAssertEqual(summary["inputs"] as? Int, 12)
+    let outcomes = summary["outcomes"] as? [String: Int] ?? [:]
+    XCTAssertEqual(outcomes.values.reduce(0, +), 12)
+    // Both kinds happen: documents that render and inputs refused cleanly.
+    XCTAssertGreaterThan(outcomes["render"] ?? 0, 0, "\(outcomes)")
+    XCTAssertGreaterThan(outcomes["error"] ?? 0, 0, "\(outcomes)")
   }
 
   /// The harness: a binary that dies of a signal is a crash, one that does

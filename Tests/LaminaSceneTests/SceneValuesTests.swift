@@ -233,6 +233,21 @@ final class SceneValuesTests: XCTestCase {
     XCTAssertEqual(along.path?.currentPoint, CGPoint(x: 10, y: 10))
     XCTAssertEqual(along.rotationMode, .auto)
   }
+
+  /// `maskMode` (Lamina extension): what of the mask multiplies.
+  func testMaskMode() throws {
+    for mode in ["alpha", "alphaInverted", "luminance", "luminanceInverted"] {
+      let layer = try only(##"{"maskMode": "\##(mode)", "mask": {"bounds": [0, 0, 5, 5]}}"##)
+      XCTAssertEqual(layer.maskMode.rawValue, mode)
+    }
+    XCTAssertEqual(try only("{}").maskMode, .alpha)
+    XCTAssertThrowsError(try load(##"{"sublayers": [{"maskMode": "luma"}]}"##)) { error in
+      XCTAssertEqual(
+        "\(error)",
+        "test.json: root.sublayers[0].maskMode: 'luma' is not one of 'alpha', 'alphaInverted',"
+          + " 'luminance', 'luminanceInverted'")
+    }
+  }
 }
 
 final class TiledLayerSceneTests: XCTestCase {

@@ -63,8 +63,9 @@ public enum Material: Equatable {
   case group(Int)
   /// A `CAGradientLayer`'s gradient, computed in the fragment shader.
   case gradient(GradientPaint)
-  /// An offscreen group times the alpha of its mask's (group ids).
-  case masked(Int, mask: Int)
+  /// An offscreen group times its mask's alpha or luminance, or one minus
+  /// either (group ids; `CALayer.maskMode`).
+  case masked(Int, mask: Int, mode: CALayerMaskMode)
   /// The blurred alpha of an offscreen group, tinted (a shadow).
   case shadow(Int)
   /// A rasterized subtree's cached texture.
@@ -85,7 +86,8 @@ public enum Material: Equatable {
     case (.image(let x, let s), .image(let y, let t)): return x === y && s == t
     case (.group(let x), .group(let y)): return x == y
     case (.gradient(let x), .gradient(let y)): return x == y
-    case (.masked(let x, let m), .masked(let y, let n)): return x == y && m == n
+    case (.masked(let x, let m, let f), .masked(let y, let n, let g)):
+      return x == y && m == n && f == g
     case (.shadow(let x), .shadow(let y)): return x == y
     case (.raster(let x), .raster(let y)): return x.key == y.key
     case (.filtered(let x), .filtered(let y)): return x == y
@@ -349,6 +351,9 @@ public final class GroupPass {
   public var clipPlanes: [SIMD3<Double>] = []
   /// A mask whose rendered alpha (same bounds) multiplies this group's.
   public var mask: GroupPass?
+  /// What of the mask's rendering multiplies: its alpha, its luminance, or
+  /// one minus either (`CALayer.maskMode`).
+  public var maskMode = CALayerMaskMode.alpha
   /// Clip applied when compositing (target pixels → clip plane).
   public var clip: ClipEffect?
   /// When set, the group is not composited as it is: its alpha is blurred,
@@ -381,6 +386,7 @@ public final class GroupPass {
       id: id, bounds: bounds, opacity: opacity, commands: commands, reason: reason)
     copy.clipPlanes = clipPlanes
     copy.mask = mask
+    copy.maskMode = maskMode
     copy.clip = clip
     copy.shadow = shadow
     copy.filter = filter

@@ -248,7 +248,9 @@ public struct FrameBuilder {
     appendBorder(layer, toTarget: toTarget, into: &commands)
     applyFilters(of: layer, toTarget: toTarget, from: start, in: &commands)
     if let mask = layer.mask {
-      applyMask(mask, toTarget: toTarget, flipped: flipped, from: start, in: &commands)
+      applyMask(
+        mask, mode: layer.maskMode, toTarget: toTarget, flipped: flipped, from: start,
+        in: &commands)
     }
     // The shadow is part of the layer's rendering: its opacity groups them.
     var moreShadow: [DrawItem] = []

@@ -11,9 +11,13 @@ import Lamina
 /// would be; its own mask, clips and opacity apply as for any layer, so
 /// masks of masks nest.
 extension FrameBuilder {
+  /// `mode` (the masked layer's `maskMode`) says what of the mask's
+  /// rendering multiplies: its alpha, its luminance, or one minus either
+  /// (an inverted mask that draws nothing, or nothing over the content,
+  /// hides nothing).
   mutating func applyMask(
-    _ mask: CALayer, toTarget: CATransform3D, flipped: Bool, from start: Int,
-    in commands: inout [DrawCommand]
+    _ mask: CALayer, mode: CALayerMaskMode = .alpha, toTarget: CATransform3D, flipped: Bool,
+    from start: Int, in commands: inout [DrawCommand]
   ) {
     let range = start..<commands.count
     guard !range.isEmpty else { return }
@@ -28,7 +32,8 @@ extension FrameBuilder {
     // texture) as it was, and only the mask renders again.
     let bounds = union(commands[range])
     guard !bounds.isEmpty, bounds.intersects(union(maskCommands[...])) else {
-      commands.removeSubrange(range)  // the mask lets nothing through
+      // The mask lets nothing through (an inverted one: everything).
+      if !mode.isInverted { commands.removeSubrange(range) }
       return
     }
     nextGroupID += 1
@@ -40,6 +45,7 @@ extension FrameBuilder {
       id: nextGroupID, bounds: bounds, opacity: 1, commands: Array(commands[range]),
       reason: "masked layer")
     group.mask = maskGroup
+    group.maskMode = mode
     commands.replaceSubrange(range, with: [.group(group)])
   }
 }

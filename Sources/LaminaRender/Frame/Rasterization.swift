@@ -127,7 +127,10 @@ enum RasterSignature {
       h.combine(shadow.color)
       combine(shadow.canvas, &h)
     }
-    if let mask = group.mask { combine(mask, groupBase: groupBase, into: &h) }
+    if let mask = group.mask {
+      h.combine(group.maskMode)
+      combine(mask, groupBase: groupBase, into: &h)
+    }
     combine(group.commands, groupBase: groupBase, into: &h)
   }
 
@@ -139,9 +142,10 @@ enum RasterSignature {
       h.combine(image.identifier)
       h.combine(sampler)
     case .group(let id): h.combine(id - groupBase)
-    case .masked(let id, let mask):
+    case .masked(let id, let mask, let mode):
       h.combine(id - groupBase)
       h.combine(mask - groupBase)
+      h.combine(mode)
     case .shadow(let id): h.combine(id - groupBase)
     case .raster(let pass): h.combine(pass.key)
     case .filtered(let id): h.combine(id - groupBase)

@@ -1,4 +1,5 @@
 import Foundation
+import Lamina
 
 /// The effect shader (`effect.frag`, `masked.frag`) specialized per
 /// combination of what an item needs (`EffectVariant`), compiled the first
@@ -26,6 +27,10 @@ final class EffectPrograms {
     if variant.blend { defines.append("BLEND_ADVANCED") }
     let program: GLProgram
     if variant.masked {
+      let modes: [CALayerMaskMode: Int] = [
+        .alpha: 0, .alphaInverted: 1, .luminance: 2, .luminanceInverted: 3,
+      ]
+      defines.append("MASK_MODE \(modes[variant.maskMode] ?? 0)")
       program = try GLProgram(
         vertex: "effect.vert.glsl", fragment: "masked.frag.glsl", defines: defines, device: device)
     } else {

@@ -6,6 +6,8 @@ struct ItemResources {
   var program: ProgramKey
   var texture: TextureSource?
   var mask: TextureSource?
+  /// What of the mask multiplies (with `mask`).
+  var maskMode = CALayerMaskMode.alpha
   var sampler: SamplerKey?
   var paint: GradientPaint?
 }
@@ -163,8 +165,10 @@ struct Batcher {
     case .masked: (masked, textured) = (true, true)
     default: (masked, textured) = (false, true)
     }
-    return EffectVariant(
+    var variant = EffectVariant(
       shapeMode: mode, textured: textured, gradient: masked ? nil : resources.paint?.kind,
       clip: item.clip != nil, masked: masked)
+    if masked { variant.maskMode = resources.maskMode }
+    return variant
   }
 }

@@ -122,7 +122,7 @@ extension FramePlan {
         name += " textured"
       }
       if v.clip { name += " clip" }
-      if v.masked { name += " masked" }
+      if v.masked { name += v.maskMode == .alpha ? " masked" : " masked \(v.maskMode.rawValue)" }
       if v.blend { name += "+blend" }
       parts.append(name)
     case .path:

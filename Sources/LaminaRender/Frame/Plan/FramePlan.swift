@@ -196,6 +196,9 @@ public struct EffectVariant: Hashable {
   public var clip: Bool
   /// Multiplies by a mask's alpha (`masked.frag`).
   public var masked: Bool
+  /// What of the mask multiplies, when `masked`: its alpha (the default),
+  /// luminance, or one minus either.
+  public var maskMode = CALayerMaskMode.alpha
   /// Declares the advanced blend equations (a compositingFilter).
   public var blend = false
 }

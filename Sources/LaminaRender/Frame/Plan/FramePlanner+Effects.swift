@@ -264,7 +264,8 @@ extension FramePlanner {
     }
     let area = Self.targetArea(group.bounds, region)
     let rect = CGRect(x: area.x, y: area.y, width: area.width, height: area.height)
-    let material: Material = group.mask.map { .masked(group.id, mask: $0.id) } ?? .group(group.id)
+    let material: Material =
+      group.mask.map { .masked(group.id, mask: $0.id, mode: group.maskMode) } ?? .group(group.id)
     var item = DrawItem(
       material: material, clippedPolygon: nil, rect: rect, uv: textureRect(of: group),
       matrix: CATransform3DIdentity, color: SIMD4(repeating: group.opacity), bounds: area,

@@ -371,11 +371,12 @@ struct FramePlanner {
     case .group(let id), .filtered(let id):
       guard let texture = target(groupTargets[id]) else { return nil }
       return ItemResources(program: .image, texture: texture, sampler: Self.nearest)
-    case .masked(let id, let mask):
+    case .masked(let id, let mask, let mode):
       guard let texture = target(groupTargets[id]), let mask = target(groupTargets[mask]) else {
         return nil
       }
-      return ItemResources(program: .image, texture: texture, mask: mask, sampler: Self.nearest)
+      return ItemResources(
+        program: .image, texture: texture, mask: mask, maskMode: mode, sampler: Self.nearest)
     case .raster(let pass):
       guard let texture = target(rasters[pass.key]) else { return nil }
       return ItemResources(program: .image, texture: texture, sampler: Self.linear)
