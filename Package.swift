@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "LaminaScene", targets: ["LaminaScene"]),
     .library(name: "LaminaRender", targets: ["LaminaRender"]),
     .library(name: "LaminaDisplay", targets: ["LaminaDisplay"]),
+    .library(name: "LaminaLottie", targets: ["LaminaLottie"]),
     .executable(name: "lamina", targets: ["lamina"]),
   ],
   targets: [
@@ -37,6 +38,8 @@ let package = Package(
     .target(name: "LaminaDraw", dependencies: ["Lamina", "CCairo", "CPango"]),
     // The scene file format: decoding, key paths, errors.
     .target(name: "LaminaScene", dependencies: ["Lamina"]),
+    // Lottie (Bodymovin) documents imported as layer trees with animations.
+    .target(name: "LaminaLottie", dependencies: ["Lamina", "LaminaScene"]),
     // Frame building (render tree, draw list, batching) and the GL backend.
     .target(
       name: "LaminaRender",
@@ -75,6 +78,10 @@ let package = Package(
       dependencies: [
         "LaminaRender", "LaminaScene", "LaminaDraw", "Lamina", "LaminaDisplay", "CGLES3", "CEGL",
       ],
+      resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "LaminaLottieTests",
+      dependencies: ["LaminaLottie", "LaminaRender", "LaminaScene", "Lamina"],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LaminaMetamorphicTests",
