@@ -54,6 +54,12 @@ struct BezierShape: Equatable {
     return p
   }
 
+  /// An open shape run backwards from its last vertex.
+  func reversedOpen() -> BezierShape {
+    let order = Array((0..<count).reversed())
+    return BezierShape(v: order.map { v[$0] }, i: order.map { o[$0] }, o: order.map { i[$0] }, closed: false)
+  }
+
   func reversed() -> BezierShape {
     guard count > 1 else { return self }
     // Vertex k of the reversed shape is vertex n-1-k (closed shapes keep their start).
@@ -255,7 +261,8 @@ enum Geometry {
     let r = max(0, min(Int(ridges.rounded(.down)), 1000))
     guard !segs.isEmpty else { return s }
     var out = BezierShape(v: [], i: [], o: [], closed: s.closed)
-    var direction = 1.0
+    // As After Effects: vertices go inward, the first ridge of each segment outward.
+    var direction = -1.0
     func emit(_ p: CGPoint, _ tangent: CGPoint, _ handle: Double) {
       let len = Double(hypot(tangent.x, tangent.y))
       let tx = len > 0 ? Double(tangent.x) / len : 1
@@ -302,14 +309,17 @@ enum Geometry {
 
   /// Offset path: each segment moved along its normals by `amount`, corners
   /// joined (miter within `miterLimit`, round or bevel).
-  static func offset(_ s: BezierShape, amount: Double, join: Int, miterLimit: Double) -> BezierShape {
+  static func offset(
+    _ s: BezierShape, amount: Double, join: Int, miterLimit: Double, sideOnly: Bool = false
+  ) -> BezierShape {
     guard amount != 0, s.count > 1 else { return s }
     let segs = segments(s).filter { $0.0 != $0.3 || $0.1 != $0.0 || $0.2 != $0.3 }
     guard !segs.isEmpty else { return s }
     // Orientation: positive amount grows the shape outward.
     var area = 0.0
     for c in segs { area += Double(c.0.x * c.3.y - c.3.x * c.0.y) }
-    let sign: Double = area >= 0 ? 1 : -1
+    // An open path's side is taken as is (the outline adds the other side).
+    let sign: Double = sideOnly || !s.closed ? 1 : area >= 0 ? 1 : -1
     let d = amount * sign
     func normal(_ t: CGPoint) -> CGPoint {
       let l = Double(hypot(t.x, t.y))
@@ -355,8 +365,42 @@ enum Geometry {
       if k == 0 { b.move(p.0) } else { addJoin(pieces[k - 1], p, segs[k].0) }
       b.curve(p.1, p.2, p.3)
     }
-    if s.closed, let last = pieces.last { addJoin(last, pieces[0], segs[0].0) }
-    return b.finish(closed: s.closed)
+    if s.closed, let last = pieces.last {
+      addJoin(last, pieces[0], segs[0].0)
+      return b.finish(closed: true)
+    }
+    if sideOnly { return b.finish(closed: false) }
+    // An open path becomes the outline around it: this side, a cap, the
+    // other side back, a cap (round with round joins, else flat).
+    func cap(_ end: CGPoint, _ tangent: CGPoint, to target: CGPoint) {
+      let l = Double(hypot(tangent.x, tangent.y))
+      guard joinKind == 2, l > 0, let from = b.shape.v.last else { return b.line(target) }
+      let r = abs(d)
+      let tip = CGPoint(x: Double(end.x) + Double(tangent.x) / l * r, y: Double(end.y) + Double(tangent.y) / l * r)
+      let k = kappa
+      let tx = Double(tangent.x) / l * r * k
+      let ty = Double(tangent.y) / l * r * k
+      b.curve(
+        CGPoint(x: Double(from.x) + tx, y: Double(from.y) + ty),
+        CGPoint(x: Double(tip.x) + Double(from.x - end.x) * k, y: Double(tip.y) + Double(from.y - end.y) * k), tip)
+      b.curve(
+        CGPoint(x: Double(tip.x) + Double(target.x - end.x) * k, y: Double(tip.y) + Double(target.y - end.y) * k),
+        CGPoint(x: Double(target.x) + tx, y: Double(target.y) + ty), target)
+    }
+    let back = offset(s.reversedOpen(), amount: amount, join: join, miterLimit: miterLimit, sideOnly: true)
+    guard let lastSeg = segs.last, let firstBack = back.v.first else { return b.finish(closed: false) }
+    cap(lastSeg.3, derivative(lastSeg, 1), to: firstBack)
+    for k in 1..<back.count {
+      let prev = back.v[k - 1]
+      b.curve(
+        CGPoint(x: prev.x + back.o[k - 1].x, y: prev.y + back.o[k - 1].y),
+        CGPoint(x: back.v[k].x + back.i[k].x, y: back.v[k].y + back.i[k].y), back.v[k])
+    }
+    if let firstSeg = segs.first {
+      let t = derivative(firstSeg, 0)
+      cap(firstSeg.0, CGPoint(x: -t.x, y: -t.y), to: pieces[0].0)
+    }
+    return b.finish(closed: true)
   }
 
   static func intersect(_ a: CGPoint, _ da: CGPoint, _ b: CGPoint, _ db: CGPoint) -> CGPoint? {

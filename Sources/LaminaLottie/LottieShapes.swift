@@ -517,15 +517,77 @@ extension Builder {
       }
       return stops[stops.count - 1].1
     }
-    var positions = colorStops.map(\.0)
-    if !alphaStops.isEmpty { positions = Array(Set(positions + alphaStops.map(\.0))).sorted() }
+    let colorCurve = Self.midpoints(colorStops.map { ($0.0, $0.1) })
+    let alphaCurve = Self.midpoints(alphaStops.map { ($0.0, [$0.1]) })
+    var positions = colorCurve.positions
+    if !alphaStops.isEmpty { positions = Array(Set(positions + alphaCurve.positions)).sorted() }
     var colors: [CGColor] = []
     for x in positions {
-      let c = interpolate(colorStops, x) { a, b, t in zip(a, b).map { $0 + ($1 - $0) * t } }
-      let alpha = alphaStops.isEmpty ? 1 : interpolate(alphaStops, x) { a, b, t in a + (b - a) * t }
+      let c = colorCurve.value(x)
+      let alpha = alphaStops.isEmpty ? 1 : alphaCurve.value(x)[0]
       colors.append(color(c + [alpha]))
     }
+    _ = interpolate(colorStops, 0) { a, _, _ in a }
     return (colors, positions.map { NSNumber(value: $0) })
+  }
+
+  /// Gradient stops with After Effects' midpoints: Bodymovin writes a
+  /// midpoint between two stops as a stop of their average color; After
+  /// Effects blends with a power curve that reaches half way there
+  /// (`u^(ln 0.5 / ln m)`). Such stops become a curve sampled into stops.
+  struct StopCurve {
+    var stops: [(Double, [Double])]
+    /// Per segment start index: the exponent of the curve (1 = linear).
+    var exponents: [Double]
+    var positions: [Double]
+
+    func value(_ x: Double) -> [Double] {
+      guard let first = stops.first else { return [0] }
+      if x <= first.0 { return first.1 }
+      for j in 1..<stops.count where x <= stops[j].0 {
+        let span = stops[j].0 - stops[j - 1].0
+        var t = span > 0 ? (x - stops[j - 1].0) / span : 1
+        t = pow(max(t, 0), exponents[j - 1])
+        return zip(stops[j - 1].1, stops[j].1).map { $0 + ($1 - $0) * t }
+      }
+      return stops[stops.count - 1].1
+    }
+  }
+
+  static func midpoints(_ given: [(Double, [Double])]) -> StopCurve {
+    var stops: [(Double, [Double])] = []
+    var exponents: [Double] = []
+    var positions: [Double] = []
+    var i = 0
+    while i < given.count {
+      stops.append(given[i])
+      if i + 2 < given.count {
+        let a = given[i]
+        let m = given[i + 1]
+        let b = given[i + 2]
+        let average = zip(a.1, b.1).map { ($0 + $1) / 2 }
+        let isMidpoint =
+          a.1 != b.1 && zip(average, m.1).allSatisfy { abs($0 - $1) < 0.004 } && b.0 > a.0 && m.0 > a.0
+          && m.0 < b.0
+        if isMidpoint {
+          let r = (m.0 - a.0) / (b.0 - a.0)
+          exponents.append(abs(r - 0.5) < 1e-3 ? 1 : log(0.5) / log(r))
+          i += 2
+          continue
+        }
+      }
+      exponents.append(1)
+      i += 1
+    }
+    for j in 0..<stops.count {
+      positions.append(stops[j].0)
+      if j + 1 < stops.count, exponents[j] != 1 {
+        let a = stops[j].0
+        let b = stops[j + 1].0
+        for k in 1..<32 { positions.append(a + (b - a) * Double(k) / 32) }
+      }
+    }
+    return StopCurve(stops: stops, exponents: exponents, positions: positions)
   }
 
   func gradientSetup(_ g: CAGradientLayer, _ style: Style, _ sources: [SourceRef], _ timeline: Timeline) throws {
