@@ -313,7 +313,12 @@ enum Geometry {
     _ s: BezierShape, amount: Double, join: Int, miterLimit: Double, sideOnly: Bool = false
   ) -> BezierShape {
     guard amount != 0, s.count > 1 else { return s }
-    let segs = segments(s).filter { $0.0 != $0.3 || $0.1 != $0.0 || $0.2 != $0.3 }
+    // Curves are split in eight, so that moving control points along the
+    // normals of their ends stays close to the true offset.
+    let segs = segments(s).filter { $0.0 != $0.3 || $0.1 != $0.0 || $0.2 != $0.3 }.flatMap { c in
+      let isLine = c.1 == c.0 && c.2 == c.3
+      return isLine ? [c] : split(c, into: 8)
+    }
     guard !segs.isEmpty else { return s }
     // Orientation: positive amount grows the shape outward.
     var area = 0.0
@@ -401,6 +406,30 @@ enum Geometry {
       cap(firstSeg.0, CGPoint(x: -t.x, y: -t.y), to: pieces[0].0)
     }
     return b.finish(closed: true)
+  }
+
+  /// A cubic cut into `n` pieces of equal parameter span.
+  static func split(_ c: (CGPoint, CGPoint, CGPoint, CGPoint), into n: Int)
+    -> [(CGPoint, CGPoint, CGPoint, CGPoint)]
+  {
+    var out: [(CGPoint, CGPoint, CGPoint, CGPoint)] = []
+    func lerp(_ a: CGPoint, _ b: CGPoint, _ t: Double) -> CGPoint {
+      CGPoint(x: Double(a.x) + Double(b.x - a.x) * t, y: Double(a.y) + Double(b.y - a.y) * t)
+    }
+    var rest = c
+    for k in 0..<(n - 1) {
+      let t = 1.0 / Double(n - k)
+      let p01 = lerp(rest.0, rest.1, t)
+      let p12 = lerp(rest.1, rest.2, t)
+      let p23 = lerp(rest.2, rest.3, t)
+      let a = lerp(p01, p12, t)
+      let b = lerp(p12, p23, t)
+      let m = lerp(a, b, t)
+      out.append((rest.0, p01, a, m))
+      rest = (m, b, p23, rest.3)
+    }
+    out.append(rest)
+    return out
   }
 
   static func intersect(_ a: CGPoint, _ da: CGPoint, _ b: CGPoint, _ db: CGPoint) -> CGPoint? {
