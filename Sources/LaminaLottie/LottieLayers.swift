@@ -320,7 +320,7 @@ extension Builder {
       }
       where_ = a.path
       do {
-        data = try assetData(relative)
+        data = try assetData(relative, path: a.path)
       } catch let e as LottieError {
         throw e
       } catch {
@@ -329,6 +329,7 @@ extension Builder {
     }
     do {
       let header = try CGImage.header(of: data, path: where_)
+      try CGImage.check(header, path: where_, maxDimension: Limits.maxImageSide)
       if decodedImageBytes + header.decodedBytes > Limits.maxDecodedImageBytes {
         throw LottieError.limitExceeded(
           file: file, path: where_,
@@ -356,14 +357,14 @@ extension Builder {
   /// The one place a non-embedded asset file is read: through
   /// `LottieOptions.assetData` when set, else from the document's folder.
   /// Absolute paths and paths that climb out of the folder are refused.
-  func assetData(_ relative: String) throws -> Data {
+  func assetData(_ relative: String, path: String) throws -> Data {
     if let read = options.assetData { return try read(relative) }
     guard let base = baseDirectory else {
-      throw LottieError.imageFailed(file: file, path: "assets", message: "no folder to read '\(relative)' from")
+      throw LottieError.imageFailed(file: file, path: path, message: "no folder to read '\(relative)' from")
     }
     let parts = relative.split(separator: "/", omittingEmptySubsequences: true)
     guard !relative.hasPrefix("/"), !parts.contains(".."), !parts.isEmpty else {
-      throw LottieError.imageFailed(file: file, path: "assets", message: "image path '\(relative)' leaves the document's folder")
+      throw LottieError.imageFailed(file: file, path: path, message: "image path '\(relative)' leaves the document's folder")
     }
     let url = parts.reduce(base) { $0.appendingPathComponent(String($1)) }
     return try CGImage.readImageFile(atPath: url.path)
