@@ -26,7 +26,7 @@ extension Builder {
     layer.string = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
       .replacingOccurrences(of: "\u{3}", with: "\n")
     layer.fontSize = CGFloat(size)
-    layer.font = fontFamily(fontName)
+    layer.font = fontFamily(fontName, path: s.path + ".f")
     layer.foregroundColor = color(try s.child("fc")?.numbers() ?? [0, 0, 0])
     if s.has("sc"), let sw = try? s.number("sw", default: 0), sw > 0 { report("text stroke", s.path + ".sc") }
     if let tr = try? s.number("tr", default: 0), tr != 0 { report("text tracking", s.path + ".tr") }
@@ -55,13 +55,13 @@ extension Builder {
   /// The font family a Lottie font name stands for (`fonts.list` gives
   /// family and style); fontconfig resolves the family. Font files and URLs
   /// (`fPath`) are never fetched.
-  func fontFamily(_ name: String) -> String? {
+  func fontFamily(_ name: String, path: String) -> String? {
     if let f = fonts[name] {
       let style = f.style.lowercased()
-      var family = f.family
-      if style.contains("bold") { family += " Bold" }
-      if style.contains("italic") || style.contains("oblique") { family += " Italic" }
-      return family
+      if !["", "regular", "book", "roman", "normal", "medium"].contains(style) {
+        report("font style '\(f.style)' (the text layer takes a family only)", path)
+      }
+      return f.family
     }
     return name.isEmpty ? nil : name
   }
