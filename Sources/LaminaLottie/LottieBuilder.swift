@@ -18,6 +18,10 @@ final class Builder {
   var layerCount = 0
   /// Expanded layer counts of each composition asset (memoised).
   var expandedCounts: [String: Int] = [:]
+  var sampledValues = 0
+  var sampledPathElements = 0
+  var shapeLayers = 0
+  var styledPaths = 0
   /// Fonts of `fonts.list` by name.
   var fonts: [String: (family: String, style: String)] = [:]
 
@@ -39,6 +43,52 @@ final class Builder {
       throw LottieError.limitExceeded(
         file: file, path: node.path,
         exceeded: LimitExceeded(what: what, found: found, limit: limit, name: name))
+    }
+  }
+
+  /// Counts `frames` sampled values (of `elements` path elements each)
+  /// against the document's budgets before they are made.
+  func budget(from a: Double, to b: Double, elements: Int = 0, path: String) throws {
+    let frames = Int(min(max(b - a, 0), Double(limits.maxSampledFrames))) + 2
+    sampledValues += frames
+    if sampledValues > limits.maxSampledValues {
+      throw LottieError.limitExceeded(
+        file: file, path: path,
+        exceeded: LimitExceeded(
+          what: "values sampled from keyframes", found: sampledValues, limit: limits.maxSampledValues,
+          name: "maxSampledValues"))
+    }
+    sampledPathElements += frames * elements
+    if sampledPathElements > limits.maxSampledPathElements {
+      throw LottieError.limitExceeded(
+        file: file, path: path,
+        exceeded: LimitExceeded(
+          what: "path elements sampled from keyframes", found: sampledPathElements,
+          limit: limits.maxSampledPathElements, name: "maxSampledPathElements"))
+    }
+  }
+
+  /// Counts `count` layers made for shapes.
+  func madeShapeLayers(_ count: Int, _ path: String) throws {
+    shapeLayers += count
+    if shapeLayers > limits.maxShapeLayers {
+      throw LottieError.limitExceeded(
+        file: file, path: path,
+        exceeded: LimitExceeded(
+          what: "layers made for shapes", found: shapeLayers, limit: limits.maxShapeLayers,
+          name: "maxShapeLayers"))
+    }
+  }
+
+  /// Counts the paths a style draws.
+  func styled(_ count: Int, _ path: String) throws {
+    styledPaths += count
+    if styledPaths > limits.maxStyledPaths {
+      throw LottieError.limitExceeded(
+        file: file, path: path,
+        exceeded: LimitExceeded(
+          what: "paths drawn by fills and strokes", found: styledPaths, limit: limits.maxStyledPaths,
+          name: "maxStyledPaths"))
     }
   }
 
@@ -227,10 +277,11 @@ final class Builder {
   /// Applies a transform: `outer` takes position, rotation, scale (or the
   /// whole matrix), `inner` (its sublayer, where content goes) the anchor.
   /// Opacity is left to the caller.
-  func apply(_ t: TransformSpec, outer: CALayer, inner: CALayer, timeline: Timeline) {
+  func apply(_ t: TransformSpec, outer: CALayer, inner: CALayer, timeline: Timeline, path: String) throws {
     if t.needsMatrix || hasPerDimensionEase(t.position) {
       outer.transform = t.matrix(at: t.geometryProperties.map(\.firstFrame).min() ?? 0)
       if let (a, b) = range(t.geometryProperties) {
+        try budget(from: a, to: b, path: path)
         let anim = Animations.sampled(
           keyPath: "transform", from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
           discrete: false, extraFrames: t.geometryProperties.flatMap { $0.keyframes.map(\.t) }

@@ -68,4 +68,15 @@ public struct LottieLimits: Equatable {
   public var maxFrames = 1_000_000
   /// Frames sampled for one property the layer model cannot interpolate itself.
   public var maxSampledFrames = 5_000
+  /// Sampled values of all properties together (bounds the memory of a
+  /// document of many sampled properties).
+  public var maxSampledValues = 1_000_000
+  /// Path elements of all sampled paths together.
+  public var maxSampledPathElements = 10_000_000
+  /// Layers the shapes of all shape layers make (styles, groups, repeater
+  /// copies), counted while building.
+  public var maxShapeLayers = Limits.maxLayers
+  /// Paths that fills and strokes draw, summed over all of them (a style
+  /// draws every path above it: n paths and n styles in one group make n²/2).
+  public var maxStyledPaths = 100_000
 }

@@ -258,8 +258,9 @@ enum Geometry {
   /// Zig-zag: `ridges` ridges per segment of `amplitude`, corners or smooth.
   static func zigZag(_ s: BezierShape, amplitude: Double, ridges: Double, smooth: Bool) -> BezierShape {
     let segs = segments(s)
-    let r = max(0, min(Int(ridges.rounded(.down)), 1000))
     guard !segs.isEmpty else { return s }
+    // At most 100,000 points in all.
+    let r = max(0, min(Int(min(max(ridges, 0), 1e6).rounded(.down)), 100_000 / segs.count - 1))
     var out = BezierShape(v: [], i: [], o: [], closed: s.closed)
     // As After Effects: vertices go inward, the first ridge of each segment outward.
     var direction = -1.0

@@ -108,7 +108,9 @@ extension Builder {
       outer.name = "parent \(p)"
       outer.addSublayer(inner)
       inner.addSublayer(tree)
-      apply(t, outer: outer, inner: inner, timeline: Timeline(frameRate: frameRate, offset: parent.st))
+      try apply(
+        t, outer: outer, inner: inner, timeline: Timeline(frameRate: frameRate, offset: parent.st),
+        path: parent.node.path + ".ks")
       tree = outer
       parentInd = parent.parent
     }
@@ -132,7 +134,7 @@ extension Builder {
     let t = try transform(n.child("ks"), layer3D: info.is3D)
     var spec = t
     spec.autoOrient = n.bool("ao")
-    apply(spec, outer: outer, inner: inner, timeline: timeline)
+    try apply(spec, outer: outer, inner: inner, timeline: timeline, path: n.path + ".ks")
     applyOpacity(t.opacity, inner, timeline)
     let bm = try n.int("bm", default: 0)
     blendMode(bm, outer, n.path + ".bm")
@@ -484,7 +486,7 @@ extension Builder {
         if let b = try value(0) {
           if b.isAnimated { report("animated effect: Gaussian Blur", e.path) }
           let filter = CIFilter(name: "CIGaussianBlur")
-          filter?.setValue(CGFloat(b.first[0] / 2), forKey: "inputRadius")
+          filter?.setValue(CGFloat(min(max(b.first[0] / 2, 0), Double(Limits.maxBlurRadius))), forKey: "inputRadius")
           if let filter { layer.filters = (layer.filters ?? []) + [filter] }
         }
       case 25:
@@ -496,8 +498,9 @@ extension Builder {
         let softness = try value(4)?.first[0] ?? 0
         layer.shadowColor = self.color(color)
         layer.shadowOpacity = Float(min(max(opacity / 255, 0), 1))
-        layer.shadowOffset = CGSize(width: sin(direction) * distance, height: -cos(direction) * distance)
-        layer.shadowRadius = CGFloat(softness / 2)
+        let d = min(max(distance, -1e6), 1e6)
+        layer.shadowOffset = CGSize(width: sin(direction) * d, height: -cos(direction) * d)
+        layer.shadowRadius = CGFloat(min(max(softness / 2, 0), Double(Limits.maxBlurRadius)))
       default:
         report("effect: \(name ?? "type \(ty)")", e.path)
       }

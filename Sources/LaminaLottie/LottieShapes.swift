@@ -282,13 +282,14 @@ extension Builder {
   ) throws -> CALayer {
     let it = try n.required("it")
     let items = try it.array()
+    try madeShapeLayers(2, n.path)
     let outer = CALayer()
     outer.name = (try? n.string("nm")) ?? nil
     let inner = CALayer()
     outer.addSublayer(inner)
     if let tr = items.last(where: { (try? $0.string("ty")) == "tr" }) {
       let t = try transform(tr, layer3D: false)
-      apply(t, outer: outer, inner: inner, timeline: timeline)
+      try apply(t, outer: outer, inner: inner, timeline: timeline, path: tr.path)
       applyOpacity(t.opacity, inner, timeline)
     }
     for l in try shapeGroup(
@@ -330,6 +331,7 @@ extension Builder {
       m.rotateZ(-t.rotation.scalar(at: f) * amount * .pi / 180)
       m.translate(a[0], a[1], 0)
       m.translate(p[0] * amount, p[1] * amount, 0)
+      try madeShapeLayers(1, node.path)
       let copy = CALayer()
       copy.transform = m.transform
       let fraction = n > 1 ? Double(i) / Double(n - 1) : 0
@@ -381,6 +383,8 @@ extension Builder {
   // MARK: Style layers
 
   func styleLayer(_ style: Style, _ sources: [SourceRef], _ timeline: Timeline) throws -> CALayer {
+    try madeShapeLayers(style.kind == .gradientFill || style.kind == .gradientStroke ? 2 : 1, style.node.path)
+    try styled(sources.count, style.node.path)
     let shape = CAShapeLayer()
     let layer: CALayer
     switch style.kind {
@@ -410,15 +414,15 @@ extension Builder {
       shape.lineCap = style.cap == 1 ? .butt : style.cap == 3 ? .square : .round
       shape.lineJoin = style.join == 1 ? .miter : style.join == 3 ? .bevel : .round
       shape.miterLimit = CGFloat(max(style.miterLimit, 0))
-      dashes(style, shape, timeline)
+      try dashes(style, shape, timeline)
     }
     applyOpacity(style.opacity, layer, timeline)
     blendMode(style.blend, layer, style.node.path + ".bm")
-    geometry(style, sources, shape, timeline)
+    try geometry(style, sources, shape, timeline)
     return layer
   }
 
-  func dashes(_ style: Style, _ shape: CAShapeLayer, _ timeline: Timeline) {
+  func dashes(_ style: Style, _ shape: CAShapeLayer, _ timeline: Timeline) throws {
     guard !style.dashes.isEmpty else { return }
     let lengths = style.dashes.filter { $0.0 != "o" }.map(\.1)
     let offset = style.dashes.first { $0.0 == "o" }?.1
@@ -432,6 +436,7 @@ extension Builder {
     shape.lineDashPattern = p
     shape.lineDashPhase = CGFloat(offset?.scalar(at: first) ?? 0)
     if let (a, b) = range(lengths) {
+      try budget(from: a, to: b, path: style.node.path + ".d")
       shape.add(
         Animations.sampled(
           keyPath: "lineDashPattern", from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
@@ -477,7 +482,7 @@ extension Builder {
 
   /// Sets the shape layer's path: static, the path keyframes themselves, or
   /// sampled per frame when modifiers or several animated shapes make it.
-  func geometry(_ style: Style, _ sources: [SourceRef], _ shape: CAShapeLayer, _ timeline: Timeline) {
+  func geometry(_ style: Style, _ sources: [SourceRef], _ shape: CAShapeLayer, _ timeline: Timeline) throws {
     let props = sources.flatMap { $0.source.properties + $0.modifiers.flatMap(\.properties) }
     let first = props.map(\.firstFrame).min() ?? 0
     shape.path = path(sources, at: first)
@@ -488,6 +493,7 @@ extension Builder {
       animate(shape, p, "path", timeline) { BezierShape(vector: $0, closed: p.closed).cgPath }
       return
     }
+    try budget(from: a, to: b, elements: shape.path?.elements.count ?? 0, path: style.node.path)
     let anim = Animations.sampled(
       keyPath: "path", from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames, discrete: true
     ) { self.path(sources, at: $0) }
@@ -630,6 +636,7 @@ extension Builder {
       animate(g, style.start, "startPoint", timeline) { unit($0) }
     }
     if style.radial, let (a, b) = range([style.start, style.end]) {
+      try budget(from: a, to: b, path: style.node.path)
       g.add(
         Animations.sampled(
           keyPath: "startPoint", from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,

@@ -237,6 +237,42 @@ final class LottieErrorTests: XCTestCase {
       "test.json: layers[1].parent: parenting loops back to layer 2")
   }
 
+  /// Many shape layers whose paths must be sampled per frame: the
+  /// document's sampling budget stops it before the memory is spent.
+  func testSamplingBudget() {
+    let animatedRect = #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 1, "k": [{"t": 0, "s": [1, 1]}, {"t": 100000, "s": [50, 50]}]}, "r": {"a": 0, "k": 0}}"#
+    let layer = S.shapeLayer("[\(animatedRect), {\"ty\": \"rd\", \"r\": {\"a\": 0, \"k\": 2}}, \(S.redFill)]")
+    let layers = "[" + Array(repeating: layer, count: 30).joined(separator: ",") + "]"
+    var options = LottieOptions()
+    options.limits.maxSampledValues = 1_000
+    options.limits.maxSampledFrames = 100
+    let message = S.error(S.document(layers: layers, op: 100000), options: options)
+    XCTAssertTrue(message.hasPrefix("test.json: layers["), message)
+    XCTAssertTrue(message.contains("over the limit of 1000 (maxSampledValues)"), message)
+  }
+
+  /// A repeater of many shapes: the layers it would make are counted as
+  /// they are made.
+  func testShapeLayerBudget() {
+    let shapes = (0..<5).map { _ in "\(S.rect()), \(S.redFill)" }.joined(separator: ",")
+    let group = "[{\"ty\": \"gr\", \"it\": [\(shapes), {\"ty\": \"rp\", \"c\": {\"a\": 0, \"k\": 10000}}]}]"
+    var options = LottieOptions()
+    options.limits.maxShapeLayers = 1_000
+    let message = S.error(S.document(layers: "[" + S.shapeLayer(group) + "]"), options: options)
+    XCTAssertTrue(message.contains("layers made for shapes: 1001, over the limit of 1000 (maxShapeLayers)"), message)
+  }
+
+  /// n paths each followed by a fill in one group: fill k draws the k paths
+  /// above it, n²/2 in all; counted before they are drawn.
+  func testStyledPathsBudget() {
+    let shapes = (0..<300).map { _ in "\(S.rect()), \(S.redFill)" }.joined(separator: ",")
+    var options = LottieOptions()
+    options.limits.maxStyledPaths = 10_000
+    let message = S.error(S.document(layers: "[" + S.shapeLayer("[\(shapes)]") + "]"), options: options)
+    XCTAssertTrue(message.contains("paths drawn by fills and strokes: "), message)
+    XCTAssertTrue(message.hasSuffix("over the limit of 10000 (maxStyledPaths)"), message)
+  }
+
   func testDecreasingKeyframeTimes() {
     let doc = S.document(layers: #"[{"ty": 3, "ip": 0, "op": 60, "st": 0, "ks": {"r": {"a": 1, "k": [{"t": 10, "s": [0]}, {"t": 5, "s": [1]}]}}}]"#)
     XCTAssertEqual(S.error(doc), "test.json: layers[0].ks.r.k[1].t: keyframe times must not decrease (5.0 after 10.0)")
