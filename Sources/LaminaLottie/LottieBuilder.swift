@@ -104,7 +104,7 @@ final class Builder {
     }
     // A bare number or array stands for a static value.
     guard node.isObject else {
-      var p = Property(constant: try node.numbers(), path: node.path)
+      var p = Property(constant: try finite(node.numbers(), node), path: node.path)
       if p.first.isEmpty { p = Property(constant: defaultValue, path: node.path) }
       return p
     }
@@ -113,7 +113,7 @@ final class Builder {
     if let frames = k.items, let first = frames.first, first.isObject {
       p = Property(keyframes: try keyframes(frames, k) { try $0.numbers() }, path: node.path)
     } else {
-      let value = try k.numbers()
+      let value = try finite(k.numbers(), k)
       p = Property(constant: value.isEmpty ? defaultValue : value, path: node.path)
     }
     p.expression = expression
@@ -122,6 +122,14 @@ final class Builder {
       p = p.map { v in v + defaultValue[min(v.count, defaultValue.count)...] }
     }
     return p
+  }
+
+  /// Numbers within `Limits.maxMagnitude`.
+  func finite(_ values: [Double], _ node: Node) throws -> [Double] {
+    for x in values where !(x.isFinite && abs(x) <= Limits.maxMagnitude) {
+      throw node.invalid("\(x) is out of range (at most \(Int(Limits.maxMagnitude)) in magnitude)")
+    }
+    return values
   }
 
   func keyframes(_ frames: [Node], _ k: Node, value: (Node) throws -> [Double]) throws -> [Keyframe] {

@@ -140,7 +140,7 @@ enum Geometry {
     innerRadius: Double, outerRoundness: Double, innerRoundness: Double, reversed: Bool,
     maxVertices: Int
   ) -> BezierShape {
-    let pts = min(max(Int(points.rounded(.down)), 0), maxVertices / 2)
+    let pts = Int(min(max(points, 0), Double(maxVertices / 2)).rounded(.down))
     var shape = BezierShape(v: [], i: [], o: [], closed: true)
     guard pts > 0 else { return shape }
     let count = star ? pts * 2 : pts

@@ -307,6 +307,28 @@ final class LottieModelTests: XCTestCase {
       ])
   }
 
+  func testUnsupportedLayerKindsAreReported() throws {
+    let layers = """
+      [{"ty": 13, "ip": 0, "op": 60, "st": 0, "ks": {}}, {"ty": 6, "ip": 0, "op": 60, "st": 0, "ks": {}},
+       {"ty": 3, "ip": 0, "op": 60, "st": 0, "ks": {}, "tm": {"a": 0, "k": 1}}]
+      """
+    let a = try S.load(S.document(layers: layers))
+    XCTAssertEqual(
+      a.unsupported,
+      [
+        LottieUnsupported(feature: "time remapping on a non-precomp layer", path: "layers[2].tm"),
+        LottieUnsupported(feature: "audio layer", path: "layers[1].ty"),
+        LottieUnsupported(feature: "camera layer", path: "layers[0].ty"),
+      ])
+  }
+
+  func testHugeStaticNumbersAreRefused() {
+    let star = #"{"ty": "sr", "sy": 1, "pt": {"a": 0, "k": -1e300}, "or": {"a": 0, "k": 10}, "ir": {"a": 0, "k": 5}}"#
+    XCTAssertEqual(
+      S.error(S.document(layers: "[" + S.shapeLayer("[\(star)]") + "]")),
+      "test.json: layers[0].shapes[0].pt.k: -1e+300 is out of range (at most 1000000000 in magnitude)")
+  }
+
   func testHiddenLayersAndShapesAreLeftOut() throws {
     let layers = """
       [{"ty": 3, "nm": "gone", "hd": true, "ip": 0, "op": 60, "st": 0, "ks": {}},
