@@ -470,6 +470,17 @@ extension Builder {
 
   // MARK: Effects
 
+  /// Appends a `CIColorMatrix` (on straight colour) of three colour rows and a bias.
+  func addColorMatrix(_ layer: CALayer, rows: [[Double]], bias: [Double]) {
+    guard let f = CIFilter(name: "CIColorMatrix") else { return }
+    let keys = ["inputRVector", "inputGVector", "inputBVector"]
+    for (i, key) in keys.enumerated() {
+      f.setValue(CIVector(x: CGFloat(rows[i][0]), y: CGFloat(rows[i][1]), z: CGFloat(rows[i][2]), w: 0), forKey: key)
+    }
+    f.setValue(CIVector(x: CGFloat(bias[0]), y: CGFloat(bias[1]), z: CGFloat(bias[2]), w: 0), forKey: "inputBiasVector")
+    if (layer.filters?.count ?? 0) < Limits.maxFiltersPerLayer { layer.filters = (layer.filters ?? []) + [f] }
+  }
+
   func effects(_ list: Node, _ layer: CALayer, _ timeline: Timeline) throws {
     for e in try list.array() {
       let ty = try e.int("ty", default: -1)
@@ -484,10 +495,11 @@ extension Builder {
       case 29:
         // Gaussian blur: blurriness (AE's radius is about twice the sigma Lamina takes).
         if let b = try value(0) {
-          if b.isAnimated { report("animated effect: Gaussian Blur", e.path) }
           let filter = CIFilter(name: "CIGaussianBlur")
           filter?.setValue(CGFloat(min(max(b.first[0] / 2, 0), Double(Limits.maxBlurRadius))), forKey: "inputRadius")
-          if let filter { layer.filters = (layer.filters ?? []) + [filter] }
+          if let filter, (layer.filters?.count ?? 0) < Limits.maxFiltersPerLayer {
+            layer.filters = (layer.filters ?? []) + [filter]
+          }
         }
       case 25:
         // Drop shadow: color, opacity (0–255), direction (degrees), distance, softness.
@@ -501,8 +513,26 @@ extension Builder {
         let d = min(max(distance, -1e6), 1e6)
         layer.shadowOffset = CGSize(width: sin(direction) * d, height: -cos(direction) * d)
         layer.shadowRadius = CGFloat(min(max(softness / 2, 0), Double(Limits.maxBlurRadius)))
+      case 21:
+        // Fill: the layer's colour mixed towards the fill colour by its opacity (alpha kept).
+        let c = try value(2)?.first ?? [1, 0, 0, 1]
+        let o = min(max(try value(6)?.first[0] ?? 1, 0), 1)
+        if (try value(3)?.first[0] ?? 0) != 0 { report("effect: Fill (inverted)", e.path) }
+        let rgb = Array((c + [0, 0, 0]).prefix(3))
+        addColorMatrix(layer, rows: (0..<3).map { i in (0..<3).map { j in i == j ? 1 - o : 0 } }, bias: rgb.map { $0 * o })
+      case 20:
+        // Tint: luminance mapped from the black colour to the white one, mixed by the amount.
+        let black = Array(((try value(0)?.first ?? [0, 0, 0]) + [0, 0, 0]).prefix(3))
+        let white = Array(((try value(1)?.first ?? [1, 1, 1]) + [1, 1, 1]).prefix(3))
+        let amount = min(max((try value(2)?.first[0] ?? 100) / 100, 0), 1)
+        let w = [0.2126, 0.7152, 0.0722]
+        let rows = (0..<3).map { i in (0..<3).map { j in (i == j ? 1 - amount : 0) + amount * (white[i] - black[i]) * w[j] } }
+        addColorMatrix(layer, rows: rows, bias: black.map { $0 * amount })
       default:
         report("effect: \(name ?? "type \(ty)")", e.path)
+      }
+      if (try values.compactMap { try property($0.child("v"), [0]) }).contains(where: \.isAnimated), [20, 21, 25, 29].contains(ty) {
+        report("animated effect: \(name ?? "type \(ty)") (first value used)", e.path)
       }
     }
   }

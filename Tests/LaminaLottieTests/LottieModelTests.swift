@@ -251,6 +251,29 @@ final class LottieModelTests: XCTestCase {
     XCTAssertEqual(a.unsupported, [LottieUnsupported(feature: "effect: Fractal Noise", path: "layers[0].ef[2]")])
   }
 
+  func testFillAndTintEffectsAreColorMatrices() throws {
+    let layers = """
+      [{"ty": 3, "nm": "n", "ip": 0, "op": 60, "st": 0, "ks": {},
+        "ef": [{"ty": 21, "nm": "Fill", "ef": [{"v": {"a": 0, "k": 0}}, {"v": {"a": 0, "k": 0}},
+                  {"v": {"a": 0, "k": [0, 1, 0, 1]}}, {"v": {"a": 0, "k": 0}}, {"v": {"a": 0, "k": 0}},
+                  {"v": {"a": 0, "k": 0}}, {"v": {"a": 0, "k": 0.5}}]},
+               {"ty": 20, "nm": "Tint", "ef": [{"v": {"a": 0, "k": [0, 0, 0, 1]}}, {"v": {"a": 0, "k": [1, 0, 0, 1]}},
+                  {"v": {"a": 1, "k": [{"t": 0, "s": [100]}, {"t": 10, "s": [50]}]}}]}]}]
+      """
+    let a = try S.load(S.document(layers: layers))
+    let inner = try XCTUnwrap(S.named("n", in: a.rootLayer)?.sublayers?.first)
+    let filters = try XCTUnwrap(inner.filters as? [CIFilter])
+    XCTAssertEqual(filters.map(\.name), ["CIColorMatrix", "CIColorMatrix"])
+    // Fill at 50 %: half the colour, half green.
+    XCTAssertEqual((filters[0].value(forKey: "inputRVector") as? CIVector)?.values, [0.5, 0, 0, 0])
+    XCTAssertEqual((filters[0].value(forKey: "inputBiasVector") as? CIVector)?.values, [0, 0.5, 0, 0])
+    // Tint black -> red at 100 %: red = luminance, green and blue 0.
+    XCTAssertEqual((filters[1].value(forKey: "inputRVector") as? CIVector)?.values, [0.2126, 0.7152, 0.0722, 0])
+    XCTAssertEqual((filters[1].value(forKey: "inputGVector") as? CIVector)?.values, [0, 0, 0, 0])
+    XCTAssertEqual(
+      a.unsupported, [LottieUnsupported(feature: "animated effect: Tint (first value used)", path: "layers[0].ef[1]")])
+  }
+
   func testExpressionsUseTheStaticValueAndAreReported() throws {
     let layers = """
       [{"ty": 3, "nm": "n", "ip": 0, "op": 60, "st": 0,
