@@ -106,7 +106,7 @@ final class Builder {
     guard node.isObject else {
       var p = Property(constant: try finite(node.numbers(), node), path: node.path)
       if p.first.isEmpty { p = Property(constant: defaultValue, path: node.path) }
-      return p
+      return p.map { v in v.count >= defaultValue.count ? v : v + defaultValue[v.count...] }
     }
     let k = try node.required("k")
     var p: Property
@@ -117,10 +117,8 @@ final class Builder {
       p = Property(constant: value.isEmpty ? defaultValue : value, path: node.path)
     }
     p.expression = expression
-    // Pad short values (a 2D value where 3 are expected).
-    if p.first.count < defaultValue.count {
-      p = p.map { v in v + defaultValue[min(v.count, defaultValue.count)...] }
-    }
+    // Pad short values (a 2D value where 3 are expected), every keyframe's.
+    p = p.map { v in v.count >= defaultValue.count ? v : v + defaultValue[v.count...] }
     return p
   }
 
