@@ -54,8 +54,9 @@ public struct LottieLimits: Equatable {
   public var maxLayers = 20_000
   /// Nesting of precompositions (a precomp layer inside a precomp …).
   public var maxPrecompDepth = 32
-  /// Keyframes of one property.
-  public var maxKeyframes = Limits.maxKeyframes
+  /// Keyframes of one property (half of `Limits.maxKeyframes`: a hold
+  /// keyframe becomes two keys of the animation).
+  public var maxKeyframes = Limits.maxKeyframes / 2
   /// Vertices of one path (a bezier shape, a mask, a polystar's points).
   public var maxPathVertices = 10_000
   /// Repeater copies multiplied through nesting (a repeater of 100 in one of 100 makes 10,000).

@@ -89,6 +89,8 @@ final class ConformanceTests: XCTestCase {
       do {
         let animation = try LottieAnimation(contentsOf: folder.appendingPathComponent(entry.lottie))
         keep.append(animation)
+        // The tree meets the layer model's own limits, as the command checks them.
+        try animation.makeScene().checkLimits(animation.rootLayer, time: animation.time(ofFrame: entry.frame))
         let image = try renderer.render(
           layer: animation.rootLayer, size: CGSize(width: animation.width, height: animation.height),
           time: animation.time(ofFrame: entry.frame))
