@@ -89,6 +89,10 @@ let package = Package(
       ],
       resources: [.copy("Fixtures")]),
     .testTarget(
+      name: "LaminaLottieTests",
+      dependencies: ["LaminaLottie", "LaminaRender", "LaminaScene", "Lamina"],
+      resources: [.copy("Fixtures")]),
+    .testTarget(
       name: "LaminaMetamorphicTests",
       dependencies: ["LaminaMetamorphic", "LaminaRender", "LaminaScene", "Lamina"],
       resources: [.copy("Fixtures")]),

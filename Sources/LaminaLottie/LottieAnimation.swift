@@ -2,85 +2,132 @@ import Foundation
 import Lamina
 import LaminaScene
 
-// STUB (helper i25b): the API of lottie-api.md with just enough behind it for
-// the command, archives and tests around the importer to build and run. It
-// reads w, h, fr, ip, op, markers and the layer count, and draws nothing.
-// Helper i25a's importer replaces this file at the merge.
-
 /// A Lottie (Bodymovin) document imported as a CALayer tree with CAAnimations.
+///
+/// ```swift
+/// let animation = try LottieAnimation(contentsOf: URL(fileURLWithPath: "loader.json"))
+/// let image = try Renderer().render(layer: animation.rootLayer,
+///   size: CGSize(width: animation.width, height: animation.height), time: 0.5)
+/// ```
 public final class LottieAnimation {
   /// True when a parsed top-level JSON object looks like a Lottie document:
   /// it has `v`, `fr`, `ip`, `op`, `w`, `h` and `layers`.
   public static func isLottie(_ object: [String: Any]) -> Bool {
-    ["v", "fr", "ip", "op", "w", "h", "layers"].allSatisfy { object[$0] != nil }
+    requiredKeys.allSatisfy { object[$0] != nil }
   }
+
+  /// The keys that make a JSON object a Lottie document.
+  public static let requiredKeys = ["v", "fr", "ip", "op", "w", "h", "layers"]
 
   /// Loads a document from a file. Relative image assets are read from the
   /// document's folder (`baseDirectory` defaults to it).
   public convenience init(contentsOf url: URL, options: LottieOptions = LottieOptions()) throws {
+    let name = url.lastPathComponent
     let data: Data
     do {
+      let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+      if let size = attributes[.size] as? Int, size > Limits.maxSceneFileBytes {
+        throw LottieError.limitExceeded(
+          file: name, path: "the file",
+          exceeded: LimitExceeded(
+            what: "bytes of the Lottie file", found: size, limit: Limits.maxSceneFileBytes,
+            name: "maxSceneFileBytes"))
+      }
       data = try Data(contentsOf: url)
+    } catch let e as LottieError {
+      throw e
     } catch {
-      throw LottieError.unreadable(file: url.lastPathComponent, reason: "\(error)")
+      throw LottieError.unreadable(file: name, reason: error.localizedDescription)
     }
-    try self.init(
-      data: data, name: url.lastPathComponent, baseDirectory: url.deletingLastPathComponent(),
-      options: options)
+    try self.init(data: data, name: name, baseDirectory: url.deletingLastPathComponent(), options: options)
+    self.url = url
   }
 
   /// Loads a document from bytes; `name` is the file name used in error messages.
-  public init(
-    data: Data, name: String, baseDirectory: URL?, options: LottieOptions = LottieOptions()
-  ) throws {
+  public init(data: Data, name: String, baseDirectory: URL?, options: LottieOptions = LottieOptions()) throws {
+    guard data.count <= Limits.maxSceneFileBytes else {
+      throw LottieError.limitExceeded(
+        file: name, path: "the file",
+        exceeded: LimitExceeded(
+          what: "bytes of the Lottie file", found: data.count, limit: Limits.maxSceneFileBytes,
+          name: "maxSceneFileBytes"))
+    }
     let json: JSON
     do {
       json = try SceneLoader.parseJSON(data, fileName: name)
-    } catch {
-      throw LottieError.invalid(file: name, path: "", message: "\(error)")
+    } catch SceneError.syntax(let file, let line, let column, let message) {
+      throw LottieError.syntax(file: file, line: line, column: column, message: message)
     }
-    func number(_ key: String) throws -> Double {
-      guard case .number(let value)? = json[key], value.isFinite else {
-        throw LottieError.invalid(file: name, path: key, message: "expected a number")
+    let root = Node(json: json, path: "", file: name)
+    guard root.isObject else { throw LottieError.notLottie(file: name, missing: Self.requiredKeys) }
+    let missing = Self.requiredKeys.filter { !root.has($0) }
+    guard missing.isEmpty else { throw LottieError.notLottie(file: name, missing: missing) }
+    let fr = try root.required("fr").number()
+    let ip = try root.required("ip").number()
+    let op = try root.required("op").number()
+    let w = try root.required("w").number()
+    let h = try root.required("h").number()
+    guard fr.isFinite, fr > 0, fr <= 1000 else { throw try root.required("fr").invalid("frame rate \(fr) must be in (0, 1000]") }
+    guard ip.isFinite, op.isFinite, abs(ip) <= Limits.maxMagnitude, abs(op) <= Limits.maxMagnitude else {
+      throw try root.required("op").invalid("in and out points must be finite")
+    }
+    guard op - ip <= Double(options.limits.maxFrames) else {
+      throw LottieError.limitExceeded(
+        file: name, path: "op",
+        exceeded: LimitExceeded(
+          what: "frames between ip and op", found: Int(min(op - ip, 1e15)), limit: options.limits.maxFrames,
+          name: "maxFrames"))
+    }
+    guard w.isFinite, h.isFinite, w > 0, h > 0, CGFloat(w) <= Limits.maxCanvasSide, CGFloat(h) <= Limits.maxCanvasSide
+    else {
+      throw try root.required("w").invalid(
+        "size \(w) x \(h) must be positive and at most \(Int(Limits.maxCanvasSide)) points")
+    }
+    width = CGFloat(w)
+    height = CGFloat(h)
+    frameRate = fr
+    inPoint = ip
+    outPoint = op
+
+    let builder = Builder(
+      file: name, options: options, baseDirectory: baseDirectory, frameRate: fr, width: w, height: h)
+    if let assets = root.child("assets") {
+      for a in try assets.array() {
+        guard a.isObject else { throw a.wrongType("an asset object") }
+        let id = try a.required("id").string()
+        if builder.assets[id] == nil { builder.assets[id] = a }
       }
-      return value
     }
-    width = CGFloat(try number("w"))
-    height = CGFloat(try number("h"))
-    frameRate = try number("fr")
-    inPoint = try number("ip")
-    outPoint = try number("op")
-    guard width > 0, height > 0, width <= 16384, height <= 16384 else {
-      throw LottieError.invalid(file: name, path: "w", message: "expected a size in 1...16384")
+    if let fonts = root.child("fonts")?.child("list") {
+      for f in try fonts.array() {
+        guard let fName = try f.string("fName") else { continue }
+        builder.fonts[fName] = (try f.string("fFamily") ?? fName, try f.string("fStyle") ?? "")
+        if let p = try f.string("fPath"), !p.isEmpty { builder.report("font file or URL (never fetched)", f.path + ".fPath") }
+      }
     }
-    guard frameRate > 0, frameRate <= 1000 else {
-      throw LottieError.invalid(file: name, path: "fr", message: "expected a rate in (0, 1000]")
-    }
-    guard outPoint > inPoint else {
-      throw LottieError.invalid(file: name, path: "op", message: "expected op > ip")
-    }
-    guard case .array(let layers)? = json["layers"] else {
-      throw LottieError.invalid(file: name, path: "layers", message: "expected an array")
-    }
-    layerCount = layers.count
+    if root.has("chars") { builder.report("glyph shapes (chars)", "chars") }
     var markers: [LottieMarker] = []
-    if case .array(let items)? = json["markers"] {
-      for (i, item) in items.enumerated() {
-        guard case .string(let cm)? = item["cm"], case .number(let tm)? = item["tm"] else {
-          throw LottieError.invalid(file: name, path: "markers[\(i)]", message: "expected cm, tm")
-        }
-        var dr = 0.0
-        if case .number(let d)? = item["dr"] { dr = d }
-        markers.append(LottieMarker(name: cm, startFrame: tm, durationFrames: dr))
-      }
+    for m in try root.child("markers")?.array() ?? [] {
+      markers.append(
+        LottieMarker(
+          name: try m.string("cm") ?? "", startFrame: try m.number("tm", default: 0),
+          durationFrames: try m.number("dr", default: 0)))
     }
     self.markers = markers
-    unsupported = []
+
+    let layer = CALayer()
+    layer.name = "lottie"
+    layer.anchorPoint = .zero
+    layer.bounds = CGRect(x: 0, y: 0, width: w, height: h)
+    layer.position = .zero
+    layer.timeOffset = ip / fr
+    for l in try builder.composition(try root.required("layers"), depth: 0, chain: []) {
+      layer.addSublayer(l)
+    }
+    rootLayer = layer
+    unsupported = builder.unsupported
+    layerCount = builder.layerCount
     self.name = name
-    rootLayer = CALayer()
-    rootLayer.bounds = CGRect(x: 0, y: 0, width: width, height: height)
-    rootLayer.anchorPoint = .zero
-    rootLayer.position = .zero
   }
 
   public let width: CGFloat
@@ -92,50 +139,61 @@ public final class LottieAnimation {
   public let markers: [LottieMarker]
   /// What the importer left out, one entry per occurrence.
   public let unsupported: [LottieUnsupported]
+  /// Layers in the document, precomps expanded.
   public let layerCount: Int
-  /// The tree: bounds (0, 0, w, h), anchor (0, 0), position (0, 0).
+  /// The tree: bounds (0, 0, w, h), anchor (0, 0), position (0, 0). Rendering it
+  /// at layer time t seconds shows Lottie frame `inPoint + t * frameRate`.
   public let rootLayer: CALayer
-  private let name: String
+  /// The file the document came from, when loaded from one.
+  public private(set) var url: URL?
+  /// The name errors use.
+  public let name: String
 
-  /// The document as a `Scene` (canvas w x h at scale 1, no background).
+  /// The document as a `Scene` (canvas w x h at scale 1, no background, root =
+  /// rootLayer, url = the file), so every output of the command takes it.
   public func makeScene() -> Scene {
-    Scene(
-      canvas: Canvas(width: width, height: height), root: rootLayer, images: [:],
-      url: URL(fileURLWithPath: name))
+    Scene(canvas: Canvas(width: width, height: height), root: rootLayer, images: [:], url: url)
   }
 
   /// Seconds (scene time) of a frame number on the document's numbering.
   public func time(ofFrame frame: Double) -> Double { (frame - inPoint) / frameRate }
+
+  /// The marker named `name`, if any.
+  public func marker(named name: String) -> LottieMarker? { markers.first { $0.name == name } }
 }
 
 public struct LottieOptions {
   public init() {}
   /// When set, an image asset that is not a data URI (`u` + `p`) is read
   /// through this instead of from the folder (dotLottie archives set it).
+  /// It throws when the asset is missing or refused.
   public var assetData: ((_ relativePath: String) throws -> Data)? = nil
+  /// Which files beside the document an image asset may be read from
+  /// (without `assetData`): by default the document's folder and below, as
+  /// for scene files (docs/security.md).
+  public var access = FileAccessPolicy.confined
+  /// The limits the document meets before it is built.
+  public var limits = LottieLimits()
 }
 
 public struct LottieMarker: Equatable {
   public let name: String
   public let startFrame: Double
   public let durationFrames: Double
+  public init(name: String, startFrame: Double, durationFrames: Double) {
+    self.name = name
+    self.startFrame = startFrame
+    self.durationFrames = durationFrames
+  }
 }
 
 public struct LottieUnsupported: Equatable {
+  /// A short kind, e.g. "expression", "text animator", "effect: Fractal Noise".
   public let feature: String
+  /// The JSON path, e.g. "layers[3].ef[0]".
   public let path: String
-}
-
-/// Errors of loading: each names the file and the JSON path.
-public enum LottieError: Error, CustomStringConvertible {
-  case unreadable(file: String, reason: String)
-  case invalid(file: String, path: String, message: String)
-
-  public var description: String {
-    switch self {
-    case .unreadable(let file, let reason): return "\(file): \(reason)"
-    case .invalid(let file, let path, let message):
-      return "\(file): \(path.isEmpty ? "" : path + ": ")\(message)"
-    }
+  public init(feature: String, path: String) {
+    self.feature = feature
+    self.path = path
   }
 }

@@ -26,7 +26,8 @@ struct Document {
     switch try sniff(url) {
     case .lottie(let kind, let data):
       let animation = try LottieAnimation.load(
-        data: data, name: name, baseDirectory: url.deletingLastPathComponent())
+        data: data, name: name, baseDirectory: url.deletingLastPathComponent(),
+        options: lottieOptions(access))
       return Document(animation, kind: kind, fileName: name)
     case .scene(let data):
       // A pipe, read once already.
@@ -50,7 +51,8 @@ struct Document {
     if isLottie(json) {
       let animation = try LottieAnimation(
         data: data(), name: name,
-        baseDirectory: base ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+        baseDirectory: base ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+        options: lottieOptions(access))
       return Document(animation, kind: .json, fileName: name)
     }
     let scene = try SceneLoader.load(
@@ -67,13 +69,21 @@ struct Document {
   ) throws -> Document {
     let kind = LottieFileKind(sniffing: data)
     if kind != .json || looksLottie(data, name: name) {
-      let animation = try LottieAnimation.load(data: data, name: name, baseDirectory: base)
+      let animation = try LottieAnimation.load(
+        data: data, name: name, baseDirectory: base, options: lottieOptions(access))
       return Document(animation, kind: kind, fileName: name)
     }
     let scene = try SceneLoader.load(
       data: data, baseURL: base, fileName: name, maxImageDimension: maxImageDimension,
       imageCache: images, access: access)
     return Document(scene: scene, lottie: nil, kind: nil, fileName: name)
+  }
+
+  /// A Lottie import that reads image files as `access` allows.
+  private static func lottieOptions(_ access: FileAccessPolicy) -> LottieOptions {
+    var options = LottieOptions()
+    options.access = access
+    return options
   }
 
   init(_ animation: LottieAnimation, kind: LottieFileKind, fileName: String) {

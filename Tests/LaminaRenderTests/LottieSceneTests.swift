@@ -58,6 +58,9 @@ final class LottieSceneTests: XCTestCase {
     fade.fromValue = 0
     fade.toValue = 1
     fade.duration = lottie.duration
+    // The root's own time is the document's (its timeOffset is ip / fr):
+    // the fade starts at the in-point, where each loop starts.
+    fade.beginTime = lottie.inPoint / lottie.frameRate
     fade.isRemovedOnCompletion = false
     lottie.rootLayer.add(fade, forKey: "fade")
     let scene = lottie.makeLoopingScene()

@@ -1,0 +1,537 @@
+import Foundation
+import Lamina
+import LaminaScene
+
+/// The fields of a Lottie layer that building needs.
+struct LayerInfo {
+  let node: Node
+  let index: Int
+  let ind: Int?
+  let parent: Int?
+  let type: Int
+  let ip: Double
+  let op: Double
+  let st: Double
+  let sr: Double
+  let isMatteSource: Bool
+  let matteMode: Int
+  let matteParent: Int?
+  let hidden: Bool
+  let is3D: Bool
+}
+
+extension Builder {
+  // MARK: Compositions
+
+  /// The layers of a composition, bottom first, each a tree in the
+  /// composition's time (seconds = frame / fr).
+  func composition(_ layersNode: Node, depth: Int, chain: [String]) throws -> [CALayer] {
+    let nodes = try layersNode.array()
+    var infos: [LayerInfo] = []
+    for (i, n) in nodes.enumerated() {
+      guard n.isObject else { throw n.wrongType("a layer object") }
+      let sr = try n.number("sr", default: 1)
+      let ip = try n.number("ip", default: 0)
+      let op = try n.number("op", default: 0)
+      let st = try n.number("st", default: 0)
+      for (key, v) in [("ip", ip), ("op", op), ("st", st)] where !(v.isFinite && abs(v) <= Limits.maxMagnitude) {
+        throw n.child(key)!.invalid("\(v) is out of range")
+      }
+      guard sr.isFinite, sr > 0, sr <= 1e6 else {
+        throw (n.child("sr") ?? n).invalid("time stretch \(sr) must be positive")
+      }
+      infos.append(
+        LayerInfo(
+          node: n, index: i, ind: n.has("ind") ? try n.int("ind", default: 0) : nil,
+          parent: n.has("parent") ? try n.int("parent", default: 0) : nil,
+          type: try n.int("ty", default: -1), ip: ip, op: op, st: st, sr: sr,
+          isMatteSource: n.bool("td"), matteMode: try n.int("tt", default: 0),
+          matteParent: n.has("tp") ? try n.int("tp", default: 0) : nil, hidden: n.bool("hd"),
+          is3D: n.bool("ddd")))
+    }
+    var byInd: [Int: LayerInfo] = [:]
+    for info in infos { if let ind = info.ind, byInd[ind] == nil { byInd[ind] = info } }
+    var out: [CALayer] = []
+    for info in infos.reversed() {
+      if info.isMatteSource || info.hidden { continue }
+      layerCount += 1
+      try limit(info.node, "layers once precompositions are expanded", layerCount, limits.maxLayers, "maxLayers")
+      guard var tree = try layerTree(info, byInd, depth: depth, chain: chain) else { continue }
+      if info.matteMode != 0 {
+        var source: LayerInfo?
+        if let tp = info.matteParent {
+          source = byInd[tp]
+        } else if info.index > 0 {
+          source = infos[info.index - 1]
+        }
+        if let source, let matte = try layerTree(source, byInd, depth: depth, chain: chain) {
+          let wrapper = CALayer()
+          wrapper.name = "matte"
+          wrapper.addSublayer(tree)
+          wrapper.mask = matte
+          switch info.matteMode {
+          case 1: break
+          case 2: wrapper.maskMode = .alphaInverted
+          case 3: wrapper.maskMode = .luminance
+          case 4: wrapper.maskMode = .luminanceInverted
+          default: report("matte mode \(info.matteMode)", info.node.path + ".tt")
+          }
+          tree = wrapper
+        } else {
+          report("track matte without its matte layer", info.node.path + ".tt")
+        }
+      }
+      out.append(tree)
+    }
+    return out
+  }
+
+  /// A layer with its parents' transforms around it, hidden outside [ip, op).
+  func layerTree(_ info: LayerInfo, _ byInd: [Int: LayerInfo], depth: Int, chain: [String]) throws
+    -> CALayer?
+  {
+    guard let content = try layer(info, depth: depth, chain: chain) else { return nil }
+    var tree = content
+    var parentInd = info.parent
+    var seen: Set<Int> = info.ind.map { [$0] } ?? []
+    while let p = parentInd {
+      guard let parent = byInd[p] else {
+        report("parent not found", info.node.path + ".parent")
+        break
+      }
+      guard seen.insert(p).inserted else {
+        throw (info.node.child("parent") ?? info.node).invalid("parenting loops back to layer \(p)")
+      }
+      let t = try transform(parent.node.child("ks"), layer3D: parent.is3D)
+      let outer = CALayer()
+      let inner = CALayer()
+      outer.name = "parent \(p)"
+      outer.addSublayer(inner)
+      inner.addSublayer(tree)
+      try apply(
+        t, outer: outer, inner: inner, timeline: Timeline(frameRate: frameRate, offset: parent.st),
+        path: parent.node.path + ".ks")
+      tree = outer
+      parentInd = parent.parent
+    }
+    if tree !== content {
+      let wrapper = CALayer()
+      wrapper.addSublayer(tree)
+      tree = wrapper
+    }
+    applyVisibility(tree, ip: info.ip, op: info.op, compFrameRate: frameRate)
+    return tree
+  }
+
+  /// One layer: transform (outer), anchor and opacity (inner), masks and content.
+  func layer(_ info: LayerInfo, depth: Int, chain: [String]) throws -> CALayer? {
+    let n = info.node
+    let timeline = Timeline(frameRate: frameRate, offset: info.st)
+    let outer = CALayer()
+    outer.name = (try? n.string("nm")) ?? nil
+    let inner = CALayer()
+    outer.addSublayer(inner)
+    let t = try transform(n.child("ks"), layer3D: info.is3D)
+    var spec = t
+    spec.autoOrient = n.bool("ao")
+    try apply(spec, outer: outer, inner: inner, timeline: timeline, path: n.path + ".ks")
+    applyOpacity(t.opacity, inner, timeline)
+    let bm = try n.int("bm", default: 0)
+    blendMode(bm, outer, n.path + ".bm")
+    if let effects = n.child("ef") { try self.effects(effects, inner, timeline) }
+    if n.has("tm"), info.type != 0 { report("time remapping on a non-precomp layer", n.path + ".tm") }
+    switch info.type {
+    case 0:
+      try precomp(info, into: inner, depth: depth, chain: chain)
+    case 1:
+      let solid = CALayer()
+      solid.anchorPoint = .zero
+      let w = try n.number("sw", default: 0)
+      let h = try n.number("sh", default: 0)
+      guard w >= 0, h >= 0, w <= 1e6, h <= 1e6 else { throw n.invalid("solid size \(w) x \(h) is out of range") }
+      solid.bounds = CGRect(x: 0, y: 0, width: w, height: h)
+      solid.backgroundColor = hexColor(try n.string("sc") ?? "#000000")
+      inner.addSublayer(solid)
+    case 2:
+      if let image = try imageLayer(n) { inner.addSublayer(image) }
+    case 3:
+      break
+    case 4:
+      let shapes = try n.required("shapes")
+      let group = try shapeGroup(
+        items: try shapes.array(), itemsPath: shapes.path, timeline: timeline, inheritedStyles: [],
+        inheritedModifiers: [], repeats: 1)
+      for l in group { inner.addSublayer(l) }
+    case 5:
+      if let text = try textLayer(n, timeline) { inner.addSublayer(text) }
+    default:
+      let kinds = [6: "audio layer", 7: "video placeholder", 8: "image sequence", 9: "video layer", 10: "placeholder", 11: "guide layer", 12: "adjustment layer", 13: "camera layer", 15: "data layer"]
+      report(kinds[info.type] ?? "layer type \(info.type)", n.path + ".ty")
+      return nil
+    }
+    if let masks = n.child("masksProperties"), let list = masks.items, !list.isEmpty {
+      if let mask = try self.masks(list, timeline) {
+        let holder = CALayer()
+        for s in inner.sublayers ?? [] { holder.addSublayer(s) }
+        holder.mask = mask
+        inner.addSublayer(holder)
+      }
+    }
+    return outer
+  }
+
+  func hexColor(_ s: String) -> CGColor {
+    var hex = s.hasPrefix("#") ? String(s.dropFirst()) : s
+    if hex.count == 3 { hex = hex.map { "\($0)\($0)" }.joined() }
+    guard hex.count >= 6, let v = UInt32(hex.prefix(6), radix: 16) else { return .black }
+    return CGColor(
+      red: CGFloat((v >> 16) & 0xff) / 255, green: CGFloat((v >> 8) & 0xff) / 255,
+      blue: CGFloat(v & 0xff) / 255, alpha: 1)
+  }
+
+  // MARK: Precompositions
+
+  func asset(_ n: Node) throws -> Node {
+    let refNode = try n.required("refId")
+    let id = try refNode.string()
+    guard let a = assets[id] else { throw LottieError.unknownAsset(file: file, path: refNode.path, id: id) }
+    return a
+  }
+
+  /// Layers of a composition asset once expanded (precomps inside counted too).
+  func expandedCount(_ id: String, _ asset: Node, chain: [String]) throws -> Int {
+    if let c = expandedCounts[id] { return c }
+    if chain.contains(id) {
+      throw LottieError.precompCycle(file: file, path: asset.path, chain: chain + [id])
+    }
+    var total = 0
+    for l in try asset.child("layers")?.array() ?? [] {
+      total += 1
+      if (try? l.int("ty", default: -1)) == 0, let ref = try? l.string("refId"), let a = assets[ref],
+        a.has("layers")
+      {
+        total += try expandedCount(ref, a, chain: chain + [id])
+      }
+      if total > limits.maxLayers { break }
+    }
+    expandedCounts[id] = total
+    return total
+  }
+
+  func precomp(_ info: LayerInfo, into inner: CALayer, depth: Int, chain: [String]) throws {
+    let n = info.node
+    let a = try asset(n)
+    let id = try a.required("id").string()
+    guard let layers = a.child("layers") else {
+      report("precomp layer of an image asset", n.path + ".refId")
+      return
+    }
+    if chain.contains(id) {
+      throw LottieError.precompCycle(file: file, path: n.path + ".refId", chain: chain + [id])
+    }
+    try limit(n, "precomposition nesting", depth + 1, limits.maxPrecompDepth, "maxPrecompDepth")
+    let count = try expandedCount(id, a, chain: chain)
+    try limit(n, "layers once precompositions are expanded", layerCount + count, limits.maxLayers, "maxLayers")
+    let container = CALayer()
+    container.name = "precomp \(id)"
+    container.anchorPoint = .zero
+    let w = try n.number("w", default: try a.number("w", default: 0))
+    let h = try n.number("h", default: try a.number("h", default: 0))
+    if w > 0 && h > 0 && w <= 1e6 && h <= 1e6 {
+      container.bounds = CGRect(x: 0, y: 0, width: w, height: h)
+      container.masksToBounds = true
+    }
+    // The inner composition's time: (t − st) / sr, or the time remap.
+    let time = CALayer()
+    time.anchorPoint = .zero
+    if let tmNode = n.child("tm") {
+      let tm = try property(tmNode, [0])
+      let k = tm.keyframes
+      if k.count == 1 {
+        time.speed = 0
+        time.timeOffset = k[0].value[0]
+      } else if k.count == 2, !k[0].hold, k[1].t > k[0].t,
+        k[0].easeOut.map({ $0.point(0).0 == $0.point(0).1 }) ?? true,
+        k[0].easeIn.map({ $0.point(0).0 == $0.point(0).1 }) ?? true
+      {
+        let slope = ((k[0].end ?? k[1].value)[0] - k[0].value[0]) / ((k[1].t - k[0].t) / frameRate)
+        time.beginTime = (info.st + k[0].t) / frameRate
+        time.speed = Float(slope)
+        time.timeOffset = k[0].value[0]
+      } else {
+        report("time remapping with eased or many keyframes (first segment used)", tmNode.path)
+        let b = k[0].end ?? k[1].value
+        let slope = (b[0] - k[0].value[0]) / max((k[1].t - k[0].t) / frameRate, 1e-6)
+        time.beginTime = (info.st + k[0].t) / frameRate
+        time.speed = Float(slope)
+        time.timeOffset = k[0].value[0]
+      }
+    } else {
+      time.beginTime = info.st / frameRate
+      time.speed = Float(1 / info.sr)
+    }
+    container.addSublayer(time)
+    for l in try composition(layers, depth: depth + 1, chain: chain + [id]) { time.addSublayer(l) }
+    inner.addSublayer(container)
+  }
+
+  // MARK: Images
+
+  func imageLayer(_ n: Node) throws -> CALayer? {
+    let a = try asset(n)
+    let id = try a.required("id").string()
+    let w = try a.number("w", default: 0)
+    let h = try a.number("h", default: 0)
+    let cached: CGImage?
+    if let c = images[id] {
+      cached = c
+    } else {
+      cached = try loadImage(a)
+      images[id] = cached
+    }
+    guard let image = cached else { return nil }
+    let l = CALayer()
+    l.anchorPoint = .zero
+    l.bounds = CGRect(x: 0, y: 0, width: w > 0 ? w : Double(image.width), height: h > 0 ? h : Double(image.height))
+    l.contents = image
+    return l
+  }
+
+  func loadImage(_ a: Node) throws -> CGImage? {
+    let p = try a.string("p") ?? ""
+    let u = try a.string("u") ?? ""
+    let embedded = a.bool("e") || p.hasPrefix("data:")
+    var data: Data
+    var where_ = a.path + ".p"
+    if embedded {
+      guard p.hasPrefix("data:"), let comma = p.firstIndex(of: ",") else {
+        throw LottieError.imageFailed(file: file, path: where_, message: "embedded image is not a data URI")
+      }
+      let header = p[p.startIndex..<comma]
+      let body = p[p.index(after: comma)...]
+      try limit(a.child("p") ?? a, "bytes of a data URI", body.utf8.count, limits.maxDataURIBytes, "maxDataURIBytes")
+      guard header.hasSuffix(";base64"), let d = Data(base64Encoded: String(body), options: .ignoreUnknownCharacters) else {
+        throw LottieError.imageFailed(file: file, path: where_, message: "data URI is not base64")
+      }
+      data = d
+    } else {
+      let relative = u + p
+      if Builder.isURL(u) || Builder.isURL(p) {
+        report("image asset URL (never fetched)", where_)
+        return nil
+      }
+      where_ = a.path
+      do {
+        data = try assetData(relative, path: a.path)
+      } catch let e as LottieError {
+        throw e
+      } catch let e as FileAccessError {
+        throw e  // it names the file, the JSON path and the rule
+      } catch {
+        throw LottieError.imageFailed(file: file, path: where_, message: "cannot read image '\(relative)': \(error)")
+      }
+    }
+    do {
+      let header = try CGImage.header(of: data, path: where_)
+      try CGImage.check(header, path: where_, maxDimension: Limits.maxImageSide)
+      if decodedImageBytes + header.decodedBytes > Limits.maxDecodedImageBytes {
+        throw LottieError.limitExceeded(
+          file: file, path: where_,
+          exceeded: LimitExceeded(
+            what: "bytes of decoded images", found: decodedImageBytes + header.decodedBytes,
+            limit: Limits.maxDecodedImageBytes, name: "maxDecodedImageBytes"))
+      }
+      let image = try CGImage.decode(data: data, path: where_, maxDimension: Limits.maxImageSide)
+      decodedImageBytes += header.decodedBytes
+      return image
+    } catch let e as LottieError {
+      throw e
+    } catch {
+      throw LottieError.imageFailed(file: file, path: where_, message: "\(error)")
+    }
+  }
+
+  static func isURL(_ s: String) -> Bool {
+    guard let colon = s.firstIndex(of: ":") else { return false }
+    let scheme = s[s.startIndex..<colon]
+    return !scheme.isEmpty && scheme.count > 1 && scheme.allSatisfy { $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }
+      && !s.hasPrefix("data:")
+  }
+
+  /// The one place a non-embedded asset file is read: through
+  /// `LottieOptions.assetData` when set, else from the document's folder
+  /// under `LottieOptions.access` (absolute paths, `..` or links that lead
+  /// out and URLs refused, in one step with the open: docs/security.md).
+  func assetData(_ relative: String, path: String) throws -> Data {
+    if let read = options.assetData { return try read(relative) }
+    // Its error (FileAccessError) names the file, the JSON path and the rule.
+    return try options.access.read(
+      relative, from: baseDirectory, file: file, jsonPath: path,
+      maxBytes: Limits.maxImageFileBytes)
+  }
+
+  // MARK: Masks
+
+  /// The mask of a layer's masks, combined in order (add, subtract,
+  /// intersect; lighten, darken and difference as add), or nil when none
+  /// applies (mode `n`).
+  func masks(_ list: [Node], _ timeline: Timeline) throws -> CALayer? {
+    var current: CALayer?
+    let big = max(width, height) * 10 + 10000
+    let everything = CGRect(x: -big, y: -big, width: 2 * big, height: 2 * big)
+    for m in list {
+      let mode = try m.string("mode") ?? "a"
+      if mode == "n" { continue }
+      let inverted = m.bool("inv")
+      let pathProp = try pathProperty(try m.required("pt"))
+      let opacity = try property(m.child("o"), [100])
+      let expansion = try property(m.child("x"), [0])
+      if expansion.isAnimated { report("animated mask expansion", m.path + ".x") }
+      let grow = expansion.first[0]
+      let shape = CAShapeLayer()
+      shape.fillColor = .black
+      func path(_ v: [Double]) -> CGPath {
+        var s = BezierShape(vector: v, closed: pathProp.closed)
+        if grow != 0 { s = Geometry.offset(s, amount: grow, join: 2, miterLimit: 4) }
+        let p = CGMutablePath()
+        if inverted { p.addRect(everything) }
+        s.add(to: p)
+        return p
+      }
+      if inverted { shape.fillRule = .evenOdd }
+      shape.path = path(pathProp.first)
+      animate(shape, pathProp, "path", timeline) { path($0) }
+      applyOpacity(opacity, shape, timeline)
+      switch mode {
+      case "s":
+        // Keep what is outside the path (times 1 − opacity inside).
+        let keep = CAShapeLayer()
+        keep.fillColor = .black
+        keep.fillRule = .evenOdd
+        func subtractPath(_ v: [Double]) -> CGPath {
+          let p = CGMutablePath()
+          p.addRect(everything)
+          var s = BezierShape(vector: v, closed: pathProp.closed)
+          if grow != 0 { s = Geometry.offset(s, amount: grow, join: 2, miterLimit: 4) }
+          if !inverted { s.add(to: p) } else {
+            // Inverted subtract keeps the inside.
+            let q = CGMutablePath()
+            s.add(to: q)
+            return q
+          }
+          return p
+        }
+        keep.path = subtractPath(pathProp.first)
+        animate(keep, pathProp, "path", timeline) { subtractPath($0) }
+        let rest = CAShapeLayer()
+        rest.fillColor = .black
+        rest.path = shape.path
+        rest.fillRule = shape.fillRule
+        animate(rest, pathProp, "path", timeline) { path($0) }
+        rest.opacity = 1 - Float(min(max(opacity.first[0] / 100, 0), 1))
+        animate(rest, opacity, "opacity", timeline) { 1 - min(max($0[0] / 100, 0), 1) }
+        let combined = CALayer()
+        combined.addSublayer(keep)
+        combined.addSublayer(rest)
+        if let c = current {
+          let holder = CALayer()
+          holder.addSublayer(c)
+          holder.mask = combined
+          current = holder
+        } else {
+          current = combined
+        }
+      case "i":
+        if let c = current {
+          let holder = CALayer()
+          holder.addSublayer(c)
+          holder.mask = shape
+          current = holder
+        } else {
+          current = shape
+        }
+      default:
+        if !["a", "l", "d", "f"].contains(mode) { report("mask mode '\(mode)'", m.path + ".mode") }
+        if mode == "d" || mode == "f" { report("mask mode '\(mode)' (drawn as add)", m.path + ".mode") }
+        if let c = current {
+          let holder = CALayer()
+          holder.addSublayer(c)
+          holder.addSublayer(shape)
+          current = holder
+        } else {
+          current = shape
+        }
+      }
+    }
+    return current
+  }
+
+  // MARK: Effects
+
+  /// Appends a `CIColorMatrix` (on straight colour) of three colour rows and a bias.
+  func addColorMatrix(_ layer: CALayer, rows: [[Double]], bias: [Double]) {
+    guard let f = CIFilter(name: "CIColorMatrix") else { return }
+    let keys = ["inputRVector", "inputGVector", "inputBVector"]
+    for (i, key) in keys.enumerated() {
+      f.setValue(CIVector(x: CGFloat(rows[i][0]), y: CGFloat(rows[i][1]), z: CGFloat(rows[i][2]), w: 0), forKey: key)
+    }
+    f.setValue(CIVector(x: CGFloat(bias[0]), y: CGFloat(bias[1]), z: CGFloat(bias[2]), w: 0), forKey: "inputBiasVector")
+    if (layer.filters?.count ?? 0) < Limits.maxFiltersPerLayer { layer.filters = (layer.filters ?? []) + [f] }
+  }
+
+  func effects(_ list: Node, _ layer: CALayer, _ timeline: Timeline) throws {
+    for e in try list.array() {
+      let ty = try e.int("ty", default: -1)
+      let name = (try? e.string("nm")) ?? nil
+      if e.has("en"), (try? e.required("en").number()) == 0 { continue }
+      let values = try e.child("ef")?.array() ?? []
+      func value(_ index: Int) throws -> Property? {
+        guard index < values.count else { return nil }
+        return try property(values[index].child("v"), [0])
+      }
+      switch ty {
+      case 29:
+        // Gaussian blur: blurriness (AE's radius is about twice the sigma Lamina takes).
+        if let b = try value(0) {
+          let filter = CIFilter(name: "CIGaussianBlur")
+          filter?.setValue(CGFloat(min(max(b.first[0] / 2, 0), Double(Limits.maxBlurRadius))), forKey: "inputRadius")
+          if let filter, (layer.filters?.count ?? 0) < Limits.maxFiltersPerLayer {
+            layer.filters = (layer.filters ?? []) + [filter]
+          }
+        }
+      case 25:
+        // Drop shadow: color, opacity (0–255), direction (degrees), distance, softness.
+        let color = try value(0)?.first ?? [0, 0, 0, 1]
+        let opacity = try value(1)?.first[0] ?? 127.5
+        let direction = (try value(2)?.first[0] ?? 135) * .pi / 180
+        let distance = try value(3)?.first[0] ?? 5
+        let softness = try value(4)?.first[0] ?? 0
+        layer.shadowColor = self.color(color)
+        layer.shadowOpacity = Float(min(max(opacity / 255, 0), 1))
+        let d = min(max(distance, -1e6), 1e6)
+        layer.shadowOffset = CGSize(width: sin(direction) * d, height: -cos(direction) * d)
+        layer.shadowRadius = CGFloat(min(max(softness / 2, 0), Double(Limits.maxBlurRadius)))
+      case 21:
+        // Fill: the layer's colour mixed towards the fill colour by its opacity (alpha kept).
+        let c = try value(2)?.first ?? [1, 0, 0, 1]
+        let o = min(max(try value(6)?.first[0] ?? 1, 0), 1)
+        if (try value(3)?.first[0] ?? 0) != 0 { report("effect: Fill (inverted)", e.path) }
+        let rgb = Array((c + [0, 0, 0]).prefix(3))
+        addColorMatrix(layer, rows: (0..<3).map { i in (0..<3).map { j in i == j ? 1 - o : 0 } }, bias: rgb.map { $0 * o })
+      case 20:
+        // Tint: luminance mapped from the black colour to the white one, mixed by the amount.
+        let black = Array(((try value(0)?.first ?? [0, 0, 0]) + [0, 0, 0]).prefix(3))
+        let white = Array(((try value(1)?.first ?? [1, 1, 1]) + [1, 1, 1]).prefix(3))
+        let amount = min(max((try value(2)?.first[0] ?? 100) / 100, 0), 1)
+        let w = [0.2126, 0.7152, 0.0722]
+        let rows = (0..<3).map { i in (0..<3).map { j in (i == j ? 1 - amount : 0) + amount * (white[i] - black[i]) * w[j] } }
+        addColorMatrix(layer, rows: rows, bias: black.map { $0 * amount })
+      default:
+        report("effect: \(name ?? "type \(ty)")", e.path)
+      }
+      if (try values.compactMap { try property($0.child("v"), [0]) }).contains(where: \.isAnimated), [20, 21, 25, 29].contains(ty) {
+        report("animated effect: \(name ?? "type \(ty)") (first value used)", e.path)
+      }
+    }
+  }
+}

@@ -1,0 +1,654 @@
+import Foundation
+import Lamina
+
+/// A shape that makes a path: `sh`, `rc`, `el`, `sr`.
+enum GeometrySource {
+  case path(Property)
+  case rect(position: Property, size: Property, roundness: Property, reversed: Bool)
+  case ellipse(position: Property, size: Property, reversed: Bool)
+  case star(
+    star: Bool, points: Property, position: Property, rotation: Property, outer: Property,
+    inner: Property, outerRoundness: Property, innerRoundness: Property, reversed: Bool,
+    maxVertices: Int)
+
+  var properties: [Property] {
+    switch self {
+    case .path(let p): return [p]
+    case .rect(let a, let b, let c, _): return [a, b, c]
+    case .ellipse(let a, let b, _): return [a, b]
+    case .star(_, let a, let b, let c, let d, let e, let f, let g, _, _): return [a, b, c, d, e, f, g]
+    }
+  }
+
+  func shape(at f: Double) -> BezierShape {
+    switch self {
+    case .path(let p): return BezierShape(vector: p.value(at: f), closed: p.closed)
+    case .rect(let p, let s, let r, let reversed):
+      let pv = p.value(at: f)
+      let sv = s.value(at: f)
+      return Geometry.rect(
+        center: CGPoint(x: pv[0], y: pv[1]), size: CGSize(width: sv[0], height: sv[1]),
+        roundness: r.scalar(at: f), reversed: reversed)
+    case .ellipse(let p, let s, let reversed):
+      let pv = p.value(at: f)
+      let sv = s.value(at: f)
+      return Geometry.ellipse(
+        center: CGPoint(x: pv[0], y: pv[1]), size: CGSize(width: sv[0], height: sv[1]), reversed: reversed)
+    case .star(let star, let pt, let p, let r, let or, let ir, let os, let is_, let reversed, let maxV):
+      let pv = p.value(at: f)
+      return Geometry.polystar(
+        star: star, points: pt.scalar(at: f), center: CGPoint(x: pv[0], y: pv[1]),
+        rotation: r.scalar(at: f), outerRadius: or.scalar(at: f), innerRadius: ir.scalar(at: f),
+        outerRoundness: os.scalar(at: f), innerRoundness: is_.scalar(at: f), reversed: reversed,
+        maxVertices: maxV)
+    }
+  }
+}
+
+/// A shape modifier: changes the paths above it.
+final class Modifier {
+  enum Kind {
+    case trim(start: Property, end: Property, offset: Property, individually: Bool)
+    case round(Property)
+    case puckerBloat(Property)
+    case zigZag(size: Property, ridges: Property, smooth: Bool)
+    case offset(amount: Property, join: Int, miterLimit: Property)
+  }
+  let kind: Kind
+  init(_ kind: Kind) { self.kind = kind }
+
+  var properties: [Property] {
+    switch kind {
+    case .trim(let s, let e, let o, _): return [s, e, o]
+    case .round(let r): return [r]
+    case .puckerBloat(let a): return [a]
+    case .zigZag(let s, let r, _): return [s, r]
+    case .offset(let a, _, let m): return [a, m]
+    }
+  }
+
+  var isTrim: Bool {
+    if case .trim = kind { return true }
+    return false
+  }
+
+  func apply(_ s: BezierShape, at f: Double) -> BezierShape {
+    switch kind {
+    case .trim: return s
+    case .round(let r): return Geometry.roundCorners(s, radius: r.scalar(at: f))
+    case .puckerBloat(let a): return Geometry.puckerBloat(s, amount: a.scalar(at: f))
+    case .zigZag(let size, let ridges, let smooth):
+      return Geometry.zigZag(s, amplitude: size.scalar(at: f), ridges: ridges.scalar(at: f), smooth: smooth)
+    case .offset(let a, let join, let ml):
+      return Geometry.offset(s, amount: a.scalar(at: f), join: join, miterLimit: ml.scalar(at: f))
+    }
+  }
+}
+
+/// A fill, stroke, gradient fill or gradient stroke.
+struct Style {
+  enum Kind { case fill, stroke, gradientFill, gradientStroke }
+  var kind: Kind
+  var node: Node
+  var color = Property(constant: [0, 0, 0, 1])
+  var opacity = Property(constant: [100])
+  var width = Property(constant: [1])
+  var cap = 2
+  var join = 2
+  var miterLimit = 4.0
+  var dashes: [(String, Property)] = []
+  var evenOdd = false
+  var blend = 0
+  // Gradients.
+  var radial = false
+  var start = Property(constant: [0, 0])
+  var end = Property(constant: [0, 0])
+  var highlight = Property(constant: [0])
+  var stops = Property(constant: [])
+  var colorStops = 0
+
+  var isStroke: Bool { kind == .stroke || kind == .gradientStroke }
+}
+
+/// A path item with the modifiers that apply to it (nearest first).
+struct SourceRef {
+  var source: GeometrySource
+  var modifiers: [Modifier]
+}
+
+extension Builder {
+  /// Builds a shape group's items into layers, bottom first.
+  func shapeGroup(
+    items: [Node], itemsPath: String, timeline: Timeline, inheritedStyles: [Style],
+    inheritedModifiers: [Modifier], repeats: Int
+  ) throws -> [CALayer] {
+    // Parse the items once.
+    enum Item {
+      case group(Node)
+      case geometry(GeometrySource)
+      case style(Style)
+      case modifier(Modifier)
+      case repeater(Node, Int)
+      case other
+    }
+    var parsed: [Item] = []
+    for n in items {
+      guard n.isObject else { throw n.wrongType("a shape object") }
+      if n.bool("hd") {
+        parsed.append(.other)
+        continue
+      }
+      let ty = try n.string("ty") ?? ""
+      switch ty {
+      case "gr": parsed.append(.group(n))
+      case "sh": parsed.append(.geometry(.path(try pathProperty(try n.required("ks")))))
+      case "rc":
+        parsed.append(
+          .geometry(
+            .rect(
+              position: try property(n.child("p"), [0, 0]), size: try property(n.child("s"), [0, 0]),
+              roundness: try property(n.child("r"), [0]), reversed: try n.int("d", default: 1) == 3)))
+      case "el":
+        parsed.append(
+          .geometry(
+            .ellipse(
+              position: try property(n.child("p"), [0, 0]), size: try property(n.child("s"), [0, 0]),
+              reversed: try n.int("d", default: 1) == 3)))
+      case "sr":
+        let points = try property(n.child("pt"), [5])
+        for k in points.keyframes where k.value[0] > Double(limits.maxPathVertices / 2) {
+          try limit(n.child("pt") ?? n, "vertices of one path", Int(min(k.value[0] * 2, 1e9)), limits.maxPathVertices, "maxPathVertices")
+        }
+        parsed.append(
+          .geometry(
+            .star(
+              star: try n.int("sy", default: 1) == 1, points: points,
+              position: try property(n.child("p"), [0, 0]), rotation: try property(n.child("r"), [0]),
+              outer: try property(n.child("or"), [0]), inner: try property(n.child("ir"), [0]),
+              outerRoundness: try property(n.child("os"), [0]),
+              innerRoundness: try property(n.child("is"), [0]), reversed: try n.int("d", default: 1) == 3,
+              maxVertices: limits.maxPathVertices)))
+      case "fl", "st", "gf", "gs":
+        parsed.append(.style(try style(n, ty)))
+      case "tm":
+        parsed.append(
+          .modifier(
+            Modifier(
+              .trim(
+                start: try property(n.child("s"), [0]), end: try property(n.child("e"), [100]),
+                offset: try property(n.child("o"), [0]), individually: try n.int("m", default: 1) == 2))))
+      case "rd": parsed.append(.modifier(Modifier(.round(try property(n.child("r"), [0])))))
+      case "pb": parsed.append(.modifier(Modifier(.puckerBloat(try property(n.child("a"), [0])))))
+      case "zz":
+        parsed.append(
+          .modifier(
+            Modifier(
+              .zigZag(
+                size: try property(n.child("s"), [0]), ridges: try property(n.child("r"), [0]),
+                smooth: try property(n.child("pt"), [1]).first[0] == 2))))
+      case "op":
+        parsed.append(
+          .modifier(
+            Modifier(
+              .offset(
+                amount: try property(n.child("a"), [0]), join: try n.int("lj", default: 1),
+                miterLimit: try property(n.child("ml"), [4])))))
+      case "rp":
+        let copies = try property(n.child("c"), [1])
+        let c = Int(min(max(copies.keyframes.map { $0.value[0] }.max() ?? 1, 0), 1e9).rounded(.up))
+        try limit(n.child("c") ?? n, "repeater copies multiplied through nesting", repeats * max(c, 1), limits.maxRepeaterCopies, "maxRepeaterCopies")
+        parsed.append(.repeater(n, c))
+      case "tr":
+        parsed.append(.other)
+      case "mm":
+        let mode = try n.int("mm", default: 1)
+        if mode != 1 { report("merge paths mode \(mode) (paths kept as they are)", n.path) }
+        parsed.append(.other)
+      default:
+        report("shape '\(ty)'", n.path)
+        parsed.append(.other)
+      }
+    }
+
+    // A repeater repeats everything above it: those items become one
+    // repeated sub-group in their place.
+    if let k = parsed.firstIndex(where: { if case .repeater = $0 { return true } else { return false } }),
+      case .repeater(let node, let copies) = parsed[k]
+    {
+      let stylesBelow = parsed[(k + 1)...].compactMap { item -> Style? in
+        if case .style(let s) = item { return s } else { return nil }
+      }
+      let modifiersBelow = parsed[(k + 1)...].compactMap { item -> Modifier? in
+        if case .modifier(let m) = item { return m } else { return nil }
+      }
+      var layers: [CALayer] = []
+      // Items after the repeater, drawn as usual (after the repeated copies, below them).
+      let rest = Array(items[(k + 1)...])
+      if !rest.isEmpty {
+        layers += try shapeGroup(
+          items: rest, itemsPath: itemsPath, timeline: timeline, inheritedStyles: inheritedStyles,
+          inheritedModifiers: inheritedModifiers, repeats: repeats)
+      }
+      layers.append(
+        try repeated(
+          Array(items[..<k]), node: node, copies: copies, itemsPath: itemsPath, timeline: timeline,
+          inheritedStyles: stylesBelow + inheritedStyles, inheritedModifiers: modifiersBelow + inheritedModifiers,
+          repeats: repeats))
+      return layers
+    }
+
+    var layers: [CALayer] = []
+    // Inherited styles draw this group's paths first (below its own content).
+    for (s, style) in inheritedStyles.enumerated().reversed() {
+      let sources = parsed.enumerated().compactMap { (i, item) -> SourceRef? in
+        guard case .geometry(let g) = item else { return nil }
+        return SourceRef(source: g, modifiers: modifiers(parsed, after: i) + inheritedModifiers)
+      }
+      _ = s
+      if !sources.isEmpty { layers.append(try styleLayer(style, sources, timeline)) }
+    }
+    for k in stride(from: parsed.count - 1, through: 0, by: -1) {
+      switch parsed[k] {
+      case .style(let style):
+        let sources = parsed[..<k].enumerated().compactMap { (i, item) -> SourceRef? in
+          guard case .geometry(let g) = item else { return nil }
+          return SourceRef(source: g, modifiers: modifiers(parsed, after: i) + inheritedModifiers)
+        }
+        if !sources.isEmpty { layers.append(try styleLayer(style, sources, timeline)) }
+      case .group(let n):
+        let styles = parsed[(k + 1)...].compactMap { item -> Style? in
+          if case .style(let s) = item { return s } else { return nil }
+        }
+        let g = try group(
+          n, timeline: timeline, inheritedStyles: styles + inheritedStyles,
+          inheritedModifiers: modifiers(parsed, after: k) + inheritedModifiers, repeats: repeats)
+        layers.append(g)
+      default:
+        break
+      }
+    }
+    return layers
+
+    func modifiers(_ parsed: [Item], after index: Int) -> [Modifier] {
+      parsed[(index + 1)...].compactMap { item -> Modifier? in
+        if case .modifier(let m) = item { return m } else { return nil }
+      }
+    }
+  }
+
+  /// A group (`gr`): its transform (`tr` among its items) and its items.
+  func group(
+    _ n: Node, timeline: Timeline, inheritedStyles: [Style], inheritedModifiers: [Modifier], repeats: Int
+  ) throws -> CALayer {
+    let it = try n.required("it")
+    let items = try it.array()
+    try madeShapeLayers(2, n.path)
+    let outer = CALayer()
+    outer.name = (try? n.string("nm")) ?? nil
+    let inner = CALayer()
+    outer.addSublayer(inner)
+    if let tr = items.last(where: { (try? $0.string("ty")) == "tr" }) {
+      let t = try transform(tr, layer3D: false)
+      try apply(t, outer: outer, inner: inner, timeline: timeline, path: tr.path)
+      applyOpacity(t.opacity, inner, timeline)
+    }
+    for l in try shapeGroup(
+      items: items, itemsPath: it.path, timeline: timeline, inheritedStyles: inheritedStyles,
+      inheritedModifiers: inheritedModifiers, repeats: repeats)
+    {
+      inner.addSublayer(l)
+    }
+    return outer
+  }
+
+  /// The copies of a repeater (`rp`): each copy of the items above it moved
+  /// by the repeater's transform once more, opacity from `so` to `eo`.
+  func repeated(
+    _ items: [Node], node: Node, copies: Int, itemsPath: String, timeline: Timeline, inheritedStyles: [Style],
+    inheritedModifiers: [Modifier], repeats: Int
+  ) throws -> CALayer {
+    let holder = CALayer()
+    holder.name = "repeater"
+    let offset = try property(node.child("o"), [0])
+    let tr = node.child("tr")
+    let t = try transform(tr, layer3D: false)
+    let so = try property(tr?.child("so"), [100])
+    let eo = try property(tr?.child("eo"), [100])
+    let above = try node.int("m", default: 1) == 1
+    let props = [offset, so, eo] + t.geometryProperties
+    if props.contains(where: \.isAnimated) { report("animated repeater (first frame used)", node.path) }
+    let f = props.map(\.firstFrame).min() ?? 0
+    let n = max(copies, 0)
+    var made: [CALayer] = []
+    for i in 0..<n {
+      let amount = Double(i) + offset.scalar(at: f)
+      var m = Matrix4()
+      let a = t.anchor.value(at: f)
+      let p = t.positionValue(at: f)
+      let s = t.scale.value(at: f)
+      m.translate(-a[0], -a[1], 0)
+      m.scale(pow(s[0] / 100, amount), pow(s[1] / 100, amount), 1)
+      m.rotateZ(-t.rotation.scalar(at: f) * amount * .pi / 180)
+      m.translate(a[0], a[1], 0)
+      m.translate(p[0] * amount, p[1] * amount, 0)
+      try madeShapeLayers(1, node.path)
+      let copy = CALayer()
+      copy.transform = m.transform
+      let fraction = n > 1 ? Double(i) / Double(n - 1) : 0
+      copy.opacity = Float(min(max((so.scalar(at: f) + (eo.scalar(at: f) - so.scalar(at: f)) * fraction) / 100, 0), 1))
+      for l in try shapeGroup(
+        items: items, itemsPath: itemsPath, timeline: timeline, inheritedStyles: inheritedStyles,
+        inheritedModifiers: inheritedModifiers, repeats: repeats * max(n, 1))
+      {
+        copy.addSublayer(l)
+      }
+      made.append(copy)
+    }
+    for c in above ? made : made.reversed() { holder.addSublayer(c) }
+    return holder
+  }
+
+  func style(_ n: Node, _ ty: String) throws -> Style {
+    let kind: Style.Kind = ty == "fl" ? .fill : ty == "st" ? .stroke : ty == "gf" ? .gradientFill : .gradientStroke
+    var s = Style(kind: kind, node: n)
+    s.opacity = try property(n.child("o"), [100])
+    s.evenOdd = try n.int("r", default: 1) == 2
+    s.blend = try n.int("bm", default: 0)
+    if kind == .fill || kind == .stroke { s.color = try property(n.child("c"), [0, 0, 0, 1]) }
+    if s.isStroke {
+      s.width = try property(n.child("w"), [1])
+      s.cap = try n.int("lc", default: 2)
+      s.join = try n.int("lj", default: 2)
+      s.miterLimit = try n.number("ml", default: 4)
+      if let d = n.child("d") {
+        for e in try d.array() {
+          s.dashes.append((try e.string("n") ?? "d", try property(e.child("v"), [0])))
+        }
+      }
+    }
+    if kind == .gradientFill || kind == .gradientStroke {
+      s.radial = try n.int("t", default: 1) == 2
+      s.start = try property(n.child("s"), [0, 0])
+      s.end = try property(n.child("e"), [0, 0])
+      s.highlight = try property(n.child("h"), [0])
+      if s.highlight.isAnimated || s.highlight.first[0] != 0 { report("radial gradient highlight", n.path + ".h") }
+      let g = try n.required("g")
+      s.colorStops = try g.int("p", default: 0)
+      s.stops = try property(g.child("k"), [])
+      try limit(g, "gradient stops", s.colorStops, Limits.maxGradientStops, "maxGradientStops")
+    }
+    return s
+  }
+
+  // MARK: Style layers
+
+  func styleLayer(_ style: Style, _ sources: [SourceRef], _ timeline: Timeline) throws -> CALayer {
+    try madeShapeLayers(style.kind == .gradientFill || style.kind == .gradientStroke ? 2 : 1, style.node.path)
+    try styled(sources.count, style.node.path)
+    let shape = CAShapeLayer()
+    let layer: CALayer
+    switch style.kind {
+    case .fill, .stroke:
+      layer = shape
+      if style.kind == .fill {
+        shape.fillColor = color(style.color.first)
+        animate(shape, style.color, "fillColor", timeline) { self.color($0) }
+        shape.strokeColor = nil
+      } else {
+        shape.fillColor = nil
+        shape.strokeColor = color(style.color.first)
+        animate(shape, style.color, "strokeColor", timeline) { self.color($0) }
+      }
+    case .gradientFill, .gradientStroke:
+      let gradient = CAGradientLayer()
+      layer = gradient
+      shape.fillColor = style.kind == .gradientFill ? .black : nil
+      shape.strokeColor = style.kind == .gradientStroke ? .black : nil
+      gradient.mask = shape
+      try gradientSetup(gradient, style, sources, timeline)
+    }
+    shape.fillRule = style.evenOdd ? .evenOdd : .nonZero
+    if style.isStroke {
+      shape.lineWidth = CGFloat(max(style.width.first[0], 0))
+      animate(shape, style.width, "lineWidth", timeline) { max($0[0], 0) }
+      shape.lineCap = style.cap == 1 ? .butt : style.cap == 3 ? .square : .round
+      shape.lineJoin = style.join == 1 ? .miter : style.join == 3 ? .bevel : .round
+      shape.miterLimit = CGFloat(max(style.miterLimit, 0))
+      try dashes(style, shape, timeline)
+    }
+    applyOpacity(style.opacity, layer, timeline)
+    blendMode(style.blend, layer, style.node.path + ".bm")
+    try geometry(style, sources, shape, timeline)
+    return layer
+  }
+
+  func dashes(_ style: Style, _ shape: CAShapeLayer, _ timeline: Timeline) throws {
+    guard !style.dashes.isEmpty else { return }
+    let lengths = style.dashes.filter { $0.0 != "o" }.map(\.1)
+    let offset = style.dashes.first { $0.0 == "o" }?.1
+    guard !lengths.isEmpty, lengths.count <= Limits.maxDashPatternLength else { return }
+    func pattern(_ f: Double) -> [NSNumber] { lengths.map { NSNumber(value: max($0.scalar(at: f), 0)) } }
+    let all = lengths + (offset.map { [$0] } ?? [])
+    let first = all.map(\.firstFrame).min() ?? 0
+    let p = pattern(first)
+    // A pattern of zeros draws nothing special: skip it.
+    if p.allSatisfy({ $0.doubleValue == 0 }) && !lengths.contains(where: \.isAnimated) { return }
+    shape.lineDashPattern = p
+    shape.lineDashPhase = CGFloat(offset?.scalar(at: first) ?? 0)
+    if let (a, b) = range(lengths) {
+      try budget(from: a, to: b, path: style.node.path + ".d")
+      shape.add(
+        Animations.sampled(
+          keyPath: "lineDashPattern", from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+          discrete: false) { pattern($0) }, forKey: "lineDashPattern")
+    }
+    if let offset { animate(shape, offset, "lineDashPhase", timeline) { $0[0] } }
+  }
+
+  /// The combined path of `sources` at frame `f` (modifiers applied, trims last).
+  func path(_ sources: [SourceRef], at f: Double) -> CGPath {
+    var pieces: [(path: CGPath, trims: [Modifier])] = []
+    for ref in sources {
+      var shape = ref.source.shape(at: f)
+      for m in ref.modifiers where !m.isTrim { shape = m.apply(shape, at: f) }
+      pieces.append((shape.cgPath, ref.modifiers.filter(\.isTrim)))
+    }
+    // Trims, nearest first.
+    var trims: [Modifier] = []
+    for p in pieces { for t in p.trims where !trims.contains(where: { $0 === t }) { trims.append(t) } }
+    for t in trims {
+      guard case .trim(let s, let e, let o, let individually) = t.kind else { continue }
+      let start = s.scalar(at: f) / 100
+      let end = e.scalar(at: f) / 100
+      let offset = o.scalar(at: f) / 360
+      if individually {
+        let indices = pieces.indices.filter { pieces[$0].trims.contains { $0 === t } }
+        guard let firstIndex = indices.first else { continue }
+        let joined = CGMutablePath()
+        for i in indices { joined.addPath(pieces[i].path) }
+        let trimmed = Geometry.trim(joined, start: start, end: end, offset: offset)
+        for i in indices.reversed() where i != firstIndex { pieces.remove(at: i) }
+        pieces[firstIndex].path = trimmed
+      } else {
+        for i in pieces.indices where pieces[i].trims.contains(where: { $0 === t }) {
+          pieces[i].path = Geometry.trim(pieces[i].path, start: start, end: end, offset: offset)
+        }
+      }
+    }
+    let out = CGMutablePath()
+    for p in pieces { out.addPath(p.path) }
+    return out
+  }
+
+  /// Sets the shape layer's path: static, the path keyframes themselves, or
+  /// sampled per frame when modifiers or several animated shapes make it.
+  func geometry(_ style: Style, _ sources: [SourceRef], _ shape: CAShapeLayer, _ timeline: Timeline) throws {
+    let props = sources.flatMap { $0.source.properties + $0.modifiers.flatMap(\.properties) }
+    let first = props.map(\.firstFrame).min() ?? 0
+    shape.path = path(sources, at: first)
+    guard let (a, b) = range(props) else { return }
+    if sources.count == 1, sources[0].modifiers.isEmpty, case .path(let p) = sources[0].source,
+      Set(p.keyframes.map(\.value.count)).count == 1
+    {
+      animate(shape, p, "path", timeline) { BezierShape(vector: $0, closed: p.closed).cgPath }
+      return
+    }
+    try budget(from: a, to: b, elements: shape.path?.elements.count ?? 0, path: style.node.path)
+    let anim = Animations.sampled(
+      keyPath: "path", from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames, discrete: true
+    ) { self.path(sources, at: $0) }
+    shape.add(anim, forKey: "path")
+  }
+
+  // MARK: Gradients
+
+  /// Colors and locations of gradient stops at a value: `count` color stops
+  /// (position, r, g, b), then opacity stops (position, alpha).
+  func gradientStops(_ v: [Double], count: Int) -> (colors: [CGColor], locations: [NSNumber]) {
+    let n = min(count, v.count / 4)
+    var colorStops: [(Double, [Double])] = []
+    for i in 0..<n { colorStops.append((v[4 * i], [v[4 * i + 1], v[4 * i + 2], v[4 * i + 3]])) }
+    var alphaStops: [(Double, Double)] = []
+    var i = 4 * n
+    while i + 1 < v.count {
+      alphaStops.append((v[i], v[i + 1]))
+      i += 2
+    }
+    guard !colorStops.isEmpty else { return ([.black, .black], [0, 1]) }
+    func interpolate<T>(_ stops: [(Double, T)], _ x: Double, _ mix: (T, T, Double) -> T) -> T {
+      if x <= stops[0].0 { return stops[0].1 }
+      for j in 1..<stops.count where x <= stops[j].0 {
+        let span = stops[j].0 - stops[j - 1].0
+        return mix(stops[j - 1].1, stops[j].1, span > 0 ? (x - stops[j - 1].0) / span : 1)
+      }
+      return stops[stops.count - 1].1
+    }
+    let colorCurve = Self.midpoints(colorStops.map { ($0.0, $0.1) })
+    let alphaCurve = Self.midpoints(alphaStops.map { ($0.0, [$0.1]) })
+    var positions = colorCurve.positions
+    if !alphaStops.isEmpty { positions = Array(Set(positions + alphaCurve.positions)).sorted() }
+    var colors: [CGColor] = []
+    for x in positions {
+      let c = colorCurve.value(x)
+      let alpha = alphaStops.isEmpty ? 1 : alphaCurve.value(x)[0]
+      colors.append(color(c + [alpha]))
+    }
+    _ = interpolate(colorStops, 0) { a, _, _ in a }
+    return (colors, positions.map { NSNumber(value: $0) })
+  }
+
+  /// Gradient stops with After Effects' midpoints: Bodymovin writes a
+  /// midpoint between two stops as a stop of their average color; After
+  /// Effects blends with a power curve that reaches half way there
+  /// (`u^(ln 0.5 / ln m)`). Such stops become a curve sampled into stops.
+  struct StopCurve {
+    var stops: [(Double, [Double])]
+    /// Per segment start index: the exponent of the curve (1 = linear).
+    var exponents: [Double]
+    var positions: [Double]
+
+    func value(_ x: Double) -> [Double] {
+      guard let first = stops.first else { return [0] }
+      if x <= first.0 { return first.1 }
+      for j in 1..<stops.count where x <= stops[j].0 {
+        let span = stops[j].0 - stops[j - 1].0
+        var t = span > 0 ? (x - stops[j - 1].0) / span : 1
+        t = pow(max(t, 0), exponents[j - 1])
+        return zip(stops[j - 1].1, stops[j].1).map { $0 + ($1 - $0) * t }
+      }
+      return stops[stops.count - 1].1
+    }
+  }
+
+  static func midpoints(_ given: [(Double, [Double])]) -> StopCurve {
+    var stops: [(Double, [Double])] = []
+    var exponents: [Double] = []
+    var positions: [Double] = []
+    var i = 0
+    while i < given.count {
+      stops.append(given[i])
+      if i + 2 < given.count {
+        let a = given[i]
+        let m = given[i + 1]
+        let b = given[i + 2]
+        let average = zip(a.1, b.1).map { ($0 + $1) / 2 }
+        let isMidpoint =
+          a.1 != b.1 && zip(average, m.1).allSatisfy { abs($0 - $1) < 0.004 } && b.0 > a.0 && m.0 > a.0
+          && m.0 < b.0
+        if isMidpoint {
+          let r = (m.0 - a.0) / (b.0 - a.0)
+          exponents.append(abs(r - 0.5) < 1e-3 ? 1 : log(0.5) / log(r))
+          i += 2
+          continue
+        }
+      }
+      exponents.append(1)
+      i += 1
+    }
+    for j in 0..<stops.count {
+      positions.append(stops[j].0)
+      if j + 1 < stops.count, exponents[j] != 1 {
+        let a = stops[j].0
+        let b = stops[j + 1].0
+        for k in 1..<32 { positions.append(a + (b - a) * Double(k) / 32) }
+      }
+    }
+    return StopCurve(stops: stops, exponents: exponents, positions: positions)
+  }
+
+  func gradientSetup(_ g: CAGradientLayer, _ style: Style, _ sources: [SourceRef], _ timeline: Timeline) throws {
+    g.type = style.radial ? .radial : .axial
+    // The gradient covers the shape's bounds (with room for strokes); the
+    // layer's coordinates are its parent's.
+    let props = sources.flatMap { $0.source.properties }
+    var box = path(sources, at: props.map(\.firstFrame).min() ?? 0).boundingBoxOfPath
+    if range(props) != nil || box.isNull || box.isEmpty {
+      let big = max(width, height) * 4 + 100
+      box = CGRect(x: -big, y: -big, width: 2 * big, height: 2 * big)
+    }
+    let pad = style.isStroke ? CGFloat(style.width.keyframes.map { $0.value[0] }.max() ?? 0) + 2 : 2
+    box = box.insetBy(dx: -pad, dy: -pad)
+    if style.radial {
+      let side = max(box.width, box.height)
+      box = CGRect(x: box.midX - side / 2, y: box.midY - side / 2, width: side, height: side)
+    }
+    g.anchorPoint = .zero
+    g.bounds = box
+    g.position = box.origin
+    let stops = gradientStops(style.stops.first, count: style.colorStops)
+    g.colors = stops.colors
+    g.locations = stops.locations
+    if style.stops.isAnimated {
+      animate(g, style.stops, "colors", timeline) { self.gradientStops($0, count: style.colorStops).colors }
+    }
+    func unit(_ v: [Double]) -> CGPoint {
+      CGPoint(x: (CGFloat(v[0]) - box.minX) / box.width, y: (CGFloat(v[1]) - box.minY) / box.height)
+    }
+    func endPoint(_ s: [Double], _ e: [Double]) -> CGPoint {
+      guard style.radial else { return unit(e) }
+      let r = hypot(e[0] - s[0], e[1] - s[1])
+      let u = unit(s)
+      return CGPoint(x: u.x + CGFloat(r) / box.width, y: u.y + CGFloat(r) / box.height)
+    }
+    g.startPoint = unit(style.start.first)
+    g.endPoint = endPoint(style.start.first, style.end.first)
+    if !style.radial || !style.start.isAnimated {
+      animate(g, style.start, "startPoint", timeline) { unit($0) }
+    }
+    if style.radial, let (a, b) = range([style.start, style.end]) {
+      try budget(from: a, to: b, path: style.node.path)
+      g.add(
+        Animations.sampled(
+          keyPath: "startPoint", from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+          discrete: false) { unit(style.start.value(at: $0)) }, forKey: "startPoint")
+      g.add(
+        Animations.sampled(
+          keyPath: "endPoint", from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+          discrete: false) { endPoint(style.start.value(at: $0), style.end.value(at: $0)) }, forKey: "endPoint")
+    } else if !style.radial {
+      animate(g, style.end, "endPoint", timeline) { unit($0) }
+    }
+    // The mask shape is in the gradient layer's coordinates (its bounds'
+    // origin is the parent's point at the same place), so paths need no shift.
+  }
+}

@@ -1,0 +1,374 @@
+import Foundation
+import Lamina
+import LaminaLottie
+import XCTest
+
+/// The tree the importer builds and the values its animations take at
+/// given times (rows of docs/lottie.md that need no golden image).
+final class LottieModelTests: XCTestCase {
+  typealias S = LottieTestSupport
+
+  func testDocumentFieldsAndMarkers() throws {
+    let doc = """
+      {"v": "5.7.0", "fr": 30, "ip": 10, "op": 70, "w": 200, "h": 100, "layers": [],
+       "markers": [{"cm": "intro", "tm": 10, "dr": 20}, {"cm": "loop", "tm": 30, "dr": 40}]}
+      """
+    let a = try S.load(doc)
+    XCTAssertEqual(a.width, 200)
+    XCTAssertEqual(a.height, 100)
+    XCTAssertEqual(a.frameRate, 30)
+    XCTAssertEqual(a.inPoint, 10)
+    XCTAssertEqual(a.outPoint, 70)
+    XCTAssertEqual(a.duration, 2)
+    XCTAssertEqual(
+      a.markers,
+      [
+        LottieMarker(name: "intro", startFrame: 10, durationFrames: 20),
+        LottieMarker(name: "loop", startFrame: 30, durationFrames: 40),
+      ])
+    XCTAssertEqual(a.marker(named: "loop")?.startFrame, 30)
+    XCTAssertEqual(a.time(ofFrame: 40), 1)
+    XCTAssertEqual(a.rootLayer.bounds, CGRect(x: 0, y: 0, width: 200, height: 100))
+    XCTAssertEqual(a.rootLayer.anchorPoint, .zero)
+    XCTAssertEqual(a.rootLayer.position, .zero)
+    let scene = a.makeScene()
+    XCTAssertEqual(scene.canvas.width, 200)
+    XCTAssertTrue(scene.root === a.rootLayer)
+  }
+
+  /// Frame F of the document shows at scene time (F − ip) / fr: a layer
+  /// visible on [20, 40) of a document whose ip is 10.
+  func testLayerVisibleOnItsInToOutPoints() throws {
+    let doc = """
+      {"v": "5", "fr": 10, "ip": 10, "op": 60, "w": 10, "h": 10,
+       "layers": [{"ty": 3, "nm": "n", "ip": 20, "op": 40, "st": 0, "ks": {}}]}
+      """
+    let a = try S.load(doc)
+    let layer = try XCTUnwrap(a.rootLayer.sublayers?.first)
+    for (frame, hidden) in [(10.0, true), (19.0, true), (20.0, false), (39.0, false), (39.9, false), (40.0, true), (50.0, true)] {
+      let p = S.presentation(a, at: a.time(ofFrame: frame))
+      let shown = try XCTUnwrap(p.sublayers?.first)
+      XCTAssertEqual(shown.isHidden, hidden, "frame \(frame)")
+    }
+    XCTAssertTrue(layer.isHidden)
+  }
+
+  /// Keyframes: linear, bezier-eased (the segment's timing function) and
+  /// hold, at frames between them.
+  func testKeyframeInterpolation() throws {
+    let layer = """
+      [{"ty": 3, "nm": "n", "ip": 0, "op": 60, "st": 0, "ks": {
+        "p": {"a": 1, "k": [
+          {"t": 0, "s": [0, 0], "o": {"x": [0.5], "y": [0]}, "i": {"x": [0.5], "y": [1]}},
+          {"t": 20, "s": [100, 0], "h": 1},
+          {"t": 40, "s": [100, 50]}]},
+        "o": {"a": 1, "k": [{"t": 0, "s": [0]}, {"t": 60, "s": [100]}]}}}]
+      """
+    let a = try S.load(S.document(layers: layer))
+    func position(_ frame: Double) throws -> CGPoint {
+      let p = S.presentation(a, at: a.time(ofFrame: frame))
+      return try XCTUnwrap(S.named("n", in: p)).position
+    }
+    XCTAssertEqual(try position(0).x, 0, accuracy: 1e-6)
+    // Symmetric ease in-out: half way at the middle, slow near the ends.
+    XCTAssertEqual(try position(10).x, 50, accuracy: 0.5)
+    XCTAssertLessThan(try position(2).x, 10 * 0.5)
+    XCTAssertEqual(try position(20).x, 100, accuracy: 1e-6)
+    // Hold: stays until the next keyframe, then jumps.
+    XCTAssertEqual(try position(39).y, 0, accuracy: 1e-6)
+    XCTAssertEqual(try position(40).y, 50, accuracy: 1e-6)
+    XCTAssertEqual(try position(59).y, 50, accuracy: 1e-6)
+    // The opacity is on the layer's inner (anchor) layer: linear.
+    let p = S.presentation(a, at: a.time(ofFrame: 30))
+    let inner = try XCTUnwrap(S.named("n", in: p)?.sublayers?.first)
+    XCTAssertEqual(Double(inner.opacity), 0.5, accuracy: 1e-3)
+  }
+
+  /// A path keyframe animation is a CAKeyframeAnimation of `path` with the
+  /// document's key times.
+  func testPathKeyframesBecomeAPathAnimation() throws {
+    let shape = """
+      [{"ty": "sh", "ks": {"a": 1, "k": [
+        {"t": 0, "s": [{"v": [[0, 0], [10, 0], [10, 10]], "i": [[0, 0], [0, 0], [0, 0]], "o": [[0, 0], [0, 0], [0, 0]], "c": true}]},
+        {"t": 30, "s": [{"v": [[0, 0], [20, 0], [20, 20]], "i": [[0, 0], [0, 0], [0, 0]], "o": [[0, 0], [0, 0], [0, 0]], "c": true}]}]}},
+       \(S.redFill)]
+      """
+    let a = try S.load(S.document(layers: "[" + S.shapeLayer(shape) + "]"))
+    let layer = try XCTUnwrap(S.first(CAShapeLayer.self, in: a.rootLayer))
+    let anim = try XCTUnwrap(layer.animation(forKey: "path") as? CAKeyframeAnimation)
+    XCTAssertEqual(anim.values?.count, 2)
+    XCTAssertEqual(anim.keyTimes, [0, 1])
+    XCTAssertEqual(anim.duration, 0.5, accuracy: 1e-9)
+    let p = S.presentation(a, at: 0.25)
+    let shown = try XCTUnwrap(S.first(CAShapeLayer.self, in: p))
+    XCTAssertEqual(shown.path?.boundingBoxOfPath, CGRect(x: 0, y: 0, width: 15, height: 15))
+  }
+
+  /// Parenting: a child moves with its parent's transform, not its opacity.
+  func testParentingAppliesTransformNotOpacity() throws {
+    let layers = """
+      [{"ty": 3, "ind": 2, "nm": "child", "parent": 1, "ip": 0, "op": 60, "st": 0, "ks": {"p": {"a": 0, "k": [10, 0]}}},
+       {"ty": 3, "ind": 1, "nm": "parent", "ip": 0, "op": 60, "st": 0,
+        "ks": {"p": {"a": 0, "k": [50, 50]}, "r": {"a": 0, "k": 90}, "o": {"a": 0, "k": 20}}}]
+      """
+    let a = try S.load(S.document(layers: layers))
+    let child = try XCTUnwrap(S.named("child", in: a.rootLayer)?.sublayers?.first)
+    let origin = child.convert(CGPoint.zero, to: a.rootLayer)
+    XCTAssertEqual(origin.x, 50, accuracy: 1e-6)
+    XCTAssertEqual(origin.y, 60, accuracy: 1e-6)
+    var opacity: Float = 1
+    var l: CALayer? = child
+    while let x = l {
+      opacity *= x.opacity
+      l = x.superlayer
+    }
+    XCTAssertEqual(opacity, 1)
+  }
+
+  /// Precomp time: st shifts and sr stretches the inner composition.
+  func testPrecompStartTimeAndStretch() throws {
+    let assets = """
+      [{"id": "c", "layers": [{"ty": 3, "nm": "inner", "ip": 0, "op": 1000, "st": 0,
+        "ks": {"r": {"a": 1, "k": [{"t": 0, "s": [0]}, {"t": 100, "s": [100]}]}}}]}]
+      """
+    let layers = #"[{"ty": 0, "refId": "c", "ip": 0, "op": 1000, "st": 20, "sr": 2, "w": 100, "h": 100, "ks": {}}]"#
+    let a = try S.load(S.document(layers: layers, assets: assets, op: 1000))
+    // Frame 60: inner frame (60 − 20) / 2 = 20, rotation 20°.
+    let p = S.presentation(a, at: a.time(ofFrame: 60))
+    let inner = try XCTUnwrap(S.named("inner", in: p))
+    let angle = atan2(Double(inner.transform.m12), Double(inner.transform.m11)) * 180 / .pi
+    XCTAssertEqual(angle, 20, accuracy: 1e-3)
+  }
+
+  /// Time remapping (linear): the inner composition at tm(t) seconds.
+  func testTimeRemapping() throws {
+    let assets = """
+      [{"id": "c", "layers": [{"ty": 3, "nm": "inner", "ip": 0, "op": 1000, "st": 0,
+        "ks": {"r": {"a": 1, "k": [{"t": 0, "s": [0]}, {"t": 60, "s": [60]}]}}}]}]
+      """
+    // tm runs the inner time backwards: 1 s at frame 0, 0 s at frame 60.
+    let layers = """
+      [{"ty": 0, "refId": "c", "ip": 0, "op": 60, "st": 0, "w": 100, "h": 100, "ks": {},
+        "tm": {"a": 1, "k": [{"t": 0, "s": [1]}, {"t": 60, "s": [0]}]}}]
+      """
+    let a = try S.load(S.document(layers: layers, assets: assets))
+    for (frame, expected) in [(0.0, 60.0), (15.0, 45.0), (45.0, 15.0)] {
+      let p = S.presentation(a, at: a.time(ofFrame: frame))
+      let inner = try XCTUnwrap(S.named("inner", in: p))
+      let angle = atan2(Double(inner.transform.m12), Double(inner.transform.m11)) * 180 / .pi
+      XCTAssertEqual(angle, expected, accuracy: 1e-3, "frame \(frame)")
+    }
+    XCTAssertEqual(a.unsupported, [])
+  }
+
+  /// 3D layers: rx, ry and orientation make a 3D matrix (sampled when animated).
+  func test3DLayerRotation() throws {
+    let layers = """
+      [{"ty": 3, "nm": "n", "ddd": 1, "ip": 0, "op": 60, "st": 0,
+        "ks": {"p": {"a": 0, "k": [50, 50, 0]}, "ry": {"a": 0, "k": 60}, "rx": {"a": 0, "k": 0}, "rz": {"a": 0, "k": 0},
+               "or": {"a": 0, "k": [0, 0, 0]}}}]
+      """
+    let a = try S.load(S.document(layers: layers))
+    let n = try XCTUnwrap(S.named("n", in: a.rootLayer))
+    // A point 10 to the right is foreshortened by cos 60°.
+    let x = 10 * n.transform.m11 + n.transform.m41
+    XCTAssertEqual(Double(x), 55, accuracy: 1e-6)
+    XCTAssertEqual(Double(n.transform.m13), sin(60 * Double.pi / 180), accuracy: 1e-6)
+  }
+
+  /// Skew and skew axis use the full matrix (lottie-web's order).
+  func testSkewMatrix() throws {
+    let layers = """
+      [{"ty": 3, "nm": "n", "ip": 0, "op": 60, "st": 0,
+        "ks": {"sk": {"a": 0, "k": 45}, "sa": {"a": 0, "k": 0}}}]
+      """
+    let a = try S.load(S.document(layers: layers))
+    let n = try XCTUnwrap(S.named("n", in: a.rootLayer))
+    // Skew 45° along x: a point at y = 10 moves by −10 in x.
+    let x = 10 * n.transform.m21
+    XCTAssertEqual(Double(x), -10, accuracy: 1e-6)
+  }
+
+  func testTextLayerIsACATextLayer() throws {
+    let text = """
+      [{"ty": 5, "ip": 0, "op": 60, "st": 0, "ks": {"p": {"a": 0, "k": [10, 50]}},
+        "t": {"d": {"k": [{"t": 0, "s": {"t": "Hello\\rworld", "s": 24, "f": "Sans-Bold", "fc": [0, 0, 1], "j": 2, "lh": 28}}]},
+              "a": [{"s": {}, "a": {"o": {"a": 0, "k": 0}}}]}}]
+      """
+    let extra = #""fonts": {"list": [{"fName": "Sans-Bold", "fFamily": "DejaVu Sans", "fStyle": "Bold"}]}"#
+    let a = try S.load(S.document(layers: text, extra: extra))
+    let t = try XCTUnwrap(S.first(CATextLayer.self, in: a.rootLayer))
+    XCTAssertEqual(t.string as? String, "Hello\nworld")
+    XCTAssertEqual(t.fontSize, 24)
+    XCTAssertEqual(t.font as? String, "DejaVu Sans")
+    XCTAssertEqual(t.foregroundColor, CGColor(red: 0, green: 0, blue: 1, alpha: 1))
+    XCTAssertEqual(t.alignmentMode, .center)
+    XCTAssertEqual(
+      a.unsupported,
+      [
+        LottieUnsupported(feature: "text animator", path: "layers[0].t.a"),
+        LottieUnsupported(
+          feature: "font style 'Bold' (the text layer takes a family only)", path: "layers[0].t.d.k[0].s.f"),
+      ])
+  }
+
+  func testRepeaterMakesCopiesWithTransformAndOpacity() throws {
+    let shapes = """
+      [{"ty": "gr", "it": [\(S.rect(x: 0, y: 0, w: 10, h: 10)), \(S.redFill),
+        {"ty": "rp", "c": {"a": 0, "k": 3}, "o": {"a": 0, "k": 0}, "m": 1,
+         "tr": {"p": {"a": 0, "k": [20, 0]}, "a": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [100, 100]},
+                "r": {"a": 0, "k": 0}, "so": {"a": 0, "k": 100}, "eo": {"a": 0, "k": 20}}},
+        {"ty": "tr", "p": {"a": 0, "k": [0, 0]}}]}]
+      """
+    let a = try S.load(S.document(layers: "[" + S.shapeLayer(shapes) + "]"))
+    let holder = try XCTUnwrap(S.named("repeater", in: a.rootLayer))
+    let copies = try XCTUnwrap(holder.sublayers)
+    XCTAssertEqual(copies.count, 3)
+    XCTAssertEqual(copies.map { $0.transform.m41 }, [0, 20, 40])
+    XCTAssertEqual(copies.map { Double($0.opacity) }, [1, 0.6, 0.2].map { $0 }, accuracy: 1e-6)
+  }
+
+  func testBlendModesAndEffects() throws {
+    let layers = """
+      [{"ty": 3, "nm": "n", "bm": 1, "ip": 0, "op": 60, "st": 0, "ks": {},
+        "ef": [{"ty": 29, "nm": "Gaussian Blur", "ef": [{"v": {"a": 0, "k": 8}}]},
+               {"ty": 25, "nm": "Drop Shadow", "ef": [{"v": {"a": 0, "k": [1, 0, 0, 1]}}, {"v": {"a": 0, "k": 255}},
+                  {"v": {"a": 0, "k": 180}}, {"v": {"a": 0, "k": 4}}, {"v": {"a": 0, "k": 6}}]},
+               {"ty": 5, "nm": "Fractal Noise", "ef": []}]}]
+      """
+    let a = try S.load(S.document(layers: layers))
+    let n = try XCTUnwrap(S.named("n", in: a.rootLayer))
+    XCTAssertEqual((n.compositingFilter as? CIFilter)?.name, "CIMultiplyBlendMode")
+    let inner = try XCTUnwrap(n.sublayers?.first)
+    let blur = try XCTUnwrap(inner.filters?.first as? CIFilter)
+    XCTAssertEqual(blur.name, "CIGaussianBlur")
+    XCTAssertEqual(blur.value(forKey: "inputRadius") as? CGFloat, 4)
+    XCTAssertEqual(inner.shadowOpacity, 1)
+    XCTAssertEqual(inner.shadowColor, CGColor(red: 1, green: 0, blue: 0, alpha: 1))
+    XCTAssertEqual(inner.shadowOffset.width, 0, accuracy: 1e-9)
+    XCTAssertEqual(inner.shadowOffset.height, 4, accuracy: 1e-9)
+    XCTAssertEqual(inner.shadowRadius, 3)
+    XCTAssertEqual(a.unsupported, [LottieUnsupported(feature: "effect: Fractal Noise", path: "layers[0].ef[2]")])
+  }
+
+  func testFillAndTintEffectsAreColorMatrices() throws {
+    let layers = """
+      [{"ty": 3, "nm": "n", "ip": 0, "op": 60, "st": 0, "ks": {},
+        "ef": [{"ty": 21, "nm": "Fill", "ef": [{"v": {"a": 0, "k": 0}}, {"v": {"a": 0, "k": 0}},
+                  {"v": {"a": 0, "k": [0, 1, 0, 1]}}, {"v": {"a": 0, "k": 0}}, {"v": {"a": 0, "k": 0}},
+                  {"v": {"a": 0, "k": 0}}, {"v": {"a": 0, "k": 0.5}}]},
+               {"ty": 20, "nm": "Tint", "ef": [{"v": {"a": 0, "k": [0, 0, 0, 1]}}, {"v": {"a": 0, "k": [1, 0, 0, 1]}},
+                  {"v": {"a": 1, "k": [{"t": 0, "s": [100]}, {"t": 10, "s": [50]}]}}]}]}]
+      """
+    let a = try S.load(S.document(layers: layers))
+    let inner = try XCTUnwrap(S.named("n", in: a.rootLayer)?.sublayers?.first)
+    let filters = try XCTUnwrap(inner.filters as? [CIFilter])
+    XCTAssertEqual(filters.map(\.name), ["CIColorMatrix", "CIColorMatrix"])
+    // Fill at 50 %: half the colour, half green.
+    XCTAssertEqual((filters[0].value(forKey: "inputRVector") as? CIVector)?.values, [0.5, 0, 0, 0])
+    XCTAssertEqual((filters[0].value(forKey: "inputBiasVector") as? CIVector)?.values, [0, 0.5, 0, 0])
+    // Tint black -> red at 100 %: red = luminance, green and blue 0.
+    XCTAssertEqual((filters[1].value(forKey: "inputRVector") as? CIVector)?.values, [0.2126, 0.7152, 0.0722, 0])
+    XCTAssertEqual((filters[1].value(forKey: "inputGVector") as? CIVector)?.values, [0, 0, 0, 0])
+    XCTAssertEqual(
+      a.unsupported, [LottieUnsupported(feature: "animated effect: Tint (first value used)", path: "layers[0].ef[1]")])
+  }
+
+  func testExpressionsUseTheStaticValueAndAreReported() throws {
+    let layers = """
+      [{"ty": 3, "nm": "n", "ip": 0, "op": 60, "st": 0,
+        "ks": {"p": {"a": 0, "k": [30, 40], "x": "wiggle(2, 10)"}}}]
+      """
+    let a = try S.load(S.document(layers: layers))
+    XCTAssertEqual(S.named("n", in: a.rootLayer)?.position, CGPoint(x: 30, y: 40))
+    XCTAssertEqual(a.unsupported, [LottieUnsupported(feature: "expression", path: "layers[0].ks.p.x")])
+  }
+
+  /// Mattes: the matted layer sits in a wrapper whose mask is the matte
+  /// layer's tree; the matte layer (td) is not drawn itself.
+  func testTrackMatteWrapsTheLayer() throws {
+    for (tt, tp) in [(1, ""), (3, ""), (1, #", "tp": 1"#)] {
+      let matte = #"{"ty": 4, "ind": 1, "nm": "matte", "td": 1, "ip": 0, "op": 60, "st": 0, "ks": {}, "shapes": [\#(S.rect()), \#(S.redFill)]}"#
+      let content = #"{"ty": 4, "ind": 2, "nm": "content", "tt": \#(tt)\#(tp), "ip": 0, "op": 60, "st": 0, "ks": {}, "shapes": [\#(S.rect(w: 60, h: 60)), \#(S.redFill)]}"#
+      let layers = tp.isEmpty ? "[\(matte), \(content)]" : "[\(content), \(matte)]"
+      let a = try S.load(S.document(layers: layers))
+      let top = try XCTUnwrap(a.rootLayer.sublayers)
+      XCTAssertEqual(top.count, 1, "tt \(tt) \(tp)")
+      let wrapper = try XCTUnwrap(top.first)
+      XCTAssertEqual(wrapper.name, "matte")
+      XCTAssertEqual(wrapper.sublayers?.map(\.name), ["content"])
+      XCTAssertEqual(wrapper.mask?.name, "matte")
+    }
+  }
+
+  func testMaskModesBuildMaskLayers() throws {
+    func mask(_ mode: String, inv: Bool = false) -> String {
+      #"{"mode": "\#(mode)", "inv": \#(inv), "pt": {"a": 0, "k": {"v": [[0, 0], [10, 0], [10, 10]], "c": true}}, "o": {"a": 0, "k": 50}}"#
+    }
+    let layers = """
+      [{"ty": 4, "nm": "n", "ip": 0, "op": 60, "st": 0, "ks": {}, "shapes": [\(S.rect()), \(S.redFill)],
+        "masksProperties": [\(mask("a")), \(mask("s")), \(mask("i", inv: true)), \(mask("n"))]}]
+      """
+    let a = try S.load(S.document(layers: layers))
+    let inner = try XCTUnwrap(S.named("n", in: a.rootLayer)?.sublayers?.first)
+    let holder = try XCTUnwrap(inner.sublayers?.first)
+    // Intersect (last that applies) masks everything before it.
+    let intersect = try XCTUnwrap(holder.mask?.mask as? CAShapeLayer)
+    XCTAssertEqual(intersect.fillRule, .evenOdd)
+    XCTAssertEqual(intersect.opacity, 0.5)
+    XCTAssertEqual(a.unsupported, [])
+  }
+
+  func testMergePathsAndUnknownShapesAreReported() throws {
+    let shapes = "[\(S.rect()), {\"ty\": \"mm\", \"mm\": 3}, {\"ty\": \"xx\"}, \(S.redFill)]"
+    let a = try S.load(S.document(layers: "[" + S.shapeLayer(shapes) + "]"))
+    XCTAssertEqual(
+      a.unsupported,
+      [
+        LottieUnsupported(feature: "merge paths mode 3 (paths kept as they are)", path: "layers[0].shapes[1]"),
+        LottieUnsupported(feature: "shape 'xx'", path: "layers[0].shapes[2]"),
+      ])
+  }
+
+  func testUnsupportedLayerKindsAreReported() throws {
+    let layers = """
+      [{"ty": 13, "ip": 0, "op": 60, "st": 0, "ks": {}}, {"ty": 6, "ip": 0, "op": 60, "st": 0, "ks": {}},
+       {"ty": 3, "ip": 0, "op": 60, "st": 0, "ks": {}, "tm": {"a": 0, "k": 1}}]
+      """
+    let a = try S.load(S.document(layers: layers))
+    XCTAssertEqual(
+      a.unsupported,
+      [
+        LottieUnsupported(feature: "time remapping on a non-precomp layer", path: "layers[2].tm"),
+        LottieUnsupported(feature: "audio layer", path: "layers[1].ty"),
+        LottieUnsupported(feature: "camera layer", path: "layers[0].ty"),
+      ])
+  }
+
+  func testHugeStaticNumbersAreRefused() {
+    let star = #"{"ty": "sr", "sy": 1, "pt": {"a": 0, "k": -1e300}, "or": {"a": 0, "k": 10}, "ir": {"a": 0, "k": 5}}"#
+    XCTAssertEqual(
+      S.error(S.document(layers: "[" + S.shapeLayer("[\(star)]") + "]")),
+      "test.json: layers[0].shapes[0].pt.k: -1e+300 is out of range (at most 1000000000 in magnitude)")
+  }
+
+  func testHiddenLayersAndShapesAreLeftOut() throws {
+    let layers = """
+      [{"ty": 3, "nm": "gone", "hd": true, "ip": 0, "op": 60, "st": 0, "ks": {}},
+       \(S.shapeLayer("[\(S.rect()), {\"ty\": \"fl\", \"hd\": true, \"c\": {\"a\": 0, \"k\": [0, 1, 0, 1]}}, \(S.redFill)]"))]
+      """
+    let a = try S.load(S.document(layers: layers))
+    XCTAssertNil(S.named("gone", in: a.rootLayer))
+    let fills = S.all(a.rootLayer).compactMap { $0 as? CAShapeLayer }
+    XCTAssertEqual(fills.count, 1)
+    XCTAssertEqual(fills.first?.fillColor, CGColor(red: 1, green: 0, blue: 0, alpha: 1))
+    XCTAssertEqual(a.layerCount, 1)
+  }
+}
+
+private func XCTAssertEqual(
+  _ a: [Double], _ b: [Double], accuracy: Double, file: StaticString = #filePath, line: UInt = #line
+) {
+  XCTAssertEqual(a.count, b.count, file: file, line: line)
+  for (x, y) in zip(a, b) { XCTAssertEqual(x, y, accuracy: accuracy, file: file, line: line) }
+}
