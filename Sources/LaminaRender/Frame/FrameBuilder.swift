@@ -28,6 +28,9 @@ public struct FrameBuilder {
   let canvasToPixels: CATransform3D
   let targetBounds: PixelRect
   var nextGroupID = 0
+  /// The model layer being visited: items and passes made now are its
+  /// (`DrawItem.source`, `GroupPass.source`).
+  var currentLayer: ObjectIdentifier?
   /// Scene time in seconds, for what is a function of time while drawn
   /// (emitter particles).
   public var time: Double = 0
@@ -135,6 +138,11 @@ public struct FrameBuilder {
     _ layer: CALayer, parentToTarget: CATransform3D, parentSublayers: CATransform3D?,
     flipped: Bool, into commands: inout [DrawCommand]
   ) {
+    let enclosing = currentLayer
+    let source = ObjectIdentifier(layer.model())
+    currentLayer = source
+    let (start, groups) = (commands.count, nextGroupID)
+    defer { currentLayer = enclosing }
     if retaining, let tree = retained {
       visitRetained(
         layer, parentToTarget: parentToTarget, parentSublayers: parentSublayers, flipped: flipped,
@@ -143,6 +151,24 @@ public struct FrameBuilder {
       derive(
         layer, parentToTarget: parentToTarget, parentSublayers: parentSublayers, flipped: flipped,
         into: &commands)
+    }
+    // The passes made just now for this layer (its sublayers' have theirs).
+    if nextGroupID != groups, start <= commands.count {
+      Self.claim(commands[start...], for: source)
+    }
+  }
+
+  /// Names `source` as the layer of the passes among `commands` (and those
+  /// nested in them) that have none yet.
+  static func claim(_ commands: ArraySlice<DrawCommand>, for source: ObjectIdentifier) {
+    for command in commands {
+      guard case .group(let group) = command, group.source == nil else { continue }
+      group.source = source
+      claim(group.commands[...], for: source)
+      if let mask = group.mask, mask.source == nil {
+        mask.source = source
+        claim(mask.commands[...], for: source)
+      }
     }
   }
 
@@ -591,7 +617,7 @@ public struct FrameBuilder {
     guard !bounds.isEmpty else { return nil }
     return DrawItem(
       material: material, clippedPolygon: clipped, rect: rect, uv: uv, matrix: m, color: color,
-      bounds: bounds, layerName: name)
+      bounds: bounds, layerName: name, source: currentLayer)
   }
 }
 
