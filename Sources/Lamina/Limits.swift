@@ -159,5 +159,11 @@ public struct LimitExceeded: Error, Equatable, CustomStringConvertible {
     self.init(what: what, found: String(found), limit: String(limit), name: name)
   }
 
-  public var description: String { "\(what): \(found), over the limit of \(limit) (\(name))" }
+  /// What to change to stay within the limit, when a number can say it
+  /// ("lengths adding up to at least 0.02 points keep the dashes within it").
+  public var advice: String?
+
+  public var description: String {
+    "\(what): \(found), over the limit of \(limit) (\(name))" + (advice.map { "; \($0)" } ?? "")
+  }
 }

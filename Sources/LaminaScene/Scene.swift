@@ -84,7 +84,7 @@ public struct Scene {
 
   /// The scene error for a violation found in this scene's tree.
   public func error(for violation: LimitViolation, time: Double? = nil) -> SceneError {
-    var place = path(of: violation.layer) ?? violation.layer.name.map { "layer '\($0)'" } ?? "a layer"
+    var place = path(of: violation.layer) ?? violation.layer.name.map { "layer \(MessageText.quoted($0))" } ?? "a layer"
     if let key = violation.key { place += ".\(key)" }
     if let time { place += " at \(Self.seconds(time)) s" }
     return .limitExceeded(file: fileName, path: place, exceeded: violation.exceeded)
