@@ -262,11 +262,14 @@ extension FramePlanner {
       item.blend = group.blend
       return item
     }
-    let area = Self.targetArea(group.bounds, region)
+    // Only what the group's target holds was drawn.
+    var area = Self.targetArea(group.bounds, region)
+    if let made = groupAreas[group.id] { area = area.intersection(made) }
+    guard !area.isEmpty else { return nil }
     let rect = CGRect(x: area.x, y: area.y, width: area.width, height: area.height)
     let material: Material = group.mask.map { .masked(group.id, mask: $0.id) } ?? .group(group.id)
     var item = DrawItem(
-      material: material, clippedPolygon: nil, rect: rect, uv: textureRect(of: group),
+      material: material, clippedPolygon: nil, rect: rect, uv: textureRect(of: group, area: area),
       matrix: CATransform3DIdentity, color: SIMD4(repeating: group.opacity), bounds: area,
       layerName: nil, antialiased: false, clipPlanes: group.clipPlanes)
     item.clip = group.clip
