@@ -49,4 +49,41 @@ final class GroupAreaTests: XCTestCase {
       XCTAssertEqual(off, 0, "frame \(k) against the first: \(off) bytes differ")
     }
   }
+
+  /// The metamorphic finding partial-redraw seed 778661: a filtered group's
+  /// target starts at an even pixel, a row above the group's bounds here;
+  /// a color matrix adding alpha showed that row (alpha 51 at y = 8), which
+  /// the frame's damage (the group's bounds) did not hold, so a partial
+  /// redraw missed it. The group draws its bounds only.
+  func testAFilteredGroupDrawsItsBoundsOnly() throws {
+    let json = """
+      {"lamina": 1, "canvas": {"width": 65, "height": 84},
+       "root": {"sublayers": [{"bounds": [0, 0, 6, 10], "position": [0, 15], "borderWidth": 2,
+         "filters": [{"name": "CIColorMatrix", "inputBiasVector": [0, 0, 0, 0.2]}]}]}}
+      """
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "lamina-filtered-bounds-\(getpid()).json")
+    try json.write(to: url, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let scene = try SceneLoader.load(contentsOf: url)
+    let root = PresentationTree(root: scene.root).update(time: 0)
+    var builder = FrameBuilder(size: CGSize(width: 65, height: 84), scale: 1)
+    let frame = builder.build(root: root, background: nil)
+    guard case .group(let group)? = frame.commands.first, frame.commands.count == 1 else {
+      return XCTFail("expected one filtered group: \(frame.commands)")
+    }
+    let b = group.bounds
+    XCTAssertEqual(b.y, 9, "the layer (y 10...20) and a pixel of antialiasing")
+    let image = try RenderTestSupport.renderer().render(frame)
+    var outside: [String] = []
+    var drawn = 0
+    for y in 0..<image.height {
+      for x in 0..<image.width where image.pixel(x, y).a > 0 {
+        drawn += 1
+        if !(x >= b.x && x < b.maxX && y >= b.y && y < b.maxY) { outside.append("(\(x), \(y))") }
+      }
+    }
+    XCTAssertGreaterThan(drawn, 30)
+    XCTAssertEqual(outside, [], "drawn outside the group's bounds \(b)")
+  }
 }
