@@ -126,8 +126,8 @@ public enum LayerTreeLimits {
     /// A count as messages write it: whole below 10^15, three digits above,
     /// and finite (a count that overflowed is "more than 1000000000000000").
     static func count(_ v: Double) -> String {
-      v < 1e15 ? String(Int(saturating: v))
-        : v.isFinite ? String(format: "%.3g", v) : "more than 1000000000000000"
+      if v < 1e15 { return String(Int(saturating: v)) }
+      return v.isFinite ? String(format: "%.3g", v) : "more than 1000000000000000"
     }
 
     /// `v` rounded up to three significant digits: a bound to write in advice.

@@ -61,7 +61,8 @@ public struct Scene {
         copies = factor
         break
       }
-      let inner = (layer as? CAReplicatorLayer).map { factor * Double(max($0.instanceCount, 0)) } ?? factor
+      let inner =
+        (layer as? CAReplicatorLayer).map { factor * Double(max($0.instanceCount, 0)) } ?? factor
       for sublayer in layer.sublayers ?? [] { stack.append((sublayer, inner)) }
       if let mask = layer.mask { stack.append((mask, factor)) }
     }
@@ -84,7 +85,9 @@ public struct Scene {
 
   /// The scene error for a violation found in this scene's tree.
   public func error(for violation: LimitViolation, time: Double? = nil) -> SceneError {
-    var place = path(of: violation.layer) ?? violation.layer.name.map { "layer \(MessageText.quoted($0))" } ?? "a layer"
+    var place =
+      path(of: violation.layer) ?? violation.layer.name.map { "layer \(MessageText.quoted($0))" }
+      ?? "a layer"
     if let key = violation.key { place += ".\(key)" }
     if let time { place += " at \(Self.seconds(time)) s" }
     return .limitExceeded(file: fileName, path: place, exceeded: violation.exceeded)

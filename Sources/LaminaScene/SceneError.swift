@@ -76,7 +76,8 @@ public enum SceneError: Error, Equatable, CustomStringConvertible {
       return
         "\(file): \(MessageText.place(path)): unknown transform step \(q(name)); expected one of translate, rotate, scale, perspective, matrix"
     case .unknownImage(let file, let path, let name, let known):
-      let hint = known.isEmpty ? "the scene has no images" : "known images: \(Self.list(known, most: 20))"
+      let hint =
+        known.isEmpty ? "the scene has no images" : "known images: \(Self.list(known, most: 20))"
       return "\(file): \(MessageText.place(path)): no image named \(q(name)) in images (\(hint))"
     case .imageFailed(let file, let path, let message):
       return "\(file): \(MessageText.place(path)): \(message)"

@@ -249,7 +249,7 @@ final class HostileInputTests: XCTestCase {
     XCTAssertEqual(run.status, 1)
     XCTAssertEqual(
       run.stderr,
-      "lamina: shadows.json: frame at t=0 s: pixels of offscreen targets in one frame: 186536320, over the limit of 134217728 (maxOffscreenPixels); the largest pass is the shadow of a layer (blurred offscreen) at root.sublayers[0]\n"
+      "lamina: shadows.json: frame at t=0 s: pixels of offscreen targets in one frame: 187270000, over the limit of 134217728 (maxOffscreenPixels); the largest pass is the shadow of a layer (blurred offscreen) at root.sublayers[0]\n"
     )
     XCTAssertEqual(try leftovers(keeping: ["shadows.json"]), [])
   }

@@ -153,7 +153,11 @@ public enum FrameLimits {
       if let mask = group.mask { visit(mask, in: source) }
     }
     walk(frame.commands, in: nil)
-    if let top = costs.min(by: { $0.value.fill != $1.value.fill ? $0.value.fill > $1.value.fill : $0.value.order < $1.value.order }) {
+    // The most fill; of equals, the first met.
+    let top = costs.min { a, b in
+      a.value.fill != b.value.fill ? a.value.fill > b.value.fill : a.value.order < b.value.order
+    }
+    if let top {
       totals.costliest = LayerCost(layer: top.key, fill: top.value.fill)
     }
     return (totals, largest?.0)
