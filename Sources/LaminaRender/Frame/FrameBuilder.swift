@@ -28,6 +28,10 @@ public struct FrameBuilder {
   let canvasToPixels: CATransform3D
   let targetBounds: PixelRect
   var nextGroupID = 0
+  /// Whether an odd number of the geometry flips that `flipped` counts are
+  /// not in the matrices (a rasterized subtree is built in its own plane):
+  /// facing is judged by the flips the matrices hold.
+  var flipsOutsideMatrices = false
   /// The model layer being visited: items and passes made now are its
   /// (`DrawItem.source`, `GroupPass.source`).
   var currentLayer: ObjectIdentifier?
@@ -222,8 +226,13 @@ public struct FrameBuilder {
   ) {
     // A single-sided layer facing away hides its whole flattened rendering,
     // sublayers included, as Core Animation does (a card's back face must
-    // not show its labels mirrored through the front).
-    if !layer.isDoubleSided && isBackFacing(toTarget, bounds: layer.bounds) { return }
+    // not show its labels mirrored through the front). A superlayer's
+    // `isGeometryFlipped` mirrors the plane without turning the layer away
+    // (its contents stay upright; a rasterized subtree showed it, drawn
+    // directly it was hidden: the finding alone seed 777644).
+    if !layer.isDoubleSided && isBackFacing(toTarget, bounds: layer.bounds) != mirrored(flipped) {
+      return
+    }
     let isRasterRoot = rasterRoot == ObjectIdentifier(layer)
     if layer.shouldRasterize && !isRasterRoot,
       appendRasterized(
@@ -513,7 +522,7 @@ public struct FrameBuilder {
   ) {
     displayIfNeeded(layer)
     let bounds = layer.bounds
-    if !layer.isDoubleSided && isBackFacing(toTarget, bounds: bounds) { return }
+    if !layer.isDoubleSided && isBackFacing(toTarget, bounds: bounds) != mirrored(flipped) { return }
     if let gradient = layer as? CAGradientLayer,
       let item = gradientItem(gradient, toTarget: toTarget)
     {
@@ -549,6 +558,10 @@ public struct FrameBuilder {
       }
     }
   }
+
+  /// Whether the geometry flips in a layer's matrix mirror its plane: `flipped`
+  /// (the parity of the flips above it) less those its matrices do not hold.
+  func mirrored(_ flipped: Bool) -> Bool { flipped != flipsOutsideMatrices }
 
   /// True when the layer's plane shows its back: its projection is mirrored.
   /// A layer with empty bounds (a container) is judged by a unit square at
