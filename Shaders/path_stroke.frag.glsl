@@ -95,15 +95,15 @@ float cap(vec2 o, vec2 t) {
 // the path's direction there, with their caps. Where the interval goes on
 // past the segment's end the segment stops there without antialiasing
 // (the next piece goes on), or, on a bisector cut, where its geometry stops.
-float interval(float a, float b, float across, bool connected) {
+float interval(float a, float b, float across, bvec2 joined) {
   float s = v_q.x;
   float sa = v_range.x;
   float sb = v_range.y;
   float r = g_halfWidth;
   if (b < a - EPS || a > sb + EPS || b < sa - EPS) return 0.0;
   int flags = int(v_piece.x + 0.5);
-  bool startReal = !(connected && a <= v_piece.z + EPS);
-  bool endReal = !(connected && b >= v_piece.w - EPS);
+  bool startReal = !(joined.x && a <= v_piece.z + EPS);
+  bool endReal = !(joined.y && b >= v_piece.w - EPS);
   bool startOwned = startReal && a >= sa - EPS && a < sb;
   bool endOwned = endReal && ((b > sa && b <= sb + EPS) || (b <= a + EPS && startOwned));
   // An interval starting at this segment's end, or ending at its start,
@@ -176,9 +176,10 @@ float segmentCoverage() {
 #else
   float lo = v_range.z;
   float hi = v_range.w;
-  bool connected = v_piece.y > 0.5;
+  int joinedCode = int(v_piece.y + 0.5);
+  bvec2 joined = bvec2((joinedCode & 1) != 0, (joinedCode & 2) != 0);
 #if DASH_COUNT == 0
-  float coverage = interval(lo, hi, across, connected);
+  float coverage = interval(lo, hi, across, joined);
 #else
   float coverage = 0.0;
   float k = floor((v_q.x - lo + g_phase) / g_period);
@@ -187,7 +188,7 @@ float segmentCoverage() {
     for (int i = 0; i < DASH_COUNT; i++) {
       float a = max(base + g_dash[i].x, lo);
       float b = min(base + g_dash[i].y, hi);
-      coverage = max(coverage, interval(a, b, across, connected));
+      coverage = max(coverage, interval(a, b, across, joined));
     }
   }
 #endif

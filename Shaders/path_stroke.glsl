@@ -8,7 +8,11 @@
 // trimmed start, as Cairo and Core Graphics stroke the trimmed path. Every
 // start and end of a visible interval gets a cap, except where a closed
 // subpath shown whole and dashed on at both ends joins its end to its start
-// ("connected").
+// ("connected"), and where a subpath goes on into the next one (the same
+// point, the same direction: StrokeMesher.links) and the trim shows both
+// sides of that point: there the two are one outline ("joined"; without
+// dashes only, whose on and off along the previous subpath this stage
+// does not know).
 //
 // Specialized by the renderer (GL/PathPrograms.swift), as llvmpipe runs
 // every side of a branch: DASH_COUNT (dashes of one period, 0 to 4), CAP (0
@@ -31,6 +35,10 @@
 #define CLOSED_FLAG 1
 #define CUT_START_FLAG 2
 #define CUT_END_FLAG 4
+// A subpath's start going on from the previous subpath's end, its end
+// going on into the next one's start (StrokeMesher.links).
+#define LINK_START_FLAG 16
+#define LINK_END_FLAG 32
 
 float g_halfWidth;
 vec2 g_trim;  // strokeStart and strokeEnd, as arc lengths
@@ -103,6 +111,19 @@ bool dashBoundaryIn(float x0, float x1, float lo, float hi, bool ends) {
   }
 #endif
   return false;
+}
+
+// Whether the stroke goes on through the subpath's start (x) and end (y):
+// a closed subpath shown whole, or a link to the neighbouring subpath
+// with the trim showing both sides of it.
+bvec2 joinedEnds(int flags, float sub0, float sub1, bool connected) {
+  bool start = connected;
+  bool end = connected;
+#if DASH_COUNT == 0
+  start = start || ((flags & LINK_START_FLAG) != 0 && g_trim.x < sub0 - EPS && g_trim.y > sub0 + EPS);
+  end = end || ((flags & LINK_END_FLAG) != 0 && g_trim.x < sub1 - EPS && g_trim.y > sub1 + EPS);
+#endif
+  return bvec2(start, end);
 }
 
 // Whether a visible interval starts in [x0, x1) (it gets a cap there).

@@ -26,7 +26,7 @@ layout(location = 14) in vec4 i_dashes1;   // dashes 3 and 4
 
 out vec2 v_q;              // segment: (arc length, distance across); wedge, dot: offset from the point
 flat out vec4 v_range;     // segment start and end, window lo and hi
-flat out vec4 v_piece;     // flags, connected, sub0, sub1
+flat out vec4 v_piece;     // flags, joined ends (1: start, 2: end), sub0, sub1
 flat out vec4 v_tangents;  // wedge: incoming and outgoing directions; segment: neighbours', own frame
 flat out vec4 v_neighbours;  // segment: the neighbours' weights, how far the stroke goes on into them
 flat out vec4 v_stroke;    // half width, dash period, dash phase
@@ -74,6 +74,7 @@ void main() {
   float hi = min(sub1, g_trim.y);
   bool connected = closed && g_trim.x <= sub0 + EPS && g_trim.y >= sub1 - EPS
                    && dashOn(sub0, lo) && dashOn(sub1, lo);
+  bvec2 joined = joinedEnds(flags, sub0, sub1, connected);
   bool visible = hi >= lo;
   vec2 offset = vec2(0.0);
   vec2 q = vec2(0.0);
@@ -90,16 +91,16 @@ void main() {
   // Whether a visible interval starts or ends within the segment's reach:
   // such segments are drawn by the CUT program, the others (wholly inside
   // one visible interval) by the one that does not evaluate trims.
-  bool cutHere = startsIn(sa - reach, sb + reach, lo, hi, connected)
-                 || endsIn(sa - reach, sb + reach, lo, hi, connected);
+  bool cutHere = startsIn(sa - reach, sb + reach, lo, hi, joined.x)
+                 || endsIn(sa - reach, sb + reach, lo, hi, joined.y);
 #ifdef CUT
   visible = visible && cutHere;
 #else
   visible = visible && !cutHere;
 #endif
   bool atStart = a_corner.x < 0.0;
-  bool capNear = atStart ? startsIn(sa, min(sb, sa + reach), lo, hi, connected)
-                         : endsIn(max(sa, sb - reach), sb, lo, hi, connected);
+  bool capNear = atStart ? startsIn(sa, min(sb, sa + reach), lo, hi, joined.x)
+                         : endsIn(max(sa, sb - reach), sb, lo, hi, joined.y);
   bool cut = (flags & (atStart ? CUT_START_FLAG : CUT_END_FLAG)) != 0;
   // A tilted square cap's corner reaches past the band's side too.
   float across = a_corner.y * (r + margin + (capNear ? tilt : 0.0));
@@ -154,7 +155,7 @@ void main() {
   place(visible ? a_base + offset : a_base);
   v_q = q;
   v_range = vec4(a_range, lo, hi);
-  v_piece = vec4(float(flags), connected ? 1.0 : 0.0, sub0, sub1);
+  v_piece = vec4(float(flags), (joined.x ? 1.0 : 0.0) + (joined.y ? 2.0 : 0.0), sub0, sub1);
   v_tangents = tangents;
   v_neighbours = neighbours;
   v_stroke = vec4(r, i_stroke.w, i_matrix2.w, 0.0);

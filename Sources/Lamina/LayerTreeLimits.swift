@@ -19,7 +19,7 @@ public struct LimitViolation: Error, CustomStringConvertible {
   }
 
   public var description: String {
-    let name = layer.name.map { "layer '\($0)'" } ?? "a layer"
+    let name = layer.name.map { "layer \(MessageText.quoted($0))" } ?? "a layer"
     return "\(name)\(key.map { ".\($0)" } ?? ""): \(exceeded)"
   }
 }
@@ -123,8 +123,18 @@ public enum LayerTreeLimits {
       LimitViolation(layer: layer, key: key, exceeded: exceeded)
     }
 
+    /// A count as messages write it: whole below 10^15, three digits above,
+    /// and finite (a count that overflowed is "more than 1000000000000000").
     static func count(_ v: Double) -> String {
-      v < 1e15 ? String(Int(saturating: v)) : String(format: "%.3g", v)
+      if v < 1e15 { return String(Int(saturating: v)) }
+      return v.isFinite ? String(format: "%.3g", v) : "more than 1000000000000000"
+    }
+
+    /// `v` rounded up to three significant digits: a bound to write in advice.
+    static func roundedUp(_ v: Double) -> String {
+      guard v.isFinite, v > 0 else { return number(CGFloat(v)) }
+      let unit = pow(10, floor(log10(v)) - 2)
+      return String(format: "%g", (v / unit).rounded(.up) * unit)
     }
 
     mutating func visit(_ layer: CALayer, depth: Int, factor: Double) throws {
@@ -361,14 +371,18 @@ public enum LayerTreeLimits {
       let period = pattern.reduce(0.0) { $0 + max(0, Double($1)) }
       // A pattern of zeros draws no dashes (nothing is cut).
       guard period > 0 else { return }
-      let dashes = LayerTreeLimits.lengthBound(path) / period * Double(pattern.count)
+      let length = LayerTreeLimits.lengthBound(path)
+      let dashes = length / period * Double(pattern.count)
       if !(dashes <= Double(Limits.maxDashSegments)) {
-        throw fail(
-          shape, "lineDashPattern",
-          LimitExceeded(
-            what: "dashes along the stroked path (its length over the pattern's)",
-            found: Self.count(dashes), limit: String(Limits.maxDashSegments),
-            name: "maxDashSegments"))
+        var exceeded = LimitExceeded(
+          what: "dashes along the stroked path (its length over the pattern's)",
+          found: Self.count(dashes), limit: String(Limits.maxDashSegments),
+          name: "maxDashSegments")
+        // The shortest period that stays within the limit, for this many numbers.
+        let least = length * Double(pattern.count) / Double(Limits.maxDashSegments)
+        exceeded.advice =
+          "a pattern whose lengths add up to at least \(Self.roundedUp(least)) points keeps the dashes within it"
+        throw fail(shape, "lineDashPattern", exceeded)
       }
     }
 
@@ -395,6 +409,8 @@ public enum LayerTreeLimits {
     /// A number as messages write it: whole numbers without a fraction.
     static func number(_ v: CGFloat) -> String {
       let d = Double(v)
+      // Messages write finite numbers only (a value set in code can be infinite).
+      guard d.isFinite else { return d.isNaN ? "not a number" : "an infinite number" }
       if d == d.rounded(), abs(d) < 1e15 { return String(Int(saturating: d)) }
       return "\(d)"
     }

@@ -70,6 +70,14 @@ public enum Limits {
   /// shadow its blur canvas. Bounds the GPU work that the counts and sizes
   /// above still allow (sixty full-canvas layers of sixteen filters each).
   public static let maxFilteredPixels = 1 << 28
+  /// The most pixels one frame fills: every item's covered pixels, every
+  /// offscreen pass's once more where it is drawn back, and the filtered
+  /// pixels (pixels covered × passes and filter stages). 2³³ is about 2,000
+  /// layers covering a 2048² canvas, some seconds of software rendering
+  /// (llvmpipe fills about a billion pixels a second on two cores); the
+  /// benchmark scenes, reftests and examples fill at most 1/16 of it
+  /// (`FrameLimitsTests`).
+  public static let maxFramePixelFill = 1 << 33
   /// The most draw items in one frame.
   public static let maxDrawItems = 1_000_000
 
@@ -151,5 +159,11 @@ public struct LimitExceeded: Error, Equatable, CustomStringConvertible {
     self.init(what: what, found: String(found), limit: String(limit), name: name)
   }
 
-  public var description: String { "\(what): \(found), over the limit of \(limit) (\(name))" }
+  /// What to change to stay within the limit, when a number can say it
+  /// ("lengths adding up to at least 0.02 points keep the dashes within it").
+  public var advice: String?
+
+  public var description: String {
+    "\(what): \(found), over the limit of \(limit) (\(name))" + (advice.map { "; \($0)" } ?? "")
+  }
 }

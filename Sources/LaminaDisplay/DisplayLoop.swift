@@ -219,8 +219,15 @@ public final class DisplayLoop {
       self.builder = builder
       framesBuilt += 1
       // Before anything walks the draw list (damage does): a frame past its
-      // limits can be exponentially long to walk (nested shadows).
-      try FrameLimits.check(frame)
+      // limits can be exponentially long to walk (nested shadows). Its
+      // layers are named by their places in the file.
+      do {
+        try FrameLimits.check(frame)
+      } catch var error as FrameLimitError {
+        error.largestPlace = error.largestSource.flatMap(scene.place(ofLayerWith:))
+        error.costliestPlace = error.costliest.flatMap { scene.place(ofLayerWith: $0.layer) }
+        throw error
+      }
       let damage = Damage(from: previousFrame, to: frame)
       previousFrame = frame
       previousTime = time

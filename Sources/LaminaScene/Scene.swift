@@ -53,6 +53,30 @@ public struct Scene {
     layerPaths[ObjectIdentifier(layer.model())]
   }
 
+  /// Where the model layer with identifier `id` (`ObjectIdentifier` of a
+  /// layer of this scene) is in the file: its JSON path, and how many times
+  /// replicators draw it where they multiply it
+  /// (`root.sublayers[0].sublayers[1], drawn 100 times by replicators`);
+  /// nil for a layer the file did not make.
+  public func place(ofLayerWith id: ObjectIdentifier) -> String? {
+    guard let path = layerPaths[id] else { return nil }
+    // The instances of every enclosing replicator multiply.
+    var copies: Double?
+    var stack: [(CALayer, Double)] = [(root, 1)]
+    while let (layer, factor) = stack.popLast(), copies == nil {
+      if ObjectIdentifier(layer) == id {
+        copies = factor
+        break
+      }
+      let inner =
+        (layer as? CAReplicatorLayer).map { factor * Double(max($0.instanceCount, 0)) } ?? factor
+      for sublayer in layer.sublayers ?? [] { stack.append((sublayer, inner)) }
+      if let mask = layer.mask { stack.append((mask, factor)) }
+    }
+    guard let copies, copies > 1 else { return path }
+    return "\(path), drawn \(Self.seconds(copies)) times by replicators"
+  }
+
   /// Checks a tree drawn from this scene (a presentation tree at `time`,
   /// or the model) against the `Limits` that animations can move past:
   /// every number geometry is built from, blur radii, counts and their
@@ -68,7 +92,9 @@ public struct Scene {
 
   /// The scene error for a violation found in this scene's tree.
   public func error(for violation: LimitViolation, time: Double? = nil) -> SceneError {
-    var place = path(of: violation.layer) ?? violation.layer.name.map { "layer '\($0)'" } ?? "a layer"
+    var place =
+      path(of: violation.layer) ?? violation.layer.name.map { "layer \(MessageText.quoted($0))" }
+      ?? "a layer"
     if let key = violation.key { place += ".\(key)" }
     if let time { place += " at \(Self.seconds(time)) s" }
     return .limitExceeded(file: fileName, path: place, exceeded: violation.exceeded)

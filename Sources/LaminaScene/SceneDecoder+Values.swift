@@ -40,7 +40,8 @@ extension SceneDecoder {
     case .null: return nil
     case .string(let s):
       guard let c = CGColor(hex: s) else {
-        throw SceneError.invalidColor(file: file, path: path, found: "\"\(s)\"")
+        throw SceneError.invalidColor(
+          file: file, path: path, found: MessageText.quoted(s, mark: "\""))
       }
       return c
     case .array(let items):

@@ -49,6 +49,7 @@ public enum SceneError: Error, Equatable, CustomStringConvertible {
   case limitExceeded(file: String, path: String, exceeded: LimitExceeded)
 
   public var description: String {
+    let q = { (text: String) in MessageText.quoted(text) }
     switch self {
     case .unreadable(let file, let reason):
       return "\(file): cannot read the scene file: \(reason)"
@@ -57,46 +58,53 @@ public enum SceneError: Error, Equatable, CustomStringConvertible {
     case .unsupportedVersion(let file, let found):
       return "\(file): lamina: unsupported format version \(found); this reader knows version 1"
     case .missingKey(let file, let path, let key):
-      return "\(file): \(path): missing required key '\(key)'"
+      return "\(file): \(MessageText.place(path)): missing required key \(q(key))"
     case .unknownKey(let file, let path, let key, let owner):
-      return "\(file): \(path): unknown key '\(key)' for \(owner)"
+      return "\(file): \(MessageText.place(path)): unknown key \(q(key)) for \(owner)"
     case .wrongType(let file, let path, let expected, let found):
-      return "\(file): \(path): expected \(expected), found \(found)"
+      return "\(file): \(MessageText.place(path)): expected \(expected), found \(found)"
     case .outOfRange(let file, let path, let expected, let found):
-      return "\(file): \(path): expected \(expected), found \(found)"
+      return "\(file): \(MessageText.place(path)): expected \(expected), found \(found)"
     case .invalidEnumValue(let file, let path, let value, let allowed):
-      return "\(file): \(path): '\(value)' is not one of \(Self.list(allowed))"
+      return "\(file): \(MessageText.place(path)): \(q(value)) is not one of \(Self.list(allowed))"
     case .unknownClass(let file, let path, let name, let allowed):
-      return "\(file): \(path): unknown class '\(name)'; expected one of \(Self.list(allowed))"
+      return
+        "\(file): \(MessageText.place(path)): unknown class \(q(name)); expected one of \(Self.list(allowed))"
     case .invalidColor(let file, let path, let found):
       return
-        "\(file): \(path): expected a color (\"#rrggbb\", \"#rrggbbaa\", [r, g, b, a] or null), found \(found)"
+        "\(file): \(MessageText.place(path)): expected a color (\"#rrggbb\", \"#rrggbbaa\", [r, g, b, a] or null), found \(found)"
     case .invalidTransform(let file, let path, let message):
-      return "\(file): \(path): \(message)"
+      return "\(file): \(MessageText.place(path)): \(message)"
     case .unknownTransformStep(let file, let path, let name):
       return
-        "\(file): \(path): unknown transform step '\(name)'; expected one of translate, rotate, scale, perspective, matrix"
+        "\(file): \(MessageText.place(path)): unknown transform step \(q(name)); expected one of translate, rotate, scale, perspective, matrix"
     case .unknownImage(let file, let path, let name, let known):
-      let hint = known.isEmpty ? "the scene has no images" : "known images: \(Self.list(known))"
-      return "\(file): \(path): no image named '\(name)' in images (\(hint))"
+      let hint =
+        known.isEmpty ? "the scene has no images" : "known images: \(Self.list(known, most: 20))"
+      return "\(file): \(MessageText.place(path)): no image named \(q(name)) in images (\(hint))"
     case .imageFailed(let file, let path, let message):
-      return "\(file): \(path): \(message)"
+      return "\(file): \(MessageText.place(path)): \(message)"
     case .fileAccess(let error):
       return error.description
     case .invalidPath(let file, let path, let error):
-      return "\(file): \(path): bad SVG path data \(error)"
+      return "\(file): \(MessageText.place(path)): bad SVG path data \(error)"
     case .unknownFilter(let file, let path, let name, let allowed):
-      return "\(file): \(path): unknown filter '\(name)'; expected one of \(Self.list(allowed))"
+      return
+        "\(file): \(MessageText.place(path)): unknown filter \(q(name)); expected one of \(Self.list(allowed))"
     case .unknownAnimationKeyPath(let file, let path, let keyPath, let className):
-      return "\(file): \(path): '\(keyPath)' is not an animatable key path of \(className)"
+      return
+        "\(file): \(MessageText.place(path)): \(q(keyPath)) is not an animatable key path of \(className)"
     case .invalidValue(let file, let path, let message):
-      return "\(file): \(path): \(message)"
+      return "\(file): \(MessageText.place(path)): \(message)"
     case .limitExceeded(let file, let path, let exceeded):
-      return "\(file): \(path): \(exceeded)"
+      return "\(file): \(MessageText.place(path)): \(exceeded)"
     }
   }
 
-  static func list(_ values: [String]) -> String {
-    values.map { "'\($0)'" }.joined(separator: ", ")
+  /// The values quoted; past `most`, how many more there are (a file's
+  /// own names, its images, can be many and long).
+  static func list(_ values: [String], most: Int = .max) -> String {
+    let shown = values.prefix(most).map { MessageText.quoted($0) }.joined(separator: ", ")
+    return values.count > most ? shown + " and \(values.count - most) more" : shown
   }
 }

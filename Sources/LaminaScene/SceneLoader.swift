@@ -155,7 +155,7 @@ public enum SceneLoader {
     case .invalidUTF8: return "string is not valid UTF-8"
     case .tooDeep(let limit): return "nesting deeper than \(limit) levels"
     case .notFinite(let text): return "\(text) is not a finite number"
-    case .duplicateKey(let key): return "duplicate key '\(key)'"
+    case .duplicateKey(let key): return "duplicate key \(MessageText.quoted(key))"
     case .invalidEscape: return "invalid escape sequence in string"
     case .controlCharacter: return "unescaped control character in string"
     }

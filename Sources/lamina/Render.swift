@@ -255,7 +255,14 @@ struct SceneFrames {
     let root = presentation.update(time: time)
     try scene.checkLimits(root, time: time)
     let frame = frame(root: root, time: time)
-    try FrameLimits.check(frame)
+    do {
+      try FrameLimits.check(frame)
+    } catch var error as FrameLimitError {
+      // Named by their places in the file.
+      error.largestPlace = error.largestSource.flatMap(scene.place(ofLayerWith:))
+      error.costliestPlace = error.costliest.flatMap { scene.place(ofLayerWith: $0.layer) }
+      throw error
+    }
     return frame
   }
 

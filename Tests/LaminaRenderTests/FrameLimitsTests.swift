@@ -35,4 +35,167 @@ final class FrameLimitsTests: XCTestCase {
       XCTAssertNoThrow(try FrameLimits.check(frame), name)
     }
   }
+
+  static var root: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+  }
+
+  /// The frame of `url` at `time`, built as the command builds it.
+  func frame(of url: URL, time: Double) throws -> (Scene, Frame) {
+    let scene = try SceneLoader.load(contentsOf: url)
+    scene.root.layoutIfNeeded()
+    let root = PresentationTree(root: scene.root).update(time: time)
+    var builder = FrameBuilder(
+      size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
+      scale: scene.canvas.scale)
+    builder.time = time
+    return (scene, builder.build(root: root, background: scene.canvas.background))
+  }
+
+  /// The fill budget is far above what real scenes fill: every benchmark
+  /// scene (at t = 0 and 10), reftest and example fills at most 1/16 of
+  /// `Limits.maxFramePixelFill` (the largest are printed for the record).
+  func testBenchmarksReftestsAndExamplesFillFarLessThanTheBudget() throws {
+    var scenes: [URL] = []
+    for folder in ["Benchmarks/scenes", "Examples", "Tests/LaminaRenderTests/Fixtures/reftests"] {
+      let url = Self.root.appendingPathComponent(folder)
+      let names = try FileManager.default.contentsOfDirectory(atPath: url.path).sorted()
+      scenes += names.filter { $0.hasSuffix(".json") && $0 != "manifest.json" }.map {
+        url.appendingPathComponent($0)
+      }
+    }
+    XCTAssertGreaterThan(scenes.count, 60)
+    var largest: [(Int, String)] = []
+    for url in scenes {
+      for time in url.path.contains("Benchmarks") ? [0.0, 10] : [0] {
+        let (_, frame) = try frame(of: url, time: time)
+        let (totals, _) = FrameLimits.totals(frame)
+        largest.append((totals.fill, "\(url.lastPathComponent)@\(time)"))
+        XCTAssertLessThanOrEqual(
+          totals.fill * 16, Limits.maxFramePixelFill, "\(url.lastPathComponent) at t=\(time)")
+      }
+    }
+    for (fill, name) in largest.sorted(by: { $0.0 > $1.0 }).prefix(5) {
+      print("\(name): \(fill) pixels filled")
+    }
+  }
+
+  /// A layer's fill counts every pixel its items cover and every pass made
+  /// for it, drawn back and filtered; the costliest layer is the first of
+  /// equals in drawing order.
+  func testFillCountsCoveredPixelsPassesAndFilterStages() throws {
+    let json = """
+      {"lamina": 1, "canvas": {"width": 100, "height": 50},
+       "root": {"sublayers": [
+         {"frame": [0, 0, 10, 10], "backgroundColor": "#ff0000"},
+         {"frame": [0, 0, 20, 10], "backgroundColor": "#00ff00"},
+         {"frame": [0, 0, 20, 10], "backgroundColor": "#0000ff"},
+         {"frame": [50, 0, 10, 10], "backgroundColor": "#0000ff", "opacity": 0.5,
+          "filters": [{"name": "CIColorInvert"}, {"name": "CIColorInvert"}],
+          "sublayers": [{"frame": [0, 0, 5, 5], "backgroundColor": "#ffffff"}]}
+       ]}}
+      """
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "lamina-fill-\(getpid()).json")
+    try json.write(to: url, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let (scene, frame) = try frame(of: url, time: 0)
+    let (totals, _) = FrameLimits.totals(frame)
+    let layers = scene.root.sublayers ?? []
+    XCTAssertEqual(layers.count, 4)
+    let filtered = try XCTUnwrap(totals.costliest)
+    // Items grow a pixel to each side for antialiasing, cut at the canvas:
+    // 11 × 11 for the 10 × 10 layer at the origin, 21 × 11 for the 20 × 10
+    // ones, 12 × 11 for the filtered one at x = 50 and 7 × 6 for its 5 × 5
+    // sublayer. The filtered layer's group (12 × 11, around its drawing)
+    // is drawn back once and filtered twice: 132 + 132 × 3.
+    XCTAssertEqual(filtered.layer, ObjectIdentifier(layers[3]))
+    XCTAssertEqual(filtered.fill, 132 * 4)
+    XCTAssertEqual(scene.place(ofLayerWith: filtered.layer), "root.sublayers[3]")
+    XCTAssertEqual(totals.fill, 121 + 2 * 231 + 132 * 4 + 42)
+
+    // Without it, the costliest is the first of the two equal ones (green, then blue).
+    try """
+      {"lamina": 1, "canvas": {"width": 100, "height": 50},
+       "root": {"sublayers": [
+         {"frame": [0, 0, 10, 10], "backgroundColor": "#ff0000"},
+         {"frame": [0, 0, 20, 10], "backgroundColor": "#00ff00"},
+         {"frame": [0, 0, 20, 10], "backgroundColor": "#0000ff"}]}}
+      """.write(to: url, atomically: true, encoding: .utf8)
+    let (plainScene, plain) = try self.frame(of: url, time: 0)
+    let first = try XCTUnwrap(FrameLimits.totals(plain).0.costliest)
+    XCTAssertEqual(first.fill, 231)
+    XCTAssertEqual(plainScene.place(ofLayerWith: first.layer), "root.sublayers[1]")
+  }
+
+  /// 20,000 layers each covering a 2048 × 2048 canvas would take minutes
+  /// to draw; the frame is refused from its plan before any drawing, in
+  /// well under a second once built, naming the first layer (all cost the
+  /// same) by its JSON path.
+  func testACanvasCoveringTwentyThousandLayersIsRefusedBeforeDrawing() throws {
+    let layer = ##"{"frame": [0, 0, 2048, 2048], "backgroundColor": "#ff000080"}"##
+    let json =
+      #"{"lamina": 1, "canvas": {"width": 2048, "height": 2048}, "root": {"sublayers": ["#
+      + Array(repeating: layer, count: 20_000).joined(separator: ",") + "]}}"
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "lamina-20000-\(getpid()).json")
+    try json.write(to: url, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let started = Date()
+    let scene = try SceneLoader.load(contentsOf: url)
+    let loaded = Date()
+    let root = PresentationTree(root: scene.root).update(time: 0)
+    try scene.checkLimits(root, time: 0)
+    var builder = FrameBuilder(size: CGSize(width: 2048, height: 2048), scale: 1)
+    let frame = builder.build(root: root, background: nil)
+    let built = Date()
+    XCTAssertThrowsError(try FrameLimits.check(frame)) { error in
+      guard var error = error as? FrameLimitError else { return XCTFail("\(error)") }
+      error.costliestPlace = error.costliest.flatMap { scene.place(ofLayerWith: $0.layer) }
+      // Each layer's quad grows a pixel beyond the canvas, cut at its edge: 2048² each.
+      XCTAssertEqual(
+        "\(error)",
+        "pixels filled in one frame (pixels covered × passes and filter stages): 83886080000, "
+          + "over the limit of 8589934592 (maxFramePixelFill); the layer that costs most is "
+          + "root.sublayers[0] (4194304 pixels filled)")
+    }
+    let refused = Date()
+    print(
+      "20,000 layers: loaded in \(loaded.timeIntervalSince(started)) s, frame built in "
+        + "\(built.timeIntervalSince(loaded)) s, refused in \(refused.timeIntervalSince(built)) s")
+    // The count itself takes some hundredths of a second (a debug build
+    // loads and builds 20,000 layers in a few seconds on a loaded machine;
+    // drawing them took more than the 20 s frame budget).
+    XCTAssertLessThan(refused.timeIntervalSince(built), 1)
+  }
+
+  /// A replicated layer is named with the number of times replicators draw it.
+  func testAReplicatedLayerIsNamedWithItsReplication() throws {
+    let json = """
+      {"lamina": 1, "canvas": {"width": 2048, "height": 2048},
+       "root": {"sublayers": [
+         {"frame": [0, 0, 10, 10], "backgroundColor": "#ff0000"},
+         {"class": "CAReplicatorLayer", "frame": [0, 0, 2048, 2048], "instanceCount": 50,
+          "sublayers": [{"class": "CAReplicatorLayer", "frame": [0, 0, 2048, 2048],
+            "instanceCount": 60,
+            "sublayers": [{"frame": [0, 0, 2048, 2048], "backgroundColor": "#00ff0080"}]}]}
+       ]}}
+      """
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "lamina-replicated-\(getpid()).json")
+    try json.write(to: url, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let (scene, frame) = try frame(of: url, time: 0)
+    XCTAssertThrowsError(try FrameLimits.check(frame)) { error in
+      guard var error = error as? FrameLimitError else { return XCTFail("\(error)") }
+      error.costliestPlace = error.costliest.flatMap { scene.place(ofLayerWith: $0.layer) }
+      XCTAssertEqual(
+        "\(error)",
+        "pixels filled in one frame (pixels covered × passes and filter stages): 12582912121, "
+          + "over the limit of 8589934592 (maxFramePixelFill); the layer that costs most is "
+          + "root.sublayers[1].sublayers[0].sublayers[0], drawn 3000 times by replicators "
+          + "(12582912000 pixels filled)")
+    }
+  }
 }

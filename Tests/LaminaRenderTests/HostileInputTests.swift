@@ -231,7 +231,7 @@ final class HostileInputTests: XCTestCase {
     XCTAssertEqual(run.status, 1)
     XCTAssertEqual(
       run.stderr,
-      "lamina: passes.json: frame at t=0 s: offscreen passes in one frame: more than 1024, over the limit of 1024 (maxOffscreenPasses); the largest pass is the filters of a layer\n"
+      "lamina: passes.json: frame at t=0 s: offscreen passes in one frame: more than 1024, over the limit of 1024 (maxOffscreenPasses); the largest pass is the filters of a layer at root.sublayers[0]\n"
     )
     XCTAssertEqual(try leftovers(keeping: ["passes.json"]), [])
   }
@@ -249,7 +249,7 @@ final class HostileInputTests: XCTestCase {
     XCTAssertEqual(run.status, 1)
     XCTAssertEqual(
       run.stderr,
-      "lamina: shadows.json: frame at t=0 s: pixels of offscreen targets in one frame: 186536320, over the limit of 134217728 (maxOffscreenPixels); the largest pass is the shadow of a layer (blurred offscreen)\n"
+      "lamina: shadows.json: frame at t=0 s: pixels of offscreen targets in one frame: 187270000, over the limit of 134217728 (maxOffscreenPixels); the largest pass is the shadow of a layer (blurred offscreen) at root.sublayers[0]\n"
     )
     XCTAssertEqual(try leftovers(keeping: ["shadows.json"]), [])
   }
@@ -272,9 +272,35 @@ final class HostileInputTests: XCTestCase {
     XCTAssertEqual(run.status, 1)
     XCTAssertEqual(
       run.stderr,
-      "lamina: filters.json: frame at t=0 s: filtered pixels in one frame (pixels × filter stages): 960000000, over the limit of 268435456 (maxFilteredPixels); the largest pass is the filters of a layer\n"
+      "lamina: filters.json: frame at t=0 s: filtered pixels in one frame (pixels × filter stages): 960000000, over the limit of 268435456 (maxFilteredPixels); the largest pass is the filters of a layer at root.sublayers[0]\n"
     )
     XCTAssertEqual(try leftovers(keeping: ["filters.json"]), [])
+  }
+
+  /// 20,000 layers each covering a 2048 × 2048 canvas ran for the whole
+  /// 20 s frame budget before they were refused; the frame's fill, counted
+  /// from its plan, refuses it before drawing, naming the layer that costs
+  /// most (all cost the same: the first).
+  func testAFrameThatFillsTooManyPixelsIsRefusedBeforeDrawing() throws {
+    let layers = Array(
+      repeating: ##"{"frame": [0, 0, 2048, 2048], "backgroundColor": "#ff000080"}"##,
+      count: 20_000
+    ).joined(separator: ",")
+    let scene = try write(
+      "fill.json",
+      #"{"lamina": 1, "canvas": {"width": 2048, "height": 2048}, "root": {"sublayers": [\#(layers)]}}"#
+    )
+    let started = Date()
+    let run = try lamina(["render", scene, "-o", path("out.png")])
+    XCTAssertEqual(run.status, 1)
+    XCTAssertEqual(
+      run.stderr,
+      "lamina: fill.json: frame at t=0 s: pixels filled in one frame (pixels covered × passes and filter stages): 83886080000, over the limit of 8589934592 (maxFramePixelFill); the layer that costs most is root.sublayers[0] (4194304 pixels filled)\n"
+    )
+    XCTAssertEqual(try leftovers(keeping: ["fill.json"]), [])
+    // Loading and building 20,000 layers takes a few seconds in a debug
+    // build on a loaded machine; drawing them took more than the 20 s budget.
+    XCTAssertLessThan(Date().timeIntervalSince(started), 15)
   }
 
   func testAFramePastItsTimeBudgetEndsTheRunAndLeavesNothing() throws {

@@ -85,7 +85,7 @@ enum HostileScenes {
         ).joined(separator: ",") + "]}}",
       message: "hostile.json: frame", exact: false,
       suffix:
-        "offscreen passes in one frame: more than 1024, over the limit of 1024 (maxOffscreenPasses); the largest pass is the filters of a layer"
+        "offscreen passes in one frame: more than 1024, over the limit of 1024 (maxOffscreenPasses); the largest pass is the filters of a layer at root.sublayers[0]"
     ),
     Case(
       // The fuzzer's finding slow-100-29: each shadow blurs its subtree,
@@ -98,7 +98,7 @@ enum HostileScenes {
         + String(repeating: "]}", count: 40) + "]}}",
       message: "hostile.json: frame", exact: false,
       suffix:
-        "offscreen passes in one frame: more than 1024, over the limit of 1024 (maxOffscreenPasses); the largest pass is the shadow of a layer (blurred offscreen)"
+        "offscreen passes in one frame: more than 1024, over the limit of 1024 (maxOffscreenPasses); the largest pass is the shadow of a layer (blurred offscreen) at root.sublayers[0]"
     ),
     Case(
       // The fuzzer's finding slow-7-967: 2,000 closed-form shadows of radius

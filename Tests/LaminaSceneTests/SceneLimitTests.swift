@@ -225,8 +225,46 @@ final class SceneLimitTests: XCTestCase {
         scene(
           ##"{"class": "CAShapeLayer", "path": "M 0 0 L 1000 0", "strokeColor": "#000000", "lineDashPattern": [0.001, 0.001]}"##
         )),
-      "scene.json: root.sublayers[0].lineDashPattern: dashes along the stroked path (its length over the pattern's): 1000000, over the limit of 100000 (maxDashSegments)"
+      "scene.json: root.sublayers[0].lineDashPattern: dashes along the stroked path (its length over the pattern's): 1000000, over the limit of 100000 (maxDashSegments); a pattern whose lengths add up to at least 0.02 points keeps the dashes within it"
     )
+  }
+
+  /// The count of dashes overflowed to infinity ("…: inf"): a message
+  /// writes finite numbers, and says what to change.
+  func testDashesOfAPeriodTooSmallToCount() {
+    XCTAssertEqual(
+      message(
+        scene(
+          ##"{"class": "CAShapeLayer", "path": "M 0 0 L 1000000 0 L 0 0", "strokeColor": "#000000", "lineDashPattern": [5e-324, 5e-324, 0]}"##
+        )),
+      "scene.json: root.sublayers[0].lineDashPattern: dashes along the stroked path (its length over the pattern's): more than 1000000000000000, over the limit of 100000 (maxDashSegments); a pattern whose lengths add up to at least 60 points keeps the dashes within it"
+    )
+  }
+
+  /// Input quoted in a message is cut to a readable length, saying how
+  /// long it was: a 10,000-character key path came back whole (a
+  /// 10,117-character line).
+  func testLongInputIsQuotedCut() {
+    let long = String(repeating: "a", count: 10_000)
+    let cut = String(repeating: "a", count: 64) + "…' (10000 characters)"
+    XCTAssertEqual(
+      message(
+        scene(
+          #"{"animations": [{"class": "CABasicAnimation", "keyPath": "\#(long)", "toValue": 1, "duration": 1}]}"#
+        )),
+      "scene.json: root.sublayers[0].animations[0].keyPath: '\(cut) is not an animatable key path of CALayer"
+    )
+    XCTAssertEqual(
+      message(scene(#"{"\#(long)": 1}"#)),
+      "scene.json: root.sublayers[0]: unknown key '\(cut) for CALayer")
+    XCTAssertEqual(
+      message(scene(#"{"class": "\#(long)"}"#)).prefix(60),
+      "scene.json: root.sublayers[0].class: unknown class '\(cut)".prefix(60))
+    XCTAssertLessThan(message(scene(#"{"class": "\#(long)"}"#)).count, 1000)
+    XCTAssertEqual(
+      message(scene(#"{"backgroundColor": "\#(long)"}"#)),
+      "scene.json: root.sublayers[0].backgroundColor: expected a color (\"#rrggbb\", \"#rrggbbaa\", [r, g, b, a] or null), found \""
+        + String(repeating: "a", count: 64) + "…\" (10000 characters)")
   }
 
   // MARK: Paths (the issue's hang on enormous arcs and curves)

@@ -123,8 +123,15 @@ final class NumericSafetyTests: XCTestCase {
     XCTAssertThrowsError(try LayerTreeLimits.check(moving)) { error in
       XCTAssertEqual(
         "\(error)",
-        "a layer.position.x: position.x must be finite and within ±10000000: nan, over the limit of 10000000 (maxCoordinate)"
+        "a layer.position.x: position.x must be finite and within ±10000000: not a number, over the limit of 10000000 (maxCoordinate)"
       )
+    }
+    // Messages write no "inf" either.
+    let far = CAShapeLayer()
+    far.lineWidth = .infinity
+    XCTAssertThrowsError(try LayerTreeLimits.check(far)) { error in
+      XCTAssertFalse("\(error)".contains("inf,"), "\(error)")
+      XCTAssertTrue("\(error)".contains("an infinite number"), "\(error)")
     }
   }
 }

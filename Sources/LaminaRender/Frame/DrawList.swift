@@ -179,6 +179,10 @@ public struct DrawItem {
   /// should not copy the box.
   private var storedColor: SIMD4<Float>
   private var storedSerial: UInt64
+  /// The model layer that made the item (`ObjectIdentifier(layer.model())`),
+  /// when a layer did: what the frame limits name as the layer that costs
+  /// most. Not part of what is drawn.
+  public internal(set) var source: ObjectIdentifier?
 
   /// The box, made unique before it is written; any change resets the serial.
   @inline(__always)
@@ -203,7 +207,8 @@ public struct DrawItem {
     edgeMask: UInt8 = 0b1111,
     shape: ShapeEffect? = nil,
     clip: ClipEffect? = nil,
-    serial: UInt64 = 0
+    serial: UInt64 = 0,
+    source: ObjectIdentifier? = nil
   ) {
     storage = Storage(
       material: material,
@@ -221,6 +226,7 @@ public struct DrawItem {
       clip: clip)
     storedColor = color
     storedSerial = serial
+    self.source = source
   }
 
   public var material: Material {
@@ -347,6 +353,9 @@ public final class GroupPass {
   public var opacity: Float
   public var commands: [DrawCommand]
   public let reason: String
+  /// The model layer the pass is made for (`ObjectIdentifier(layer.model())`),
+  /// when one is: what the frame limits name.
+  public var source: ObjectIdentifier?
   /// Half-planes in target pixels that cut the composited group (depth sorting).
   public var clipPlanes: [SIMD3<Double>] = []
   /// A mask whose rendered alpha (same bounds) multiplies this group's.
@@ -384,6 +393,7 @@ public final class GroupPass {
   func copy() -> GroupPass {
     let copy = GroupPass(
       id: id, bounds: bounds, opacity: opacity, commands: commands, reason: reason)
+    copy.source = source
     copy.clipPlanes = clipPlanes
     copy.mask = mask
     copy.maskMode = maskMode

@@ -28,6 +28,13 @@ public struct FrameBuilder {
   let canvasToPixels: CATransform3D
   let targetBounds: PixelRect
   var nextGroupID = 0
+  /// Whether an odd number of the geometry flips that `flipped` counts are
+  /// not in the matrices (a rasterized subtree is built in its own plane):
+  /// facing is judged by the flips the matrices hold.
+  var flipsOutsideMatrices = false
+  /// The model layer being visited: items and passes made now are its
+  /// (`DrawItem.source`, `GroupPass.source`).
+  var currentLayer: ObjectIdentifier?
   /// Scene time in seconds, for what is a function of time while drawn
   /// (emitter particles).
   public var time: Double = 0
@@ -135,6 +142,11 @@ public struct FrameBuilder {
     _ layer: CALayer, parentToTarget: CATransform3D, parentSublayers: CATransform3D?,
     flipped: Bool, into commands: inout [DrawCommand]
   ) {
+    let enclosing = currentLayer
+    let source = ObjectIdentifier(layer.model())
+    currentLayer = source
+    let (start, groups) = (commands.count, nextGroupID)
+    defer { currentLayer = enclosing }
     if retaining, let tree = retained {
       visitRetained(
         layer, parentToTarget: parentToTarget, parentSublayers: parentSublayers, flipped: flipped,
@@ -143,6 +155,24 @@ public struct FrameBuilder {
       derive(
         layer, parentToTarget: parentToTarget, parentSublayers: parentSublayers, flipped: flipped,
         into: &commands)
+    }
+    // The passes made just now for this layer (its sublayers' have theirs).
+    if nextGroupID != groups, start <= commands.count {
+      Self.claim(commands[start...], for: source)
+    }
+  }
+
+  /// Names `source` as the layer of the passes among `commands` (and those
+  /// nested in them) that have none yet.
+  static func claim(_ commands: ArraySlice<DrawCommand>, for source: ObjectIdentifier) {
+    for command in commands {
+      guard case .group(let group) = command, group.source == nil else { continue }
+      group.source = source
+      claim(group.commands[...], for: source)
+      if let mask = group.mask, mask.source == nil {
+        mask.source = source
+        claim(mask.commands[...], for: source)
+      }
     }
   }
 
@@ -196,8 +226,13 @@ public struct FrameBuilder {
   ) {
     // A single-sided layer facing away hides its whole flattened rendering,
     // sublayers included, as Core Animation does (a card's back face must
-    // not show its labels mirrored through the front).
-    if !layer.isDoubleSided && isBackFacing(toTarget, bounds: layer.bounds) { return }
+    // not show its labels mirrored through the front). A superlayer's
+    // `isGeometryFlipped` mirrors the plane without turning the layer away
+    // (its contents stay upright; a rasterized subtree showed it, drawn
+    // directly it was hidden: the finding alone seed 777644).
+    if !layer.isDoubleSided && isBackFacing(toTarget, bounds: layer.bounds) != mirrored(flipped) {
+      return
+    }
     let isRasterRoot = rasterRoot == ObjectIdentifier(layer)
     if layer.shouldRasterize && !isRasterRoot,
       appendRasterized(
@@ -489,7 +524,7 @@ public struct FrameBuilder {
   ) {
     displayIfNeeded(layer)
     let bounds = layer.bounds
-    if !layer.isDoubleSided && isBackFacing(toTarget, bounds: bounds) { return }
+    if !layer.isDoubleSided && isBackFacing(toTarget, bounds: bounds) != mirrored(flipped) { return }
     if let gradient = layer as? CAGradientLayer,
       let item = gradientItem(gradient, toTarget: toTarget)
     {
@@ -525,6 +560,10 @@ public struct FrameBuilder {
       }
     }
   }
+
+  /// Whether the geometry flips in a layer's matrix mirror its plane: `flipped`
+  /// (the parity of the flips above it) less those its matrices do not hold.
+  func mirrored(_ flipped: Bool) -> Bool { flipped != flipsOutsideMatrices }
 
   /// True when the layer's plane shows its back: its projection is mirrored.
   /// A layer with empty bounds (a container) is judged by a unit square at
@@ -593,7 +632,7 @@ public struct FrameBuilder {
     guard !bounds.isEmpty else { return nil }
     return DrawItem(
       material: material, clippedPolygon: clipped, rect: rect, uv: uv, matrix: m, color: color,
-      bounds: bounds, layerName: name)
+      bounds: bounds, layerName: name, source: currentLayer)
   }
 }
 

@@ -9,14 +9,55 @@ public struct FrameLimitError: Error, Equatable, CustomStringConvertible {
   /// What made the largest offscreen pass, as the frame builder says
   /// ("shadow of card12 (blurred offscreen)"), when one did.
   public let largest: String?
+  /// The model layer that made the largest offscreen pass
+  /// (`GroupPass.source`), when one did and it matters to this limit.
+  public let largestSource: ObjectIdentifier?
+  /// The model layer whose drawing fills the most pixels
+  /// (`FrameLimits.Totals.costliest`), for the fill limit.
+  public let costliest: LayerCost?
+  /// Where in its scene file the largest pass's layer is (its JSON path),
+  /// filled in by whoever knows the scene (the command).
+  public var largestPlace: String?
+  /// Where the costliest layer is (its JSON path, and how many times
+  /// replicators draw it), filled in by whoever knows the scene.
+  public var costliestPlace: String?
+
+  public init(
+    exceeded: LimitExceeded, largest: String?, largestSource: ObjectIdentifier? = nil,
+    costliest: LayerCost? = nil
+  ) {
+    self.exceeded = exceeded
+    self.largest = largest
+    self.largestSource = largestSource
+    self.costliest = costliest
+  }
 
   public var description: String {
-    "\(exceeded)" + (largest.map { "; the largest pass is the \($0)" } ?? "")
+    var text = "\(exceeded)"
+    if let largest {
+      text += "; the largest pass is the \(largest)" + (largestPlace.map { " at \($0)" } ?? "")
+    }
+    if let costliest {
+      text +=
+        "; the layer that costs most is \(costliestPlace ?? "a layer")"
+        + " (\(costliest.fill) pixels filled)"
+    }
+    return text
   }
 }
 
+/// What one layer's drawing costs in a frame: the pixels its items and
+/// passes fill, every instance a replicator makes of it together.
+public struct LayerCost: Equatable {
+  /// `ObjectIdentifier` of the model layer.
+  public let layer: ObjectIdentifier
+  /// Pixels covered × passes and filter stages.
+  public let fill: Int
+}
+
 /// The limits of a built frame: offscreen passes, the pixels their targets
-/// take, the pixels their filters run over, and draw items. They bound what drawing the frame costs in GPU
+/// take, the pixels their filters run over, the pixels the frame fills,
+/// and draw items. They bound what drawing the frame costs in GPU
 /// memory and time, and are checked on the draw list before any GL call.
 public enum FrameLimits {
   /// What `frame` asks for.
@@ -32,6 +73,14 @@ public enum FrameLimits {
     /// Pixels times filter stages (a blurred shadow: its canvas once; a
     /// closed-form shadow: its quad once).
     public var filtered = 0
+    /// Pixels filled: each item's pixels (in the target it is drawn into),
+    /// each offscreen pass's once more where it is drawn back, and the
+    /// filtered pixels: the fill the GPU does for the frame, a count that
+    /// does not depend on the machine.
+    public var fill = 0
+    /// The layer whose items and passes fill the most (the first in
+    /// drawing order of equals).
+    public var costliest: LayerCost?
   }
 
   /// Counts `frame`'s passes, offscreen pixels and items, and the largest
@@ -48,16 +97,30 @@ public enum FrameLimits {
       let (filtered, overflowed) = totals.filtered.addingReportingOverflow(work)
       totals.filtered = overflowed ? .max : filtered
     }
+    // The fill of each layer, and the order layers are first met in.
+    var costs: [ObjectIdentifier: (fill: Int, order: Int)] = [:]
+    func add(fill work: Int, of source: ObjectIdentifier?) {
+      let (fill, overflowed) = totals.fill.addingReportingOverflow(work)
+      totals.fill = overflowed ? .max : fill
+      guard let source else { return }
+      let cost = costs[source] ?? (0, costs.count)
+      let (sum, over) = cost.fill.addingReportingOverflow(work)
+      costs[source] = (over ? .max : sum, cost.order)
+    }
     var rasters: Set<ObjectIdentifier> = []
-    func walk(_ commands: [DrawCommand]) {
+    func walk(_ commands: [DrawCommand], in enclosing: ObjectIdentifier?) {
       for command in commands {
         if past() { return }
         switch command {
         case .item(let item):
           totals.items += 1
+          add(fill: item.bounds.area, of: item.source ?? enclosing)
           // A closed-form blurred shadow evaluates its blur at every pixel of
           // its quad: as one filter stage over it.
-          if let shape = item.shape, case .blur = shape.mode { add(filtered: item.bounds.area) }
+          if let shape = item.shape, case .blur = shape.mode {
+            add(filtered: item.bounds.area)
+            add(fill: item.bounds.area, of: item.source ?? enclosing)
+          }
           // A rasterized subtree is drawn into its own target (once a frame).
           if case .raster(let pass) = item.material,
             rasters.insert(ObjectIdentifier(pass)).inserted
@@ -65,13 +128,14 @@ public enum FrameLimits {
             totals.passes += 1
             let (sum, overflow) = totals.pixels.addingReportingOverflow(pass.region.area)
             totals.pixels = overflow ? .max : sum
-            walk(pass.commands)
+            walk(pass.commands, in: item.source ?? enclosing)
           }
-        case .group(let group): visit(group)
+        case .group(let group): visit(group, in: enclosing)
         }
       }
     }
-    func visit(_ group: GroupPass) {
+    func visit(_ group: GroupPass, in enclosing: ObjectIdentifier?) {
+      let source = group.source ?? enclosing
       totals.passes += 1
       var area = group.bounds.area
       if let shadow = group.shadow { area = max(area, shadow.canvas.area) }
@@ -82,38 +146,57 @@ public enum FrameLimits {
       let stages = group.filter?.stages.count ?? 0
       let work = area.multipliedReportingOverflow(by: max(stages, group.shadow == nil ? 0 : 1))
       add(filtered: work.overflow ? .max : work.partialValue)
-      walk(group.commands)
-      if let mask = group.mask { visit(mask) }
+      // Drawn back where it is composited, and filtered before.
+      add(fill: group.bounds.area, of: source)
+      add(fill: work.overflow ? .max : work.partialValue, of: source)
+      walk(group.commands, in: source)
+      if let mask = group.mask { visit(mask, in: source) }
     }
-    walk(frame.commands)
+    walk(frame.commands, in: nil)
+    // The most fill; of equals, the first met.
+    let top = costs.min { a, b in
+      a.value.fill != b.value.fill ? a.value.fill > b.value.fill : a.value.order < b.value.order
+    }
+    if let top {
+      totals.costliest = LayerCost(layer: top.key, fill: top.value.fill)
+    }
     return (totals, largest?.0)
   }
 
   /// Throws a `FrameLimitError` when `frame` exceeds `Limits.maxOffscreenPasses`,
-  /// `Limits.maxOffscreenPixels` or `Limits.maxDrawItems`.
+  /// `Limits.maxOffscreenPixels`, `Limits.maxFilteredPixels`,
+  /// `Limits.maxFramePixelFill` or `Limits.maxDrawItems`.
   public static func check(_ frame: Frame) throws {
     let (totals, largest) = totals(frame)
     let reason = largest?.reason
+    let source = largest?.source
     if totals.passes > Limits.maxOffscreenPasses {
       throw FrameLimitError(
         exceeded: LimitExceeded(
           what: "offscreen passes in one frame", found: "more than \(Limits.maxOffscreenPasses)",
           limit: String(Limits.maxOffscreenPasses), name: "maxOffscreenPasses"),
-        largest: reason)
+        largest: reason, largestSource: source)
     }
     if totals.pixels > Limits.maxOffscreenPixels {
       throw FrameLimitError(
         exceeded: LimitExceeded(
           what: "pixels of offscreen targets in one frame", found: totals.pixels,
           limit: Limits.maxOffscreenPixels, name: "maxOffscreenPixels"),
-        largest: reason)
+        largest: reason, largestSource: source)
     }
     if totals.filtered > Limits.maxFilteredPixels {
       throw FrameLimitError(
         exceeded: LimitExceeded(
           what: "filtered pixels in one frame (pixels × filter stages)", found: totals.filtered,
           limit: Limits.maxFilteredPixels, name: "maxFilteredPixels"),
-        largest: reason)
+        largest: reason, largestSource: source)
+    }
+    if totals.fill > Limits.maxFramePixelFill {
+      throw FrameLimitError(
+        exceeded: LimitExceeded(
+          what: "pixels filled in one frame (pixels covered × passes and filter stages)",
+          found: totals.fill, limit: Limits.maxFramePixelFill, name: "maxFramePixelFill"),
+        largest: nil, costliest: totals.costliest)
     }
     if totals.items > Limits.maxDrawItems {
       throw FrameLimitError(

@@ -59,10 +59,19 @@ extension FrameBuilder {
       guard let mesh = cache.fill(style.path, evenOdd: style.fillRule == .evenOdd, level: level)
       else { return false }
       if !mesh.indices.isEmpty,
-        let item = makeItem(
+        var item = makeItem(
           .path(PathPaint(geometry: .fill(mesh))), rect: mesh.bounds, uv: (0, 0, 0, 0),
           toTarget: toTarget, color: premultiplied(fill, opacity: 1), name: layer.name)
       {
+        // At a sharp corner the antialiasing ribbon reaches past the pixel
+        // the bounds add (the metamorphic finding partial-redraw seed
+        // 778500: a spike's faint pixel outside the damage stayed when
+        // the shape moved).
+        let b = item.bounds
+        let grow = FillTessellator.boundsReach - 1
+        item.bounds = PixelRect(
+          x: b.x - grow, y: b.y - grow, width: b.width + 2 * grow, height: b.height + 2 * grow
+        ).intersection(targetBounds)
         items.append(item)
       }
     }

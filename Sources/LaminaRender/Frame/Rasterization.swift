@@ -65,6 +65,8 @@ extension FrameBuilder {
     -> (commands: [DrawCommand], groupBase: Int)
   {
     var sub = FrameBuilder(rasterOf: layer, scale: scale, nextGroupID: nextGroupID, log: log)
+    // Its matrices start in the layer's plane: the flips above it are not in them.
+    sub.flipsOutsideMatrices = flipped
     var inner: [DrawCommand] = []
     sub.appendLayerAndSublayers(
       layer, toTarget: CATransform3DMakeScale(scale, scale, 1), flipped: flipped, opacity: 1,

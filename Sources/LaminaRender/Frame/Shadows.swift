@@ -205,7 +205,7 @@ extension FrameBuilder {
           && CATransform3DIsIdentity(sublayer.transform) && sublayer.frame == layer.bounds
           && RoundedRect(layer: sublayer).radii == shape.radii && sublayer.shadowOpacity == 0
           && sublayer.mask == nil
-          && (sublayer.masksToBounds
+          && (Self.clipsToBounds(sublayer)
             || (sublayer.contents == nil && sublayer.storedSublayersForRendering.allSatisfy { drawsNothing($0) }))
       }
       guard cover != nil else { return .rendering }
@@ -220,10 +220,20 @@ extension FrameBuilder {
     for sublayer in visibleSublayers where sublayer !== cover {
       let frame = sublayer.frame
       guard !frame.isNull, inside(frame, shape), sublayer.shadowOpacity == 0,
-        sublayer.masksToBounds || sublayer.storedSublayersForRendering.allSatisfy({ drawsNothing($0) })
+        Self.clipsToBounds(sublayer)
+          || sublayer.storedSublayersForRendering.allSatisfy({ drawsNothing($0) })
       else { return .rendering }
     }
     return .shape(shape, alpha: 1)
+  }
+
+  /// Whether `layer` keeps its subtree inside its bounds: `masksToBounds`,
+  /// which a `CATransformLayer` ignores, as Core Animation does (its
+  /// sublayers drew outside its bounds while its superlayer's shadow was
+  /// cast in closed form from the bounds alone: the finding wrap-container
+  /// seed 778048).
+  static func clipsToBounds(_ layer: CALayer) -> Bool {
+    layer.masksToBounds && !(layer is CATransformLayer)
   }
 
   /// Whether `layer` and its sublayers add nothing to the alpha a shadow is

@@ -26,6 +26,13 @@ enum FillTessellator {
   /// How far the ribbon reaches to each side of the boundary, in pixels:
   /// box-filter coverage ends √2/2 pixels from an edge.
   static let ribbonReach: Float = 0.8
+  /// The longest a corner's miter grows the ribbon's reach (times
+  /// `ribbonReach`): at a sharp corner the ribbon, and the coverage its
+  /// fragments compute, reach this far past the region.
+  static let longestMiter = 4.0
+  /// How far past the filled region's bounds the ribbon's fragments reach,
+  /// in whole pixels: what a fill item's bounds (damage, overlap) hold.
+  static var boundsReach: Int { Int((Double(ribbonReach) * longestMiter).rounded(.up)) }
   /// How far interior trapezoids grow beyond their slab, in pixels.
   static let interiorOverlap: Float = 0.25
   /// The most work (edges sorted, over all slabs) a path may need: a path
@@ -501,7 +508,7 @@ enum FillTessellator {
       let nb = SIMD2(lb.x, lb.y)
       let dot = na.x * nb.x + na.y * nb.y
       var miter = -(na + nb) / max(1 + dot, 1e-12)
-      let longest = 4.0
+      let longest = longestMiter
       if 1 + dot < 2 / (longest * longest) {
         var dir = -(na + nb)
         let length = (dir.x * dir.x + dir.y * dir.y).squareRoot()

@@ -32,6 +32,13 @@ enum StrokeMesher {
   /// A segment whose start or end is a corner: its fragments take the
   /// union with the neighbour's band there.
   static let cornerFlag: Float = 8
+  /// A segment at the start of a subpath that goes on from the previous
+  /// subpath's end (the same point, the same direction), or at the end of
+  /// one that goes on into the next: where the trim shows both sides, the
+  /// two are one outline there, cut along their bisector with no caps
+  /// (a trimmed stroke running from one subpath into the next).
+  static let linkStartFlag: Float = 16
+  static let linkEndFlag: Float = 32
 
   static func mesh(
     _ contours: [FlatContour], join: CAShapeLayerLineJoin, miterLimit: Double
@@ -49,8 +56,10 @@ enum StrokeMesher {
       groups[group.rawValue] += [base, base + 1, base + 2, base, base + 2, base + 3]
     }
 
-    for contour in contours {
-      let (points, smooth, arriving, leaving, fromCurve) = distinctPoints(contour)
+    let distinct = contours.map(distinctPoints)
+    let links = links(distinct)
+    for (index, contour) in contours.enumerated() {
+      let (points, smooth, arriving, leaving, fromCurve, closed) = distinct[index]
       guard let first = points.first else { continue }
       for p in points {
         box = (min(box.minX, p.x), min(box.minY, p.y), max(box.maxX, p.x), max(box.maxY, p.y))
@@ -70,7 +79,6 @@ enum StrokeMesher {
         appendQuad(.dots, base)
         continue
       }
-      let closed = contour.isClosed
       let n = points.count
       let segmentCount = closed ? n : n - 1
       var starts: [Double] = []
@@ -144,8 +152,19 @@ enum StrokeMesher {
         if case .cut = corners[j] { flags += Self.cutEndFlag }
         let atCorner = cornerTurns[i] || cornerTurns[j]
         if atCorner { flags += Self.cornerFlag }
-        let before = corners[i] != nil ? f(tangents[(i - 1 + segmentCount) % segmentCount]) : .zero
-        let after = corners[j] != nil ? f(tangents[(i + 1) % segmentCount]) : .zero
+        var before = corners[i] != nil ? f(tangents[(i - 1 + segmentCount) % segmentCount]) : .zero
+        var after = corners[j] != nil ? f(tangents[(i + 1) % segmentCount]) : .zero
+        // A subpath going on from the previous one's end, or into the
+        // next one's start: cut along the bisector with it there, its cap
+        // dropped where the trim shows both sides.
+        if i == 0, index > 0, let link = links[index - 1] {
+          flags += Self.linkStartFlag + (closed ? 0 : Self.cutStartFlag)
+          if !closed { before = f(link.incoming) }
+        }
+        if i == segmentCount - 1, let link = links[index] {
+          flags += Self.linkEndFlag + (closed ? 0 : Self.cutEndFlag)
+          if !closed { after = f(link.outgoing) }
+        }
         let range = SIMD2(Float(starts[i]), Float(i + 1 < segmentCount ? starts[i + 1] : end))
         // The path's direction at the segment's ends, as angles from its
         // chord: a cut inside the segment is capped square to the direction
@@ -197,15 +216,91 @@ enum StrokeMesher {
       miterFactor: miterFactor, subpaths: subpaths)
   }
 
+  /// The distinct points of a contour (`distinctPoints`).
+  typealias Distinct = (
+    points: [SIMD2<Double>], smooth: [Bool], arriving: [SIMD2<Double>],
+    leaving: [SIMD2<Double>], fromCurve: [Bool], closed: Bool
+  )
+
+  /// Whether directions `a` and `b` (unit) turn by less than `straightTurn`.
+  static func continues(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Bool {
+    a != .zero && b != .zero && abs(angle(from: a, to: b)) < straightTurn
+  }
+
+  /// Whether two points are one: equal, or apart by rounding only (an
+  /// arc from 0 to 2π ends at cos 2π, sin 2π, off its start by 1e-16 of
+  /// its radius).
+  static func meets(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Bool {
+    let d = a - b
+    let scale = max(1, abs(a.x), abs(a.y), abs(b.x), abs(b.y))
+    return (d.x * d.x + d.y * d.y).squareRoot() <= 1e-9 * scale
+  }
+
+  static func unit(_ v: SIMD2<Double>) -> SIMD2<Double> {
+    let n = (v.x * v.x + v.y * v.y).squareRoot()
+    return n > 0 && n.isFinite ? v / n : .zero
+  }
+
+  /// For each contour, whether the next one goes on from its end: it
+  /// starts at the point where this one ends, in the direction this one
+  /// arrives there (within `straightTurn`), both having segments; with the
+  /// chords that meet there (the last of this one, `incoming`, and the
+  /// first of the next, `outgoing`), whose bisector both cut along. A
+  /// closed contour ends at its first point, cut there along the bisector
+  /// of its closing corner: it links only to a next contour whose first
+  /// chord is its own first chord (and a closed next one only to a contour
+  /// whose last chord is its own last chord), so that the two cuts are one
+  /// line (two copies of one closed curve, as `trim-across-subpaths.json`).
+  static func links(_ distinct: [Distinct]) -> [(incoming: SIMD2<Double>, outgoing: SIMD2<Double>)?]
+  {
+    func chords(_ d: Distinct) -> (first: SIMD2<Double>, last: SIMD2<Double>)? {
+      let p = d.points
+      guard p.count > 1 else { return nil }
+      let last = d.closed ? p[0] - p[p.count - 1] : p[p.count - 1] - p[p.count - 2]
+      return (unit(p[1] - p[0]), unit(last))
+    }
+    func same(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Bool {
+      a.x * b.x + a.y * b.y > 0.99995
+    }
+    /// Whether a closed contour's closing corner is cut (smooth, or
+    /// turning less than `straightTurn`): as `mesh` decides it for any join.
+    func closingCut(_ d: Distinct, _ c: (first: SIMD2<Double>, last: SIMD2<Double>)) -> Bool {
+      d.smooth[0] || continues(c.last, c.first)
+    }
+    var result: [(incoming: SIMD2<Double>, outgoing: SIMD2<Double>)?] = Array(
+      repeating: nil, count: distinct.count)
+    for k in 0..<max(distinct.count - 1, 0) {
+      let (a, b) = (distinct[k], distinct[k + 1])
+      guard let ca = chords(a), let cb = chords(b) else { continue }
+      let end = a.closed ? a.points[0] : a.points[a.points.count - 1]
+      guard meets(end, b.points[0]) else { continue }
+      // The directions where they meet: the curves' exact ones, or the chords'.
+      let arriving = a.closed ? a.arriving[0] : a.arriving[a.points.count - 1]
+      let exit = arriving != .zero ? arriving : ca.last
+      let entry = b.leaving[0] != .zero ? b.leaving[0] : cb.first
+      guard continues(exit, entry) else { continue }
+      if a.closed, !(closingCut(a, ca) && same(ca.first, cb.first)) { continue }
+      if b.closed, !(closingCut(b, cb) && same(cb.last, ca.last)) { continue }
+      result[k] = (ca.last, cb.first)
+    }
+    return result
+  }
+
   /// The contour's points with repeats dropped (a segment of zero length
   /// has no direction; the corner is taken between its neighbours), and
   /// a closed contour's last point dropped when it is its first; with
   /// each point's smooth flag and the curves' exact directions arriving
   /// at it and leaving it (zero where a line's chord gives them).
-  static func distinctPoints(_ contour: FlatContour) -> (
-    [SIMD2<Double>], [Bool], arriving: [SIMD2<Double>], leaving: [SIMD2<Double>],
-    fromCurve: [Bool]
-  ) {
+  ///
+  /// An open contour whose end is its start, arriving there in the
+  /// direction it leaves (within `straightTurn`), is stroked as closed
+  /// there, cut along the bisector (how iOS code builds a full circle:
+  /// `addArc` from 0 to 2π without `closeSubpath`): Core Graphics strokes
+  /// a subpath as one outline, and its two butt caps there meet with no
+  /// seam, as the cut does. Round caps there lie inside the stroke; a
+  /// square cap's corners would reach past a curve by a hundredth of the
+  /// line width, which the closed stroke leaves out.
+  static func distinctPoints(_ contour: FlatContour) -> Distinct {
     var fromCurve: [Bool] = []
     var points: [SIMD2<Double>] = []
     var smooth: [Bool] = []
@@ -229,7 +324,19 @@ enum StrokeMesher {
       leaving.append(tOut)
       fromCurve.append(curve)
     }
-    if contour.isClosed, points.count > 1, points.last == points.first {
+    var closed = contour.isClosed
+    if !closed, points.count > 2, let last = points.last, meets(last, points[0]) {
+      points[points.count - 1] = points[0]
+      let n = points.count
+      let exit = arriving[n - 1] != .zero ? arriving[n - 1] : unit(points[n - 1] - points[n - 2])
+      let entry = leaving[0] != .zero ? leaving[0] : unit(points[1] - points[0])
+      if continues(exit, entry) {
+        closed = true
+        smooth[0] = true
+      }
+    }
+    // (A closing segment shorter than rounding has no direction: it goes too.)
+    if closed, points.count > 1, let last = points.last, meets(last, points[0]) {
       points.removeLast()
       smooth.removeLast()
       let tIn = arriving.removeLast()
@@ -237,7 +344,7 @@ enum StrokeMesher {
       if tIn != .zero { arriving[0] = tIn }
       fromCurve[0] = fromCurve.removeLast()
     }
-    return (points, smooth, arriving, leaving, fromCurve)
+    return (points, smooth, arriving, leaving, fromCurve, closed)
   }
 
   /// The angle (radians) from unit direction `t` to `d`, positive toward

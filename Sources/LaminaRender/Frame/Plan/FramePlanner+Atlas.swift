@@ -197,15 +197,26 @@ extension FramePlanner {
 
   /// The texture coordinates of a group's pixels: its slot of the atlas,
   /// or all of its own target.
-  func textureRect(of group: GroupPass) -> (u0: Float, v0: Float, u1: Float, v1: Float) {
-    guard let slot = atlasSlots[group.id], let id = groupTargets[group.id] else {
-      return (0, 0, 1, 1)
-    }
+  /// Where `area` (canvas pixels) of `group`'s rendering lies in its
+  /// texture: in its atlas slot, or its own target, made for the area
+  /// `groupAreas` holds (a group made for a shadow's canvas is drawn back
+  /// cut to a clip's region; sampled as the whole texture, it was squeezed
+  /// into that region: the finding first-frame seed 777499, whose first
+  /// frame made the group for its shadow and the next took the shadow from
+  /// the cache).
+  func textureRect(of group: GroupPass, area: PixelRect) -> (
+    u0: Float, v0: Float, u1: Float, v1: Float
+  ) {
+    guard let id = groupTargets[group.id] else { return (0, 0, 1, 1) }
     let (w, h) = size(of: id)
     guard w > 0, h > 0 else { return (0, 0, 1, 1) }
+    let made = groupAreas[group.id] ?? area
+    let base = atlasSlots[group.id] ?? PixelRect(x: 0, y: 0, width: w, height: h)
+    let x0 = base.x + area.x - made.x
+    let y0 = base.y + area.y - made.y
     return (
-      Float(slot.x) / Float(w), Float(slot.y) / Float(h), Float(slot.maxX) / Float(w),
-      Float(slot.maxY) / Float(h)
+      Float(x0) / Float(w), Float(y0) / Float(h), Float(x0 + area.width) / Float(w),
+      Float(y0 + area.height) / Float(h)
     )
   }
 }

@@ -252,22 +252,35 @@ extension FramePlanner {
       // The filtered target covers the group's whole bounds (a backdrop's:
       // what was captured).
       let b = backdropCanvas[group.id] ?? Self.evenCorner(group.bounds)
+      // Of a group's target, its bounds only: the row and column the even
+      // corner adds align the target, and are not the group's (a filter
+      // that adds alpha showed them, outside the frame's damage: the
+      // finding partial-redraw seed 778661).
+      let shown = backdropCanvas[group.id] == nil ? group.bounds.intersection(b) : b
+      guard !shown.isEmpty, b.width > 0, b.height > 0 else { return nil }
+      let uv = (
+        Float(shown.x - b.x) / Float(b.width), Float(shown.y - b.y) / Float(b.height),
+        Float(shown.maxX - b.x) / Float(b.width), Float(shown.maxY - b.y) / Float(b.height)
+      )
       var item = DrawItem(
         material: .filtered(group.id), clippedPolygon: nil,
-        rect: CGRect(x: b.x, y: b.y, width: b.width, height: b.height), uv: (0, 0, 1, 1),
+        rect: CGRect(x: shown.x, y: shown.y, width: shown.width, height: shown.height), uv: uv,
         matrix: CATransform3DIdentity, color: SIMD4(repeating: group.opacity),
-        bounds: b.intersection(region), layerName: nil, antialiased: false,
+        bounds: shown.intersection(region), layerName: nil, antialiased: false,
         clipPlanes: group.clipPlanes)
       item.clip = group.clip
       item.blend = group.blend
       return item
     }
-    let area = Self.targetArea(group.bounds, region)
+    // Only what the group's target holds was drawn.
+    var area = Self.targetArea(group.bounds, region)
+    if let made = groupAreas[group.id] { area = area.intersection(made) }
+    guard !area.isEmpty else { return nil }
     let rect = CGRect(x: area.x, y: area.y, width: area.width, height: area.height)
     let material: Material =
       group.mask.map { .masked(group.id, mask: $0.id, mode: group.maskMode) } ?? .group(group.id)
     var item = DrawItem(
-      material: material, clippedPolygon: nil, rect: rect, uv: textureRect(of: group),
+      material: material, clippedPolygon: nil, rect: rect, uv: textureRect(of: group, area: area),
       matrix: CATransform3DIdentity, color: SIMD4(repeating: group.opacity), bounds: area,
       layerName: nil, antialiased: false, clipPlanes: group.clipPlanes)
     item.clip = group.clip

@@ -36,6 +36,10 @@ struct FramePlanner {
   /// atlas group's slot in it.
   var atlas: MaskAtlas?
   var atlasSlots: [Int: PixelRect] = [:]
+  /// The canvas pixels each group's target (or atlas slot) holds: a group
+  /// made for one region (a shadow's canvas) and drawn back in another (a
+  /// clip's) is sampled where that region lies in it.
+  var groupAreas: [Int: PixelRect] = [:]
   private var rasters: [Int: TargetID] = [:]
   /// Each image's index in `plan.images`.
   private var imageIndices: [ObjectIdentifier: Int] = [:]
@@ -107,6 +111,7 @@ struct FramePlanner {
     shadowExtents = [:]
     backdropCanvas = [:]
     atlasSlots = [:]
+    groupAreas = [:]
   }
 
   // MARK: What the passes sample
@@ -182,6 +187,7 @@ struct FramePlanner {
     }
     let area = Self.targetArea(group.bounds, region)
     guard !area.isEmpty else { return }
+    groupAreas[group.id] = area
     if !isMask, let mask = group.mask, Self.fitsAtlas(group, area: area) {
       let contentKey = Self.cacheKey(group.commands, area: area)
       let maskKey = Self.cacheKey(mask.commands, area: area)
