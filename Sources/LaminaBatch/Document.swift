@@ -210,7 +210,8 @@ package struct Document {
   /// The animation fitted into `width` × `height` pixels as a player view
   /// shows it (`LottieAnimation.makeScene(fittingWidth:height:)`); nil for
   /// a scene (stretched to the size, as before).
-  package func fit(width: Int, height: Int) -> (scene: Scene, scale: Double, x: Double, y: Double)? {
+  package func fit(width: Int, height: Int) -> (scene: Scene, scale: Double, x: Double, y: Double)?
+  {
     lottie?.makeScene(fittingWidth: width, height: height)
   }
 

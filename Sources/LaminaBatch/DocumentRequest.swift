@@ -38,7 +38,9 @@ package struct DocumentRequest {
   /// time, `all` or a marker made a range of frames, the default rate.
   /// Throws a usage error when the document cannot answer (a scene has no
   /// frame numbers or markers; an unknown marker lists the known ones).
-  package func resolve(_ output: RenderJob.Output, for document: Document) throws -> RenderJob.Output {
+  package func resolve(_ output: RenderJob.Output, for document: Document) throws
+    -> RenderJob.Output
+  {
     let file = document.fileName
     switch output {
     case .image(let path, _):

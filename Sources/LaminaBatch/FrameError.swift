@@ -10,7 +10,8 @@ package struct FrameError: Error, CustomStringConvertible {
   package let underlying: Error
 
   package var description: String {
-    let which = frame.map { "frame \($0) (t=\(Scene.seconds(time)) s)" }
+    let which =
+      frame.map { "frame \($0) (t=\(Scene.seconds(time)) s)" }
       ?? "frame at t=\(Scene.seconds(time)) s"
     return "\(file): \(which): \(underlying)"
   }
@@ -21,7 +22,8 @@ extension FrameError {
   /// `FrameError`s naming the file and the frame, except a `SceneError`
   /// (which names them already) and a lost GL context (as it is, so that
   /// `lamina batch` retries the job on a new context).
-  package static func naming<T>(file: String, frame: Int?, time: Double, _ body: () throws -> T) throws
+  package static func naming<T>(file: String, frame: Int?, time: Double, _ body: () throws -> T)
+    throws
     -> T
   {
     do {

@@ -85,7 +85,8 @@ package struct RenderJob {
   ///     process when one overruns it: `lamina render`'s, not batch's).
   /// Returns the frames rendered.
   @discardableResult
-  package func run(renderer: Renderer, images: ImageCache? = nil, watchdog: FrameWatchdog? = nil) throws
+  package func run(renderer: Renderer, images: ImageCache? = nil, watchdog: FrameWatchdog? = nil)
+    throws
     -> Int
   {
     if case .sequence(let range, let fps, _, let video) = output {

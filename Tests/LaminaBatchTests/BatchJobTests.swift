@@ -20,7 +20,8 @@ final class BatchJobTests: XCTestCase {
   }
 
   func testImageJob() throws {
-    let (job, output) = try parse(#"{"scene": "card.json", "time": 1.5, "scale": 2, "output": "card.png"}"#)
+    let (job, output) = try parse(
+      #"{"scene": "card.json", "time": 1.5, "scale": 2, "output": "card.png"}"#)
     XCTAssertEqual(output, "card.png")
     XCTAssertEqual(job.scale, 2)
     guard case .image(let path, let time) = job.output else { return XCTFail("\(job.output)") }

@@ -71,8 +71,10 @@ package struct Y4MWriter {
             let scale = Double(65_536 * n)
             let cb = Double(-9_714 * r - 19_070 * g + 28_784 * b) / scale
             let cr = Double(28_784 * r - 24_103 * g - 4_681 * b) / scale
-            o[uBase + cy * cw + cx] = UInt8(clamping: 128 + Int(saturating: cb, rounding: .toNearestOrAwayFromZero))
-            o[vBase + cy * cw + cx] = UInt8(clamping: 128 + Int(saturating: cr, rounding: .toNearestOrAwayFromZero))
+            o[uBase + cy * cw + cx] = UInt8(
+              clamping: 128 + Int(saturating: cb, rounding: .toNearestOrAwayFromZero))
+            o[vBase + cy * cw + cx] = UInt8(
+              clamping: 128 + Int(saturating: cr, rounding: .toNearestOrAwayFromZero))
           }
         }
       }
