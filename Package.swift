@@ -52,6 +52,12 @@ let package = Package(
       name: "LaminaRender",
       dependencies: ["Lamina", "LaminaDraw", "CEGL", "CGLES3", "CGBM", "CDRM", "CPNG"],
       plugins: ["EmbedShaders"]),
+    // Render jobs as the command runs them: documents (a scene or a Lottie
+    // animation), one frame, a sequence or a video, the batch runner with
+    // its memory budget and job lines (package access: not API).
+    .target(
+      name: "LaminaBatch",
+      dependencies: ["Lamina", "LaminaScene", "LaminaRender", "LaminaLottie"]),
     // Client glue for xdg-shell, viewporter and fractional scale, made by
     // scripts/generate-wayland-protocols.sh (wayland-scanner).
     .target(name: "CWaylandProtocols", dependencies: ["CWayland"]),
@@ -65,7 +71,9 @@ let package = Package(
     // The command: thin subcommands over the library.
     .executableTarget(
       name: "lamina",
-      dependencies: ["Lamina", "LaminaScene", "LaminaRender", "LaminaDisplay", "LaminaLottie"]),
+      dependencies: [
+        "Lamina", "LaminaScene", "LaminaRender", "LaminaDisplay", "LaminaLottie", "LaminaBatch",
+      ]),
     // Generated tests: random scenes, metamorphic relations, the shrinker
     // (docs/metamorphic-testing.md), and the command that runs them long.
     .target(
@@ -81,6 +89,8 @@ let package = Package(
     .testTarget(
       name: "LaminaSceneTests", dependencies: ["LaminaScene", "Lamina"],
       resources: [.copy("Fixtures")]),
+    .testTarget(
+      name: "LaminaBatchTests", dependencies: ["LaminaBatch", "LaminaRender", "LaminaScene"]),
     .testTarget(
       name: "LaminaRenderTests",
       dependencies: [

@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaBatch
 import LaminaLottie
 import LaminaScene
 

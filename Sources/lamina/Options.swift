@@ -1,15 +1,6 @@
 import Foundation
-
-/// Writes a message to standard error, prefixed with the command's name.
-func printError(_ message: String) {
-  FileHandle.standardError.write(("lamina: " + message + "\n").data(using: .utf8)!)
-}
-
-/// A command-line parse error: a message for the user.
-struct UsageError: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
-}
+import LaminaBatch
+import LaminaRender
 
 /// Minimal option parsing: positional arguments and `--flag value` pairs.
 struct Options {

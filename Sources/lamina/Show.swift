@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaBatch
 import LaminaDisplay
 import LaminaRender
 import LaminaScene

@@ -1,4 +1,5 @@
 import Foundation
+import LaminaBatch
 import LaminaDraw
 import LaminaRender
 

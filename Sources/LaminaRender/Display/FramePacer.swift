@@ -31,7 +31,7 @@ public struct FramePacer: Sendable {
   /// The display's refresh period in seconds (1/60 at 60 Hz).
   public let refreshPeriod: Double
   public private(set) var state = State.idle
-  public private(set) var statistics = FrameStatistics()
+  public private(set) var statistics = PresentationStatistics()
   private var lastPresented: Double?
 
   public init(refreshRate: Double) {
@@ -70,9 +70,10 @@ public struct FramePacer: Sendable {
   }
 }
 
-/// What `--stats` prints: presented frames, missed vblanks, frame-time
-/// percentiles and the damage redrawn per frame.
-public struct FrameStatistics: Sendable, CustomStringConvertible {
+/// What a display presented, as `--stats` prints it: presented frames,
+/// missed vblanks, frame-time percentiles and the damage redrawn per frame
+/// (how frames were built is counted in `FrameBuildStats`).
+public struct PresentationStatistics: Sendable, CustomStringConvertible {
   public var presented = 0
   public var missedVblanks = 0
   /// Seconds between consecutive presented frames.
@@ -104,3 +105,7 @@ public struct FrameStatistics: Sendable, CustomStringConvertible {
       + "mean damage \(meanDamage) px"
   }
 }
+
+/// The old name of `PresentationStatistics`.
+@available(*, deprecated, renamed: "PresentationStatistics")
+public typealias FrameStatistics = PresentationStatistics

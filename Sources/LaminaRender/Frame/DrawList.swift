@@ -515,7 +515,7 @@ public struct Frame {
   public var background: SIMD4<Float>
   public var commands: [DrawCommand]
   /// What building the frame took.
-  public var stats = FrameStats()
+  public var stats = FrameBuildStats()
 
   /// Every item, groups included, depth first.
   public var allItems: [DrawItem] {
@@ -546,8 +546,9 @@ public struct Frame {
   }
 }
 
-/// Counts and timings of one frame's building.
-public struct FrameStats: Sendable {
+/// Counts and timings of one frame's building (the `FrameBuilder`'s; what a
+/// display presents is counted in `PresentationStatistics`).
+public struct FrameBuildStats: Sendable {
   /// Planes depth-sorted in 3D contexts, and the pieces the sort produced.
   public var sortedPlanes = 0, sortedPieces = 0
   /// CPU time spent in depth sorting, in milliseconds.
@@ -560,6 +561,10 @@ public struct FrameStats: Sendable {
 
   public init() {}
 }
+
+/// The old name of `FrameBuildStats`.
+@available(*, deprecated, renamed: "FrameBuildStats")
+public typealias FrameStats = FrameBuildStats
 
 /// A `CAOpenGLLayer` to draw before the frame: the layer, its size in
 /// pixels, the time, and whether its content must be drawn again.

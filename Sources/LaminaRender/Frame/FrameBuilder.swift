@@ -38,7 +38,7 @@ public struct FrameBuilder {
   /// Scene time in seconds, for what is a function of time while drawn
   /// (emitter particles).
   public var time: Double = 0
-  var stats = FrameStats()
+  var stats = FrameBuildStats()
   /// The layer a raster builder draws (its own `shouldRasterize` and
   /// opacity are applied by the quad that shows the raster).
   private var rasterRoot: ObjectIdentifier?
@@ -107,7 +107,7 @@ public struct FrameBuilder {
   /// Layers that did not change since the last `build` of this builder
   /// are not walked again: their commands are those it kept.
   public mutating func build(root: CALayer, background: CGColor?) -> Frame {
-    stats = FrameStats()
+    stats = FrameBuildStats()
     DrawnContentCache.shared.beginFrame()
     if let tree = retained {
       tree.previousTick = tree.tick

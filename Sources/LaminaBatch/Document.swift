@@ -6,19 +6,19 @@ import LaminaScene
 /// A file the commands take: a Lamina scene, or a Lottie animation (a JSON
 /// document, a dotLottie archive or a `.tgs` sticker), told apart by its
 /// content, never by a flag or its name.
-struct Document {
+package struct Document {
   /// The scene the outputs draw: the scene file's, or the animation's tree
   /// on a canvas of its `w` × `h` points.
-  let scene: Scene
+  package let scene: Scene
   /// The animation, when the file is a Lottie document.
-  let lottie: LottieAnimation?
+  package let lottie: LottieAnimation?
   /// How the animation was packaged (nil for a scene).
-  let kind: LottieFileKind?
+  package let kind: LottieFileKind?
   /// The name errors give the file (an archive's own, not its entry's).
-  let fileName: String
+  package let fileName: String
 
   /// Loads the file at `url`.
-  static func load(
+  package static func load(
     contentsOf url: URL, maxImageDimension: Int = SceneLoader.defaultMaxImageDimension,
     images: ImageCache? = nil, access: FileAccessPolicy = .confined
   ) throws -> Document {
@@ -44,7 +44,7 @@ struct Document {
 
   /// Loads a document given inline (a batch job's object), named `name`;
   /// relative files are read from `base` (the working directory when nil).
-  static func load(
+  package static func load(
     json: JSON, data: () -> Data, base: URL?, name: String, maxImageDimension: Int,
     images: ImageCache?, access: FileAccessPolicy = .confined
   ) throws -> Document {
@@ -63,7 +63,7 @@ struct Document {
 
   /// Loads a document's bytes, already read (`batch --scene-root`), named
   /// `name`; relative files are read from `base`.
-  static func load(
+  package static func load(
     data: Data, base: URL, name: String, maxImageDimension: Int, images: ImageCache?,
     access: FileAccessPolicy = .confined
   ) throws -> Document {
@@ -86,7 +86,7 @@ struct Document {
     return options
   }
 
-  init(_ animation: LottieAnimation, kind: LottieFileKind, fileName: String) {
+  package init(_ animation: LottieAnimation, kind: LottieFileKind, fileName: String) {
     // Errors found while drawing name the file given (an archive, not its entry).
     let made = animation.makeScene()
     scene =
@@ -108,7 +108,7 @@ struct Document {
   }
 
   /// What a file holds, told by its content.
-  enum Sniffed {
+  package enum Sniffed {
     /// A Lottie animation, packaged as `kind`, and its bytes.
     case lottie(LottieFileKind, Data)
     /// Not Lottie: the scene loader reads the file (and reports what is
@@ -121,7 +121,7 @@ struct Document {
   /// Tells a Lottie animation from a scene. A regular file's first bytes
   /// tell an archive; a JSON document is parsed here only when it names
   /// both `fr` and `layers`. A pipe is read once, whatever it holds.
-  static func sniff(_ url: URL) throws -> Sniffed {
+  package static func sniff(_ url: URL) throws -> Sniffed {
     var info = stat()
     guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else { return .sceneFile }
     let regular = (info.st_mode & S_IFMT) == S_IFREG
@@ -156,7 +156,7 @@ struct Document {
 
   /// Whether a parsed document is a Lottie document (by its top-level keys
   /// and their kinds, as `LottieAnimation.isLottie` decides).
-  static func isLottie(_ json: JSON) -> Bool {
+  package static func isLottie(_ json: JSON) -> Bool {
     guard case .object(let members) = json else { return false }
     var object: [String: Any] = [:]
     for (key, value) in members {
@@ -196,7 +196,7 @@ struct Document {
   /// Lottie canvas is `w` × `h` points at the scale, its pixel size rounded
   /// up (the animation is not stretched: the last column or row may be
   /// partly empty).
-  func scene(scale: Double?, background: CGColor?) -> Scene {
+  package func scene(scale: Double?, background: CGColor?) -> Scene {
     var canvas = scene.canvas
     if let background { canvas.background = background }
     if let lottie {
@@ -213,20 +213,21 @@ struct Document {
   /// A scene whose time loops over the animation's `ip..op`
   /// (`LottieAnimation.makeLoopingScene`): what `lamina show` plays. A
   /// scene file is shown as it is.
-  func loopingScene() -> Scene {
+  package func loopingScene() -> Scene {
     lottie?.makeLoopingScene() ?? scene
   }
 
   /// The animation fitted into `width` × `height` pixels as a player view
   /// shows it (`LottieAnimation.makeScene(fittingWidth:height:)`); nil for
   /// a scene (stretched to the size, as before).
-  func fit(width: Int, height: Int) -> (scene: Scene, scale: Double, x: Double, y: Double)? {
+  package func fit(width: Int, height: Int) -> (scene: Scene, scale: Double, x: Double, y: Double)?
+  {
     lottie?.makeScene(fittingWidth: width, height: height)
   }
 
   /// What the importer left out, one line per kind: how often and where
   /// first (`render` prints them on standard error unless `--quiet`).
-  var leftOutSummary: [String] {
+  package var leftOutSummary: [String] {
     guard let lottie else { return [] }
     var order: [String] = []
     var byKind: [String: [String]] = [:]

@@ -8,9 +8,9 @@ import LaminaRender
 /// half way), so the watchdog reports it, removes every temporary output
 /// file and ends the process with status 1. The limits checked before a
 /// frame make this the exception; the watchdog makes "no hang" hold even so.
-final class FrameWatchdog: @unchecked Sendable {
-  let file: String
-  let budget: Double
+package final class FrameWatchdog: @unchecked Sendable {
+  package let file: String
+  package let budget: Double
   private let condition = NSCondition()
   private var label: String?
   private var deadline = Date.distantFuture
@@ -18,14 +18,14 @@ final class FrameWatchdog: @unchecked Sendable {
   private var started = false
 
   /// A watchdog for the frames of the scene file `file`.
-  init(file: String, budget: Double = FrameWatchdog.configuredBudget) {
+  package init(file: String, budget: Double = FrameWatchdog.configuredBudget) {
     self.file = file
     self.budget = budget
   }
 
   /// `LAMINA_FRAME_BUDGET` when it is a positive number of seconds, else
   /// `Limits.frameTimeBudget`.
-  static var configuredBudget: Double {
+  package static var configuredBudget: Double {
     if let text = ProcessInfo.processInfo.environment["LAMINA_FRAME_BUDGET"],
       let value = Double(text), value > 0, value.isFinite
     {
@@ -35,7 +35,7 @@ final class FrameWatchdog: @unchecked Sendable {
   }
 
   /// Starts timing the frame `label` ("frame 12 (t=0.2 s)").
-  func begin(_ label: String) {
+  package func begin(_ label: String) {
     condition.lock()
     self.label = label
     deadline = Date(timeIntervalSinceNow: budget)
@@ -52,7 +52,7 @@ final class FrameWatchdog: @unchecked Sendable {
   }
 
   /// The frame is done (calling it again does nothing).
-  func end() {
+  package func end() {
     condition.lock()
     label = nil
     generation += 1

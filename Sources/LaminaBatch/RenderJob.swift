@@ -8,9 +8,9 @@ import LaminaScene
 /// rate), at what scale, and where the pixels go. Both commands run it
 /// with `run(renderer:images:)`, so a batch job writes the bytes that the
 /// render command writes for the same job.
-struct RenderJob {
+package struct RenderJob {
   /// Where the scene comes from.
-  enum Source {
+  package enum Source {
     /// A scene file; its image paths are relative to its folder.
     case file(URL)
     /// A scene object inside another document (a batch job line), named
@@ -23,7 +23,7 @@ struct RenderJob {
   }
 
   /// What is rendered, and to where.
-  enum Output {
+  package enum Output {
     /// One PNG of the scene at `time` seconds.
     case image(path: String, time: Double)
     /// Frames `range` at `fps` (frame n at n / fps seconds) to PNG files
@@ -34,28 +34,37 @@ struct RenderJob {
     case plan(time: Double)
   }
 
-  var source: Source
-  var output: Output
+  package var source: Source
+  package var output: Output
   /// Pixels per point; nil for the canvas's own scale.
-  var scale: Double?
+  package var scale: Double?
   /// `--codec`, `--crf`, `--bitrate` of an encoded video.
-  var videoSettings = VideoSettings()
+  package var videoSettings = VideoSettings()
   /// Which image files the scene may read (its own folder and below
   /// unless `--assets` or `--allow-any-path` allow more).
-  var access = FileAccessPolicy.confined
+  package var access = FileAccessPolicy.confined
   /// What only the loaded document answers (a Lottie frame number, every
   /// frame, a marker's range, the default rate), the background and the
-  /// notes on what was left out: `RenderJob+Document.swift`.
-  var document = DocumentRequest()
+  /// notes on what was left out: `DocumentRequest.swift`.
+  package var document = DocumentRequest()
+
+  package init(
+    source: Source, output: Output, scale: Double?, videoSettings: VideoSettings = VideoSettings()
+  ) {
+    self.source = source
+    self.output = output
+    self.scale = scale
+    self.videoSettings = videoSettings
+  }
 
   /// The times, rates and scales a job may ask for.
-  static let timeRange = 0.0...1e9
-  static let fpsRange = 0.001...10_000.0
-  static let scaleRange = 0.01...8.0
+  package static let timeRange = 0.0...1e9
+  package static let fpsRange = 0.001...10_000.0
+  package static let scaleRange = 0.01...8.0
 
   /// Throws when the last frame of `range` at `fps` is past `Limits.maxTime`
   /// (`text` is the range as the user wrote it).
-  static func checkTimes(_ range: FrameRange, fps: Double, frames text: String) throws {
+  package static func checkTimes(_ range: FrameRange, fps: Double, frames text: String) throws {
     let last = Double(range.last) / fps
     guard last <= Limits.maxTime else {
       throw UsageError(
@@ -76,7 +85,8 @@ struct RenderJob {
   ///     process when one overruns it: `lamina render`'s, not batch's).
   /// Returns the frames rendered.
   @discardableResult
-  func run(renderer: Renderer, images: ImageCache? = nil, watchdog: FrameWatchdog? = nil) throws
+  package func run(renderer: Renderer, images: ImageCache? = nil, watchdog: FrameWatchdog? = nil)
+    throws
     -> Int
   {
     if case .sequence(let range, let fps, _, let video) = output {
@@ -131,7 +141,7 @@ struct RenderJob {
   /// The document (a scene or a Lottie animation), its images taken from
   /// `images` when given. This is the one place where the command's loads
   /// meet a shared image cache.
-  func loadDocument(maxImageDimension: Int, images: ImageCache?) throws -> Document {
+  package func loadDocument(maxImageDimension: Int, images: ImageCache?) throws -> Document {
     switch source {
     case .file(let url):
       return try Document.load(

@@ -20,21 +20,21 @@ import LaminaScene
 /// as `--codec`, `--crf`, `--bitrate`), one with a `%d` (or `%04d`) a PNG
 /// sequence, anything else one PNG. Relative paths
 /// are relative to the working directory, as for `lamina render`.
-enum BatchJob {
-  static let keys = [
+package enum BatchJob {
+  package static let keys = [
     "scene", "base", "time", "frame", "frames", "marker", "fps", "scale", "background", "quiet",
     "output", "codec", "crf", "bitrate",
   ]
 
   /// Why a job line is not a job: the message names the jobs file, the
   /// line and the key.
-  struct Invalid: Error, CustomStringConvertible {
-    let description: String
+  package struct Invalid: Error, CustomStringConvertible {
+    package let description: String
   }
 
   /// The job in `text`, line `line` (from 1) of the jobs file `file`, and
   /// the output it names.
-  static func parse(_ text: Data, line: Int, file: String) throws -> (
+  package static func parse(_ text: Data, line: Int, file: String) throws -> (
     job: RenderJob, output: String
   ) {
     let place = "\(file):\(line)"
@@ -195,16 +195,5 @@ enum BatchJob {
     }
     guard last - first < FrameRange.maxCount else { throw invalid("frames: too many frames") }
     return FrameRange(first: first, last: last)
-  }
-}
-
-extension FrameRange {
-  /// The most frames one sequence renders.
-  static let maxCount = 10_000_000
-
-  /// Frames `first` to `last` inclusive, already checked.
-  init(first: Int, last: Int) {
-    self.first = first
-    self.last = last
   }
 }

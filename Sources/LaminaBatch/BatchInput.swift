@@ -3,13 +3,13 @@ import Foundation
 /// SIGTERM and SIGINT as a request to stop between jobs: the handler only
 /// records the signal and wakes `poll` through a pipe (the self-pipe
 /// trick), so the job that is running finishes and writes its output.
-final class BatchStop: @unchecked Sendable {
+package final class BatchStop: @unchecked Sendable {
   /// Readable once a stop signal arrived.
-  let descriptor: Int32
+  package let descriptor: Int32
   nonisolated(unsafe) private static var writeEnd: Int32 = -1
   nonisolated(unsafe) private static var received: sig_atomic_t = 0
 
-  init() throws {
+  package init() throws {
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else {
       throw BatchError(description: "cannot make a pipe: \(String(cString: strerror(errno)))")
@@ -35,17 +35,17 @@ final class BatchStop: @unchecked Sendable {
   }
 
   /// The stop signal that arrived, or nil.
-  var signal: Int32? { Self.received == 0 ? nil : Self.received }
+  package var signal: Int32? { Self.received == 0 ? nil : Self.received }
 }
 
 /// Lines of a jobs file or of standard input, read as they come (a driver
 /// may write jobs one by one and read each result before the next), and
 /// given up on as soon as a stop signal arrives while waiting for one.
-struct LineReader {
+package struct LineReader {
   /// The longest line read (an inline scene can be long, but not unbounded).
-  static let maxLineBytes = 64 << 20
+  package static let maxLineBytes = 64 << 20
 
-  enum Line {
+  package enum Line {
     case text(Data)
     /// A line over `maxLineBytes`; the rest of it was skipped.
     case tooLong
@@ -62,14 +62,14 @@ struct LineReader {
   /// Whether the line being read is past `maxLineBytes` and is dropped.
   private var skipping = false
 
-  init(fd: Int32, stop: BatchStop) {
+  package init(fd: Int32, stop: BatchStop) {
     self.fd = fd
     self.stop = stop
   }
 
   /// The next line without its line break, or nil at the end of the input
   /// or when a stop signal came first.
-  mutating func next() throws -> Line? {
+  package mutating func next() throws -> Line? {
     while true {
       if let newline = lineBreak(from: max(start, scanned)) {
         let end = newline > start && buffer[newline - 1] == 0x0D ? newline - 1 : newline

@@ -1,6 +1,5 @@
 import Foundation
 import Lamina
-import LaminaRender
 
 /// A YUV4MPEG2 stream (what ffmpeg, x264 and most encoders read):
 /// 4:2:0 chroma (`C420jpeg`: chroma sited between the four luma samples it
@@ -8,22 +7,28 @@ import LaminaRender
 /// from the sRGB-encoded pixel values, as `XCOLORRANGE=LIMITED` in the
 /// header says. Video has no alpha: pixels are composited over black.
 /// Odd sizes round the chroma planes up.
-struct Y4MWriter {
-  let width: Int
-  let height: Int
+package struct Y4MWriter {
+  package let width: Int
+  package let height: Int
+
+  package init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+  }
 
   /// The stream header for `fps` frames per second.
-  func header(fps: Double) -> Data {
+  package func header(fps: Double) -> Data {
     let (num, den) = Self.rational(fps)
     return Data(
       "YUV4MPEG2 W\(width) H\(height) F\(num):\(den) Ip A1:1 C420jpeg XCOLORRANGE=LIMITED\n".utf8)
   }
 
-  /// `fps` as a ratio of whole numbers (29.97 → 30000:1001, 60 → 60:1).
-  static func rational(_ fps: Double) -> (Int, Int) { FFmpeg.rational(fps) }
+  /// `fps` as a ratio of whole numbers (30000/1001 → 30000:1001, 29.97 →
+  /// 29970:1000, 60 → 60:1).
+  package static func rational(_ fps: Double) -> (Int, Int) { FFmpeg.rational(fps) }
 
   /// One `FRAME` of `image` (premultiplied RGBA, which is the image over black).
-  func frame(_ image: RenderedImage) -> Data {
+  package func frame(_ image: RenderedImage) -> Data {
     let w = width
     let h = height
     let cw = (w + 1) / 2
@@ -66,8 +71,10 @@ struct Y4MWriter {
             let scale = Double(65_536 * n)
             let cb = Double(-9_714 * r - 19_070 * g + 28_784 * b) / scale
             let cr = Double(28_784 * r - 24_103 * g - 4_681 * b) / scale
-            o[uBase + cy * cw + cx] = UInt8(clamping: 128 + Int(saturating: cb, rounding: .toNearestOrAwayFromZero))
-            o[vBase + cy * cw + cx] = UInt8(clamping: 128 + Int(saturating: cr, rounding: .toNearestOrAwayFromZero))
+            o[uBase + cy * cw + cx] = UInt8(
+              clamping: 128 + Int(saturating: cb, rounding: .toNearestOrAwayFromZero))
+            o[vBase + cy * cw + cx] = UInt8(
+              clamping: 128 + Int(saturating: cr, rounding: .toNearestOrAwayFromZero))
           }
         }
       }

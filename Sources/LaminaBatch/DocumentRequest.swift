@@ -1,15 +1,16 @@
 import Foundation
 import Lamina
 import LaminaLottie
+import LaminaRender
 import LaminaScene
 
 /// What a render job asks that only the loaded document answers, and how
 /// it is shown: a Lottie frame number, every frame or a marker's range,
 /// the rate a Lottie sequence defaults to, the background, the notes on
 /// what was left out, a dry run.
-struct DocumentRequest {
+package struct DocumentRequest {
   /// Which frames of a sequence, beyond a `FrameRange`.
-  enum Frames: Equatable {
+  package enum Frames: Equatable {
     /// Every frame from `ip` up to, not including, `op` (`--frames all`).
     case all
     /// The range of the named marker (`--marker NAME`).
@@ -18,24 +19,28 @@ struct DocumentRequest {
 
   /// `--frame F`: the Lottie frame to render (on the document's numbering),
   /// instead of the image's time.
-  var frame: Double?
+  package var frame: Double?
   /// Replaces the sequence's range once the document is known.
-  var frames: Frames?
+  package var frames: Frames?
   /// Whether `--fps` was given; when not, a Lottie sequence runs at the
   /// document's `fr` (a scene at 60).
-  var fpsGiven = true
+  package var fpsGiven = true
   /// `--background COLOR`: the color behind the canvas (scenes and Lottie).
-  var background: CGColor?
+  package var background: CGColor?
   /// `--quiet`: no notes on what a Lottie import left out.
-  var quiet = false
+  package var quiet = false
   /// `--dry-run`: print the frames and times chosen, render nothing.
-  var dryRun = false
+  package var dryRun = false
+
+  package init() {}
 
   /// `output` with the document's answers: a Lottie frame number made a
   /// time, `all` or a marker made a range of frames, the default rate.
   /// Throws a usage error when the document cannot answer (a scene has no
   /// frame numbers or markers; an unknown marker lists the known ones).
-  func resolve(_ output: RenderJob.Output, for document: Document) throws -> RenderJob.Output {
+  package func resolve(_ output: RenderJob.Output, for document: Document) throws
+    -> RenderJob.Output
+  {
     let file = document.fileName
     switch output {
     case .image(let path, _):
@@ -104,7 +109,7 @@ struct DocumentRequest {
 
   /// What a dry run prints: one line per frame, `PATH t=SECONDS frame=F`
   /// (F the Lottie frame, for a Lottie document).
-  static func plan(_ output: RenderJob.Output, for document: Document) -> [String] {
+  package static func plan(_ output: RenderJob.Output, for document: Document) -> [String] {
     func line(_ target: String, _ time: Double) -> String {
       var text = "\(target) t=\(Scene.seconds(time))"
       if let lottie = document.lottie {
@@ -131,7 +136,7 @@ struct DocumentRequest {
 extension JSON {
   /// The value as JSON text (an inline document handed to a loader that
   /// reads bytes).
-  var serialized: String {
+  package var serialized: String {
     switch self {
     case .null: return "null"
     case .bool(let b): return b ? "true" : "false"
