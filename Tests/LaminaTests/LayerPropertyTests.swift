@@ -1,0 +1,206 @@
+import Foundation
+import XCTest
+
+@testable import Lamina
+
+/// The property descriptions (Sources/Lamina/LayerProperty.swift) are the
+/// one place a layer property's key is spelled, and what KVC, implicit
+/// actions, the animation evaluator and the range rules read.
+final class LayerPropertyTests: XCTestCase {
+  static let sources = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Sources")
+
+  /// Literals that name something else than a layer property, by file
+  /// (relative to Sources/), with why.
+  static let otherMeanings: [String: Set<String>] = [
+    // CAEmitterCell's own keys (its class's description).
+    "Lamina/CAEmitterCell.swift": [
+      "name", "birthRate", "lifetime", "velocity", "scale", "spin", "color", "contents",
+      "contentsRect", "contentsScale", "minificationFilterBias", "emitterCells", "style",
+      "magnificationFilter", "minificationFilter",
+    ],
+    // CAAnimation's keys (a keyframe animation's `path`, a transition's `type`).
+    "Lamina/CAAnimation+KeyValueCoding.swift": ["path", "type"],
+    // A filter's name.
+    "Lamina/CIFilter.swift": ["name"],
+    // Transform components and value function names.
+    "Lamina/CATransform3D+Decomposition.swift": ["scale"],
+    "Lamina/CAValueFunction.swift": ["scale"],
+    "Lamina/AnimationEvaluator.swift": ["scale"],
+    // The scene format's keys of animations, images and the canvas.
+    "LaminaScene/SceneDecoder+Animations.swift": ["path"],
+    "LaminaScene/SceneDecoder.swift": ["name", "scale"],
+    "LaminaScene/SceneDecoder+Values.swift": ["scale"],
+    // The command's job and document keys; a device check's label; DRM.
+    "lamina/Batch.swift": ["frame", "scale"],
+    "lamina/BatchJob.swift": ["frame", "scale"],
+    "lamina/Bench.swift": ["scale"],
+    "lamina/DocumentInfo.swift": ["name", "path", "scale"],
+    "LaminaRender/Renderer+Tiles.swift": ["frame"],
+    "LaminaDisplay/DRMDriver.swift": ["type"],
+  ]
+
+  /// Every key and alias of the descriptions.
+  static var spellings: Set<String> {
+    var keys = Set(LayerKey.allCases.map(\.rawValue))
+    for k in LayerKey.allCases { keys.formUnion(k.aliases) }
+    return keys
+  }
+
+  /// The string literals of `line` outside comments.
+  static func literals(in line: String) -> [String] {
+    var found: [String] = []
+    var current: String? = nil
+    var previous: Character = " "
+    let chars = Array(line)
+    var i = 0
+    while i < chars.count {
+      let c = chars[i]
+      if current == nil, c == "/", i + 1 < chars.count, chars[i + 1] == "/" { break }
+      if c == "\"", previous != "\\" {
+        if let s = current {
+          found.append(s)
+          current = nil
+        } else {
+          current = ""
+        }
+      } else if current != nil {
+        current?.append(c)
+      }
+      previous = c
+      i += 1
+    }
+    return found
+  }
+
+  /// "file:line: key" for every spelling of a property key outside the
+  /// descriptions; LaminaMetamorphic (the generator and its relations,
+  /// which write scenes from the spec's own key list, SpecKeys) aside.
+  static func spellingsOutsideDescriptions() throws -> [String: [String]] {
+    let keys = spellings
+    var places: [String: [String]] = [:]
+    let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)
+    while let url = files?.nextObject() as? URL {
+      guard url.pathExtension == "swift" else { continue }
+      let relative = url.path.replacingOccurrences(of: sources.path + "/", with: "")
+      if relative.hasPrefix("LaminaMetamorphic/") { continue }
+      let allowed = otherMeanings[relative] ?? []
+      let text = try String(contentsOf: url, encoding: .utf8)
+      for (number, line) in text.components(separatedBy: "\n").enumerated() {
+        for literal in literals(in: line) where keys.contains(literal) && !allowed.contains(literal)
+        {
+          places[literal, default: []].append("\(relative):\(number + 1)")
+        }
+      }
+    }
+    return places
+  }
+
+  /// The done-when of issue 20: each key is spelled in one place (the
+  /// description: `LayerKey`'s case, or the alias in `LayerKey.aliases`).
+  func testEachKeyIsSpelledInOnePlace() throws {
+    let places = try Self.spellingsOutsideDescriptions()
+    XCTAssertFalse(Self.spellings.isEmpty)
+    for (key, list) in places.sorted(by: { $0.key < $1.key }) {
+      let outside = list.filter { !$0.hasPrefix("Lamina/LayerProperty.swift:") }
+      XCTAssert(
+        outside.isEmpty,
+        "\"\(key)\" is spelled outside the property descriptions: \(outside.joined(separator: ", ")); use LayerKey.\(key)"
+      )
+      XCTAssertLessThanOrEqual(list.count, 1, "\"\(key)\" is spelled \(list.count) times: \(list)")
+    }
+  }
+
+  /// The lint finds a spelling it should: a line with a key literal.
+  func testLintSeesKeyLiterals() {
+    XCTAssertEqual(Self.literals(in: #"x == "cornerRadius" // "opacity""#), ["cornerRadius"])
+    XCTAssertEqual(Self.literals(in: #"f("a", "b\"c")"#), ["a", #"b\"c"#])
+  }
+
+  /// Every key is described by a class, once per class.
+  func testEveryKeyIsDescribed() {
+    var described: Set<LayerKey> = []
+    for table in LayerProperty.tables {
+      let keys = table.map(\.key)
+      XCTAssertEqual(Set(keys).count, keys.count, "a key described twice in one class")
+      described.formUnion(keys)
+    }
+    XCTAssertEqual(described, Set(LayerKey.allCases))
+    XCTAssertEqual(
+      CAShapeLayer.propertyKeys.filter { LayerKey(rawValue: $0) != nil }.count,
+      CALayer.layerProperties.count + CAShapeLayer.shapeProperties.count)
+  }
+
+  /// The implicit actions read from the descriptions are Core Animation's
+  /// animatable properties (the list this replaced).
+  func testImplicitActionEvents() {
+    let expected: Set<String> = [
+      "bounds", "position", "zPosition", "anchorPoint", "anchorPointZ", "transform",
+      "sublayerTransform", "doubleSided", "hidden", "opacity", "backgroundColor", "cornerRadius",
+      "borderWidth", "borderColor", "masksToBounds", "contents", "contentsRect", "contentsCenter",
+      "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath", "filters",
+      "backgroundFilters", "compositingFilter",
+      "path", "fillColor", "strokeColor", "lineWidth", "miterLimit", "lineDashPhase",
+      "strokeStart", "strokeEnd",
+      "colors", "locations", "startPoint", "endPoint",
+      "fontSize", "foregroundColor",
+      "instanceDelay", "instanceTransform", "instanceColor", "instanceRedOffset",
+      "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset",
+      "emitterPosition", "emitterZPosition", "emitterSize", "emitterDepth", "birthRate",
+      "lifetime", "velocity", "scale", "spin", "seed",
+    ]
+    XCTAssertEqual(CALayer.implicitlyAnimatedKeys, expected)
+    XCTAssertNotNil(CALayer.defaultAction(forKey: "hidden"))
+    XCTAssertNil(CALayer.defaultAction(forKey: "isHidden"))
+    XCTAssertNil(CALayer.defaultAction(forKey: "maskedCorners"))
+  }
+
+  /// The evaluator's fast paths come from the descriptions (plus the
+  /// components of position, bounds and transform).
+  func testAnimationFastPaths() {
+    let whole = [
+      "opacity", "cornerRadius", "borderWidth", "zPosition", "shadowOpacity",
+      "shadowRadius", "position", "bounds", "transform", "backgroundColor",
+    ]
+    for key in whole { XCTAssertNotNil(AnimatedProperty.named(key), key) }
+    for key in ["position.x", "bounds.size.width", "transform.rotation.z", "transform.scale"] {
+      XCTAssertNotNil(AnimatedProperty.named(key), key)
+    }
+    XCTAssertNil(AnimatedProperty.named("lineWidth"))
+    let layer = CALayer()
+    _ = AnimatedProperty.named("cornerRadius")?.set(layer, .number(7))
+    XCTAssertEqual(layer.cornerRadius, 7)
+    XCTAssertEqual(AnimatedProperty.table.count, 15 + whole.count)
+  }
+
+  /// The text keys, `contentsScale` and `bounds` redraw a drawing text layer.
+  func testDrawnTextKeys() {
+    XCTAssertEqual(
+      LayerProperty.drawnTextKeys,
+      [
+        "string", "font", "fontSize", "foregroundColor", "isWrapped", "alignmentMode",
+        "truncationMode", "contentsScale", "bounds",
+      ])
+    final class Drawn: CATextLayer {}
+    XCTAssertTrue(Drawn.needsDisplay(forKey: "fontSize"))
+    XCTAssertTrue(Drawn.needsDisplay(forKey: "bounds"))
+    XCTAssertFalse(Drawn.needsDisplay(forKey: "opacity"))
+    XCTAssertFalse(CATextLayer.needsDisplay(forKey: "fontSize"))
+  }
+
+  /// Ranges by key, as the scene decoder reads them.
+  func testRanges() {
+    XCTAssertEqual(CALayer.valueRange(forKey: "cornerRadius"), .side)
+    XCTAssertEqual(CALayer.valueRange(forKey: "bounds"), .box)
+    XCTAssertEqual(CALayer.valueRange(forKey: "frame"), .box)
+    XCTAssertEqual(CALayer.valueRange(forKey: "lineDashPattern"), .dashes)
+    XCTAssertEqual(CALayer.valueRange(forKey: "shadowRadius"), .blur)
+    XCTAssertEqual(CALayer.valueRange(forKey: "fontSize"), .fontSize)
+    XCTAssertEqual(CALayer.valueRange(forKey: "instanceTransform"), .transform)
+    XCTAssertEqual(CALayer.valueRange(forKey: "emitterSize"), .coordinate)
+    XCTAssertEqual(CALayer.valueRange(forKey: "instanceCount"), .count)
+    XCTAssertEqual(CALayer.valueRange(forKey: "opacity"), .magnitude)
+    XCTAssertNil(CALayer.valueRange(forKey: "noSuchKey"))
+  }
+}
