@@ -203,4 +203,67 @@ final class LayerPropertyTests: XCTestCase {
     XCTAssertEqual(CALayer.valueRange(forKey: "opacity"), .magnitude)
     XCTAssertNil(CALayer.valueRange(forKey: "noSuchKey"))
   }
+
+  /// A value of `p`'s kind that differs from `fresh`'s, or nil for kinds
+  /// not set here (the tree: mask, sublayers).
+  static func sample(for p: LayerProperty, on fresh: CALayer) -> Any? {
+    switch p.kind {
+    case .number: return 0.375
+    case .integer: return 3
+    case .bool: return !((p.accessor.get(fresh) as? Bool) ?? false)
+    case .point: return CGPoint(x: 0.25, y: 0.75)
+    case .size: return CGSize(width: 3, height: 4)
+    case .rect: return CGRect(x: 1, y: 2, width: 3, height: 4)
+    case .transform: return CATransform3DMakeScale(2, 3, 1)
+    case .color: return CGColor(red: 0.1, green: 0.2, blue: 0.3, alpha: 1)
+    case .colors: return [CGColor(red: 0.1, green: 0.2, blue: 0.3, alpha: 1), CGColor.black]
+    case .numbers: return [0.5, 1.5]
+    case .image: return NSString(string: "an image stand-in")
+    case .path: return CGPath(rect: CGRect(x: 0, y: 0, width: 5, height: 6))
+    case .string, .text: return "sample"
+    case .enumeration(let values):
+      let current = String(describing: p.accessor.get(fresh) ?? "")
+      return values.last { !current.contains($0) } ?? values.first
+    case .cornerMask: return CACornerMask(rawValue: 1)
+    case .filters: return [CIFilter(name: "CIGaussianBlur") as Any]
+    case .blendMode: return "multiplyBlendMode"
+    case .emitterCells: return [CAEmitterCell()]
+    case .object: return ["sample": CABasicAnimation()]
+    case .layer, .layers: return nil
+    }
+  }
+
+  /// `copyValues(from:)` copies every stored property the descriptions
+  /// list, for each class (a property added to a table but not to the
+  /// copy fails here).
+  func testCopyValuesCopiesEveryDescribedProperty() {
+    let classes: [CALayer.Type] = [
+      CALayer.self, CAShapeLayer.self, CAGradientLayer.self, CATextLayer.self,
+      CAReplicatorLayer.self, CAEmitterLayer.self, CAScrollLayer.self, CATiledLayer.self,
+      CAOpenGLLayer.self,
+    ]
+    for cls in classes {
+      let fresh = cls.makeInstance()
+      let source = cls.makeInstance()
+      var checked = 0
+      for p in cls.properties where p.accessor.isStored {
+        guard let v = Self.sample(for: p, on: fresh) else { continue }
+        p.accessor.set(source, v)
+        let set = String(describing: p.accessor.get(source))
+        if p.key == .style { continue }  // a dictionary of Any: compared below by count
+        XCTAssertNotEqual(
+          set, String(describing: p.accessor.get(fresh)), "\(cls).\(p.key.rawValue) not set")
+      }
+      let copy = cls.makeInstance()
+      copy.copyValues(from: source)
+      for p in cls.properties where p.accessor.isStored {
+        guard Self.sample(for: p, on: fresh) != nil else { continue }
+        XCTAssertEqual(
+          String(describing: p.accessor.get(copy)), String(describing: p.accessor.get(source)),
+          "\(cls).\(p.key.rawValue) not copied")
+        checked += 1
+      }
+      XCTAssertGreaterThanOrEqual(checked, CALayer.layerProperties.count - 4, "\(cls)")
+    }
+  }
 }
