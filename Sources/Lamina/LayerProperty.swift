@@ -74,7 +74,7 @@ package enum LayerKey: String, CaseIterable, Sendable {
 
 /// The numbers a property may hold, as the scene decoder and the layer tree
 /// limits check them (see `Limits`).
-package enum LayerValueRange: Sendable, Equatable {
+package enum LayerValueRange: Sendable, Hashable {
   /// A position, origin, offset or depth: ±`Limits.maxCoordinate`.
   case coordinate
   /// A size, radius or width: ±`Limits.maxLayerSide`.

@@ -253,6 +253,17 @@ public enum LayerTreeLimits {
       if let replicator = layer as? CAReplicatorLayer {
         try checkTransform(layer, LayerKey.instanceTransform.rawValue, replicator.instanceTransform)
       }
+      if let emitter = layer as? CAEmitterLayer {
+        // The emitter's place and extent are coordinates (their ranges in
+        // CAEmitterLayer.emitterProperties).
+        let e = emitter
+        try within(LayerKey.emitterPosition.path("x"), e.emitterPosition.x, c, "maxCoordinate")
+        try within(LayerKey.emitterPosition.path("y"), e.emitterPosition.y, c, "maxCoordinate")
+        try within(LayerKey.emitterZPosition.rawValue, e.emitterZPosition, c, "maxCoordinate")
+        try within(LayerKey.emitterSize.path("width"), e.emitterSize.width, c, "maxCoordinate")
+        try within(LayerKey.emitterSize.path("height"), e.emitterSize.height, c, "maxCoordinate")
+        try within(LayerKey.emitterDepth.rawValue, e.emitterDepth, c, "maxCoordinate")
+      }
       if let shape = layer as? CAShapeLayer { try checkShape(shape) }
       if let text = layer as? CATextLayer { try checkText(text) }
       if let gradient = layer as? CAGradientLayer, let colors = gradient.colors,

@@ -266,4 +266,39 @@ final class LayerPropertyTests: XCTestCase {
       XCTAssertGreaterThanOrEqual(checked, CALayer.layerProperties.count - 4, "\(cls)")
     }
   }
+
+  /// `LayerTreeLimits` holds every number a description gives a bounded
+  /// range to its range's limit: a value past it is refused, naming the
+  /// key and the limit.
+  func testLayerTreeLimitsFollowTheRanges() {
+    let bounds: [LayerValueRange: (CGFloat, String)] = [
+      .coordinate: (Limits.maxCoordinate, "maxCoordinate"),
+      .side: (Limits.maxLayerSide, "maxLayerSide"),
+      .blur: (Limits.maxBlurRadius, "maxBlurRadius"),
+      .fontSize: (Limits.maxFontSize, "maxFontSize"),
+    ]
+    let classes: [CALayer.Type] = [
+      CALayer.self, CAShapeLayer.self, CATextLayer.self, CAEmitterLayer.self,
+    ]
+    var checked = 0
+    for cls in classes {
+      let own =
+        cls == CALayer.self
+        ? cls.properties : Array(cls.properties.dropFirst(CALayer.layerProperties.count))
+      for p in own where p.kind == .number {
+        guard let (limit, name) = bounds[p.range] else { continue }
+        let layer = cls.makeInstance()
+        layer.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
+        p.accessor.set(layer, Double(limit) * 2)
+        XCTAssertThrowsError(try LayerTreeLimits.check(layer), "\(cls).\(p.key.rawValue)") {
+          error in
+          guard let v = error as? LimitViolation else { return XCTFail("\(error)") }
+          XCTAssertEqual(v.key, p.key.rawValue)
+          XCTAssertEqual(v.exceeded.name, name, "\(cls).\(p.key.rawValue)")
+        }
+        checked += 1
+      }
+    }
+    XCTAssertGreaterThanOrEqual(checked, 10)
+  }
 }
