@@ -7,10 +7,15 @@ import Foundation
 // (the class's default is the accessor's value on a new instance), the range
 // a scene may set, the animation fast path, whether a change runs an
 // implicit action, and what a change invalidates. KVC, `didChange`, the
-// implicit-action keys, the animation evaluator, the scene decoder's range
-// rules and `LayerTreeLimits` read them; the key strings exist only as the
-// raw values of `LayerKey`. (The metamorphic generator keeps its own list,
-// `SpecKeys`, taken from the scene format spec, as the independent check.)
+// implicit-action keys, the animation evaluator, the text layer's redraw
+// keys and the scene decoder's range rules read them; the key strings exist
+// only as the raw values of `LayerKey` (and its aliases), which
+// `LayerTreeLimits`, the presentation tree and the decoder name keys by.
+// LayerPropertyTests holds `copyValues(from:)` and `LayerTreeLimits` (which
+// stay plain code on the per-frame paths) to the descriptions, and fails
+// on a key spelled anywhere else. (The metamorphic generator keeps its own
+// list, `SpecKeys`, taken from the scene format spec, as the independent
+// check.)
 
 /// The key of a property of one of Lamina's layer classes; the raw value is
 /// the key-value coding key (and the scene format's key).
