@@ -292,10 +292,19 @@ struct AnimatedProperty {
 
   static func named(_ keyPath: String) -> AnimatedProperty? { table[keyPath] }
 
-  private static func number(
+  /// A number property's fast path: read and set as a Double.
+  static func number(
     _ get: @escaping (CALayer) -> Double, _ set: @escaping (CALayer, Double) -> Void
   ) -> AnimatedProperty {
     AnimatedProperty(get: { .number(get($0)) }, setter: .number(set), number: get)
+  }
+
+  /// A property's fast path as an `AnimationValue` (false: the value does not fit).
+  static func value(
+    _ get: @escaping (CALayer) -> AnimationValue,
+    _ set: @escaping (CALayer, AnimationValue) -> Bool
+  ) -> AnimatedProperty {
+    AnimatedProperty(get: get, setter: .value(set))
   }
 
   /// A component of the transform, read and set as the `transform.*` key
@@ -320,61 +329,36 @@ struct AnimatedProperty {
     return property
   }
 
-  static let table: [String: AnimatedProperty] = [
-    "transform.rotation.x": component({ $0.rotation.x }, { $0.rotation.x = $1 }),
-    "transform.rotation.y": component({ $0.rotation.y }, { $0.rotation.y = $1 }),
-    "transform.rotation.z": component({ $0.rotation.z }, { $0.rotation.z = $1 }),
-    "transform.rotation": component({ $0.rotation.z }, { $0.rotation.z = $1 }),
-    "transform.scale.x": component({ $0.scale.x }, { $0.scale.x = $1 }),
-    "transform.scale.y": component({ $0.scale.y }, { $0.scale.y = $1 }),
-    "transform.scale.z": component({ $0.scale.z }, { $0.scale.z = $1 }),
-    "transform.scale": component(
-      { ($0.scale.x + $0.scale.y + $0.scale.z) / 3 }, { $0.scale = ($1, $1, $1) }),
-    "transform.translation.x": component({ $0.translation.x }, { $0.translation.x = $1 }),
-    "transform.translation.y": component({ $0.translation.y }, { $0.translation.y = $1 }),
-    "transform.translation.z": component({ $0.translation.z }, { $0.translation.z = $1 }),
-    "opacity": number({ Double($0.opacity) }, { $0.opacity = Float($1) }),
-    "cornerRadius": number({ Double($0.cornerRadius) }, { $0.cornerRadius = CGFloat($1) }),
-    "borderWidth": number({ Double($0.borderWidth) }, { $0.borderWidth = CGFloat($1) }),
-    "zPosition": number({ Double($0.zPosition) }, { $0.zPosition = CGFloat($1) }),
-    "shadowOpacity": number({ Double($0.shadowOpacity) }, { $0.shadowOpacity = Float($1) }),
-    "shadowRadius": number({ Double($0.shadowRadius) }, { $0.shadowRadius = CGFloat($1) }),
-    "position.x": number({ Double($0.position.x) }, { $0.position.x = CGFloat($1) }),
-    "position.y": number({ Double($0.position.y) }, { $0.position.y = CGFloat($1) }),
-    "bounds.size.width": number(
-      { Double($0.bounds.size.width) }, { $0.bounds.size.width = CGFloat($1) }),
-    "bounds.size.height": number(
-      { Double($0.bounds.size.height) }, { $0.bounds.size.height = CGFloat($1) }),
-    "position": AnimatedProperty(
-      get: { .point($0.position) },
-      setter: .value { l, v in
-        guard case .point(let p) = v else { return false }
-        l.position = p
-        return true
-      }),
-    "bounds": AnimatedProperty(
-      get: { .rect($0.bounds) },
-      setter: .value { l, v in
-        guard case .rect(let r) = v else { return false }
-        l.bounds = r
-        return true
-      }),
-    "transform": AnimatedProperty(
-      get: { .transform($0.transform) },
-      setter: .value { l, v in
-        guard case .transform(let t) = v else { return false }
-        l.transform = t
-        return true
-      }),
-    "backgroundColor": AnimatedProperty(
-      get: { $0.backgroundColor.map { .color($0) } ?? .discrete(nil) },
-      setter: .value { l, v in
-        switch v {
-        case .color(let c): l.backgroundColor = c
-        case .discrete(nil): l.backgroundColor = nil
-        default: return false
-        }
-        return true
-      }),
-  ]
+  /// The fast paths by key path: the components of the transform and of
+  /// position and bounds, and the properties whose descriptions have one
+  /// (LayerProperty.swift).
+  static let table: [String: AnimatedProperty] = {
+    let t = LayerKey.transform
+    var table: [String: AnimatedProperty] = [
+      t.path("rotation.x"): component({ $0.rotation.x }, { $0.rotation.x = $1 }),
+      t.path("rotation.y"): component({ $0.rotation.y }, { $0.rotation.y = $1 }),
+      t.path("rotation.z"): component({ $0.rotation.z }, { $0.rotation.z = $1 }),
+      t.path("rotation"): component({ $0.rotation.z }, { $0.rotation.z = $1 }),
+      t.path("scale.x"): component({ $0.scale.x }, { $0.scale.x = $1 }),
+      t.path("scale.y"): component({ $0.scale.y }, { $0.scale.y = $1 }),
+      t.path("scale.z"): component({ $0.scale.z }, { $0.scale.z = $1 }),
+      t.path("scale"): component(
+        { ($0.scale.x + $0.scale.y + $0.scale.z) / 3 }, { $0.scale = ($1, $1, $1) }),
+      t.path("translation.x"): component({ $0.translation.x }, { $0.translation.x = $1 }),
+      t.path("translation.y"): component({ $0.translation.y }, { $0.translation.y = $1 }),
+      t.path("translation.z"): component({ $0.translation.z }, { $0.translation.z = $1 }),
+      LayerKey.position.path("x"): number(
+        { Double($0.position.x) }, { $0.position.x = CGFloat($1) }),
+      LayerKey.position.path("y"): number(
+        { Double($0.position.y) }, { $0.position.y = CGFloat($1) }),
+      LayerKey.bounds.path("size.width"): number(
+        { Double($0.bounds.size.width) }, { $0.bounds.size.width = CGFloat($1) }),
+      LayerKey.bounds.path("size.height"): number(
+        { Double($0.bounds.size.height) }, { $0.bounds.size.height = CGFloat($1) }),
+    ]
+    for p in CALayer.layerProperties {
+      if let animation = p.animation { table[p.key.rawValue] = animation }
+    }
+    return table
+  }()
 }

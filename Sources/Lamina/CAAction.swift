@@ -47,10 +47,10 @@ extension CALayer {
     }
     var style = self.style
     while let s = style {
-      if let table = s["actions"] as? [String: Any], let found = table[event] {
+      if let table = s[LayerKey.actions.rawValue] as? [String: Any], let found = table[event] {
         return (found as? NSNull) != nil ? nil : found as? CAAction
       }
-      style = s["style"] as? [AnyHashable: Any]
+      style = s[LayerKey.style.rawValue] as? [AnyHashable: Any]
     }
     return type(of: self).defaultAction(forKey: event)
   }
@@ -127,35 +127,20 @@ extension CALayer {
   /// The property observers' entry: counts the change, and runs the
   /// action when the layer is live (cheap when it is not).
   @inline(__always)
-  func didChange<T>(_ key: String, _ oldValue: T) {
+  func didChange<T>(_ key: LayerKey, _ oldValue: T) {
     valuesVersion &+= 1
-    if redisplaysOnChange && modelLayer == nil && type(of: self).needsDisplay(forKey: key) {
+    if redisplaysOnChange && modelLayer == nil
+      && type(of: self).needsDisplay(forKey: key.rawValue)
+    {
       setNeedsDisplay()
     }
-    if createdGeneration < CATransaction.generation { propertyDidChange(key, from: oldValue) }
+    if createdGeneration < CATransaction.generation {
+      propertyDidChange(key.event, from: oldValue)
+    }
   }
 
-  /// The keys whose changes Core Animation animates implicitly: CALayer's
-  /// animatable properties (by their action names) and those of the
-  /// subclasses.
-  static let implicitlyAnimatedKeys: Set<String> = [
-    "bounds", "position", "zPosition", "anchorPoint", "anchorPointZ", "transform",
-    "sublayerTransform", "doubleSided", "hidden", "opacity", "backgroundColor", "cornerRadius",
-    "borderWidth", "borderColor", "masksToBounds", "contents", "contentsRect", "contentsCenter",
-    "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath", "filters",
-    "backgroundFilters", "compositingFilter",
-    // CAShapeLayer
-    "path", "fillColor", "strokeColor", "lineWidth", "miterLimit", "lineDashPhase",
-    "strokeStart", "strokeEnd",
-    // CAGradientLayer
-    "colors", "locations", "startPoint", "endPoint",
-    // CATextLayer
-    "fontSize", "foregroundColor",
-    // CAReplicatorLayer
-    "instanceDelay", "instanceTransform", "instanceColor", "instanceRedOffset",
-    "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset",
-    // CAEmitterLayer
-    "emitterPosition", "emitterZPosition", "emitterSize", "emitterDepth", "birthRate",
-    "lifetime", "velocity", "scale", "spin", "seed",
-  ]
+  /// The keys whose changes Core Animation animates implicitly: the
+  /// events of the properties described with an implicit action
+  /// (LayerProperty.swift).
+  static var implicitlyAnimatedKeys: Set<String> { LayerProperty.implicitActionEvents }
 }

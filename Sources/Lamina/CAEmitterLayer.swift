@@ -47,94 +47,100 @@ open class CAEmitterLayer: CALayer {
 
   /// The cells emitted, each a kind of particle.
   @exclusivity(unchecked) open var emitterCells: [CAEmitterCell]? {
-    didSet { didChange("emitterCells", oldValue) }
+    didSet { didChange(.emitterCells, oldValue) }
   }
   /// Multiplies each cell's birth rate.
   @exclusivity(unchecked) open var birthRate: Float = 1 {
-    didSet { didChange("birthRate", oldValue) }
+    didSet { didChange(.birthRate, oldValue) }
   }
   /// Multiplies each cell's lifetime.
   @exclusivity(unchecked) open var lifetime: Float = 1 {
-    didSet { didChange("lifetime", oldValue) }
+    didSet { didChange(.lifetime, oldValue) }
   }
   /// The center of the emitter shape, in the layer's bounds space.
   @exclusivity(unchecked) open var emitterPosition: CGPoint = .zero {
-    didSet { didChange("emitterPosition", oldValue) }
+    didSet { didChange(.emitterPosition, oldValue) }
   }
   /// The z of the emitter's center.
   @exclusivity(unchecked) open var emitterZPosition: CGFloat = 0 {
-    didSet { didChange("emitterZPosition", oldValue) }
+    didSet { didChange(.emitterZPosition, oldValue) }
   }
   /// The size of the emitter shape.
   @exclusivity(unchecked) open var emitterSize: CGSize = .zero {
-    didSet { didChange("emitterSize", oldValue) }
+    didSet { didChange(.emitterSize, oldValue) }
   }
   /// The depth of the emitter shape (cuboid, sphere).
   @exclusivity(unchecked) open var emitterDepth: CGFloat = 0 {
-    didSet { didChange("emitterDepth", oldValue) }
+    didSet { didChange(.emitterDepth, oldValue) }
   }
   /// The shape particles are born on or in.
   @exclusivity(unchecked) open var emitterShape: CAEmitterLayerEmitterShape = .point {
-    didSet { didChange("emitterShape", oldValue) }
+    didSet { didChange(.emitterShape, oldValue) }
   }
   /// Where on the shape particles are born.
   @exclusivity(unchecked) open var emitterMode: CAEmitterLayerEmitterMode = .volume {
-    didSet { didChange("emitterMode", oldValue) }
+    didSet { didChange(.emitterMode, oldValue) }
   }
   /// How particles are ordered and composited.
   @exclusivity(unchecked) open var renderMode: CAEmitterLayerRenderMode = .unordered {
-    didSet { didChange("renderMode", oldValue) }
+    didSet { didChange(.renderMode, oldValue) }
   }
   /// Whether particles keep their depth.
   @exclusivity(unchecked) open var preservesDepth: Bool = false {
-    didSet { didChange("preservesDepth", oldValue) }
+    didSet { didChange(.preservesDepth, oldValue) }
   }
   /// Multiplies each cell's velocity.
   @exclusivity(unchecked) open var velocity: Float = 1 {
-    didSet { didChange("velocity", oldValue) }
+    didSet { didChange(.velocity, oldValue) }
   }
   /// Multiplies each cell's scale.
   @exclusivity(unchecked) open var scale: Float = 1 {
-    didSet { didChange("scale", oldValue) }
+    didSet { didChange(.scale, oldValue) }
   }
   /// Multiplies each cell's spin.
   @exclusivity(unchecked) open var spin: Float = 1 {
-    didSet { didChange("spin", oldValue) }
+    didSet { didChange(.spin, oldValue) }
   }
   /// Seeds the random numbers: the same seed gives the same frames.
   @exclusivity(unchecked) open var seed: UInt32 = 0 {
-    didSet { didChange("seed", oldValue) }
+    didSet { didChange(.seed, oldValue) }
   }
 
-  override class var accessors: [PropertyAccessor] {
-    typealias P = PropertyAccessor
+  /// The descriptions of the emitter's own properties (LayerProperty.swift).
+  static let emitterProperties: [LayerProperty] = {
+    typealias P = LayerProperty
     typealias C = Convert
-    return super.accessors + [
-      P.optional("emitterCells", .emitterCells, \CAEmitterLayer.emitterCells) {
+    return [
+      P.optional(.emitterCells, .emitterCells, \CAEmitterLayer.emitterCells) {
         $0 as? [CAEmitterCell]
       },
-      P.make("birthRate", .number, \CAEmitterLayer.birthRate, C.float),
-      P.make("lifetime", .number, \CAEmitterLayer.lifetime, C.float),
-      P.make("emitterPosition", .point, \CAEmitterLayer.emitterPosition, C.point),
-      P.make("emitterZPosition", .number, \CAEmitterLayer.emitterZPosition, C.cgFloat),
-      P.make("emitterSize", .size, \CAEmitterLayer.emitterSize, C.size),
-      P.make("emitterDepth", .number, \CAEmitterLayer.emitterDepth, C.cgFloat),
+      P.make(.birthRate, .number, \CAEmitterLayer.birthRate, action: true, C.float),
+      P.make(.lifetime, .number, \CAEmitterLayer.lifetime, action: true, C.float),
       P.make(
-        "emitterShape", .enumeration(CAEmitterLayerEmitterShape.all.map(\.rawValue)),
-        \CAEmitterLayer.emitterShape, C.enumeration(CAEmitterLayerEmitterShape.self)),
+        .emitterPosition, .point, \CAEmitterLayer.emitterPosition, range: .coordinate,
+        action: true, C.point),
       P.make(
-        "emitterMode", .enumeration(CAEmitterLayerEmitterMode.all.map(\.rawValue)),
-        \CAEmitterLayer.emitterMode, C.enumeration(CAEmitterLayerEmitterMode.self)),
+        .emitterZPosition, .number, \CAEmitterLayer.emitterZPosition, range: .coordinate,
+        action: true, C.cgFloat),
       P.make(
-        "renderMode", .enumeration(CAEmitterLayerRenderMode.all.map(\.rawValue)),
-        \CAEmitterLayer.renderMode, C.enumeration(CAEmitterLayerRenderMode.self)),
-      P.make("preservesDepth", .bool, \CAEmitterLayer.preservesDepth, C.bool),
-      P.make("velocity", .number, \CAEmitterLayer.velocity, C.float),
-      P.make("scale", .number, \CAEmitterLayer.scale, C.float),
-      P.make("spin", .number, \CAEmitterLayer.spin, C.float),
-      P.make("seed", .integer, \CAEmitterLayer.seed, C.uint32),
+        .emitterSize, .size, \CAEmitterLayer.emitterSize, range: .coordinate, action: true,
+        C.size),
+      P.make(
+        .emitterDepth, .number, \CAEmitterLayer.emitterDepth, range: .coordinate, action: true,
+        C.cgFloat),
+      P.enumeration(
+        .emitterShape, \CAEmitterLayer.emitterShape, all: CAEmitterLayerEmitterShape.all),
+      P.enumeration(.emitterMode, \CAEmitterLayer.emitterMode, all: CAEmitterLayerEmitterMode.all),
+      P.enumeration(.renderMode, \CAEmitterLayer.renderMode, all: CAEmitterLayerRenderMode.all),
+      P.make(.preservesDepth, .bool, \CAEmitterLayer.preservesDepth, C.bool),
+      P.make(.velocity, .number, \CAEmitterLayer.velocity, action: true, C.float),
+      P.make(.scale, .number, \CAEmitterLayer.scale, action: true, C.float),
+      P.make(.spin, .number, \CAEmitterLayer.spin, action: true, C.float),
+      P.make(.seed, .integer, \CAEmitterLayer.seed, action: true, C.uint32),
     ]
-  }
+  }()
+
+  override class var properties: [LayerProperty] { super.properties + emitterProperties }
 
   open override func copyValues(from other: CALayer) {
     super.copyValues(from: other)

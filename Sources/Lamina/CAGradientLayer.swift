@@ -24,47 +24,49 @@ open class CAGradientLayer: CALayer {
 
   /// The colors (`CGColor` values), first at location 0.
   @exclusivity(unchecked) open var colors: [Any]? {
-    didSet { didChange("colors", oldValue) }
+    didSet { didChange(.colors, oldValue) }
   }
   /// The location of each color in 0…1, or nil for evenly spaced colors.
   /// Numbers, as in Core Animation: `gradient.locations = [0, 0.5, 1]`.
   @exclusivity(unchecked) open var locations: [NSNumber]? {
-    didSet { didChange("locations", oldValue) }
+    didSet { didChange(.locations, oldValue) }
   }
   /// `locations` as values.
   public var locationValues: [CGFloat]? { locations.map(Convert.lengths) }
   /// Unit point where location 0 lies (the center for radial and conic).
   @exclusivity(unchecked) open var startPoint = CGPoint(x: 0.5, y: 0) {
-    didSet { didChange("startPoint", oldValue) }
+    didSet { didChange(.startPoint, oldValue) }
   }
   /// Unit point where location 1 lies (the direction of 0 for conic).
   @exclusivity(unchecked) open var endPoint = CGPoint(x: 0.5, y: 1) {
-    didSet { didChange("endPoint", oldValue) }
+    didSet { didChange(.endPoint, oldValue) }
   }
   /// Axial, radial or conic.
   @exclusivity(unchecked) open var type: CAGradientLayerType = .axial {
-    didSet { didChange("type", oldValue) }
+    didSet { didChange(.type, oldValue) }
   }
 
   /// The colors as `CGColor` values (entries of another type are skipped).
   public var cgColors: [CGColor] { (colors ?? []).compactMap { $0 as? CGColor } }
 
-  override class var accessors: [PropertyAccessor] {
-    typealias P = PropertyAccessor
-    return super.accessors + [
-      P.optional("colors", .colors, \CAGradientLayer.colors) { v -> [Any]? in
-        guard let list = v as? [Any] else { return nil }
-        let colors = list.compactMap { Convert.color($0) }
-        return colors.count == list.count ? colors : nil
-      },
-      P.optional("locations", .numbers, \CAGradientLayer.locations, Convert.nsNumbers),
-      P.make("startPoint", .point, \CAGradientLayer.startPoint, Convert.point),
-      P.make("endPoint", .point, \CAGradientLayer.endPoint, Convert.point),
-      P.make(
-        "type", .enumeration(CAGradientLayerType.all.map(\.rawValue)), \CAGradientLayer.type,
-        Convert.enumeration(CAGradientLayerType.self)),
-    ]
-  }
+  /// The descriptions of the gradient layer's own properties (LayerProperty.swift).
+  static let gradientProperties: [LayerProperty] = [
+    LayerProperty.optional(.colors, .colors, \CAGradientLayer.colors, range: .stops, action: true) {
+      v -> [Any]? in
+      guard let list = v as? [Any] else { return nil }
+      let colors = list.compactMap { Convert.color($0) }
+      return colors.count == list.count ? colors : nil
+    },
+    LayerProperty.optional(
+      .locations, .numbers, \CAGradientLayer.locations, range: .stops, action: true,
+      Convert.nsNumbers),
+    LayerProperty.make(
+      .startPoint, .point, \CAGradientLayer.startPoint, action: true, Convert.point),
+    LayerProperty.make(.endPoint, .point, \CAGradientLayer.endPoint, action: true, Convert.point),
+    LayerProperty.enumeration(.type, \CAGradientLayer.type, all: CAGradientLayerType.all),
+  ]
+
+  override class var properties: [LayerProperty] { super.properties + gradientProperties }
 
   open override func copyValues(from other: CALayer) {
     super.copyValues(from: other)

@@ -6,76 +6,126 @@ import Foundation
 // are stored on the layer and read back.
 
 extension CALayer {
-  /// The accessors of CALayer's own keys.
-  static let layerAccessors: [PropertyAccessor] = {
-    typealias P = PropertyAccessor
+  /// The descriptions of CALayer's own properties (see LayerProperty.swift).
+  static let layerProperties: [LayerProperty] = {
+    typealias P = LayerProperty
     typealias C = Convert
+    typealias A = AnimatedProperty
     return [
-      P.make("bounds", .rect, \CALayer.bounds, C.rect),
-      P.make("position", .point, \CALayer.position, C.point),
-      P.make("frame", .rect, \CALayer.frame, stored: false, C.rect),
-      P.make("zPosition", .number, \CALayer.zPosition, C.cgFloat),
-      P.make("anchorPoint", .point, \CALayer.anchorPoint, C.point),
-      P.make("anchorPointZ", .number, \CALayer.anchorPointZ, C.cgFloat),
-      P.make("transform", .transform, \CALayer.transform, C.transform),
-      P.make("sublayerTransform", .transform, \CALayer.sublayerTransform, C.transform),
       P.make(
-        "isGeometryFlipped", .bool, \CALayer.isGeometryFlipped, aliases: ["geometryFlipped"],
-        C.bool),
-      P.make("isDoubleSided", .bool, \CALayer.isDoubleSided, aliases: ["doubleSided"], C.bool),
-      P.make("isHidden", .bool, \CALayer.isHidden, aliases: ["hidden"], C.bool),
-      P.make("opacity", .number, \CALayer.opacity, C.float),
-      P.optional("backgroundColor", .color, \CALayer.backgroundColor, C.color),
-      P.make("cornerRadius", .number, \CALayer.cornerRadius, C.cgFloat),
-      P.make("maskedCorners", .cornerMask, \CALayer.maskedCorners, C.cornerMask),
-      P.make("borderWidth", .number, \CALayer.borderWidth, C.cgFloat),
-      P.optional("borderColor", .color, \CALayer.borderColor, C.color),
-      P.make("masksToBounds", .bool, \CALayer.masksToBounds, C.bool),
-      P.optional("mask", .layer, \CALayer.mask, stored: false) { $0 as? CALayer },
-      CALayer.maskModeAccessor,
-      P.optional("contents", .image, \CALayer.contents) { $0 },
+        .bounds, .rect, \CALayer.bounds, range: .box, action: true,
+        animation: A.value({ .rect($0.bounds) }) { l, v in
+          guard case .rect(let r) = v else { return false }
+          l.bounds = r
+          return true
+        }, invalidates: .drawnText, C.rect),
       P.make(
-        "contentsGravity", .enumeration(CALayerContentsGravity.all.map(\.rawValue)),
-        \CALayer.contentsGravity, C.enumeration(CALayerContentsGravity.self)),
-      P.make("contentsRect", .rect, \CALayer.contentsRect, C.rect),
-      P.make("contentsCenter", .rect, \CALayer.contentsCenter, C.rect),
-      P.make("contentsScale", .number, \CALayer.contentsScale, C.cgFloat),
+        .position, .point, \CALayer.position, range: .coordinate, action: true,
+        animation: A.value({ .point($0.position) }) { l, v in
+          guard case .point(let p) = v else { return false }
+          l.position = p
+          return true
+        }, C.point),
+      P.make(.frame, .rect, \CALayer.frame, range: .box, stored: false, C.rect),
       P.make(
-        "magnificationFilter", .enumeration(CALayerContentsFilter.all.map(\.rawValue)),
-        \CALayer.magnificationFilter, C.enumeration(CALayerContentsFilter.self)),
+        .zPosition, .number, \CALayer.zPosition, range: .coordinate, action: true,
+        animation: A.number({ Double($0.zPosition) }, { $0.zPosition = CGFloat($1) }),
+        C.cgFloat),
       P.make(
-        "minificationFilter", .enumeration(CALayerContentsFilter.all.map(\.rawValue)),
-        \CALayer.minificationFilter, C.enumeration(CALayerContentsFilter.self)),
-      P.make("minificationFilterBias", .number, \CALayer.minificationFilterBias, C.float),
-      P.optional("shadowColor", .color, \CALayer.shadowColor, C.color),
-      P.make("shadowOpacity", .number, \CALayer.shadowOpacity, C.float),
-      P.make("shadowOffset", .size, \CALayer.shadowOffset, C.size),
-      P.make("shadowRadius", .number, \CALayer.shadowRadius, C.cgFloat),
-      P.optional("shadowPath", .path, \CALayer.shadowPath) { $0 as? CGPath },
-      P.make("shouldRasterize", .bool, \CALayer.shouldRasterize, C.bool),
-      P.make("rasterizationScale", .number, \CALayer.rasterizationScale, C.cgFloat),
-      P.optional("filters", .filters, \CALayer.filters) { $0 as? [Any] },
-      P.optional("backgroundFilters", .filters, \CALayer.backgroundFilters) { $0 as? [Any] },
-      P.optional("compositingFilter", .blendMode, \CALayer.compositingFilter) { $0 },
-      P.optional("name", .string, \CALayer.name, C.string),
-      P.optional("sublayers", .layers, \CALayer.sublayers, stored: false) { $0 as? [CALayer] },
-      P.optional("actions", .object, \CALayer.actions) { Convert.actions($0) },
-      P.optional("style", .object, \CALayer.style) { $0 as? [AnyHashable: Any] },
-      P.make("allowsEdgeAntialiasing", .bool, \CALayer.allowsEdgeAntialiasing, C.bool),
-      P.make("allowsGroupOpacity", .bool, \CALayer.allowsGroupOpacity, C.bool),
+        .anchorPoint, .point, \CALayer.anchorPoint, range: .coordinate, action: true, C.point),
       P.make(
-        "edgeAntialiasingMask", .integer, \CALayer.edgeAntialiasingMask, C.edgeAntialiasingMask),
+        .anchorPointZ, .number, \CALayer.anchorPointZ, range: .coordinate, action: true,
+        C.cgFloat),
       P.make(
-        "cornerCurve", .enumeration(CALayerCornerCurve.all.map(\.rawValue)), \CALayer.cornerCurve,
-        C.enumeration(CALayerCornerCurve.self)),
-      P.make("drawsAsynchronously", .bool, \CALayer.drawsAsynchronously, C.bool),
+        .transform, .transform, \CALayer.transform, range: .transform, action: true,
+        animation: A.value({ .transform($0.transform) }) { l, v in
+          guard case .transform(let t) = v else { return false }
+          l.transform = t
+          return true
+        }, C.transform),
       P.make(
-        "contentsFormat", .enumeration(CALayerContentsFormat.all.map(\.rawValue)),
-        \CALayer.contentsFormat, C.enumeration(CALayerContentsFormat.self)),
-      P.make("needsDisplayOnBoundsChange", .bool, \CALayer.needsDisplayOnBoundsChange, C.bool),
-      P.make("isOpaque", .bool, \CALayer.isOpaque, aliases: ["opaque"], C.bool),
+        .sublayerTransform, .transform, \CALayer.sublayerTransform, range: .transform,
+        action: true, C.transform),
+      P.make(.isGeometryFlipped, .bool, \CALayer.isGeometryFlipped, C.bool),
+      P.make(.isDoubleSided, .bool, \CALayer.isDoubleSided, action: true, C.bool),
+      P.make(.isHidden, .bool, \CALayer.isHidden, action: true, C.bool),
+      P.make(
+        .opacity, .number, \CALayer.opacity, action: true,
+        animation: A.number({ Double($0.opacity) }, { $0.opacity = Float($1) }), C.float),
+      P.optional(
+        .backgroundColor, .color, \CALayer.backgroundColor, action: true,
+        animation: A.value({ $0.backgroundColor.map { .color($0) } ?? .discrete(nil) }) { l, v in
+          switch v {
+          case .color(let c): l.backgroundColor = c
+          case .discrete(nil): l.backgroundColor = nil
+          default: return false
+          }
+          return true
+        }, C.color),
+      P.make(
+        .cornerRadius, .number, \CALayer.cornerRadius, range: .side, action: true,
+        animation: A.number({ Double($0.cornerRadius) }, { $0.cornerRadius = CGFloat($1) }),
+        C.cgFloat),
+      P.make(.maskedCorners, .cornerMask, \CALayer.maskedCorners, C.cornerMask),
+      P.make(
+        .borderWidth, .number, \CALayer.borderWidth, range: .side, action: true,
+        animation: A.number({ Double($0.borderWidth) }, { $0.borderWidth = CGFloat($1) }),
+        C.cgFloat),
+      P.optional(.borderColor, .color, \CALayer.borderColor, action: true, C.color),
+      P.make(.masksToBounds, .bool, \CALayer.masksToBounds, action: true, C.bool),
+      P.optional(.mask, .layer, \CALayer.mask, stored: false) { $0 as? CALayer },
+      P.enumeration(.maskMode, \CALayer.maskMode, all: CALayerMaskMode.all),
+      P.optional(.contents, .image, \CALayer.contents, action: true) { $0 },
+      P.enumeration(.contentsGravity, \CALayer.contentsGravity, all: CALayerContentsGravity.all),
+      P.make(.contentsRect, .rect, \CALayer.contentsRect, action: true, C.rect),
+      P.make(.contentsCenter, .rect, \CALayer.contentsCenter, action: true, C.rect),
+      P.make(
+        .contentsScale, .number, \CALayer.contentsScale, range: .scale,
+        invalidates: .drawnText, C.cgFloat),
+      P.enumeration(
+        .magnificationFilter, \CALayer.magnificationFilter, all: CALayerContentsFilter.all),
+      P.enumeration(
+        .minificationFilter, \CALayer.minificationFilter, all: CALayerContentsFilter.all),
+      P.make(.minificationFilterBias, .number, \CALayer.minificationFilterBias, C.float),
+      P.optional(.shadowColor, .color, \CALayer.shadowColor, action: true, C.color),
+      P.make(
+        .shadowOpacity, .number, \CALayer.shadowOpacity, action: true,
+        animation: A.number({ Double($0.shadowOpacity) }, { $0.shadowOpacity = Float($1) }),
+        C.float),
+      P.make(
+        .shadowOffset, .size, \CALayer.shadowOffset, range: .coordinate, action: true, C.size),
+      P.make(
+        .shadowRadius, .number, \CALayer.shadowRadius, range: .blur, action: true,
+        animation: A.number({ Double($0.shadowRadius) }, { $0.shadowRadius = CGFloat($1) }),
+        C.cgFloat),
+      P.optional(.shadowPath, .path, \CALayer.shadowPath, action: true) { $0 as? CGPath },
+      P.make(.shouldRasterize, .bool, \CALayer.shouldRasterize, C.bool),
+      P.make(.rasterizationScale, .number, \CALayer.rasterizationScale, range: .scale, C.cgFloat),
+      P.optional(.filters, .filters, \CALayer.filters, range: .filters, action: true) {
+        $0 as? [Any]
+      },
+      P.optional(
+        .backgroundFilters, .filters, \CALayer.backgroundFilters, range: .filters, action: true
+      ) { $0 as? [Any] },
+      P.optional(.compositingFilter, .blendMode, \CALayer.compositingFilter, action: true) { $0 },
+      P.optional(.name, .string, \CALayer.name, C.string),
+      P.optional(.sublayers, .layers, \CALayer.sublayers, stored: false) { $0 as? [CALayer] },
+      P.optional(.actions, .object, \CALayer.actions) { Convert.actions($0) },
+      P.optional(.style, .object, \CALayer.style) { $0 as? [AnyHashable: Any] },
+      P.make(.allowsEdgeAntialiasing, .bool, \CALayer.allowsEdgeAntialiasing, C.bool),
+      P.make(.allowsGroupOpacity, .bool, \CALayer.allowsGroupOpacity, C.bool),
+      P.make(
+        .edgeAntialiasingMask, .integer, \CALayer.edgeAntialiasingMask, C.edgeAntialiasingMask),
+      P.enumeration(.cornerCurve, \CALayer.cornerCurve, all: CALayerCornerCurve.all),
+      P.make(.drawsAsynchronously, .bool, \CALayer.drawsAsynchronously, C.bool),
+      P.enumeration(.contentsFormat, \CALayer.contentsFormat, all: CALayerContentsFormat.all),
+      P.make(.needsDisplayOnBoundsChange, .bool, \CALayer.needsDisplayOnBoundsChange, C.bool),
+      P.make(.isOpaque, .bool, \CALayer.isOpaque, C.bool),
     ]
   }()
+
+  /// CALayer's own accessors, read from its descriptions.
+  static let layerAccessors: [PropertyAccessor] = layerProperties.map(\.accessor)
 
   /// The keys of the class, CALayer's first, in declaration order (the scene
   /// format's spellings: `isHidden`, `isDoubleSided`, `isGeometryFlipped`).

@@ -30,7 +30,4 @@ public enum CALayerMaskMode: String, CaseIterable, Sendable {
 
 extension CALayer {
   /// The key-value accessor of `maskMode` (appended to CALayer's keys).
-  static let maskModeAccessor = PropertyAccessor.make(
-    "maskMode", .enumeration(CALayerMaskMode.all.map(\.rawValue)), \CALayer.maskMode,
-    Convert.enumeration(CALayerMaskMode.self))
 }

@@ -24,7 +24,7 @@ open class CALayer: NSObject {
   /// The layer's own coordinate space; its origin shifts where sublayers appear.
   @exclusivity(unchecked) open var bounds: CGRect = .zero {
     didSet {
-      didChange("bounds", oldValue)
+      didChange(.bounds, oldValue)
       // A new size needs a new layout (and, when asked, a new display), as in Core Animation.
       if bounds.size != oldValue.size {
         setNeedsLayout()
@@ -46,27 +46,27 @@ open class CALayer: NSObject {
   }
   /// Where the anchor point sits, in the superlayer's bounds space.
   @exclusivity(unchecked) open var position: CGPoint = .zero {
-    didSet { didChange("position", oldValue) }
+    didSet { didChange(.position, oldValue) }
   }
   /// The position's z.
   @exclusivity(unchecked) open var zPosition: CGFloat = 0 {
-    didSet { didChange("zPosition", oldValue) }
+    didSet { didChange(.zPosition, oldValue) }
   }
   /// Unit point of the bounds that `position` pins and transforms pivot about.
   @exclusivity(unchecked) open var anchorPoint = CGPoint(x: 0.5, y: 0.5) {
-    didSet { didChange("anchorPoint", oldValue) }
+    didSet { didChange(.anchorPoint, oldValue) }
   }
   /// The anchor point's z.
   @exclusivity(unchecked) open var anchorPointZ: CGFloat = 0 {
-    didSet { didChange("anchorPointZ", oldValue) }
+    didSet { didChange(.anchorPointZ, oldValue) }
   }
   /// Applied about the anchor point.
   @exclusivity(unchecked) open var transform: CATransform3D = CATransform3DIdentity {
-    didSet { didChange("transform", oldValue) }
+    didSet { didChange(.transform, oldValue) }
   }
   /// Applied to the sublayers about this layer's anchor point (perspective lives here).
   @exclusivity(unchecked) open var sublayerTransform: CATransform3D = CATransform3DIdentity {
-    didSet { didChange("sublayerTransform", oldValue) }
+    didSet { didChange(.sublayerTransform, oldValue) }
   }
   /// Flips the y axis of the sublayers' coordinate space.
   @exclusivity(unchecked) open var isGeometryFlipped = false {
@@ -74,31 +74,31 @@ open class CALayer: NSObject {
   }
   /// When false, the layer is not drawn while its back faces the viewer.
   @exclusivity(unchecked) open var isDoubleSided = true {
-    didSet { didChange("doubleSided", oldValue) }
+    didSet { didChange(.isDoubleSided, oldValue) }
   }
 
   // MARK: Appearance
 
   /// Hides the layer and its subtree.
   @exclusivity(unchecked) open var isHidden = false {
-    didSet { didChange("hidden", oldValue) }
+    didSet { didChange(.isHidden, oldValue) }
   }
   /// Group opacity of the layer and its subtree, 0…1.
   @exclusivity(unchecked) open var opacity: Float = 1 {
     didSet {
       // Stamps the change as one of opacity alone (see CALayer+Changes.swift).
       changeIsOpacity = true
-      didChange("opacity", oldValue)
+      didChange(.opacity, oldValue)
       changeIsOpacity = false
     }
   }
   /// Filled behind the contents, clipped to the rounded bounds.
   @exclusivity(unchecked) open var backgroundColor: CGColor? {
-    didSet { didChange("backgroundColor", oldValue) }
+    didSet { didChange(.backgroundColor, oldValue) }
   }
   /// Radius of the rounded corners listed in `maskedCorners`.
   @exclusivity(unchecked) open var cornerRadius: CGFloat = 0 {
-    didSet { didChange("cornerRadius", oldValue) }
+    didSet { didChange(.cornerRadius, oldValue) }
   }
   /// The corners `cornerRadius` rounds.
   @exclusivity(unchecked) open var maskedCorners: CACornerMask = .all {
@@ -106,15 +106,15 @@ open class CALayer: NSObject {
   }
   /// Width of the border, drawn inward from the bounds.
   @exclusivity(unchecked) open var borderWidth: CGFloat = 0 {
-    didSet { didChange("borderWidth", oldValue) }
+    didSet { didChange(.borderWidth, oldValue) }
   }
   /// Color of the border.
   @exclusivity(unchecked) open var borderColor: CGColor? = .black {
-    didSet { didChange("borderColor", oldValue) }
+    didSet { didChange(.borderColor, oldValue) }
   }
   /// Clips contents and sublayers to the rounded bounds.
   @exclusivity(unchecked) open var masksToBounds = false {
-    didSet { didChange("masksToBounds", oldValue) }
+    didSet { didChange(.masksToBounds, oldValue) }
   }
   /// A layer whose alpha multiplies this layer's rendering.
   @exclusivity(unchecked) open var mask: CALayer? {
@@ -132,11 +132,11 @@ open class CALayer: NSObject {
   /// Animation's), luminance, or either inverted (Lamina extension;
   /// CALayer+MaskMode.swift).
   @exclusivity(unchecked) open var maskMode: CALayerMaskMode = .alpha {
-    didSet { didChange("maskMode", oldValue) }
+    didSet { didChange(.maskMode, oldValue) }
   }
   /// The contents image (a `CGImage`), or nil.
   @exclusivity(unchecked) open var contents: Any? {
-    didSet { didChange("contents", oldValue) }
+    didSet { didChange(.contents, oldValue) }
   }
   /// How the contents image is placed in the bounds.
   @exclusivity(unchecked) open var contentsGravity: CALayerContentsGravity = .resize {
@@ -144,17 +144,18 @@ open class CALayer: NSObject {
   }
   /// Unit rect of the contents image that is shown.
   @exclusivity(unchecked) open var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1) {
-    didSet { didChange("contentsRect", oldValue) }
+    didSet { didChange(.contentsRect, oldValue) }
   }
   /// Unit rect of the contents image that stretches (nine-slice).
   @exclusivity(unchecked) open var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1) {
-    didSet { didChange("contentsCenter", oldValue) }
+    didSet { didChange(.contentsCenter, oldValue) }
   }
   /// Pixels per point of the contents image.
   @exclusivity(unchecked) open var contentsScale: CGFloat = 1 {
     didSet {
       valuesVersion &+= 1
-      if redisplaysOnChange && type(of: self).needsDisplay(forKey: "contentsScale") {
+      if redisplaysOnChange && type(of: self).needsDisplay(forKey: LayerKey.contentsScale.rawValue)
+      {
         setNeedsDisplay()
       }
     }
@@ -175,19 +176,19 @@ open class CALayer: NSObject {
   // MARK: Shadow
 
   @exclusivity(unchecked) open var shadowColor: CGColor? = .black {
-    didSet { didChange("shadowColor", oldValue) }
+    didSet { didChange(.shadowColor, oldValue) }
   }
   @exclusivity(unchecked) open var shadowOpacity: Float = 0 {
-    didSet { didChange("shadowOpacity", oldValue) }
+    didSet { didChange(.shadowOpacity, oldValue) }
   }
   @exclusivity(unchecked) open var shadowOffset = CGSize(width: 0, height: -3) {
-    didSet { didChange("shadowOffset", oldValue) }
+    didSet { didChange(.shadowOffset, oldValue) }
   }
   @exclusivity(unchecked) open var shadowRadius: CGFloat = 3 {
-    didSet { didChange("shadowRadius", oldValue) }
+    didSet { didChange(.shadowRadius, oldValue) }
   }
   @exclusivity(unchecked) open var shadowPath: CGPath? {
-    didSet { didChange("shadowPath", oldValue) }
+    didSet { didChange(.shadowPath, oldValue) }
   }
 
   // MARK: Rendering hints and filters
@@ -200,15 +201,15 @@ open class CALayer: NSObject {
   }
   /// Filters applied to the layer's whole rendering (`CIFilter` values).
   @exclusivity(unchecked) open var filters: [Any]? {
-    didSet { didChange("filters", oldValue) }
+    didSet { didChange(.filters, oldValue) }
   }
   /// Filters applied to what lies behind the layer.
   @exclusivity(unchecked) open var backgroundFilters: [Any]? {
-    didSet { didChange("backgroundFilters", oldValue) }
+    didSet { didChange(.backgroundFilters, oldValue) }
   }
   /// How the layer combines with what is behind it (a blend mode name or `CIFilter`).
   @exclusivity(unchecked) open var compositingFilter: Any? {
-    didSet { didChange("compositingFilter", oldValue) }
+    didSet { didChange(.compositingFilter, oldValue) }
   }
 
   // MARK: Identity and tree
@@ -488,8 +489,17 @@ open class CALayer: NSObject {
 
   // MARK: Key-value coding (see CALayer+KeyValueCoding.swift)
 
-  /// The accessors of this class's keys; subclasses append theirs.
-  class var accessors: [PropertyAccessor] { CALayer.layerAccessors + CALayer.timingAccessors }
+  /// The descriptions of this class's properties (LayerProperty.swift);
+  /// subclasses append theirs.
+  class var properties: [LayerProperty] { CALayer.layerProperties }
+
+  /// The accessors of this class's keys: CALayer's, the media timing keys,
+  /// then the subclasses' (read from `properties`).
+  class var accessors: [PropertyAccessor] {
+    let own = CALayer.layerProperties.count
+    let all = properties
+    return all[..<own].map(\.accessor) + CALayer.timingAccessors + all[own...].map(\.accessor)
+  }
 
   /// The value for `key`: a property, a value stored for a key the class
   /// does not have, or else `defaultValue(forKey:)`.

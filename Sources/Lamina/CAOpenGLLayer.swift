@@ -22,7 +22,7 @@ open class CAOpenGLLayer: CALayer {
 
   /// Redraw every frame (an animation drawn with GL), not only on `setNeedsDisplay()`.
   open var isAsynchronous = false {
-    didSet { didChange("asynchronous", oldValue) }
+    didSet { didChange(.asynchronous, oldValue) }
   }
   /// Bumped by `setNeedsDisplay()`: the drawn content is stale.
   public private(set) var drawGeneration = 0
@@ -40,13 +40,12 @@ open class CAOpenGLLayer: CALayer {
     drawGeneration &+= 1
   }
 
-  override class var accessors: [PropertyAccessor] {
-    super.accessors + [
-      PropertyAccessor.make(
-        "asynchronous", .bool, \CAOpenGLLayer.isAsynchronous, aliases: ["isAsynchronous"],
-        Convert.bool)
-    ]
-  }
+  /// The descriptions of the GL layer's own properties (LayerProperty.swift).
+  static let openGLProperties: [LayerProperty] = [
+    LayerProperty.make(.asynchronous, .bool, \CAOpenGLLayer.isAsynchronous, Convert.bool)
+  ]
+
+  override class var properties: [LayerProperty] { super.properties + openGLProperties }
 
   open override func copyValues(from other: CALayer) {
     super.copyValues(from: other)

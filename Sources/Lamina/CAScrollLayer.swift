@@ -20,20 +20,20 @@ open class CAScrollLayer: CALayer {
 
   /// The directions `scroll(to:)` and `scroll(_:)` may move in.
   @exclusivity(unchecked) open var scrollMode: CAScrollLayerScrollMode = .both {
-    didSet { didChange("scrollMode", oldValue) }
+    didSet { didChange(.scrollMode, oldValue) }
   }
 
   open override class func defaultValue(forKey key: String) -> Any? {
-    key == "masksToBounds" ? true : super.defaultValue(forKey: key)
+    key == LayerKey.masksToBounds.rawValue ? true : super.defaultValue(forKey: key)
   }
 
-  override class var accessors: [PropertyAccessor] {
-    super.accessors + [
-      PropertyAccessor.make(
-        "scrollMode", .enumeration(CAScrollLayerScrollMode.all.map(\.rawValue)),
-        \CAScrollLayer.scrollMode, Convert.enumeration(CAScrollLayerScrollMode.self))
-    ]
-  }
+  /// The descriptions of the scroll layer's own properties (LayerProperty.swift).
+  static let scrollProperties: [LayerProperty] = [
+    LayerProperty.enumeration(
+      .scrollMode, \CAScrollLayer.scrollMode, all: CAScrollLayerScrollMode.all)
+  ]
+
+  override class var properties: [LayerProperty] { super.properties + scrollProperties }
 
   /// Moves the bounds origin to `point`, along the axes `scrollMode` allows.
   open func scroll(to point: CGPoint) {

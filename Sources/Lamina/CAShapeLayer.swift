@@ -47,77 +47,78 @@ open class CAShapeLayer: CALayer {
 
   /// The path, in the layer's bounds space.
   @exclusivity(unchecked) open var path: CGPath? {
-    didSet { didChange("path", oldValue) }
+    didSet { didChange(.path, oldValue) }
   }
   /// The fill color; nil for no fill. Black by default.
   @exclusivity(unchecked) open var fillColor: CGColor? = .black {
-    didSet { didChange("fillColor", oldValue) }
+    didSet { didChange(.fillColor, oldValue) }
   }
   /// Non-zero winding or even-odd.
   @exclusivity(unchecked) open var fillRule: CAShapeLayerFillRule = .nonZero {
-    didSet { didChange("fillRule", oldValue) }
+    didSet { didChange(.fillRule, oldValue) }
   }
   /// The stroke color; nil (the default) for no stroke.
   @exclusivity(unchecked) open var strokeColor: CGColor? {
-    didSet { didChange("strokeColor", oldValue) }
+    didSet { didChange(.strokeColor, oldValue) }
   }
   /// The stroke width in points.
   @exclusivity(unchecked) open var lineWidth: CGFloat = 1 {
-    didSet { didChange("lineWidth", oldValue) }
+    didSet { didChange(.lineWidth, oldValue) }
   }
   @exclusivity(unchecked) open var lineCap: CAShapeLayerLineCap = .butt {
-    didSet { didChange("lineCap", oldValue) }
+    didSet { didChange(.lineCap, oldValue) }
   }
   @exclusivity(unchecked) open var lineJoin: CAShapeLayerLineJoin = .miter {
-    didSet { didChange("lineJoin", oldValue) }
+    didSet { didChange(.lineJoin, oldValue) }
   }
   /// Miter joins longer than this times half the line width become bevels.
   @exclusivity(unchecked) open var miterLimit: CGFloat = 10 {
-    didSet { didChange("miterLimit", oldValue) }
+    didSet { didChange(.miterLimit, oldValue) }
   }
   /// Lengths of dashes and gaps, alternating; nil for a solid line.
   /// Numbers, as in Core Animation: `shape.lineDashPattern = [6, 3]`.
   @exclusivity(unchecked) open var lineDashPattern: [NSNumber]? {
-    didSet { didChange("lineDashPattern", oldValue) }
+    didSet { didChange(.lineDashPattern, oldValue) }
   }
   /// `lineDashPattern` as lengths in points.
   public var lineDashLengths: [CGFloat]? { lineDashPattern.map(Convert.lengths) }
   /// How far into the dash pattern the stroke starts.
   @exclusivity(unchecked) open var lineDashPhase: CGFloat = 0 {
-    didSet { didChange("lineDashPhase", oldValue) }
+    didSet { didChange(.lineDashPhase, oldValue) }
   }
   /// The part of the path stroked, as fractions of its length.
   @exclusivity(unchecked) open var strokeStart: CGFloat = 0 {
-    didSet { didChange("strokeStart", oldValue) }
+    didSet { didChange(.strokeStart, oldValue) }
   }
   @exclusivity(unchecked) open var strokeEnd: CGFloat = 1 {
-    didSet { didChange("strokeEnd", oldValue) }
+    didSet { didChange(.strokeEnd, oldValue) }
   }
 
-  override class var accessors: [PropertyAccessor] {
-    typealias P = PropertyAccessor
+  /// The descriptions of the shape layer's own properties (LayerProperty.swift).
+  static let shapeProperties: [LayerProperty] = {
+    typealias P = LayerProperty
     typealias C = Convert
-    return super.accessors + [
-      P.optional("path", .path, \CAShapeLayer.path) { $0 as? CGPath },
-      P.optional("fillColor", .color, \CAShapeLayer.fillColor, C.color),
+    return [
+      P.optional(.path, .path, \CAShapeLayer.path, action: true) { $0 as? CGPath },
+      P.optional(.fillColor, .color, \CAShapeLayer.fillColor, action: true, C.color),
+      P.enumeration(.fillRule, \CAShapeLayer.fillRule, all: CAShapeLayerFillRule.all),
+      P.optional(.strokeColor, .color, \CAShapeLayer.strokeColor, action: true, C.color),
+      P.make(.lineWidth, .number, \CAShapeLayer.lineWidth, range: .side, action: true, C.cgFloat),
+      P.enumeration(.lineCap, \CAShapeLayer.lineCap, all: CAShapeLayerLineCap.all),
+      P.enumeration(.lineJoin, \CAShapeLayer.lineJoin, all: CAShapeLayerLineJoin.all),
       P.make(
-        "fillRule", .enumeration(CAShapeLayerFillRule.all.map(\.rawValue)),
-        \CAShapeLayer.fillRule, C.enumeration(CAShapeLayerFillRule.self)),
-      P.optional("strokeColor", .color, \CAShapeLayer.strokeColor, C.color),
-      P.make("lineWidth", .number, \CAShapeLayer.lineWidth, C.cgFloat),
+        .miterLimit, .number, \CAShapeLayer.miterLimit, range: .side, action: true, C.cgFloat),
+      P.optional(
+        .lineDashPattern, .numbers, \CAShapeLayer.lineDashPattern, range: .dashes, C.nsNumbers),
       P.make(
-        "lineCap", .enumeration(CAShapeLayerLineCap.all.map(\.rawValue)), \CAShapeLayer.lineCap,
-        C.enumeration(CAShapeLayerLineCap.self)),
-      P.make(
-        "lineJoin", .enumeration(CAShapeLayerLineJoin.all.map(\.rawValue)),
-        \CAShapeLayer.lineJoin, C.enumeration(CAShapeLayerLineJoin.self)),
-      P.make("miterLimit", .number, \CAShapeLayer.miterLimit, C.cgFloat),
-      P.optional("lineDashPattern", .numbers, \CAShapeLayer.lineDashPattern, C.nsNumbers),
-      P.make("lineDashPhase", .number, \CAShapeLayer.lineDashPhase, C.cgFloat),
-      P.make("strokeStart", .number, \CAShapeLayer.strokeStart, C.cgFloat),
-      P.make("strokeEnd", .number, \CAShapeLayer.strokeEnd, C.cgFloat),
+        .lineDashPhase, .number, \CAShapeLayer.lineDashPhase, range: .side, action: true,
+        C.cgFloat),
+      P.make(.strokeStart, .number, \CAShapeLayer.strokeStart, action: true, C.cgFloat),
+      P.make(.strokeEnd, .number, \CAShapeLayer.strokeEnd, action: true, C.cgFloat),
     ]
-  }
+  }()
+
+  override class var properties: [LayerProperty] { super.properties + shapeProperties }
 
   open override func copyValues(from other: CALayer) {
     super.copyValues(from: other)

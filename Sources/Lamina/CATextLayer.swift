@@ -32,33 +32,33 @@ open class CATextLayer: CALayer {
 
   /// The text: a `String` (or an attributed string where supported).
   @exclusivity(unchecked) open var string: Any? {
-    didSet { didChange("string", oldValue) }
+    didSet { didChange(.string, oldValue) }
   }
   /// The font: a family name (`String`); nil for the default font.
   @exclusivity(unchecked) open var font: Any? {
-    didSet { didChange("font", oldValue) }
+    didSet { didChange(.font, oldValue) }
   }
   /// The font size in points.
   @exclusivity(unchecked) open var fontSize: CGFloat = 36 {
-    didSet { didChange("fontSize", oldValue) }
+    didSet { didChange(.fontSize, oldValue) }
   }
   /// The text color; white by default.
   @exclusivity(unchecked) open var foregroundColor: CGColor? = .white {
-    didSet { didChange("foregroundColor", oldValue) }
+    didSet { didChange(.foregroundColor, oldValue) }
   }
   /// Whether lines wrap at the bounds' width.
   @exclusivity(unchecked) open var isWrapped = false {
-    didSet { didChange("isWrapped", oldValue) }
+    didSet { didChange(.isWrapped, oldValue) }
   }
   @exclusivity(unchecked) open var alignmentMode: CATextLayerAlignmentMode = .natural {
-    didSet { didChange("alignmentMode", oldValue) }
+    didSet { didChange(.alignmentMode, oldValue) }
   }
   @exclusivity(unchecked) open var truncationMode: CATextLayerTruncationMode = .none {
-    didSet { didChange("truncationMode", oldValue) }
+    didSet { didChange(.truncationMode, oldValue) }
   }
   /// Whether the text may be drawn with subpixel positioning.
   @exclusivity(unchecked) open var allowsFontSubpixelQuantization = false {
-    didSet { didChange("allowsFontSubpixelQuantization", oldValue) }
+    didSet { didChange(.allowsFontSubpixelQuantization, oldValue) }
   }
 
   /// Whether this layer's text is drawn into its contents by `draw(in:)`,
@@ -87,38 +87,42 @@ open class CATextLayer: CALayer {
     CGContext.textDrawer?(ctx, self)
   }
 
-  /// The text keys (and the bounds) need a subclass's contents redrawn.
+  /// The keys described as invalidating drawn text (the text keys,
+  /// `contentsScale` and `bounds`) need a subclass's contents redrawn.
   open override class func needsDisplay(forKey key: String) -> Bool {
     guard self != CATextLayer.self else { return super.needsDisplay(forKey: key) }
-    return Self.textKeys.contains(key) || key == "bounds"
-      || super.needsDisplay(forKey: key)
+    return LayerProperty.drawnTextKeys.contains(key) || super.needsDisplay(forKey: key)
   }
 
-  static let textKeys: Set<String> = [
-    "string", "font", "fontSize", "foregroundColor", "isWrapped", "alignmentMode",
-    "truncationMode", "contentsScale",
-  ]
-
-  override class var accessors: [PropertyAccessor] {
-    typealias P = PropertyAccessor
+  /// The descriptions of the text layer's own properties (LayerProperty.swift).
+  static let textProperties: [LayerProperty] = {
+    typealias P = LayerProperty
     typealias C = Convert
-    return super.accessors + [
-      P.optional("string", .text, \CATextLayer.string) { $0 },
-      P.optional("font", .string, \CATextLayer.font) { $0 },
-      P.make("fontSize", .number, \CATextLayer.fontSize, C.cgFloat),
-      P.optional("foregroundColor", .color, \CATextLayer.foregroundColor, C.color),
-      P.make("isWrapped", .bool, \CATextLayer.isWrapped, aliases: ["wrapped"], C.bool),
+    return [
+      P.optional(.string, .text, \CATextLayer.string, range: .text, invalidates: .drawnText) {
+        $0
+      },
+      P.optional(.font, .string, \CATextLayer.font, invalidates: .drawnText) { $0 },
       P.make(
-        "alignmentMode", .enumeration(CATextLayerAlignmentMode.all.map(\.rawValue)),
-        \CATextLayer.alignmentMode, C.enumeration(CATextLayerAlignmentMode.self)),
+        .fontSize, .number, \CATextLayer.fontSize, range: .fontSize, action: true,
+        invalidates: .drawnText, C.cgFloat),
+      P.optional(
+        .foregroundColor, .color, \CATextLayer.foregroundColor, action: true,
+        invalidates: .drawnText, C.color),
+      P.make(.isWrapped, .bool, \CATextLayer.isWrapped, invalidates: .drawnText, C.bool),
+      P.enumeration(
+        .alignmentMode, \CATextLayer.alignmentMode, all: CATextLayerAlignmentMode.all,
+        invalidates: .drawnText),
+      P.enumeration(
+        .truncationMode, \CATextLayer.truncationMode, all: CATextLayerTruncationMode.all,
+        invalidates: .drawnText),
       P.make(
-        "truncationMode", .enumeration(CATextLayerTruncationMode.all.map(\.rawValue)),
-        \CATextLayer.truncationMode, C.enumeration(CATextLayerTruncationMode.self)),
-      P.make(
-        "allowsFontSubpixelQuantization", .bool, \CATextLayer.allowsFontSubpixelQuantization,
+        .allowsFontSubpixelQuantization, .bool, \CATextLayer.allowsFontSubpixelQuantization,
         C.bool),
     ]
-  }
+  }()
+
+  override class var properties: [LayerProperty] { super.properties + textProperties }
 
   open override func copyValues(from other: CALayer) {
     super.copyValues(from: other)

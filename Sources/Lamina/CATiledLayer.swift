@@ -20,17 +20,17 @@ open class CATiledLayer: CALayer {
 
   /// A tile's size in pixels.
   @exclusivity(unchecked) open var tileSize = CGSize(width: 256, height: 256) {
-    didSet { didChange("tileSize", oldValue) }
+    didSet { didChange(.tileSize, oldValue) }
   }
   /// How many levels of detail below full scale (each half the one before)
   /// are drawn when the layer is shown smaller.
   @exclusivity(unchecked) open var levelsOfDetail = 1 {
-    didSet { didChange("levelsOfDetail", oldValue) }
+    didSet { didChange(.levelsOfDetail, oldValue) }
   }
   /// How many levels above full scale (each twice the one before) are drawn
   /// when the layer is shown larger.
   @exclusivity(unchecked) open var levelsOfDetailBias = 0 {
-    didSet { didChange("levelsOfDetailBias", oldValue) }
+    didSet { didChange(.levelsOfDetailBias, oldValue) }
   }
   /// Bumped by `setNeedsDisplay()`: tiles drawn before are stale.
   public private(set) var tileGeneration = 0
@@ -44,14 +44,15 @@ open class CATiledLayer: CALayer {
     tileGeneration &+= 1
   }
 
-  override class var accessors: [PropertyAccessor] {
-    super.accessors + [
-      PropertyAccessor.make("tileSize", .size, \CATiledLayer.tileSize, Convert.size),
-      PropertyAccessor.make("levelsOfDetail", .integer, \CATiledLayer.levelsOfDetail, Convert.int),
-      PropertyAccessor.make(
-        "levelsOfDetailBias", .integer, \CATiledLayer.levelsOfDetailBias, Convert.int),
-    ]
-  }
+  /// The descriptions of the tiled layer's own properties (LayerProperty.swift).
+  static let tiledProperties: [LayerProperty] = [
+    LayerProperty.make(.tileSize, .size, \CATiledLayer.tileSize, Convert.size),
+    LayerProperty.make(.levelsOfDetail, .integer, \CATiledLayer.levelsOfDetail, Convert.int),
+    LayerProperty.make(
+      .levelsOfDetailBias, .integer, \CATiledLayer.levelsOfDetailBias, Convert.int),
+  ]
+
+  override class var properties: [LayerProperty] { super.properties + tiledProperties }
 
   open override func copyValues(from other: CALayer) {
     super.copyValues(from: other)

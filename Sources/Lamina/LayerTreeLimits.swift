@@ -154,7 +154,7 @@ public enum LayerTreeLimits {
         glyphs += factor * Double(string.unicodeScalars.count)
         if glyphs > Double(Limits.maxGlyphsPerFrame) {
           throw fail(
-            layer, "string",
+            layer, LayerKey.string.rawValue,
             LimitExceeded(
               what: "characters of all text layers, replicated ones once per instance",
               found: Self.count(glyphs), limit: String(Limits.maxGlyphsPerFrame),
@@ -166,7 +166,7 @@ public enum LayerTreeLimits {
         let n = replicator.instanceCount
         if n > Limits.maxInstanceCount {
           throw fail(
-            layer, "instanceCount",
+            layer, LayerKey.instanceCount.rawValue,
             LimitExceeded(
               what: "instances of one replicator", found: n, limit: Limits.maxInstanceCount,
               name: "maxInstanceCount"))
@@ -175,7 +175,7 @@ public enum LayerTreeLimits {
         instances += childFactor
         if instances > Double(Limits.maxInstances) {
           throw fail(
-            layer, "instanceCount",
+            layer, LayerKey.instanceCount.rawValue,
             LimitExceeded(
               what: "replicator instances in the tree, multiplied through nesting",
               found: Self.count(instances), limit: String(Limits.maxInstances),
@@ -188,7 +188,7 @@ public enum LayerTreeLimits {
         layers += bound
         if !(particles <= Double(Limits.maxParticles)) {
           throw fail(
-            layer, "birthRate",
+            layer, LayerKey.birthRate.rawValue,
             LimitExceeded(
               what:
                 "emitter particles alive at once (birth rate × lifetime, through nested cells and replicators)",
@@ -219,41 +219,60 @@ public enum LayerTreeLimits {
 
     /// Values that animations can move: checked again on every presentation tree.
     mutating func checkValues(_ layer: CALayer) throws {
-      func within(_ key: String, _ v: CGFloat, _ limit: CGFloat, _ name: String) throws {
+      func within(_ key: @autoclosure () -> String, _ v: CGFloat, _ limit: CGFloat, _ name: String)
+        throws
+      {
         guard !(abs(v) <= limit) else { return }
         throw fail(
-          layer, key,
+          layer, key(),
           LimitExceeded(
-            what: "\(key) must be finite and within ±\(Self.number(limit))",
+            what: "\(key()) must be finite and within ±\(Self.number(limit))",
             found: Self.number(v), limit: Self.number(limit), name: name))
       }
       let c = Limits.maxCoordinate
-      try within("position.x", layer.position.x, c, "maxCoordinate")
-      try within("position.y", layer.position.y, c, "maxCoordinate")
-      try within("zPosition", layer.zPosition, c, "maxCoordinate")
-      try within("anchorPointZ", layer.anchorPointZ, c, "maxCoordinate")
-      try within("anchorPoint.x", layer.anchorPoint.x, c, "maxCoordinate")
-      try within("anchorPoint.y", layer.anchorPoint.y, c, "maxCoordinate")
-      try within("bounds.origin.x", layer.bounds.origin.x, c, "maxCoordinate")
-      try within("bounds.origin.y", layer.bounds.origin.y, c, "maxCoordinate")
+      try within(LayerKey.position.path("x"), layer.position.x, c, "maxCoordinate")
+      try within(LayerKey.position.path("y"), layer.position.y, c, "maxCoordinate")
+      try within(LayerKey.zPosition.rawValue, layer.zPosition, c, "maxCoordinate")
+      try within(LayerKey.anchorPointZ.rawValue, layer.anchorPointZ, c, "maxCoordinate")
+      try within(LayerKey.anchorPoint.path("x"), layer.anchorPoint.x, c, "maxCoordinate")
+      try within(LayerKey.anchorPoint.path("y"), layer.anchorPoint.y, c, "maxCoordinate")
+      try within(LayerKey.bounds.path("origin.x"), layer.bounds.origin.x, c, "maxCoordinate")
+      try within(LayerKey.bounds.path("origin.y"), layer.bounds.origin.y, c, "maxCoordinate")
       let side = Limits.maxLayerSide
-      try within("bounds.size.width", layer.bounds.size.width, side, "maxLayerSide")
-      try within("bounds.size.height", layer.bounds.size.height, side, "maxLayerSide")
-      try within("cornerRadius", layer.cornerRadius, side, "maxLayerSide")
-      try within("borderWidth", layer.borderWidth, side, "maxLayerSide")
-      try within("shadowOffset.width", layer.shadowOffset.width, c, "maxCoordinate")
-      try within("shadowOffset.height", layer.shadowOffset.height, c, "maxCoordinate")
-      try within("shadowRadius", layer.shadowRadius, Limits.maxBlurRadius, "maxBlurRadius")
-      try within("opacity", CGFloat(layer.opacity), CGFloat(Limits.maxMagnitude), "maxMagnitude")
+      try within(LayerKey.bounds.path("size.width"), layer.bounds.size.width, side, "maxLayerSide")
       try within(
-        "shadowOpacity", CGFloat(layer.shadowOpacity), CGFloat(Limits.maxMagnitude), "maxMagnitude")
-      try checkTransform(layer, "transform", layer.transform)
-      try checkTransform(layer, "sublayerTransform", layer.sublayerTransform)
-      try checkFilters(layer, "filters", layer.filters)
-      try checkFilters(layer, "backgroundFilters", layer.backgroundFilters)
-      if let path = layer.shadowPath { try checkPath(layer, "shadowPath", path) }
+        LayerKey.bounds.path("size.height"), layer.bounds.size.height, side, "maxLayerSide")
+      try within(LayerKey.cornerRadius.rawValue, layer.cornerRadius, side, "maxLayerSide")
+      try within(LayerKey.borderWidth.rawValue, layer.borderWidth, side, "maxLayerSide")
+      try within(LayerKey.shadowOffset.path("width"), layer.shadowOffset.width, c, "maxCoordinate")
+      try within(
+        LayerKey.shadowOffset.path("height"), layer.shadowOffset.height, c, "maxCoordinate")
+      try within(
+        LayerKey.shadowRadius.rawValue, layer.shadowRadius, Limits.maxBlurRadius, "maxBlurRadius")
+      try within(
+        LayerKey.opacity.rawValue, CGFloat(layer.opacity), CGFloat(Limits.maxMagnitude),
+        "maxMagnitude")
+      try within(
+        LayerKey.shadowOpacity.rawValue, CGFloat(layer.shadowOpacity), CGFloat(Limits.maxMagnitude),
+        "maxMagnitude")
+      try checkTransform(layer, LayerKey.transform.rawValue, layer.transform)
+      try checkTransform(layer, LayerKey.sublayerTransform.rawValue, layer.sublayerTransform)
+      try checkFilters(layer, LayerKey.filters.rawValue, layer.filters)
+      try checkFilters(layer, LayerKey.backgroundFilters.rawValue, layer.backgroundFilters)
+      if let path = layer.shadowPath { try checkPath(layer, LayerKey.shadowPath.rawValue, path) }
       if let replicator = layer as? CAReplicatorLayer {
-        try checkTransform(layer, "instanceTransform", replicator.instanceTransform)
+        try checkTransform(layer, LayerKey.instanceTransform.rawValue, replicator.instanceTransform)
+      }
+      if let emitter = layer as? CAEmitterLayer {
+        // The emitter's place and extent are coordinates (their ranges in
+        // CAEmitterLayer.emitterProperties).
+        let e = emitter
+        try within(LayerKey.emitterPosition.path("x"), e.emitterPosition.x, c, "maxCoordinate")
+        try within(LayerKey.emitterPosition.path("y"), e.emitterPosition.y, c, "maxCoordinate")
+        try within(LayerKey.emitterZPosition.rawValue, e.emitterZPosition, c, "maxCoordinate")
+        try within(LayerKey.emitterSize.path("width"), e.emitterSize.width, c, "maxCoordinate")
+        try within(LayerKey.emitterSize.path("height"), e.emitterSize.height, c, "maxCoordinate")
+        try within(LayerKey.emitterDepth.rawValue, e.emitterDepth, c, "maxCoordinate")
       }
       if let shape = layer as? CAShapeLayer { try checkShape(shape) }
       if let text = layer as? CATextLayer { try checkText(text) }
@@ -261,7 +280,7 @@ public enum LayerTreeLimits {
         colors.count > Limits.maxGradientStops
       {
         throw fail(
-          layer, "colors",
+          layer, LayerKey.colors.rawValue,
           LimitExceeded(
             what: "gradient colors", found: colors.count, limit: Limits.maxGradientStops,
             name: "maxGradientStops"))
@@ -278,7 +297,8 @@ public enum LayerTreeLimits {
         throw fail(
           layer, "\(key).\(entry)",
           LimitExceeded(
-            what: "transform entries must be finite and within ±\(Self.number(Limits.maxTransformEntry))",
+            what:
+              "transform entries must be finite and within ±\(Self.number(Limits.maxTransformEntry))",
             found: Self.number(v), limit: Self.number(Limits.maxTransformEntry),
             name: "maxTransformEntry"))
       }
@@ -339,9 +359,11 @@ public enum LayerTreeLimits {
     mutating func checkShape(_ shape: CAShapeLayer) throws {
       let side = Limits.maxLayerSide
       for (key, v) in [
-        ("lineWidth", shape.lineWidth), ("miterLimit", shape.miterLimit),
-        ("lineDashPhase", shape.lineDashPhase), ("strokeStart", shape.strokeStart),
-        ("strokeEnd", shape.strokeEnd),
+        (LayerKey.lineWidth.rawValue, shape.lineWidth),
+        (LayerKey.miterLimit.rawValue, shape.miterLimit),
+        (LayerKey.lineDashPhase.rawValue, shape.lineDashPhase),
+        (LayerKey.strokeStart.rawValue, shape.strokeStart),
+        (LayerKey.strokeEnd.rawValue, shape.strokeEnd),
       ] where !(abs(v) <= side) {
         throw fail(
           shape, key,
@@ -350,19 +372,19 @@ public enum LayerTreeLimits {
             found: Self.number(v), limit: Self.number(side), name: "maxLayerSide"))
       }
       guard let path = shape.path else { return }
-      try checkPath(shape, "path", path)
+      try checkPath(shape, LayerKey.path.rawValue, path)
       guard let numbers = shape.lineDashPattern, !numbers.isEmpty else { return }
       let pattern = numbers.map { CGFloat($0.doubleValue) }
       if pattern.count > Limits.maxDashPatternLength {
         throw fail(
-          shape, "lineDashPattern",
+          shape, LayerKey.lineDashPattern.rawValue,
           LimitExceeded(
             what: "numbers in a dash pattern", found: pattern.count,
             limit: Limits.maxDashPatternLength, name: "maxDashPatternLength"))
       }
       for v in pattern where !(abs(v) <= side) {
         throw fail(
-          shape, "lineDashPattern",
+          shape, LayerKey.lineDashPattern.rawValue,
           LimitExceeded(
             what: "dash lengths must be finite and within ±\(Self.number(side))",
             found: Self.number(v), limit: Self.number(side), name: "maxLayerSide"))
@@ -382,14 +404,14 @@ public enum LayerTreeLimits {
         let least = length * Double(pattern.count) / Double(Limits.maxDashSegments)
         exceeded.advice =
           "a pattern whose lengths add up to at least \(Self.roundedUp(least)) points keeps the dashes within it"
-        throw fail(shape, "lineDashPattern", exceeded)
+        throw fail(shape, LayerKey.lineDashPattern.rawValue, exceeded)
       }
     }
 
     func checkText(_ text: CATextLayer) throws {
       if !(abs(text.fontSize) <= Limits.maxFontSize) {
         throw fail(
-          text, "fontSize",
+          text, LayerKey.fontSize.rawValue,
           LimitExceeded(
             what: "fontSize must be finite and within ±\(Self.number(Limits.maxFontSize))",
             found: Self.number(text.fontSize), limit: Self.number(Limits.maxFontSize),
@@ -399,7 +421,7 @@ public enum LayerTreeLimits {
       let count = string.unicodeScalars.count
       if count > Limits.maxGlyphsPerTextLayer {
         throw fail(
-          text, "string",
+          text, LayerKey.string.rawValue,
           LimitExceeded(
             what: "characters of one text layer", found: count,
             limit: Limits.maxGlyphsPerTextLayer, name: "maxGlyphsPerTextLayer"))

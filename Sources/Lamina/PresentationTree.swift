@@ -161,7 +161,7 @@ public final class PresentationTree {
           let before = get(layer)
           set(layer, animation.fastValue(at: time) ?? get(model))
           if get(layer) != before {
-            layer.noteChangeHere(opacityOnly: animation.keyPath == "opacity")
+            layer.noteChangeHere(opacityOnly: animation.keyPath == LayerKey.opacity.rawValue)
           }
         }
         layer.mutesChanges = false
@@ -175,7 +175,7 @@ public final class PresentationTree {
           layer.mutesChanges = false
           if before == nil || !before!.isSame(as: compiled[0].property!.get(layer)) {
             layer.noteChangeHere(
-              opacityOnly: compiled.count == 1 && compiled[0].keyPath == "opacity")
+              opacityOnly: compiled.count == 1 && compiled[0].keyPath == LayerKey.opacity.rawValue)
           }
         case .accessors(let accessors):
           let before = accessors.map { $0.get(layer) }
@@ -237,9 +237,9 @@ public final class PresentationTree {
         if !keys.contains(head) { keys.append(head) }
         // A keyframe path with a rotation mode also turns the transform.
         if (animation.animation as? CAKeyframeAnimation)?.rotationMode != nil,
-          !keys.contains("transform")
+          !keys.contains(LayerKey.transform.rawValue)
         {
-          keys.append("transform")
+          keys.append(LayerKey.transform.rawValue)
         }
       }
       let table = cls.accessorTable.byKey

@@ -75,7 +75,7 @@ public final class LottieAnimation {
       throw LottieError.limitExceeded(
         file: name, path: "op",
         exceeded: LimitExceeded(
-          what: "frames between ip and op", found: Int(min(op - ip, 1e15)), limit: options.limits.maxFrames,
+          what: "frames between ip and op", found: Int(saturating: min(op - ip, 1e15)), limit: options.limits.maxFrames,
           name: "maxFrames"))
     }
     guard w.isFinite, h.isFinite, w > 0, h > 0, CGFloat(w) <= Limits.maxCanvasSide, CGFloat(h) <= Limits.maxCanvasSide

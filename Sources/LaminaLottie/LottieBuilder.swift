@@ -49,7 +49,7 @@ final class Builder {
   /// Counts `frames` sampled values (of `elements` path elements each)
   /// against the document's budgets before they are made.
   func budget(from a: Double, to b: Double, elements: Int = 0, path: String) throws {
-    let frames = Int(min(max(b - a, 0), Double(limits.maxSampledFrames))) + 2
+    let frames = Int(saturating: min(max(b - a, 0), Double(limits.maxSampledFrames))) + 2
     sampledValues += frames
     if sampledValues > limits.maxSampledValues {
       throw LottieError.limitExceeded(
@@ -289,19 +289,19 @@ final class Builder {
       if let (a, b) = range(t.geometryProperties) {
         try budget(from: a, to: b, path: path)
         let anim = Animations.sampled(
-          keyPath: "transform", from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+          keyPath: LayerKey.transform.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
           discrete: false, extraFrames: t.geometryProperties.flatMap { $0.keyframes.map(\.t) }
         ) { t.matrix(at: $0) }
-        outer.add(anim, forKey: "transform")
+        outer.add(anim, forKey: LayerKey.transform.rawValue)
       }
       return
     }
     let a = t.anchor.first
     inner.position = CGPoint(x: -a[0], y: -a[1])
-    animate(inner, t.anchor, "position", timeline) { CGPoint(x: -$0[0], y: -$0[1]) }
+    animate(inner, t.anchor, LayerKey.position.rawValue, timeline) { CGPoint(x: -$0[0], y: -$0[1]) }
     if let p = t.position {
       outer.position = CGPoint(x: p.first[0], y: p.first[1])
-      animate(outer, p, "position", timeline) { CGPoint(x: $0[0], y: $0[1]) }
+      animate(outer, p, LayerKey.position.rawValue, timeline) { CGPoint(x: $0[0], y: $0[1]) }
     } else if let x = t.positionX, let y = t.positionY {
       outer.position = CGPoint(x: x.first[0], y: y.first[0])
       animate(outer, x, "position.x", timeline) { $0[0] }
@@ -333,7 +333,7 @@ final class Builder {
   /// Opacity (0–100) onto a layer's `opacity`.
   func applyOpacity(_ p: Property, _ layer: CALayer, _ timeline: Timeline) {
     layer.opacity = Float(min(max(p.first[0] / 100, 0), 1))
-    animate(layer, p, "opacity", timeline) { min(max($0[0] / 100, 0), 1) }
+    animate(layer, p, LayerKey.opacity.rawValue, timeline) { min(max($0[0] / 100, 0), 1) }
   }
 
   /// Visible on [ip, op) of the composition's frames: hidden outside.
@@ -341,7 +341,7 @@ final class Builder {
     let epsilon = 1e-4
     layer.isHidden = true
     guard op > ip else { return }
-    let a = CAKeyframeAnimation(keyPath: "hidden")
+    let a = CAKeyframeAnimation(keyPath: LayerKey.isHidden.event)
     a.values = [false, true]
     a.keyTimes = [0, 1]
     a.calculationMode = .discrete

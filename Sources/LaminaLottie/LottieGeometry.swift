@@ -140,7 +140,7 @@ enum Geometry {
     innerRadius: Double, outerRoundness: Double, innerRoundness: Double, reversed: Bool,
     maxVertices: Int
   ) -> BezierShape {
-    let pts = Int(min(max(points, 0), Double(maxVertices / 2)).rounded(.down))
+    let pts = Int(saturating: min(max(points, 0), Double(maxVertices / 2)), rounding: .down)
     var shape = BezierShape(v: [], i: [], o: [], closed: true)
     guard pts > 0 else { return shape }
     let count = star ? pts * 2 : pts
@@ -260,7 +260,7 @@ enum Geometry {
     let segs = segments(s)
     guard !segs.isEmpty else { return s }
     // At most 100,000 points in all.
-    let r = max(0, min(Int(min(max(ridges, 0), 1e6).rounded(.down)), 100_000 / segs.count - 1))
+    let r = max(0, min(Int(saturating: min(max(ridges, 0), 1e6), rounding: .down), 100_000 / segs.count - 1))
     var out = BezierShape(v: [], i: [], o: [], closed: s.closed)
     // As After Effects: vertices go inward, the first ridge of each segment outward.
     var direction = -1.0

@@ -400,7 +400,7 @@ extension Builder {
       }
       if inverted { shape.fillRule = .evenOdd }
       shape.path = path(pathProp.first)
-      animate(shape, pathProp, "path", timeline) { path($0) }
+      animate(shape, pathProp, LayerKey.path.rawValue, timeline) { path($0) }
       applyOpacity(opacity, shape, timeline)
       switch mode {
       case "s":
@@ -422,14 +422,14 @@ extension Builder {
           return p
         }
         keep.path = subtractPath(pathProp.first)
-        animate(keep, pathProp, "path", timeline) { subtractPath($0) }
+        animate(keep, pathProp, LayerKey.path.rawValue, timeline) { subtractPath($0) }
         let rest = CAShapeLayer()
         rest.fillColor = .black
         rest.path = shape.path
         rest.fillRule = shape.fillRule
-        animate(rest, pathProp, "path", timeline) { path($0) }
+        animate(rest, pathProp, LayerKey.path.rawValue, timeline) { path($0) }
         rest.opacity = 1 - Float(min(max(opacity.first[0] / 100, 0), 1))
-        animate(rest, opacity, "opacity", timeline) { 1 - min(max($0[0] / 100, 0), 1) }
+        animate(rest, opacity, LayerKey.opacity.rawValue, timeline) { 1 - min(max($0[0] / 100, 0), 1) }
         let combined = CALayer()
         combined.addSublayer(keep)
         combined.addSublayer(rest)

@@ -157,7 +157,7 @@ extension Builder {
       case "sr":
         let points = try property(n.child("pt"), [5])
         for k in points.keyframes where k.value[0] > Double(limits.maxPathVertices / 2) {
-          try limit(n.child("pt") ?? n, "vertices of one path", Int(min(k.value[0] * 2, 1e9)), limits.maxPathVertices, "maxPathVertices")
+          try limit(n.child("pt") ?? n, "vertices of one path", Int(saturating: min(k.value[0] * 2, 1e9)), limits.maxPathVertices, "maxPathVertices")
         }
         parsed.append(
           .geometry(
@@ -195,7 +195,7 @@ extension Builder {
                 miterLimit: try property(n.child("ml"), [4])))))
       case "rp":
         let copies = try property(n.child("c"), [1])
-        let c = Int(min(max(copies.keyframes.map { $0.value[0] }.max() ?? 1, 0), 1e9).rounded(.up))
+        let c = Int(saturating: min(max(copies.keyframes.map { $0.value[0] }.max() ?? 1, 0), 1e9), rounding: .up)
         try limit(n.child("c") ?? n, "repeater copies multiplied through nesting", repeats * max(c, 1), limits.maxRepeaterCopies, "maxRepeaterCopies")
         parsed.append(.repeater(n, c))
       case "tr":
@@ -392,12 +392,12 @@ extension Builder {
       layer = shape
       if style.kind == .fill {
         shape.fillColor = color(style.color.first)
-        animate(shape, style.color, "fillColor", timeline) { self.color($0) }
+        animate(shape, style.color, LayerKey.fillColor.rawValue, timeline) { self.color($0) }
         shape.strokeColor = nil
       } else {
         shape.fillColor = nil
         shape.strokeColor = color(style.color.first)
-        animate(shape, style.color, "strokeColor", timeline) { self.color($0) }
+        animate(shape, style.color, LayerKey.strokeColor.rawValue, timeline) { self.color($0) }
       }
     case .gradientFill, .gradientStroke:
       let gradient = CAGradientLayer()
@@ -410,7 +410,7 @@ extension Builder {
     shape.fillRule = style.evenOdd ? .evenOdd : .nonZero
     if style.isStroke {
       shape.lineWidth = CGFloat(max(style.width.first[0], 0))
-      animate(shape, style.width, "lineWidth", timeline) { max($0[0], 0) }
+      animate(shape, style.width, LayerKey.lineWidth.rawValue, timeline) { max($0[0], 0) }
       shape.lineCap = style.cap == 1 ? .butt : style.cap == 3 ? .square : .round
       shape.lineJoin = style.join == 1 ? .miter : style.join == 3 ? .bevel : .round
       shape.miterLimit = CGFloat(max(style.miterLimit, 0))
@@ -439,10 +439,10 @@ extension Builder {
       try budget(from: a, to: b, path: style.node.path + ".d")
       shape.add(
         Animations.sampled(
-          keyPath: "lineDashPattern", from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
-          discrete: false) { pattern($0) }, forKey: "lineDashPattern")
+          keyPath: LayerKey.lineDashPattern.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+          discrete: false) { pattern($0) }, forKey: LayerKey.lineDashPattern.rawValue)
     }
-    if let offset { animate(shape, offset, "lineDashPhase", timeline) { $0[0] } }
+    if let offset { animate(shape, offset, LayerKey.lineDashPhase.rawValue, timeline) { $0[0] } }
   }
 
   /// The combined path of `sources` at frame `f` (modifiers applied, trims last).
@@ -490,14 +490,14 @@ extension Builder {
     if sources.count == 1, sources[0].modifiers.isEmpty, case .path(let p) = sources[0].source,
       Set(p.keyframes.map(\.value.count)).count == 1
     {
-      animate(shape, p, "path", timeline) { BezierShape(vector: $0, closed: p.closed).cgPath }
+      animate(shape, p, LayerKey.path.rawValue, timeline) { BezierShape(vector: $0, closed: p.closed).cgPath }
       return
     }
     try budget(from: a, to: b, elements: shape.path?.elements.count ?? 0, path: style.node.path)
     let anim = Animations.sampled(
-      keyPath: "path", from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames, discrete: true
+      keyPath: LayerKey.path.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames, discrete: true
     ) { self.path(sources, at: $0) }
-    shape.add(anim, forKey: "path")
+    shape.add(anim, forKey: LayerKey.path.rawValue)
   }
 
   // MARK: Gradients
@@ -619,7 +619,7 @@ extension Builder {
     g.colors = stops.colors
     g.locations = stops.locations
     if style.stops.isAnimated {
-      animate(g, style.stops, "colors", timeline) { self.gradientStops($0, count: style.colorStops).colors }
+      animate(g, style.stops, LayerKey.colors.rawValue, timeline) { self.gradientStops($0, count: style.colorStops).colors }
     }
     func unit(_ v: [Double]) -> CGPoint {
       CGPoint(x: (CGFloat(v[0]) - box.minX) / box.width, y: (CGFloat(v[1]) - box.minY) / box.height)
@@ -633,20 +633,20 @@ extension Builder {
     g.startPoint = unit(style.start.first)
     g.endPoint = endPoint(style.start.first, style.end.first)
     if !style.radial || !style.start.isAnimated {
-      animate(g, style.start, "startPoint", timeline) { unit($0) }
+      animate(g, style.start, LayerKey.startPoint.rawValue, timeline) { unit($0) }
     }
     if style.radial, let (a, b) = range([style.start, style.end]) {
       try budget(from: a, to: b, path: style.node.path)
       g.add(
         Animations.sampled(
-          keyPath: "startPoint", from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
-          discrete: false) { unit(style.start.value(at: $0)) }, forKey: "startPoint")
+          keyPath: LayerKey.startPoint.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+          discrete: false) { unit(style.start.value(at: $0)) }, forKey: LayerKey.startPoint.rawValue)
       g.add(
         Animations.sampled(
-          keyPath: "endPoint", from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
-          discrete: false) { endPoint(style.start.value(at: $0), style.end.value(at: $0)) }, forKey: "endPoint")
+          keyPath: LayerKey.endPoint.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+          discrete: false) { endPoint(style.start.value(at: $0), style.end.value(at: $0)) }, forKey: LayerKey.endPoint.rawValue)
     } else if !style.radial {
-      animate(g, style.end, "endPoint", timeline) { unit($0) }
+      animate(g, style.end, LayerKey.endPoint.rawValue, timeline) { unit($0) }
     }
     // The mask shape is in the gradient layer's coordinates (its bounds'
     // origin is the parent's point at the same place), so paths need no shift.

@@ -53,36 +53,41 @@ extension SceneDecoder {
   }
 
   /// The rule for a number at `keyPath` of a layer (or of an animation of
-  /// that key path).
+  /// that key path): the range its property's description gives
+  /// (LayerProperty.swift), narrowed to the member the path names.
   static func rule(forKeyPath keyPath: String) -> NumberRule {
     let parts = keyPath.split(separator: ".").map(String.init)
-    guard let head = parts.first else { return .magnitude }
+    guard let head = parts.first, let range = CALayer.valueRange(forKey: head) else {
+      return .magnitude
+    }
     let last = parts.last ?? head
-    switch head {
-    case "bounds", "frame":
+    switch range {
+    case .coordinate: return .coordinate
+    case .side, .dashes: return .side
+    case .blur: return .blur
+    case .scale: return .scale
+    case .fontSize: return .fontSize
+    case .box:
       if parts.contains("size") || last == "width" || last == "height" { return .side }
       return .coordinate
-    case "position", "zPosition", "anchorPoint", "anchorPointZ", "shadowOffset",
-      "emitterPosition", "emitterZPosition", "emitterSize", "emitterDepth":
-      return .coordinate
-    case "cornerRadius", "borderWidth", "lineWidth", "miterLimit", "lineDashPhase",
-      "lineDashPattern":
-      return .side
-    case "shadowRadius": return .blur
-    case "contentsScale", "rasterizationScale": return .scale
-    case "fontSize": return .fontSize
-    case "transform", "sublayerTransform", "instanceTransform":
+    case .transform:
       guard parts.count > 1 else { return .transformEntry }
       switch parts[1] {
       case "rotation": return .magnitude
       case "translation": return .coordinate
       default: return .transformEntry
       }
-    case "filters", "backgroundFilters":
+    case .filters:
       return last == kCIInputRadiusKey ? .blur : .magnitude
-    default:
+    case .stops, .text, .count, .magnitude:
       return .magnitude
     }
+  }
+
+  /// The range of the property at the head of `keyPath`.
+  static func range(ofKeyPath keyPath: String) -> LayerValueRange? {
+    let head = keyPath.split(separator: ".").first.map(String.init) ?? keyPath
+    return CALayer.valueRange(forKey: head)
   }
 
   /// Throws when `number` is outside `rule`'s range; `path` is its JSON path.
@@ -100,7 +105,7 @@ extension SceneDecoder {
   /// `path`), and the length of its lists.
   func checkRanges(_ keyPath: String, _ value: Any?, at path: String) throws {
     let rule = Self.rule(forKeyPath: keyPath)
-    let head = keyPath.split(separator: ".").first.map(String.init) ?? keyPath
+    let range = Self.range(ofKeyPath: keyPath)
     switch value {
     case let v as CGFloat:
       try check(v, rule, at: path)
@@ -112,7 +117,7 @@ extension SceneDecoder {
       try check(s.height, rule, at: "\(path)[1]")
     case let r as CGRect:
       // A whole bounds or frame: its origin is a coordinate, its size a side.
-      let sizeRule: NumberRule = head == "bounds" || head == "frame" ? .side : rule
+      let sizeRule: NumberRule = range == .box ? .side : rule
       try check(r.origin.x, rule, at: "\(path)[0]")
       try check(r.origin.y, rule, at: "\(path)[1]")
       try check(r.size.width, sizeRule, at: "\(path)[2]")
@@ -130,12 +135,14 @@ extension SceneDecoder {
           found: "m\(i / 4 + 1)\(i % 4 + 1) = \(format(Double(v)))")
       }
     case let list as [CGFloat]:
-      let limit = head == "lineDashPattern" ? Limits.maxDashPatternLength : Limits.maxGradientStops
-      let name = head == "lineDashPattern" ? "maxDashPatternLength" : "maxGradientStops"
+      let dashes = range == .dashes
+      let limit = dashes ? Limits.maxDashPatternLength : Limits.maxGradientStops
+      let name = dashes ? "maxDashPatternLength" : "maxGradientStops"
       if list.count > limit {
         throw SceneError.limitExceeded(
           file: file, path: path,
-          exceeded: LimitExceeded(what: "numbers in the list", found: list.count, limit: limit, name: name))
+          exceeded: LimitExceeded(
+            what: "numbers in the list", found: list.count, limit: limit, name: name))
       }
       for (i, v) in list.enumerated() { try check(v, rule, at: "\(path)[\(i)]") }
     case let colors as [CGColor] where colors.count > Limits.maxGradientStops:
@@ -150,7 +157,7 @@ extension SceneDecoder {
         exceeded: LimitExceeded(
           what: "filters on one layer", found: filters.count, limit: Limits.maxFiltersPerLayer,
           name: "maxFiltersPerLayer"))
-    case let text as String where keyPath == "string":
+    case let text as String where range == .text && !keyPath.contains("."):
       let count = text.unicodeScalars.count
       if count > Limits.maxGlyphsPerTextLayer {
         throw SceneError.limitExceeded(

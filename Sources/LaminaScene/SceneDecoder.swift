@@ -166,7 +166,8 @@ struct SceneDecoder {
           throw SceneError.limitExceeded(
             file: self.file, path: path,
             exceeded: LimitExceeded(
-              what: "bytes of decoded images the scene uses (images.\(name) is \(header.width)x\(header.height))",
+              what:
+                "bytes of decoded images the scene uses (images.\(name) is \(header.width)x\(header.height))",
               found: total, limit: budget, name: "maxDecodedImageBytes"))
         }
       }
@@ -218,14 +219,14 @@ struct SceneDecoder {
       switch key {
       case "class":
         continue
-      case "sublayers":
+      case LayerKey.sublayers.rawValue:
         guard case .array(let items) = value else {
           throw wrongType(keyPath, "a list of layer objects", value)
         }
         for (i, item) in items.enumerated() {
           layer.addSublayer(try self.layer(item, at: "\(keyPath)[\(i)]"))
         }
-      case "mask":
+      case LayerKey.mask.rawValue:
         layer.mask = value == .null ? nil : try self.layer(value, at: keyPath)
       case "animations":
         guard case .array(let items) = value else {
@@ -268,14 +269,21 @@ struct SceneDecoder {
     }
   }
 
-  /// Bounds sizes must be ≥ 0 and not absurd; counts must be sane.
+  /// Sizes of a box (`bounds`, `frame`) must be ≥ 0 and not absurd;
+  /// counts must be sane (the ranges of the properties' descriptions).
   func checkGeometry(_ key: String, _ value: Any?, _ path: String) throws {
     var sides: [CGFloat] = []
-    switch key {
-    case "bounds", "frame": if let r = value as? CGRect { sides = [r.size.width, r.size.height] }
-    case "bounds.size": if let s = value as? CGSize { sides = [s.width, s.height] }
-    case "bounds.size.width", "bounds.size.height": if let v = value as? CGFloat { sides = [v] }
-    case "instanceCount":
+    switch Self.range(ofKeyPath: key) {
+    case .box:
+      let members = key.split(separator: ".").dropFirst()
+      if members.isEmpty, let r = value as? CGRect {
+        sides = [r.size.width, r.size.height]
+      } else if members.first == "size", let s = value as? CGSize {
+        sides = [s.width, s.height]
+      } else if members.first == "size", let v = value as? CGFloat {
+        sides = [v]
+      }
+    case .count:
       if let n = value as? Int, n < 0 || n > SceneLoader.maxInstanceCount {
         throw SceneError.outOfRange(
           file: file, path: path, expected: "a count from 0 to \(SceneLoader.maxInstanceCount)",
@@ -301,7 +309,9 @@ struct SceneDecoder {
         throw SceneError.unknownKey(file: file, path: path, key: key, owner: "CAEmitterCell")
       }
       let decoded = try self.value(value, kind: kind, at: "\(path).\(key)")
-      try checkRanges(key == "contentsScale" ? key : "cell.\(key)", decoded, at: "\(path).\(key)")
+      // A cell's numbers are magnitudes, but for its pixels-per-point scale.
+      let scale = LayerKey.contentsScale.rawValue
+      try checkRanges(key == scale ? key : "cell.\(key)", decoded, at: "\(path).\(key)")
       cell.setValue(decoded, forKey: key)
     }
     return cell

@@ -32,7 +32,7 @@ enum FillTessellator {
   static let longestMiter = 4.0
   /// How far past the filled region's bounds the ribbon's fragments reach,
   /// in whole pixels: what a fill item's bounds (damage, overlap) hold.
-  static var boundsReach: Int { Int((Double(ribbonReach) * longestMiter).rounded(.up)) }
+  static var boundsReach: Int { Int(saturating: Double(ribbonReach) * longestMiter, rounding: .up) }
   /// How far interior trapezoids grow beyond their slab, in pixels.
   static let interiorOverlap: Float = 0.25
   /// The most work (edges sorted, over all slabs) a path may need: a path
