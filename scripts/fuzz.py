@@ -805,7 +805,11 @@ def classify(binary, scene_path, cmd, expected, stdout_video, work, timeout, mem
             result["class"] = "partial-output"
             result["detail"] = "left: " + ", ".join(sorted(left)[:5])
             return result
-        result["class"] = "stderr-noise" if stderr.strip() else "render"
+        # A Lottie import names what it left out, once per kind (the
+        # command's contract; --quiet silences it): that is not noise.
+        noise = [line for line in stderr.splitlines()
+                 if line.strip() and ": left out (not supported): " not in line]
+        result["class"] = "stderr-noise" if noise else "render"
         return result
     # A failure leaves nothing: no output, no temporary, no frame.
     made = [p for p in expected if os.path.lexists(p) and p not in before]
@@ -1124,14 +1128,6 @@ def main():
     if args.replay:
         with open(os.path.join(args.replay, "finding.json")) as f:
             meta = json.load(f)
-        scene = os.path.join(args.replay, "scene.json")
-        with open(scene) as f:
-            text = f.read()
-        try:
-            doc = absolutize_images(json.loads(text), scene)
-        except ValueError:
-            doc = text
-        rng = random.Random(meta["seed_string"])
         variant = meta["variant"]
         if meta.get("input"):
             # A Lottie input: its own file, its own commands.
@@ -1143,6 +1139,13 @@ def main():
             print(json.dumps(result, indent=1))
             shutil.rmtree(work, ignore_errors=True)
             return 1 if result["class"] in FINDINGS else 0
+        scene = os.path.join(args.replay, "scene.json")
+        with open(scene) as f:
+            text = f.read()
+        try:
+            doc = absolutize_images(json.loads(text), scene)
+        except ValueError:
+            doc = text
         result = attempt(args.binary, doc, lambda p: command_for(variant, random.Random(meta["seed_string"] + "cmd"), p, work),
                          work, args.timeout, args.memory_mb, env)
         print(json.dumps(result, indent=1))

@@ -103,6 +103,42 @@ final class FuzzTests: XCTestCase {
     XCTAssertGreaterThan(outcomes["error"] ?? 0, 0, "\(outcomes)")
   }
 
+  /// A Lottie render that names what it left out on standard error (the
+  /// command's contract, once per kind) is a render, not `stderr-noise`:
+  /// the 30-minute run's first two "findings" (a layer of type -1, a font
+  /// given as a URL) replayed.
+  func testLeftOutNotesAreNotNoise() throws {
+    let finding = scratch.appendingPathComponent("findings/left-out")
+    try FileManager.default.createDirectory(at: finding, withIntermediateDirectories: true)
+    let document = #"""
+      {"v": "5.7.0", "fr": 30, "ip": 0, "op": 30, "w": 20, "h": 20,
+       "layers": [{"ty": -1, "ip": 0, "op": 30, "st": 0, "ks": {}},
+                  {"ty": 1, "sc": "#ff0000", "sw": 20, "sh": 20, "ip": 0, "op": 30, "st": 0,
+                   "ks": {}}]}
+      """#
+    try document.write(
+      to: finding.appendingPathComponent("fuzz.json"), atomically: true, encoding: .utf8)
+    let meta = #"{"seed": 1, "index": 0, "seed_string": "1:0", "variant": "background", "input": "fuzz.json"}"#
+    try meta.write(
+      to: finding.appendingPathComponent("finding.json"), atomically: true, encoding: .utf8)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+      "python3", Self.script, "--replay", finding.path, "--binary",
+      RenderTestSupport.laminaBinary.path,
+    ]
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    XCTAssertTrue(text.contains("left out (not supported): layer type -1"), text)
+    XCTAssertTrue(text.contains(#""class": "render""#), text)
+    XCTAssertEqual(process.terminationStatus, 0, text)
+  }
+
   /// The harness: a binary that dies of a signal is a crash, one that does
   /// not exit is a hang, and each is saved as a finding.
   func testTheFuzzerClassesACrashAndAHang() throws {
