@@ -11,8 +11,10 @@ let benchUsage = """
   (Benchmarks/README.md): frame i shows the scene at start + i / fps; the
   warm-up frames come first, untimed; each timed frame is a full redraw
   finished with glFinish. Reports frames per second, frame time median, p95
-  and p99, CPU and GPU time per frame, draw calls, uploads and offscreen
-  passes per frame, and peak memory.
+  and p99, CPU and GPU time per frame, the CPU time split into Lamina's own
+  stages (presentation update, frame building, planning, vertices, the
+  executor) and the driver's time inside GL calls (uploads, draws, state),
+  draw calls, uploads and offscreen passes per frame, and peak memory.
 
   options:
     --frames N              timed frames (default 120; 1...1000000)
@@ -31,6 +33,10 @@ let benchUsage = """
 /// with glFinish. Frame time = CPU time (frame building, and encoding the
 /// draw list into vertices and GL calls) + GPU time (the rest, until glFinish
 /// returns; with llvmpipe the rasterizer threads start while encoding goes on).
+/// The CPU time is split into stages (`EncodeStages`): what Lamina does
+/// itself, which any GPU waits for, and what the driver does inside GL
+/// calls, which on llvmpipe includes vertex shading and waits for offscreen
+/// targets.
 func runBench(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
@@ -46,6 +52,7 @@ func runBench(_ arguments: [String]) -> Int32 {
     let fps = try options.number("--fps", range: 1...10_000) ?? 60
     let size = try options.size("--size")
     let renderer = try Renderer()
+    renderer.measuresStages = true
     let scene = try SceneLoader.load(
       contentsOf: URL(fileURLWithPath: path), maxImageDimension: renderer.maxTextureSize)
     let pixelSize =
@@ -65,6 +72,7 @@ func runBench(_ arguments: [String]) -> Int32 {
     var allPasses: [Int] = []
     var stateChanges: [Int] = []
     var sortMs: [Double] = []
+    var stages: [EncodeStages] = []
     var pieces: [Int] = []
     for i in 0..<(warmup + frames) {
       // Warm-up frames come just before `start`, timed frames from `start` on.
@@ -92,6 +100,7 @@ func runBench(_ arguments: [String]) -> Int32 {
       allPasses.append(renderer.counters.passes)
       stateChanges.append(renderer.counters.stateChanges)
       sortMs.append(frame.stats.depthSortMilliseconds)
+      stages.append(renderer.lastStages)
       pieces.append(frame.stats.sortedPieces)
     }
     let report = BenchReport(
@@ -101,7 +110,7 @@ func runBench(_ arguments: [String]) -> Int32 {
       updateMs: update, buildMs: building, drawCalls: draws, uploads: uploads,
       offscreenPasses: passes,
       passes: allPasses, stateChanges: stateChanges,
-      depthSortMs: sortMs, depthSortPieces: pieces,
+      depthSortMs: sortMs, depthSortPieces: pieces, stages: stages,
       peakMemoryMB: peakMemoryMB(), renderer: renderer)
     print(options.has("--json") ? report.json() : report.text())
     return 0
@@ -131,6 +140,8 @@ struct BenchReport {
   /// scissor, blending).
   let passes: [Int], stateChanges: [Int]
   let depthSortMs: [Double], depthSortPieces: [Int]
+  /// Where each frame's encoding time went.
+  let stages: [EncodeStages]
   let peakMemoryMB: Double
   let renderer: Renderer
 
@@ -147,6 +158,26 @@ struct BenchReport {
   func mean(_ values: [Int]) -> Double {
     values.isEmpty ? 0 : Double(values.reduce(0, +)) / Double(values.count)
   }
+  func mean(_ values: [Double]) -> Double {
+    values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
+  }
+
+  /// Lamina's own CPU time of each frame: presentation update, frame
+  /// building, planning, vertices, the executor.
+  var laminaMs: [Double] { zip(zip(updateMs, buildMs), stages).map { $0.0 + $0.1 + $1.lamina } }
+  /// The driver's CPU time of each frame: inside GL calls.
+  var driverMs: [Double] { stages.map(\.driver) }
+
+  /// The mean of each stage of the CPU time, in milliseconds: they add up
+  /// to the mean CPU time (each is measured apart; none is negative).
+  var stageMeans: KeyValuePairs<String, Double> {
+    [
+      "presentationUpdate": mean(updateMs), "frameBuilding": mean(buildMs),
+      "planning": mean(stages.map(\.planning)), "vertices": mean(stages.map(\.vertices)),
+      "executor": mean(stages.map(\.executor)), "glUploads": mean(stages.map(\.glUploads)),
+      "glDraws": mean(stages.map(\.glDraws)), "glState": mean(stages.map(\.glState)),
+    ]
+  }
 
   func text() -> String {
     func f(_ v: Double) -> String { String(format: "%.2f", v) }
@@ -155,6 +186,7 @@ struct BenchReport {
       renderer \(renderer.context.platform.rawValue), \(renderer.samples)x MSAA
       fps \(f(median > 0 ? 1000 / median : 0))  frame ms: median \(f(median))  p95 \(f(Self.percentile(frameMs, 95)))  p99 \(f(Self.percentile(frameMs, 99)))
       cpu (build + encode) ms: median \(f(Self.percentile(cpuMs, 50))) (presentation update \(f(Self.percentile(updateMs, 50))), frame building \(f(Self.percentile(buildMs, 50))))  gpu (to glFinish) ms: median \(f(Self.percentile(gpuMs, 50)))
+      cpu stages, mean ms: Lamina \(f(mean(laminaMs))) (presentation update \(f(mean(updateMs))), frame building \(f(mean(buildMs))), planning \(f(mean(stages.map(\.planning)))), vertices \(f(mean(stages.map(\.vertices)))), executor \(f(mean(stages.map(\.executor))))); driver in GL calls \(f(mean(driverMs))) (uploads \(f(mean(stages.map(\.glUploads)))), draws \(f(mean(stages.map(\.glDraws)))), state \(f(mean(stages.map(\.glState)))))
       per frame: \(f(mean(drawCalls))) draw calls, \(f(mean(uploads))) uploads, \(f(mean(offscreenPasses))) offscreen passes, \(f(mean(passes))) passes in all, \(f(mean(stateChanges))) state changes
       depth sort: \(f(Self.percentile(depthSortMs, 50))) ms median for \(f(mean(depthSortPieces))) pieces (part of cpu)
       peak memory \(f(peakMemoryMB)) MiB
@@ -170,7 +202,19 @@ struct BenchReport {
       "frameMs": [
         "median": median, "p95": Self.percentile(frameMs, 95), "p99": Self.percentile(frameMs, 99),
       ],
-      "cpuMs": ["median": Self.percentile(cpuMs, 50), "p95": Self.percentile(cpuMs, 95)],
+      "cpuMs": [
+        "median": Self.percentile(cpuMs, 50), "p95": Self.percentile(cpuMs, 95),
+        "mean": mean(cpuMs),
+      ],
+      "cpuStagesMs": Dictionary(uniqueKeysWithValues: stageMeans.map { ($0.key, $0.value) }),
+      "laminaCpuMs": [
+        "median": Self.percentile(laminaMs, 50), "p95": Self.percentile(laminaMs, 95),
+        "mean": mean(laminaMs),
+      ],
+      "driverCpuMs": [
+        "median": Self.percentile(driverMs, 50), "p95": Self.percentile(driverMs, 95),
+        "mean": mean(driverMs),
+      ],
       "presentationUpdateMs": [
         "median": Self.percentile(updateMs, 50), "p95": Self.percentile(updateMs, 95),
       ],
