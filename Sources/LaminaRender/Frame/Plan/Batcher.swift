@@ -37,6 +37,8 @@ struct Batcher {
   private var batchesByKey: [Int: [Int]] = [:]
   /// Whether an earlier batch has the same key hash as each batch.
   private var hasEarlierTwin: [Bool] = []
+  /// The last batch's key (nil: a path or blend-mode batch, or none).
+  private var lastKey: Key?
   /// Each quad batch's indices, in its vertex format's list.
   private var batchIndices: [[UInt32]] = []
   /// The indices of the item being added.
@@ -153,6 +155,7 @@ struct Batcher {
       return
     }
     keys.append(composite ? nil : key)
+    lastKey = composite ? nil : key
     var twin = false
     if batching, !composite {
       let hash = key.hash
@@ -177,16 +180,24 @@ struct Batcher {
   /// new one.
   private func batchToJoin(_ key: Key, _ bounds: PixelRect) -> Int? {
     guard let last = keys.indices.last else { return nil }
-    let lastShares = keys[last] == key
+    let lastShares = lastKey == key
     if lastShares && !hasEarlierTwin[last] { return last }
     guard let candidates = batchesByKey[key.hash] else { return nil }
     let barrier = grid.lastBatch(touching: bounds)
-    var found: Int?
-    for j in candidates.reversed() {
-      if j < barrier { break }
-      if keys[j] == key { found = j }
+    // The first candidate at or after the barrier (they are in order);
+    // the candidates share the key's hash, so almost always the key.
+    var low = 0
+    var high = candidates.count
+    while low < high {
+      let mid = (low + high) / 2
+      if candidates[mid] < barrier { low = mid + 1 } else { high = mid }
     }
-    return found ?? (lastShares ? last : nil)
+    while low < candidates.count {
+      let j = candidates[low]
+      if keys[j] == key { return j }
+      low += 1
+    }
+    return lastShares ? last : nil
   }
 
   /// Adds a path item: to an earlier path batch of the same key when no
@@ -222,6 +233,7 @@ struct Batcher {
     batchBounds.append(item.bounds)
     pathItemBounds[batches.count - 1] = [item.bounds]
     keys.append(nil)
+    lastKey = nil
     hasEarlierTwin.append(false)
     batchIndices.append([])
     grid.mark(item.bounds, batch: batches.count - 1)
@@ -286,35 +298,53 @@ struct OverlapGrid {
     last = [Int32](repeating: -1, count: columns * rows)
   }
 
-  /// The cells under `rect` (clamped to the grid).
-  private func cells(_ rect: PixelRect) -> (x: ClosedRange<Int>, y: ClosedRange<Int>)? {
-    guard !rect.isEmpty else { return nil }
+  /// The cells under `rect` (clamped to the grid): first and last column
+  /// and row.
+  @inline(__always)
+  private func cells(_ rect: PixelRect) -> (x0: Int, x1: Int, y0: Int, y1: Int)? {
+    guard rect.width > 0, rect.height > 0 else { return nil }
     func index(_ v: Int, _ o: Int, _ n: Int) -> Int { min(max((v - o) / cell, 0), n - 1) }
-    let x0 = index(rect.x, origin.x, columns)
-    let x1 = index(rect.x + rect.width - 1, origin.x, columns)
-    let y0 = index(rect.y, origin.y, rows)
-    let y1 = index(rect.y + rect.height - 1, origin.y, rows)
-    return (x0...x1, y0...y1)
+    return (
+      index(rect.x, origin.x, columns), index(rect.x + rect.width - 1, origin.x, columns),
+      index(rect.y, origin.y, rows), index(rect.y + rect.height - 1, origin.y, rows)
+    )
   }
 
   /// The latest batch drawing in a cell under `rect` (-1: none).
   func lastBatch(touching rect: PixelRect) -> Int {
-    guard let (xs, ys) = cells(rect) else { return -1 }
+    guard let c = cells(rect) else { return -1 }
     var latest: Int32 = -1
-    for y in ys {
-      let row = y * columns
-      for x in xs { latest = max(latest, last[row + x]) }
+    last.withUnsafeBufferPointer { cells in
+      var y = c.y0
+      while y <= c.y1 {
+        var i = y * columns + c.x0
+        let end = y * columns + c.x1
+        while i <= end {
+          if cells[i] > latest { latest = cells[i] }
+          i += 1
+        }
+        y += 1
+      }
     }
     return Int(latest)
   }
 
   /// Notes that `batch` draws over `rect`.
   mutating func mark(_ rect: PixelRect, batch: Int) {
-    guard let (xs, ys) = cells(rect) else { return }
+    guard let c = cells(rect) else { return }
     let b = Int32(clamping: batch)
-    for y in ys {
-      let row = y * columns
-      for x in xs where last[row + x] < b { last[row + x] = b }
+    let columns = columns
+    last.withUnsafeMutableBufferPointer { cells in
+      var y = c.y0
+      while y <= c.y1 {
+        var i = y * columns + c.x0
+        let end = y * columns + c.x1
+        while i <= end {
+          if cells[i] < b { cells[i] = b }
+          i += 1
+        }
+        y += 1
+      }
     }
   }
 }
