@@ -181,12 +181,24 @@ struct BenchReport {
 
   func text() -> String {
     func f(_ v: Double) -> String { String(format: "%.2f", v) }
+    let own = [
+      ("presentation update", updateMs), ("frame building", buildMs),
+      ("planning", stages.map(\.planning)), ("vertices", stages.map(\.vertices)),
+      ("executor", stages.map(\.executor)),
+    ].map { "\($0.0) \(f(mean($0.1)))" }
+    let driver = [
+      ("uploads", stages.map(\.glUploads)), ("draws", stages.map(\.glDraws)),
+      ("state", stages.map(\.glState)),
+    ].map { "\($0.0) \(f(mean($0.1)))" }
+    let stagesLine =
+      "cpu stages, mean ms: Lamina \(f(mean(laminaMs))) (\(own.joined(separator: ", "))); "
+      + "driver in GL calls \(f(mean(driverMs))) (\(driver.joined(separator: ", ")))"
     return """
       scene \(scene)  \(width)x\(height)  \(frames) frames from t=\(start)s at \(Int(saturating: fps)) fps (\(warmup) warm-up)
       renderer \(renderer.context.platform.rawValue), \(renderer.samples)x MSAA
       fps \(f(median > 0 ? 1000 / median : 0))  frame ms: median \(f(median))  p95 \(f(Self.percentile(frameMs, 95)))  p99 \(f(Self.percentile(frameMs, 99)))
       cpu (build + encode) ms: median \(f(Self.percentile(cpuMs, 50))) (presentation update \(f(Self.percentile(updateMs, 50))), frame building \(f(Self.percentile(buildMs, 50))))  gpu (to glFinish) ms: median \(f(Self.percentile(gpuMs, 50)))
-      cpu stages, mean ms: Lamina \(f(mean(laminaMs))) (presentation update \(f(mean(updateMs))), frame building \(f(mean(buildMs))), planning \(f(mean(stages.map(\.planning)))), vertices \(f(mean(stages.map(\.vertices)))), executor \(f(mean(stages.map(\.executor))))); driver in GL calls \(f(mean(driverMs))) (uploads \(f(mean(stages.map(\.glUploads)))), draws \(f(mean(stages.map(\.glDraws)))), state \(f(mean(stages.map(\.glState)))))
+      \(stagesLine)
       per frame: \(f(mean(drawCalls))) draw calls, \(f(mean(uploads))) uploads, \(f(mean(offscreenPasses))) offscreen passes, \(f(mean(passes))) passes in all, \(f(mean(stateChanges))) state changes
       depth sort: \(f(Self.percentile(depthSortMs, 50))) ms median for \(f(mean(depthSortPieces))) pieces (part of cpu)
       peak memory \(f(peakMemoryMB)) MiB

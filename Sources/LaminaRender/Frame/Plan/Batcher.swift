@@ -37,8 +37,14 @@ struct Batcher {
   private var batchesByKey: [Int: [Int]] = [:]
   /// Whether an earlier batch has the same key hash as each batch.
   private var hasEarlierTwin: [Bool] = []
-  /// The last batch's key (nil: a path or blend-mode batch, or none).
-  private var lastKey: Key?
+  /// What the last batch draws with, kept beside it so that the next item
+  /// compares with fields of the batcher, not copies out of an array
+  /// (`lastIsQuad` false: a path or blend-mode batch, or none).
+  private var lastIsQuad = false
+  private var lastProgram = ProgramKey.solid
+  private var lastResources = ItemResources(program: .solid)
+  private var lastBlend = BlendMode.sourceOver
+  private var lastEffect = false
   /// Each quad batch's indices, in its vertex format's list.
   private var batchIndices: [[UInt32]] = []
   /// The indices of the item being added.
@@ -146,8 +152,22 @@ struct Batcher {
       : VertexBuilder.appendItem(item, edgeCoverage: edgeCoverage, &geometry.vertices, &scratch)
     if timesVertices { vertexNanoseconds &+= StageClock.now() &- start }
     guard count > 0 else { return }
+    // The common case first: the last batch shares the state and no
+    // earlier batch may.
+    let sharesLast =
+      lastIsQuad && lastEffect == effect && lastProgram == program
+      && lastResources.texture == resources.texture && lastResources.mask == resources.mask
+      && lastResources.sampler == resources.sampler && lastBlend == blend
+      && lastResources.paint == resources.paint
+    if batching, !composite, sharesLast, let last = keys.indices.last, !hasEarlierTwin[last] {
+      batchIndices[last] += scratch
+      batches[last].items += 1
+      batchBounds[last] = batchBounds[last].union(item.bounds)
+      grid.mark(item.bounds, batch: last)
+      return
+    }
     let key = Key(program: program, resources: resources, blend: blend, effect: effect)
-    if batching, !composite, let j = batchToJoin(key, item.bounds) {
+    if batching, !composite, let j = batchToJoin(key, item.bounds, sharesLast: sharesLast) {
       batchIndices[j] += scratch
       batches[j].items += 1
       batchBounds[j] = batchBounds[j].union(item.bounds)
@@ -155,7 +175,9 @@ struct Batcher {
       return
     }
     keys.append(composite ? nil : key)
-    lastKey = composite ? nil : key
+    (lastIsQuad, lastProgram, lastResources, lastBlend, lastEffect) = (
+      !composite, program, resources, blend, effect
+    )
     var twin = false
     if batching, !composite {
       let hash = key.hash
@@ -178,9 +200,10 @@ struct Batcher {
   /// shares the key with no later batch touching `bounds` (the last one,
   /// at once, when it shares the key and no earlier batch may); nil: a
   /// new one.
-  private func batchToJoin(_ key: Key, _ bounds: PixelRect) -> Int? {
+  private func batchToJoin(
+    _ key: Key, _ bounds: PixelRect, sharesLast lastShares: Bool
+  ) -> Int? {
     guard let last = keys.indices.last else { return nil }
-    let lastShares = lastKey == key
     if lastShares && !hasEarlierTwin[last] { return last }
     guard let candidates = batchesByKey[key.hash] else { return nil }
     let barrier = grid.lastBatch(touching: bounds)
@@ -233,7 +256,7 @@ struct Batcher {
     batchBounds.append(item.bounds)
     pathItemBounds[batches.count - 1] = [item.bounds]
     keys.append(nil)
-    lastKey = nil
+    lastIsQuad = false
     hasEarlierTwin.append(false)
     batchIndices.append([])
     grid.mark(item.bounds, batch: batches.count - 1)
