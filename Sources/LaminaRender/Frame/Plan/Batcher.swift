@@ -143,6 +143,28 @@ struct Batcher {
     }
     var composite = false
     if case .composite = blend { composite = true }
+    // The common case first: the last batch shares the state and no
+    // earlier batch may; the item's indices go straight into it.
+    let sharesLast =
+      lastIsQuad && lastEffect == effect && lastProgram == program
+      && lastResources.texture == resources.texture && lastResources.mask == resources.mask
+      && lastResources.sampler == resources.sampler && lastBlend == blend
+      && lastResources.paint == resources.paint
+    if batching, !composite, sharesLast, let last = keys.indices.last, !hasEarlierTwin[last] {
+      let start = timesVertices ? StageClock.now() : 0
+      let count =
+        effect
+        ? VertexBuilder.appendEffectItem(
+          item, edgeCoverage: edgeCoverage, &geometry.effectVertices, &batchIndices[last])
+        : VertexBuilder.appendItem(
+          item, edgeCoverage: edgeCoverage, &geometry.vertices, &batchIndices[last])
+      if timesVertices { vertexNanoseconds &+= StageClock.now() &- start }
+      guard count > 0 else { return }
+      batches[last].items += 1
+      batchBounds[last] = batchBounds[last].union(item.bounds)
+      grid.mark(item.bounds, batch: last)
+      return
+    }
     scratch.removeAll(keepingCapacity: true)
     let start = timesVertices ? StageClock.now() : 0
     let count =
@@ -152,20 +174,6 @@ struct Batcher {
       : VertexBuilder.appendItem(item, edgeCoverage: edgeCoverage, &geometry.vertices, &scratch)
     if timesVertices { vertexNanoseconds &+= StageClock.now() &- start }
     guard count > 0 else { return }
-    // The common case first: the last batch shares the state and no
-    // earlier batch may.
-    let sharesLast =
-      lastIsQuad && lastEffect == effect && lastProgram == program
-      && lastResources.texture == resources.texture && lastResources.mask == resources.mask
-      && lastResources.sampler == resources.sampler && lastBlend == blend
-      && lastResources.paint == resources.paint
-    if batching, !composite, sharesLast, let last = keys.indices.last, !hasEarlierTwin[last] {
-      batchIndices[last] += scratch
-      batches[last].items += 1
-      batchBounds[last] = batchBounds[last].union(item.bounds)
-      grid.mark(item.bounds, batch: last)
-      return
-    }
     let key = Key(program: program, resources: resources, blend: blend, effect: effect)
     if batching, !composite, let j = batchToJoin(key, item.bounds, sharesLast: sharesLast) {
       batchIndices[j] += scratch
@@ -352,9 +360,10 @@ struct OverlapGrid {
     return Int(latest)
   }
 
-  /// Notes that `batch` draws over `rect`.
+  /// Notes that `batch` draws over `rect`. The first batch needs no mark:
+  /// no batch comes before it, so no item can be held back by it.
   mutating func mark(_ rect: PixelRect, batch: Int) {
-    guard let c = cells(rect) else { return }
+    guard batch > 0, let c = cells(rect) else { return }
     let b = Int32(clamping: batch)
     let columns = columns
     last.withUnsafeMutableBufferPointer { cells in
