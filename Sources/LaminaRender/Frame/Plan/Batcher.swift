@@ -14,12 +14,12 @@ struct ItemResources {
 /// program, textures, sampler, blending and gradient are one draw call
 /// (every item its own when `batching` is off). An item joins the last
 /// batch when it can; otherwise the earliest batch it can join that no
-/// later batch overlaps (`OverlapGrid`): drawing it
-/// there, earlier than its turn, changes no pixel, since nothing drawn
-/// between touches it. So the faces of separate cubes, or the pieces of
-/// separate cards, share draws although their programs alternate. An
-/// advanced blend mode always starts a batch: it reads what earlier draws
-/// wrote, so it needs a barrier before it.
+/// later batch overlaps (`OverlapGrid`): drawing it there, earlier than
+/// its turn, changes no pixel, since nothing drawn between touches it. So
+/// the faces of separate cubes, or the pieces of separate cards, share
+/// draws although their programs alternate. An advanced blend mode always
+/// starts a batch: it reads what earlier draws wrote, so it needs a
+/// barrier before it.
 struct Batcher {
   let batching: Bool
   let edgeCoverage: Bool
