@@ -42,7 +42,7 @@ extension Renderer {
     let canvas = canvasSize(frame)
     let options = PlanOptions(
       blendEquations: usesBlendEquations, edgeCoverage: antialiasing.usesEdgeCoverage,
-      batching: batchesDraws, samples: samples)
+      batching: batchesDraws, samples: samples, timesVertices: measuresStages)
     var planner = FramePlanner(
       width: frame.width, height: frame.height, canvasWidth: canvas.width,
       canvasHeight: canvas.height, options: options, caches: executor)
@@ -63,12 +63,26 @@ extension Renderer {
   ) throws {
     begin()
     device.counters = RenderCounters()
+    device.callTimes = GLCallTimes()
+    device.timesCalls = measuresStages
     let start = DispatchTime.now().uptimeNanoseconds
+    var planned = start
+    var vertexNanoseconds: UInt64 = 0
     defer {
-      lastEncodeMilliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+      let end = DispatchTime.now().uptimeNanoseconds
+      lastEncodeMilliseconds = Double(end - start) / 1e6
       counters = device.counters
+      if measuresStages {
+        lastStages = EncodeStages(
+          planning: Double(planned - start) / 1e6, vertices: Double(vertexNanoseconds) / 1e6,
+          execution: Double(end - planned) / 1e6, gl: device.callTimes)
+      }
+      device.timesCalls = false
     }
-    try run(makePlan(frame, damage: damage), output: output)
+    let plan = makePlan(frame, damage: damage)
+    planned = DispatchTime.now().uptimeNanoseconds
+    vertexNanoseconds = plan.vertexNanoseconds
+    try run(plan, output: output)
   }
 
   /// Runs `plan` on the canvas target (made at the plan's canvas size).

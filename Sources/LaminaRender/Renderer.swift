@@ -30,6 +30,13 @@ public final class Renderer {
   /// CPU time the last frame spent planning and turning the plan into GL
   /// calls (the GPU may still be working when it ends), in milliseconds.
   public internal(set) var lastEncodeMilliseconds = 0.0
+  /// Whether `draw` and `render` measure where their CPU time goes
+  /// (`lastStages`): the planner's vertices and every GL call are timed,
+  /// which costs a clock read around each. Off by default; `lamina bench`
+  /// turns it on.
+  public var measuresStages = false
+  /// Where the last frame's encoding time went, when `measuresStages` is on.
+  public internal(set) var lastStages = EncodeStages()
 
   /// Whether consecutive compatible items share a draw call (the default);
   /// false draws every item with its own, which must give the same pixels.
@@ -161,4 +168,42 @@ public enum Antialiasing: Equatable, Sendable {
     default: return false
     }
   }
+}
+
+/// Where a frame's encoding time (`Renderer.lastEncodeMilliseconds`) went,
+/// in milliseconds: Lamina's own stages and the driver's time inside GL
+/// calls. On llvmpipe the draw calls shade vertices and bin triangles on
+/// the calling thread and wait for targets still being rasterized, so the
+/// GL share is what a hardware GPU's driver would mostly not spend; Lamina's
+/// own share is what any GPU waits for.
+public struct EncodeStages: Equatable, Sendable {
+  /// Planning the frame (passes, targets, batches), vertices excluded.
+  public var planning = 0.0
+  /// Making the vertices of the planned batches.
+  public var vertices = 0.0
+  /// The executor's own work outside GL calls (finding textures and
+  /// targets, setting up batches).
+  public var executor = 0.0
+  /// Inside GL calls: uploads of vertices, indices, instances and textures.
+  public var glUploads = 0.0
+  /// Inside GL calls: draws, clears, blits.
+  public var glDraws = 0.0
+  /// Inside GL calls: binds, uniforms and other state.
+  public var glState = 0.0
+
+  public init() {}
+
+  init(planning: Double, vertices: Double, execution: Double, gl: GLCallTimes) {
+    self.planning = max(0, planning - vertices)
+    self.vertices = vertices
+    glUploads = Double(gl.uploads) / 1e6
+    glDraws = Double(gl.draws) / 1e6
+    glState = Double(gl.state) / 1e6
+    executor = max(0, execution - Double(gl.total) / 1e6)
+  }
+
+  /// Lamina's own share: planning, vertices, the executor.
+  public var lamina: Double { planning + vertices + executor }
+  /// The driver's share: the time inside GL calls.
+  public var driver: Double { glUploads + glDraws + glState }
 }

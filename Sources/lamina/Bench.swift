@@ -12,10 +12,13 @@ let benchUsage = """
   (Benchmarks/README.md): frame i shows the scene at start + i / fps; the
   warm-up frames come first, untimed; each timed frame is a full redraw
   finished with glFinish. Reports frames per second, frame time median, p95
-  and p99, CPU and GPU time per frame, draw calls, uploads and offscreen
-  passes per frame, and peak memory. A Lottie animation (recognised by its
-  content) loops over its frames ip..op at its own frame rate: frame i shows
-  ip + (start + i / fps) * fr, wrapped into ip..op.
+  and p99, CPU and GPU time per frame, the CPU time split into Lamina's own
+  stages (presentation update, frame building, planning, vertices, the
+  executor) and the driver's time inside GL calls (uploads, draws, state),
+  draw calls, uploads and offscreen passes per frame, and peak memory. A
+  Lottie animation (recognised by its content) loops over its frames ip..op
+  at its own frame rate: frame i shows ip + (start + i / fps) * fr, wrapped
+  into ip..op.
 
   options:
     --frames N              timed frames (default 120; 1...1000000)
@@ -38,6 +41,10 @@ let benchUsage = """
 /// with glFinish. Frame time = CPU time (frame building, and encoding the
 /// draw list into vertices and GL calls) + GPU time (the rest, until glFinish
 /// returns; with llvmpipe the rasterizer threads start while encoding goes on).
+/// The CPU time is split into stages (`EncodeStages`): what Lamina does
+/// itself, which any GPU waits for, and what the driver does inside GL
+/// calls, which on llvmpipe includes vertex shading and waits for offscreen
+/// targets.
 func runBench(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
@@ -55,6 +62,7 @@ func runBench(_ arguments: [String]) -> Int32 {
     let size = try options.size("--size")
     let access = try AccessOptions.policy(options)
     let renderer = try Renderer()
+    renderer.measuresStages = true
     let document = try Document.load(
       contentsOf: URL(fileURLWithPath: path), maxImageDimension: renderer.maxTextureSize,
       access: access)
@@ -85,6 +93,7 @@ func runBench(_ arguments: [String]) -> Int32 {
     var allPasses: [Int] = []
     var stateChanges: [Int] = []
     var sortMs: [Double] = []
+    var stages: [EncodeStages] = []
     var pieces: [Int] = []
     for i in 0..<(warmup + frames) {
       // Warm-up frames come just before `start`, timed frames from `start` on.
@@ -112,6 +121,7 @@ func runBench(_ arguments: [String]) -> Int32 {
       allPasses.append(renderer.counters.passes)
       stateChanges.append(renderer.counters.stateChanges)
       sortMs.append(frame.stats.depthSortMilliseconds)
+      stages.append(renderer.lastStages)
       pieces.append(frame.stats.sortedPieces)
     }
     let report = BenchReport(
@@ -121,7 +131,7 @@ func runBench(_ arguments: [String]) -> Int32 {
       updateMs: update, buildMs: building, drawCalls: draws, uploads: uploads,
       offscreenPasses: passes,
       passes: allPasses, stateChanges: stateChanges,
-      depthSortMs: sortMs, depthSortPieces: pieces,
+      depthSortMs: sortMs, depthSortPieces: pieces, stages: stages,
       peakMemoryMB: peakMemoryMB(), renderer: renderer,
       lottie: lottie.map {
         BenchReport.LottieLoop(
@@ -156,6 +166,8 @@ struct BenchReport {
   /// scissor, blending).
   let passes: [Int], stateChanges: [Int]
   let depthSortMs: [Double], depthSortPieces: [Int]
+  /// Where each frame's encoding time went.
+  let stages: [EncodeStages]
   let peakMemoryMB: Double
   let renderer: Renderer
   /// For a Lottie animation: the frames it loops over, and how --size fitted it.
@@ -180,14 +192,47 @@ struct BenchReport {
   func mean(_ values: [Int]) -> Double {
     values.isEmpty ? 0 : Double(values.reduce(0, +)) / Double(values.count)
   }
+  func mean(_ values: [Double]) -> Double {
+    values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count)
+  }
+
+  /// Lamina's own CPU time of each frame: presentation update, frame
+  /// building, planning, vertices, the executor.
+  var laminaMs: [Double] { zip(zip(updateMs, buildMs), stages).map { $0.0 + $0.1 + $1.lamina } }
+  /// The driver's CPU time of each frame: inside GL calls.
+  var driverMs: [Double] { stages.map(\.driver) }
+
+  /// The mean of each stage of the CPU time, in milliseconds: they add up
+  /// to the mean CPU time (each is measured apart; none is negative).
+  var stageMeans: KeyValuePairs<String, Double> {
+    [
+      "presentationUpdate": mean(updateMs), "frameBuilding": mean(buildMs),
+      "planning": mean(stages.map(\.planning)), "vertices": mean(stages.map(\.vertices)),
+      "executor": mean(stages.map(\.executor)), "glUploads": mean(stages.map(\.glUploads)),
+      "glDraws": mean(stages.map(\.glDraws)), "glState": mean(stages.map(\.glState)),
+    ]
+  }
 
   func text() -> String {
     func f(_ v: Double) -> String { String(format: "%.2f", v) }
+    let own = [
+      ("presentation update", updateMs), ("frame building", buildMs),
+      ("planning", stages.map(\.planning)), ("vertices", stages.map(\.vertices)),
+      ("executor", stages.map(\.executor)),
+    ].map { "\($0.0) \(f(mean($0.1)))" }
+    let driver = [
+      ("uploads", stages.map(\.glUploads)), ("draws", stages.map(\.glDraws)),
+      ("state", stages.map(\.glState)),
+    ].map { "\($0.0) \(f(mean($0.1)))" }
+    let stagesLine =
+      "cpu stages, mean ms: Lamina \(f(mean(laminaMs))) (\(own.joined(separator: ", "))); "
+      + "driver in GL calls \(f(mean(driverMs))) (\(driver.joined(separator: ", ")))"
     return """
       scene \(scene)  \(width)x\(height)  \(frames) frames from t=\(start)s at \(Int(saturating: fps)) fps (\(warmup) warm-up)
       renderer \(renderer.context.platform.rawValue), \(renderer.samples)x MSAA
       fps \(f(median > 0 ? 1000 / median : 0))  frame ms: median \(f(median))  p95 \(f(Self.percentile(frameMs, 95)))  p99 \(f(Self.percentile(frameMs, 99)))
       cpu (build + encode) ms: median \(f(Self.percentile(cpuMs, 50))) (presentation update \(f(Self.percentile(updateMs, 50))), frame building \(f(Self.percentile(buildMs, 50))))  gpu (to glFinish) ms: median \(f(Self.percentile(gpuMs, 50)))
+      \(stagesLine)
       per frame: \(f(mean(drawCalls))) draw calls, \(f(mean(uploads))) uploads, \(f(mean(offscreenPasses))) offscreen passes, \(f(mean(passes))) passes in all, \(f(mean(stateChanges))) state changes
       depth sort: \(f(Self.percentile(depthSortMs, 50))) ms median for \(f(mean(depthSortPieces))) pieces (part of cpu)
       peak memory \(f(peakMemoryMB)) MiB
@@ -207,7 +252,19 @@ struct BenchReport {
       "frameMs": [
         "median": median, "p95": Self.percentile(frameMs, 95), "p99": Self.percentile(frameMs, 99),
       ],
-      "cpuMs": ["median": Self.percentile(cpuMs, 50), "p95": Self.percentile(cpuMs, 95)],
+      "cpuMs": [
+        "median": Self.percentile(cpuMs, 50), "p95": Self.percentile(cpuMs, 95),
+        "mean": mean(cpuMs),
+      ],
+      "cpuStagesMs": Dictionary(uniqueKeysWithValues: stageMeans.map { ($0.key, $0.value) }),
+      "laminaCpuMs": [
+        "median": Self.percentile(laminaMs, 50), "p95": Self.percentile(laminaMs, 95),
+        "mean": mean(laminaMs),
+      ],
+      "driverCpuMs": [
+        "median": Self.percentile(driverMs, 50), "p95": Self.percentile(driverMs, 95),
+        "mean": mean(driverMs),
+      ],
       "presentationUpdateMs": [
         "median": Self.percentile(updateMs, 50), "p95": Self.percentile(updateMs, 95),
       ],

@@ -172,4 +172,38 @@ final class CommandTests: XCTestCase {
     XCTAssertNotNil(json?["drawCallsPerFrame"])
     XCTAssertNotNil(json?["peakMemoryMB"])
   }
+
+  /// The CPU time splits into Lamina's stages and the driver's time in GL
+  /// calls: every stage is there, none is negative, and together they are
+  /// no more than the CPU time they split (they are measured apart, inside
+  /// it).
+  func testBenchSplitsTheCPUTimeIntoStages() throws {
+    let scene = try write("good.json", good)
+    let result = try run(["bench", scene, "--frames", "4", "--warmup", "1", "--json"])
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let json = try XCTUnwrap(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let stages = try XCTUnwrap(json["cpuStagesMs"] as? [String: Double], result.stdout)
+    XCTAssertEqual(
+      Set(stages.keys),
+      [
+        "presentationUpdate", "frameBuilding", "planning", "vertices", "executor", "glUploads",
+        "glDraws", "glState",
+      ])
+    for (name, value) in stages { XCTAssertGreaterThanOrEqual(value, 0, name) }
+    let cpu = try XCTUnwrap((json["cpuMs"] as? [String: Double])?["mean"])
+    XCTAssertGreaterThan(cpu, 0)
+    XCTAssertLessThanOrEqual(stages.values.reduce(0, +), cpu + 1e-6)
+    // The frame draws (one layer on a background): GL time is measured.
+    XCTAssertGreaterThan(stages["glDraws"] ?? 0, 0)
+    let lamina = try XCTUnwrap((json["laminaCpuMs"] as? [String: Double])?["mean"])
+    let driver = try XCTUnwrap((json["driverCpuMs"] as? [String: Double])?["mean"])
+    XCTAssertGreaterThan(lamina, 0)
+    XCTAssertEqual(
+      lamina + driver, stages.values.reduce(0, +), accuracy: 1e-6 * max(1, cpu))
+    let text = try run(["bench", scene, "--frames", "2", "--warmup", "0"])
+    XCTAssertEqual(text.status, 0, text.stderr)
+    XCTAssertTrue(text.stdout.contains("cpu stages, mean ms: Lamina "), text.stdout)
+    XCTAssertTrue(text.stdout.contains("driver in GL calls "), text.stdout)
+  }
 }

@@ -31,12 +31,14 @@ extension GLDevice {
     glGenTextures(1, &texture)
     bindTextureForEditing(texture)
     setUnpackAlignment(4)
-    pixels.withUnsafeBytes { raw in
-      glTexImage2D(
-        GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0,
-        GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), raw.baseAddress)
+    timed(\.uploads) {
+      pixels.withUnsafeBytes { raw in
+        glTexImage2D(
+          GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0,
+          GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), raw.baseAddress)
+      }
+      if mipmaps { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
     }
-    if mipmaps { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
     counters.textureUploads += 1
     try check("texture upload")
     return texture
@@ -53,11 +55,13 @@ extension GLDevice {
     glGenTextures(1, &texture)
     bindTextureForEditing(texture)
     setUnpackAlignment(4)
-    texels.withUnsafeBytes { raw in
-      glTexImage2D(
-        GLenum(GL_TEXTURE_2D), 0, rampBytesPerTexel == 16 ? GL_RGBA32F : GL_RGBA16F,
-        GLsizei(width), 1, 0, GLenum(GL_RGBA),
-        GLenum(GL_FLOAT), raw.baseAddress)
+    timed(\.uploads) {
+      texels.withUnsafeBytes { raw in
+        glTexImage2D(
+          GLenum(GL_TEXTURE_2D), 0, rampBytesPerTexel == 16 ? GL_RGBA32F : GL_RGBA16F,
+          GLsizei(width), 1, 0, GLenum(GL_RGBA),
+          GLenum(GL_FLOAT), raw.baseAddress)
+      }
     }
     counters.textureUploads += 1
     counters.rampUploads += 1
@@ -68,7 +72,7 @@ extension GLDevice {
   /// Builds the mipmaps of `texture` from its level 0.
   func generateMipmaps(_ texture: GLuint) {
     bindTextureForEditing(texture)
-    glGenerateMipmap(GLenum(GL_TEXTURE_2D))
+    timed(\.uploads) { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
   }
 
   /// A texture whose storage is an EGL image (a dma-buf), through
@@ -177,10 +181,12 @@ extension GLDevice {
     bindReadFramebuffer(from)
     bindDrawFramebuffer(to)
     setScissor(nil)
-    glBlitFramebuffer(
-      GLint(source.x), GLint(source.y), GLint(source.maxX), GLint(source.maxY),
-      GLint(destination.x), GLint(destination.y), GLint(destination.maxX),
-      GLint(destination.maxY), GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+    timed(\.draws) {
+      glBlitFramebuffer(
+        GLint(source.x), GLint(source.y), GLint(source.maxX), GLint(source.maxY),
+        GLint(destination.x), GLint(destination.y), GLint(destination.maxX),
+        GLint(destination.maxY), GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+    }
   }
 
   // MARK: Pixels
@@ -265,12 +271,14 @@ extension GLDevice {
     bindVertexArray(array)
     bindArrayBuffer(vertices)
     bindElementBuffer(elements)
-    data.withUnsafeBytes { raw in
-      glBufferData(GLenum(GL_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
-    }
-    indices.withUnsafeBytes { raw in
-      glBufferData(
-        GLenum(GL_ELEMENT_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+    timed(\.uploads) {
+      data.withUnsafeBytes { raw in
+        glBufferData(GLenum(GL_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+      }
+      indices.withUnsafeBytes { raw in
+        glBufferData(
+          GLenum(GL_ELEMENT_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+      }
     }
     counters.bufferUploads += 2
   }

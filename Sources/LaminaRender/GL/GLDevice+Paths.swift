@@ -110,22 +110,26 @@ extension GLDevice {
   /// Fills `buffer` with `data`, drawn from a few times.
   func uploadStream<V>(_ data: [V], to buffer: GLuint) {
     bindArrayBuffer(buffer)
-    data.withUnsafeBytes { raw in
-      glBufferData(GLenum(GL_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+    timed(\.uploads) {
+      data.withUnsafeBytes { raw in
+        glBufferData(GLenum(GL_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+      }
     }
     counters.bufferUploads += 1
   }
 
   /// `instances` instanced draws of `indexCount` indices from `firstIndex`.
   func drawTriangles(indexCount: Int, firstIndex: Int, instances: Int) {
-    glDrawElementsInstanced(
-      GLenum(GL_TRIANGLES), GLsizei(indexCount), GLenum(GL_UNSIGNED_INT),
-      UnsafeRawPointer(bitPattern: firstIndex * MemoryLayout<UInt32>.size), GLsizei(instances))
+    timed(\.draws) {
+      glDrawElementsInstanced(
+        GLenum(GL_TRIANGLES), GLsizei(indexCount), GLenum(GL_UNSIGNED_INT),
+        UnsafeRawPointer(bitPattern: firstIndex * MemoryLayout<UInt32>.size), GLsizei(instances))
+    }
     counters.drawCalls += 1
   }
 
   /// Sets a `vec3` array uniform from consecutive triples.
   func setUniform(_ location: GLint, vec3Array values: [Float]) {
-    glUniform3fv(location, GLsizei(values.count / 3), values)
+    timed(\.state) { glUniform3fv(location, GLsizei(values.count / 3), values) }
   }
 }

@@ -50,6 +50,10 @@ public struct RenderCounters: Equatable, Sendable {
 /// with `glGet*` after every pass and throws on a difference.
 package final class GLDevice {
   var counters = RenderCounters()
+  /// Whether the time inside GL calls is measured into `callTimes`
+  /// (`GLDevice+Timing.swift`; off unless a benchmark asks).
+  var timesCalls = false
+  var callTimes = GLCallTimes()
   /// Whether `verify(_:)` compares the cache with GL (see `checksStateByDefault`).
   var checksState = GLDevice.checksStateByDefault
   /// The context whose state this is (deletions make it current first).
@@ -157,7 +161,7 @@ package final class GLDevice {
 
   func useProgram(_ id: GLuint) {
     guard id != program else { return }
-    glUseProgram(id)
+    timed(\.state) { glUseProgram(id) }
     program = id
     counters.programBinds += 1
   }
@@ -165,7 +169,7 @@ package final class GLDevice {
   /// Makes the call that binds `id` unless the cache says it is bound.
   private func bind(_ id: GLuint, _ cached: inout GLuint?, _ call: (GLuint) -> Void) {
     guard id != cached else { return }
-    call(id)
+    timed(\.state) { call(id) }
     cached = id
     counters.stateChanges += 1
   }
@@ -179,14 +183,14 @@ package final class GLDevice {
   /// Binds `id` as the element buffer of the bound vertex array.
   func bindElementBuffer(_ id: GLuint) {
     if let vertexArray, elementBuffers[vertexArray] == id { return }
-    glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), id)
+    timed(\.state) { glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), id) }
     if let vertexArray { elementBuffers[vertexArray] = id }
     counters.stateChanges += 1
   }
 
   private func activate(unit: Int) {
     guard unit != activeUnit else { return }
-    glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
+    timed(\.state) { glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit))) }
     activeUnit = unit
     counters.stateChanges += 1
   }
@@ -195,12 +199,12 @@ package final class GLDevice {
   func bindTexture(_ id: GLuint, unit: Int = 0, sampler samplerID: GLuint) {
     if textures[unit] != id {
       activate(unit: unit)
-      glBindTexture(GLenum(GL_TEXTURE_2D), id)
+      timed(\.state) { glBindTexture(GLenum(GL_TEXTURE_2D), id) }
       textures[unit] = id
       counters.textureBinds += 1
     }
     if samplers[unit] != samplerID {
-      glBindSampler(GLuint(unit), samplerID)
+      timed(\.state) { glBindSampler(GLuint(unit), samplerID) }
       samplers[unit] = samplerID
       counters.stateChanges += 1
     }
@@ -211,7 +215,7 @@ package final class GLDevice {
     let unit = activeUnit ?? 0
     activate(unit: unit)
     guard textures[unit] != id else { return }
-    glBindTexture(GLenum(GL_TEXTURE_2D), id)
+    timed(\.state) { glBindTexture(GLenum(GL_TEXTURE_2D), id) }
     textures[unit] = id
     counters.textureBinds += 1
   }
@@ -219,7 +223,7 @@ package final class GLDevice {
   /// Binds `id` for drawing and reading.
   func bindFramebuffer(_ id: GLuint) {
     guard id != drawFramebuffer || id != readFramebuffer else { return }
-    glBindFramebuffer(GLenum(GL_FRAMEBUFFER), id)
+    timed(\.state) { glBindFramebuffer(GLenum(GL_FRAMEBUFFER), id) }
     drawFramebuffer = id
     readFramebuffer = id
     counters.stateChanges += 1
@@ -239,7 +243,9 @@ package final class GLDevice {
 
   func setViewport(_ rect: PixelRect) {
     guard rect != viewport else { return }
-    glViewport(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
+    timed(\.state) {
+      glViewport(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
+    }
     viewport = rect
     counters.stateChanges += 1
   }
@@ -248,12 +254,16 @@ package final class GLDevice {
   func setScissor(_ rect: PixelRect?) {
     let on = rect != nil
     if on != scissorTest {
-      if on { glEnable(GLenum(GL_SCISSOR_TEST)) } else { glDisable(GLenum(GL_SCISSOR_TEST)) }
+      timed(\.state) {
+        if on { glEnable(GLenum(GL_SCISSOR_TEST)) } else { glDisable(GLenum(GL_SCISSOR_TEST)) }
+      }
       scissorTest = on
       counters.stateChanges += 1
     }
     if let rect, rect != scissorBox {
-      glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
+      timed(\.state) {
+        glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
+      }
       scissorBox = rect
       counters.stateChanges += 1
     }
@@ -263,7 +273,7 @@ package final class GLDevice {
   /// `src + dst`, or an advanced equation; or none (`on` false).
   func setBlending(_ on: Bool, mode: BlendMode = .sourceOver) {
     if on != blending {
-      if on { glEnable(GLenum(GL_BLEND)) } else { glDisable(GLenum(GL_BLEND)) }
+      timed(\.state) { if on { glEnable(GLenum(GL_BLEND)) } else { glDisable(GLenum(GL_BLEND)) } }
       blending = on
       counters.stateChanges += 1
     }
@@ -280,7 +290,7 @@ package final class GLDevice {
       (equation, function) = (f.equation, (f.source, f.destination))
     }
     if equation != blendEquation {
-      glBlendEquation(equation)
+      timed(\.state) { glBlendEquation(equation) }
       blendEquation = equation
       counters.stateChanges += 1
     }
@@ -288,7 +298,7 @@ package final class GLDevice {
     if equation == GLenum(GL_FUNC_ADD),
       blendFunction.map({ $0.source != function.0 || $0.destination != function.1 }) ?? true
     {
-      glBlendFunc(function.0, function.1)
+      timed(\.state) { glBlendFunc(function.0, function.1) }
       blendFunction = (function.0, function.1)
       counters.stateChanges += 1
     }
@@ -353,25 +363,27 @@ package final class GLDevice {
   /// Clears the bound draw framebuffer (within the scissor, when set).
   func clear(_ color: SIMD4<Float>) {
     if color != clearColor {
-      glClearColor(color.x, color.y, color.z, color.w)
+      timed(\.state) { glClearColor(color.x, color.y, color.z, color.w) }
       clearColor = color
       counters.stateChanges += 1
     }
-    glClear(GLbitfield(GL_COLOR_BUFFER_BIT))
+    timed(\.draws) { glClear(GLbitfield(GL_COLOR_BUFFER_BIT)) }
   }
 
   // MARK: Drawing
 
   func drawTriangles(indexCount: Int, firstIndex: Int) {
-    glDrawElements(
-      GLenum(GL_TRIANGLES), GLsizei(indexCount), GLenum(GL_UNSIGNED_INT),
-      UnsafeRawPointer(bitPattern: firstIndex * MemoryLayout<UInt32>.size))
+    timed(\.draws) {
+      glDrawElements(
+        GLenum(GL_TRIANGLES), GLsizei(indexCount), GLenum(GL_UNSIGNED_INT),
+        UnsafeRawPointer(bitPattern: firstIndex * MemoryLayout<UInt32>.size))
+    }
     counters.drawCalls += 1
   }
 
   /// One triangle over the whole viewport (`fullscreen.vert`).
   func drawFullTarget() {
-    glDrawArrays(GLenum(GL_TRIANGLES), 0, 3)
+    timed(\.draws) { glDrawArrays(GLenum(GL_TRIANGLES), 0, 3) }
     counters.drawCalls += 1
   }
 
@@ -380,33 +392,37 @@ package final class GLDevice {
 
   // MARK: Uniforms (of the program in use)
 
-  func setUniform(_ location: GLint, _ x: Float) { glUniform1f(location, x) }
-  func setUniform(_ location: GLint, _ x: Float, _ y: Float) { glUniform2f(location, x, y) }
-  func setUniform(_ location: GLint, _ v: SIMD4<Float>) {
-    glUniform4f(location, v.x, v.y, v.z, v.w)
+  func setUniform(_ location: GLint, _ x: Float) { timed(\.state) { glUniform1f(location, x) } }
+  func setUniform(_ location: GLint, _ x: Float, _ y: Float) {
+    timed(\.state) { glUniform2f(location, x, y) }
   }
-  func setUniform(_ location: GLint, int x: Int) { glUniform1i(location, GLint(clamping: x)) }
+  func setUniform(_ location: GLint, _ v: SIMD4<Float>) {
+    timed(\.state) { glUniform4f(location, v.x, v.y, v.z, v.w) }
+  }
+  func setUniform(_ location: GLint, int x: Int) {
+    timed(\.state) { glUniform1i(location, GLint(clamping: x)) }
+  }
   func setUniform(_ location: GLint, int x: Int, _ y: Int) {
-    glUniform2i(location, GLint(clamping: x), GLint(clamping: y))
+    timed(\.state) { glUniform2i(location, GLint(clamping: x), GLint(clamping: y)) }
   }
   /// A 3×3 matrix given by columns.
   func setUniform(_ location: GLint, matrix3 columns: [Float]) {
-    glUniformMatrix3fv(location, 1, GLboolean(GL_FALSE), columns)
+    timed(\.state) { glUniformMatrix3fv(location, 1, GLboolean(GL_FALSE), columns) }
   }
   /// A 4×4 matrix given by rows (GL transposes it into its columns).
   func setUniform(_ location: GLint, matrix4Rows rows: [Float]) {
-    glUniformMatrix4fv(location, 1, GLboolean(GL_TRUE), rows)
+    timed(\.state) { glUniformMatrix4fv(location, 1, GLboolean(GL_TRUE), rows) }
   }
   func setUniform(_ location: GLint, vec4Array values: [SIMD4<Float>]) {
     values.withUnsafeBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }
-      base.withMemoryRebound(to: Float.self, capacity: buffer.count * 4) {
-        glUniform4fv(location, GLsizei(buffer.count), $0)
+      base.withMemoryRebound(to: Float.self, capacity: buffer.count * 4) { floats in
+        timed(\.state) { glUniform4fv(location, GLsizei(buffer.count), floats) }
       }
     }
   }
   func setUniform(_ location: GLint, floatArray values: [Float]) {
-    glUniform1fv(location, GLsizei(values.count), values)
+    timed(\.state) { glUniform1fv(location, GLsizei(values.count), values) }
   }
 
   // MARK: Queries

@@ -110,7 +110,7 @@ final class PlanExecutor {
         target = cached
       } else {
         target = try fresh()
-        maskCache.insert(key, target)
+        if let replaced = maskCache.insert(key, target) { pool.give(replaced) }
       }
     case .raster(let key, let hit):
       if hit {
@@ -121,7 +121,7 @@ final class PlanExecutor {
         target = cached
       } else {
         target = try fresh()
-        rasterCache.insert(key, target)
+        if let replaced = rasterCache.insert(key, target) { pool.give(replaced) }
         device.counters.rasterizations += 1
       }
     case .openGLLayer(let key):

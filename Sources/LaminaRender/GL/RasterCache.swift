@@ -31,8 +31,12 @@ final class RasterCache {
     return entry.target
   }
 
-  func insert(_ key: Int, _ target: RenderTarget) {
-    entries[key] = Entry(target: target, lastUsed: frame)
+  /// Keeps `target` under `key`; returns the target the key held before
+  /// (for the pool), if another.
+  @discardableResult
+  func insert(_ key: Int, _ target: RenderTarget) -> RenderTarget? {
+    let old = entries.updateValue(Entry(target: target, lastUsed: frame), forKey: key)?.target
+    return old === target ? nil : old
   }
 
   /// Evicts the least recently used entries over the bounds (never those

@@ -24,6 +24,9 @@ public struct FramePlan: CustomStringConvertible {
   public internal(set) var peakOffscreenBytes = 0
   /// How many offscreen targets are held at that peak.
   public internal(set) var peakOffscreenTargets = 0
+  /// Nanoseconds the planner spent making vertices, when the renderer
+  /// measures its stages (`Renderer.measuresStages`); else 0.
+  public internal(set) var vertexNanoseconds: UInt64 = 0
 
   init(width: Int, height: Int) {
     self.width = width
@@ -300,4 +303,6 @@ struct PlanOptions {
   var batching = true
   /// Samples per pixel of the targets (for their sizes in bytes).
   var samples = 1
+  /// The time spent making vertices is measured (`FramePlan.vertexNanoseconds`).
+  var timesVertices = false
 }

@@ -122,9 +122,9 @@ extension FramePlanner {
     atlas = MaskAtlas(masks: masks, content: content)
   }
 
-  /// Plans the open atlas: its size, its cache entries, and (unless the
-  /// cache holds both from an earlier frame) one pass that clears each
-  /// atlas and draws every entry into its slot. A single entry keeps
+  /// Plans the open atlas: its size, its cache entries, and for each of
+  /// the two atlases the cache does not hold from an earlier frame, one
+  /// pass that clears it and draws every entry into its slot. A single entry keeps
   /// targets of its own, as groups do.
   mutating func flushAtlas() {
     guard let open = atlas else { return }
@@ -148,14 +148,18 @@ extension FramePlanner {
     }
     let maskKey = key(1) { $0.maskKey }
     let contentKey = key(2) { $0.contentKey }
-    let hit = caches.holdsCachedPass(maskKey) && caches.holdsCachedPass(contentKey)
-    resize(open.masks, width, height, role: .cached(key: maskKey, hit: hit))
-    resize(open.content, width, height, role: .cached(key: contentKey, hit: hit))
+    // Each atlas is drawn only when the cache lacks it: masks that move over
+    // still content draw the mask atlas alone (the keys hold the layout, so
+    // a cached atlas has the slots of this one).
+    let maskHit = caches.holdsCachedPass(maskKey)
+    let contentHit = caches.holdsCachedPass(contentKey)
+    resize(open.masks, width, height, role: .cached(key: maskKey, hit: maskHit))
+    resize(open.content, width, height, role: .cached(key: contentKey, hit: contentHit))
     cachedPasses[maskKey] = open.masks
     cachedPasses[contentKey] = open.content
-    guard !hit else { return }
     let all = PixelRect(x: 0, y: 0, width: width, height: height)
-    for (target, isMask) in [(open.masks, true), (open.content, false)] {
+    for (target, isMask) in [(open.masks, true), (open.content, false)]
+    where !(isMask ? maskHit : contentHit) {
       let what = isMask ? "mask atlas" : "masked content atlas"
       drawList(
         [], into: target, region: all, clear: .zero,

@@ -293,7 +293,7 @@ struct FramePlanner {
       pass: DrawPass(
         target: target, region: region, clear: clear, scissor: scissor, viewport: viewport,
         label: label),
-      batcher: Batcher(batching: options.batching, edgeCoverage: options.edgeCoverage))
+      batcher: makeBatcher(region))
     open.batcher.reserve(items: commands.count)
     draw(commands, into: &open, opacity: 1)
     close(&open)
@@ -342,13 +342,20 @@ struct FramePlanner {
   private mutating func close(_ open: inout OpenPass) {
     if open.pass.clear != nil || !open.batcher.isEmpty {
       var pass = open.pass
-      pass.batches = open.batcher.batches
-      pass.geometry = open.batcher.geometry
+      (pass.batches, pass.geometry) = open.batcher.finish()
       plan.steps.append(.draw(pass))
     }
     open.pass.clear = nil
     open.pass.batches = []
-    open.batcher = Batcher(batching: options.batching, edgeCoverage: options.edgeCoverage)
+    plan.vertexNanoseconds &+= open.batcher.vertexNanoseconds
+    open.batcher = makeBatcher(open.pass.region)
+  }
+
+  private func makeBatcher(_ region: PixelRect) -> Batcher {
+    var batcher = Batcher(
+      batching: options.batching, edgeCoverage: options.edgeCoverage, region: region)
+    batcher.timesVertices = options.timesVertices
+    return batcher
   }
 
   private mutating func add(_ item: DrawItem, to open: inout OpenPass, opacity: Float = 1) {
