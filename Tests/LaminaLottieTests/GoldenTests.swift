@@ -42,6 +42,11 @@ final class GoldenTests: XCTestCase {
 
   func testRepeater() throws { try check("repeater", frames: [0]) }
 
+  /// An animated repeater (rotation and start opacity keyframed), as in
+  /// rlottie's 4479-fireworks.json sample: each copy's transform and opacity
+  /// follow the keyframes (the golden matches rlottie's frames 0, 15, 30).
+  func testAnimatedRepeater() throws { try check("repeater-animated", frames: [0, 15, 30]) }
+
   func test3DAndTimeRemapping() throws { try check("threed-timeremap", frames: [0, 15, 30]) }
 
   func testEffectsAndBlendModes() throws { try check("effects", frames: [0]) }
