@@ -47,6 +47,11 @@ final class GoldenTests: XCTestCase {
   /// follow the keyframes (the golden matches rlottie's frames 0, 15, 30).
   func testAnimatedRepeater() throws { try check("repeater-animated", frames: [0, 15, 30]) }
 
+  /// Masks whose path morphs from a circle to a square (subtract and add),
+  /// as rlottie's mask.json sample: the path is interpolated at every frame,
+  /// not switched from one keyframe to the next (the golden matches rlottie).
+  func testMaskPathMorph() throws { try check("mask-morph", frames: [0, 15, 30]) }
+
   func test3DAndTimeRemapping() throws { try check("threed-timeremap", frames: [0, 15, 30]) }
 
   func testEffectsAndBlendModes() throws { try check("effects", frames: [0]) }
