@@ -109,7 +109,7 @@ extension Builder {
       outer.addSublayer(inner)
       inner.addSublayer(tree)
       try apply(
-        t, outer: outer, inner: inner, timeline: Timeline(frameRate: frameRate, offset: parent.st),
+        t, outer: outer, inner: inner, timeline: Timeline(frameRate: frameRate, offset: 0),
         path: parent.node.path + ".ks")
       tree = outer
       parentInd = parent.parent
@@ -126,7 +126,10 @@ extension Builder {
   /// One layer: transform (outer), anchor and opacity (inner), masks and content.
   func layer(_ info: LayerInfo, depth: Int, chain: [String]) throws -> CALayer? {
     let n = info.node
-    let timeline = Timeline(frameRate: frameRate, offset: info.st)
+    // A layer's own keyframes are in its composition's time: its start time
+    // `st` sets only a precomposition's content time (as lottie-web reads
+    // them: its offset cancels between the frame and the key times).
+    let timeline = Timeline(frameRate: frameRate, offset: 0)
     let outer = CALayer()
     outer.name = (try? n.string("nm")) ?? nil
     let inner = CALayer()

@@ -52,12 +52,13 @@ final class GoldenTests: XCTestCase {
   /// not switched from one keyframe to the next (the golden matches rlottie).
   func testMaskPathMorph() throws { try check("mask-morph", frames: [0, 15, 30]) }
 
-  /// What most of rlottie's samples that differ from Lamina exercise (see
-  /// "Real files" in docs/lottie.md): a shape layer's start time `st` shifts
-  /// its own keyframes (the red square is at x 20, 50, 80 at frames 10, 20,
-  /// 30, as lottie-web reads it; rlottie ignores `st` there), and Round
-  /// Corners on a path with a radius over half a side makes the square a
-  /// disc (rlottie rounds only rectangles and stars).
+  /// What most of the real samples that differed exercise (see "Real files"
+  /// in docs/lottie.md): a shape layer's start time `st` (10) does not move
+  /// its own keyframes, which are in its composition's time (lottie-web,
+  /// lottie-android and rlottie read them so): the red square is at x 50,
+  /// 80, 80 at frames 10, 20, 30. And Round Corners on a path with a radius
+  /// over half a side makes the square a disc (rlottie rounds only
+  /// rectangles and stars; After Effects rounds paths too).
   func testStartTimeAndRoundCornersOnAPath() throws {
     try check("start-time-round-corners", frames: [10, 20, 30])
   }
