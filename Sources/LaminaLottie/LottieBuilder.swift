@@ -12,6 +12,8 @@ final class Builder {
   let width: Double
   let height: Double
   var unsupported: [LottieUnsupported] = []
+  /// Feature and path of each report, so a precomposition used many times reports once.
+  var reported: Set<[String]> = []
   var assets: [String: Node] = [:]
   var images: [String: CGImage?] = [:]
   var decodedImageBytes = 0
@@ -35,6 +37,7 @@ final class Builder {
   }
 
   func report(_ feature: String, _ path: String) {
+    guard reported.insert([feature, path]).inserted else { return }
     unsupported.append(LottieUnsupported(feature: feature, path: path))
   }
 

@@ -109,7 +109,7 @@ extension Builder {
       outer.addSublayer(inner)
       inner.addSublayer(tree)
       try apply(
-        t, outer: outer, inner: inner, timeline: Timeline(frameRate: frameRate, offset: parent.st),
+        t, outer: outer, inner: inner, timeline: Timeline(frameRate: frameRate, offset: 0),
         path: parent.node.path + ".ks")
       tree = outer
       parentInd = parent.parent
@@ -126,7 +126,10 @@ extension Builder {
   /// One layer: transform (outer), anchor and opacity (inner), masks and content.
   func layer(_ info: LayerInfo, depth: Int, chain: [String]) throws -> CALayer? {
     let n = info.node
-    let timeline = Timeline(frameRate: frameRate, offset: info.st)
+    // A layer's own keyframes are in its composition's time: its start time
+    // `st` sets only a precomposition's content time (as lottie-web reads
+    // them: its offset cancels between the frame and the key times).
+    let timeline = Timeline(frameRate: frameRate, offset: 0)
     let outer = CALayer()
     outer.name = (try? n.string("nm")) ?? nil
     let inner = CALayer()
@@ -398,9 +401,21 @@ extension Builder {
         s.add(to: p)
         return p
       }
+      // An animated mask path is sampled per frame (the vectors interpolated,
+      // as for shapes): Core Animation cannot interpolate paths whose
+      // elements differ (a circle's curves against a square's lines).
+      func animatePath(_ layer: CAShapeLayer, _ make: @escaping ([Double]) -> CGPath) throws {
+        guard let (a, b) = range([pathProp]) else { return }
+        try budget(from: a, to: b, elements: layer.path?.elements.count ?? 0, path: m.path + ".pt")
+        layer.add(
+          Animations.sampled(
+            keyPath: LayerKey.path.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+            discrete: true
+          ) { make(pathProp.value(at: $0)) }, forKey: LayerKey.path.rawValue)
+      }
       if inverted { shape.fillRule = .evenOdd }
       shape.path = path(pathProp.first)
-      animate(shape, pathProp, LayerKey.path.rawValue, timeline) { path($0) }
+      try animatePath(shape, path)
       applyOpacity(opacity, shape, timeline)
       switch mode {
       case "s":
@@ -422,12 +437,12 @@ extension Builder {
           return p
         }
         keep.path = subtractPath(pathProp.first)
-        animate(keep, pathProp, LayerKey.path.rawValue, timeline) { subtractPath($0) }
+        try animatePath(keep, subtractPath)
         let rest = CAShapeLayer()
         rest.fillColor = .black
         rest.path = shape.path
         rest.fillRule = shape.fillRule
-        animate(rest, pathProp, LayerKey.path.rawValue, timeline) { path($0) }
+        try animatePath(rest, path)
         rest.opacity = 1 - Float(min(max(opacity.first[0] / 100, 0), 1))
         animate(rest, opacity, LayerKey.opacity.rawValue, timeline) { 1 - min(max($0[0] / 100, 0), 1) }
         let combined = CALayer()

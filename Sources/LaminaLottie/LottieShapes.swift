@@ -316,26 +316,50 @@ extension Builder {
     let eo = try property(tr?.child("eo"), [100])
     let above = try node.int("m", default: 1) == 1
     let props = [offset, so, eo] + t.geometryProperties
-    if props.contains(where: \.isAnimated) { report("animated repeater (first frame used)", node.path) }
     let f = props.map(\.firstFrame).min() ?? 0
     let n = max(copies, 0)
-    var made: [CALayer] = []
-    for i in 0..<n {
-      let amount = Double(i) + offset.scalar(at: f)
+    // Copy i at frame g: the repeater transform applied i + o times, opacity
+    // from so to eo along the copies.
+    func matrix(_ i: Int, _ g: Double) -> CATransform3D {
+      let amount = Double(i) + offset.scalar(at: g)
       var m = Matrix4()
-      let a = t.anchor.value(at: f)
-      let p = t.positionValue(at: f)
-      let s = t.scale.value(at: f)
+      let a = t.anchor.value(at: g)
+      let p = t.positionValue(at: g)
+      let s = t.scale.value(at: g)
       m.translate(-a[0], -a[1], 0)
       m.scale(pow(s[0] / 100, amount), pow(s[1] / 100, amount), 1)
-      m.rotateZ(-t.rotation.scalar(at: f) * amount * .pi / 180)
+      m.rotateZ(-t.rotation.scalar(at: g) * amount * .pi / 180)
       m.translate(a[0], a[1], 0)
       m.translate(p[0] * amount, p[1] * amount, 0)
+      return m.transform
+    }
+    func opacity(_ i: Int, _ g: Double) -> Double {
+      let fraction = n > 1 ? Double(i) / Double(n - 1) : 0
+      return (min(max((so.scalar(at: g) + (eo.scalar(at: g) - so.scalar(at: g)) * fraction) / 100, 0), 1))
+    }
+    let animated = range(props)
+    var made: [CALayer] = []
+    for i in 0..<n {
       try madeShapeLayers(1, node.path)
       let copy = CALayer()
-      copy.transform = m.transform
-      let fraction = n > 1 ? Double(i) / Double(n - 1) : 0
-      copy.opacity = Float(min(max((so.scalar(at: f) + (eo.scalar(at: f) - so.scalar(at: f)) * fraction) / 100, 0), 1))
+      copy.transform = matrix(i, f)
+      copy.opacity = Float(opacity(i, f))
+      if let (a, b) = animated {
+        // An animated repeater: each copy's transform and opacity sampled per frame.
+        try budget(from: a, to: b, path: node.path)
+        try budget(from: a, to: b, path: node.path)
+        let keyframes = [offset, so, eo].flatMap { $0.keyframes.map(\.t) }
+        copy.add(
+          Animations.sampled(
+            keyPath: LayerKey.transform.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+            discrete: false, extraFrames: keyframes + t.geometryProperties.flatMap { $0.keyframes.map(\.t) }
+          ) { matrix(i, $0) }, forKey: LayerKey.transform.rawValue)
+        copy.add(
+          Animations.sampled(
+            keyPath: LayerKey.opacity.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+            discrete: false, extraFrames: keyframes
+          ) { opacity(i, $0) }, forKey: LayerKey.opacity.rawValue)
+      }
       for l in try shapeGroup(
         items: items, itemsPath: itemsPath, timeline: timeline, inheritedStyles: inheritedStyles,
         inheritedModifiers: inheritedModifiers, repeats: repeats * max(n, 1))

@@ -42,6 +42,27 @@ final class GoldenTests: XCTestCase {
 
   func testRepeater() throws { try check("repeater", frames: [0]) }
 
+  /// An animated repeater (rotation and start opacity keyframed), as in
+  /// rlottie's 4479-fireworks.json sample: each copy's transform and opacity
+  /// follow the keyframes (the golden matches rlottie's frames 0, 15, 30).
+  func testAnimatedRepeater() throws { try check("repeater-animated", frames: [0, 15, 30]) }
+
+  /// Masks whose path morphs from a circle to a square (subtract and add),
+  /// as rlottie's mask.json sample: the path is interpolated at every frame,
+  /// not switched from one keyframe to the next (the golden matches rlottie).
+  func testMaskPathMorph() throws { try check("mask-morph", frames: [0, 15, 30]) }
+
+  /// What most of the real samples that differed exercise (see "Real files"
+  /// in docs/lottie.md): a shape layer's start time `st` (10) does not move
+  /// its own keyframes, which are in its composition's time (lottie-web,
+  /// lottie-android and rlottie read them so): the red square is at x 50,
+  /// 80, 80 at frames 10, 20, 30. And Round Corners on a path with a radius
+  /// over half a side makes the square a disc (rlottie rounds only
+  /// rectangles and stars; After Effects rounds paths too).
+  func testStartTimeAndRoundCornersOnAPath() throws {
+    try check("start-time-round-corners", frames: [10, 20, 30])
+  }
+
   func test3DAndTimeRemapping() throws { try check("threed-timeremap", frames: [0, 15, 30]) }
 
   func testEffectsAndBlendModes() throws { try check("effects", frames: [0]) }

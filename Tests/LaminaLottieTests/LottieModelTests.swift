@@ -284,6 +284,18 @@ final class LottieModelTests: XCTestCase {
     XCTAssertEqual(a.unsupported, [LottieUnsupported(feature: "expression", path: "layers[0].ks.p.x")])
   }
 
+  /// A precomposition used three times reports its unsupported feature once
+  /// (rlottie's `dna.json` listed each expression once per use).
+  func testUnsupportedFeatureOfAPrecompositionIsReportedOnce() throws {
+    let assets = """
+      [{"id": "a", "layers": [{"ty": 3, "nm": "n", "ip": 0, "op": 60, "st": 0,
+        "ks": {"p": {"a": 0, "k": [30, 40], "x": "wiggle(2, 10)"}}}]}]
+      """
+    let use = #"{"ty": 0, "refId": "a", "w": 100, "h": 100, "ip": 0, "op": 60, "st": 0, "ks": {}}"#
+    let a = try S.load(S.document(layers: "[\(use), \(use), \(use)]", assets: assets))
+    XCTAssertEqual(a.unsupported, [LottieUnsupported(feature: "expression", path: "assets[0].layers[0].ks.p.x")])
+  }
+
   /// Mattes: the matted layer sits in a wrapper whose mask is the matte
   /// layer's tree; the matte layer (td) is not drawn itself.
   func testTrackMatteWrapsTheLayer() throws {
