@@ -50,14 +50,8 @@ package struct SceneFrames {
     let root = presentation.update(time: time)
     try scene.checkLimits(root, time: time)
     let frame = frame(root: root, time: time)
-    do {
-      try FrameLimits.check(frame)
-    } catch var error as FrameLimitError {
-      // Named by their places in the file.
-      error.largestPlace = error.largestSource.flatMap(scene.place(ofLayerWith:))
-      error.costliestPlace = error.costliest.flatMap { scene.place(ofLayerWith: $0.layer) }
-      throw error
-    }
+    // Its layers named by their places in the file.
+    try FrameLimits.check(frame, naming: scene.place(ofLayerWith:))
     return frame
   }
 

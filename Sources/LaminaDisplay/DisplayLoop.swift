@@ -221,13 +221,7 @@ public final class DisplayLoop {
       // Before anything walks the draw list (damage does): a frame past its
       // limits can be exponentially long to walk (nested shadows). Its
       // layers are named by their places in the file.
-      do {
-        try FrameLimits.check(frame)
-      } catch var error as FrameLimitError {
-        error.largestPlace = error.largestSource.flatMap(scene.place(ofLayerWith:))
-        error.costliestPlace = error.costliest.flatMap { scene.place(ofLayerWith: $0.layer) }
-        throw error
-      }
+      try FrameLimits.check(frame, naming: scene.place(ofLayerWith:))
       let damage = Damage(from: previousFrame, to: frame)
       previousFrame = frame
       previousTime = time

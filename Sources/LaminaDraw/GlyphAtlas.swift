@@ -148,6 +148,22 @@ public final class GlyphAtlas: @unchecked Sendable {
     return map
   }
 
+  /// Drops every page, glyph and layout now, between frames (items built
+  /// before still see their pages until the next `finishFrame`). The atlas
+  /// is shared by the whole process; tests that count draws or uploads
+  /// start from an empty one, whatever ran before them.
+  package func startOver() {
+    lock.lock()
+    defer { lock.unlock() }
+    retiredPages = pages
+    pages = []
+    slots = [:]
+    layouts = [:]
+    generation += 1
+    version += 1
+    resetPending = false
+  }
+
   // MARK: Layout
 
   private func layOut(_ style: TextStyle, scale: CGFloat) -> [PlacedGlyph] {

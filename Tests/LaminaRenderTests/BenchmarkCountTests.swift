@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaDraw
 import LaminaScene
 import XCTest
 
@@ -25,6 +26,9 @@ final class BenchmarkCountTests: XCTestCase {
     init(_ name: String) throws {
       let url = DistributedTests.packageRoot.appendingPathComponent(
         "Benchmarks/scenes/\(name).json")
+      // The glyph atlas is the process's: start from an empty one, whatever
+      // earlier tests drew, so that counts do not depend on the test order.
+      GlyphAtlas.shared.startOver()
       renderer = try Renderer()
       scene = try SceneLoader.load(contentsOf: url, maxImageDimension: renderer.maxTextureSize)
       presentation = PresentationTree(root: scene.root)

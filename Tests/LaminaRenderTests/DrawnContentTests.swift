@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaDraw
 import XCTest
 
 @testable import LaminaDraw
@@ -209,6 +210,8 @@ final class DrawnContentTests: XCTestCase {
   /// Text layers share the glyph atlas: all their glyphs draw in one call,
   /// and a new string made of known glyphs rasterizes nothing new.
   func testTextLayersShareTheGlyphAtlas() throws {
+    // The atlas is the process's: earlier tests' glyphs could fill pages.
+    GlyphAtlas.shared.startOver()
     let renderer = try RenderTestSupport.renderer()
     let root = scene(textLayer("atlas shared", y: 0), size: 200)
     let second = textLayer("by both layers", y: 30)

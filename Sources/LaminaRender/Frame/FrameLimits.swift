@@ -163,6 +163,18 @@ public enum FrameLimits {
     return (totals, largest?.0)
   }
 
+  /// `check(_:)`, its error naming the layers it blames by `place` (a
+  /// scene's JSON paths: `Scene.place(ofLayerWith:)`).
+  public static func check(_ frame: Frame, naming place: (ObjectIdentifier) -> String?) throws {
+    do {
+      try check(frame)
+    } catch var error as FrameLimitError {
+      error.largestPlace = error.largestSource.flatMap(place)
+      error.costliestPlace = error.costliest.flatMap { place($0.layer) }
+      throw error
+    }
+  }
+
   /// Throws a `FrameLimitError` when `frame` exceeds `Limits.maxOffscreenPasses`,
   /// `Limits.maxOffscreenPixels`, `Limits.maxFilteredPixels`,
   /// `Limits.maxFramePixelFill` or `Limits.maxDrawItems`.
