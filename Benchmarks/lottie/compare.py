@@ -44,19 +44,24 @@ def main():
     parser.add_argument("--size", type=int, default=1024)
     parser.add_argument("--frames", type=int, default=60)
     args = parser.parse_args()
-    print("| document | lamina ms | rlottie ms | lamina / rlottie | lamina cpu / gpu ms | draws, offscreen passes |")
-    print("| --- | ---: | ---: | ---: | --- | --- |")
+    print("| document | lamina ms | rlottie ms | lamina / rlottie | lamina cpu / gpu ms"
+          " | cpu: Lamina's own / driver in GL calls ms | largest own stage | draws, offscreen passes |")
+    print("| --- | ---: | ---: | ---: | --- | --- | --- | --- |")
     for path in args.files:
         name = os.path.basename(path)
         lam = lamina_bench(args.lamina, path, args.size, args.frames)
         rl = rlottie_bench(path, args.size, args.frames)
         if "error" in lam or "error" in rl:
-            print(f"| {name} | {lam.get('error', '')} | {rl.get('error', '')} | | | |", flush=True)
+            print(f"| {name} | {lam.get('error', '')} | {rl.get('error', '')} | | | | | |", flush=True)
             continue
         l_ms = lam["frameMs"]["median"]
         r_ms = rl["median_ms"]
+        stages = {k: v for k, v in lam.get("cpuStagesMs", {}).items() if not k.startswith("gl")}
+        own_stage = max(stages, key=stages.get) if stages else ""
         print(f"| {name} | {l_ms:.2f} | {r_ms:.2f} | {l_ms / r_ms:.2f} | "
               f"{lam['cpuMs']['median']:.2f} / {lam['gpuMs']['median']:.2f} | "
+              f"{lam['laminaCpuMs']['median']:.2f} / {lam['driverCpuMs']['median']:.2f} | "
+              f"{own_stage} {stages.get(own_stage, 0):.2f} | "
               f"{lam['drawCallsPerFrame']:.0f}, {lam['offscreenPassesPerFrame']:.0f} |", flush=True)
 
 
