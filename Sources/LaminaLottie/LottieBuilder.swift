@@ -42,9 +42,14 @@ final class Builder {
   }
 
   func limit(_ node: Node, _ what: String, _ found: Int, _ limit: Int, _ name: String) throws {
+    try self.limit(at: node.path, what, found, limit, name)
+  }
+
+  /// Throws `limitExceeded` at the JSON path `path` when `found` is over `limit`.
+  func limit(at path: String, _ what: String, _ found: Int, _ limit: Int, _ name: String) throws {
     if found > limit {
       throw LottieError.limitExceeded(
-        file: file, path: node.path,
+        file: file, path: path,
         exceeded: LimitExceeded(what: what, found: found, limit: limit, name: name))
     }
   }
@@ -54,45 +59,28 @@ final class Builder {
   func budget(from a: Double, to b: Double, elements: Int = 0, path: String) throws {
     let frames = Int(saturating: min(max(b - a, 0), Double(limits.maxSampledFrames))) + 2
     sampledValues += frames
-    if sampledValues > limits.maxSampledValues {
-      throw LottieError.limitExceeded(
-        file: file, path: path,
-        exceeded: LimitExceeded(
-          what: "values sampled from keyframes", found: sampledValues, limit: limits.maxSampledValues,
-          name: "maxSampledValues"))
-    }
+    try limit(
+      at: path, "values sampled from keyframes", sampledValues, limits.maxSampledValues,
+      "maxSampledValues")
     sampledPathElements += frames * elements
-    if sampledPathElements > limits.maxSampledPathElements {
-      throw LottieError.limitExceeded(
-        file: file, path: path,
-        exceeded: LimitExceeded(
-          what: "path elements sampled from keyframes", found: sampledPathElements,
-          limit: limits.maxSampledPathElements, name: "maxSampledPathElements"))
-    }
+    try limit(
+      at: path, "path elements sampled from keyframes", sampledPathElements,
+      limits.maxSampledPathElements, "maxSampledPathElements")
   }
 
   /// Counts `count` layers made for shapes.
   func madeShapeLayers(_ count: Int, _ path: String) throws {
     shapeLayers += count
-    if shapeLayers > limits.maxShapeLayers {
-      throw LottieError.limitExceeded(
-        file: file, path: path,
-        exceeded: LimitExceeded(
-          what: "layers made for shapes", found: shapeLayers, limit: limits.maxShapeLayers,
-          name: "maxShapeLayers"))
-    }
+    try limit(
+      at: path, "layers made for shapes", shapeLayers, limits.maxShapeLayers, "maxShapeLayers")
   }
 
   /// Counts the paths a style draws.
   func styled(_ count: Int, _ path: String) throws {
     styledPaths += count
-    if styledPaths > limits.maxStyledPaths {
-      throw LottieError.limitExceeded(
-        file: file, path: path,
-        exceeded: LimitExceeded(
-          what: "paths drawn by fills and strokes", found: styledPaths, limit: limits.maxStyledPaths,
-          name: "maxStyledPaths"))
-    }
+    try limit(
+      at: path, "paths drawn by fills and strokes", styledPaths, limits.maxStyledPaths,
+      "maxStyledPaths")
   }
 
   // MARK: Properties
