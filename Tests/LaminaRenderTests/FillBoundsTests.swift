@@ -19,14 +19,7 @@ final class FillBoundsTests: XCTestCase {
        "root": {"sublayers": [{"class": "CAShapeLayer", "position": [0, 30],
          "path": "M 25.5 62 C 5.5 3.5 2.5 15 9 49.5 S 8 41 22.5 1"}]}}
       """
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "lamina-fill-bounds-\(getpid()).json")
-    try json.write(to: url, atomically: true, encoding: .utf8)
-    defer { try? FileManager.default.removeItem(at: url) }
-    let scene = try SceneLoader.load(contentsOf: url)
-    let root = PresentationTree(root: scene.root).update(time: 0)
-    var builder = FrameBuilder(size: CGSize(width: 63, height: 105), scale: 1)
-    let frame = builder.build(root: root, background: nil)
+    let frame = try RenderTestSupport.frame(ofSceneJSON: json)
     var bounds: [PixelRect] = []
     func collect(_ commands: [DrawCommand]) {
       for command in commands {

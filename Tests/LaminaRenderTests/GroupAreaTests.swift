@@ -27,18 +27,11 @@ final class GroupAreaTests: XCTestCase {
              "sublayers": [{"frame": [-1, 5, 5, 10], "backgroundColor": "#b18558c7"}],
              "mask": {"class": "CAShapeLayer", "path": "M 2.5 9.5 L 4.5 7 L 0.5 6 L 2.5 1.5 Z"}}]}]}]}}
       """
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "lamina-group-area-\(getpid()).json")
-    try json.write(to: url, atomically: true, encoding: .utf8)
-    defer { try? FileManager.default.removeItem(at: url) }
     // A renderer of its own: its caches start empty, as the finding's did.
     let renderer = try Renderer()
     var images: [RenderedImage] = []
     for _ in 0..<3 {
-      let scene = try SceneLoader.load(contentsOf: url)
-      let root = PresentationTree(root: scene.root).update(time: 0)
-      var builder = FrameBuilder(size: CGSize(width: 77, height: 122), scale: 1)
-      images.append(try renderer.render(builder.build(root: root, background: scene.canvas.background)))
+      images.append(try renderer.render(RenderTestSupport.frame(ofSceneJSON: json)))
     }
     XCTAssertEqual(images[0].width, 77)
     for k in 1..<3 {
@@ -61,14 +54,7 @@ final class GroupAreaTests: XCTestCase {
        "root": {"sublayers": [{"bounds": [0, 0, 6, 10], "position": [0, 15], "borderWidth": 2,
          "filters": [{"name": "CIColorMatrix", "inputBiasVector": [0, 0, 0, 0.2]}]}]}}
       """
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "lamina-filtered-bounds-\(getpid()).json")
-    try json.write(to: url, atomically: true, encoding: .utf8)
-    defer { try? FileManager.default.removeItem(at: url) }
-    let scene = try SceneLoader.load(contentsOf: url)
-    let root = PresentationTree(root: scene.root).update(time: 0)
-    var builder = FrameBuilder(size: CGSize(width: 65, height: 84), scale: 1)
-    let frame = builder.build(root: root, background: nil)
+    let frame = try RenderTestSupport.frame(ofSceneJSON: json)
     guard case .group(let group)? = frame.commands.first, frame.commands.count == 1 else {
       return XCTFail("expected one filtered group: \(frame.commands)")
     }

@@ -94,6 +94,17 @@ enum RenderTestSupport {
 
   /// Loads and renders a scene file at `time` (shape layers drawn by the
   /// GPU, or by Cairo when `shapesOnGPU` is false).
+  /// The frame at time 0 of a scene given as JSON text (named `name` in
+  /// errors; no images), built at its canvas size and scale.
+  static func frame(ofSceneJSON json: String, name: String = "scene.json") throws -> Frame {
+    let scene = try SceneLoader.load(data: Data(json.utf8), baseURL: nil, fileName: name)
+    let root = PresentationTree(root: scene.root).update(time: 0)
+    var builder = FrameBuilder(
+      size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
+      scale: scene.canvas.scale)
+    return builder.build(root: root, background: scene.canvas.background)
+  }
+
   static func render(_ scene: URL, time: Double = 0, shapesOnGPU: Bool = true) throws
     -> RenderedImage
   {
