@@ -47,11 +47,28 @@ let package = Package(
     // Lottie (Bodymovin) documents, dotLottie archives and .tgs stickers as
     // CALayer trees with CAAnimations (docs/lottie.md).
     .target(name: "LaminaLottie", dependencies: ["Lamina", "LaminaScene", "CZip", "CZlib"]),
-    // Frame building (render tree, draw list, batching) and the GL backend.
+    // The render stages, each a target the compiler keeps apart (model →
+    // frame → plan → GL); docs/rendering.md.
+    // Frame building: render tree, 3D contexts, depth sorting, the draw
+    // list, path geometry. No GL.
+    .target(name: "LaminaFrame", dependencies: ["Lamina", "LaminaDraw"]),
+    // Planning: passes, targets, batches, vertices, and the plan executor
+    // over a GPU device interface (and a recording device). No GL.
+    .target(name: "LaminaPlan", dependencies: ["Lamina", "LaminaDraw", "LaminaFrame"]),
+    // The only GL, EGL and GBM code: the device, programs, textures,
+    // targets, EGL contexts and images.
+    .target(
+      name: "LaminaGL",
+      dependencies: ["Lamina", "LaminaDraw", "LaminaFrame", "LaminaPlan", "CEGL", "CGLES3", "CGBM"],
+      plugins: ["EmbedShaders"]),
+    // Outputs: PNG, image sequences, Y4M and video files.
+    .target(name: "LaminaOutput", dependencies: ["Lamina", "LaminaFrame", "CPNG"]),
+    // The Renderer facade over the stages.
     .target(
       name: "LaminaRender",
-      dependencies: ["Lamina", "LaminaDraw", "CEGL", "CGLES3", "CGBM", "CDRM", "CPNG"],
-      plugins: ["EmbedShaders"]),
+      dependencies: [
+        "Lamina", "LaminaDraw", "LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput",
+      ]),
     // Render jobs as the command runs them: documents (a scene or a Lottie
     // animation), one frame, a sequence or a video, the batch runner with
     // its memory budget and job lines (package access: not API).
@@ -65,14 +82,15 @@ let package = Package(
     .target(
       name: "LaminaDisplay",
       dependencies: [
-        "Lamina", "LaminaScene", "LaminaRender", "CEGL", "CGLES3", "CGBM", "CDRM", "CWayland",
+        "Lamina", "LaminaScene", "LaminaRender", "LaminaFrame", "LaminaGL", "CGBM", "CDRM", "CWayland",
         "CWaylandProtocols", "CInput",
       ]),
     // The command: thin subcommands over the library.
     .executableTarget(
       name: "lamina",
       dependencies: [
-        "Lamina", "LaminaScene", "LaminaRender", "LaminaDisplay", "LaminaLottie", "LaminaBatch",
+        "Lamina", "LaminaScene", "LaminaPlan", "LaminaRender", "LaminaDisplay", "LaminaLottie",
+        "LaminaBatch",
       ]),
     // Generated tests: random scenes, metamorphic relations, the shrinker
     // (docs/metamorphic-testing.md), and the command that runs them long.
@@ -90,21 +108,21 @@ let package = Package(
       name: "LaminaSceneTests", dependencies: ["LaminaScene", "Lamina"],
       resources: [.copy("Fixtures")]),
     .testTarget(
-      name: "LaminaBatchTests", dependencies: ["LaminaBatch", "LaminaRender", "LaminaScene"]),
+      name: "LaminaBatchTests", dependencies: ["LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput", "LaminaBatch", "LaminaRender", "LaminaScene"]),
     .testTarget(
       name: "LaminaRenderTests",
-      dependencies: [
+      dependencies: ["LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput", 
         "LaminaRender", "LaminaScene", "LaminaDraw", "Lamina", "LaminaDisplay", "LaminaLottie",
         "CGLES3", "CEGL",
       ],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LaminaLottieTests",
-      dependencies: ["LaminaLottie", "LaminaRender", "LaminaScene", "Lamina"],
+      dependencies: ["LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput", "LaminaLottie", "LaminaRender", "LaminaScene", "Lamina"],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LaminaMetamorphicTests",
-      dependencies: ["LaminaMetamorphic", "LaminaRender", "LaminaScene", "Lamina"],
+      dependencies: ["LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput", "LaminaMetamorphic", "LaminaRender", "LaminaScene", "Lamina"],
       resources: [.copy("Fixtures")]),
   ],
   swiftLanguageModes: [.v5]

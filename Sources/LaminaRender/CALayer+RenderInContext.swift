@@ -1,5 +1,9 @@
 import Foundation
 import Lamina
+import LaminaFrame
+import LaminaGL
+import LaminaOutput
+import LaminaPlan
 
 extension CALayer {
   /// Renders the layer and its sublayers into `ctx`, in the layer's own

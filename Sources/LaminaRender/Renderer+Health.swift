@@ -1,4 +1,8 @@
 import Foundation
+import LaminaFrame
+import LaminaGL
+import LaminaOutput
+import LaminaPlan
 
 /// What a long-running process (`lamina batch`) needs from a renderer: the
 /// GPU texture budget, and whether the context it draws with is still good.

@@ -1,5 +1,9 @@
 import Foundation
 import Lamina
+import LaminaFrame
+import LaminaGL
+import LaminaOutput
+import LaminaPlan
 
 /// The render API: frames in, images out.
 extension Renderer {

@@ -1,5 +1,9 @@
 import Foundation
 import Lamina
+import LaminaFrame
+import LaminaGL
+import LaminaOutput
+import LaminaPlan
 
 /// Which parts of the canvas a frame draws — whole, tile by tile, or only
 /// its damaged rects — planned and run.

@@ -1,5 +1,9 @@
 import Foundation
 import Lamina
+import LaminaFrame
+import LaminaGL
+import LaminaOutput
+import LaminaPlan
 
 extension Renderer {
   /// Renders `layer` (a model tree) as it appears at `time`: its

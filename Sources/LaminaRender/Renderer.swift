@@ -1,5 +1,9 @@
 import Foundation
 import Lamina
+import LaminaFrame
+import LaminaGL
+import LaminaOutput
+import LaminaPlan
 
 /// Draws frames with OpenGL ES into offscreen targets and reads them back.
 ///
@@ -26,7 +30,7 @@ public final class Renderer {
   /// Largest tile rendered in one go; larger canvases render in tiles.
   public let maxTileSize: Int
   /// What the last frame cost, counted (a `present` after it adds its own).
-  public internal(set) var counters = RenderCounters()
+  public package(set) var counters = RenderCounters()
   /// CPU time the last frame spent planning and turning the plan into GL
   /// calls (the GPU may still be working when it ends), in milliseconds.
   public internal(set) var lastEncodeMilliseconds = 0.0
@@ -65,13 +69,13 @@ public final class Renderer {
   /// when `LAMINA_DUMP_PLAN=1`, the plan is written to standard error.
   public var planObserver: ((FramePlan) -> Void)? = Renderer.defaultPlanObserver
 
-  let executor: PlanExecutor
+  package let executor: PlanExecutor
   let pool: TargetPool
-  var device: GLDevice { executor.device }
+  package var device: GLDevice { executor.device }
   /// The image textures (held by the executor).
-  var textures: TextureCache { executor.textures }
+  package var textures: TextureCache { executor.textures }
   /// The canvas: one tile, kept between frames (a display's retained buffer).
-  var canvasTarget: RenderTarget?
+  package var canvasTarget: RenderTarget?
   var blendEquationsWanted = true
 
   /// Whether blend modes (`compositingFilter`) use the GPU's advanced blend
@@ -143,7 +147,7 @@ public final class Renderer {
 
   /// Makes the context current and takes its GL state back (another
   /// renderer, or the application, may have used it since).
-  func begin() {
+  package func begin() {
     context.makeCurrent()
     device.reset()
   }

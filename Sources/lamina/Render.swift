@@ -1,6 +1,7 @@
 import Foundation
 import Lamina
 import LaminaBatch
+import LaminaPlan
 import LaminaRender
 import LaminaScene
 

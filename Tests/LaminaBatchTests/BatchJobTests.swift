@@ -1,6 +1,10 @@
 import Foundation
 import LaminaBatch
-import LaminaRender
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
+@testable import LaminaRender
 import XCTest
 
 /// Job lines read into render jobs without the command: what each kind of

@@ -1,5 +1,9 @@
 import Foundation
-import LaminaRender
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
+@testable import LaminaRender
 import XCTest
 
 /// The YUV4MPEG2 encoder, without the command: header fields and each

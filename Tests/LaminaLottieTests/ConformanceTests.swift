@@ -1,7 +1,11 @@
 import Foundation
 import Lamina
 import LaminaLottie
-import LaminaRender
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
+@testable import LaminaRender
 import LaminaScene
 import XCTest
 

@@ -4,6 +4,10 @@ import LaminaDraw
 import LaminaScene
 import XCTest
 
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
 @testable import LaminaRender
 
 /// What a frame of each benchmark scene costs, counted (draws, passes,

@@ -4,6 +4,10 @@ import Lamina
 import LaminaScene
 import XCTest
 
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
 @testable import LaminaRender
 
 /// Features in combination, the way the repros of issue 13 found them

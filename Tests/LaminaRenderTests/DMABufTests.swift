@@ -3,6 +3,10 @@ import Foundation
 import Lamina
 import XCTest
 
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
 @testable import LaminaRender
 
 /// dma-buf contents: the choice and the EGL description, tested without a

@@ -1,8 +1,12 @@
 import CGLES3
 import Foundation
 import Lamina
-import LaminaDisplay
-import LaminaRender
+@testable import LaminaDisplay
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
+@testable import LaminaRender
 import LaminaScene
 import XCTest
 

@@ -1,7 +1,11 @@
 import Foundation
 import Lamina
 import LaminaDraw
-import LaminaRender
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
+@testable import LaminaRender
 import XCTest
 
 /// A delegate that draws an arrow: a stroked shaft and a filled head.

@@ -1,5 +1,9 @@
 import Foundation
 import Lamina
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
 @testable import LaminaRender
 
 /// Compares two draw lists field by field: the first difference, described

@@ -4,6 +4,10 @@ import LaminaDraw
 import XCTest
 
 @testable import LaminaDraw
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
 @testable import LaminaRender
 
 /// Shape and text layers drawn on the CPU (shapes: the Cairo path that

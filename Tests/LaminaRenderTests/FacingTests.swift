@@ -3,6 +3,10 @@ import Lamina
 import LaminaScene
 import XCTest
 
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
 @testable import LaminaRender
 
 /// `isDoubleSided`: a layer turned away hides; a superlayer's

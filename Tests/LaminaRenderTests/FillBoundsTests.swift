@@ -3,6 +3,10 @@ import Lamina
 import LaminaScene
 import XCTest
 
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
 @testable import LaminaRender
 
 /// A fill item's bounds hold every pixel it draws: damage and overlap

@@ -1,5 +1,10 @@
 import Foundation
-import LaminaRender
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
+@testable import LaminaDisplay
+@testable import LaminaRender
 import XCTest
 
 /// The vblank-paced flip state machine and its statistics, driven by a

@@ -2,6 +2,10 @@ import Foundation
 import Lamina
 import XCTest
 
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
 @testable import LaminaRender
 
 /// What the planner is asked about the caches, answered from sets.

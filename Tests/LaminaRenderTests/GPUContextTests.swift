@@ -2,6 +2,10 @@ import CGLES3
 import Foundation
 import XCTest
 
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
 @testable import LaminaRender
 
 /// Tests on the machine's real EGL. They hold on llvmpipe (no GPU, no

@@ -2,6 +2,10 @@ import Foundation
 import Lamina
 import XCTest
 
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
 @testable import LaminaRender
 
 /// Gradient uniforms go only to the program in use: setting them while

@@ -1,6 +1,10 @@
 import Foundation
 import Lamina
-import LaminaRender
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
+@testable import LaminaRender
 
 /// Pixel comparison as `../shared/reference/README.md` defines it: both
 /// images composited over black and over white; a pixel is off when any

@@ -1,6 +1,10 @@
 import Foundation
-import LaminaDisplay
-import LaminaRender
+@testable import LaminaDisplay
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
+@testable import LaminaRender
 
 /// A card that exists only in the test and writes down every DRM call, in
 /// order. Flip completions come through a real pipe, so that the output's

@@ -1,6 +1,11 @@
 import Foundation
 import Lamina
-import LaminaRender
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
+@testable import LaminaDisplay
+@testable import LaminaRender
 import XCTest
 
 /// A card that exists only in the test.

@@ -1,7 +1,11 @@
 import CGLES3
 import Foundation
 import Lamina
-import LaminaRender
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
+@testable import LaminaRender
 import XCTest
 
 /// A CAOpenGLLayer drawn with GL ES, composited like any layer.

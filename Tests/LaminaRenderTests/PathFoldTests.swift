@@ -2,6 +2,10 @@ import Foundation
 import Lamina
 import XCTest
 
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
 @testable import LaminaRender
 
 /// A stroke wider than twice a curve's tightest bend folds over itself on

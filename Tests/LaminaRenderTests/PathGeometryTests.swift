@@ -3,6 +3,10 @@ import Lamina
 import XCTest
 
 @testable import LaminaDraw
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
 @testable import LaminaRender
 
 /// The GPU path renderer's geometry, with no GPU: flattening, fill

@@ -1,5 +1,9 @@
 import XCTest
 
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
 @testable import LaminaRender
 
 /// A probe that answers from tables and records what selection asked.

@@ -1,6 +1,10 @@
 import Foundation
 import Lamina
-import LaminaRender
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
+@testable import LaminaRender
 import XCTest
 
 /// The iOS pattern of a custom animatable property, end to end: a layer

@@ -1,6 +1,10 @@
 import Foundation
 import Lamina
-import LaminaRender
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
+@testable import LaminaRender
 import Testing
 
 /// Runs every case of `Fixtures/reftests/reftest.list`, each line a test

@@ -1,7 +1,11 @@
 import Foundation
 import Lamina
 import LaminaDraw
-import LaminaRender
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
+@testable import LaminaRender
 import XCTest
 
 /// `CALayer.render(in:)`: a snapshot of the model tree in the layer's own space.

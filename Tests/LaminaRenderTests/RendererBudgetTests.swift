@@ -2,7 +2,11 @@ import CEGL
 import CGLES3
 import Foundation
 import Lamina
-import LaminaRender
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
+@testable import LaminaRender
 import LaminaScene
 import XCTest
 

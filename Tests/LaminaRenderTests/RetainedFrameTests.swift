@@ -1,6 +1,10 @@
 import Foundation
 import Lamina
 import LaminaDraw
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
 @testable import LaminaRender
 import XCTest
 

@@ -2,6 +2,10 @@ import Foundation
 import Lamina
 import XCTest
 
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
 @testable import LaminaRender
 
 /// Core Graphics fills a path's whole stroke as one shape: where pieces of

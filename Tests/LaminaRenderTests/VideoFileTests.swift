@@ -1,6 +1,10 @@
 import Foundation
 import Lamina
-import LaminaRender
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
+@testable import LaminaRender
 import XCTest
 
 /// The video files `lamina render --video` writes (MP4, WebM, GIF, APNG,

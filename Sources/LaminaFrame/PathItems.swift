@@ -1,0 +1,107 @@
+import Foundation
+import Lamina
+import LaminaDraw
+
+/// What a path item draws: a fill mesh, or a stroke mesh with this
+/// frame's stroke parameters. Equal when they draw the same mesh the same
+/// way (meshes compare by identity: the cache gives one per path and style).
+public struct PathPaint: Hashable {
+  package enum Geometry {
+    case fill(FillMesh)
+    case stroke(StrokeMesh, StrokeParameters)
+  }
+
+  package let geometry: Geometry
+
+  package var mesh: PathMesh {
+    switch geometry {
+    case .fill(let mesh): return mesh
+    case .stroke(let mesh, _): return mesh
+    }
+  }
+
+  package var stroke: StrokeParameters? {
+    if case .stroke(_, let parameters) = geometry { return parameters }
+    return nil
+  }
+
+  public static func == (a: PathPaint, b: PathPaint) -> Bool {
+    a.mesh === b.mesh && a.stroke == b.stroke
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(mesh))
+    hasher.combine(stroke)
+  }
+}
+
+extension FrameBuilder {
+  /// Whether shape layers draw on the GPU (`LAMINA_SHAPES=cairo` draws
+  /// them with Cairo instead, for comparisons; tests of the Cairo path set
+  /// it off around themselves).
+  package nonisolated(unsafe) static var shapesOnGPUByDefault =
+    ProcessInfo.processInfo.environment["LAMINA_SHAPES"] != "cairo"
+
+  /// A `CAShapeLayer`'s fill and stroke as path items: meshes from the
+  /// cache, this frame's colors and stroke parameters. False when the
+  /// GPU path cannot draw the layer (a path too complex for the budget, a
+  /// dash pattern longer than the shader's, a stroke wider than twice a
+  /// curve's tightest bend, which folds over itself), which Cairo then draws.
+  func appendPathItems(
+    _ layer: CAShapeLayer, toTarget: CATransform3D, into commands: inout [DrawCommand]
+  ) -> Bool {
+    guard let style = ShapeStyle(layer) else { return true }
+    let area = layer.bounds.isEmpty ? style.path.boundingBox : layer.bounds
+    let level = PathFlattening.level(forScale: Self.largestStretch(toTarget, area))
+    let cache = PathGeometryCache.shared
+    var items: [DrawItem] = []
+    if let fill = style.fillColor {
+      guard let mesh = cache.fill(style.path, evenOdd: style.fillRule == .evenOdd, level: level)
+      else { return false }
+      if !mesh.indices.isEmpty,
+        var item = makeItem(
+          .path(PathPaint(geometry: .fill(mesh))), rect: mesh.bounds, uv: (0, 0, 0, 0),
+          toTarget: toTarget, color: premultiplied(fill, opacity: 1), name: layer.name)
+      {
+        // At a sharp corner the antialiasing ribbon reaches past the pixel
+        // the bounds add (the metamorphic finding partial-redraw seed
+        // 778500: a spike's faint pixel outside the damage stayed when
+        // the shape moved).
+        let b = item.bounds
+        let grow = FillTessellator.boundsReach - 1
+        item.bounds = PixelRect(
+          x: b.x - grow, y: b.y - grow, width: b.width + 2 * grow, height: b.height + 2 * grow
+        ).intersection(targetBounds)
+        items.append(item)
+      }
+    }
+    if let stroke = style.strokeColor {
+      guard
+        let mesh = cache.stroke(
+          style.path, join: style.lineJoin, miterLimit: style.miterLimit, level: level),
+        let parameters = StrokeParameters(style, length: mesh.length),
+        Double(style.lineWidth) / 2 < mesh.tightestBend
+      else { return false }
+      let rect = mesh.bounds(halfWidth: Double(style.lineWidth) / 2)
+      if !mesh.indices.isEmpty, !rect.isNull,
+        let item = makeItem(
+          .path(PathPaint(geometry: .stroke(mesh, parameters))), rect: rect, uv: (0, 0, 0, 0),
+          toTarget: toTarget,
+          color: premultiplied(stroke, opacity: parameters.coverageScale), name: layer.name)
+      {
+        items.append(item)
+      }
+    }
+    commands += items.map { .item($0) }
+    return true
+  }
+}
+
+extension DrawItem {
+  /// False for items whose material is not a fill of their rect (paths):
+  /// clipping cannot cut them by shrinking the rect.
+  var fillsItsRect: Bool {
+    if case .path = material { return false }
+    return true
+  }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Lamina
+
+/// A vertex of a fill mesh (64 bytes). Boundary-ribbon vertices carry the
+/// lines of their boundary edge and of its two neighbours (`a·x + b·y + c`,
+/// positive inside, unit normal; the neighbours' `w` holds their corner
+/// weight, see `FillTessellator`); interior vertices carry zeros there.
+package struct FillVertex: Equatable {
+  /// The vertex in the layer's plane (points).
+  package var position: SIMD2<Float>
+  /// Where the vertex moves, in screen pixels along this direction of the
+  /// plane (the vertex shader turns pixels into points through the
+  /// layer's transform): the ribbon's reach around the edge, or the
+  /// interior's overlap of its neighbours.
+  package var extrude: SIMD2<Float>
+  package var own: SIMD4<Float>
+  package var prev: SIMD4<Float>
+  package var next: SIMD4<Float>
+}
+
+/// A vertex of a stroke mesh (72 bytes). The vertex shader places it from
+/// the line width, the caps and the trim of the frame, so that one mesh
+/// serves every width, cap, dash pattern, `strokeStart` and `strokeEnd`.
+package struct StrokeVertex: Equatable {
+  /// The point of the path the piece is built around: a segment's end,
+  /// or the vertex of a join or a dot.
+  package var base: SIMD2<Float>
+  /// A segment's direction (unit); a join's incoming direction.
+  package var tangent: SIMD2<Float>
+  /// A join's incoming and outgoing directions; a segment's neighbours'
+  /// directions, the one before it and the one after it (zero where there
+  /// is none: the segment's end is the subpath's).
+  package var tangents: SIMD4<Float>
+  /// A segment's corner: along (-1 start, +1 end) and across (±1); a
+  /// wedge's fan point (0 the vertex, 1…5 around it); a dot's corner.
+  package var corner: SIMD2<Float>
+  /// Arc lengths: a segment's start and end, or a join's or dot's position.
+  package var range: SIMD2<Float>
+  /// The arc lengths where the vertex's subpath starts and ends.
+  package var subpath: SIMD2<Float>
+  /// `StrokePiece` raw value, and flags (`StrokeMesher.closedFlag` and,
+  /// for segments, the ends cut along a bisector and the corner flag).
+  package var kind: SIMD2<Float>
+  /// A segment's path direction at its start and end, as angles (radians)
+  /// from its own direction toward its left normal: a cap where a trim or
+  /// a dash cuts the segment is square to the direction interpolated
+  /// between them (the curve's tangent, not the chord's). Zero elsewhere.
+  package var capAngles: SIMD2<Float>
+}
+
+/// What a stroke vertex belongs to.
+enum StrokePiece: Float {
+  case segment = 0
+  case roundJoin = 1
+  case bevelJoin = 3
+  /// A subpath of zero length: a dot with round or square caps.
+  case dot = 4
+}
+
+/// Geometry of one path, built once and drawn in any frame at any scale in
+/// its octave: the vertices and triangles the GPU keeps in a buffer.
+package protocol PathMesh: AnyObject {
+  /// Bytes of vertices and indices (for the cache's budget).
+  var byteCount: Int { get }
+  var indices: [UInt32] { get }
+  /// The bytes of the vertices as the GPU takes them.
+  func withVertexBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R
+}
+
+/// The fill of a path: a ribbon around the boundary of the filled region
+/// (antialiased, drawn first) and the region's interior (drawn after, where
+/// the ribbon did not draw).
+package final class FillMesh: PathMesh {
+  /// The parts, drawn in this order by a program each.
+  package enum Group: Int, CaseIterable {
+    /// Ribbon pieces whose corners turn little: their own edge decides.
+    case smoothRibbon
+    /// Ribbon pieces at corners: combined with the neighbouring edges.
+    case cornerRibbon
+    case interior
+  }
+
+  let vertices: [FillVertex]
+  package let indices: [UInt32]
+  /// Each group's range of `indices`, in `Group` order.
+  package let groups: [Range<Int>]
+  /// The filled region's bounds in the layer's plane.
+  let bounds: CGRect
+
+  init(vertices: [FillVertex], indices: [UInt32], groups: [Range<Int>], bounds: CGRect) {
+    self.vertices = vertices
+    self.indices = indices
+    self.groups = groups
+    self.bounds = bounds
+  }
+
+  package var byteCount: Int {
+    vertices.count * MemoryLayout<FillVertex>.stride + indices.count * 4
+  }
+
+  package func withVertexBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    try vertices.withUnsafeBytes(body)
+  }
+}
+
+/// The stroke of a path: a quad per segment, a fan per wedge, a quad per
+/// dot, each vertex carrying its arc length, so that trims and dashes are
+/// decided per fragment.
+package final class StrokeMesh: PathMesh {
+  /// The pieces of one kind, drawn by one program each (llvmpipe runs
+  /// every side of a branch, so a shader does one kind's work only).
+  package enum Group: Int, CaseIterable {
+    case segments, cornerSegments, roundJoins, bevelJoins, dots
+  }
+
+  let vertices: [StrokeVertex]
+  package let indices: [UInt32]
+  /// Each group's range of `indices`, in `Group` order.
+  package let groups: [Range<Int>]
+  /// The path's length (all subpaths, closing segments included).
+  let length: Double
+  /// The bounds of the path's points (the stroke reaches `reach(halfWidth:)` beyond).
+  let pointBounds: CGRect
+  /// The longest miter of the mesh's joins, in half line widths (1 without miters).
+  let miterFactor: Double
+  /// Where each subpath starts and ends along the path, and whether it is closed.
+  let subpaths: [(start: Double, end: Double, closed: Bool)]
+  /// The tightest bend inside a curve (`FlatContour.tightestBend`): a
+  /// stroke wider than twice it folds over itself there, which the
+  /// per-segment coverage does not draw as one union (Cairo draws those).
+  var tightestBend = Double.infinity
+
+  init(
+    vertices: [StrokeVertex], indices: [UInt32], groups: [Range<Int>], length: Double,
+    pointBounds: CGRect, miterFactor: Double, subpaths: [(start: Double, end: Double, closed: Bool)]
+  ) {
+    self.vertices = vertices
+    self.indices = indices
+    self.groups = groups
+    self.length = length
+    self.pointBounds = pointBounds
+    self.miterFactor = miterFactor
+    self.subpaths = subpaths
+  }
+
+  /// What the stroke can cover, for a half line width: the points grown
+  /// by the longest miter (or the caps, which reach a half width past any
+  /// point; a square cap's corner √2 of it).
+  func bounds(halfWidth r: Double) -> CGRect {
+    let reach = r * max(miterFactor, 2.0.squareRoot())
+    return pointBounds.insetBy(dx: -reach, dy: -reach)
+  }
+
+  package var byteCount: Int {
+    vertices.count * MemoryLayout<StrokeVertex>.stride + indices.count * 4
+  }
+
+  package func withVertexBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    try vertices.withUnsafeBytes(body)
+  }
+}

@@ -1,0 +1,378 @@
+import CEGL
+import CGLES3
+import Foundation
+import LaminaFrame
+import LaminaPlan
+
+/// Creating, filling, copying and deleting GL objects. Deleting an object
+/// that is bound unbinds it in GL; the cache follows.
+extension GLDevice {
+  /// Makes the device's context current where another one is (objects are
+  /// deleted from the context that made them); false when it is gone.
+  func makeOwnContextCurrent() -> Bool {
+    guard let context else { return false }
+    if eglGetCurrentContext() != context.context { context.makeCurrent() }
+    return true
+  }
+
+  // MARK: Textures
+
+  /// An RGBA8 texture of `width`×`height` with immutable storage and no pixels.
+  func makeTexture(width: Int, height: Int) -> GLuint {
+    var texture: GLuint = 0
+    glGenTextures(1, &texture)
+    bindTextureForEditing(texture)
+    glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+    return texture
+  }
+
+  /// A texture holding `pixels` (premultiplied RGBA rows, 4-byte aligned);
+  /// mipmapped when asked.
+  func uploadTexture(_ pixels: [UInt8], width: Int, height: Int, mipmaps: Bool) throws -> GLuint {
+    var texture: GLuint = 0
+    glGenTextures(1, &texture)
+    bindTextureForEditing(texture)
+    setUnpackAlignment(4)
+    timed(\.uploads) {
+      pixels.withUnsafeBytes { raw in
+        glTexImage2D(
+          GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0,
+          GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), raw.baseAddress)
+      }
+      if mipmaps { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
+    }
+    counters.textureUploads += 1
+    try check("texture upload")
+    return texture
+  }
+
+  /// Whether ramps are 32-bit floats (filterable with OES_texture_float_linear),
+  /// else half floats (filterable in GLES 3.0): both finer than 8 bits.
+  var rampBytesPerTexel: Int { supports("GL_OES_texture_float_linear") ? 16 : 8 }
+
+  /// A `width`×1 float RGBA texture holding `texels` (RGBA floats): a
+  /// gradient's color ramp (see `rampBytesPerTexel`).
+  func uploadRampTexture(_ texels: [Float], width: Int) throws -> GLuint {
+    var texture: GLuint = 0
+    glGenTextures(1, &texture)
+    bindTextureForEditing(texture)
+    setUnpackAlignment(4)
+    timed(\.uploads) {
+      texels.withUnsafeBytes { raw in
+        glTexImage2D(
+          GLenum(GL_TEXTURE_2D), 0, rampBytesPerTexel == 16 ? GL_RGBA32F : GL_RGBA16F,
+          GLsizei(width), 1, 0, GLenum(GL_RGBA),
+          GLenum(GL_FLOAT), raw.baseAddress)
+      }
+    }
+    counters.textureUploads += 1
+    counters.rampUploads += 1
+    try check("gradient ramp upload")
+    return texture
+  }
+
+  /// Builds the mipmaps of `texture` from its level 0.
+  func generateMipmaps(_ texture: GLuint) {
+    bindTextureForEditing(texture)
+    timed(\.uploads) { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
+  }
+
+  /// A texture whose storage is an EGL image (a dma-buf), through
+  /// `glEGLImageTargetTexture2DOES` (`attach`).
+  func makeTexture(
+    eglImage: EGLImageKHR, attach: PFNGLEGLIMAGETARGETTEXTURE2DOESPROC
+  ) -> GLuint {
+    var texture: GLuint = 0
+    glGenTextures(1, &texture)
+    bindTextureForEditing(texture)
+    attach(GLenum(GL_TEXTURE_2D), eglImage)
+    return texture
+  }
+
+  func deleteTexture(_ id: GLuint) {
+    guard id != 0, makeOwnContextCurrent() else { return }
+    var texture = id
+    glDeleteTextures(1, &texture)
+    for unit in textures.indices where textures[unit] == id { textures[unit] = 0 }
+  }
+
+  // MARK: Samplers
+
+  /// A sampler with the given filters, clamped at the edges.
+  func makeSampler(minFilter: Int32, magFilter: Int32) -> GLuint {
+    var sampler: GLuint = 0
+    glGenSamplers(1, &sampler)
+    glSamplerParameteri(sampler, GLenum(GL_TEXTURE_MIN_FILTER), minFilter)
+    glSamplerParameteri(sampler, GLenum(GL_TEXTURE_MAG_FILTER), magFilter)
+    glSamplerParameteri(sampler, GLenum(GL_TEXTURE_WRAP_S), GL_CLAMP_TO_EDGE)
+    glSamplerParameteri(sampler, GLenum(GL_TEXTURE_WRAP_T), GL_CLAMP_TO_EDGE)
+    return sampler
+  }
+
+  func deleteSampler(_ id: GLuint) {
+    guard id != 0, makeOwnContextCurrent() else { return }
+    var sampler = id
+    glDeleteSamplers(1, &sampler)
+    for unit in samplers.indices where samplers[unit] == id { samplers[unit] = 0 }
+  }
+
+  // MARK: Framebuffers
+
+  /// A framebuffer drawing into `texture`; left bound.
+  func makeFramebuffer(texture: GLuint, width: Int, height: Int) throws -> GLuint {
+    var framebuffer: GLuint = 0
+    glGenFramebuffers(1, &framebuffer)
+    bindFramebuffer(framebuffer)
+    glFramebufferTexture2D(
+      GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_TEXTURE_2D), texture, 0)
+    try checkComplete(framebuffer, width, height)
+    return framebuffer
+  }
+
+  /// A framebuffer drawing into a new multisampled renderbuffer; left bound.
+  func makeMultisampledFramebuffer(width: Int, height: Int, samples: Int) throws -> (
+    framebuffer: GLuint, renderbuffer: GLuint
+  ) {
+    var renderbuffer: GLuint = 0
+    glGenRenderbuffers(1, &renderbuffer)
+    bindRenderbuffer(renderbuffer)
+    glRenderbufferStorageMultisample(
+      GLenum(GL_RENDERBUFFER), GLsizei(samples), GLenum(GL_RGBA8), GLsizei(width),
+      GLsizei(height))
+    var framebuffer: GLuint = 0
+    glGenFramebuffers(1, &framebuffer)
+    bindFramebuffer(framebuffer)
+    glFramebufferRenderbuffer(
+      GLenum(GL_FRAMEBUFFER), GLenum(GL_COLOR_ATTACHMENT0), GLenum(GL_RENDERBUFFER), renderbuffer)
+    do {
+      try checkComplete(framebuffer, width, height)
+    } catch {
+      deleteFramebuffer(framebuffer)
+      deleteRenderbuffer(renderbuffer)
+      throw error
+    }
+    return (framebuffer, renderbuffer)
+  }
+
+  private func checkComplete(_ framebuffer: GLuint, _ width: Int, _ height: Int) throws {
+    let status = glCheckFramebufferStatus(GLenum(GL_FRAMEBUFFER))
+    guard status == GLenum(GL_FRAMEBUFFER_COMPLETE) else {
+      throw RendererError.incompleteFramebuffer(status: Int(status), width: width, height: height)
+    }
+  }
+
+  func deleteFramebuffer(_ id: GLuint) {
+    guard id != 0, makeOwnContextCurrent() else { return }
+    var framebuffer = id
+    glDeleteFramebuffers(1, &framebuffer)
+    if drawFramebuffer == id { drawFramebuffer = 0 }
+    if readFramebuffer == id { readFramebuffer = 0 }
+  }
+
+  func deleteRenderbuffer(_ id: GLuint) {
+    guard id != 0, makeOwnContextCurrent() else { return }
+    var buffer = id
+    glDeleteRenderbuffers(1, &buffer)
+    if renderbuffer == id { renderbuffer = 0 }
+  }
+
+  /// Copies `source` (pixels of the read framebuffer `from`) to `destination`
+  /// of the draw framebuffer `to`, same size, nearest. Blits obey the
+  /// scissor: it is lifted.
+  func blit(from: GLuint, _ source: PixelRect, to: GLuint, _ destination: PixelRect) {
+    bindReadFramebuffer(from)
+    bindDrawFramebuffer(to)
+    setScissor(nil)
+    timed(\.draws) {
+      glBlitFramebuffer(
+        GLint(source.x), GLint(source.y), GLint(source.maxX), GLint(source.maxY),
+        GLint(destination.x), GLint(destination.y), GLint(destination.maxX),
+        GLint(destination.maxY), GLbitfield(GL_COLOR_BUFFER_BIT), GLenum(GL_NEAREST))
+    }
+  }
+
+  // MARK: Pixels
+
+  /// `GL_BGRA_EXT`, which `GL_EXT_read_format_bgra` lets `readPixels` write.
+  static let bgra: Int32 = 0x80E1
+
+  /// Reads `rect` of framebuffer `framebuffer` into `buffer`, as RGBA or (with
+  /// `GL_EXT_read_format_bgra`) BGRA bytes, rows `rowLength` pixels apart
+  /// (0: tightly packed).
+  package func readPixels(
+    _ rect: PixelRect, of framebuffer: GLuint, bgra: Bool = false, rowLength: Int = 0,
+    into buffer: UnsafeMutableRawPointer
+  ) {
+    bindReadFramebuffer(framebuffer)
+    if packAlignment != 4 {
+      glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
+      packAlignment = 4
+      counters.stateChanges += 1
+    }
+    if packRowLength != GLint(rowLength) {
+      glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), GLint(rowLength))
+      packRowLength = GLint(rowLength)
+      counters.stateChanges += 1
+    }
+    glReadPixels(
+      GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height),
+      GLenum(bgra ? Self.bgra : GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer)
+  }
+
+  private func setUnpackAlignment(_ value: GLint) {
+    guard unpackAlignment != value else { return }
+    glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), value)
+    unpackAlignment = value
+    counters.stateChanges += 1
+  }
+
+  // MARK: Buffers and vertex arrays
+
+  /// One attribute of a vertex format: `count` components of `type` at
+  /// `offset` bytes into each vertex.
+  struct Attribute {
+    var index: GLuint
+    var count: GLint
+    var type: Int32
+    var normalized: Bool
+    var offset: Int
+  }
+
+  /// A vertex array reading `attributes` from a new vertex buffer of
+  /// `stride`-byte vertices, with a new element buffer.
+  func makeVertexArray(stride: Int, attributes: [Attribute]) -> (
+    array: GLuint, vertices: GLuint, indices: GLuint
+  ) {
+    var array: GLuint = 0
+    glGenVertexArrays(1, &array)
+    bindVertexArray(array)
+    var buffers = [GLuint](repeating: 0, count: 2)
+    glGenBuffers(2, &buffers)
+    bindArrayBuffer(buffers[0])
+    bindElementBuffer(buffers[1])
+    for a in attributes {
+      glEnableVertexAttribArray(a.index)
+      glVertexAttribPointer(
+        a.index, a.count, GLenum(a.type), GLboolean(a.normalized ? GL_TRUE : GL_FALSE),
+        GLsizei(stride), UnsafeRawPointer(bitPattern: a.offset))
+    }
+    return (array, buffers[0], buffers[1])
+  }
+
+  /// A vertex array with no attributes (full-target passes).
+  func makeEmptyVertexArray() -> GLuint {
+    var array: GLuint = 0
+    glGenVertexArrays(1, &array)
+    return array
+  }
+
+  /// Fills the vertex buffer `vertices` and the element buffer of vertex
+  /// array `array` (whose element buffer is `indices`).
+  func upload<V>(_ data: [V], indices: [UInt32], array: GLuint, vertices: GLuint, elements: GLuint)
+  {
+    bindVertexArray(array)
+    bindArrayBuffer(vertices)
+    bindElementBuffer(elements)
+    timed(\.uploads) {
+      data.withUnsafeBytes { raw in
+        glBufferData(GLenum(GL_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+      }
+      indices.withUnsafeBytes { raw in
+        glBufferData(
+          GLenum(GL_ELEMENT_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STREAM_DRAW))
+      }
+    }
+    counters.bufferUploads += 2
+  }
+
+  func deleteVertexArray(_ id: GLuint, buffers: [GLuint]) {
+    guard id != 0, makeOwnContextCurrent() else { return }
+    var array = id
+    glDeleteVertexArrays(1, &array)
+    if vertexArray == id { vertexArray = 0 }
+    elementBuffers[id] = nil
+    guard !buffers.isEmpty else { return }
+    glDeleteBuffers(GLsizei(buffers.count), buffers)
+    if let arrayBuffer, buffers.contains(arrayBuffer) { self.arrayBuffer = 0 }
+    // A deleted buffer is unbound from the vertex array in use.
+    if let vertexArray, let bound = elementBuffers[vertexArray], buffers.contains(bound) {
+      elementBuffers[vertexArray] = 0
+    }
+  }
+
+  // MARK: Programs
+
+  /// Compiles and links a program; `name` names it in errors. Sampler
+  /// uniforms `s_image` (or `s_ramp`) and `s_mask` are given units 0 and 1.
+  func makeProgram(vertex: String, fragment: String, name: String) throws -> GLuint {
+    let vs = try compileShader(source: vertex, name: name, GLenum(GL_VERTEX_SHADER))
+    defer { glDeleteShader(vs) }
+    let fs = try compileShader(source: fragment, name: name, GLenum(GL_FRAGMENT_SHADER))
+    defer { glDeleteShader(fs) }
+    let program = glCreateProgram()
+    glAttachShader(program, vs)
+    glAttachShader(program, fs)
+    glLinkProgram(program)
+    var ok: GLint = 0
+    glGetProgramiv(program, GLenum(GL_LINK_STATUS), &ok)
+    guard ok != 0 else {
+      let log = Self.log(program, glGetProgramiv, glGetProgramInfoLog)
+      glDeleteProgram(program)
+      throw RendererError.shaderCompilation(name: name, log: log)
+    }
+    // The program stays in use: the cache knows it.
+    useProgram(program)
+    for (sampler, unit) in [("s_image", 0), ("s_ramp", 0), ("s_mask", 1)] {
+      let location = uniformLocation(program, sampler)
+      if location >= 0 { glUniform1i(location, GLint(unit)) }
+    }
+    return program
+  }
+
+  /// Compiles one shader stage.
+  func compileShader(source: String, name: String, _ kind: GLenum) throws -> GLuint {
+    let shader = glCreateShader(kind)
+    source.withCString { text in
+      var pointer: UnsafePointer<GLchar>? = text
+      glShaderSource(shader, 1, &pointer, nil)
+    }
+    glCompileShader(shader)
+    var ok: GLint = 0
+    glGetShaderiv(shader, GLenum(GL_COMPILE_STATUS), &ok)
+    guard ok != 0 else {
+      let log = Self.log(shader, glGetShaderiv, glGetShaderInfoLog)
+      glDeleteShader(shader)
+      throw RendererError.shaderCompilation(name: name, log: log)
+    }
+    return shader
+  }
+
+  func deleteShader(_ id: GLuint) { glDeleteShader(id) }
+
+  func deleteProgram(_ id: GLuint) {
+    guard id != 0, makeOwnContextCurrent() else { return }
+    glDeleteProgram(id)
+    // A deleted program stays installed until another is used, and its name
+    // may come back for a new one: the cache must not match it.
+    if program == id { program = nil }
+  }
+
+  func uniformLocation(_ program: GLuint, _ name: String) -> GLint {
+    glGetUniformLocation(program, name)
+  }
+
+  private static func log(
+    _ object: GLuint,
+    _ getiv: (GLuint, GLenum, UnsafeMutablePointer<GLint>?) -> Void,
+    _ getLog: (GLuint, GLsizei, UnsafeMutablePointer<GLsizei>?, UnsafeMutablePointer<GLchar>?) ->
+      Void
+  ) -> String {
+    var length: GLint = 0
+    getiv(object, GLenum(GL_INFO_LOG_LENGTH), &length)
+    guard length > 0 else { return "(no log)" }
+    var buffer = [GLchar](repeating: 0, count: Int(length))
+    getLog(object, length, nil, &buffer)
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}

@@ -1,0 +1,68 @@
+import CGLES3
+import Foundation
+import LaminaFrame
+import LaminaPlan
+
+/// The gradient programs (`gradient.frag`): one per kind, and per kind a
+/// variant that declares the advanced blend equations (compositingFilter),
+/// compiled on first use. llvmpipe evaluates every side of a branch, so a
+/// kind's program carries only its own math. The stops are a ramp texture
+/// (`TextureCache.ramp`), so one program serves every stop count.
+final class GradientProgram {
+  private struct Key: Hashable {
+    var kind: GradientPaint.Kind
+    var blend: Bool
+  }
+
+  private let device: GLDevice
+  /// Whether the GPU has KHR_blend_equation_advanced (else no blend variant).
+  private let advanced: Bool
+  private var programs: [Key: GLProgram] = [:]
+
+  init(device: GLDevice, advanced: Bool) {
+    self.device = device
+    self.advanced = advanced
+  }
+
+  /// The define that selects `kind` in gradient.glsl.
+  static func define(_ kind: GradientPaint.Kind) -> String {
+    switch kind {
+    case .axial: return "GRADIENT_AXIAL"
+    case .radial: return "GRADIENT_RADIAL"
+    case .conic: return "GRADIENT_CONIC"
+    }
+  }
+
+  /// The program of a kind (declaring the blend equations when `blend`).
+  func program(kind: GradientPaint.Kind, blend: Bool) throws -> GLProgram {
+    let key = Key(kind: kind, blend: blend && advanced)
+    if let program = programs[key] { return program }
+    var defines = [Self.define(kind)]
+    if key.blend { defines.append("BLEND_ADVANCED") }
+    let program = try GLProgram(
+      vertex: "quad.vert.glsl", fragment: "gradient.frag.glsl", defines: defines, device: device)
+    programs[key] = program
+    return program
+  }
+
+  /// Sets `paint`'s uniforms on `program`, which must be the one in use
+  /// (a gradient program, or an effect program's gradient variant), and
+  /// binds its ramp (on unit 0, with `sampler`).
+  static func set(
+    _ paint: GradientPaint, on program: GLProgram, ramp: GLuint, sampler: GLuint,
+    device: GLDevice
+  ) throws {
+    guard device.program == program.id else {
+      throw RendererError.glStateMismatch(
+        during: "setting gradient uniforms",
+        differences: ["program \(program.id) is not in use (\(device.program ?? 0) is)"])
+    }
+    let (lower, upper) = paint.span
+    let n = Float(GradientPaint.rampWidth)
+    // u = ((t − lower) / (upper − lower) · (n − 1) + 0.5) / n.
+    let scale = (n - 1) / (n * (upper - lower))
+    device.setUniform(program.uniform("u_params"), paint.parameters)
+    device.setUniform(program.uniform("u_ramp"), scale, 0.5 / n - lower * scale)
+    device.bindTexture(ramp, unit: 0, sampler: sampler)
+  }
+}

@@ -1,0 +1,304 @@
+import CGLES3
+import Foundation
+import Lamina
+import LaminaFrame
+import LaminaPlan
+
+/// Runs frame plans on the GL device: it holds what the passes need on the
+/// GPU (programs, vertex streams, image textures, the offscreen pool, the
+/// caches of rasters, masks and shadows, `CAOpenGLLayer` framebuffers) and
+/// turns each step into device calls. It decides nothing about the frame:
+/// the plan says what to draw where; the executor only finds the objects.
+package final class PlanExecutor {
+  let context: GPUContext
+  package let device: GLDevice
+  let samples: Int
+  package let programs: ProgramSet
+  package let textures: TextureCache
+  package let streams: VertexStreams
+  /// Idle offscreen targets, reused across passes and frames.
+  let pool: TargetPool
+  /// Rasterized subtrees (`shouldRasterize`), kept across frames.
+  let rasterCache = RasterCache()
+  /// Masks and the layers they mask, and blurred shadows, by the signature
+  /// of their draw lists: a mask that moves over unchanged content renders
+  /// only itself again.
+  let maskCache = RasterCache(maxEntries: 32, maxPixels: 8 << 20)
+  /// Framebuffers of `CAOpenGLLayer`s.
+  let openGLLayers = OpenGLLayerTargets()
+  /// Path programs and the meshes of shape layers (`PlanExecutor+Paths.swift`).
+  let paths: PathResources
+  /// Textures of dma-buf frames.
+  lazy var dmabufImport = DMABufImport(display: context.display, device: device)
+
+  package init(context: GPUContext, samples: Int, maxTextureSize: Int, pool: TargetPool) throws {
+    self.context = context
+    device = context.device
+    self.samples = samples
+    self.pool = pool
+    programs = try ProgramSet(device: device)
+    textures = TextureCache(maxTextureSize: maxTextureSize, device: device)
+    streams = VertexStreams(device: device)
+    paths = PathResources(device: device)
+  }
+
+  /// The physical targets of a plan being run, by `TargetID.index`.
+  struct Bound {
+    var targets: [RenderTarget?]
+  }
+
+  /// Runs every step of `plan`; `output` sees the canvas after each finished
+  /// tile or damaged rect. Pooled targets go back to the pool after their
+  /// last use; with the check mode on, GL's state is compared with the
+  /// device's cache after every pass.
+  package func run(
+    _ plan: FramePlan, canvas: RenderTarget, output: (RenderTarget, OutputStep) throws -> Void
+  ) throws {
+    var bound = Bound(targets: [RenderTarget?](repeating: nil, count: plan.targets.count))
+    bound.targets[FramePlan.canvas.index] = canvas
+    for (i, step) in plan.steps.enumerated() {
+      switch step {
+      case .draw(let pass): try draw(pass, plan, &bound)
+      case .copy(let copy): try self.copy(copy, plan, &bound)
+      case .effect(let effect): try run(effect, plan, &bound)
+      case .openGLLayer(let step): try drawOpenGLLayer(step, plan, &bound)
+      case .output(let step):
+        canvas.resolve()
+        try output(canvas, step)
+      }
+      if case .output = step {} else { device.counters.passes += 1 }
+      try device.verify("pass \(i) of the frame plan (\(Self.label(step)))")
+      for id in plan.releases[i] {
+        if let target = bound.targets[id.index] { pool.give(target) }
+        bound.targets[id.index] = nil
+      }
+    }
+  }
+
+  private static func label(_ step: PlanStep) -> String {
+    switch step {
+    case .draw(let pass): return "draw: \(pass.label)"
+    case .copy(let copy): return "copy: \(copy.label)"
+    case .effect(let effect): return "effect \(effect.kind)"
+    case .openGLLayer: return "CAOpenGLLayer"
+    case .output(let output): return "output \(output.tile)"
+    }
+  }
+
+  /// The physical target of `id`: from the pool or a cache the first time.
+  /// A target read before any step drew it is a planner defect: it throws
+  /// rather than show what a reused target held.
+  private func target(
+    _ id: TargetID, _ plan: FramePlan, _ bound: inout Bound, reading: Bool = false
+  ) throws -> RenderTarget {
+    if let target = bound.targets[id.index] { return target }
+    let planned = plan.targets[id.index]
+    if reading && planned.isAllocated {
+      throw RendererError.missingTarget("a pass reads \(id) (\(planned.label)) before any drew it")
+    }
+    func fresh() throws -> RenderTarget {
+      try pool.take(
+        width: planned.width, height: planned.height, samples: samples, device: device)
+    }
+    let target: RenderTarget
+    switch planned.role {
+    case .canvas, .pooled:
+      target = try fresh()
+    case .cached(let key, let hit):
+      if hit {
+        guard let cached = maskCache.target(key) else {
+          throw RendererError.missingTarget("\(id) (\(planned.label)) is not in the cache")
+        }
+        target = cached
+      } else {
+        target = try fresh()
+        if let replaced = maskCache.insert(key, target) { pool.give(replaced) }
+      }
+    case .raster(let key, let hit):
+      if hit {
+        guard let cached = rasterCache.target(key) else {
+          throw RendererError.missingTarget(
+            "\(id) (\(planned.label)) is not in the raster cache")
+        }
+        target = cached
+      } else {
+        target = try fresh()
+        if let replaced = rasterCache.insert(key, target) { pool.give(replaced) }
+        device.counters.rasterizations += 1
+      }
+    case .openGLLayer(let key):
+      guard let held = openGLLayers.targets[key]?.target else {
+        throw RendererError.missingTarget("\(id) (\(planned.label)) has no framebuffer")
+      }
+      target = held
+    }
+    bound.targets[id.index] = target
+    return target
+  }
+
+  // MARK: Draw passes
+
+  /// A texture and the sampler it is read with.
+  private struct Sampled {
+    var texture: GLuint
+    var sampler: GLuint
+  }
+
+  private func sampled(
+    _ source: TextureSource, _ sampler: SamplerKey?, _ plan: FramePlan, _ bound: inout Bound
+  ) throws -> Sampled {
+    let key = sampler ?? FramePlanner.nearest
+    let texture: GLuint
+    switch source {
+    case .image(let index): texture = try textures.texture(for: plan.images[index], sampler: key)
+    case .target(let id):
+      let target = try target(id, plan, &bound, reading: true)
+      target.resolve()
+      texture = target.texture
+    case .dmabuf(let frame): texture = try dmabufImport.texture(for: frame, context: context)
+    }
+    return Sampled(texture: texture, sampler: textures.sampler(key))
+  }
+
+  private func draw(_ pass: DrawPass, _ plan: FramePlan, _ bound: inout Bound) throws {
+    // What the batches sample comes first: uploads and resolves happen
+    // before the target is bound.
+    var inputs: [(texture: Sampled?, mask: Sampled?)] = []
+    for batch in pass.batches {
+      var texture = try batch.texture.map { try sampled($0, batch.sampler, plan, &bound) }
+      if let paint = batch.paint {
+        // A gradient samples its ramp on unit 0 (it has no other texture).
+        texture = Sampled(
+          texture: try textures.ramp(for: paint),
+          sampler: textures.sampler(batch.sampler ?? FramePlanner.linear))
+      }
+      inputs.append((texture, try batch.mask.map { try sampled($0, batch.sampler, plan, &bound) }))
+    }
+    let target = try target(pass.target, plan, &bound)
+    if context.debugOutput { device.pushDebugGroup(pass.label) }
+    defer { if context.debugOutput { device.popDebugGroup() } }
+    let area = pass.viewport ?? target.rect
+    device.bindFramebuffer(target.drawFramebuffer)
+    device.setViewport(area)
+    device.setScissor(pass.scissor ?? pass.viewport)
+    if let clear = pass.clear { device.clear(clear) }
+    streams.upload(pass.geometry)
+    // Region pixels → clip space: the region's origin lands on the
+    // viewport's origin; its row 0 holds the region's top row.
+    let (w, h) = (Float(area.width), Float(area.height))
+    let region = pass.region
+    let viewport = SIMD4(2 / w, 2 / h, -2 * Float(region.x) / w - 1, -2 * Float(region.y) / h - 1)
+    var prepared: Set<GLuint> = []
+    for (batch, input) in zip(pass.batches, inputs) {
+      device.setBlending(true, mode: batch.blend)
+      if let path = batch.path {
+        try drawPaths(path, blend: batch.blend, into: target, viewport: viewport)
+        continue
+      }
+      device.setDepthTest(false)
+      if case .composite = batch.blend { device.blendBarrier() }
+      streams.bind(effectFormat: batch.usesEffectVertices)
+      let program = try programs.program(batch.program)
+      device.useProgram(program.id)
+      if prepared.insert(program.id).inserted {
+        device.setUniform(program.viewport, viewport)
+        if program.canvasOrigin >= 0 {
+          // gl_FragCoord counts from the target's corner, not the viewport's.
+          device.setUniform(
+            program.canvasOrigin, Float(region.x - area.x), Float(region.y - area.y))
+        }
+      }
+      if let paint = batch.paint, let ramp = input.texture {
+        try GradientProgram.set(
+          paint, on: program, ramp: ramp.texture, sampler: ramp.sampler, device: device)
+      } else if let texture = input.texture {
+        device.bindTexture(texture.texture, unit: 0, sampler: texture.sampler)
+      }
+      if let mask = input.mask { device.bindTexture(mask.texture, unit: 1, sampler: mask.sampler) }
+      device.drawTriangles(indexCount: batch.indexCount, firstIndex: batch.firstIndex)
+    }
+    device.setDepthTest(false)
+    target.didDraw(pass.scissor ?? pass.viewport)
+    if pass.clear != nil && pass.target != FramePlan.canvas { device.counters.offscreenPasses += 1 }
+  }
+
+  // MARK: Copies and full-target passes
+
+  private func copy(_ copy: CopyPass, _ plan: FramePlan, _ bound: inout Bound) throws {
+    let source = try target(copy.source, plan, &bound, reading: true)
+    let destination = try target(copy.destination, plan, &bound)
+    // From the texture: a multisampled blit must keep its rect in place.
+    source.resolve()
+    device.blit(
+      from: source.resolveFramebuffer, copy.rect, to: destination.resolveFramebuffer,
+      PixelRect(x: 0, y: 0, width: copy.rect.width, height: copy.rect.height))
+    device.counters.offscreenPasses += 1
+  }
+
+  private func run(_ effect: EffectPass, _ plan: FramePlan, _ bound: inout Bound) throws {
+    var inputs: [RenderTarget] = []
+    for id in effect.inputs {
+      let input = try target(id, plan, &bound, reading: true)
+      input.resolve()
+      inputs.append(input)
+    }
+    let output = try target(effect.output, plan, &bound)
+    device.bindFramebuffer(output.drawFramebuffer)
+    device.setViewport(effect.viewport)
+    device.setScissor(effect.scissor)
+    device.setBlending(false)
+    device.bindVertexArray(streams.empty)
+    let p = programs
+    let program: GLProgram
+    switch effect.kind {
+    case .colorMatrix(let matrix, let bias):
+      program = p.colorMatrix
+      device.useProgram(program.id)
+      device.setUniform(program.uniform("u_matrix"), matrix4Rows: matrix)
+      device.setUniform(program.uniform("u_bias"), bias)
+    case .blur(let dx, let dy, let sigma):
+      program = p.blur
+      device.useProgram(program.id)
+      device.setUniform(program.uniform("u_direction"), dx, dy)
+      device.setUniform(program.uniform("u_sigma"), sigma)
+    case .downsample(let factor):
+      program = p.downsample
+      device.useProgram(program.id)
+      device.setUniform(program.uniform("u_factor"), int: factor)
+    case .upsample(let factor):
+      program = p.upsample
+      device.useProgram(program.id)
+      device.setUniform(program.uniform("u_factor"), Float(factor))
+    case .blend(let mode, _, let x, let y, let opacity):
+      program = p.blendFallback
+      device.useProgram(program.id)
+      device.setUniform(program.uniform("u_origin"), int: x, y)
+      device.setUniform(program.uniform("u_mode"), int: mode)
+      device.setUniform(program.uniform("u_opacity"), opacity)
+    }
+    let sampler = textures.sampler(effect.sampler)
+    for (unit, input) in inputs.enumerated() {
+      device.bindTexture(input.texture, unit: unit, sampler: sampler)
+    }
+    device.drawFullTarget()
+    output.didDraw(effect.scissor ?? effect.viewport)
+    // A blend draws into the pass it interrupts; the others make a target.
+    if case .blend = effect.kind {} else { device.counters.offscreenPasses += 1 }
+  }
+
+  // MARK: Frames
+
+  /// Lets the caches age, keeps what they evict for reuse.
+  package func endFrame() {
+    textures.endFrame()
+    paths.buffers.endFrame()
+    pool.give(rasterCache.endFrame())
+    pool.give(maskCache.endFrame())
+  }
+}
+
+extension PlanExecutor: PlanCaches {
+  package func holdsCachedPass(_ key: Int) -> Bool { maskCache.contains(key) }
+  package func holdsRaster(_ key: Int) -> Bool { rasterCache.contains(key) }
+  package func openGLLayerNeedsDrawing(_ pass: GLLayerPass) -> Bool { openGLLayers.needsDrawing(pass) }
+}

@@ -1,0 +1,438 @@
+import Foundation
+import Lamina
+import LaminaFrame
+
+/// Turns a frame's draw list into a `FramePlan`, without GL. For each tile
+/// (or damaged rect) of the canvas it first plans the passes that make what
+/// the canvas pass samples — groups (inner groups first), masks, filter
+/// chains, blurred shadows, rasterized subtrees, `CAOpenGLLayer` content —
+/// then the canvas pass itself, which a backdrop filter or a blend mode
+/// without blend equations splits: what is drawn so far is copied, the copy
+/// filtered or blended, and the pass goes on. Every pass gets its batches
+/// (`Batcher`). `FramePlan.computeLifetimes` then works out when each
+/// pooled target is last read (it goes back to the pool after that pass)
+/// and the most offscreen memory held at once.
+///
+/// A group is rendered offscreen only when something needs it isolated
+/// (`isolation(of:)`): a group of opacity 1 and nothing else is drawn in
+/// place, and so is a group holding a single plain item, whose opacity is
+/// then multiplied into it.
+package struct FramePlanner {
+  let options: PlanOptions
+  let caches: PlanCaches
+  package var plan: FramePlan
+
+  /// The canvas region the group targets below were made for: groups are
+  /// rendered per region (their targets cover the group within it), and
+  /// shared while it stays the same (the damaged rects of one frame).
+  private var scope: PixelRect?
+  var groupTargets: [Int: TargetID] = [:]
+  /// Texture coordinates of the blurred canvas's far corner, per shadow group.
+  var shadowExtents: [Int: (Float, Float)] = [:]
+  /// What each backdrop group captured, in canvas pixels.
+  var backdropCanvas: [Int: PixelRect] = [:]
+  /// Cache entries (masks, masked content, shadows) used or made this frame.
+  var cachedPasses: [Int: TargetID] = [:]
+  /// The mask atlas being filled (`FramePlanner+Atlas.swift`) and each
+  /// atlas group's slot in it.
+  var atlas: MaskAtlas?
+  var atlasSlots: [Int: PixelRect] = [:]
+  /// The canvas pixels each group's target (or atlas slot) holds: a group
+  /// made for one region (a shadow's canvas) and drawn back in another (a
+  /// clip's) is sampled where that region lies in it.
+  var groupAreas: [Int: PixelRect] = [:]
+  private var rasters: [Int: TargetID] = [:]
+  /// Each image's index in `plan.images`.
+  private var imageIndices: [ObjectIdentifier: Int] = [:]
+  private var openGLLayers: [ObjectIdentifier: TargetID] = [:]
+  /// Ids of the groups made for blended items without the blend equations
+  /// (negative, so that they never meet the frame builder's).
+  var fallbackGroupID = 0
+
+  /// A planner for a frame of `width`×`height` pixels drawn on a canvas
+  /// target of `canvasWidth`×`canvasHeight` (one tile).
+  package init(
+    width: Int, height: Int, canvasWidth: Int, canvasHeight: Int, options: PlanOptions,
+    caches: PlanCaches
+  ) {
+    self.options = options
+    self.caches = caches
+    plan = FramePlan(width: width, height: height)
+    _ = addTarget(width: canvasWidth, height: canvasHeight, role: .canvas, label: "canvas")
+  }
+
+  // MARK: The canvas
+
+  /// Plans `frame` whole, tile by tile (tiles of the canvas target's size).
+  package mutating func planTiles(_ frame: Frame) {
+    let (tileWidth, tileHeight) = (plan.targets[0].width, plan.targets[0].height)
+    var y = 0
+    while y < frame.height {
+      var x = 0
+      while x < frame.width {
+        let tile = PixelRect(
+          x: x, y: y, width: min(tileWidth, frame.width - x),
+          height: min(tileHeight, frame.height - y))
+        enterScope(tile)
+        prepare(frame.commands, region: tile)
+        drawList(
+          frame.commands, into: FramePlan.canvas, region: tile, clear: frame.background,
+          label: "canvas tile \(tile)")
+        plan.steps.append(
+          .output(
+            OutputStep(
+              tile: tile, rect: PixelRect(x: 0, y: 0, width: tile.width, height: tile.height)))
+        )
+        x += tileWidth
+      }
+      y += tileHeight
+    }
+  }
+
+  /// Plans only `rects` of `frame` (a one-tile canvas): each is cleared and
+  /// drawn scissored, with the whole canvas's mapping, from the commands
+  /// that touch it.
+  package mutating func planDamage(_ frame: Frame, rects: [PixelRect]) {
+    let canvas = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+    for rect in rects {
+      let touching = frame.commands.filter { $0.bounds.intersects(rect) }
+      enterScope(canvas)
+      prepare(touching, region: canvas)
+      drawList(
+        touching, into: FramePlan.canvas, region: canvas, clear: frame.background, scissor: rect,
+        label: "damaged \(rect)")
+      plan.steps.append(.output(OutputStep(tile: rect, rect: rect)))
+    }
+  }
+
+  private mutating func enterScope(_ region: PixelRect) {
+    guard scope != region else { return }
+    scope = region
+    groupTargets = [:]
+    shadowExtents = [:]
+    backdropCanvas = [:]
+    atlasSlots = [:]
+    groupAreas = [:]
+  }
+
+  // MARK: What the passes sample
+
+  /// Plans what `commands` sample, inner groups first, within `region`:
+  /// group targets, rasters, `CAOpenGLLayer` content. Backdrops are
+  /// captured while drawing.
+  mutating func prepare(_ commands: [DrawCommand], region: PixelRect) {
+    // By index, switched on first: items are large, and most need nothing here.
+    for i in commands.indices {
+      switch commands[i] {
+      case .group(let group):
+        guard !group.backdrop, group.bounds.intersects(region) else { continue }
+        prepareGroup(group, region: region)
+      case .item(let item):
+        switch item.material {
+        case .raster(let pass) where item.bounds.intersects(region): prepareRaster(pass)
+        case .openGLLayer(let pass) where item.bounds.intersects(region): prepareOpenGLLayer(pass)
+        default: continue
+        }
+      }
+    }
+    // What these commands' groups put in the atlas is drawn before anything
+    // that samples it.
+    flushAtlas()
+  }
+
+  /// How a group reaches its parent.
+  enum Isolation: Equatable {
+    /// Drawn in place, its commands' opacity multiplied by this.
+    case none(opacity: Float)
+    /// Rendered offscreen, then composited.
+    case offscreen
+  }
+
+  /// A group needs its own target only for what it applies to its rendering
+  /// as a whole: an opacity over overlapping content, a mask, a clip or cut,
+  /// filters, a blur, a blend mode.
+  static func isolation(of group: GroupPass) -> Isolation {
+    if group.mask != nil || group.shadow != nil || group.filter != nil || group.backdrop
+      || group.clip != nil || !group.clipPlanes.isEmpty || group.blend != .sourceOver
+    {
+      return .offscreen
+    }
+    if group.opacity >= 1 { return .none(opacity: 1) }
+    if group.commands.count == 1, case .item(let item) = group.commands[0],
+      item.blend == .sourceOver
+    {
+      return .none(opacity: group.opacity)
+    }
+    return .offscreen
+  }
+
+  /// Plans the rendering of `group` within `region` (its inner groups and
+  /// mask first); a mask's and a masked group's come from the cache when
+  /// their draw lists were rendered before.
+  mutating func prepareGroup(
+    _ group: GroupPass, region: PixelRect, isMask: Bool = false, isolated: Bool = false
+  ) {
+    // Pieces of one group split by depth sorting share its rendering.
+    if groupTargets[group.id] != nil { return }
+    if !isMask && !isolated, case .none = Self.isolation(of: group) {
+      prepare(group.commands, region: region)
+      return
+    }
+    if group.shadow != nil {
+      prepareShadow(group)
+      return
+    }
+    if group.filter != nil {
+      prepareFiltered(group, region: region)
+      return
+    }
+    let area = Self.targetArea(group.bounds, region)
+    guard !area.isEmpty else { return }
+    groupAreas[group.id] = area
+    if !isMask, let mask = group.mask, Self.fitsAtlas(group, area: area) {
+      let contentKey = Self.cacheKey(group.commands, area: area)
+      let maskKey = Self.cacheKey(mask.commands, area: area)
+      if !caches.holdsCachedPass(contentKey) || !caches.holdsCachedPass(maskKey) {
+        deferToAtlas(group, mask: mask, area: area, contentKey: contentKey, maskKey: maskKey)
+        return
+      }
+    }
+    if let mask = group.mask { prepareGroup(mask, region: area, isMask: true) }
+    var key: Int?
+    if isMask || group.mask != nil { key = Self.cacheKey(group.commands, area: area) }
+    let label = "group \(group.id) \(area): \(group.reason)"
+    if let key, let cached = cachedTarget(key, width: area.width, height: area.height, label) {
+      groupTargets[group.id] = cached
+      return
+    }
+    prepare(group.commands, region: area)
+    let target = addTarget(
+      width: area.width, height: area.height,
+      role: key.map { .cached(key: $0, hit: false) } ?? .pooled, label: label)
+    drawList(group.commands, into: target, region: area, clear: .zero, label: label)
+    groupTargets[group.id] = target
+    if let key { cachedPasses[key] = target }
+  }
+
+  /// Where a group's target lies: its bounds in the region, the corner moved
+  /// to even pixels. Derivatives (dFdx, dFdy: the edge and shape coverage)
+  /// are taken over 2×2 pixel quads that start at the target's corner, so a
+  /// target at an odd corner would antialias a layer otherwise than the
+  /// canvas, and otherwise as its siblings move the group's bounds.
+  static func targetArea(_ bounds: PixelRect, _ region: PixelRect) -> PixelRect {
+    bounds.intersection(region).evenCorner
+  }
+
+  /// The target of cache entry `key` when this frame made it already or the
+  /// cache holds it; else nil (it is to be rendered).
+  mutating func cachedTarget(_ key: Int, width: Int, height: Int, _ label: String) -> TargetID? {
+    if let made = cachedPasses[key] { return made }
+    guard caches.holdsCachedPass(key) else { return nil }
+    let target = addTarget(
+      width: width, height: height, role: .cached(key: key, hit: true), label: label)
+    cachedPasses[key] = target
+    return target
+  }
+
+  /// A rasterized subtree: drawn into its cached target unless the cache
+  /// holds its signature.
+  private mutating func prepareRaster(_ pass: RasterPass) {
+    guard rasters[pass.key] == nil else { return }
+    let region = pass.region
+    let label = "raster \(region)"
+    if caches.holdsRaster(pass.key) {
+      rasters[pass.key] = addTarget(
+        width: region.width, height: region.height, role: .raster(key: pass.key, hit: true),
+        label: label)
+      return
+    }
+    prepare(pass.commands, region: region)
+    let target = addTarget(
+      width: region.width, height: region.height, role: .raster(key: pass.key, hit: false),
+      label: label)
+    drawList(pass.commands, into: target, region: region, clear: .zero, label: label)
+    rasters[pass.key] = target
+  }
+
+  /// A `CAOpenGLLayer`'s framebuffer, drawn first when it needs new content.
+  private mutating func prepareOpenGLLayer(_ pass: GLLayerPass) {
+    guard openGLLayers[pass.key] == nil else { return }
+    let target = addTarget(
+      width: pass.width, height: pass.height, role: .openGLLayer(pass.key),
+      label: "CAOpenGLLayer \(pass.layer.name ?? "")")
+    openGLLayers[pass.key] = target
+    if caches.openGLLayerNeedsDrawing(pass) {
+      plan.steps.append(.openGLLayer(OpenGLLayerStep(pass: pass, target: target)))
+    }
+  }
+
+  // MARK: Drawing a list
+
+  /// A draw pass being filled.
+  struct OpenPass {
+    var pass: DrawPass
+    var batcher: Batcher
+  }
+
+  /// Plans drawing `commands` into `target`, which shows `region` at its
+  /// origin: one draw pass, or several where a backdrop or a blend fallback
+  /// reads what was drawn before it.
+  mutating func drawList(
+    _ commands: [DrawCommand], into target: TargetID, region: PixelRect, clear: SIMD4<Float>?,
+    scissor: PixelRect? = nil, viewport: PixelRect? = nil, label: String
+  ) {
+    var open = OpenPass(
+      pass: DrawPass(
+        target: target, region: region, clear: clear, scissor: scissor, viewport: viewport,
+        label: label),
+      batcher: makeBatcher(region))
+    open.batcher.reserve(items: commands.count)
+    draw(commands, into: &open, opacity: 1)
+    close(&open)
+  }
+
+  private mutating func draw(_ commands: [DrawCommand], into open: inout OpenPass, opacity: Float) {
+    let region = open.pass.region
+    for i in commands.indices {
+      switch commands[i] {
+      case .item(let item):
+        guard item.bounds.intersects(region) else { continue }
+        if case .composite = item.blend, !options.blendEquations {
+          close(&open)
+          blendFallback(
+            commands[i], into: open.pass.target, region: region, scissor: open.pass.scissor)
+          continue
+        }
+        add(item, to: &open, opacity: opacity)
+      case .group(let group):
+        guard group.bounds.intersects(region) else { continue }
+        if group.backdrop {
+          close(&open)
+          captureBackdrop(group, from: open.pass.target, region: region)
+          if let item = compositeItem(group, region: region) { add(item, to: &open) }
+          continue
+        }
+        if case .composite = group.blend, !options.blendEquations {
+          close(&open)
+          blendFallback(
+            commands[i], into: open.pass.target, region: region, scissor: open.pass.scissor)
+          continue
+        }
+        if case .none(let inner) = Self.isolation(of: group) {
+          draw(group.commands, into: &open, opacity: opacity * inner)
+          continue
+        }
+        if let item = compositeItem(group, region: region) {
+          add(item, to: &open, opacity: opacity)
+        }
+      }
+    }
+  }
+
+  /// Ends the pass being filled (kept when it clears or draws something)
+  /// and opens its continuation into the same target.
+  private mutating func close(_ open: inout OpenPass) {
+    if open.pass.clear != nil || !open.batcher.isEmpty {
+      var pass = open.pass
+      (pass.batches, pass.geometry) = open.batcher.finish()
+      plan.steps.append(.draw(pass))
+    }
+    open.pass.clear = nil
+    open.pass.batches = []
+    plan.vertexNanoseconds &+= open.batcher.vertexNanoseconds
+    open.batcher = makeBatcher(open.pass.region)
+  }
+
+  private func makeBatcher(_ region: PixelRect) -> Batcher {
+    var batcher = Batcher(
+      batching: options.batching, edgeCoverage: options.edgeCoverage, region: region)
+    batcher.timesVertices = options.timesVertices
+    return batcher
+  }
+
+  private mutating func add(_ item: DrawItem, to open: inout OpenPass, opacity: Float = 1) {
+    guard let resources = resources(for: item.material) else { return }
+    guard opacity < 1 else { return open.batcher.add(item, resources) }
+    var faded = item
+    faded.multiplyOpacity(opacity)
+    open.batcher.add(faded, resources)
+  }
+
+  package static let nearest = SamplerKey(minification: .nearest, magnification: .nearest)
+  package static let linear = SamplerKey(minification: .linear, magnification: .linear)
+
+  /// What a material is drawn with; nil when the target it samples was not
+  /// made (nothing of it lies in the region).
+  private mutating func resources(for material: Material) -> ItemResources? {
+    func target(_ id: TargetID?) -> TextureSource? { id.map { .target($0) } }
+    switch material {
+    case .solid:
+      return ItemResources(program: .solid)
+    case .gradient(let paint):
+      return ItemResources(
+        program: .gradient(paint.kind, blend: false), sampler: Self.linear, paint: paint)
+    case .image(let image, let key):
+      return ItemResources(program: .image, texture: .image(index(of: image)), sampler: key)
+    case .group(let id), .filtered(let id):
+      guard let texture = target(groupTargets[id]) else { return nil }
+      return ItemResources(program: .image, texture: texture, sampler: Self.nearest)
+    case .masked(let id, let mask, let mode):
+      guard let texture = target(groupTargets[id]), let mask = target(groupTargets[mask]) else {
+        return nil
+      }
+      return ItemResources(
+        program: .image, texture: texture, mask: mask, maskMode: mode, sampler: Self.nearest)
+    case .raster(let pass):
+      guard let texture = target(rasters[pass.key]) else { return nil }
+      return ItemResources(program: .image, texture: texture, sampler: Self.linear)
+    case .openGLLayer(let pass):
+      guard let texture = target(openGLLayers[pass.key]) else { return nil }
+      return ItemResources(program: .image, texture: texture, sampler: Self.linear)
+    case .dmabuf(let frame):
+      return ItemResources(program: .image, texture: .dmabuf(frame), sampler: Self.linear)
+    case .path:
+      return ItemResources(program: .path)
+    case .shadow(let id):
+      guard let texture = target(groupTargets[id]) else { return nil }
+      return ItemResources(program: .shadow, texture: texture, sampler: Self.linear)
+    }
+  }
+
+  /// `image`'s index in the plan's images, added on first use.
+  private mutating func index(of image: CGImage) -> Int {
+    let key = ObjectIdentifier(image)
+    if let index = imageIndices[key] { return index }
+    imageIndices[key] = plan.images.count
+    plan.images.append(image)
+    return plan.images.count - 1
+  }
+
+  // MARK: Targets
+
+  /// A new target of the plan.
+  mutating func addTarget(width: Int, height: Int, role: PlannedTarget.Role, label: String)
+    -> TargetID
+  {
+    let id = TargetID(index: plan.targets.count)
+    plan.targets.append(
+      PlannedTarget(id: id, width: width, height: height, role: role, label: label))
+    return id
+  }
+
+  func size(of target: TargetID) -> (width: Int, height: Int) {
+    (plan.targets[target.index].width, plan.targets[target.index].height)
+  }
+
+  package init(options: PlanOptions, caches: PlanCaches, plan: FramePlan, groupTargets: [Int: TargetID] = [:], shadowExtents: [Int: (Float, Float)] = [:], backdropCanvas: [Int: PixelRect] = [:], cachedPasses: [Int: TargetID] = [:], atlas: MaskAtlas? = nil, atlasSlots: [Int: PixelRect] = [:], groupAreas: [Int: PixelRect] = [:]) {
+    self.options = options
+    self.caches = caches
+    self.plan = plan
+    self.groupTargets = groupTargets
+    self.shadowExtents = shadowExtents
+    self.backdropCanvas = backdropCanvas
+    self.cachedPasses = cachedPasses
+    self.atlas = atlas
+    self.atlasSlots = atlasSlots
+    self.groupAreas = groupAreas
+  }
+}
