@@ -69,13 +69,20 @@ public final class Renderer {
   /// when `LAMINA_DUMP_PLAN=1`, the plan is written to standard error.
   public var planObserver: ((FramePlan) -> Void)? = Renderer.defaultPlanObserver
 
-  package let executor: PlanExecutor
-  let pool: TargetPool
-  package var device: GLDevice { executor.device }
+  /// Plans frames and runs them on the context's device.
+  package let runner: FrameRunner
+  package var executor: PlanExecutor { runner.executor }
+  var pool: TargetPool { runner.pool }
+  /// The GL device of the renderer's context (the executor sees it as a
+  /// `GPUDevice`).
+  package var device: GLDevice { context.device }
   /// The image textures (held by the executor).
   package var textures: TextureCache { executor.textures }
   /// The canvas: one tile, kept between frames (a display's retained buffer).
-  package var canvasTarget: RenderTarget?
+  package var canvasTarget: RenderTarget? {
+    get { runner.canvasTarget }
+    set { runner.canvasTarget = newValue }
+  }
   var blendEquationsWanted = true
 
   /// Whether blend modes (`compositingFilter`) use the GPU's advanced blend
@@ -127,16 +134,14 @@ public final class Renderer {
     }
     maxTextureSize = info.maxTextureSize
     maxTileSize = max(16, min(info.maxRenderbufferSize, maxTextureSize, tile))
-    pool = TargetPool(limit: 8, byteBudget: 128 << 20)
-    executor = try PlanExecutor(
-      context: context, samples: samples, maxTextureSize: maxTextureSize, pool: pool)
+    runner = try FrameRunner(
+      device: context.device, samples: samples, maxTextureSize: maxTextureSize)
     try context.device.check("renderer setup")
   }
 
   deinit {
+    // The runner's targets go with it, on this context.
     context.makeCurrent()
-    canvasTarget = nil
-    pool.drain()
   }
 
   /// Writes each frame's plan to standard error when `LAMINA_DUMP_PLAN=1`.
