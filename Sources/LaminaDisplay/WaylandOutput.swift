@@ -1,4 +1,3 @@
-import CEGL
 import CWayland
 import CWaylandProtocols
 import Foundation
