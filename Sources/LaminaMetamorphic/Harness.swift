@@ -49,7 +49,7 @@ package final class Harness {
   }
 
   /// The frame of `scene` at `time`, at the canvas scale or `scale`.
-  package func frame(_ scene: JSON, time: Double, scale: CGFloat? = nil) throws -> Frame {
+  package func frame(_ scene: JSON, time: Double, scale: CGFloat? = nil) throws -> DrawList {
     let loaded = try load(scene)
     var builder = FrameBuilder(
       size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height),

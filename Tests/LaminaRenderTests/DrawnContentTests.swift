@@ -14,7 +14,7 @@ import XCTest
 /// takes what the GPU path renderer cannot), cached, shown as images.
 final class DrawnContentTests: XCTestCase {
   /// A frame of `root` with shape layers drawn by Cairo.
-  private func cairoFrame(_ root: CALayer, size: CGSize) -> Frame {
+  private func cairoFrame(_ root: CALayer, size: CGSize) -> DrawList {
     var builder = FrameBuilder(size: size, scale: 1)
     builder.drawsShapesOnGPU = false
     return builder.build(root: root, background: nil)
