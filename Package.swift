@@ -109,20 +109,37 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LaminaBatchTests", dependencies: ["LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput", "LaminaBatch", "LaminaRender", "LaminaScene"]),
+    // What several test targets share (layers for trees); only tests use it.
+    .target(name: "LaminaTestSupport", dependencies: ["Lamina"], path: "Tests/LaminaTestSupport"),
+    // A test target per stage; each runs alone (`swift test --filter
+    // LaminaFrameTests`). The frame and plan tests link no EGL, GLES or GBM.
+    .testTarget(
+      name: "LaminaFrameTests",
+      dependencies: ["LaminaTestSupport", "LaminaFrame", "LaminaScene", "LaminaDraw", "Lamina"]),
+    .testTarget(
+      name: "LaminaGLTests",
+      dependencies: ["LaminaTestSupport", "LaminaGL", "LaminaPlan", "LaminaFrame", "Lamina", "CEGL", "CGLES3"]),
+    .testTarget(name: "LaminaOutputTests", dependencies: ["LaminaOutput", "LaminaFrame", "Lamina"]),
+    .testTarget(
+      name: "LaminaDisplayTests",
+      dependencies: ["LaminaTestSupport", "LaminaDisplay", "LaminaRender", "LaminaGL", "LaminaFrame", "Lamina",
+        "CGLES3",
+      ]),
+    .testTarget(name: "LaminaDrawTests", dependencies: ["LaminaDraw", "Lamina"]),
     // The plan executor on the recording device: no EGL, GLES or GBM here.
     .testTarget(
       name: "LaminaPlanTests",
-      dependencies: ["LaminaPlan", "LaminaFrame", "LaminaScene", "LaminaDraw", "Lamina"]),
+      dependencies: ["LaminaTestSupport", "LaminaPlan", "LaminaFrame", "LaminaScene", "LaminaDraw", "Lamina"]),
     .testTarget(
       name: "LaminaRenderTests",
-      dependencies: ["LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput", 
+      dependencies: ["LaminaTestSupport", "LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput", 
         "LaminaRender", "LaminaScene", "LaminaDraw", "Lamina", "LaminaDisplay", "LaminaLottie",
         "CGLES3", "CEGL",
       ],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LaminaLottieTests",
-      dependencies: ["LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput", "LaminaLottie", "LaminaRender", "LaminaScene", "Lamina"],
+      dependencies: ["LaminaTestSupport", "LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput", "LaminaLottie", "LaminaRender", "LaminaScene", "Lamina"],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LaminaMetamorphicTests",

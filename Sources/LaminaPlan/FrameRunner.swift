@@ -68,7 +68,7 @@ package final class FrameRunner {
     guard let canvas = canvasTarget else { return }
     try executor.run(plan, canvas: canvas, output: output)
     executor.endFrame()
-    try device.check("frame")
+    try device.check("the end of a frame")
   }
 
   /// Render targets held between frames: the canvas, the pool's idle ones,

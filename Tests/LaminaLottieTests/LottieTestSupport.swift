@@ -1,11 +1,27 @@
 import Foundation
 import Lamina
 import LaminaLottie
+import LaminaRender
 import XCTest
 
 /// Small Lottie documents written in the tests, and ways to look into the trees.
 enum LottieTestSupport {
   /// A document of `w` x `h` at 60 fps over frames 0..<60 with these layers (JSON text).
+  /// The Fixtures folder in the test bundle (read-only copies).
+  static var fixtures: URL {
+    Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
+  }
+
+  nonisolated(unsafe) private static var sharedRenderer: Renderer?
+
+  /// One renderer for the tests that render (made on first use).
+  static func renderer() throws -> Renderer {
+    if let made = sharedRenderer { return made }
+    let made = try Renderer()
+    sharedRenderer = made
+    return made
+  }
+
   static func document(
     layers: String, assets: String = "[]", extra: String = "", w: Int = 100, h: Int = 100, op: Int = 60
   ) -> String {

@@ -2,6 +2,7 @@ import CGLES3
 import Foundation
 import Lamina
 import LaminaScene
+import LaminaTestSupport
 import XCTest
 
 @testable import LaminaFrame

@@ -6,6 +6,7 @@ import LaminaDraw
 @testable import LaminaOutput
 @testable import LaminaPlan
 @testable import LaminaRender
+import LaminaTestSupport
 import XCTest
 
 /// A delegate that draws an arrow: a stroked shaft and a filled head.

@@ -6,6 +6,7 @@ import Lamina
 @testable import LaminaPlan
 @testable import LaminaRender
 import LaminaScene
+import LaminaTestSupport
 import XCTest
 
 /// Shadows measured against the Gaussian, and what effects cost in passes

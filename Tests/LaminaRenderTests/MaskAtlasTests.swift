@@ -6,6 +6,7 @@ import Lamina
 @testable import LaminaPlan
 @testable import LaminaRender
 import LaminaScene
+import LaminaTestSupport
 import XCTest
 
 /// Masked layers rendered this frame share two atlas targets (the masks',

@@ -5,6 +5,7 @@ import Lamina
 @testable import LaminaOutput
 @testable import LaminaPlan
 @testable import LaminaRender
+import LaminaTestSupport
 import XCTest
 
 /// Draw calls, uploads and passes: stable numbers where timings are not.

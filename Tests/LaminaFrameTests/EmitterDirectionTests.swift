@@ -3,10 +3,6 @@ import Lamina
 import XCTest
 
 @testable import LaminaFrame
-@testable import LaminaGL
-@testable import LaminaOutput
-@testable import LaminaPlan
-@testable import LaminaRender
 
 /// Where particles go, measured against Apple's documentation of
 /// CAEmitterCell: `emissionLongitude` is the emission angle's orientation

@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaTestSupport
 import XCTest
 
 @testable import LaminaLottie
@@ -13,28 +14,28 @@ final class LottieArchiveTests: XCTestCase {
   var scratch: URL!
 
   override func setUpWithError() throws {
-    scratch = try RenderTestSupport.commandScratch("lamina-lottie-archive")
+    scratch = try Commands.commandScratch("lamina-lottie-archive")
   }
 
   override func tearDownWithError() throws {
     if let scratch { try? FileManager.default.removeItem(at: scratch) }
   }
 
-  var document: URL { RenderTestSupport.fixtures.appendingPathComponent("lottie/timing.json") }
+  var document: URL { LottieTestSupport.fixtures.appendingPathComponent("lottie/timing.json") }
 
   func path(_ name: String) -> String { scratch.appendingPathComponent(name).path }
 
   /// Runs a python3 script in the scratch folder (`DOC` is the fixture's path).
   func python(_ script: String) throws {
-    let r = try RenderTestSupport.run(
+    let r = try Commands.run(
       URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script],
       environment: ["DOC": document.path], directory: scratch)
     guard r.status == 0 else { throw XCTSkip("python3 could not build the archive: \(r.stderr)") }
   }
 
   func lamina(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let r = try RenderTestSupport.run(
-      RenderTestSupport.laminaBinary, arguments, directory: scratch)
+    let r = try Commands.run(
+      Commands.laminaBinary, arguments, directory: scratch)
     return (r.status, String(decoding: r.stdout, as: UTF8.self), r.stderr)
   }
 

@@ -1,12 +1,9 @@
 import Foundation
 import Lamina
 import LaminaLottie
-@testable import LaminaFrame
-@testable import LaminaGL
-@testable import LaminaOutput
-@testable import LaminaPlan
 @testable import LaminaRender
 import LaminaScene
+import LaminaTestSupport
 import XCTest
 
 /// The animation as a player shows it (`LottieAnimation+Scenes.swift`):
@@ -17,14 +14,14 @@ import XCTest
 final class LottieSceneTests: XCTestCase {
   func animation() throws -> LottieAnimation {
     try LottieAnimation(
-      contentsOf: RenderTestSupport.fixtures.appendingPathComponent("lottie/timing.json"))
+      contentsOf: LottieTestSupport.fixtures.appendingPathComponent("lottie/timing.json"))
   }
 
   func render(_ scene: Scene, at time: Double = 0) throws -> RenderedImage {
     let tree = PresentationTree(root: scene.root)
     var builder = FrameBuilder(
       size: CGSize(width: scene.canvas.width, height: scene.canvas.height), scale: 1)
-    return try RenderTestSupport.renderer().render(
+    return try LottieTestSupport.renderer().render(
       builder.build(root: tree.update(time: time), background: nil))
   }
 

@@ -1,9 +1,6 @@
 import Foundation
 @testable import LaminaFrame
-@testable import LaminaGL
 @testable import LaminaOutput
-@testable import LaminaPlan
-@testable import LaminaRender
 import XCTest
 
 /// The YUV4MPEG2 encoder, without the command: header fields and each

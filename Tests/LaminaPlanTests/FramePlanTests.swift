@@ -1,12 +1,10 @@
 import Foundation
 import Lamina
+import LaminaTestSupport
 import XCTest
 
 @testable import LaminaFrame
-@testable import LaminaGL
-@testable import LaminaOutput
 @testable import LaminaPlan
-@testable import LaminaRender
 
 /// What the planner is asked about the caches, answered from sets.
 struct FakeCaches: PlanCaches {

@@ -1,10 +1,6 @@
 import Foundation
 import Lamina
 @testable import LaminaFrame
-@testable import LaminaGL
-@testable import LaminaOutput
-@testable import LaminaPlan
-@testable import LaminaRender
 import XCTest
 
 /// Damage between frames, computed without a GPU.

@@ -3,10 +3,6 @@ import Lamina
 import XCTest
 
 @testable import LaminaFrame
-@testable import LaminaGL
-@testable import LaminaOutput
-@testable import LaminaPlan
-@testable import LaminaRender
 
 /// The BSP painter's order, checked against a depth-tested reference
 /// computed on the CPU: at every sample point, the piece drawn last must be

@@ -1,9 +1,6 @@
 import Foundation
 @testable import LaminaFrame
-@testable import LaminaGL
 @testable import LaminaOutput
-@testable import LaminaPlan
-@testable import LaminaRender
 import XCTest
 
 /// DrawList patterns and the sequence writer, without the command: nothing

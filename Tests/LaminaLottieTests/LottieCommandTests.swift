@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaTestSupport
 import XCTest
 
 /// The command contract for Lottie documents (issue 25, item 3): `render`
@@ -13,7 +14,7 @@ final class LottieCommandTests: XCTestCase {
   var scratch: URL!
 
   override func setUpWithError() throws {
-    scratch = try RenderTestSupport.commandScratch("lamina-lottie")
+    scratch = try Commands.commandScratch("lamina-lottie")
   }
 
   override func tearDownWithError() throws {
@@ -21,7 +22,7 @@ final class LottieCommandTests: XCTestCase {
   }
 
   var document: String {
-    RenderTestSupport.fixtures.appendingPathComponent("lottie/timing.json").path
+    LottieTestSupport.fixtures.appendingPathComponent("lottie/timing.json").path
   }
 
   func path(_ name: String) -> String { scratch.appendingPathComponent(name).path }
@@ -34,8 +35,8 @@ final class LottieCommandTests: XCTestCase {
   }
 
   func lamina(_ arguments: [String], input: String = "") throws -> Run {
-    let r = try RenderTestSupport.run(
-      RenderTestSupport.laminaBinary, arguments, input: Data(input.utf8), directory: scratch)
+    let r = try Commands.run(
+      Commands.laminaBinary, arguments, input: Data(input.utf8), directory: scratch)
     return Run(
       status: r.status, stdout: String(decoding: r.stdout, as: UTF8.self), stderr: r.stderr)
   }
@@ -121,7 +122,7 @@ final class LottieCommandTests: XCTestCase {
     XCTAssertTrue(both.stderr.contains("--time and --frame"), both.stderr)
 
     // A scene has no frame numbers, in and out points or markers.
-    let scene = RenderTestSupport.fixtures.appendingPathComponent("batch/show.json").path
+    let scene = LottieTestSupport.fixtures.appendingPathComponent("batch/show.json").path
     let onScene = try lamina(["render", scene, "-o", "x.png", "--frame", "3"])
     XCTAssertEqual(onScene.status, 2)
     XCTAssertTrue(onScene.stderr.contains("--frame needs a Lottie document"), onScene.stderr)
@@ -222,7 +223,7 @@ final class LottieCommandTests: XCTestCase {
     XCTAssertNotNil(object?["unsupported"] as? [Any])
 
     let scene = try lamina(
-      ["info", RenderTestSupport.fixtures.appendingPathComponent("batch/show.json").path])
+      ["info", LottieTestSupport.fixtures.appendingPathComponent("batch/show.json").path])
     XCTAssertEqual(scene.status, 0, scene.stderr)
     XCTAssertEqual(scene.lines.first, "show.json: Lamina scene")
     XCTAssertTrue(scene.stdout.contains("canvas: 160x100 points at scale 1"), scene.stdout)
@@ -350,10 +351,10 @@ final class LottieCommandTests: XCTestCase {
   func testARayShardOfALottieDocumentIsItsFramesOfTheWholeRender() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
-    let r = try RenderTestSupport.run(
+    let r = try Commands.run(
       URL(fileURLWithPath: "/usr/bin/env"),
       ["python3", "-m", "unittest", "-v", "distributed/test_lamina_ray.py", "-k", "LottieShard"],
-      environment: ["LAMINA": RenderTestSupport.laminaBinary.path], directory: root)
+      environment: ["LAMINA": Commands.laminaBinary.path], directory: root)
     XCTAssertEqual(r.status, 0, r.stderr)
     XCTAssertTrue(
       r.stderr.contains("LottieShard.test_a_shard_is_its_frames_of_the_whole_render) ... ok"),

@@ -1,10 +1,7 @@
 import Foundation
 import Lamina
 @testable import LaminaFrame
-@testable import LaminaGL
-@testable import LaminaOutput
-@testable import LaminaPlan
-@testable import LaminaRender
+import LaminaTestSupport
 import XCTest
 
 /// How effects turn into draw items, without a GPU.

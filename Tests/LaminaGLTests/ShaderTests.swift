@@ -24,7 +24,7 @@ final class ShaderTests: XCTestCase {
 
   /// Every fragment shader compiles and links with its vertex shader.
   func testShadersCompile() throws {
-    _ = try RenderTestSupport.renderer()
+    _ = try GPUContext.shared().makeCurrent()
     for name in ShaderLibrary.sources.keys where name.hasSuffix(".frag.glsl") {
       XCTAssertNoThrow(
         try ShaderProgramCheck.compile(
@@ -33,7 +33,7 @@ final class ShaderTests: XCTestCase {
   }
 
   func testBrokenShaderReportsItsLog() throws {
-    _ = try RenderTestSupport.renderer()
+    _ = try GPUContext.shared().makeCurrent()
     XCTAssertThrowsError(
       try ShaderProgramCheck.compile(
         source: "#version 300 es\nvoid main() { nope; }", kind: .fragment)
