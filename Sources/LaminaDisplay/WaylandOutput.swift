@@ -172,7 +172,7 @@ public final class WaylandOutput: CanvasReadingOutput {
       gpuContext = try GPUContext.window(
         platform: .wayland, nativeDisplay: UnsafeMutableRawPointer(display)
       ) { _ in UnsafeMutableRawPointer(window) }
-      // DrawList callbacks pace the loop; EGL must not wait for them too.
+      // Frame callbacks pace the loop; EGL must not wait for them too.
       context.setSwapInterval(0)
       let software = context.info.isSoftwareRenderer && !context.hasBufferAge
       if choice == "egl" || !software { return }

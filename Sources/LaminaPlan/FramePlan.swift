@@ -4,7 +4,7 @@ import LaminaFrame
 
 /// A frame, planned: every render pass the GL executor runs, in order, the
 /// targets they draw into and read, and the batches each pass draws. The
-/// planner (`FramePlanner`) builds it from a `DrawList`'s draw list without
+/// planner (`FramePlanner`) builds it from a `DrawList` without
 /// GL, so a wrong frame can be read (`description`, `lamina render
 /// --dump-plan`, `LAMINA_DUMP_PLAN=1`) and tested before it is debugged.
 public struct FramePlan: CustomStringConvertible {

@@ -2,7 +2,7 @@ import Foundation
 import Lamina
 import LaminaFrame
 
-/// The path items (shape layers' fills and strokes, `DrawList/PathItems.swift`)
+/// The path items (shape layers' fills and strokes, `LaminaFrame/PathItems.swift`)
 /// one batch draws: one mesh, drawn once per instance by instanced draws.
 /// Consecutive path items that share a mesh and a stroke variant are one
 /// batch, and a path item joins an earlier such batch when nothing drawn

@@ -4,7 +4,7 @@ import Lamina
 import LaminaTestSupport
 import XCTest
 
-/// DrawList building without a GPU: matrices, order, culling, opacity groups.
+/// Frame building without a GPU: matrices, order, culling, opacity groups.
 final class FrameBuilderTests: XCTestCase {
   func build(_ root: CALayer, scale: CGFloat = 1) -> DrawList {
     var builder = FrameBuilder(size: root.bounds.size, scale: scale)

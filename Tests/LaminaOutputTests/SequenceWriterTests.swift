@@ -3,7 +3,7 @@ import Foundation
 @testable import LaminaOutput
 import XCTest
 
-/// DrawList patterns and the sequence writer, without the command: nothing
+/// Frame patterns and the sequence writer, without the command: nothing
 /// under a final name before `finish()`, nothing at all after `abandon()`.
 final class SequenceWriterTests: XCTestCase {
   private var folder: URL!

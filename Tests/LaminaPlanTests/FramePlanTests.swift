@@ -16,7 +16,7 @@ struct FakeCaches: PlanCaches {
   func openGLLayerNeedsDrawing(_ pass: GLLayerPass) -> Bool { !openGLLayersCurrent }
 }
 
-/// DrawList plans, made and read without a GPU.
+/// Frame plans, made and read without a GPU.
 final class FramePlanTests: XCTestCase {
   func frame(_ root: CALayer) -> DrawList {
     var builder = FrameBuilder(size: root.bounds.size, scale: 1)
