@@ -223,19 +223,12 @@ open class CAAnimation: NSObject, NSCopying, CAMediaTiming {
     (copy(with: nil) as? CAAnimation) ?? self
   }
 
-  /// Copies every value of `other`; subclasses that add properties override and call super.
+  /// Copies every value of `other`: each key of the class's accessors
+  /// (CAAnimation+KeyValueCoding.swift), in order, then the values no
+  /// accessor names. Subclasses that add properties of their own override
+  /// it and call super.
   open func copyValues(from other: CAAnimation) {
-    beginTime = other.beginTime
-    duration = other.duration
-    speed = other.speed
-    timeOffset = other.timeOffset
-    repeatCount = other.repeatCount
-    repeatDuration = other.repeatDuration
-    autoreverses = other.autoreverses
-    fillMode = other.fillMode
-    timingFunction = other.timingFunction
-    isRemovedOnCompletion = other.isRemovedOnCompletion
-    delegate = other.delegate
+    for copy in Self.animationTable.copies { copy(self, other) }
     preferredFrameRateRange = other.preferredFrameRateRange
     attributes = other.attributes
   }
@@ -302,15 +295,6 @@ open class CAPropertyAnimation: CAAnimation {
   /// Turns the interpolated value into the value set on `keyPath` (a
   /// transform from angles, scales or translations); nil sets it directly.
   open var valueFunction: CAValueFunction?
-
-  open override func copyValues(from other: CAAnimation) {
-    super.copyValues(from: other)
-    guard let o = other as? CAPropertyAnimation else { return }
-    keyPath = o.keyPath
-    isAdditive = o.isAdditive
-    isCumulative = o.isCumulative
-    valueFunction = o.valueFunction
-  }
 }
 
 /// An animation between two values: `fromValue`, `toValue` and `byValue`
@@ -322,14 +306,6 @@ open class CABasicAnimation: CAPropertyAnimation {
   open var fromValue: Any?
   open var toValue: Any?
   open var byValue: Any?
-
-  open override func copyValues(from other: CAAnimation) {
-    super.copyValues(from: other)
-    guard let o = other as? CABasicAnimation else { return }
-    fromValue = o.fromValue
-    toValue = o.toValue
-    byValue = o.byValue
-  }
 }
 
 /// An animation through a list of values (or along a path).
@@ -352,20 +328,6 @@ open class CAKeyframeAnimation: CAPropertyAnimation {
   open var biasValues: [NSNumber]?
   /// How the layer turns to follow `path`; nil keeps it unrotated.
   open var rotationMode: CAAnimationRotationMode?
-
-  open override func copyValues(from other: CAAnimation) {
-    super.copyValues(from: other)
-    guard let o = other as? CAKeyframeAnimation else { return }
-    values = o.values
-    path = o.path
-    keyTimes = o.keyTimes
-    timingFunctions = o.timingFunctions
-    calculationMode = o.calculationMode
-    tensionValues = o.tensionValues
-    continuityValues = o.continuityValues
-    biasValues = o.biasValues
-    rotationMode = o.rotationMode
-  }
 }
 
 /// A basic animation whose progress follows a damped spring.
@@ -464,16 +426,6 @@ open class CASpringAnimation: CABasicAnimation {
     }
     return value.isFinite ? value : 1
   }
-
-  open override func copyValues(from other: CAAnimation) {
-    super.copyValues(from: other)
-    guard let o = other as? CASpringAnimation else { return }
-    mass = o.mass
-    stiffness = o.stiffness
-    damping = o.damping
-    initialVelocity = o.initialVelocity
-    allowsOverdamping = o.allowsOverdamping
-  }
 }
 
 /// Animations that run together, timed inside the group's time.
@@ -482,9 +434,4 @@ open class CAAnimationGroup: CAAnimation {
   override class func makeInstance() -> CAAnimation { CAAnimationGroup() }
   override class var accessors: [PropertyAccessor] { super.accessors + groupAccessors }
   open var animations: [CAAnimation]?
-
-  open override func copyValues(from other: CAAnimation) {
-    super.copyValues(from: other)
-    if let o = other as? CAAnimationGroup { animations = o.animations }
-  }
 }
