@@ -7,9 +7,9 @@ final class CompiledAnimation {
   let animation: CAAnimation
   let keyPath: String
   let property: AnimatedProperty?
-  let from: AnimationValue?, to: AnimationValue?, by: AnimationValue?
+  let from: LayerValue?, to: LayerValue?, by: LayerValue?
   /// Keyframe values (for `path`: empty, see `pathSegments`).
-  let values: [AnimationValue]
+  let values: [LayerValue]
   let pathSegments: [PathSegment]
   let children: [CompiledAnimation]
   /// Keyframe times and the paced parametrization, computed once.
@@ -49,8 +49,8 @@ final class CompiledAnimation {
     // numbers of a point there as well (values, and a keyframe path's points).
     let pointsAreSizes = keyPath == "transform.translation"
     self.pointsAreSizes = pointsAreSizes
-    func convert(_ value: Any) -> AnimationValue {
-      let v = AnimationValue(value)
+    func convert(_ value: Any) -> LayerValue {
+      let v = LayerValue(value)
       return pointsAreSizes ? v.pointAsSize : v
     }
     givenValue =
@@ -151,13 +151,16 @@ final class CompiledAnimation {
     }
   }
 
-  private func read(_ layer: CALayer) -> AnimationValue {
+  /// The animated key path's current value on `layer`: typed through the
+  /// property's description, or (a key of no property) by key-value coding.
+  private func read(_ layer: CALayer) -> LayerValue {
     if let property { return property.get(layer) }
-    return AnimationValue(layer.value(forKeyPath: keyPath))
+    return layer.layerValue(forKeyPath: keyPath) ?? LayerValue(layer.value(forKeyPath: keyPath))
   }
 
-  private func write(_ value: AnimationValue, to layer: CALayer) {
+  private func write(_ value: LayerValue, to layer: CALayer) {
     if let property, property.set(layer, value) { return }
+    if layer.setLayerValue(value, forKeyPath: keyPath) { return }
     // A key of no property (stored by `setValue(_:forKey:)`, or given by
     // `defaultValue(forKey:)`) keeps the type it had: `as? CGFloat` reads it.
     let custom = type(of: layer).accessorTable.byKey[keyPath] == nil && !keyPath.contains(".")
@@ -177,29 +180,29 @@ final class CompiledAnimation {
     // function, the values are the function's numbers and the missing one
     // is its identity (angle 0, scale 1).
     let needsBase = from == nil || to == nil || prop.isAdditive
-    let current = needsBase && valueFunction == nil ? read(layer) : .discrete(nil)
-    let base: AnimationValue
+    let current = needsBase && valueFunction == nil ? read(layer) : .none
+    let base: LayerValue
     if let valueFunction {
       base = valueFunction.identity(like: from ?? to ?? by)
     } else {
       base = prop.isAdditive ? current.zero : current
     }
-    var start: AnimationValue
-    var end: AnimationValue
+    var start: LayerValue
+    var end: LayerValue
     switch (from, to, by) {
     case (let f?, let t?, _): (start, end) = (f, t)
-    case (let f?, nil, let b?): (start, end) = (f, AnimationValue.add(f, b) ?? f)
-    case (nil, let t?, let b?): (start, end) = (AnimationValue.subtract(t, b) ?? t, t)
+    case (let f?, nil, let b?): (start, end) = (f, LayerValue.add(f, b) ?? f)
+    case (nil, let t?, let b?): (start, end) = (LayerValue.subtract(t, b) ?? t, t)
     case (let f?, nil, nil): (start, end) = (f, base)
     case (nil, let t?, nil): (start, end) = (base, t)
-    case (nil, nil, let b?): (start, end) = (base, AnimationValue.add(base, b) ?? base)
+    case (nil, nil, let b?): (start, end) = (base, LayerValue.add(base, b) ?? base)
     case (nil, nil, nil): (start, end) = (base, base)
     }
-    var value = AnimationValue.interpolate(start, end, fraction)
+    var value = LayerValue.interpolate(start, end, fraction)
     if prop.isCumulative, point.iteration > 0,
-      let extra = AnimationValue.multiply(end, point.iteration)
+      let extra = LayerValue.multiply(end, point.iteration)
     {
-      value = AnimationValue.add(value, extra) ?? value
+      value = LayerValue.add(value, extra) ?? value
     }
     finish(value, additive: prop.isAdditive, current: current, on: layer)
   }
@@ -207,7 +210,7 @@ final class CompiledAnimation {
   /// Writes an animation's value: through the value function when there is
   /// one, added to the current value when additive.
   private func finish(
-    _ value: AnimationValue, additive: Bool, current: AnimationValue?, on layer: CALayer
+    _ value: LayerValue, additive: Bool, current: LayerValue?, on layer: CALayer
   ) {
     var value = pointsAreSizes ? value.pointAsSize : value
     if let valueFunction {
@@ -216,7 +219,7 @@ final class CompiledAnimation {
     }
     if additive {
       let base = valueFunction == nil ? (current ?? read(layer)) : read(layer)
-      value = AnimationValue.add(base, value) ?? value
+      value = LayerValue.add(base, value) ?? value
     }
     write(value, to: layer)
   }
@@ -224,8 +227,8 @@ final class CompiledAnimation {
   private func applyKeyframe(
     _ k: CAKeyframeAnimation, to layer: CALayer, fraction: Double, _ point: TimingPoint
   ) {
-    var value: AnimationValue
-    var end: AnimationValue
+    var value: LayerValue
+    var end: LayerValue
     var tangentAngle: Double?
     if !pathSegments.isEmpty {
       let (position, tangent) = Keyframes.pathPoint(self, k, fraction)
@@ -242,9 +245,9 @@ final class CompiledAnimation {
       end = last
     }
     if k.isCumulative, point.iteration > 0,
-      let extra = AnimationValue.multiply(end, point.iteration)
+      let extra = LayerValue.multiply(end, point.iteration)
     {
-      value = AnimationValue.add(value, extra) ?? value
+      value = LayerValue.add(value, extra) ?? value
     }
     finish(value, additive: k.isAdditive, current: nil, on: layer)
     if let angle = tangentAngle {
@@ -270,9 +273,9 @@ extension CASpringAnimation {
 struct AnimatedProperty {
   enum Setter {
     case number((CALayer, Double) -> Void)
-    case value((CALayer, AnimationValue) -> Bool)
+    case value((CALayer, LayerValue) -> Bool)
   }
-  let get: (CALayer) -> AnimationValue
+  let get: (CALayer) -> LayerValue
   let setter: Setter
   /// The getter of a number property.
   var number: ((CALayer) -> Double)? = nil
@@ -280,7 +283,7 @@ struct AnimatedProperty {
   /// transform (set on the transform taken apart, as KVC sets them).
   var isTransformComponent = false
 
-  func set(_ layer: CALayer, _ value: AnimationValue) -> Bool {
+  func set(_ layer: CALayer, _ value: LayerValue) -> Bool {
     switch setter {
     case .number(let s):
       guard case .number(let v) = value else { return false }
@@ -299,10 +302,10 @@ struct AnimatedProperty {
     AnimatedProperty(get: { .number(get($0)) }, setter: .number(set), number: get)
   }
 
-  /// A property's fast path as an `AnimationValue` (false: the value does not fit).
+  /// A property's fast path as a `LayerValue` (false: the value does not fit).
   static func value(
-    _ get: @escaping (CALayer) -> AnimationValue,
-    _ set: @escaping (CALayer, AnimationValue) -> Bool
+    _ get: @escaping (CALayer) -> LayerValue,
+    _ set: @escaping (CALayer, LayerValue) -> Bool
   ) -> AnimatedProperty {
     AnimatedProperty(get: get, setter: .value(set))
   }

@@ -16,7 +16,7 @@ extension CAAnimation {
       P.make(
         "isRemovedOnCompletion", .bool, \CAAnimation.isRemovedOnCompletion,
         aliases: ["removedOnCompletion"], C.bool),
-      P.optional("delegate", .object, \CAAnimation.delegate, stored: false) {
+      P.optional("delegate", .object, \CAAnimation.delegate, stored: false, copied: true) {
         $0 as? CAAnimationDelegate
       },
     ]

@@ -236,25 +236,38 @@ struct EmitterCellPath {
 
   var kind: CAValueKind? { CAEmitterCell.valueKind(forKey: key) }
 
-  func value(in cells: [CAEmitterCell]?) -> Any? {
+  /// The cell the names lead to in `cells`, or nil.
+  func cell(in cells: [CAEmitterCell]?) -> CAEmitterCell? {
     var list = cells
     var found: CAEmitterCell?
     for name in names {
       found = list?.first { $0.name == name }
       list = found?.emitterCells
     }
-    return found?.value(forKey: key)
+    return found
+  }
+
+  func value(in cells: [CAEmitterCell]?) -> Any? {
+    cell(in: cells)?.value(forKey: key)
   }
 
   /// `cells` with the named cell's `key` set to `value` (that cell and
   /// those above it copied); nil when no cell has the name.
   func setting(_ value: Any?, in cells: [CAEmitterCell]) -> [CAEmitterCell]? {
+    setting(in: cells) { $0.setValue(value, forKey: key) }
+  }
+
+  /// `cells` with a copy of the named cell changed by `change` (and copies
+  /// of the cells above it); nil when no cell has the name.
+  func setting(in cells: [CAEmitterCell], _ change: (CAEmitterCell) -> Void)
+    -> [CAEmitterCell]?
+  {
     func set(_ depth: Int, _ cells: [CAEmitterCell]) -> [CAEmitterCell]? {
       guard let i = cells.firstIndex(where: { $0.name == names[depth] }) else { return nil }
       var result = cells
       let copy = cells[i].deepCopy()
       if depth == names.count - 1 {
-        copy.setValue(value, forKey: key)
+        change(copy)
       } else {
         guard let sub = set(depth + 1, copy.emitterCells ?? []) else { return nil }
         copy.emitterCells = sub

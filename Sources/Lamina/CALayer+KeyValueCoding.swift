@@ -54,10 +54,10 @@ extension CALayer {
         animation: A.number({ Double($0.opacity) }, { $0.opacity = Float($1) }), C.float),
       P.optional(
         .backgroundColor, .color, \CALayer.backgroundColor, action: true,
-        animation: A.value({ $0.backgroundColor.map { .color($0) } ?? .discrete(nil) }) { l, v in
+        animation: A.value({ $0.backgroundColor.map { .color($0) } ?? .none }) { l, v in
           switch v {
           case .color(let c): l.backgroundColor = c
-          case .discrete(nil): l.backgroundColor = nil
+          case .none: l.backgroundColor = nil
           default: return false
           }
           return true

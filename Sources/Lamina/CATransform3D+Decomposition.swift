@@ -77,23 +77,34 @@ extension CATransform3D {
   /// The value of a `transform.*` sub-key path (`rotation.y`, `scale`,
   /// `translation`, `m34`, …), or nil for an unknown one.
   public func value(forComponent path: String) -> Any? {
-    if let v = element(named: path) { return v }
-    let k = components
-    switch path {
-    case "rotation.x": return k.rotation.x
-    case "rotation.y": return k.rotation.y
-    case "rotation", "rotation.z": return k.rotation.z
-    case "scale.x": return k.scale.x
-    case "scale.y": return k.scale.y
-    case "scale.z": return k.scale.z
-    case "scale": return (k.scale.x + k.scale.y + k.scale.z) / 3
-    case "scale.xy": return (k.scale.x + k.scale.y) / 2
-    case "translation.x": return k.translation.x
-    case "translation.y": return k.translation.y
-    case "translation.z": return k.translation.z
-    case "translation": return CGSize(width: k.translation.x, height: k.translation.y)
+    switch value(ofComponent: path) {
+    case .number(let v)?: return CGFloat(v)
+    case .size(let s)?: return s
     default: return nil
     }
+  }
+
+  /// `value(forComponent:)` typed: a number, or a size for `translation`.
+  func value(ofComponent path: String) -> LayerValue? {
+    if let v = element(named: path) { return .number(Double(v)) }
+    let k = components
+    let v: CGFloat
+    switch path {
+    case "rotation.x": v = k.rotation.x
+    case "rotation.y": v = k.rotation.y
+    case "rotation", "rotation.z": v = k.rotation.z
+    case "scale.x": v = k.scale.x
+    case "scale.y": v = k.scale.y
+    case "scale.z": v = k.scale.z
+    case "scale": v = (k.scale.x + k.scale.y + k.scale.z) / 3
+    case "scale.xy": v = (k.scale.x + k.scale.y) / 2
+    case "translation.x": v = k.translation.x
+    case "translation.y": v = k.translation.y
+    case "translation.z": v = k.translation.z
+    case "translation": return .size(CGSize(width: k.translation.x, height: k.translation.y))
+    default: return nil
+    }
+    return .number(Double(v))
   }
 
   /// This transform with one sub-key path replaced, or nil when the path is
@@ -101,8 +112,28 @@ extension CATransform3D {
   /// `m11`…`m44` are set by decomposing, replacing and recomposing; the
   /// perspective column (`m14 m24 m34 m44`) is kept.
   public func setting(component path: String, to value: Any?) -> CATransform3D? {
+    setting(
+      component: path, number: Convert.cgFloat(value),
+      size: Convert.size(value) ?? Convert.point(value).map { CGSize(width: $0.x, height: $0.y) })
+  }
+
+  /// `setting(component:to:)` typed: a number, or for `translation` a size
+  /// or point.
+  func setting(component path: String, to value: LayerValue) -> CATransform3D? {
+    let size: CGSize?
+    switch value {
+    case .size(let s): size = s
+    case .point(let p): size = CGSize(width: p.x, height: p.y)
+    default: size = nil
+    }
+    return setting(component: path, number: CGFloat.from(value), size: size)
+  }
+
+  private func setting(component path: String, number: CGFloat?, size: CGSize?)
+    -> CATransform3D?
+  {
     if path.count == 3, path.hasPrefix("m"), element(named: path) != nil {
-      guard let v = Convert.cgFloat(value) else { return nil }
+      guard let v = number else { return nil }
       var t = self
       let i = Int(String(path.dropFirst()))!
       var values = t.values
@@ -113,14 +144,11 @@ extension CATransform3D {
     var k = components
     if path == "translation" {
       // A size, or a point: Core Animation reads the two numbers of either.
-      guard
-        let s = Convert.size(value)
-          ?? Convert.point(value).map({ CGSize(width: $0.x, height: $0.y) })
-      else { return nil }
+      guard let s = size else { return nil }
       k.translation.x = s.width
       k.translation.y = s.height
     } else {
-      guard let v = Convert.cgFloat(value) else { return nil }
+      guard let v = number else { return nil }
       switch path {
       case "rotation.x": k.rotation.x = v
       case "rotation.y": k.rotation.y = v

@@ -53,17 +53,6 @@ open class CATransition: CAAnimation {
   override class var laminaClass: CAAnimation.Type { CATransition.self }
   override class func makeInstance() -> CAAnimation { CATransition() }
   override class var accessors: [PropertyAccessor] { super.accessors + transitionAccessors }
-
-  open override func copyValues(from other: CAAnimation) {
-    super.copyValues(from: other)
-    if let t = other as? CATransition {
-      type = t.type
-      subtype = t.subtype
-      startProgress = t.startProgress
-      endProgress = t.endProgress
-      filter = t.filter
-    }
-  }
 }
 
 /// A transition in progress on a presentation layer, for the renderer: the

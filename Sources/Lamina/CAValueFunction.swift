@@ -76,7 +76,7 @@ open class CAValueFunction: NSObject {
 
   /// The numbers that make the identity transform, shaped like `value`
   /// (one number, or three): 1 for scales, 0 otherwise.
-  func identity(like value: AnimationValue?) -> AnimationValue {
+  func identity(like value: LayerValue?) -> LayerValue {
     let one: Double = [.scale, .scaleX, .scaleY, .scaleZ].contains(name) ? 1 : 0
     if case .numbers(let n)? = value { return .numbers([Double](repeating: one, count: n.count)) }
     return .number(one)

@@ -4,7 +4,9 @@ import Foundation
 // (docs/animation.md, "The property descriptions"). Each class lists its own
 // properties as `LayerProperty` values (`CALayer.layerProperties`,
 // `CAShapeLayer.shapeProperties`, …): key, value kind, typed accessor
-// (the class's default is the accessor's value on a new instance), the range
+// (the class's default is the accessor's value on a new instance; it reads
+// and writes `LayerValue`s, the one value type of the scene decoder and the
+// animation evaluator, and `Any` for key-value coding), the range
 // a scene may set, the animation fast path, whether a change runs an
 // implicit action, and what a change invalidates. KVC, `didChange`, the
 // implicit-action keys, the animation evaluator, the text layer's redraw
@@ -129,39 +131,80 @@ struct LayerProperty {
   /// Whether a change runs the implicit action (an animation from the old
   /// value): Core Animation's animatable properties.
   let implicitAction: Bool
-  /// The evaluator's typed fast path, when the property has one; other
-  /// animatable keys are interpolated as `AnimationValue`s read by KVC.
+  /// The evaluator's fast path, when the property has one; other keys are
+  /// read and written by `read` and `write`.
   let animation: AnimatedProperty?
   let invalidates: LayerInvalidation
 
   var kind: CAValueKind { accessor.kind }
 
-  /// A property backed by a non-optional stored property.
+  /// The value, typed.
+  func read(_ layer: CALayer) -> LayerValue { accessor.read(layer) }
+
+  /// Sets a typed value; false when it does not fit the property's type.
+  func write(_ layer: CALayer, _ value: LayerValue) -> Bool { accessor.write(layer, value) }
+
+  @inline(__always)
+  private static func described(
+    _ key: LayerKey, _ accessor: PropertyAccessor, range: LayerValueRange, action: Bool,
+    animation: AnimatedProperty?, invalidates: LayerInvalidation
+  ) -> LayerProperty {
+    LayerProperty(
+      key: key, accessor: accessor, range: range, implicitAction: action, animation: animation,
+      invalidates: invalidates)
+  }
+
+  // A property backed by a non-optional stored property, typed by its
+  // Swift type (PropertyAccessor's `make` overloads).
+
+  @inline(__always)
+  static func make<O: AnyObject, V: LayerValueConvertible>(
+    _ key: LayerKey, _ kind: CAValueKind, _ keyPath: ReferenceWritableKeyPath<O, V>,
+    range: LayerValueRange = .magnitude, action: Bool = false, animation: AnimatedProperty? = nil,
+    invalidates: LayerInvalidation = .rendering, stored: Bool = true,
+    _ convert: @escaping (Any?) -> V?
+  ) -> LayerProperty {
+    described(
+      key, .make(key.rawValue, kind, keyPath, aliases: key.aliases, stored: stored, convert),
+      range: range, action: action, animation: animation, invalidates: invalidates)
+  }
+
+  @inline(__always)
   static func make<O: AnyObject, V>(
     _ key: LayerKey, _ kind: CAValueKind, _ keyPath: ReferenceWritableKeyPath<O, V>,
     range: LayerValueRange = .magnitude, action: Bool = false, animation: AnimatedProperty? = nil,
     invalidates: LayerInvalidation = .rendering, stored: Bool = true,
     _ convert: @escaping (Any?) -> V?
   ) -> LayerProperty {
-    LayerProperty(
-      key: key,
-      accessor: .make(
-        key.rawValue, kind, keyPath, aliases: key.aliases, stored: stored, convert),
-      range: range, implicitAction: action, animation: animation, invalidates: invalidates)
+    described(
+      key, .make(key.rawValue, kind, keyPath, aliases: key.aliases, stored: stored, convert),
+      range: range, action: action, animation: animation, invalidates: invalidates)
   }
 
-  /// A property backed by an optional stored property: nil and NSNull clear it.
+  // A property backed by an optional stored property: nil and NSNull clear it.
+
+  @inline(__always)
+  static func optional<O: AnyObject, W: LayerValueConvertible>(
+    _ key: LayerKey, _ kind: CAValueKind, _ keyPath: ReferenceWritableKeyPath<O, W?>,
+    range: LayerValueRange = .magnitude, action: Bool = false, animation: AnimatedProperty? = nil,
+    invalidates: LayerInvalidation = .rendering, stored: Bool = true,
+    _ convert: @escaping (Any) -> W?
+  ) -> LayerProperty {
+    described(
+      key, .optional(key.rawValue, kind, keyPath, aliases: key.aliases, stored: stored, convert),
+      range: range, action: action, animation: animation, invalidates: invalidates)
+  }
+
+  @inline(__always)
   static func optional<O: AnyObject, W>(
     _ key: LayerKey, _ kind: CAValueKind, _ keyPath: ReferenceWritableKeyPath<O, W?>,
     range: LayerValueRange = .magnitude, action: Bool = false, animation: AnimatedProperty? = nil,
     invalidates: LayerInvalidation = .rendering, stored: Bool = true,
     _ convert: @escaping (Any) -> W?
   ) -> LayerProperty {
-    LayerProperty(
-      key: key,
-      accessor: .optional(
-        key.rawValue, kind, keyPath, aliases: key.aliases, stored: stored, convert),
-      range: range, implicitAction: action, animation: animation, invalidates: invalidates)
+    described(
+      key, .optional(key.rawValue, kind, keyPath, aliases: key.aliases, stored: stored, convert),
+      range: range, action: action, animation: animation, invalidates: invalidates)
   }
 
   /// An enumeration property, set from its raw string too.
@@ -169,9 +212,12 @@ struct LayerProperty {
     _ key: LayerKey, _ keyPath: ReferenceWritableKeyPath<O, E>, all: [E],
     invalidates: LayerInvalidation = .rendering
   ) -> LayerProperty where E.RawValue == String {
-    make(
-      key, .enumeration(all.map(\.rawValue)), keyPath, invalidates: invalidates,
-      Convert.enumeration(E.self))
+    described(
+      key,
+      .make(
+        key.rawValue, .enumeration(all.map(\.rawValue)), keyPath, aliases: key.aliases,
+        Convert.enumeration(E.self)),
+      range: .magnitude, action: false, animation: nil, invalidates: invalidates)
   }
 
   /// Every class's own descriptions, CALayer's first (each class's list

@@ -44,7 +44,8 @@ public enum CAValueKind: Equatable, Sendable {
   case object
 }
 
-/// One key of a class: how to read and write it on an object.
+/// One key of a class: how to read and write it on an object, by key-value
+/// coding (`Any`) and typed (`LayerValue`), and how to copy it.
 struct PropertyAccessor {
   let key: String
   let aliases: [String]
@@ -54,14 +55,51 @@ struct PropertyAccessor {
   let isStored: Bool
   let get: (AnyObject) -> Any?
   let set: (AnyObject, Any?) -> Void
+  /// The value, typed (`.none` for nil or another class's object).
+  let read: (AnyObject) -> LayerValue
+  /// Sets a typed value; false when it does not fit the property's type.
+  let write: (AnyObject, LayerValue) -> Bool
+  /// Copies the property from the second object into the first (both of
+  /// the class); nil for the keys `copyValues(from:)` does not copy (the
+  /// computed ones and the tree).
+  let copy: ((AnyObject, AnyObject) -> Void)?
 
-  /// A key backed by a non-optional property; values that do not convert are ignored.
-  static func make<O: AnyObject, V>(
+  /// How a property's Swift type converts to and from `LayerValue`.
+  struct Typing<V> {
+    let read: (V) -> LayerValue
+    let write: (LayerValue) -> V?
+  }
+
+  @inline(__always)
+  private static func accessor<O: AnyObject, V>(
     _ key: String, _ kind: CAValueKind, _ keyPath: ReferenceWritableKeyPath<O, V>,
-    aliases: [String] = [], stored: Bool = true, _ convert: @escaping (Any?) -> V?
+    aliases: [String], stored: Bool, copied: Bool?, typing: Typing<V>,
+    get: @escaping (AnyObject) -> Any?, set: @escaping (AnyObject, Any?) -> Void
   ) -> PropertyAccessor {
     PropertyAccessor(
-      key: key, aliases: aliases, kind: kind, isStored: stored,
+      key: key, aliases: aliases, kind: kind, isStored: stored, get: get, set: set,
+      read: { ($0 as? O).map { typing.read($0[keyPath: keyPath]) } ?? .none },
+      write: { object, value in
+        guard let o = object as? O, let v = typing.write(value) else { return false }
+        o[keyPath: keyPath] = v
+        return true
+      },
+      copy: copied ?? stored
+        ? { to, from in
+          guard let to = to as? O, let from = from as? O else { return }
+          to[keyPath: keyPath] = from[keyPath: keyPath]
+        } : nil)
+  }
+
+  /// A key backed by a non-optional property; values that do not convert are ignored.
+  @inline(__always)
+  static func make<O: AnyObject, V>(
+    _ key: String, _ kind: CAValueKind, _ keyPath: ReferenceWritableKeyPath<O, V>,
+    aliases: [String] = [], stored: Bool = true, copied: Bool? = nil, typing: Typing<V>,
+    _ convert: @escaping (Any?) -> V?
+  ) -> PropertyAccessor {
+    accessor(
+      key, kind, keyPath, aliases: aliases, stored: stored, copied: copied, typing: typing,
       get: { ($0 as? O).map { $0[keyPath: keyPath] as Any } },
       set: { object, value in
         guard let o = object as? O, let v = convert(value) else { return }
@@ -70,12 +108,20 @@ struct PropertyAccessor {
   }
 
   /// A key backed by an optional property: nil and NSNull clear it.
+  @inline(__always)
   static func optional<O: AnyObject, W>(
     _ key: String, _ kind: CAValueKind, _ keyPath: ReferenceWritableKeyPath<O, W?>,
-    aliases: [String] = [], stored: Bool = true, _ convert: @escaping (Any) -> W?
+    aliases: [String] = [], stored: Bool = true, copied: Bool? = nil, typing: Typing<W>,
+    _ convert: @escaping (Any) -> W?
   ) -> PropertyAccessor {
-    PropertyAccessor(
-      key: key, aliases: aliases, kind: kind, isStored: stored,
+    accessor(
+      key, kind, keyPath, aliases: aliases, stored: stored, copied: copied,
+      typing: Typing<W?>(
+        read: { $0.map(typing.read) ?? .none },
+        write: { value in
+          if case .none = value { return .some(nil) }
+          return typing.write(value).map { .some($0) }
+        }),
       get: { object -> Any? in
         guard let o = object as? O, let v = o[keyPath: keyPath] else { return nil }
         return v
@@ -89,15 +135,112 @@ struct PropertyAccessor {
         if let v = convert(value) { o[keyPath: keyPath] = v }
       })
   }
+
+  // The typing of each kind of Swift type: its own conversion, an
+  // enumeration's raw string, or (a property whose type is `Any`: contents,
+  // compositingFilter, fromValue) the value as key-value coding boxes it.
+
+  @inline(__always)
+  static func make<O: AnyObject, V: LayerValueConvertible>(
+    _ key: String, _ kind: CAValueKind, _ keyPath: ReferenceWritableKeyPath<O, V>,
+    aliases: [String] = [], stored: Bool = true, copied: Bool? = nil,
+    _ convert: @escaping (Any?) -> V?
+  ) -> PropertyAccessor {
+    make(
+      key, kind, keyPath, aliases: aliases, stored: stored, copied: copied, typing: .typed,
+      convert)
+  }
+
+  @inline(__always)
+  static func make<O: AnyObject, E: RawRepresentable>(
+    _ key: String, _ kind: CAValueKind, _ keyPath: ReferenceWritableKeyPath<O, E>,
+    aliases: [String] = [], stored: Bool = true, copied: Bool? = nil,
+    _ convert: @escaping (Any?) -> E?
+  ) -> PropertyAccessor where E.RawValue == String {
+    make(
+      key, kind, keyPath, aliases: aliases, stored: stored, copied: copied,
+      typing: .enumeration, convert)
+  }
+
+  @inline(__always)
+  static func make<O: AnyObject, V>(
+    _ key: String, _ kind: CAValueKind, _ keyPath: ReferenceWritableKeyPath<O, V>,
+    aliases: [String] = [], stored: Bool = true, copied: Bool? = nil,
+    _ convert: @escaping (Any?) -> V?
+  ) -> PropertyAccessor {
+    make(
+      key, kind, keyPath, aliases: aliases, stored: stored, copied: copied,
+      typing: .boxed(convert), convert)
+  }
+
+  @inline(__always)
+  static func optional<O: AnyObject, W: LayerValueConvertible>(
+    _ key: String, _ kind: CAValueKind, _ keyPath: ReferenceWritableKeyPath<O, W?>,
+    aliases: [String] = [], stored: Bool = true, copied: Bool? = nil,
+    _ convert: @escaping (Any) -> W?
+  ) -> PropertyAccessor {
+    optional(
+      key, kind, keyPath, aliases: aliases, stored: stored, copied: copied, typing: .typed,
+      convert)
+  }
+
+  @inline(__always)
+  static func optional<O: AnyObject, E: RawRepresentable>(
+    _ key: String, _ kind: CAValueKind, _ keyPath: ReferenceWritableKeyPath<O, E?>,
+    aliases: [String] = [], stored: Bool = true, copied: Bool? = nil,
+    _ convert: @escaping (Any) -> E?
+  ) -> PropertyAccessor where E.RawValue == String {
+    optional(
+      key, kind, keyPath, aliases: aliases, stored: stored, copied: copied,
+      typing: .enumeration, convert)
+  }
+
+  @inline(__always)
+  static func optional<O: AnyObject, W>(
+    _ key: String, _ kind: CAValueKind, _ keyPath: ReferenceWritableKeyPath<O, W?>,
+    aliases: [String] = [], stored: Bool = true, copied: Bool? = nil,
+    _ convert: @escaping (Any) -> W?
+  ) -> PropertyAccessor {
+    optional(
+      key, kind, keyPath, aliases: aliases, stored: stored, copied: copied,
+      typing: .boxed { $0.flatMap(convert) }, convert)
+  }
+}
+
+extension PropertyAccessor.Typing where V: LayerValueConvertible {
+  static var typed: Self { Self(read: \.layerValue, write: V.from) }
+}
+
+extension PropertyAccessor.Typing where V: RawRepresentable, V.RawValue == String {
+  static var enumeration: Self {
+    Self(
+      read: { .string($0.rawValue) },
+      write: { value in
+        guard case .string(let s) = value else { return nil }
+        return V(rawValue: s)
+      })
+  }
+}
+
+extension PropertyAccessor.Typing {
+  /// A property whose Swift type is `Any` (or holds `Any`): the value goes
+  /// in boxed, as its type says, through the key's conversion.
+  static func boxed(_ convert: @escaping (Any?) -> V?) -> Self {
+    Self(read: { LayerValue($0) }, write: { convert($0.boxed) })
+  }
 }
 
 /// A table of accessors by key and alias, in declaration order.
 final class AccessorTable: @unchecked Sendable {
   let ordered: [PropertyAccessor]
   let byKey: [String: PropertyAccessor]
+  /// The copy of each copied key, in order: what `CAAnimation.copyValues(from:)`
+  /// runs (a layer's copy is plain assignments, for speed: docs/animation.md).
+  let copies: [(AnyObject, AnyObject) -> Void]
 
   init(_ accessors: [PropertyAccessor]) {
     ordered = accessors
+    copies = accessors.compactMap(\.copy)
     var map: [String: PropertyAccessor] = [:]
     for a in accessors {
       map[a.key] = a

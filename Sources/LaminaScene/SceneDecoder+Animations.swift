@@ -150,11 +150,10 @@ extension SceneDecoder {
         items, path, limit: Limits.maxKeyframes, name: "maxKeyframes",
         what: "values of one keyframe animation")
       keyframe?.values = try items.enumerated().map { i, item -> Any in
-        guard let v = try value(item, kind: kind, at: "\(path)[\(i)]") else {
-          throw wrongType("\(path)[\(i)]", "a value", item)
-        }
+        let v = try value(item, kind: kind, at: "\(path)[\(i)]")
+        guard let object = v.boxed else { throw wrongType("\(path)[\(i)]", "a value", item) }
         try checkRanges(a.keyPath ?? "", v, at: "\(path)[\(i)]")
-        return v
+        return object
       }
     case "keyTimes":
       let times = try numbers(json, path)
@@ -205,21 +204,14 @@ extension SceneDecoder {
   }
 
   /// A from/to/by value decoded by the key path's kind (and held to its
-  /// range); null means unset.
+  /// range), as the animation's `Any` property holds it (`LayerValue.boxed`:
+  /// numbers as CGFloat, corner lists as the mask); null means unset.
   func animationValue(_ json: JSON, _ kind: CAValueKind, _ path: String, keyPath: String?)
     throws -> Any?
   {
     if json == .null { return nil }
     let v = try value(json, kind: kind, at: path)
     try checkRanges(keyPath ?? "", v, at: path)
-    // Corner lists become the mask type, as KVC would store them.
-    if kind == .cornerMask, let names = v as? [String] {
-      var mask: CACornerMask = []
-      for n in names {
-        if let c = CACornerMask.names.first(where: { $0.0 == n }) { mask.insert(c.1) }
-      }
-      return mask
-    }
-    return v
+    return v.boxed
   }
 }

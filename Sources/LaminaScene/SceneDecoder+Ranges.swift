@@ -103,26 +103,26 @@ extension SceneDecoder {
 
   /// Checks the numbers of a decoded `value` set at `keyPath` (JSON path
   /// `path`), and the length of its lists.
-  func checkRanges(_ keyPath: String, _ value: Any?, at path: String) throws {
+  func checkRanges(_ keyPath: String, _ value: LayerValue, at path: String) throws {
     let rule = Self.rule(forKeyPath: keyPath)
     let range = Self.range(ofKeyPath: keyPath)
     switch value {
-    case let v as CGFloat:
-      try check(v, rule, at: path)
-    case let p as CGPoint:
+    case .number(let v):
+      try check(CGFloat(v), rule, at: path)
+    case .point(let p):
       try check(p.x, rule, at: "\(path)[0]")
       try check(p.y, rule, at: "\(path)[1]")
-    case let s as CGSize:
+    case .size(let s):
       try check(s.width, rule, at: "\(path)[0]")
       try check(s.height, rule, at: "\(path)[1]")
-    case let r as CGRect:
+    case .rect(let r):
       // A whole bounds or frame: its origin is a coordinate, its size a side.
       let sizeRule: NumberRule = range == .box ? .side : rule
       try check(r.origin.x, rule, at: "\(path)[0]")
       try check(r.origin.y, rule, at: "\(path)[1]")
       try check(r.size.width, sizeRule, at: "\(path)[2]")
       try check(r.size.height, sizeRule, at: "\(path)[3]")
-    case let t as CATransform3D:
+    case .transform(let t):
       let entries = [
         t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24,
         t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44,
@@ -134,7 +134,7 @@ extension SceneDecoder {
             "a transform whose entries are within ±\(format(Double(Limits.maxTransformEntry))) (maxTransformEntry)",
           found: "m\(i / 4 + 1)\(i % 4 + 1) = \(format(Double(v)))")
       }
-    case let list as [CGFloat]:
+    case .numbers(let list):
       let dashes = range == .dashes
       let limit = dashes ? Limits.maxDashPatternLength : Limits.maxGradientStops
       let name = dashes ? "maxDashPatternLength" : "maxGradientStops"
@@ -144,20 +144,20 @@ extension SceneDecoder {
           exceeded: LimitExceeded(
             what: "numbers in the list", found: list.count, limit: limit, name: name))
       }
-      for (i, v) in list.enumerated() { try check(v, rule, at: "\(path)[\(i)]") }
-    case let colors as [CGColor] where colors.count > Limits.maxGradientStops:
+      for (i, v) in list.enumerated() { try check(CGFloat(v), rule, at: "\(path)[\(i)]") }
+    case .colors(let colors) where colors.count > Limits.maxGradientStops:
       throw SceneError.limitExceeded(
         file: file, path: path,
         exceeded: LimitExceeded(
           what: "gradient colors", found: colors.count, limit: Limits.maxGradientStops,
           name: "maxGradientStops"))
-    case let filters as [CIFilter] where filters.count > Limits.maxFiltersPerLayer:
+    case .filters(let filters) where filters.count > Limits.maxFiltersPerLayer:
       throw SceneError.limitExceeded(
         file: file, path: path,
         exceeded: LimitExceeded(
           what: "filters on one layer", found: filters.count, limit: Limits.maxFiltersPerLayer,
           name: "maxFiltersPerLayer"))
-    case let text as String where range == .text && !keyPath.contains("."):
+    case .string(let text) where range == .text && !keyPath.contains("."):
       let count = text.unicodeScalars.count
       if count > Limits.maxGlyphsPerTextLayer {
         throw SceneError.limitExceeded(

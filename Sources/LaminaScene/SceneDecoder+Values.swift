@@ -90,12 +90,13 @@ extension SceneDecoder {
     return image
   }
 
-  /// Decodes `json` as a value of `kind` for key-value coding; nil stands
-  /// for JSON null where the kind allows it.
-  func value(_ json: JSON, kind: CAValueKind, at path: String) throws -> Any? {
+  /// Decodes `json` as a value of `kind`, typed as the layer property (or
+  /// emitter cell key) of that kind takes it; `.none` stands for JSON null
+  /// where the kind allows it.
+  func value(_ json: JSON, kind: CAValueKind, at path: String) throws -> LayerValue {
     switch kind {
     case .number:
-      return try number(json, path)
+      return .number(Double(try number(json, path)))
     case .integer:
       let v = try number(json, path, magnitude: .infinity)
       guard v == v.rounded(), abs(v) <= 4_294_967_295 else {
@@ -106,73 +107,80 @@ extension SceneDecoder {
         throw SceneError.outOfRange(
           file: file, path: path, expected: "a seed from 0 to 4294967295", found: format(Double(v)))
       }
-      return Int(saturating: v)
+      return .integer(Int(saturating: v))
     case .bool:
       guard case .bool(let b) = json else { throw wrongType(path, "true or false", json) }
-      return b
+      return .bool(b)
     case .point:
       let v = try numbers(json, path, count: 2)
-      return CGPoint(x: v[0], y: v[1])
+      return .point(CGPoint(x: v[0], y: v[1]))
     case .size:
       let v = try numbers(json, path, count: 2)
-      return CGSize(width: v[0], height: v[1])
+      return .size(CGSize(width: v[0], height: v[1]))
     case .rect:
       let v = try numbers(json, path, count: 4)
-      return CGRect(x: v[0], y: v[1], width: v[2], height: v[3])
+      return .rect(CGRect(x: v[0], y: v[1], width: v[2], height: v[3]))
     case .transform:
-      return try transform(json, path)
+      return .transform(try transform(json, path))
     case .color:
-      return try color(json, path)
+      return try color(json, path).map { .color($0) } ?? .none
     case .colors:
-      if json == .null { return nil }
+      if json == .null { return .none }
       guard case .array(let items) = json else { throw wrongType(path, "a list of colors", json) }
       try checkCount(
         items, path, limit: Limits.maxGradientStops, name: "maxGradientStops",
         what: "colors in the list")
-      return try items.enumerated().map { i, item -> CGColor in
-        guard let c = try color(item, "\(path)[\(i)]") else {
-          throw wrongType("\(path)[\(i)]", "a color", item)
-        }
-        return c
-      }
+      return .colors(
+        try items.enumerated().map { i, item -> CGColor in
+          guard let c = try color(item, "\(path)[\(i)]") else {
+            throw wrongType("\(path)[\(i)]", "a color", item)
+          }
+          return c
+        })
     case .numbers:
-      if json == .null { return nil }
-      return try numbers(json, path)
+      if json == .null { return .none }
+      return .numbers(try numbers(json, path).map { Double($0) })
     case .image:
-      return try image(json, path)
+      return try image(json, path).map { .image($0) } ?? .none
     case .path:
-      return try self.path(json, path)
+      return try self.path(json, path).map { .path($0) } ?? .none
     case .string, .text:
-      if json == .null { return nil }
-      return try string(json, path)
+      if json == .null { return .none }
+      return .string(try string(json, path))
     case .enumeration(let allowed):
-      return try enumeration(json, path, allowed)
+      return .string(try enumeration(json, path, allowed))
     case .cornerMask:
-      let names = CACornerMask.names.map(\.0)
       guard case .array(let items) = json else {
         throw wrongType(path, "a list of corner names", json)
       }
-      return try items.enumerated().map { i, item in
-        try enumeration(item, "\(path)[\(i)]", names)
+      var mask: CACornerMask = []
+      for (i, item) in items.enumerated() {
+        let name = try enumeration(item, "\(path)[\(i)]", CACornerMask.names.map(\.0))
+        if let corner = CACornerMask.names.first(where: { $0.0 == name }) {
+          mask.insert(corner.1)
+        }
       }
+      return .cornerMask(mask)
     case .filters:
-      if json == .null { return nil }
+      if json == .null { return .none }
       guard case .array(let items) = json else {
         throw wrongType(path, "a list of filter objects", json)
       }
       try checkCount(
         items, path, limit: Limits.maxFiltersPerLayer, name: "maxFiltersPerLayer",
         what: "filters on one layer")
-      return try items.enumerated().map { i, item in try filter(item, at: "\(path)[\(i)]") }
+      return .filters(
+        try items.enumerated().map { i, item in try filter(item, at: "\(path)[\(i)]") })
     case .blendMode:
-      if json == .null { return nil }
-      return try enumeration(json, path, CIFilter.blendModeNames)
+      if json == .null { return .none }
+      return .string(try enumeration(json, path, CIFilter.blendModeNames))
     case .emitterCells:
-      if json == .null { return nil }
+      if json == .null { return .none }
       guard case .array(let items) = json else {
         throw wrongType(path, "a list of emitter cell objects", json)
       }
-      return try items.enumerated().map { i, item in try emitterCell(item, at: "\(path)[\(i)]") }
+      return .emitterCells(
+        try items.enumerated().map { i, item in try emitterCell(item, at: "\(path)[\(i)]") })
     case .layer, .layers, .object:
       throw SceneError.invalidValue(file: file, path: path, message: "cannot be set here")
     }

@@ -247,7 +247,7 @@ struct SceneDecoder {
         let decoded = try self.value(value, kind: kind, at: keyPath)
         try checkGeometry(key, decoded, keyPath)
         try checkRanges(key, decoded, at: keyPath)
-        layer.setValue(decoded, forKeyPath: key)
+        layer.setLayerValue(decoded, forKeyPath: key)
       }
     }
     if let gradient = layer as? CAGradientLayer, let locations = gradient.locations,
@@ -271,20 +271,19 @@ struct SceneDecoder {
 
   /// Sizes of a box (`bounds`, `frame`) must be ≥ 0 and not absurd;
   /// counts must be sane (the ranges of the properties' descriptions).
-  func checkGeometry(_ key: String, _ value: Any?, _ path: String) throws {
+  func checkGeometry(_ key: String, _ value: LayerValue, _ path: String) throws {
     var sides: [CGFloat] = []
     switch Self.range(ofKeyPath: key) {
     case .box:
       let members = key.split(separator: ".").dropFirst()
-      if members.isEmpty, let r = value as? CGRect {
-        sides = [r.size.width, r.size.height]
-      } else if members.first == "size", let s = value as? CGSize {
-        sides = [s.width, s.height]
-      } else if members.first == "size", let v = value as? CGFloat {
-        sides = [v]
+      switch (members.first, value) {
+      case (nil, .rect(let r)): sides = [r.size.width, r.size.height]
+      case ("size", .size(let s)): sides = [s.width, s.height]
+      case ("size", .number(let v)): sides = [CGFloat(v)]
+      default: break
       }
     case .count:
-      if let n = value as? Int, n < 0 || n > SceneLoader.maxInstanceCount {
+      if case .integer(let n) = value, n < 0 || n > SceneLoader.maxInstanceCount {
         throw SceneError.outOfRange(
           file: file, path: path, expected: "a count from 0 to \(SceneLoader.maxInstanceCount)",
           found: String(n))
@@ -312,7 +311,7 @@ struct SceneDecoder {
       // A cell's numbers are magnitudes, but for its pixels-per-point scale.
       let scale = LayerKey.contentsScale.rawValue
       try checkRanges(key == scale ? key : "cell.\(key)", decoded, at: "\(path).\(key)")
-      cell.setValue(decoded, forKey: key)
+      cell.setLayerValue(decoded, forKey: key)
     }
     return cell
   }
