@@ -63,10 +63,7 @@ extension FrameBuilder {
       guard !run.isEmpty else { return }
       let bounds = run.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
         .intersection(clipBounds ?? targetBounds)
-      nextGroupID += 1
-      let group = GroupPass(
-        id: nextGroupID, bounds: bounds, opacity: 1, commands: run,
-        reason: "nested clip of \(layer.name ?? "a layer")")
+      let group = makeGroup(run, bounds: bounds, reason: "nested clip of \(layer.name ?? "a layer")")
       group.clip = ClipEffect(shape: shape, itemToClip: targetToClip)
       if !bounds.isEmpty { kept.append(.group(group)) }
       run = []

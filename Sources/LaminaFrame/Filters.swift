@@ -133,13 +133,9 @@ extension FrameBuilder {
       height: bounds.height + 2 * reach
     ).intersection(targetBounds)
     guard !bounds.isEmpty else { return }
-    nextGroupID += 1
-    let group = GroupPass(
-      id: nextGroupID, bounds: bounds, opacity: 1, commands: Array(commands[range]),
-      reason: "filters of \(layer.name ?? "a layer")")
-    group.filter = chain
-    commands.removeSubrange(range)
-    commands.append(.group(group))
+    wrapTail(of: &commands, from: start, bounds: bounds, reason: "filters of \(layer.name ?? "a layer")") {
+      $0.filter = chain
+    }
   }
 }
 
@@ -166,16 +162,9 @@ extension FrameBuilder {
       commands[start] = .item(item)
       return
     }
-    let bounds = commands[range].reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
-      $0.union($1.bounds)
+    wrapTail(of: &commands, from: start, reason: "\(name) of \(layer.name ?? "a layer")") {
+      $0.blend = blend
     }
-    nextGroupID += 1
-    let group = GroupPass(
-      id: nextGroupID, bounds: bounds, opacity: 1, commands: Array(commands[range]),
-      reason: "\(name) of \(layer.name ?? "a layer")")
-    group.blend = blend
-    commands.removeSubrange(range)
-    commands.append(.group(group))
   }
 }
 
@@ -192,10 +181,8 @@ extension FrameBuilder {
       let targetToLayer = Homography(toTarget).inverse,
       let bounds = clipTargetBounds(layer.bounds, toTarget), !bounds.isEmpty
     else { return }
-    nextGroupID += 1
-    let group = GroupPass(
-      id: nextGroupID, bounds: bounds, opacity: 1, commands: [],
-      reason: "background filters of \(layer.name ?? "a layer")")
+    let group = makeGroup(
+      [], bounds: bounds, reason: "background filters of \(layer.name ?? "a layer")")
     group.filter = chain
     group.backdrop = true
     group.clip = ClipEffect(shape: RoundedRect(layer: layer), itemToClip: targetToLayer)

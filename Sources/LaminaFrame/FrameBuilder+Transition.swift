@@ -55,15 +55,6 @@ extension FrameBuilder {
     _ opacity: Float, from start: Int, in commands: inout [DrawCommand]
   ) {
     guard start < commands.count else { return }
-    let range = start..<commands.count
-    let bounds = commands[range].reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
-      $0.union($1.bounds)
-    }
-    nextGroupID += 1
-    let group = GroupPass(
-      id: nextGroupID, bounds: bounds, opacity: opacity, commands: Array(commands[range]),
-      reason: "fade transition")
-    commands.removeSubrange(range)
-    commands.append(.group(group))
+    wrapTail(of: &commands, from: start, opacity: opacity, reason: "fade transition")
   }
 }

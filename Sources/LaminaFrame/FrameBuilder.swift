@@ -495,15 +495,9 @@ public struct FrameBuilder {
       for i in range { commands[i].multiplyOpacity(opacity) }
       return
     }
-    let bounds = commands[range].reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
-      $0.union($1.bounds)
-    }
-    nextGroupID += 1
-    let group = GroupPass(
-      id: nextGroupID, bounds: bounds, opacity: opacity, commands: Array(commands[range]),
+    wrapTail(
+      of: &commands, from: start, opacity: opacity,
       reason: "group opacity over \(range.count) overlapping commands")
-    commands.removeSubrange(range)
-    commands.append(.group(group))
   }
 
   /// True when any two commands may touch the same pixel.

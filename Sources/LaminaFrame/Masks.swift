@@ -36,16 +36,10 @@ extension FrameBuilder {
       if !mode.isInverted { commands.removeSubrange(range) }
       return
     }
-    nextGroupID += 1
-    let maskGroup = GroupPass(
-      id: nextGroupID, bounds: bounds, opacity: 1, commands: maskCommands,
-      reason: "mask \(mask.name ?? "")")
-    nextGroupID += 1
-    let group = GroupPass(
-      id: nextGroupID, bounds: bounds, opacity: 1, commands: Array(commands[range]),
-      reason: "masked layer")
-    group.mask = maskGroup
-    group.maskMode = mode
-    commands.replaceSubrange(range, with: [.group(group)])
+    let maskGroup = makeGroup(maskCommands, bounds: bounds, reason: "mask \(mask.name ?? "")")
+    wrapTail(of: &commands, from: start, bounds: bounds, reason: "masked layer") {
+      $0.mask = maskGroup
+      $0.maskMode = mode
+    }
   }
 }

@@ -122,10 +122,8 @@ extension FrameBuilder {
           height: CGFloat(canvas.height))
       ).intersection(targetBounds)
       guard !landed.isEmpty else { return nil }
-      nextGroupID += 1
-      let group = GroupPass(
-        id: nextGroupID, bounds: landed, opacity: 1, commands: source,
-        reason: "shadow of \(layer.name ?? "a layer") (blurred offscreen)")
+      let group = makeGroup(
+        source, bounds: landed, reason: "shadow of \(layer.name ?? "a layer") (blurred offscreen)")
       group.shadow = ShadowBlur(
         sigma: Float(sigmaPixels), canvas: canvas, offset: (Float(dx), Float(dy)), color: tint)
       return .group(group)
