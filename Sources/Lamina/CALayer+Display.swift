@@ -19,6 +19,28 @@ extension CALayer {
     display()
   }
 
+  /// Marks the ancestors (through superlayers and the layers masked) as
+  /// having a layer below that needs display.
+  func markAncestorsForDisplay() {
+    var layer = storedSuperlayer ?? maskOwner
+    while let current = layer, !current.subtreeNeedsDisplay {
+      current.subtreeNeedsDisplay = true
+      layer = current.storedSuperlayer ?? current.maskOwner
+    }
+  }
+
+  /// Calls `displayIfNeeded()` on every layer of the tree (sublayers and
+  /// masks) that needs display, parents before their sublayers: the
+  /// display phase of Core Animation's commit. Only subtrees marked as
+  /// holding such a layer are visited.
+  package func displayTreeIfNeeded() {
+    displayIfNeeded()
+    guard subtreeNeedsDisplay else { return }
+    subtreeNeedsDisplay = false
+    for sublayer in storedSublayers { sublayer.displayTreeIfNeeded() }
+    mask?.displayTreeIfNeeded()
+  }
+
   /// `display()`'s default: a delegate's `display(_:)` wins, otherwise
   /// the backing store is drawn.
   func defaultDisplay() {
