@@ -24,6 +24,19 @@ final class CairoContext: CGContext {
     super.init(width: pixelWidth, height: pixelHeight)
     cairo_set_line_width(cr, 1)
     cairo_set_miter_limit(cr, 10)
+    cairoDrawing = { [unowned self] draw in self.drawWithCairo(draw) }
+  }
+
+  /// Core Text's drawing: `draw` paints with Cairo (Pango's glyphs),
+  /// multiplied by the context's alpha.
+  private func drawWithCairo(_ draw: (OpaquePointer) -> Void) {
+    cairo_save(cr)
+    defer { cairo_restore(cr) }
+    guard state.alpha < 1 else { return draw(cr) }
+    cairo_push_group(cr)
+    draw(cr)
+    cairo_pop_group_to_source(cr)
+    cairo_paint_with_alpha(cr, state.alpha)
   }
 
   override func saveGState() {
