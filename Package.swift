@@ -91,7 +91,8 @@ let package = Package(
     .testTarget(name: "LaminaTests", dependencies: ["Lamina"]),
     // Core Text drawn by layers, against Pango's own layout of the same text.
     .testTarget(
-      name: "LaminaCoreTextTests", dependencies: ["Lamina", "LaminaDraw", "CPango", "CCairo"]),
+      name: "LaminaCoreTextTests",
+      dependencies: ["Lamina", "LaminaDraw", "LaminaRender", "CPango", "CCairo"]),
     .testTarget(
       name: "LaminaSceneTests", dependencies: ["LaminaScene", "Lamina"],
       resources: [.copy("Fixtures")]),

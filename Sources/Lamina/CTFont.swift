@@ -26,6 +26,13 @@ public final class CTFont: Hashable, @unchecked Sendable, CustomStringConvertibl
   /// Pango's font, loaded when first measured.
   lazy var pango = PangoFontHandle(name: familyName, size: size)
 
+  /// A new `PangoFontDescription` (the caller frees it) of the font named
+  /// `name` at `size` points, read as Core Text reads font names: a family,
+  /// or a PostScript name whose part after the hyphen is the style.
+  package static func pangoDescription(name: String, size: CGFloat) -> OpaquePointer? {
+    PangoText.description(name: name, size: size)
+  }
+
   public static func == (a: CTFont, b: CTFont) -> Bool {
     a.familyName == b.familyName && a.size == b.size
   }

@@ -54,8 +54,14 @@ enum PangoText {
         of: "([a-z])([A-Z])", with: "$1 $2", options: .regularExpression)
       words = name[..<dash] + " " + spaced
     }
-    // A trailing number would be read as a size: a comma ends the family list.
-    guard let description = pango_font_description_from_string(words + ",") else { return nil }
+    // Style words ("Bold", "Oblique") are read as the style; a trailing
+    // number would be read as a size: then a comma ends the family list.
+    guard var description = pango_font_description_from_string(words) else { return nil }
+    if pango_font_description_get_size(description) != 0 {
+      pango_font_description_free(description)
+      guard let whole = pango_font_description_from_string(words + ",") else { return nil }
+      description = whole
+    }
     if pango_font_description_get_family(description) == nil {
       pango_font_description_set_family(description, name)
     }

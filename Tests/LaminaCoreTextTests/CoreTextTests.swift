@@ -147,6 +147,22 @@ final class CoreTextTests: XCTestCase {
     XCTAssertEqual(moved.minY, h.minY + 5, accuracy: 1e-6)
   }
 
+  func testNamesWithAStyle() {
+    let regular = CTFontCreateWithName("DejaVu Sans" as CFString, 20, nil)
+    let bold = CTFontCreateWithName("DejaVu Sans-Bold" as CFString, 20, nil)
+    let spaced = CTFontCreateWithName("DejaVu Sans Bold" as CFString, 20, nil)
+    XCTAssertEqual(CTFontCopyFamilyName(bold), "DejaVu Sans")
+    func width(_ font: CTFont) -> Double {
+      CTLineGetTypographicBounds(
+        CTLineCreateWithAttributedString(
+          NSAttributedString(
+            string: "Wide words", attributes: [NSAttributedString.Key(kCTFontAttributeName as String): font])),
+        nil, nil, nil)
+    }
+    XCTAssertGreaterThan(width(bold), width(regular) + 5, "bold is wider")
+    XCTAssertEqual(width(spaced), width(bold), accuracy: 1e-6)
+  }
+
   func testDescriptorsAndCopiesWithASize() {
     let descriptor = CTFontDescriptorCreateWithNameAndSize(family as String, 14)
     let font = CTFontCreateWithFontDescriptor(descriptor, 0, nil)
