@@ -41,6 +41,17 @@ extension CALayer {
     mask?.displayTreeIfNeeded()
   }
 
+  /// The layout and display phases of Core Animation's commit for this
+  /// tree, without committing: `layoutIfNeeded()`, `displayIfNeeded()` on
+  /// every layer that needs it, then layout again for what display changed.
+  /// For a renderer of a tree at a given time (not a live display loop,
+  /// which calls `CATransaction.commitFrame(root:)`).
+  package func layoutAndDisplayIfNeeded() {
+    layoutIfNeeded()
+    displayTreeIfNeeded()
+    layoutIfNeeded()
+  }
+
   /// `display()`'s default: a delegate's `display(_:)` wins, otherwise
   /// the backing store is drawn.
   func defaultDisplay() {

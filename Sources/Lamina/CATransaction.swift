@@ -145,10 +145,7 @@ open class CATransaction {
   /// presentation tree of a frame; a drawing backend must be registered
   /// for `draw(in:)` to have a context (see `CGContext.bitmap`).
   package static func commitFrame(root: CALayer) {
-    root.layoutIfNeeded()
-    root.displayTreeIfNeeded()
-    // Display may have invalidated layout (new contents sizes, sublayers).
-    root.layoutIfNeeded()
+    root.layoutAndDisplayIfNeeded()
     flush()
   }
 

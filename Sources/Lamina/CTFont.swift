@@ -70,8 +70,9 @@ public func CTFontCreateWithName(
 /// The font's size in points.
 public func CTFontGetSize(_ font: CTFont) -> CGFloat { font.size }
 
-/// The font's family name: the family fontconfig loaded for the font's
-/// name (another family when that name is not installed).
+/// The font's family name: its name without the style ("Helvetica" for
+/// "Helvetica-Bold"), as given, whether or not that family is installed
+/// (fontconfig draws a missing family with its closest match).
 public func CTFontCopyFamilyName(_ font: CTFont) -> String {
   font.pango.familyName ?? font.familyName
 }

@@ -93,13 +93,11 @@ final class PangoFontHandle: @unchecked Sendable {
     if let description { pango_font_description_free(description) }
   }
 
-  /// The family the font map chose.
+  /// The family of the font's name (its style words and PostScript
+  /// suffix left out).
   var familyName: String? {
-    PangoText.locked {
-      guard let font, let loaded = pango_font_describe(font) else { return nil }
-      defer { pango_font_description_free(loaded) }
-      return pango_font_description_get_family(loaded).map { String(cString: $0) }
-    }
+    guard let description else { return nil }
+    return pango_font_description_get_family(description).map { String(cString: $0) }
   }
 
   /// Pango's metrics: ascent, descent and the line height, in points.
