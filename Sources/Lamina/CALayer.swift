@@ -125,7 +125,9 @@ open class CALayer: NSObject {
       // masked, as in Core Animation; its `superlayer` is then this layer.
       mask?.removeFromSuperlayer()
       mask?.maskOwner = self
-      if let mask, mask.displayPending || mask.subtreeNeedsDisplay { mask.markAncestorsForDisplay() }
+      if let mask, mask.displayPending || mask.subtreeNeedsDisplay {
+        mask.markAncestorsForDisplay()
+      }
       noteChange()
     }
   }

@@ -149,7 +149,9 @@ public func CTFontGetBoundingBox(_ font: CTFont) -> CGRect {
     var length: UInt32 = 0
     guard let data = hb_blob_get_data(blob, &length), length >= 44 else { return .zero }
     let bytes = UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self)
-    func int16(_ at: Int) -> Double { Double(Int16(bitPattern: UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1]))) }
+    func int16(_ at: Int) -> Double {
+      Double(Int16(bitPattern: UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1])))
+    }
     let scale = Double(font.size) / upem
     let xMin = int16(36) * scale
     let yMin = int16(38) * scale
@@ -206,7 +208,8 @@ public func CTFontGetAdvancesForGlyphs(
     var total = 0.0
     for i in 0..<count {
       let advance =
-        orientation == .vertical ? 0 : Double(hb_font_get_glyph_h_advance(hb, UInt32(glyphs[i]))) * perX
+        orientation == .vertical
+        ? 0 : Double(hb_font_get_glyph_h_advance(hb, UInt32(glyphs[i]))) * perX
       advances?[i] = CGSize(width: advance, height: 0)
       total += advance
     }

@@ -130,7 +130,9 @@ public func CTParagraphStyleCreate(
     case .alignment:
       if let raw = byte(), let value = CTTextAlignment(rawValue: raw) { style.alignment = value }
     case .lineBreakMode:
-      if let raw = byte(), let value = CTLineBreakMode(rawValue: raw) { style.lineBreakMode = value }
+      if let raw = byte(), let value = CTLineBreakMode(rawValue: raw) {
+        style.lineBreakMode = value
+      }
     case .lineSpacing, .lineSpacingAdjustment, .minimumLineSpacing:
       if let value = number(), value.isFinite { style.lineSpacing = max(0, value) }
     default: break

@@ -29,11 +29,13 @@ final class TextLayout: @unchecked Sendable {
     var offsets: [Int] = []
     offsets.reserveCapacity(range.length + 1)
     var bytes = 0
-    for unit in text.utf16.indices {
+    for u in text.utf16 {
+      // A low surrogate has no byte of its own: it maps to its scalar's start.
+      if (0xDC00..<0xE000).contains(u), let start = offsets.last {
+        offsets.append(start)
+        continue
+      }
       offsets.append(bytes)
-      let u = text.utf16[unit]
-      // UTF-8 bytes of the scalar this unit starts (0 for a low surrogate).
-      if (0xDC00..<0xE000).contains(u) { continue }
       bytes += u < 0x80 ? 1 : u < 0x800 ? 2 : (0xD800..<0xDC00).contains(u) ? 4 : 3
     }
     offsets.append(bytes)
@@ -120,7 +122,9 @@ final class TextLayout: @unchecked Sendable {
       }
     if let ellipsize, width != nil {
       pango_layout_set_ellipsize(layout, ellipsize)
-      if let height, height.isFinite { pango_layout_set_height(layout, PangoText.units(Double(height))) }
+      if let height, height.isFinite {
+        pango_layout_set_height(layout, PangoText.units(Double(height)))
+      }
     }
     switch style.alignment {
     case .right:
@@ -135,7 +139,9 @@ final class TextLayout: @unchecked Sendable {
       pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
     case .natural: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
     }
-    if style.lineSpacing > 0 { pango_layout_set_spacing(layout, PangoText.units(Double(style.lineSpacing))) }
+    if style.lineSpacing > 0 {
+      pango_layout_set_spacing(layout, PangoText.units(Double(style.lineSpacing)))
+    }
   }
 
   /// The UTF-16 offset in the attributed string of a byte offset of the layout's text.
@@ -201,7 +207,9 @@ public final class CTLine: @unchecked Sendable {
   /// Runs `body` with the PangoLayoutLine, holding Pango's lock.
   func withLine<T>(_ empty: T, _ body: (UnsafeMutablePointer<PangoLayoutLine>) -> T) -> T {
     PangoText.locked {
-      guard let line = pango_layout_get_line_readonly(text.layout, Int32(index)) else { return empty }
+      guard let line = pango_layout_get_line_readonly(text.layout, Int32(index)) else {
+        return empty
+      }
       return body(line)
     }
   }
@@ -244,7 +252,8 @@ public func CTLineCreateWithAttributedString(_ attrString: NSAttributedString) -
     PangoText.locked { pango_layout_set_single_paragraph_mode(text.layout, 1) }
     if let box = text.lineBoxes().first { return CTLine(text: text, index: 0, box: box) }
   }
-  let empty = TextLayout(NSAttributedString(string: ""), range: NSRange(location: 0, length: 0), width: nil)!
+  let empty = TextLayout(
+    NSAttributedString(string: ""), range: NSRange(location: 0, length: 0), width: nil)!
   return CTLine(
     text: empty, index: 0,
     box: TextLayout.LineBox(startByte: 0, byteLength: 0, baseline: 0, x: 0, top: 0, bottom: 0))
@@ -390,22 +399,27 @@ public func CTRunGetStringRange(_ run: CTRun) -> CFRange { run.range }
 
 private func copy<T>(_ source: [T], _ range: CFRange, _ buffer: UnsafeMutablePointer<T>) {
   let start = max(0, min(range.location, source.count))
-  let length = range.length == 0 ? source.count - start : max(0, min(range.length, source.count - start))
+  let length =
+    range.length == 0 ? source.count - start : max(0, min(range.length, source.count - start))
   for i in 0..<length { buffer[i] = source[start + i] }
 }
 
 /// Copies the glyphs of `range` of the run (length 0: to the end).
-public func CTRunGetGlyphs(_ run: CTRun, _ range: CFRange, _ buffer: UnsafeMutablePointer<CGGlyph>) {
+public func CTRunGetGlyphs(_ run: CTRun, _ range: CFRange, _ buffer: UnsafeMutablePointer<CGGlyph>)
+{
   copy(run.glyphs, range, buffer)
 }
 
 /// Copies the positions (from the line's origin, y up) of `range` of the run.
-public func CTRunGetPositions(_ run: CTRun, _ range: CFRange, _ buffer: UnsafeMutablePointer<CGPoint>) {
+public func CTRunGetPositions(
+  _ run: CTRun, _ range: CFRange, _ buffer: UnsafeMutablePointer<CGPoint>
+) {
   copy(run.positions, range, buffer)
 }
 
 /// Copies the advances of `range` of the run.
-public func CTRunGetAdvances(_ run: CTRun, _ range: CFRange, _ buffer: UnsafeMutablePointer<CGSize>) {
+public func CTRunGetAdvances(_ run: CTRun, _ range: CFRange, _ buffer: UnsafeMutablePointer<CGSize>)
+{
   copy(run.advances, range, buffer)
 }
 
@@ -418,9 +432,10 @@ public func CTRunGetTypographicBounds(
   ascent?.pointee = run.ascent
   descent?.pointee = run.descent
   leading?.pointee = run.font.map(CTFontGetLeading) ?? 0
-  var widths = [CGSize](repeating: .zero, count: run.advances.count)
-  widths.withUnsafeMutableBufferPointer { copy(run.advances, range, $0.baseAddress!) }
-  return widths.reduce(0) { $0 + Double($1.width) }
+  let count = run.advances.count
+  let start = max(0, min(range.location, count))
+  let end = range.length <= 0 ? count : min(count, start + range.length)
+  return run.advances[start..<max(start, end)].reduce(0) { $0 + Double($1.width) }
 }
 
 // MARK: Framesetters and frames
@@ -487,7 +502,8 @@ public func CTFramesetterCreateFrame(
   let box = path.boundingBox
   let text =
     TextLayout(framesetter.string, range: range, width: box.width, height: box.height)
-    ?? TextLayout(NSAttributedString(string: ""), range: NSRange(location: 0, length: 0), width: nil)!
+    ?? TextLayout(
+      NSAttributedString(string: ""), range: NSRange(location: 0, length: 0), width: nil)!
   return CTFrame(text: text, path: path)
 }
 
@@ -550,7 +566,8 @@ public func CTFrameGetVisibleStringRange(_ frame: CTFrame) -> CFRange {
   let end = CTLineGetStringRange(last)
   let start = frame.text.range.location
   let lastLine = frame.lines.count == frame.text.lineBoxes().count
-  let stop = lastLine ? frame.text.range.location + frame.text.range.length : end.location + end.length
+  let stop =
+    lastLine ? frame.text.range.location + frame.text.range.length : end.location + end.length
   return CFRange(location: start, length: stop - start)
 }
 

@@ -233,10 +233,15 @@ public enum TextRasterizer {
           pango_font_description_free(description)
         }
       }
-      if let kern = run.kern { insert(pango_attr_letter_spacing_new(pangoUnits(Double(kern) * Double(LAMINA_PANGO_SCALE))), run) }
+      if let kern = run.kern {
+        insert(
+          pango_attr_letter_spacing_new(pangoUnits(Double(kern) * Double(LAMINA_PANGO_SCALE))), run)
+      }
       if let underline = run.underline {
         let style = CTUnderlineStyle(rawValue: underline)
-        insert(pango_attr_underline_new(style.contains(.double) ? PANGO_UNDERLINE_DOUBLE : PANGO_UNDERLINE_SINGLE), run)
+        insert(
+          pango_attr_underline_new(
+            style.contains(.double) ? PANGO_UNDERLINE_DOUBLE : PANGO_UNDERLINE_SINGLE), run)
       }
       if let size = run.fontSize, size > 0 {
         insert(

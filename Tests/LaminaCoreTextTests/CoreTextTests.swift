@@ -84,7 +84,9 @@ enum PangoReference {
     let data = cairo_image_surface_get_data(surface)!
     var alpha = [UInt8](repeating: 0, count: imageWidth * imageHeight)
     for row in 0..<imageHeight {
-      for column in 0..<imageWidth { alpha[row * imageWidth + column] = data[row * stride + column * 4 + 3] }
+      for column in 0..<imageWidth {
+        alpha[row * imageWidth + column] = data[row * stride + column * 4 + 3]
+      }
     }
     return alpha
   }
@@ -156,7 +158,8 @@ final class CoreTextTests: XCTestCase {
       CTLineGetTypographicBounds(
         CTLineCreateWithAttributedString(
           NSAttributedString(
-            string: "Wide words", attributes: [NSAttributedString.Key(kCTFontAttributeName as String): font])),
+            string: "Wide words",
+            attributes: [NSAttributedString.Key(kCTFontAttributeName as String): font])),
         nil, nil, nil)
     }
     XCTAssertGreaterThan(width(bold), width(regular) + 5, "bold is wider")
@@ -208,7 +211,8 @@ final class CoreTextTests: XCTestCase {
     XCTAssertEqual(runGlyphs, glyphs)
     XCTAssertEqual(CTRunGetStringRange(runs[0]), CFRangeMake(0, 3))
     XCTAssertEqual(CTLineGetStringRange(line), CFRangeMake(0, 3))
-    XCTAssertTrue(CTRunGetAttributes(runs[0])[NSAttributedString.Key(kCTFontAttributeName as String)] is CTFont)
+    XCTAssertTrue(
+      CTRunGetAttributes(runs[0])[NSAttributedString.Key(kCTFontAttributeName as String)] is CTFont)
   }
 
   func testRunsSplitWhereFontsChange() {
@@ -223,6 +227,26 @@ final class CoreTextTests: XCTestCase {
     var ascent: CGFloat = 0
     _ = CTLineGetTypographicBounds(line, &ascent, nil, nil)
     XCTAssertEqual(ascent, CTFontGetAscent(large), accuracy: 0.01, "the largest font's")
+  }
+
+  func testRangesCountUTF16AcrossSurrogatePairs() {
+    let key = NSAttributedString.Key(kCTFontAttributeName as String)
+    let small = CTFontCreateWithName(family as CFString, 10, nil)
+    let large = CTFontCreateWithName(family as CFString, 20, nil)
+    // "a" and U+1D400 (two UTF-16 units), then "ébc" in another font.
+    let text = NSMutableAttributedString(string: "a\u{1D400}", attributes: [key: small])
+    text.append(NSAttributedString(string: "\u{E9}bc", attributes: [key: large]))
+    XCTAssertEqual(text.length, 6)
+    let line = CTLineCreateWithAttributedString(text)
+    XCTAssertEqual(CTLineGetStringRange(line), CFRangeMake(0, 6))
+    let ranges = CTLineGetGlyphRuns(line).map { CTRunGetStringRange($0) }
+    XCTAssertEqual(ranges.last, CFRangeMake(3, 3), "the second font's run")
+    XCTAssertEqual(ranges.reduce(0) { $0 + $1.length }, 6)
+    var characters = Array(text.string.utf16)
+    var glyphs = [CGGlyph](repeating: 7, count: characters.count)
+    CTFontGetGlyphsForCharacters(small, &characters, &glyphs, characters.count)
+    XCTAssertEqual(glyphs[2], 0, "the second half of a pair has no glyph")
+    XCTAssertNotEqual(glyphs[0], 0)
   }
 
   /// An iOS layer that draws one line at a text position, in a flipped context.
@@ -367,19 +391,23 @@ final class CoreTextTests: XCTestCase {
   func testFrameLinesOriginsAndSuggestedSize() {
     let font = CTFontCreateWithName(family as CFString, 16, nil)
     let text = NSAttributedString(
-      string: Self.paragraph, attributes: [NSAttributedString.Key(kCTFontAttributeName as String): font])
+      string: Self.paragraph,
+      attributes: [NSAttributedString.Key(kCTFontAttributeName as String): font])
     let framesetter = CTFramesetterCreateWithAttributedString(text)
     var fit = CFRange()
     let size = CTFramesetterSuggestFrameSizeWithConstraints(
-      framesetter, CFRangeMake(0, 0), nil, CGSize(width: 220, height: CGFloat.greatestFiniteMagnitude),
+      framesetter, CFRangeMake(0, 0), nil,
+      CGSize(width: 220, height: CGFloat.greatestFiniteMagnitude),
       &fit)
     XCTAssertEqual(fit, CFRangeMake(0, text.length))
     XCTAssertLessThanOrEqual(size.width, 220)
     let frame = CTFramesetterCreateFrame(
-      framesetter, CFRangeMake(0, 0), CGPath(rect: CGRect(origin: .zero, size: size), transform: nil), nil)
+      framesetter, CFRangeMake(0, 0),
+      CGPath(rect: CGRect(origin: .zero, size: size), transform: nil), nil)
     let lines = CTFrameGetLines(frame)
     XCTAssertGreaterThan(lines.count, 2)
-    XCTAssertEqual(CTFrameGetVisibleStringRange(frame), CFRangeMake(0, text.length), "all of it fits")
+    XCTAssertEqual(
+      CTFrameGetVisibleStringRange(frame), CFRangeMake(0, text.length), "all of it fits")
     var origins = [CGPoint](repeating: .zero, count: lines.count)
     CTFrameGetLineOrigins(frame, CFRangeMake(0, 0), &origins)
     // The first baseline one ascent below the top (y up); each next one a line lower.
@@ -396,7 +424,8 @@ final class CoreTextTests: XCTestCase {
     XCTAssertEqual(next, text.length)
     // A frame one line high shows one line.
     let short = CTFramesetterCreateFrame(
-      framesetter, CFRangeMake(0, 0), CGPath(rect: CGRect(x: 0, y: 0, width: 220, height: 22), transform: nil),
+      framesetter, CFRangeMake(0, 0),
+      CGPath(rect: CGRect(x: 0, y: 0, width: 220, height: 22), transform: nil),
       nil)
     XCTAssertEqual(CTFrameGetLines(short).count, 1)
     XCTAssertLessThan(CTFrameGetVisibleStringRange(short).length, text.length)

@@ -15,7 +15,9 @@ final class TextLayerAttributesTests: XCTestCase {
   func centered() -> CTParagraphStyle {
     var alignment = CTTextAlignment.center
     return withUnsafeBytes(of: &alignment) { a in
-      let settings = [CTParagraphStyleSetting(spec: .alignment, valueSize: 1, value: a.baseAddress!)]
+      let settings = [
+        CTParagraphStyleSetting(spec: .alignment, valueSize: 1, value: a.baseAddress!)
+      ]
       return CTParagraphStyleCreate(settings, 1)
     }
   }
@@ -27,7 +29,9 @@ final class TextLayerAttributesTests: XCTestCase {
       NSAttributedString.Key(kCTForegroundColorAttributeName as String): CGColor(
         red: 1, green: 0, blue: 0, alpha: 1),
     ]
-    if center { attributes[NSAttributedString.Key(kCTParagraphStyleAttributeName as String)] = centered() }
+    if center {
+      attributes[NSAttributedString.Key(kCTParagraphStyleAttributeName as String)] = centered()
+    }
     if underline {
       attributes[NSAttributedString.Key(kCTUnderlineStyleAttributeName as String)] =
         CTUnderlineStyle.single.rawValue
@@ -60,7 +64,8 @@ final class TextLayerAttributesTests: XCTestCase {
     let c = try drawn(centered)
     XCTAssertTrue(l.red && c.red, "kCTForegroundColorAttributeName")
     XCTAssertLessThan(l.box.0, 4, "left aligned")
-    XCTAssertEqual(Double(c.box.0), Double(199 - c.box.2), accuracy: 2, "centered by the paragraph style")
+    XCTAssertEqual(
+      Double(c.box.0), Double(199 - c.box.2), accuracy: 2, "centered by the paragraph style")
     XCTAssertEqual(c.box.2 - c.box.0, l.box.2 - l.box.0)
     let underlined = Caption()
     underlined.string = caption(center: false, underline: true)
