@@ -217,6 +217,61 @@ public func CTFontGetAdvancesForGlyphs(
   }
 }
 
+/// The ink boxes of `count` glyphs (y up from the baseline at the
+/// origin), written to `boundingRects` when given; returns their union.
+@discardableResult
+public func CTFontGetBoundingRectsForGlyphs(
+  _ font: CTFont, _ orientation: CTFontOrientation, _ glyphs: UnsafePointer<CGGlyph>,
+  _ boundingRects: UnsafeMutablePointer<CGRect>?, _ count: CFIndex
+) -> CGRect {
+  guard count > 0 else { return .null }
+  return PangoText.locked {
+    var union = CGRect.null
+    for i in 0..<count {
+      var ink = PangoRectangle()
+      if let pangoFont = font.pango.font {
+        pango_font_get_glyph_extents(pangoFont, PangoGlyph(glyphs[i]), &ink, nil)
+      }
+      let unit = PangoText.unit
+      let rect = CGRect(
+        x: Double(ink.x) / unit, y: -Double(ink.y + ink.height) / unit,
+        width: Double(ink.width) / unit, height: Double(ink.height) / unit)
+      boundingRects?[i] = rect
+      if rect.width > 0 || rect.height > 0 { union = union.union(rect) }
+    }
+    return union
+  }
+}
+
+/// Draws `count` glyphs of the font at `positions` (user space; each
+/// glyph through the context's text matrix, y up) in the context's fill
+/// color.
+public func CTFontDrawGlyphs(
+  _ font: CTFont, _ glyphs: UnsafePointer<CGGlyph>, _ positions: UnsafePointer<CGPoint>,
+  _ count: Int, _ context: CGContext
+) {
+  guard count > 0, let drawing = context.cairoDrawing else { return }
+  let m = context.textMatrix
+  drawing { cr in
+    PangoText.locked {
+      guard let pangoFont = font.pango.font,
+        let scaled = pango_cairo_font_get_scaled_font(OpaquePointer(pangoFont))
+      else { return }
+      cairo_set_scaled_font(cr, scaled)
+      for i in 0..<count {
+        cairo_save(cr)
+        cairo_translate(cr, positions[i].x, positions[i].y)
+        var matrix = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
+        cairo_transform(cr, &matrix)
+        cairo_scale(cr, 1, -1)
+        var glyph = cairo_glyph_t(index: UInt(glyphs[i]), x: 0, y: 0)
+        cairo_show_glyphs(cr, &glyph, 1)
+        cairo_restore(cr)
+      }
+    }
+  }
+}
+
 /// The outline of `glyph` as a path, in points, y up from the baseline at
 /// the origin (as Core Text gives it), transformed by `matrix`; nil for a
 /// glyph the font does not have. An empty glyph (a space) has an empty path.

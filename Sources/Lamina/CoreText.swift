@@ -303,6 +303,80 @@ public func CTLineGetGlyphCount(_ line: CTLine) -> CFIndex {
   CTLineGetGlyphRuns(line).reduce(0) { $0 + $1.glyphs.count }
 }
 
+/// The layout's byte index of UTF-16 offset `index` of the attributed
+/// string, clamped to the line's text.
+private func byteIndex(_ line: CTLine, _ index: CFIndex) -> Int {
+  let offsets = line.text.byteOffsets
+  let i = max(0, min(index - line.text.range.location, offsets.count - 1))
+  return offsets[i]
+}
+
+/// How far from the line's origin the caret before the character at
+/// `charIndex` (UTF-16, in the attributed string) is; `secondaryOffset`
+/// gets the same (Lamina does not split carets at direction changes).
+public func CTLineGetOffsetForStringIndex(
+  _ line: CTLine, _ charIndex: CFIndex, _ secondaryOffset: UnsafeMutablePointer<CGFloat>?
+) -> CGFloat {
+  let byte = byteIndex(line, charIndex)
+  let x = line.withLine(Int32(0)) { pangoLine in
+    var x: Int32 = 0
+    pango_layout_line_index_to_x(pangoLine, Int32(clamping: byte), 0, &x)
+    return x
+  }
+  let offset = CGFloat(Double(x) / PangoText.unit)
+  secondaryOffset?.pointee = offset
+  return offset
+}
+
+/// The UTF-16 index (in the attributed string) of the caret position
+/// nearest to `position.x` from the line's origin.
+public func CTLineGetStringIndexForPosition(_ line: CTLine, _ position: CGPoint) -> CFIndex {
+  let text = line.text
+  let (byte, trailing) = line.withLine((0, Int32(0))) { pangoLine in
+    var index: Int32 = 0
+    var trailing: Int32 = 0
+    pango_layout_line_x_to_index(
+      pangoLine, PangoText.units(Double(position.x)), &index, &trailing)
+    return (Int(index), trailing)
+  }
+  var utf16 = text.utf16Offset(ofByte: byte)
+  if trailing > 0 {
+    // Past the middle of the character: the caret after it.
+    let offsets = text.byteOffsets
+    var i = utf16 - text.range.location
+    while i + 1 < offsets.count && offsets[i + 1] == offsets[i] { i += 1 }
+    utf16 = text.range.location + min(i + 1, offsets.count - 1)
+  }
+  return utf16
+}
+
+/// The width of the whitespace at the end of the line, in points.
+public func CTLineGetTrailingWhitespaceWidth(_ line: CTLine) -> Double {
+  let range = CTLineGetStringRange(line)
+  let string = line.text.string.string as NSString
+  var end = range.location + range.length
+  while end > range.location,
+    let scalar = Unicode.Scalar(string.character(at: end - 1)),
+    CharacterSet.whitespacesAndNewlines.contains(scalar)
+  {
+    end -= 1
+  }
+  let width = CTLineGetTypographicBounds(line, nil, nil, nil)
+  return width - Double(CTLineGetOffsetForStringIndex(line, end, nil))
+}
+
+/// Where to start drawing the line to align it in `flushWidth` points:
+/// `flushFactor` 0 flush left, 0.5 centered, 1 flush right (trailing
+/// whitespace not counted); 0 when the line is wider.
+public func CTLineGetPenOffsetForFlush(
+  _ line: CTLine, _ flushFactor: CGFloat, _ flushWidth: Double
+) -> Double {
+  let width =
+    CTLineGetTypographicBounds(line, nil, nil, nil) - CTLineGetTrailingWhitespaceWidth(line)
+  let factor = Double(max(0, min(1, flushFactor)))
+  return max(0, (flushWidth - width) * factor)
+}
+
 /// Draws the line with its origin at the context's `textPosition`, through
 /// its `textMatrix` (as Core Text: flip the context's y first when it grows
 /// downward, as a layer's does).
@@ -540,6 +614,9 @@ public func CTFramesetterSuggestFrameSizeWithConstraints(
   fitRange?.pointee = CFRange(location: range.location, length: end - range.location)
   return CGSize(width: widest.rounded(.up), height: height.rounded(.up))
 }
+
+/// The attributes the frame was made with: none are kept (nil).
+public func CTFrameGetFrameAttributes(_ frame: CTFrame) -> NSDictionary? { nil }
 
 /// The frame's lines, top to bottom.
 public func CTFrameGetLines(_ frame: CTFrame) -> [CTLine] { frame.lines }
