@@ -23,8 +23,17 @@ public final class CTFont: Hashable, @unchecked Sendable, CustomStringConvertibl
     self.size = size
   }
 
-  /// Pango's font, loaded when first measured.
-  lazy var pango = PangoFontHandle(name: familyName, size: size)
+  /// Pango's font, loaded when first measured (under Pango's lock, so
+  /// that threads measuring one font load it once).
+  var pango: PangoFontHandle {
+    PangoText.locked {
+      if let loaded { return loaded }
+      let handle = PangoFontHandle(name: familyName, size: size)
+      loaded = handle
+      return handle
+    }
+  }
+  private var loaded: PangoFontHandle?
 
   /// A new `PangoFontDescription` (the caller frees it) of the font named
   /// `name` at `size` points, read as Core Text reads font names: a family,
