@@ -73,6 +73,33 @@ final class TextLayerAttributesTests: XCTestCase {
     XCTAssertGreaterThan(u.box.3, l.box.3 + 1, "the underline is below the baseline")
   }
 
+  /// The rows and columns a plain text layer's text covers, rendered.
+  func renderedBox(_ string: NSAttributedString) throws -> (Int, Int, Int, Int) {
+    let layer = CATextLayer()
+    layer.bounds = CGRect(x: 0, y: 0, width: 200, height: 40)
+    layer.position = CGPoint(x: 100, y: 20)
+    layer.string = string
+    let image = try Renderer().render(layer: layer, size: CGSize(width: 200, height: 40))
+    var alpha = [UInt8](repeating: 0, count: 200 * 40)
+    for y in 0..<40 {
+      for x in 0..<200 { alpha[y * 200 + x] = image.pixel(x, y).a }
+    }
+    return try XCTUnwrap(inkBox(alpha, width: 200))
+  }
+
+  func testThePlainTextLayerDrawsUnderlinesWhereCairoDoes() throws {
+    let plain = try renderedBox(caption(center: false))
+    let underlined = try renderedBox(caption(center: false, underline: true))
+    XCTAssertGreaterThan(underlined.3, plain.3, "the underline is below the baseline")
+    // Where a subclass's drawing (Pango through Cairo) puts it.
+    let subclass = Caption()
+    subclass.string = caption(center: false, underline: true)
+    let drawn = try self.drawn(subclass)
+    XCTAssertEqual(Double(underlined.3), Double(drawn.box.3), accuracy: 1)
+    XCTAssertEqual(Double(underlined.2), Double(drawn.box.2), accuracy: 1)
+    XCTAssertEqual(Double(underlined.0), Double(drawn.box.0), accuracy: 1, "from the run's start")
+  }
+
   func testThePlainTextLayerRendersTheAttributes() throws {
     let layer = CATextLayer()
     layer.bounds = CGRect(x: 0, y: 0, width: 200, height: 40)
