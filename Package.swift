@@ -34,12 +34,17 @@ let package = Package(
     .systemLibrary(
       name: "CPango", pkgConfig: "pangocairo",
       providers: [.apt(["libpango1.0-dev", "fonts-dejavu-core"])]),
+    // Font metrics and tables for Core Text (Lamina), under Pango.
+    .systemLibrary(
+      name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
     // dotLottie archives (zip) and Telegram stickers (gzip): LaminaLottie.
     .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
     // The public API: CALayer and its subclasses, CATransform3D, CGColor, CGImage, CGPath.
-    .target(name: "Lamina", dependencies: ["CPNG", "CJPEG", "CWebP"]),
+    // Core Text lays text out and measures fonts with Pango and HarfBuzz.
+    .target(
+      name: "Lamina", dependencies: ["CPNG", "CJPEG", "CWebP", "CPango", "CCairo", "CHarfBuzz"]),
     // 2D drawing on the CPU with Cairo and Pango: shape and text rasterizing.
     .target(name: "LaminaDraw", dependencies: ["Lamina", "CCairo", "CPango"]),
     // The scene file format: decoding, key paths, errors.
@@ -104,6 +109,10 @@ let package = Package(
     .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ShaderEmbedder"]),
 
     .testTarget(name: "LaminaTests", dependencies: ["Lamina"]),
+    // Core Text drawn by layers, against Pango's own layout of the same text.
+    .testTarget(
+      name: "LaminaCoreTextTests",
+      dependencies: ["Lamina", "LaminaDraw", "LaminaRender", "CPango", "CCairo"]),
     .testTarget(
       name: "LaminaSceneTests", dependencies: ["LaminaScene", "Lamina"],
       resources: [.copy("Fixtures")]),

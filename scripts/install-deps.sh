@@ -13,7 +13,7 @@ packages=(
   libwayland-dev libwayland-bin wayland-protocols   # the Wayland window (wayland-scanner checks the glue)
   weston   # the tests show scenes on its headless backend and screenshot it
   xvfb xdotool   # and click on a window of its X11 backend: taps from a real seat
-  libcairo2-dev libpango1.0-dev fonts-dejavu-core fonts-wqy-microhei   # shapes and text (LaminaDraw; CJK fallback)
+  libcairo2-dev libpango1.0-dev libharfbuzz-dev fonts-dejavu-core fonts-wqy-microhei   # shapes and text (LaminaDraw, Core Text; CJK fallback)
   ffmpeg   # encodes --video .mp4/.webm/.gif/.apng/.mov (the program, run as a child;
            # ffprobe comes with it) and decodes the videos in the tests
   python3 python3-pip   # the Ray driver (distributed/), the benchmark scripts, the fuzzer

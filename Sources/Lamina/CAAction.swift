@@ -118,9 +118,9 @@ extension CALayer {
     createdGeneration = saved
   }
 
-  /// Whether changes of this layer run actions: it has been through a
-  /// commit (it existed when a transaction last committed), and is not a
-  /// presentation copy.
+  /// Whether changes of this layer run actions: it is committed (it
+  /// existed when an outermost transaction last committed, see
+  /// `CATransaction`), and is not a presentation copy.
   @inline(__always)
   var isLive: Bool { createdGeneration < CATransaction.generation }
 
@@ -129,6 +129,7 @@ extension CALayer {
   @inline(__always)
   func didChange<T>(_ key: LayerKey, _ oldValue: T) {
     valuesVersion &+= 1
+    openTransaction()
     if redisplaysOnChange && modelLayer == nil
       && type(of: self).needsDisplay(forKey: key.rawValue)
     {
@@ -136,6 +137,18 @@ extension CALayer {
     }
     if createdGeneration < CATransaction.generation {
       propertyDidChange(key.event, from: oldValue)
+    }
+  }
+
+  /// A change of this model layer opens the implicit transaction when no
+  /// transaction is open, as in Core Animation (presentation layers and
+  /// copies being made open none).
+  @inline(__always)
+  func openTransaction() {
+    if CATransaction.stack.isEmpty && modelLayer == nil && createdGeneration != .max
+      && CATransaction.copying == 0
+    {
+      CATransaction.noteChange()
     }
   }
 

@@ -149,7 +149,8 @@ enum Keyframes {
       // Key times for the vertices of a path whose closing segments have
       // none (N vertices, `closeSubpath()`, N key times): the vertices are
       // timed by them and each closing segment takes no time, as in Core
-      // Animation (the layer ends back at the subpath's start).
+      // Animation (past the last key time the layer stays on the last
+      // vertex, see `pathPoint`).
       let closing = pathSegments.reduce(0) { $0 + ($1.closes ? 1 : 0) }
       if closing > 0, let kt = k.keyTimes?.map(\.doubleValue), kt.count == count - closing {
         var times = [kt[0]]
@@ -295,6 +296,13 @@ enum Keyframes {
       return (segments[i].p0, segments[i].tangent(0))
     }
     let (i, u) = segment(c, k, p, segments: segments.count)
+    // A closing segment given no time of its own (the key times stop at
+    // the last vertex): past the last key time the layer stays on that
+    // vertex, as in Core Animation, and never runs back to the start.
+    let kt = c.keyTimes
+    if segments[i].closes, i + 1 < kt.count, kt[i + 1] <= kt[i] {
+      return (segments[i].p0, segments[i].tangent(0))
+    }
     return (segments[i].point(u), segments[i].tangent(u))
   }
 }

@@ -19,6 +19,39 @@ extension CALayer {
     display()
   }
 
+  /// Marks the ancestors (through superlayers and the layers masked) as
+  /// having a layer below that needs display.
+  func markAncestorsForDisplay() {
+    var layer = storedSuperlayer ?? maskOwner
+    while let current = layer, !current.subtreeNeedsDisplay {
+      current.subtreeNeedsDisplay = true
+      layer = current.storedSuperlayer ?? current.maskOwner
+    }
+  }
+
+  /// Calls `displayIfNeeded()` on every layer of the tree (sublayers and
+  /// masks) that needs display, parents before their sublayers: the
+  /// display phase of Core Animation's commit. Only subtrees marked as
+  /// holding such a layer are visited.
+  package func displayTreeIfNeeded() {
+    displayIfNeeded()
+    guard subtreeNeedsDisplay else { return }
+    subtreeNeedsDisplay = false
+    for sublayer in storedSublayers { sublayer.displayTreeIfNeeded() }
+    mask?.displayTreeIfNeeded()
+  }
+
+  /// The layout and display phases of Core Animation's commit for this
+  /// tree, without committing: `layoutIfNeeded()`, `displayIfNeeded()` on
+  /// every layer that needs it, then layout again for what display changed.
+  /// For a renderer of a tree at a given time (not a live display loop,
+  /// which calls `CATransaction.commitFrame(root:)`).
+  package func layoutAndDisplayIfNeeded() {
+    layoutIfNeeded()
+    displayTreeIfNeeded()
+    layoutIfNeeded()
+  }
+
   /// `display()`'s default: a delegate's `display(_:)` wins, otherwise
   /// the backing store is drawn.
   func defaultDisplay() {

@@ -178,6 +178,7 @@ extension CALayer {
       let old = isLive ? a.get(self) : nil
       a.set(self, value)
       valuesVersion &+= 1
+      openTransaction()
       if isLive { propertyDidChange(a.key, from: old) }
     } else {
       // A key of no property: stored, as Core Animation stores any key.
@@ -188,6 +189,7 @@ extension CALayer {
       let old = isLive ? attributes[key] : nil
       attributes[key] = Convert.unwrap(value)
       valuesVersion &+= 1
+      openTransaction()
       if redisplaysOnChange && modelLayer == nil && type(of: self).needsDisplay(forKey: key) {
         setNeedsDisplay()
       }

@@ -11,6 +11,7 @@ extension CALayer {
   /// Marks the layer as needing layout at the next `layoutIfNeeded()`.
   func setNeedsLayoutImpl() {
     needsLayoutFlag = true
+    openTransaction()
     markAncestorsForLayout()
     layoutManager?.invalidateLayout(of: self)
   }

@@ -38,6 +38,9 @@ extension CALayer {
   /// class's `init(layer:)` when it is `PresentationCopyable`, else as an
   /// instance of its Lamina class.
   func valueCopy() -> CALayer {
+    // Making a copy is no change of a layer: it opens no transaction.
+    CATransaction.copying += 1
+    defer { CATransaction.copying -= 1 }
     if let cls = type(of: self) as? PresentationCopyable.Type {
       return cls.init(layer: self)
     }

@@ -125,6 +125,9 @@ open class CALayer: NSObject {
       // masked, as in Core Animation; its `superlayer` is then this layer.
       mask?.removeFromSuperlayer()
       mask?.maskOwner = self
+      if let mask, mask.displayPending || mask.subtreeNeedsDisplay {
+        mask.markAncestorsForDisplay()
+      }
       noteChange()
     }
   }
@@ -295,7 +298,13 @@ open class CALayer: NSObject {
   }
   /// Set by `setNeedsDisplay()`, cleared by `displayIfNeeded()`.
   @exclusivity(unchecked) var displayPending = false {
-    didSet { if displayPending { noteChange() } }
+    didSet {
+      if displayPending {
+        noteChange()
+        openTransaction()
+        if modelLayer == nil { markAncestorsForDisplay() }
+      }
+    }
   }
   /// Whether the class may answer `needsDisplay(forKey:)` with true (any
   /// class but Lamina's own, which draw nothing by key, and text layer
@@ -323,7 +332,10 @@ open class CALayer: NSObject {
   /// The layer this one masks, when it is set as another layer's `mask`.
   @exclusivity(unchecked) public internal(set) weak var maskOwner: CALayer?
   @exclusivity(unchecked) var storedSublayers: [CALayer] = [] {
-    didSet { noteChange() }
+    didSet {
+      noteChange()
+      openTransaction()
+    }
   }
   /// On a presentation layer: the transition being shown, if any.
   @exclusivity(unchecked) package var transitionState: TransitionState? {
@@ -333,6 +345,8 @@ open class CALayer: NSObject {
   @exclusivity(unchecked) var needsLayoutFlag = false
   /// Some layer below this one needs layout.
   @exclusivity(unchecked) var subtreeNeedsLayout = false
+  /// Some layer below this one may need display (see `displayTreeIfNeeded()`).
+  @exclusivity(unchecked) var subtreeNeedsDisplay = false
   /// Values set for keys that are not properties of the class.
   @exclusivity(unchecked) var attributes: [String: Any] = [:]
   /// Attached animations in insertion order (see `add(_:forKey:)`).
@@ -340,6 +354,7 @@ open class CALayer: NSObject {
     didSet {
       animationsVersion &+= 1
       noteChange()
+      openTransaction()
     }
   }
   /// Changes whenever the attached animations do (presentation caches key on it).
@@ -776,6 +791,7 @@ extension CALayer {
     layer.storedSuperlayer = self
     setNeedsLayout()
     if layer.needsLayoutFlag || layer.subtreeNeedsLayout { layer.markAncestorsForLayout() }
+    if layer.displayPending || layer.subtreeNeedsDisplay { layer.markAncestorsForDisplay() }
     layer.runOrderAction(kCAOnOrderIn)
   }
 

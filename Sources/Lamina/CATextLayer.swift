@@ -30,7 +30,11 @@ open class CATextLayer: CALayer {
   override package class var laminaClass: CALayer.Type { CATextLayer.self }
   override package class func makeInstance() -> CALayer { CATextLayer() }
 
-  /// The text: a `String` (or an attributed string where supported).
+  /// The text: a `String`, or an `NSAttributedString` whose runs carry
+  /// Core Text's attributes (`kCTFontAttributeName`,
+  /// `kCTForegroundColorAttributeName`, `kCTKernAttributeName`,
+  /// `kCTUnderlineStyleAttributeName`, and a `kCTParagraphStyleAttributeName`
+  /// whose alignment applies), as on iOS.
   @exclusivity(unchecked) open var string: Any? {
     didSet { didChange(.string, oldValue) }
   }

@@ -11,24 +11,32 @@ import Foundation
 /// CATransaction.commit()
 /// ```
 ///
-/// **When the implicit transaction commits.** Core Animation opens an
-/// implicit transaction at the first change outside `begin()`/`commit()`
-/// and commits it at the end of the run loop turn. Lamina has no run loop:
-/// the implicit transaction stays open until `CATransaction.flush()`, which
-/// a display loop calls once per frame before it renders (an explicit
-/// `commit()` of an outermost transaction commits only that transaction).
+/// **The implicit transaction.** As in Core Animation, any change to a
+/// layer (a property, its sublayers, its animations, `setNeedsLayout()`,
+/// `setNeedsDisplay()`) made while no transaction is open opens the
+/// implicit transaction, and so do the setters of `CATransaction`. Core
+/// Animation commits it at the end of the run loop turn; Lamina has no run
+/// loop: it commits at `CATransaction.flush()`, which a display loop calls
+/// once per frame. A `begin()`/`commit()` pair made while a transaction is
+/// open is nested in it: its `commit()` ends its settings (duration,
+/// disabled actions) but commits nothing. Only the outermost transaction,
+/// explicit or implicit, commits.
 ///
-/// **Which layers animate.** As in Core Animation, a layer that did not
-/// exist at the last commit (one being built) gets no implicit animations:
-/// changes animate once a transaction has committed since the layer was
-/// made. Presentation layers never animate.
+/// **Which layers animate.** A layer is *committed* once an outermost
+/// transaction has committed since the layer was made. A change to a layer
+/// that was never committed runs no action (no implicit animation), as in
+/// Core Animation: the values given while building a tree, and the first
+/// values of a layer added to a committed tree in the same transaction,
+/// show at once. Presentation layers never animate.
 ///
 /// **Finishing.** `flush()` also reads the clock (`CACurrentMediaTime()`)
 /// and, for the animations added since transactions began tracking them,
 /// calls their delegates' `animationDidStart` / `animationDidStop(_:finished:)`,
-/// removes finished ones with `isRemovedOnCompletion`, and runs each
-/// committed transaction's completion block, once, when all its animations
-/// are done (at commit when it has none).
+/// removes finished ones with `isRemovedOnCompletion`, and runs completion
+/// blocks, once, when all the animations added in their transaction are
+/// done. A nested transaction's block waits for the outermost commit (its
+/// animations start then); a block whose transaction added no animation
+/// runs at that commit.
 ///
 /// Transactions are process-wide; use layers from one thread at a time.
 open class CATransaction {
@@ -41,6 +49,9 @@ open class CATransaction {
     var values: [String: Any] = [:]
     /// Animations added while this transaction was open.
     var animations: [Tracked] = []
+    /// Completion blocks of transactions nested in this one, waiting for
+    /// the outermost commit.
+    var nestedCompletions: [Pending] = []
     let isImplicit: Bool
     init(implicit: Bool) { isImplicit = implicit }
   }
@@ -66,8 +77,12 @@ open class CATransaction {
   nonisolated(unsafe) static var stack: [Frame] = []
   nonisolated(unsafe) static var tracked: [Tracked] = []
   nonisolated(unsafe) static var pending: [Pending] = []
-  /// Counts commits; layers made before the latest one are live.
+  /// Counts outermost commits; layers made before the latest one are
+  /// committed (see `CALayer.isLive`).
   nonisolated(unsafe) static var generation = 0
+  /// While above 0, changes open no implicit transaction: presentation
+  /// copies being made (see `CALayer.valueCopy()`).
+  nonisolated(unsafe) static var copying = 0
 
   private static let transactionLock = NSRecursiveLock()
 
@@ -83,33 +98,59 @@ open class CATransaction {
     stack.append(Frame(implicit: false))
   }
 
-  /// Commits the innermost explicit transaction. Its completion block runs
+  /// Ends the innermost explicit transaction. When it is the outermost
+  /// one it commits: layers become committed and its completion block runs
   /// when the animations added inside it have finished (see `flush()`).
+  /// Nested in another transaction (the implicit one included), it commits
+  /// nothing: its animations and completion block join the enclosing one.
   public class func commit() {
     guard let i = stack.lastIndex(where: { !$0.isImplicit }) else { return }
     let frame = stack.remove(at: i)
-    finish(frame)
+    end(frame)
   }
 
   /// Commits every open transaction, the implicit one included, then
   /// processes animations that started or finished by `CACurrentMediaTime()`.
   public class func flush() {
-    while let frame = stack.popLast() { finish(frame) }
+    while let frame = stack.popLast() { end(frame) }
     generation += 1
     poll()
   }
 
-  private class func finish(_ frame: Frame) {
-    generation += 1
-    // An inner transaction's animations count for the outer one too.
-    if let outer = stack.last { outer.animations += frame.animations }
-    guard let block = frame.completion else { return }
-    if frame.animations.isEmpty || frame.animations.allSatisfy(\.done) {
-      block()
-    } else {
-      pending.append(Pending(animations: frame.animations, block: block))
+  /// Ends `frame`, just taken off the stack: the outermost commits, a
+  /// nested one hands what it collected to the transaction around it.
+  private class func end(_ frame: Frame) {
+    var completions = frame.nestedCompletions
+    if let block = frame.completion {
+      completions.append(Pending(animations: frame.animations, block: block))
     }
+    if let outer = stack.last {
+      outer.animations += frame.animations
+      outer.nestedCompletions += completions
+      return
+    }
+    generation += 1
+    var ready: [() -> Void] = []
+    for p in completions {
+      if p.animations.allSatisfy(\.done) { ready.append(p.block) } else { pending.append(p) }
+    }
+    for block in ready { block() }
   }
+
+  /// Core Animation's commit as a frame runs it, for the tree of `root`:
+  /// layout (`layoutIfNeeded()`, top-down), display (`displayIfNeeded()`
+  /// on every layer that needs it, so that what `layoutSublayers()`,
+  /// `display()` and `draw(in:)` set, animations included, is in the
+  /// frame), then `flush()`. A renderer calls it before it evaluates the
+  /// presentation tree of a frame; a drawing backend must be registered
+  /// for `draw(in:)` to have a context (see `CGContext.bitmap`).
+  package static func commitFrame(root: CALayer) {
+    root.layoutAndDisplayIfNeeded()
+    flush()
+  }
+
+  /// Whether a transaction is open (the implicit one included).
+  static var isOpen: Bool { !stack.isEmpty }
 
   /// Delegates told, finished animations removed, completion blocks run.
   static func poll() {

@@ -196,6 +196,22 @@ open class CGContext {
     endRadius: CGFloat, options: CGGradientDrawingOptions
   ) {}
 
+  // MARK: Text (see CoreText.swift)
+
+  /// The transform from text space to user space that Core Text draws
+  /// glyphs with (identity: glyphs upright in a y-up space; in this
+  /// context, whose y grows downward, a program flips the CTM first, as on
+  /// iOS).
+  open var textMatrix: CGAffineTransform = .identity
+  /// Where `CTLineDraw` puts the line's origin (its baseline's start), in
+  /// user space.
+  open var textPosition: CGPoint = .zero
+
+  /// Draws with the backend's Cairo context (`cairo_t`), graphics state
+  /// and clip applied, and this context's alpha over what is drawn; set by
+  /// a drawing backend that draws text (LaminaDraw's). Nil: text is not drawn.
+  package var cairoDrawing: ((_ draw: (OpaquePointer) -> Void) -> Void)?
+
   // MARK: Result
 
   /// The pixels drawn so far, as an image; nil without a backend.

@@ -24,6 +24,30 @@ final class CairoContext: CGContext {
     super.init(width: pixelWidth, height: pixelHeight)
     cairo_set_line_width(cr, 1)
     cairo_set_miter_limit(cr, 10)
+    cairoDrawing = { [unowned self] draw in self.drawWithCairo(draw) }
+  }
+
+  /// Core Text's drawing: `draw` paints with Cairo (Pango's glyphs), with
+  /// the fill color as the source, multiplied by the context's alpha. The
+  /// current path is kept, as drawing text in Core Graphics keeps it.
+  private func drawWithCairo(_ draw: (OpaquePointer) -> Void) {
+    let path = cairo_copy_path(cr)
+    defer {
+      cairo_new_path(cr)
+      if let path {
+        if path.pointee.status == CAIRO_STATUS_SUCCESS { cairo_append_path(cr, path) }
+        cairo_path_destroy(path)
+      }
+    }
+    cairo_save(cr)
+    defer { cairo_restore(cr) }
+    let fill = state.fill
+    cairo_set_source_rgba(cr, fill.red, fill.green, fill.blue, fill.alpha)
+    guard state.alpha < 1 else { return draw(cr) }
+    cairo_push_group(cr)
+    draw(cr)
+    cairo_pop_group_to_source(cr)
+    cairo_paint_with_alpha(cr, state.alpha)
   }
 
   override func saveGState() {

@@ -235,8 +235,73 @@ public final class GlyphAtlas: @unchecked Sendable {
         }
         placed.append(PlacedGlyph(rect: rect, uv: uv, page: slot.page, color: color))
       }
+      // An underlined run (`kCTUnderlineStyleAttributeName`): a bar of the
+      // solid block, where the font puts its underline.
+      let start = Int(item.pointee.offset)
+      if let run = style.runs.last(where: {
+        $0.underline != nil && $0.start <= start && start < $0.end
+      }),
+        let bar = underline(
+          font: font, x: Double(logical.x) / unit + xOffset, width: Double(logical.width) / unit,
+          baseline: baseline,
+          double: CTUnderlineStyle(rawValue: run.underline ?? 0).contains(.double),
+          color: style.runs.last(where: { $0.color != nil && $0.start <= start && start < $0.end })?
+            .color ?? style.color, bounds: bounds, scale: Double(scale))
+      {
+        placed += bar
+      }
     } while pango_layout_iter_next_run(iter) != 0
     return placed
+  }
+
+  /// The bars of an underline under a run: one, or two for a double one.
+  private func underline(
+    font: UnsafeMutablePointer<PangoFont>, x: Double, width: Double, baseline: Double,
+    double: Bool, color: CGColor, bounds: CGRect, scale: Double
+  ) -> [PlacedGlyph]? {
+    guard width > 0, let solid = solidSlot(), let metrics = pango_font_get_metrics(font, nil)
+    else { return nil }
+    defer { pango_font_metrics_unref(metrics) }
+    let unit = Double(LAMINA_PANGO_SCALE)
+    // Pango's position is the underline's top above the baseline.
+    // Whole pixels, as the glyphs are placed: at least one pixel thick.
+    let top =
+      ((baseline - Double(pango_font_metrics_get_underline_position(metrics)) / unit) * scale)
+      .rounded() / scale
+    let thickness =
+      max(1, (Double(pango_font_metrics_get_underline_thickness(metrics)) / unit * scale).rounded())
+      / scale
+    // One texel in the middle of the solid block: the same color all over.
+    let side = Float(GlyphAtlas.side)
+    let u = (Float(solid.x) + Float(solid.width) / 2) / side
+    let v = (Float(solid.y) + Float(solid.height) / 2) / side
+    var bars: [PlacedGlyph] = []
+    for i in 0..<(double ? 2 : 1) {
+      let rect = CGRect(x: x, y: top + Double(i) * 2 * thickness, width: width, height: thickness)
+        .intersection(bounds)
+      if rect.isNull || rect.width <= 0 || rect.height <= 0 { continue }
+      bars.append(PlacedGlyph(rect: rect, uv: (u, v, u, v), page: solid.page, color: color))
+    }
+    return bars
+  }
+
+  /// A small white block in a page, for bars (underlines).
+  private func solidSlot() -> Slot? {
+    let key = GlyphKey(font: "", glyph: 0, phase: 0, scale: 0)
+    if let known = slots[key] { return known }
+    let size = 4
+    guard let (pageIndex, x, y) = place(size, size) else { return nil }
+    let page = pages[pageIndex]
+    for row in 0..<size {
+      for column in 0..<size {
+        let i = ((y + row) * GlyphAtlas.side + x + column) * 4
+        for c in 0..<4 { page.pixels[i + c] = 255 }
+      }
+    }
+    page.dirty = true
+    let slot = Slot(page: pageIndex, x: x, y: y, width: size, height: size, left: 0, top: 0)
+    slots[key] = slot
+    return slot
   }
 
   private static func uv(_ slot: Slot) -> (Float, Float, Float, Float) {

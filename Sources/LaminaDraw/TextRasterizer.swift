@@ -10,6 +10,10 @@ public struct TextRun: Hashable {
   public var fontFamily: String?
   public var fontSize: CGFloat?
   public var color: CGColor?
+  /// Extra space after each character, in points (`kCTKernAttributeName`).
+  public var kern: CGFloat?
+  /// `CTUnderlineStyle`'s raw value (`kCTUnderlineStyleAttributeName`).
+  public var underline: Int32?
 }
 
 /// Everything that decides how a `CATextLayer` looks, as a value: the key
@@ -29,8 +33,10 @@ public struct TextStyle: Hashable {
 
   /// The style of `layer`; nil when it draws nothing. As in Core Animation,
   /// an attributed string ignores the layer's `font`, `fontSize` and
-  /// `foregroundColor`: runs without a `.font` are Helvetica 12, without a
-  /// `.foregroundColor` black.
+  /// `foregroundColor`: runs without a font (`.font`, `kCTFontAttributeName`)
+  /// are Helvetica 12, without a color (`.foregroundColor`,
+  /// `kCTForegroundColorAttributeName`) black; a `CTParagraphStyle`
+  /// (`kCTParagraphStyleAttributeName`) at the start sets the alignment.
   public init?(_ layer: CATextLayer) {
     guard layer.bounds.width > 0, layer.bounds.height > 0 else { return nil }
     alignment = layer.alignmentMode
@@ -44,6 +50,13 @@ public struct TextStyle: Hashable {
       fontSize = 12
       color = .black
       runs = Self.runs(attributed)
+      let styleKey = NSAttributedString.Key(kCTParagraphStyleAttributeName as String)
+      if attributed.length > 0,
+        let paragraph = attributed.attribute(styleKey, at: 0, effectiveRange: nil)
+          as? CTParagraphStyle
+      {
+        alignment = Self.alignment(paragraph.alignment)
+      }
     case let plain?:
       string = (plain as? String) ?? (plain as? Substring).map(String.init) ?? "\(plain)"
       fontFamily = (layer.font as? String) ?? (layer.font as? CTFont)?.familyName
@@ -58,20 +71,50 @@ public struct TextStyle: Hashable {
     guard !string.isEmpty else { return nil }
   }
 
+  private static func alignment(_ value: CTTextAlignment) -> CATextLayerAlignmentMode {
+    switch value {
+    case .left: .left
+    case .right: .right
+    case .center: .center
+    case .justified: .justified
+    case .natural: .natural
+    }
+  }
+
   private static func runs(_ attributed: NSAttributedString) -> [TextRun] {
     let text = attributed.string
     var runs: [TextRun] = []
+    let colorKey = NSAttributedString.Key(kCTForegroundColorAttributeName as String)
+    let kernKey = NSAttributedString.Key(kCTKernAttributeName as String)
+    let underlineKey = NSAttributedString.Key(kCTUnderlineStyleAttributeName as String)
+    func number(_ value: Any?) -> Double? {
+      switch value {
+      case let n as NSNumber: n.doubleValue
+      case let d as Double: d
+      case let f as CGFloat: Double(f)
+      case let i as Int: Double(i)
+      case let i as Int32: Double(i)
+      default: nil
+      }
+    }
     attributed.enumerateAttributes(
       in: NSRange(location: 0, length: attributed.length), options: []
     ) { attributes, range, _ in
       let font = attributes[.font] as? CTFont
-      let color = attributes[.foregroundColor] as? CGColor
-      guard font != nil || color != nil, let r = Range(range, in: text) else { return }
+      let color = (attributes[.foregroundColor] ?? attributes[colorKey]) as? CGColor
+      let kern = number(attributes[kernKey]).flatMap { $0.isFinite && $0 != 0 ? CGFloat($0) : nil }
+      let underline = number(attributes[underlineKey]).flatMap {
+        $0.isFinite && $0 != 0 ? Int32(clamping: Int($0)) : nil
+      }
+      guard font != nil || color != nil || kern != nil || underline != nil,
+        let r = Range(range, in: text)
+      else { return }
       runs.append(
         TextRun(
           start: text.utf8.distance(from: text.startIndex, to: r.lowerBound),
           end: text.utf8.distance(from: text.startIndex, to: r.upperBound),
-          fontFamily: font?.familyName, fontSize: font?.size, color: color))
+          fontFamily: font?.familyName, fontSize: font?.size, color: color, kern: kern,
+          underline: underline))
     }
     return runs
   }
@@ -183,7 +226,23 @@ public enum TextRasterizer {
     }
     func channel(_ value: CGFloat) -> guint16 { guint16(max(0, min(1, value)) * 65535) }
     for run in runs {
-      if let family = run.fontFamily { insert(pango_attr_family_new(family), run) }
+      if let family = run.fontFamily {
+        // A Core Text font name: a family, or a PostScript name with its style.
+        if let description = CTFont.pangoDescription(name: family, size: run.fontSize ?? 12) {
+          insert(pango_attr_font_desc_new(description), run)
+          pango_font_description_free(description)
+        }
+      }
+      if let kern = run.kern {
+        insert(
+          pango_attr_letter_spacing_new(pangoUnits(Double(kern) * Double(LAMINA_PANGO_SCALE))), run)
+      }
+      if let underline = run.underline {
+        let style = CTUnderlineStyle(rawValue: underline)
+        insert(
+          pango_attr_underline_new(
+            style.contains(.double) ? PANGO_UNDERLINE_DOUBLE : PANGO_UNDERLINE_SINGLE), run)
+      }
       if let size = run.fontSize, size > 0 {
         insert(
           pango_attr_size_new_absolute(pangoUnits(Double(size) * Double(LAMINA_PANGO_SCALE))),

@@ -57,3 +57,63 @@ final class KeyframeClosedPathTests: XCTestCase {
     XCTAssertEqual(position(move, at: 2), CGPoint(x: 100, y: 50))
   }
 }
+
+/// Key times that stop before 1: past the last key time the layer stays on
+/// the path's last vertex, with and without a closing segment (issue 30).
+final class KeyframePathEndTests: XCTestCase {
+  func presented(_ animation: CAAnimation, at time: CFTimeInterval) -> CALayer {
+    let layer = CALayer()
+    animation.isRemovedOnCompletion = false
+    animation.fillMode = .forwards
+    layer.add(animation, forKey: nil)
+    return PresentationTree(root: layer).update(time: time)
+  }
+
+  func corner(closed: Bool) -> CGPath {
+    let path = CGMutablePath()
+    path.move(to: CGPoint(x: 0, y: 0))
+    path.addLine(to: CGPoint(x: 100, y: 0))
+    path.addLine(to: CGPoint(x: 100, y: 100))
+    if closed { path.closeSubpath() }
+    return path
+  }
+
+  func move(_ keyPath: String, closed: Bool) -> CAKeyframeAnimation {
+    let move = CAKeyframeAnimation(keyPath: keyPath)
+    move.path = corner(closed: closed)
+    move.keyTimes = [0, 0.2, 0.4]
+    move.duration = 1
+    return move
+  }
+
+  func assertPoint(
+    _ p: CGPoint, _ x: CGFloat, _ y: CGFloat, _ message: String, line: UInt = #line
+  ) {
+    XCTAssertEqual(p.x, x, accuracy: 1e-9, message, line: line)
+    XCTAssertEqual(p.y, y, accuracy: 1e-9, message, line: line)
+  }
+
+  func testPositionHoldsTheLastVertex() {
+    for closed in [true, false] {
+      let animation = move("position", closed: closed)
+      let label = "closed: \(closed)"
+      assertPoint(presented(animation, at: 0.1).position, 50, 0, label)
+      assertPoint(presented(animation, at: 0.3).position, 100, 50, label)
+      assertPoint(presented(animation, at: 0.5).position, 100, 100, label)
+      assertPoint(presented(animation, at: 0.99).position, 100, 100, label)
+      assertPoint(presented(animation, at: 2).position, 100, 100, label + ", filled forwards")
+    }
+  }
+
+  func testTranslationHoldsTheLastVertex() {
+    for closed in [true, false] {
+      let animation = move("transform.translation", closed: closed)
+      let early = presented(animation, at: 0.3).transform
+      XCTAssertEqual(early.m41, 100, accuracy: 1e-9, "closed: \(closed)")
+      XCTAssertEqual(early.m42, 50, accuracy: 1e-9)
+      let late = presented(animation, at: 0.5).transform
+      XCTAssertEqual(late.m41, 100, accuracy: 1e-9, "closed: \(closed)")
+      XCTAssertEqual(late.m42, 100, accuracy: 1e-9)
+    }
+  }
+}

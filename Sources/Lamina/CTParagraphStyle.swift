@@ -1,0 +1,163 @@
+import Foundation
+
+/// Core Foundation's range: `location` and `length` in UTF-16 code units
+/// (a `length` of 0 means "to the end" where Core Text takes a range).
+public struct CFRange: Hashable, Sendable {
+  public var location: CFIndex
+  public var length: CFIndex
+  public init() {
+    location = 0
+    length = 0
+  }
+  public init(location: CFIndex, length: CFIndex) {
+    self.location = location
+    self.length = length
+  }
+}
+
+/// `CFRange(location:length:)`.
+public func CFRangeMake(_ location: CFIndex, _ length: CFIndex) -> CFRange {
+  CFRange(location: location, length: length)
+}
+
+/// Core Foundation's attributed string (toll-free bridged to
+/// `NSAttributedString` on Apple; the same here).
+public typealias CFAttributedString = NSAttributedString
+
+// MARK: Attributes
+
+/// A run's font (`CTFont`); the same key as `NSAttributedString.Key.font`.
+public let kCTFontAttributeName: CFString = "NSFont"
+/// A run's color (`CGColor`); black when absent.
+public let kCTForegroundColorAttributeName: CFString = "CTForegroundColor"
+/// A paragraph's style (`CTParagraphStyle`).
+public let kCTParagraphStyleAttributeName: CFString = "NSParagraphStyle"
+/// Extra space after each character, in points (a number).
+public let kCTKernAttributeName: CFString = "NSKern"
+/// A run's underline (a number: `CTUnderlineStyle`'s raw value).
+public let kCTUnderlineStyleAttributeName: CFString = "NSUnderline"
+
+/// How a run is underlined (`kCTUnderlineStyleAttributeName`).
+public struct CTUnderlineStyle: OptionSet, Sendable {
+  public let rawValue: Int32
+  public init(rawValue: Int32) { self.rawValue = rawValue }
+  public static let none = CTUnderlineStyle([])
+  public static let single = CTUnderlineStyle(rawValue: 1)
+  public static let thick = CTUnderlineStyle(rawValue: 2)
+  public static let double = CTUnderlineStyle(rawValue: 9)
+}
+
+// MARK: Paragraph styles
+
+/// How a paragraph's lines are aligned.
+public enum CTTextAlignment: UInt8, Sendable {
+  case left = 0
+  case right = 1
+  case center = 2
+  case justified = 3
+  case natural = 4
+}
+
+/// Where a paragraph's lines break, and how text that does not fit is cut.
+public enum CTLineBreakMode: UInt8, Sendable {
+  case byWordWrapping = 0
+  case byCharWrapping = 1
+  case byClipping = 2
+  case byTruncatingHead = 3
+  case byTruncatingTail = 4
+  case byTruncatingMiddle = 5
+}
+
+/// Which paragraph setting a `CTParagraphStyleSetting` holds.
+public enum CTParagraphStyleSpecifier: UInt32, Sendable {
+  case alignment = 0
+  case firstLineHeadIndent = 1
+  case headIndent = 2
+  case tailIndent = 3
+  case tabStops = 4
+  case defaultTabInterval = 5
+  case lineBreakMode = 6
+  case lineHeightMultiple = 7
+  case maximumLineHeight = 8
+  case minimumLineHeight = 9
+  case lineSpacing = 10
+  case paragraphSpacing = 11
+  case paragraphSpacingBefore = 12
+  case baseWritingDirection = 13
+  case maximumLineSpacing = 14
+  case minimumLineSpacing = 15
+  case lineSpacingAdjustment = 16
+  case lineBoundsOptions = 17
+}
+
+/// One setting of a paragraph style: which, and a pointer to its value
+/// (read when the style is made).
+public struct CTParagraphStyleSetting {
+  public var spec: CTParagraphStyleSpecifier
+  public var valueSize: Int
+  public var value: UnsafeRawPointer
+  public init(spec: CTParagraphStyleSpecifier, valueSize: Int, value: UnsafeRawPointer) {
+    self.spec = spec
+    self.valueSize = valueSize
+    self.value = value
+  }
+}
+
+/// A paragraph's style: Lamina reads its alignment, line break mode and
+/// line spacing (`lineSpacing`, `lineSpacingAdjustment`,
+/// `minimumLineSpacing`); other settings are kept and not applied.
+public final class CTParagraphStyle: @unchecked Sendable {
+  public internal(set) var alignment: CTTextAlignment = .natural
+  public internal(set) var lineBreakMode: CTLineBreakMode = .byWordWrapping
+  /// Extra space between lines, in points.
+  public internal(set) var lineSpacing: CGFloat = 0
+  init() {}
+}
+
+/// A paragraph style of `count` settings (nil or none: the defaults).
+public func CTParagraphStyleCreate(
+  _ settings: UnsafePointer<CTParagraphStyleSetting>?, _ count: Int
+) -> CTParagraphStyle {
+  let style = CTParagraphStyle()
+  guard let settings, count > 0 else { return style }
+  for setting in UnsafeBufferPointer(start: settings, count: count) {
+    func byte() -> UInt8? { setting.valueSize >= 1 ? setting.value.load(as: UInt8.self) : nil }
+    func number() -> CGFloat? {
+      setting.valueSize == MemoryLayout<CGFloat>.size
+        ? setting.value.loadUnaligned(as: CGFloat.self) : nil
+    }
+    switch setting.spec {
+    case .alignment:
+      if let raw = byte(), let value = CTTextAlignment(rawValue: raw) { style.alignment = value }
+    case .lineBreakMode:
+      if let raw = byte(), let value = CTLineBreakMode(rawValue: raw) {
+        style.lineBreakMode = value
+      }
+    case .lineSpacing, .lineSpacingAdjustment, .minimumLineSpacing:
+      if let value = number(), value.isFinite { style.lineSpacing = max(0, value) }
+    default: break
+    }
+  }
+  return style
+}
+
+/// Reads one setting of a paragraph style into `valueBuffer` (alignment,
+/// line break mode: one byte; line spacing: a `CGFloat`); false for
+/// settings Lamina does not keep or a buffer of the wrong size.
+@discardableResult
+public func CTParagraphStyleGetValueForSpecifier(
+  _ style: CTParagraphStyle, _ spec: CTParagraphStyleSpecifier, _ valueBufferSize: Int,
+  _ valueBuffer: UnsafeMutableRawPointer
+) -> Bool {
+  switch spec {
+  case .alignment where valueBufferSize >= 1:
+    valueBuffer.storeBytes(of: style.alignment.rawValue, as: UInt8.self)
+  case .lineBreakMode where valueBufferSize >= 1:
+    valueBuffer.storeBytes(of: style.lineBreakMode.rawValue, as: UInt8.self)
+  case .lineSpacing where valueBufferSize == MemoryLayout<CGFloat>.size,
+    .lineSpacingAdjustment where valueBufferSize == MemoryLayout<CGFloat>.size:
+    valueBuffer.storeBytes(of: style.lineSpacing, as: CGFloat.self)
+  default: return false
+  }
+  return true
+}

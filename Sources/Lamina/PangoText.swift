@@ -1,0 +1,132 @@
+import CCairo
+import CHarfBuzz
+import CPango
+import Foundation
+
+/// Core Text's measuring and laying out, done by Pango (shaping by
+/// HarfBuzz, fonts found by fontconfig) on one private font map and
+/// context, under one lock (Pango objects are not thread-safe). Metrics are
+/// unhinted, as Core Text's are: the context's font options turn hinting
+/// of metrics and outlines off.
+enum PangoText {
+  static let lock = NSRecursiveLock()
+  /// Pango units per point.
+  static let unit = Double(LAMINA_PANGO_SCALE)
+
+  /// The font map and the context every Core Text layout is made in.
+  nonisolated(unsafe) static let context: OpaquePointer? = {
+    guard let map = pango_cairo_font_map_new(),
+      let context = pango_font_map_create_context(map)
+    else { return nil }
+    if let options = cairo_font_options_create() {
+      cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+      cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+      pango_cairo_context_set_font_options(context, options)
+      cairo_font_options_destroy(options)
+    }
+    // Core Text places glyphs at fractional positions.
+    pango_context_set_round_glyph_positions(context, 0)
+    return context
+  }()
+
+  /// Runs `body` holding the lock.
+  static func locked<T>(_ body: () -> T) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return body()
+  }
+
+  /// A length in Pango units, rounded and clamped to Int32.
+  static func units(_ points: Double) -> Int32 {
+    guard points.isFinite else { return points > 0 ? Int32.max : Int32.min }
+    return Int32(clamping: Int(saturating: points * unit, rounding: .toNearestOrAwayFromZero))
+  }
+
+  /// A Pango font description of `name` at `size` points: a family name
+  /// ("Helvetica"), a fontconfig-style name with its style ("DejaVu Sans
+  /// Bold") or a PostScript name ("Helvetica-BoldOblique": the part after
+  /// the hyphen is read as the style).
+  static func description(name: String, size: CGFloat) -> OpaquePointer? {
+    var words = name
+    if let dash = name.lastIndex(of: "-"), dash != name.startIndex {
+      let style = name[name.index(after: dash)...]
+      let spaced = style.replacingOccurrences(
+        of: "([a-z])([A-Z])", with: "$1 $2", options: .regularExpression)
+      words = name[..<dash] + " " + spaced
+    }
+    // Style words ("Bold", "Oblique") are read as the style; a trailing
+    // number would be read as a size: then a comma ends the family list.
+    guard var description = pango_font_description_from_string(words) else { return nil }
+    if pango_font_description_get_size(description) != 0 {
+      pango_font_description_free(description)
+      guard let whole = pango_font_description_from_string(words + ",") else { return nil }
+      description = whole
+    }
+    if pango_font_description_get_family(description) == nil {
+      pango_font_description_set_family(description, name)
+    }
+    pango_font_description_set_absolute_size(description, max(Double(size), 0) * unit)
+    return description
+  }
+}
+
+/// What Pango knows of one `CTFont`: the loaded font and its HarfBuzz font.
+final class PangoFontHandle: @unchecked Sendable {
+  /// The `PangoFont`, owned.
+  let font: UnsafeMutablePointer<PangoFont>?
+  /// Its description (family, style, size), owned.
+  let description: OpaquePointer?
+  let size: CGFloat
+
+  init(name: String, size: CGFloat) {
+    self.size = size
+    let description = PangoText.description(name: name, size: size)
+    self.description = description
+    font = PangoText.locked {
+      guard let context = PangoText.context, let description else { return nil }
+      return pango_context_load_font(context, description)
+    }
+  }
+
+  deinit {
+    if let font { g_object_unref(UnsafeMutableRawPointer(font)) }
+    if let description { pango_font_description_free(description) }
+  }
+
+  /// The family of the font's name (its style words and PostScript
+  /// suffix left out).
+  var familyName: String? {
+    guard let description else { return nil }
+    return pango_font_description_get_family(description).map { String(cString: $0) }
+  }
+
+  /// Pango's metrics: ascent, descent and the line height, in points.
+  var lineMetrics: (ascent: CGFloat, descent: CGFloat, height: CGFloat) {
+    PangoText.locked {
+      guard let font, let metrics = pango_font_get_metrics(font, nil) else { return (0, 0, 0) }
+      defer { pango_font_metrics_unref(metrics) }
+      let unit = PangoText.unit
+      return (
+        CGFloat(Double(pango_font_metrics_get_ascent(metrics)) / unit),
+        CGFloat(Double(pango_font_metrics_get_descent(metrics)) / unit),
+        CGFloat(Double(pango_font_metrics_get_height(metrics)) / unit)
+      )
+    }
+  }
+
+  /// Runs `body` with the font's HarfBuzz font and the points per unit of
+  /// its scale (horizontal, vertical).
+  func withHarfBuzz<T>(
+    _ empty: T, _ body: (OpaquePointer, _ perUnitX: Double, _ perUnitY: Double) -> T
+  ) -> T {
+    PangoText.locked {
+      guard let font, let hb = pango_font_get_hb_font(font) else { return empty }
+      var xScale: Int32 = 0
+      var yScale: Int32 = 0
+      hb_font_get_scale(hb, &xScale, &yScale)
+      guard xScale != 0, yScale != 0 else { return empty }
+      // A HarfBuzz font's scale is its em: the font's size in points.
+      return body(hb, Double(size) / Double(xScale), Double(size) / Double(yScale))
+    }
+  }
+}
