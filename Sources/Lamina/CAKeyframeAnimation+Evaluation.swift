@@ -84,7 +84,7 @@ enum Keyframes {
   /// Key times (one per keyframe, or per segment boundary of a path) and,
   /// for paced modes, each segment's arc-length table.
   static func timing(
-    _ k: CAKeyframeAnimation, values: [AnimationValue], pathSegments: [PathSegment]
+    _ k: CAKeyframeAnimation, values: [LayerValue], pathSegments: [PathSegment]
   ) -> ([Double], [[Double]]) {
     let count = pathSegments.isEmpty ? values.count : pathSegments.count + 1
     guard count > 0 else { return ([], []) }
@@ -104,9 +104,9 @@ enum Keyframes {
           }
         } else if mode == .paced {
           guard let a = values[i].components, let b = values[i + 1].components,
-            AnimationValue.compatible(values[i], values[i + 1])
+            LayerValue.compatible(values[i], values[i + 1])
           else {
-            let d = AnimationValue.distance(values[i], values[i + 1]) ?? 1
+            let d = LayerValue.distance(values[i], values[i + 1]) ?? 1
             lengths.append(d)
             tables.append([])
             continue
@@ -205,7 +205,7 @@ enum Keyframes {
 
   /// The value of a values-based keyframe animation at fraction `p`.
   static func value(_ c: CompiledAnimation, _ k: CAKeyframeAnimation, _ p: Double)
-    -> AnimationValue?
+    -> LayerValue?
   {
     let values = c.values
     guard !values.isEmpty else { return nil }
@@ -222,7 +222,7 @@ enum Keyframes {
     if cubic, let comps = cubicComponents(values, segment: i, u: u, k, times: times) {
       return values[i].with(components: comps)
     }
-    return AnimationValue.interpolate(values[i], values[i + 1], u)
+    return LayerValue.interpolate(values[i], values[i + 1], u)
   }
 
   /// A cubic (Kochanek–Bartels; Catmull-Rom with the default tension,
@@ -230,14 +230,14 @@ enum Keyframes {
   /// nil when the values are not vectors of one shape. The end tangents
   /// repeat the end points.
   static func cubicComponents(
-    _ values: [AnimationValue], segment i: Int, u: Double, _ k: CAKeyframeAnimation,
+    _ values: [LayerValue], segment i: Int, u: Double, _ k: CAKeyframeAnimation,
     times: [Double]? = nil
   ) -> [Double]? {
     let n = values.count
     func comps(_ j: Int) -> [Double]? { values[max(0, min(n - 1, j))].components }
     guard let p0 = comps(i - 1), let p1 = comps(i), let p2 = comps(i + 1), let p3 = comps(i + 2),
       p0.count == p1.count, p1.count == p2.count, p2.count == p3.count,
-      AnimationValue.compatible(values[i], values[min(n - 1, i + 1)])
+      LayerValue.compatible(values[i], values[min(n - 1, i + 1)])
     else { return nil }
     func tcb(_ list: [NSNumber]?, _ j: Int) -> Double {
       guard let list, j >= 0, j < list.count else { return 0 }

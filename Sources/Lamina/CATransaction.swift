@@ -40,8 +40,8 @@ import Foundation
 ///
 /// Transactions are process-wide; use layers from one thread at a time.
 open class CATransaction {
-  /// The settings of one open transaction.
-  final class Frame {
+  /// The settings of one open transaction, a level of the nesting.
+  final class Level {
     var duration: CFTimeInterval?
     var timingFunction: CAMediaTimingFunction?
     var disableActions: Bool?
@@ -74,7 +74,7 @@ open class CATransaction {
     let block: () -> Void
   }
 
-  nonisolated(unsafe) static var stack: [Frame] = []
+  nonisolated(unsafe) static var stack: [Level] = []
   nonisolated(unsafe) static var tracked: [Tracked] = []
   nonisolated(unsafe) static var pending: [Pending] = []
   /// Counts outermost commits; layers made before the latest one are
@@ -95,7 +95,7 @@ open class CATransaction {
 
   /// Opens a transaction (nested in the current one, if any).
   public class func begin() {
-    stack.append(Frame(implicit: false))
+    stack.append(Level(implicit: false))
   }
 
   /// Ends the innermost explicit transaction. When it is the outermost
@@ -119,7 +119,7 @@ open class CATransaction {
 
   /// Ends `frame`, just taken off the stack: the outermost commits, a
   /// nested one hands what it collected to the transaction around it.
-  private class func end(_ frame: Frame) {
+  private class func end(_ frame: Level) {
     var completions = frame.nestedCompletions
     if let block = frame.completion {
       completions.append(Pending(animations: frame.animations, block: block))
@@ -194,7 +194,7 @@ open class CATransaction {
 
   /// A change happened: opens the implicit transaction when none is open.
   static func noteChange() {
-    if stack.isEmpty { stack.append(Frame(implicit: true)) }
+    if stack.isEmpty { stack.append(Level(implicit: true)) }
   }
 
   /// Records an animation added to `layer` in the current transaction.
@@ -205,7 +205,7 @@ open class CATransaction {
     stack.last?.animations.append(item)
   }
 
-  private class func setting<T>(_ keyPath: KeyPath<Frame, T?>) -> T? {
+  private class func setting<T>(_ keyPath: KeyPath<Level, T?>) -> T? {
     for frame in stack.reversed() { if let v = frame[keyPath: keyPath] { return v } }
     return nil
   }

@@ -306,11 +306,6 @@ package enum LayerValue {
     return zip(x, y).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
   }
 }
-
-/// The evaluator's name of `LayerValue` (CAKeyframeAnimation+Evaluation.swift
-/// still spells it so).
-typealias AnimationValue = LayerValue
-
 // MARK: Struct members
 
 extension LayerValue {

@@ -35,7 +35,7 @@ package struct SceneFrames {
   /// The frame at `time` seconds: layout on the model, the presentation
   /// tree at that time, drawn.
   package mutating func frame(at time: Double) -> DrawList {
-    scene.root.layoutIfNeeded()
+    Renderer.commit(scene.root)
     return frame(root: presentation.update(time: time), time: time)
   }
 
@@ -46,7 +46,7 @@ package struct SceneFrames {
   /// frame limits, before anything walks its draw list (damage does): a
   /// frame past them can be exponentially long to walk (nested shadows).
   package mutating func checkedFrame(at time: Double) throws -> DrawList {
-    scene.root.layoutIfNeeded()
+    Renderer.commit(scene.root)
     let root = presentation.update(time: time)
     try scene.checkLimits(root, time: time)
     let frame = frame(root: root, time: time)

@@ -203,7 +203,7 @@ public final class DisplayLoop {
     let frame: DrawList
     let drawn: [PixelRect]
     do {
-      scene.root.layoutIfNeeded()
+      Renderer.commit(scene.root)
       let root = presentation.update(time: time)
       // Animations move values past what the file says: the tree at this
       // time meets the limits before a frame is built from it.

@@ -55,7 +55,7 @@ package final class Harness {
       size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height),
       scale: scale ?? loaded.canvas.scale)
     builder.time = time
-    loaded.root.layoutIfNeeded()
+    Renderer.commit(loaded.root)
     let root = PresentationTree(root: loaded.root).update(time: time)
     return builder.build(root: root, background: loaded.canvas.background)
   }

@@ -11,7 +11,7 @@ extension Renderer {
   public func render(
     layer: CALayer, size: CGSize, scale: CGFloat = 1, background: CGColor? = nil
   ) throws -> RenderedImage {
-    layer.layoutIfNeeded()
+    Renderer.commit(layer)
     var builder = FrameBuilder(size: size, scale: scale)
     let frame = builder.build(root: layer, background: background)
     return try render(frame)

@@ -25,8 +25,8 @@ extension Renderer {
     layer: CALayer, size: CGSize, scale: CGFloat = 1, background: CGColor? = nil,
     time: CFTimeInterval
   ) throws -> RenderedImage {
-    // Layout runs on the model, top-down, before the frame is built.
-    layer.layoutIfNeeded()
+    // The commit (layout, display) runs on the model before the frame is built.
+    Renderer.commit(layer)
     let presentation = PresentationTree(root: layer).update(time: time)
     var builder = FrameBuilder(size: size, scale: scale)
     builder.time = time

@@ -99,7 +99,7 @@ func runBench(_ arguments: [String]) -> Int32 {
       // Warm-up frames come just before `start`, timed frames from `start` on.
       let time = time(i)
       let t0 = DispatchTime.now().uptimeNanoseconds
-      scene.root.layoutIfNeeded()
+      Renderer.commit(scene.root)
       let root = sceneFrames.presentation.update(time: time)
       let tu = DispatchTime.now().uptimeNanoseconds
       let frame = sceneFrames.frame(root: root, time: time)

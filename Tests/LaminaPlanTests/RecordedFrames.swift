@@ -48,7 +48,8 @@ final class RecordedRun {
   func step() throws -> DrawList {
     let time = 10 + Double(frameIndex - 3) / 60
     frameIndex += 1
-    scene.root.layoutIfNeeded()
+    LaminaDraw.install()
+    CATransaction.commitFrame(root: scene.root)
     let root = presentation.update(time: time)
     builder.time = time
     let frame = builder.build(root: root, background: scene.canvas.background)

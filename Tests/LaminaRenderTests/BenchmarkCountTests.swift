@@ -45,7 +45,7 @@ final class BenchmarkCountTests: XCTestCase {
     func nextFrame() -> DrawList {
       let time = 10 + Double(frameIndex - 3) / 60
       frameIndex += 1
-      scene.root.layoutIfNeeded()
+      Renderer.commit(scene.root)
       let root = presentation.update(time: time)
       builder.time = time
       return builder.build(root: root, background: scene.canvas.background)
