@@ -2,7 +2,7 @@ import Foundation
 import Lamina
 
 /// How an item's premultiplied color combines with the target.
-public enum BlendMode: Hashable, Sendable {
+package enum BlendMode: Hashable, Sendable {
   /// `src + dst × (1 − src.a)`.
   case sourceOver
   /// `src + dst` (emitter particles in `additive` render mode).

@@ -4,7 +4,7 @@ import Lamina
 /// A compositing formula of Porter and Duff's (and a few others that GL's
 /// fixed blend functions compute), on premultiplied colors:
 /// `result = src × Fa + dst × Fb`. Core Animation's names.
-public enum PorterDuff: String, CaseIterable, Hashable, Sendable {
+package enum PorterDuff: String, CaseIterable, Hashable, Sendable {
   /// Fa 0, Fb 0: nothing is left.
   case clear
   /// Fa 1, Fb 0: the source replaces what is behind.

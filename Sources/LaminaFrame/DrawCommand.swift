@@ -2,7 +2,7 @@ import Foundation
 import Lamina
 
 /// One step of a frame, in painter's order.
-public enum DrawCommand {
+package enum DrawCommand {
   case item(DrawItem)
   case group(GroupPass)
 
@@ -16,7 +16,7 @@ public enum DrawCommand {
   }
 
   /// Pixels the command can touch.
-  public var bounds: PixelRect {
+  package var bounds: PixelRect {
     switch self {
     case .item(let item): return item.bounds
     case .group(let group): return group.bounds

@@ -10,7 +10,7 @@ import Lamina
 /// from frame to frame (see `RenderTree`) for the price of a reference.
 /// Items stay the same from frame to frame while their layers do not
 /// change: `serial` says so without comparing them.
-public struct DrawItem {
+package struct DrawItem {
   /// The fields. Reads are plain loads: a box is only written while it is
   /// not shared (`unique()`), so no access can overlap another.
   final class Storage {
@@ -84,7 +84,7 @@ public struct DrawItem {
   /// The model layer that made the item (`ObjectIdentifier(layer.model())`),
   /// when a layer did: what the frame limits name as the layer that costs
   /// most. Not part of what is drawn.
-  public internal(set) var source: ObjectIdentifier?
+  package internal(set) var source: ObjectIdentifier?
 
   /// The box, made unique before it is written; any change resets the serial.
   @inline(__always)
@@ -131,36 +131,36 @@ public struct DrawItem {
     self.source = source
   }
 
-  public var material: Material {
+  package var material: Material {
     get { storage.material }
     set { unique().material = newValue }
   }
   /// Where the layer crosses behind the eye: the visible part of `rect`
   /// (convex, in the layer's bounds space). Nil when all of `rect` is in front.
-  public var clippedPolygon: [CGPoint]? {
+  package var clippedPolygon: [CGPoint]? {
     get { storage.clippedPolygon }
     set { unique().clippedPolygon = newValue }
   }
   /// The corners to draw: `clippedPolygon`, or `rect`'s four corners.
-  public var polygon: [CGPoint] { clippedPolygon ?? EdgeGeometry.corners(rect) }
+  package var polygon: [CGPoint] { clippedPolygon ?? EdgeGeometry.corners(rect) }
   /// The local rect whose corners map to `uv` (texture coordinates are
   /// interpolated linearly over it).
-  public var rect: CGRect {
+  package var rect: CGRect {
     get { storage.rect }
     set { unique().rect = newValue }
   }
   /// Texture coordinates of `rect`'s min and max corners.
-  public var uv: (u0: Float, v0: Float, u1: Float, v1: Float) {
+  package var uv: (u0: Float, v0: Float, u1: Float, v1: Float) {
     get { storage.uv }
     set { unique().uv = newValue }
   }
   /// Maps the layer's plane to homogeneous target pixels (flattened).
-  public var matrix: CATransform3D {
+  package var matrix: CATransform3D {
     get { storage.matrix }
     set { unique().matrix = newValue }
   }
   /// Premultiplied color, opacity included (the tint for images).
-  public var color: SIMD4<Float> {
+  package var color: SIMD4<Float> {
     get { storedColor }
     set {
       storedColor = newValue
@@ -168,46 +168,46 @@ public struct DrawItem {
     }
   }
   /// Pixels the polygon can touch, clipped to the target.
-  public var bounds: PixelRect {
+  package var bounds: PixelRect {
     get { storage.bounds }
     set { unique().bounds = newValue }
   }
   /// The layer that produced the item (for debugging and counts).
-  public var layerName: String? {
+  package var layerName: String? {
     get { storage.layerName }
     set { unique().layerName = newValue }
   }
   /// Whether the item's edges are antialiased (layer edges are; the quads
   /// that composite offscreen passes pixel for pixel are not).
-  public var antialiased: Bool {
+  package var antialiased: Bool {
     get { storage.antialiased }
     set { unique().antialiased = newValue }
   }
   /// Half-planes `a·x + b·y + c ≥ 0` in the layer's bounds space that cut
   /// the item (pieces of planes split by depth sorting). Layer edges keep
   /// their antialiasing; cut edges, shared by two pieces, get none.
-  public var clipPlanes: [SIMD3<Double>] {
+  package var clipPlanes: [SIMD3<Double>] {
     get { storage.clipPlanes }
     set { unique().clipPlanes = newValue }
   }
   /// How the item combines with what is behind it.
-  public var blend: BlendMode {
+  package var blend: BlendMode {
     get { storage.blend }
     set { unique().blend = newValue }
   }
   /// Which of `rect`'s edges (bits: minY, maxX, maxY, minX) get edge
   /// coverage; the others are inner seams (nine-slice) or left to `shape`.
-  public var edgeMask: UInt8 {
+  package var edgeMask: UInt8 {
     get { storage.edgeMask }
     set { unique().edgeMask = newValue }
   }
   /// Coverage from a rounded rect in the item's plane (see `Effects.swift`).
-  public var shape: ShapeEffect? {
+  package var shape: ShapeEffect? {
     get { storage.shape }
     set { unique().shape = newValue }
   }
   /// A clip evaluated per fragment (rounded or transformed `masksToBounds`).
-  public var clip: ClipEffect? {
+  package var clip: ClipEffect? {
     get { storage.clip }
     set { unique().clip = newValue }
   }
@@ -216,7 +216,7 @@ public struct DrawItem {
   /// from one (its vertices) holds for the other. The frame builder gives
   /// each item it derives a new serial and keeps it while the item is
   /// reused; changing any field resets it to 0 (unknown).
-  public var serial: UInt64 {
+  package var serial: UInt64 {
     get { storedSerial }
     set { storedSerial = newValue }
   }
@@ -224,7 +224,7 @@ public struct DrawItem {
   /// with the same identity differ at most in color (a layer whose opacity
   /// changes keeps it). Valid while one of the items is held (the box
   /// lives as long as an item refers to it).
-  public var geometryIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
+  package var geometryIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
   /// True when the item needs the effect vertex format and programs.
   package var hasEffects: Bool { storage.shape != nil || storage.clip != nil }
 

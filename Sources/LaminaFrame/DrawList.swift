@@ -8,12 +8,12 @@ public struct DrawList {
   public var width: Int, height: Int
   /// Premultiplied background color.
   public var background: SIMD4<Float>
-  public var commands: [DrawCommand]
+  package var commands: [DrawCommand]
   /// What building the frame took.
   public var stats = FrameBuildStats()
 
   /// Every item, groups included, depth first.
-  public var allItems: [DrawItem] {
+  package var allItems: [DrawItem] {
     var items: [DrawItem] = []
     func walk(_ commands: [DrawCommand]) {
       for command in commands {
@@ -28,7 +28,7 @@ public struct DrawList {
   }
 
   /// Every offscreen group, depth first.
-  public var allGroups: [GroupPass] {
+  package var allGroups: [GroupPass] {
     var groups: [GroupPass] = []
     func walk(_ commands: [DrawCommand]) {
       for case .group(let group) in commands {

@@ -4,9 +4,9 @@ import Lamina
 /// A rectangle with a radius per corner, in some layer's own plane. Radii are
 /// ordered minX-minY, maxX-minY, maxX-maxY, minX-maxY (clockwise on screen
 /// for an identity transform).
-public struct RoundedRect: Equatable {
-  public var rect: CGRect
-  public var radii: SIMD4<Float>
+package struct RoundedRect: Equatable {
+  package var rect: CGRect
+  package var radii: SIMD4<Float>
 
   /// `layer`'s bounds with its `cornerRadius` on the corners of `maskedCorners`,
   /// each radius limited to half the shorter side (as Core Animation does).
@@ -29,8 +29,8 @@ public struct RoundedRect: Equatable {
 
 /// How an effect item computes its coverage in the fragment shader, from a
 /// rounded rect in the item's own plane (`shape.glsl`).
-public struct ShapeEffect: Equatable {
-  public enum Mode: Float {
+package struct ShapeEffect: Equatable {
+  package enum Mode: Float {
     /// Inside the rounded rect (backgrounds, clipped contents).
     case fill = 0
     /// Between the rounded rect and the same inset by `width` (borders).
@@ -39,16 +39,16 @@ public struct ShapeEffect: Equatable {
     /// (in the plane's units): a shadow without an offscreen pass.
     case blur = 2
   }
-  public var shape: RoundedRect
-  public var mode: Mode
+  package var shape: RoundedRect
+  package var mode: Mode
   /// Border width (ring) or standard deviation (blur).
-  public var width: Float
+  package var width: Float
 }
 
 /// A clip evaluated per fragment: a rounded rect in the clipping layer's
 /// plane, and the homography that takes the item's plane there.
-public struct ClipEffect {
-  public var shape: RoundedRect
+package struct ClipEffect {
+  package var shape: RoundedRect
   /// Item plane (x, y, 1) → clip plane, homogeneous.
-  public var itemToClip: Homography
+  package var itemToClip: Homography
 }

@@ -5,8 +5,8 @@ import Lamina
 /// contents, sublayers, border), before its mask and opacity: color filters
 /// as a 4×4 matrix and bias on straight (un-premultiplied) color, clamped
 /// after each filter, and Gaussian blurs on premultiplied color.
-public struct FilterChain: Equatable {
-  public enum Stage: Equatable {
+package struct FilterChain: Equatable {
+  package enum Stage: Equatable {
     /// `out = clamp(matrix × (r, g, b, a) + bias)` on straight color;
     /// `matrix` holds the output rows.
     case color(matrix: [Float], bias: SIMD4<Float>)
@@ -14,11 +14,11 @@ public struct FilterChain: Equatable {
     case blur(sigma: Float)
   }
 
-  public var stages: [Stage]
+  package var stages: [Stage]
 
   /// How far the result reaches beyond the rendering, in target pixels
   /// (three standard deviations of the blurs together).
-  public var reach: Int {
+  package var reach: Int {
     let variance = stages.reduce(Float(0)) {
       if case .blur(let s) = $1 { return $0 + s * s }
       return $0

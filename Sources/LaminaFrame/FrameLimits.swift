@@ -14,7 +14,7 @@ public struct FrameLimitError: Error, Equatable, CustomStringConvertible {
   public let largestSource: ObjectIdentifier?
   /// The model layer whose drawing fills the most pixels
   /// (`FrameLimits.Totals.costliest`), for the fill limit.
-  public let costliest: LayerCost?
+  package let costliest: LayerCost?
   /// Where in its scene file the largest pass's layer is (its JSON path),
   /// filled in by whoever knows the scene (the command).
   public var largestPlace: String?
@@ -22,7 +22,7 @@ public struct FrameLimitError: Error, Equatable, CustomStringConvertible {
   /// replicators draw it), filled in by whoever knows the scene.
   public var costliestPlace: String?
 
-  public init(
+  package init(
     exceeded: LimitExceeded, largest: String?, largestSource: ObjectIdentifier? = nil,
     costliest: LayerCost? = nil
   ) {
@@ -48,11 +48,11 @@ public struct FrameLimitError: Error, Equatable, CustomStringConvertible {
 
 /// What one layer's drawing costs in a frame: the pixels its items and
 /// passes fill, every instance a replicator makes of it together.
-public struct LayerCost: Equatable {
+package struct LayerCost: Equatable {
   /// `ObjectIdentifier` of the model layer.
-  public let layer: ObjectIdentifier
+  package let layer: ObjectIdentifier
   /// Pixels covered × passes and filter stages.
-  public let fill: Int
+  package let fill: Int
 }
 
 /// The limits of a built frame: offscreen passes, the pixels their targets
@@ -80,14 +80,14 @@ public enum FrameLimits {
     public var fill = 0
     /// The layer whose items and passes fill the most (the first in
     /// drawing order of equals).
-    public var costliest: LayerCost?
+    package var costliest: LayerCost?
   }
 
   /// Counts `frame`'s passes, offscreen pixels and items, and the largest
   /// pass. A group drawn from several places counts each time (so does its
   /// drawing): nested shadows double the passes at every level, so the walk
   /// stops as soon as a count is past its limit.
-  public static func totals(_ frame: DrawList) -> (Totals, largest: GroupPass?) {
+  package static func totals(_ frame: DrawList) -> (Totals, largest: GroupPass?) {
     var totals = Totals()
     var largest: (GroupPass, Int)?
     func past() -> Bool {

@@ -3,9 +3,9 @@ import Lamina
 
 /// A `CAOpenGLLayer` to draw before the frame: the layer, its size in
 /// pixels, the time, and whether its content must be drawn again.
-public final class GLLayerPass {
+package final class GLLayerPass {
   /// The model layer's identity: its framebuffer is kept across frames.
-  public let key: ObjectIdentifier
+  package let key: ObjectIdentifier
   package let layer: CAOpenGLLayer
   /// The model layer (the framebuffer's owner).
   package let model: CALayer

@@ -4,24 +4,24 @@ import Lamina
 /// A `CAGradientLayer`'s gradient as the GPU draws it: the kind, the start
 /// and end points in points from the bounds' origin, and the stops with
 /// straight (un-premultiplied) colors.
-public struct GradientPaint: Equatable {
-  public enum Kind: Int32 {
+package struct GradientPaint: Equatable {
+  package enum Kind: Int32 {
     case axial = 0
     case radial = 1
     case conic = 2
   }
 
-  public var kind: Kind
+  package var kind: Kind
   /// What the shader of `kind` needs to place a pixel on the gradient (see
   /// Shaders/gradient.glsl), from the start and end points in points.
-  public var parameters: SIMD4<Float>
+  package var parameters: SIMD4<Float>
   /// Straight RGBA colors, one per stop.
-  public var colors: [SIMD4<Float>]
+  package var colors: [SIMD4<Float>]
   /// Increasing locations, one per stop.
-  public var locations: [Float]
+  package var locations: [Float]
 
   /// The gradient of `layer`; nil when it has no colors.
-  public init?(_ layer: CAGradientLayer) {
+  package init?(_ layer: CAGradientLayer) {
     let cgColors = layer.cgColors
     guard !cgColors.isEmpty else { return nil }
     let colors = cgColors.map {
@@ -84,7 +84,7 @@ public struct GradientPaint: Equatable {
   /// The span of t that the ramp covers: 0...1 and every location (a
   /// location outside 0...1 still shapes the colors out there, as when the
   /// shader walked the stops).
-  public var span: (lower: Float, upper: Float) {
+  package var span: (lower: Float, upper: Float) {
     let first = locations.first ?? 0
     let last = locations.last ?? 1
     let lower = first.isFinite ? min(0, first) : 0

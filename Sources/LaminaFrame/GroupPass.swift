@@ -3,36 +3,36 @@ import Lamina
 
 /// An offscreen pass: its commands are rendered into a texture covering
 /// `bounds` (target pixels), which is then drawn at `opacity` in the parent.
-public final class GroupPass {
-  public let id: Int
-  public let bounds: PixelRect
-  public var opacity: Float
-  public var commands: [DrawCommand]
-  public let reason: String
+package final class GroupPass {
+  package let id: Int
+  package let bounds: PixelRect
+  package var opacity: Float
+  package var commands: [DrawCommand]
+  package let reason: String
   /// The model layer the pass is made for (`ObjectIdentifier(layer.model())`),
   /// when one is: what the frame limits name.
-  public var source: ObjectIdentifier?
+  package var source: ObjectIdentifier?
   /// Half-planes in target pixels that cut the composited group (depth sorting).
-  public var clipPlanes: [SIMD3<Double>] = []
+  package var clipPlanes: [SIMD3<Double>] = []
   /// A mask whose rendered alpha (same bounds) multiplies this group's.
-  public var mask: GroupPass?
+  package var mask: GroupPass?
   /// What of the mask's rendering multiplies: its alpha, its luminance, or
   /// one minus either (`CALayer.maskMode`).
-  public var maskMode = CALayerMaskMode.alpha
+  package var maskMode = CALayerMaskMode.alpha
   /// Clip applied when compositing (target pixels → clip plane).
-  public var clip: ClipEffect?
+  package var clip: ClipEffect?
   /// When set, the group is not composited as it is: its alpha is blurred,
   /// tinted and drawn at `bounds` (see `Shadows.swift`).
-  public var shadow: ShadowBlur?
+  package var shadow: ShadowBlur?
   /// When set, the group's rendering is filtered before it is composited.
-  public var filter: FilterChain?
+  package var filter: FilterChain?
   /// How the composited group combines with what is behind it.
-  public var blend = BlendMode.sourceOver
+  package var blend = BlendMode.sourceOver
   /// A layer's `backgroundFilters`: the group draws no commands of its own;
   /// what is already drawn behind its bounds (and `filter`'s reach around
   /// them) is captured when the renderer reaches it, filtered, and drawn
   /// back through `clip` (the layer's rounded bounds).
-  public var backdrop = false
+  package var backdrop = false
 
   package init(id: Int, bounds: PixelRect, opacity: Float, commands: [DrawCommand], reason: String) {
     self.id = id

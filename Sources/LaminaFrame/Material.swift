@@ -2,7 +2,7 @@ import Foundation
 import Lamina
 
 /// What a draw item fills its polygon with.
-public enum Material: Equatable {
+package enum Material: Equatable {
   /// A solid premultiplied color, computed without any texture.
   case solid
   /// An image, sampled with the given filters.
@@ -28,7 +28,7 @@ public enum Material: Equatable {
   /// (`PathItems.swift`; the item's rect only bounds it).
   case path(PathPaint)
 
-  public static func == (a: Material, b: Material) -> Bool {
+  package static func == (a: Material, b: Material) -> Bool {
     switch (a, b) {
     case (.solid, .solid): return true
     case (.image(let x, let s), .image(let y, let t)): return x === y && s == t

@@ -5,7 +5,7 @@ import LaminaDraw
 /// What a path item draws: a fill mesh, or a stroke mesh with this
 /// frame's stroke parameters. Equal when they draw the same mesh the same
 /// way (meshes compare by identity: the cache gives one per path and style).
-public struct PathPaint: Hashable {
+package struct PathPaint: Hashable {
   package enum Geometry {
     case fill(FillMesh)
     case stroke(StrokeMesh, StrokeParameters)
@@ -25,11 +25,11 @@ public struct PathPaint: Hashable {
     return nil
   }
 
-  public static func == (a: PathPaint, b: PathPaint) -> Bool {
+  package static func == (a: PathPaint, b: PathPaint) -> Bool {
     a.mesh === b.mesh && a.stroke == b.stroke
   }
 
-  public func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(mesh))
     hasher.combine(stroke)
   }

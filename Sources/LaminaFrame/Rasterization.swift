@@ -3,16 +3,16 @@ import Lamina
 
 /// A subtree drawn once into a texture (`shouldRasterize`) and reused while
 /// its draw list stays the same.
-public final class RasterPass {
+package final class RasterPass {
   /// Identifies the rendering: a hash of the subtree's draw list (every
   /// rect, matrix, color, image, effect and nested pass), its extent and scale.
-  public let key: Int
+  package let key: Int
   /// The texture's area in raster pixels (the layer's plane times
   /// `rasterizationScale`).
-  public let region: PixelRect
+  package let region: PixelRect
   /// The subtree's draw list (its placeholder images replaced when the
   /// frame's walk ends, as the frame's own).
-  public internal(set) var commands: [DrawCommand]
+  package internal(set) var commands: [DrawCommand]
 
   init(key: Int, region: PixelRect, commands: [DrawCommand]) {
     self.key = key

@@ -2,9 +2,9 @@ import Foundation
 import Lamina
 
 /// How an image is sampled: Core Animation's filters per direction.
-public struct SamplerKey: Hashable, Sendable {
-  public var minification: CALayerContentsFilter
-  public var magnification: CALayerContentsFilter
+package struct SamplerKey: Hashable, Sendable {
+  package var minification: CALayerContentsFilter
+  package var magnification: CALayerContentsFilter
 
   package init(minification: CALayerContentsFilter, magnification: CALayerContentsFilter) {
     self.minification = minification

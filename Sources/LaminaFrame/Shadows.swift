@@ -3,16 +3,16 @@ import Lamina
 
 /// A shadow drawn from an offscreen rendering of the layer: its alpha,
 /// blurred, tinted and offset (`Renderer+Shadows.swift`).
-public struct ShadowBlur {
+package struct ShadowBlur {
   /// Standard deviation of the Gaussian, in target pixels.
-  public var sigma: Float
+  package var sigma: Float
   /// The area rendered and blurred, in target pixels (the layer's drawing
   /// and the blur's reach around it).
-  public var canvas: PixelRect
+  package var canvas: PixelRect
   /// Where the blurred canvas lands, relative to `canvas`, in target pixels.
-  public var offset: (dx: Float, dy: Float)
+  package var offset: (dx: Float, dy: Float)
   /// Premultiplied shadow color times `shadowOpacity`.
-  public var color: SIMD4<Float>
+  package var color: SIMD4<Float>
 }
 
 /// Shadows. Fast path: when the layer's rendering is a rounded rect of one

@@ -12,12 +12,12 @@ import LaminaPlan
 ///
 ///     LAMINA_GL_DEBUG=1 lamina render scene.json
 ///     [GL error] API: GL_INVALID_ENUM in glEnable(...)
-public enum GLDebug {
+package enum GLDebug {
   /// The environment variable that turns debug output on (`1`).
-  public static let environmentVariable = "LAMINA_GL_DEBUG"
+  package static let environmentVariable = "LAMINA_GL_DEBUG"
 
   /// Whether `environment` asks for GL debug output.
-  public static func isRequested(_ environment: [String: String]) -> Bool {
+  package static func isRequested(_ environment: [String: String]) -> Bool {
     environment[environmentVariable] == "1"
   }
 
@@ -25,7 +25,7 @@ public enum GLDebug {
   /// callback writes each message to stderr. Returns false where the context
   /// has no `KHR_debug` (neither the extension nor ES 3.2).
   @discardableResult
-  public static func installMessageCallback() -> Bool {
+  package static func installMessageCallback() -> Bool {
     guard
       let install = eglProc("glDebugMessageCallbackKHR", as: PFNGLDEBUGMESSAGECALLBACKKHRPROC.self)
         ?? eglProc("glDebugMessageCallback", as: PFNGLDEBUGMESSAGECALLBACKKHRPROC.self),
@@ -60,13 +60,13 @@ public enum GLDebug {
 
   /// Opens a named debug group (one per render pass); close it with `popGroup`.
   /// Does nothing where `KHR_debug` is missing.
-  public static func pushGroup(_ name: String) {
+  package static func pushGroup(_ name: String) {
     guard let push = pushGroupProc.value else { return }
     name.withCString { push(GLenum(GL_DEBUG_SOURCE_APPLICATION_KHR), 0, -1, $0) }
   }
 
   /// Closes the group `pushGroup` opened.
-  public static func popGroup() {
+  package static func popGroup() {
     popGroupProc.value?()
   }
 
@@ -140,7 +140,7 @@ func glErrorName(_ code: GLenum) -> String {
 ///     glTexImage2D(...)
 ///     glCheckError("upload layer contents")
 @discardableResult
-public func glCheckError(_ location: String) -> [GLenum] {
+package func glCheckError(_ location: String) -> [GLenum] {
   #if DEBUG
     var errors: [GLenum] = []
     // glGetError returns one flag per call; a broken context can return the

@@ -5,12 +5,12 @@ import LaminaPlan
 
 /// The GLSL sources of `Shaders/`, embedded at build time by the
 /// EmbedShaders plugin (so the binary needs no files beside it).
-public enum ShaderLibrary {
+package enum ShaderLibrary {
   /// File name → source, for every `Shaders/*.glsl`.
-  public static var sources: [String: String] { EmbeddedShaders.sources }
+  package static var sources: [String: String] { EmbeddedShaders.sources }
 
   /// The vertex shader that a fragment shader is linked with.
-  public static func vertexShader(forFragment name: String) -> String {
+  package static func vertexShader(forFragment name: String) -> String {
     switch name {
     case "effect.frag.glsl", "masked.frag.glsl": return "effect.vert.glsl"
     case "blur.frag.glsl", "downsample.frag.glsl": return "fullscreen.vert.glsl"
@@ -22,7 +22,7 @@ public enum ShaderLibrary {
 
   /// The source of `name` with its `#include "file.glsl"` lines replaced by
   /// those files (one level deep: included files include nothing).
-  public static func source(_ name: String) throws -> String {
+  package static func source(_ name: String) throws -> String {
     guard let text = EmbeddedShaders.sources[name] else {
       throw RendererError.missingShader(name: name)
     }
@@ -45,17 +45,17 @@ public enum ShaderLibrary {
 }
 
 /// Compiles shaders on the shared context, for tests and diagnostics.
-public enum ShaderProgramCheck {
-  public enum Kind { case vertex, fragment }
+package enum ShaderProgramCheck {
+  package enum Kind { case vertex, fragment }
 
   /// Compiles and links two embedded shaders, then deletes the program.
-  public static func compile(vertex: String, fragment: String) throws {
+  package static func compile(vertex: String, fragment: String) throws {
     let device = try GPUContext.shared().device
     _ = try GPUProgram(vertex: vertex, fragment: fragment, device: device)
   }
 
   /// Compiles one shader from source (named `<source>` in errors).
-  public static func compile(source: String, kind: Kind) throws {
+  package static func compile(source: String, kind: Kind) throws {
     let device = try GPUContext.shared().device
     let shader = try device.compileShader(
       source: source, name: "<source>",

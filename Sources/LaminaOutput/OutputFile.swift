@@ -20,9 +20,9 @@ import LaminaFrame
 /// try out.write(frame)
 /// try out.commit()      // out.y4m appears now
 /// ```
-public final class OutputFile: @unchecked Sendable {
+package final class OutputFile: @unchecked Sendable {
   /// How the bytes reach `path`.
-  public enum Mode: Equatable, Sendable {
+  package enum Mode: Equatable, Sendable {
     /// Standard output.
     case standardOutput
     /// A temporary file renamed over `target` on commit.
@@ -32,8 +32,8 @@ public final class OutputFile: @unchecked Sendable {
   }
 
   /// The path as given.
-  public let path: String
-  public let mode: Mode
+  package let path: String
+  package let mode: Mode
   private var descriptor: Int32
   private var state = State.open
   private let lock = NSLock()
@@ -42,7 +42,7 @@ public final class OutputFile: @unchecked Sendable {
 
   /// Opens `path` for writing (`-`: standard output), as the type's
   /// documentation says.
-  public init(path: String) throws {
+  package init(path: String) throws {
     self.path = path
     if path == "-" {
       mode = .standardOutput
@@ -83,7 +83,7 @@ public final class OutputFile: @unchecked Sendable {
   deinit { discard() }
 
   /// Writes all of `data`.
-  public func write(_ data: Data) throws {
+  package func write(_ data: Data) throws {
     lock.lock()
     defer { lock.unlock() }
     guard state == .open else {
@@ -105,7 +105,7 @@ public final class OutputFile: @unchecked Sendable {
   }
 
   /// Finishes the output: a temporary file is renamed over its target.
-  public func commit() throws {
+  package func commit() throws {
     lock.lock()
     defer { lock.unlock() }
     guard state == .open else { return }
@@ -140,7 +140,7 @@ public final class OutputFile: @unchecked Sendable {
 
   /// Abandons the output: a temporary file is removed; what was written
   /// through a device or FIFO stays written. Nothing after a commit.
-  public func discard() {
+  package func discard() {
     lock.lock()
     defer { lock.unlock() }
     guard state == .open else { return }
@@ -158,7 +158,7 @@ public final class OutputFile: @unchecked Sendable {
   /// Removes the temporary file of every output neither committed nor
   /// discarded yet, without waiting on any output: for a process that must
   /// exit at once (a frame past its time budget, a signal).
-  public static func removeAllTemporaries() {
+  package static func removeAllTemporaries() {
     temporariesLock.lock()
     let paths = temporaries
     temporaries.removeAll()

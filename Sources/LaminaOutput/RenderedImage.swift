@@ -63,9 +63,9 @@ public enum OutputError: Error, CustomStringConvertible, Equatable {
 }
 
 /// PNG encoding with libpng's simplified API.
-public enum PNGFile {
+package enum PNGFile {
   /// Writes straight-alpha RGBA rows to `url` through an `OutputFile`.
-  public static func write(_ rgba: [UInt8], width: Int, height: Int, to url: URL) throws {
+  package static func write(_ rgba: [UInt8], width: Int, height: Int, to url: URL) throws {
     let data = try encode(rgba, width: width, height: height, path: url.path)
     let output = try OutputFile(path: url.path)
     try output.write(data)
@@ -73,7 +73,7 @@ public enum PNGFile {
   }
 
   /// Straight-alpha RGBA rows encoded as PNG; `path` names the output in errors.
-  public static func encode(_ rgba: [UInt8], width: Int, height: Int, path: String) throws
+  package static func encode(_ rgba: [UInt8], width: Int, height: Int, path: String) throws
     -> Data
   {
     func image() -> png_image {

@@ -19,25 +19,25 @@ import LaminaFrame
 /// for image in frames { try video.write(image) }
 /// try video.finish()
 /// ```
-public final class VideoEncoder: @unchecked Sendable {
+package final class VideoEncoder: @unchecked Sendable {
   /// Everything about a video that can be checked before any frame is
   /// rendered: the format, the encoder and its options, the size.
-  public struct Plan: Sendable {
-    public let path: String
-    public let format: VideoFormat
-    public let codec: String
-    public let settings: VideoSettings
-    public let width: Int
-    public let height: Int
-    public let fps: Double
+  package struct Plan: Sendable {
+    package let path: String
+    package let format: VideoFormat
+    package let codec: String
+    package let settings: VideoSettings
+    package let width: Int
+    package let height: Int
+    package let fps: Double
     /// The canvas has transparency: formats with alpha keep it.
-    public let transparent: Bool
+    package let transparent: Bool
     /// The ffmpeg program.
-    public let ffmpeg: String
+    package let ffmpeg: String
 
     /// Checks `path`'s format, the settings, ffmpeg and its encoder, and
     /// the size, throwing a `VideoError` that names `path`.
-    public init(
+    package init(
       path: String, width: Int, height: Int, fps: Double, transparent: Bool,
       settings: VideoSettings = VideoSettings()
     ) throws {
@@ -65,7 +65,7 @@ public final class VideoEncoder: @unchecked Sendable {
     }
 
     /// True when the frames keep their alpha.
-    public var hasAlpha: Bool {
+    package var hasAlpha: Bool {
       switch format {
       case .apng, .mov: return true
       case .webm, .gif: return transparent
@@ -74,7 +74,7 @@ public final class VideoEncoder: @unchecked Sendable {
     }
 
     /// The pixel format the encoder is given.
-    public var pixelFormat: String {
+    package var pixelFormat: String {
       switch format {
       case .mp4, .y4m: return "yuv420p"
       case .webm: return hasAlpha ? "yuva420p" : "yuv420p"
@@ -88,29 +88,29 @@ public final class VideoEncoder: @unchecked Sendable {
 
     /// BT.709 for HD sizes (720 lines and up), BT.601 below, as players
     /// assume for untagged video of those sizes; nil for RGB formats.
-    public var colorMatrix: ColorMatrix? {
+    package var colorMatrix: ColorMatrix? {
       guard format.isYUV else { return nil }
       return height >= 720 ? .bt709 : .bt601
     }
 
     /// The frame rate as a ratio (29.97 → 30000/1001).
-    public var rate: (Int, Int) { FFmpeg.rational(fps) }
+    package var rate: (Int, Int) { FFmpeg.rational(fps) }
 
     /// The palette of a GIF is chosen from these frames (indices into
     /// the `count` frames of the video, from 0): at most `maxPaletteSample`,
     /// evenly spread from the first to the last.
-    public static func paletteSample(count: Int) -> [Int] {
+    package static func paletteSample(count: Int) -> [Int] {
       let n = min(count, maxPaletteSample)
       guard n > 1 else { return count > 0 ? [0] : [] }
       return (0..<n).map { $0 * (count - 1) / (n - 1) }
     }
 
     /// The most frames a GIF's palette is chosen from.
-    public static let maxPaletteSample = 32
+    package static let maxPaletteSample = 32
 
     /// ffmpeg's arguments to encode raw frames from its standard input
     /// into `output`; `palette`, for a GIF, is the palette image.
-    public func arguments(output: String, palette: String? = nil) -> [String] {
+    package func arguments(output: String, palette: String? = nil) -> [String] {
       var a = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"]
       a += [
         "-f", "rawvideo", "-pix_fmt", hasAlpha ? "rgba" : "rgb0", "-s", "\(width)x\(height)",
@@ -169,7 +169,7 @@ public final class VideoEncoder: @unchecked Sendable {
 
     /// ffmpeg's arguments to choose a GIF's palette from the sample frames
     /// on its standard input and write it to `output` (a PNG).
-    public func paletteArguments(output: String) -> [String] {
+    package func paletteArguments(output: String) -> [String] {
       [
         "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
         "-f", "rawvideo", "-pix_fmt", hasAlpha ? "rgba" : "rgb0", "-s", "\(width)x\(height)",
@@ -183,7 +183,7 @@ public final class VideoEncoder: @unchecked Sendable {
   }
 
   /// The RGB → YUV matrix of a video (and the tags that say so).
-  public enum ColorMatrix: String, Sendable {
+  package enum ColorMatrix: String, Sendable {
     /// ITU-R BT.709 (HD).
     case bt709
     /// ITU-R BT.601 (SD), tagged as SMPTE 170M.
@@ -192,14 +192,14 @@ public final class VideoEncoder: @unchecked Sendable {
     /// swscale's name for the matrix.
     var swscale: String { rawValue }
     /// The value of ffmpeg's `color_primaries`, `color_trc` and `colorspace`.
-    public var tag: String { self == .bt709 ? "bt709" : "smpte170m" }
+    package var tag: String { self == .bt709 ? "bt709" : "smpte170m" }
   }
 
   /// Checks what can be checked of a video before its scene is loaded:
   /// the format `path`'s extension names, `settings` for it, and for an
   /// encoded format ffmpeg and its encoder. Returns the format.
   @discardableResult
-  public static func check(path: String, settings: VideoSettings) throws -> VideoFormat {
+  package static func check(path: String, settings: VideoSettings) throws -> VideoFormat {
     let format = try VideoFormat(path: path)
     try settings.check(for: format, path: path)
     guard format != .y4m else { return format }
@@ -218,7 +218,7 @@ public final class VideoEncoder: @unchecked Sendable {
     return format
   }
 
-  public let plan: Plan
+  package let plan: Plan
   private let output: OutputFile
   private var child: Child?
   private var palette: (file: OutputFile, child: Child)?
@@ -227,7 +227,7 @@ public final class VideoEncoder: @unchecked Sendable {
   /// Starts encoding to `plan.path`: creates the temporary file and starts
   /// ffmpeg (for a GIF, first the palette chooser, which `addPaletteSample`
   /// feeds; the encoder starts with the first `write`).
-  public init(plan: Plan) throws {
+  package init(plan: Plan) throws {
     self.plan = plan
     output = try OutputFile(path: plan.path)
     guard case .atomic(let temporary, _) = output.mode else {
@@ -264,16 +264,16 @@ public final class VideoEncoder: @unchecked Sendable {
 
   /// True until the GIF palette is chosen: frames of
   /// `Plan.paletteSample` go to `addPaletteSample` before the first `write`.
-  public var wantsPaletteSample: Bool { palette != nil }
+  package var wantsPaletteSample: Bool { palette != nil }
 
   /// One frame of the GIF's palette sample.
-  public func addPaletteSample(_ image: RenderedImage) throws {
+  package func addPaletteSample(_ image: RenderedImage) throws {
     guard let palette else { return }
     try palette.child.write(pixels(image))
   }
 
   /// Encodes the next frame (frames come in order, from one thread).
-  public func write(_ image: RenderedImage) throws {
+  package func write(_ image: RenderedImage) throws {
     guard image.width == plan.width, image.height == plan.height else {
       throw VideoError.sizeChanged(path: plan.path)
     }
@@ -293,7 +293,7 @@ public final class VideoEncoder: @unchecked Sendable {
 
   /// Ends the stream, waits for ffmpeg to finish the file, and puts it
   /// under its name.
-  public func finish() throws {
+  package func finish() throws {
     do {
       if palette != nil {
         throw VideoError.encoderFailed(path: plan.path, status: 0, log: "no frames were written")
@@ -309,7 +309,7 @@ public final class VideoEncoder: @unchecked Sendable {
   }
 
   /// Stops ffmpeg and removes what it wrote.
-  public func abandon() {
+  package func abandon() {
     child?.kill()
     child = nil
     if let palette {
@@ -324,7 +324,7 @@ public final class VideoEncoder: @unchecked Sendable {
   /// Kills every ffmpeg child at once, without waiting (a signal, a frame
   /// past its time budget); `OutputFile.removeAllTemporaries()` then
   /// removes what they wrote.
-  public static func terminateAll() { Child.killAll() }
+  package static func terminateAll() { Child.killAll() }
 
   /// The frame's bytes as ffmpeg reads them: straight RGBA for formats
   /// with alpha, else the premultiplied pixels (the image over black) with
@@ -335,7 +335,7 @@ public final class VideoEncoder: @unchecked Sendable {
 }
 
 /// The `ffmpeg` program: where it is, and what it can encode.
-public enum FFmpeg {
+package enum FFmpeg {
   /// `$LAMINA_FFMPEG`, else `ffmpeg` on `$PATH`.
   static func program(for path: String) throws -> String {
     let environment = ProcessInfo.processInfo.environment
@@ -358,7 +358,7 @@ public enum FFmpeg {
 
   /// The video encoders `ffmpeg` lists (`ffmpeg -encoders`), asked once per
   /// program.
-  public static func encoders(_ ffmpeg: String) throws -> Set<String> {
+  package static func encoders(_ ffmpeg: String) throws -> Set<String> {
     lock.lock()
     defer { lock.unlock() }
     if let cached = known[ffmpeg] { return cached }
@@ -427,7 +427,7 @@ public enum FFmpeg {
   }
 
   /// `fps` as a ratio of whole numbers (29.97 → 30000:1001, 60 → 60:1).
-  public static func rational(_ fps: Double) -> (Int, Int) {
+  package static func rational(_ fps: Double) -> (Int, Int) {
     if fps == fps.rounded() { return (Int(saturating: fps), 1) }
     for den in [1001, 1000, 100, 10] {
       let num = fps * Double(den)

@@ -83,22 +83,22 @@ public enum VideoFormat: String, CaseIterable, Sendable {
 
 /// What `--codec`, `--crf` and `--bitrate` ask of an encoded video; nil
 /// fields take the format's defaults.
-public struct VideoSettings: Equatable, Sendable {
+package struct VideoSettings: Equatable, Sendable {
   /// An ffmpeg encoder's name (`libx265`, `h264_nvenc`, …).
-  public var codec: String?
+  package var codec: String?
   /// A constant-rate factor (quality; lower is better).
-  public var crf: Int?
+  package var crf: Int?
   /// A target bitrate as ffmpeg writes it (`4M`, `800k`, `2500000`).
-  public var bitrate: String?
+  package var bitrate: String?
 
-  public init(codec: String? = nil, crf: Int? = nil, bitrate: String? = nil) {
+  package init(codec: String? = nil, crf: Int? = nil, bitrate: String? = nil) {
     self.codec = codec
     self.crf = crf
     self.bitrate = bitrate
   }
 
   /// True when nothing is overridden.
-  public var isDefault: Bool { codec == nil && crf == nil && bitrate == nil }
+  package var isDefault: Bool { codec == nil && crf == nil && bitrate == nil }
 
   /// The crf ranges of the encoders that take one.
   static let crfRanges: [String: ClosedRange<Int>] = [
@@ -109,7 +109,7 @@ public struct VideoSettings: Equatable, Sendable {
   /// Throws when the settings cannot apply to `format` (a crf for an
   /// encoder without one, a malformed bitrate, any setting for a
   /// YUV4MPEG2 stream). `path` names the output in messages.
-  public func check(for format: VideoFormat, path: String) throws {
+  package func check(for format: VideoFormat, path: String) throws {
     if format == .y4m, !isDefault {
       throw VideoError.setting(
         path: path,
