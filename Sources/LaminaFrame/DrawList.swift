@@ -528,8 +528,9 @@ public typealias FrameStats = FrameBuildStats
 /// A `CAOpenGLLayer` to draw before the frame: the layer, its size in
 /// pixels, the time, and whether its content must be drawn again.
 public final class GLLayerPass {
-  /// The model layer's identity: its framebuffer is kept across frames.
-  public let key: ObjectIdentifier
+  /// The model layer's serial (`CALayer.serial`): its framebuffer is kept
+  /// across frames under it.
+  public let key: UInt64
   package let layer: CAOpenGLLayer
   /// The model layer (the framebuffer's owner).
   package let model: CALayer
@@ -540,7 +541,7 @@ public final class GLLayerPass {
   init(layer: CAOpenGLLayer, width: Int, height: Int, time: Double) {
     self.layer = layer
     model = layer.model()
-    key = ObjectIdentifier(model)
+    key = model.serial
     self.width = width
     self.height = height
     self.time = time

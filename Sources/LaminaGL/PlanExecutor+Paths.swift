@@ -83,8 +83,8 @@ final class PathResources {
   let programs: PathPrograms
   let buffers: PathBuffers
 
-  init(device: GLDevice) {
+  init(device: GLDevice, byteBudget: Int) {
     programs = device.pathPrograms
-    buffers = PathBuffers(device: device)
+    buffers = PathBuffers(device: device, byteBudget: byteBudget)
   }
 }

@@ -70,7 +70,7 @@ public struct PlannedTarget {
     /// A rasterized subtree (`shouldRasterize`) kept by the raster cache.
     case raster(key: Int, hit: Bool)
     /// The framebuffer of a `CAOpenGLLayer`, kept for the layer.
-    case openGLLayer(ObjectIdentifier)
+    case openGLLayer(UInt64)
   }
   public let id: TargetID
   /// Size in pixels.

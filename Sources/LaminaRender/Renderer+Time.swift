@@ -28,7 +28,7 @@ extension Renderer {
     // Layout runs on the model, top-down, before the frame is built.
     layer.layoutIfNeeded()
     let presentation = PresentationTree(root: layer).update(time: time)
-    var builder = FrameBuilder(size: size, scale: scale)
+    var builder = FrameBuilder(size: size, scale: scale, caches: caches)
     builder.time = time
     return try render(builder.build(root: presentation, background: background))
   }

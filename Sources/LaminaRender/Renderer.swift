@@ -69,6 +69,12 @@ public final class Renderer {
   /// when `LAMINA_DUMP_PLAN=1`, the plan is written to standard error.
   public var planObserver: ((FramePlan) -> Void)? = Renderer.defaultPlanObserver
 
+  /// What the renderer keeps across frames, within one byte budget
+  /// (`Limits.maxCacheBytes` unless `init` was given another): the CPU
+  /// caches its frame builders use, and the shares of its GPU caches.
+  /// Its own: another renderer shares none of it.
+  public let caches: RenderCaches
+
   package let executor: PlanExecutor
   let pool: TargetPool
   package var device: GLDevice { executor.device }
@@ -98,9 +104,11 @@ public final class Renderer {
   ///     software rasterizer multisampling would cost over three times the
   ///     fill, so it is left out there.
   ///   - maxTileSize: the largest tile side (canvases above it render in tiles).
+  ///   - cacheBytes: the byte budget of everything kept across frames
+  ///     (`caches`).
   public init(
     context: GPUContext? = nil, antialiasing: Antialiasing = .automatic,
-    maxTileSize tile: Int = 4096
+    maxTileSize tile: Int = 4096, cacheBytes: Int = Limits.maxCacheBytes
   ) throws {
     let context = try context ?? GPUContext.shared()
     context.makeCurrent()
@@ -128,8 +136,10 @@ public final class Renderer {
     maxTextureSize = info.maxTextureSize
     maxTileSize = max(16, min(info.maxRenderbufferSize, maxTextureSize, tile))
     pool = TargetPool(limit: 8, byteBudget: 128 << 20)
+    caches = RenderCaches(maxBytes: cacheBytes)
     executor = try PlanExecutor(
-      context: context, samples: samples, maxTextureSize: maxTextureSize, pool: pool)
+      context: context, samples: samples, maxTextureSize: maxTextureSize, pool: pool,
+      caches: caches)
     try context.device.check("renderer setup")
   }
 
