@@ -82,7 +82,7 @@ let package = Package(
     .target(
       name: "LaminaDisplay",
       dependencies: [
-        "Lamina", "LaminaScene", "LaminaRender", "LaminaFrame", "LaminaGL", "CGBM", "CDRM", "CWayland",
+        "Lamina", "LaminaScene", "LaminaRender", "LaminaFrame", "LaminaPlan", "LaminaGL", "CGBM", "CDRM", "CWayland",
         "CWaylandProtocols", "CInput",
       ]),
     // The command: thin subcommands over the library.
@@ -109,6 +109,10 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LaminaBatchTests", dependencies: ["LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput", "LaminaBatch", "LaminaRender", "LaminaScene"]),
+    // The plan executor on the recording device: no EGL, GLES or GBM here.
+    .testTarget(
+      name: "LaminaPlanTests",
+      dependencies: ["LaminaPlan", "LaminaFrame", "LaminaScene", "LaminaDraw", "Lamina"]),
     .testTarget(
       name: "LaminaRenderTests",
       dependencies: ["LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput", 

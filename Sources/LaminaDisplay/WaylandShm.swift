@@ -1,5 +1,6 @@
 import CWayland
 import Foundation
+import LaminaPlan
 import LaminaRender
 
 /// Presenting through shared-memory buffers, for a software rasterizer.

@@ -47,7 +47,7 @@ extension GLDevice {
     compare("array buffer", arrayBuffer.map(Int.init), GL_ARRAY_BUFFER_BINDING)
     if let vertexArray, integer(GL_VERTEX_ARRAY_BINDING) == Int(vertexArray) {
       compare(
-        "element buffer of vertex array \(vertexArray)", elementBuffers[vertexArray].map(Int.init),
+        "element buffer of vertex array \(vertexArray)", state.elementBuffers[vertexArray].map(Int.init),
         GL_ELEMENT_ARRAY_BUFFER_BINDING)
     }
     compare("draw framebuffer", drawFramebuffer.map(Int.init), GL_DRAW_FRAMEBUFFER_BINDING)
@@ -58,7 +58,7 @@ extension GLDevice {
       out.append("active texture unit: cached \(activeUnit), GL has \(active)")
     }
     // Each unit's bindings: looked at through the active unit, put back after.
-    for unit in 0..<Self.textureUnits where textures[unit] != nil || samplers[unit] != nil {
+    for unit in 0..<DeviceState.textureUnits where textures[unit] != nil || samplers[unit] != nil {
       glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
       compare("texture on unit \(unit)", textures[unit].map(Int.init), GL_TEXTURE_BINDING_2D)
       compare("sampler on unit \(unit)", samplers[unit].map(Int.init), GL_SAMPLER_BINDING)
@@ -75,13 +75,15 @@ extension GLDevice {
     compare("scissor test", scissorTest, capability: GL_SCISSOR_TEST)
     compare("scissor box", scissorBox, rect: GL_SCISSOR_BOX)
     compare("blending", blending, capability: GL_BLEND)
-    compare("blend equation (rgb)", blendEquation.map(Int.init), GL_BLEND_EQUATION_RGB)
-    compare("blend equation (alpha)", blendEquation.map(Int.init), GL_BLEND_EQUATION_ALPHA)
-    if let blendFunction {
-      compare("blend source", Int(blendFunction.source), GL_BLEND_SRC_RGB)
-      compare("blend destination", Int(blendFunction.destination), GL_BLEND_DST_RGB)
-      compare("blend source (alpha)", Int(blendFunction.source), GL_BLEND_SRC_ALPHA)
-      compare("blend destination (alpha)", Int(blendFunction.destination), GL_BLEND_DST_ALPHA)
+    let blendEquation = state.blendEquation.map { Int(Self.glEquation($0)) }
+    compare("blend equation (rgb)", blendEquation, GL_BLEND_EQUATION_RGB)
+    compare("blend equation (alpha)", blendEquation, GL_BLEND_EQUATION_ALPHA)
+    if let (source, destination) = state.blendFunction {
+      let (s, d) = (Int(Self.glFactor(source)), Int(Self.glFactor(destination)))
+      compare("blend source", s, GL_BLEND_SRC_RGB)
+      compare("blend destination", d, GL_BLEND_DST_RGB)
+      compare("blend source (alpha)", s, GL_BLEND_SRC_ALPHA)
+      compare("blend destination (alpha)", d, GL_BLEND_DST_ALPHA)
     }
     if let clearColor {
       var c = [GLfloat](repeating: 0, count: 4)
@@ -89,9 +91,9 @@ extension GLDevice {
       let actual = SIMD4(c[0], c[1], c[2], c[3])
       if actual != clearColor { out.append("clear color: cached \(clearColor), GL has \(actual)") }
     }
-    compare("pack alignment", packAlignment.map(Int.init), GL_PACK_ALIGNMENT)
-    compare("pack row length", packRowLength.map(Int.init), GL_PACK_ROW_LENGTH)
-    compare("unpack alignment", unpackAlignment.map(Int.init), GL_UNPACK_ALIGNMENT)
+    compare("pack alignment", packAlignment, GL_PACK_ALIGNMENT)
+    compare("pack row length", packRowLength, GL_PACK_ROW_LENGTH)
+    compare("unpack alignment", unpackAlignment, GL_UNPACK_ALIGNMENT)
     for (name, capability) in [
       ("depth test", GL_DEPTH_TEST), ("stencil test", GL_STENCIL_TEST),
       ("face culling", GL_CULL_FACE),

@@ -18,7 +18,7 @@ extension GLDevice {
   // MARK: Textures
 
   /// An RGBA8 texture of `width`×`height` with immutable storage and no pixels.
-  func makeTexture(width: Int, height: Int) -> GLuint {
+  package func makeTexture(width: Int, height: Int) -> GLuint {
     var texture: GLuint = 0
     glGenTextures(1, &texture)
     bindTextureForEditing(texture)
@@ -28,7 +28,7 @@ extension GLDevice {
 
   /// A texture holding `pixels` (premultiplied RGBA rows, 4-byte aligned);
   /// mipmapped when asked.
-  func uploadTexture(_ pixels: [UInt8], width: Int, height: Int, mipmaps: Bool) throws -> GLuint {
+  package func uploadTexture(_ pixels: [UInt8], width: Int, height: Int, mipmaps: Bool) throws -> GLuint {
     var texture: GLuint = 0
     glGenTextures(1, &texture)
     bindTextureForEditing(texture)
@@ -48,11 +48,11 @@ extension GLDevice {
 
   /// Whether ramps are 32-bit floats (filterable with OES_texture_float_linear),
   /// else half floats (filterable in GLES 3.0): both finer than 8 bits.
-  var rampBytesPerTexel: Int { supports("GL_OES_texture_float_linear") ? 16 : 8 }
+  package var rampBytesPerTexel: Int { supports("GL_OES_texture_float_linear") ? 16 : 8 }
 
   /// A `width`×1 float RGBA texture holding `texels` (RGBA floats): a
   /// gradient's color ramp (see `rampBytesPerTexel`).
-  func uploadRampTexture(_ texels: [Float], width: Int) throws -> GLuint {
+  package func uploadRampTexture(_ texels: [Float], width: Int) throws -> GLuint {
     var texture: GLuint = 0
     glGenTextures(1, &texture)
     bindTextureForEditing(texture)
@@ -72,14 +72,14 @@ extension GLDevice {
   }
 
   /// Builds the mipmaps of `texture` from its level 0.
-  func generateMipmaps(_ texture: GLuint) {
+  package func generateMipmaps(_ texture: GLuint) {
     bindTextureForEditing(texture)
     timed(\.uploads) { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
   }
 
   /// A texture whose storage is an EGL image (a dma-buf), through
   /// `glEGLImageTargetTexture2DOES` (`attach`).
-  func makeTexture(
+  package func makeTexture(
     eglImage: EGLImageKHR, attach: PFNGLEGLIMAGETARGETTEXTURE2DOESPROC
   ) -> GLuint {
     var texture: GLuint = 0
@@ -89,17 +89,24 @@ extension GLDevice {
     return texture
   }
 
-  func deleteTexture(_ id: GLuint) {
+  package func deleteTexture(_ id: GLuint) {
     guard id != 0, makeOwnContextCurrent() else { return }
     var texture = id
     glDeleteTextures(1, &texture)
-    for unit in textures.indices where textures[unit] == id { textures[unit] = 0 }
+    state.deleted(texture: id)
   }
 
   // MARK: Samplers
 
   /// A sampler with the given filters, clamped at the edges.
-  func makeSampler(minFilter: Int32, magFilter: Int32) -> GLuint {
+  package func makeSampler(_ key: SamplerKey) -> GLuint {
+    let minFilter: Int32
+    switch key.minification {
+    case .nearest: minFilter = GL_NEAREST
+    case .trilinear: minFilter = GL_LINEAR_MIPMAP_LINEAR
+    default: minFilter = GL_LINEAR
+    }
+    let magFilter = key.magnification == .nearest ? GL_NEAREST : GL_LINEAR
     var sampler: GLuint = 0
     glGenSamplers(1, &sampler)
     glSamplerParameteri(sampler, GLenum(GL_TEXTURE_MIN_FILTER), minFilter)
@@ -109,17 +116,17 @@ extension GLDevice {
     return sampler
   }
 
-  func deleteSampler(_ id: GLuint) {
+  package func deleteSampler(_ id: GLuint) {
     guard id != 0, makeOwnContextCurrent() else { return }
     var sampler = id
     glDeleteSamplers(1, &sampler)
-    for unit in samplers.indices where samplers[unit] == id { samplers[unit] = 0 }
+    state.deleted(sampler: id)
   }
 
   // MARK: Framebuffers
 
   /// A framebuffer drawing into `texture`; left bound.
-  func makeFramebuffer(texture: GLuint, width: Int, height: Int) throws -> GLuint {
+  package func makeFramebuffer(texture: GLuint, width: Int, height: Int) throws -> GLuint {
     var framebuffer: GLuint = 0
     glGenFramebuffers(1, &framebuffer)
     bindFramebuffer(framebuffer)
@@ -130,7 +137,7 @@ extension GLDevice {
   }
 
   /// A framebuffer drawing into a new multisampled renderbuffer; left bound.
-  func makeMultisampledFramebuffer(width: Int, height: Int, samples: Int) throws -> (
+  package func makeMultisampledFramebuffer(width: Int, height: Int, samples: Int) throws -> (
     framebuffer: GLuint, renderbuffer: GLuint
   ) {
     var renderbuffer: GLuint = 0
@@ -161,25 +168,24 @@ extension GLDevice {
     }
   }
 
-  func deleteFramebuffer(_ id: GLuint) {
+  package func deleteFramebuffer(_ id: GLuint) {
     guard id != 0, makeOwnContextCurrent() else { return }
     var framebuffer = id
     glDeleteFramebuffers(1, &framebuffer)
-    if drawFramebuffer == id { drawFramebuffer = 0 }
-    if readFramebuffer == id { readFramebuffer = 0 }
+    state.deleted(framebuffer: id)
   }
 
-  func deleteRenderbuffer(_ id: GLuint) {
+  package func deleteRenderbuffer(_ id: GLuint) {
     guard id != 0, makeOwnContextCurrent() else { return }
     var buffer = id
     glDeleteRenderbuffers(1, &buffer)
-    if renderbuffer == id { renderbuffer = 0 }
+    state.deleted(renderbuffer: id)
   }
 
   /// Copies `source` (pixels of the read framebuffer `from`) to `destination`
   /// of the draw framebuffer `to`, same size, nearest. Blits obey the
   /// scissor: it is lifted.
-  func blit(from: GLuint, _ source: PixelRect, to: GLuint, _ destination: PixelRect) {
+  package func blit(from: GLuint, _ source: PixelRect, to: GLuint, _ destination: PixelRect) {
     bindReadFramebuffer(from)
     bindDrawFramebuffer(to)
     setScissor(nil)
@@ -204,43 +210,22 @@ extension GLDevice {
     into buffer: UnsafeMutableRawPointer
   ) {
     bindReadFramebuffer(framebuffer)
-    if packAlignment != 4 {
-      glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
-      packAlignment = 4
-      counters.stateChanges += 1
-    }
-    if packRowLength != GLint(rowLength) {
-      glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), GLint(rowLength))
-      packRowLength = GLint(rowLength)
-      counters.stateChanges += 1
-    }
+    state.setPack(rowLength: rowLength, &counters, issue)
     glReadPixels(
       GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height),
       GLenum(bgra ? Self.bgra : GL_RGBA), GLenum(GL_UNSIGNED_BYTE), buffer)
   }
 
-  private func setUnpackAlignment(_ value: GLint) {
-    guard unpackAlignment != value else { return }
-    glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), value)
-    unpackAlignment = value
-    counters.stateChanges += 1
-  }
+  private func setUnpackAlignment(_ value: Int) { state.setUnpackAlignment(value, &counters, issue) }
 
   // MARK: Buffers and vertex arrays
 
   /// One attribute of a vertex format: `count` components of `type` at
   /// `offset` bytes into each vertex.
-  struct Attribute {
-    var index: GLuint
-    var count: GLint
-    var type: Int32
-    var normalized: Bool
-    var offset: Int
-  }
 
   /// A vertex array reading `attributes` from a new vertex buffer of
   /// `stride`-byte vertices, with a new element buffer.
-  func makeVertexArray(stride: Int, attributes: [Attribute]) -> (
+  package func makeVertexArray(stride: Int, attributes: [VertexAttribute]) -> (
     array: GLuint, vertices: GLuint, indices: GLuint
   ) {
     var array: GLuint = 0
@@ -253,14 +238,14 @@ extension GLDevice {
     for a in attributes {
       glEnableVertexAttribArray(a.index)
       glVertexAttribPointer(
-        a.index, a.count, GLenum(a.type), GLboolean(a.normalized ? GL_TRUE : GL_FALSE),
+        a.index, a.count, a.type.glType, GLboolean(a.normalized ? GL_TRUE : GL_FALSE),
         GLsizei(stride), UnsafeRawPointer(bitPattern: a.offset))
     }
     return (array, buffers[0], buffers[1])
   }
 
   /// A vertex array with no attributes (full-target passes).
-  func makeEmptyVertexArray() -> GLuint {
+  package func makeEmptyVertexArray() -> GLuint {
     var array: GLuint = 0
     glGenVertexArrays(1, &array)
     return array
@@ -268,7 +253,7 @@ extension GLDevice {
 
   /// Fills the vertex buffer `vertices` and the element buffer of vertex
   /// array `array` (whose element buffer is `indices`).
-  func upload<V>(_ data: [V], indices: [UInt32], array: GLuint, vertices: GLuint, elements: GLuint)
+  package func upload<V>(_ data: [V], indices: [UInt32], array: GLuint, vertices: GLuint, elements: GLuint)
   {
     bindVertexArray(array)
     bindArrayBuffer(vertices)
@@ -285,19 +270,12 @@ extension GLDevice {
     counters.bufferUploads += 2
   }
 
-  func deleteVertexArray(_ id: GLuint, buffers: [GLuint]) {
+  package func deleteVertexArray(_ id: GLuint, buffers: [GLuint]) {
     guard id != 0, makeOwnContextCurrent() else { return }
     var array = id
     glDeleteVertexArrays(1, &array)
-    if vertexArray == id { vertexArray = 0 }
-    elementBuffers[id] = nil
-    guard !buffers.isEmpty else { return }
-    glDeleteBuffers(GLsizei(buffers.count), buffers)
-    if let arrayBuffer, buffers.contains(arrayBuffer) { self.arrayBuffer = 0 }
-    // A deleted buffer is unbound from the vertex array in use.
-    if let vertexArray, let bound = elementBuffers[vertexArray], buffers.contains(bound) {
-      elementBuffers[vertexArray] = 0
-    }
+    if !buffers.isEmpty { glDeleteBuffers(GLsizei(buffers.count), buffers) }
+    state.deleted(vertexArray: id, buffers: buffers)
   }
 
   // MARK: Programs
@@ -349,7 +327,7 @@ extension GLDevice {
 
   func deleteShader(_ id: GLuint) { glDeleteShader(id) }
 
-  func deleteProgram(_ id: GLuint) {
+  package func deleteProgram(_ id: GLuint) {
     guard id != 0, makeOwnContextCurrent() else { return }
     glDeleteProgram(id)
     // A deleted program stays installed until another is used, and its name
@@ -357,7 +335,7 @@ extension GLDevice {
     if program == id { program = nil }
   }
 
-  func uniformLocation(_ program: GLuint, _ name: String) -> GLint {
+  package func uniformLocation(_ program: GLuint, _ name: String) -> GLint {
     glGetUniformLocation(program, name)
   }
 

@@ -9,7 +9,7 @@ import LaminaPlan
 extension GLDevice {
   /// A depth renderbuffer (24 bits, `samples` per pixel) attached to
   /// `framebuffer`, which is left bound.
-  func attachDepth(to framebuffer: GLuint, width: Int, height: Int, samples: Int) throws -> GLuint {
+  package func attachDepth(to framebuffer: GLuint, width: Int, height: Int, samples: Int) throws -> GLuint {
     var buffer: GLuint = 0
     glGenRenderbuffers(1, &buffer)
     bindRenderbuffer(buffer)
@@ -34,7 +34,7 @@ extension GLDevice {
 
   /// Clears the whole depth buffer of the bound draw framebuffer to 0 (the
   /// scissor lifted for it).
-  func clearDepth() {
+  package func clearDepth() {
     let scissored = scissorTest
     if scissored != false { glDisable(GLenum(GL_SCISSOR_TEST)) }
     glDepthMask(GLboolean(GL_TRUE))
@@ -46,25 +46,14 @@ extension GLDevice {
 
   /// The depth test of path items: a fragment passes where the depth buffer
   /// holds a lower level, and writes its own; or off.
-  func setDepthTest(_ on: Bool) {
-    guard on != depthTest else { return }
-    if on {
-      glEnable(GLenum(GL_DEPTH_TEST))
-      glDepthFunc(GLenum(GL_GREATER))
-      glDepthMask(GLboolean(GL_TRUE))
-    } else {
-      glDisable(GLenum(GL_DEPTH_TEST))
-    }
-    depthTest = on
-    counters.stateChanges += 1
-  }
+  package func setDepthTest(_ on: Bool) { state.setDepthTest(on, &counters, issue) }
 
   /// A vertex array over a new static vertex buffer (`vertexBytes`, read by
   /// `attributes` at `stride`) and element buffer (`indices`), whose
   /// `instanceAttributes` read `instanceBuffer` once per instance.
-  func makeInstancedVertexArray(
-    vertexBytes: UnsafeRawBufferPointer, indices: [UInt32], stride: Int, attributes: [Attribute],
-    instanceBuffer: GLuint, instanceStride: Int, instanceAttributes: [Attribute]
+  package func makeInstancedVertexArray(
+    vertexBytes: UnsafeRawBufferPointer, indices: [UInt32], stride: Int, attributes: [VertexAttribute],
+    instanceBuffer: GLuint, instanceStride: Int, instanceAttributes: [VertexAttribute]
   ) -> (array: GLuint, vertices: GLuint, indices: GLuint) {
     var array: GLuint = 0
     glGenVertexArrays(1, &array)
@@ -79,10 +68,10 @@ extension GLDevice {
       glBufferData(
         GLenum(GL_ELEMENT_ARRAY_BUFFER), raw.count, raw.baseAddress, GLenum(GL_STATIC_DRAW))
     }
-    func point(_ a: Attribute, _ stride: Int) {
+    func point(_ a: VertexAttribute, _ stride: Int) {
       glEnableVertexAttribArray(a.index)
       glVertexAttribPointer(
-        a.index, a.count, GLenum(a.type), GLboolean(a.normalized ? GL_TRUE : GL_FALSE),
+        a.index, a.count, a.type.glType, GLboolean(a.normalized ? GL_TRUE : GL_FALSE),
         GLsizei(stride), UnsafeRawPointer(bitPattern: a.offset))
     }
     for a in attributes { point(a, stride) }
@@ -96,21 +85,21 @@ extension GLDevice {
   }
 
   /// A new buffer object (filled by `uploadStream`).
-  func makeBuffer() -> GLuint {
+  package func makeBuffer() -> GLuint {
     var buffer: GLuint = 0
     glGenBuffers(1, &buffer)
     return buffer
   }
 
-  func deleteBuffer(_ id: GLuint) {
+  package func deleteBuffer(_ id: GLuint) {
     guard id != 0, makeOwnContextCurrent() else { return }
     var buffer = id
     glDeleteBuffers(1, &buffer)
-    if arrayBuffer == id { arrayBuffer = 0 }
+    state.deleted(buffer: id)
   }
 
   /// Fills `buffer` with `data`, drawn from a few times.
-  func uploadStream<V>(_ data: [V], to buffer: GLuint) {
+  package func uploadStream<V>(_ data: [V], to buffer: GLuint) {
     bindArrayBuffer(buffer)
     timed(\.uploads) {
       data.withUnsafeBytes { raw in
@@ -121,7 +110,7 @@ extension GLDevice {
   }
 
   /// `instances` instanced draws of `indexCount` indices from `firstIndex`.
-  func drawTriangles(indexCount: Int, firstIndex: Int, instances: Int) {
+  package func drawTriangles(indexCount: Int, firstIndex: Int, instances: Int) {
     timed(\.draws) {
       glDrawElementsInstanced(
         GLenum(GL_TRIANGLES), GLsizei(indexCount), GLenum(GL_UNSIGNED_INT),
@@ -131,7 +120,7 @@ extension GLDevice {
   }
 
   /// Sets a `vec3` array uniform from consecutive triples.
-  func setUniform(_ location: GLint, vec3Array values: [Float]) {
+  package func setUniform(_ location: GLint, vec3Array values: [Float]) {
     timed(\.state) { glUniform3fv(location, GLsizei(values.count / 3), values) }
   }
 }

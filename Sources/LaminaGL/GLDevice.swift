@@ -4,40 +4,6 @@ import Foundation
 import LaminaFrame
 import LaminaPlan
 
-/// What the GL backend did, counted. Counts are stable where timings are not,
-/// so tests assert on them.
-public struct RenderCounters: Equatable, Sendable {
-  /// Draw calls (`glDrawElements`, and the full-target triangles of filter passes).
-  public var drawCalls = 0
-  /// Textures uploaded from images and gradient ramps (`glTexImage2D` with pixels).
-  public var textureUploads = 0
-  /// Of those, gradients' color ramps (one per distinct set of stops).
-  public var rampUploads = 0
-  /// Offscreen passes: group opacity, masks, filters, shadows, copies of
-  /// backdrops, rasterizations, `CAOpenGLLayer` draws.
-  public var offscreenPasses = 0
-  /// Program switches.
-  public var programBinds = 0
-  /// Texture binds that changed the bound texture (any unit).
-  public var textureBinds = 0
-  /// Vertices sent.
-  public var vertices = 0
-  /// Rasterized subtrees drawn (not found in the cache).
-  public var rasterizations = 0
-  /// Every step of the frame plan that ran: passes into the canvas and
-  /// offscreen, copies, filter passes.
-  public var passes = 0
-  /// Calls that changed cached GL state (binds, viewport, scissor, blending,
-  /// clear color, pixel storage), beyond the program and texture binds.
-  public var stateChanges = 0
-  /// Vertex and index buffers filled.
-  public var bufferUploads = 0
-  /// Path meshes (shape layers' fills and strokes) uploaded to the GPU.
-  public var geometryUploads = 0
-
-  public init() {}
-}
-
 /// The one owner of a GL context's state: every `gl*` call of the renderer,
 /// the display's present pass and the shm read-back goes through it. It
 /// caches what is bound (program, vertex array, buffers, the texture and
@@ -61,37 +27,71 @@ package final class GLDevice {
   /// The context whose state this is (deletions make it current first).
   weak var context: GPUContext?
 
-  /// Texture units the renderer uses: 0 for an item's image, 1 for a mask
-  /// or a copy of the backdrop.
-  static let textureUnits = 2
-
-  // The cache. nil: unknown.
-  var program: GLuint?
-  var vertexArray: GLuint?
-  var arrayBuffer: GLuint?
-  /// The element buffer recorded in each vertex array (it is vertex array state).
-  var elementBuffers: [GLuint: GLuint] = [:]
-  var activeUnit: Int?
-  var textures = [GLuint?](repeating: nil, count: GLDevice.textureUnits)
-  var samplers = [GLuint?](repeating: nil, count: GLDevice.textureUnits)
-  var drawFramebuffer: GLuint?
-  var readFramebuffer: GLuint?
-  var renderbuffer: GLuint?
-  var viewport: PixelRect?
-  var scissorTest: Bool?
-  var scissorBox: PixelRect?
-  var blending: Bool?
-  var blendEquation: GLenum?
-  var blendFunction: (source: GLenum, destination: GLenum)?
-  var clearColor: SIMD4<Float>?
-  var packAlignment: GLint?
-  var packRowLength: GLint?
-  var unpackAlignment: GLint?
-  /// The depth test of path items (`GLDevice+Paths.swift`).
-  var depthTest: Bool?
+  /// The cache of bound and set state, shared with the recording device
+  /// (`DeviceState`); nil values are unknown.
+  package var state = DeviceState()
+  var arrayBuffer: GLuint? { state.arrayBuffer }
+  var renderbuffer: GLuint? { state.renderbuffer }
+  var packAlignment: Int? { state.packAlignment }
+  var packRowLength: Int? { state.packRowLength }
+  var unpackAlignment: Int? { state.unpackAlignment }
+  package var program: GLuint? {
+    get { state.program }
+    set { state.program = newValue }
+  }
+  var vertexArray: GLuint? {
+    get { state.vertexArray }
+    set { state.vertexArray = newValue }
+  }
+  var activeUnit: Int? {
+    get { state.activeUnit }
+    set { state.activeUnit = newValue }
+  }
+  var textures: [GLuint?] {
+    get { state.textures }
+    set { state.textures = newValue }
+  }
+  var samplers: [GLuint?] {
+    get { state.samplers }
+    set { state.samplers = newValue }
+  }
+  var drawFramebuffer: GLuint? {
+    get { state.drawFramebuffer }
+    set { state.drawFramebuffer = newValue }
+  }
+  var readFramebuffer: GLuint? {
+    get { state.readFramebuffer }
+    set { state.readFramebuffer = newValue }
+  }
+  var viewport: PixelRect? {
+    get { state.viewport }
+    set { state.viewport = newValue }
+  }
+  var scissorTest: Bool? {
+    get { state.scissorTest }
+    set { state.scissorTest = newValue }
+  }
+  var scissorBox: PixelRect? {
+    get { state.scissorBox }
+    set { state.scissorBox = newValue }
+  }
+  var blending: Bool? {
+    get { state.blending }
+    set { state.blending = newValue }
+  }
+  var clearColor: SIMD4<Float>? {
+    get { state.clearColor }
+    set { state.clearColor = newValue }
+  }
+  var depthTest: Bool? {
+    get { state.depthTest }
+    set { state.depthTest = newValue }
+  }
   /// The path program variants compiled on this context, shared by its
   /// renderers.
-  lazy var pathPrograms = PathPrograms(device: self)
+  package lazy var pathPrograms = PathPrograms(device: self)
+  /// Textures of dma-buf frames (made on first use).
+  var dmabufImport: DMABufImport?
   /// Extensions, asked once.
   private lazy var extensionSet: Set<String> = GLQuery.extensions()
 
@@ -113,29 +113,7 @@ package final class GLDevice {
   }
 
   /// Forgets every cached value: the next request of each issues its call.
-  func invalidate() {
-    program = nil
-    vertexArray = nil
-    arrayBuffer = nil
-    elementBuffers = [:]
-    activeUnit = nil
-    textures = [GLuint?](repeating: nil, count: Self.textureUnits)
-    samplers = [GLuint?](repeating: nil, count: Self.textureUnits)
-    drawFramebuffer = nil
-    readFramebuffer = nil
-    renderbuffer = nil
-    viewport = nil
-    scissorTest = nil
-    scissorBox = nil
-    blending = nil
-    blendEquation = nil
-    blendFunction = nil
-    clearColor = nil
-    packAlignment = nil
-    packRowLength = nil
-    unpackAlignment = nil
-    depthTest = nil
-  }
+  func invalidate() { state = DeviceState() }
 
   /// Takes the context back after code that may have changed any state (a
   /// `CAOpenGLLayer`'s drawing, an application's own GL between frames):
@@ -161,148 +139,102 @@ package final class GLDevice {
 
   // MARK: Bindings
 
-  package func useProgram(_ id: GLuint) {
-    guard id != program else { return }
-    timed(\.state) { glUseProgram(id) }
-    program = id
-    counters.programBinds += 1
-  }
+  package func useProgram(_ id: GLuint) { state.useProgram(id, &counters, issue) }
 
-  /// Makes the call that binds `id` unless the cache says it is bound.
-  private func bind(_ id: GLuint, _ cached: inout GLuint?, _ call: (GLuint) -> Void) {
-    guard id != cached else { return }
-    timed(\.state) { call(id) }
-    cached = id
-    counters.stateChanges += 1
-  }
+  package func bindVertexArray(_ id: GLuint) { state.bindVertexArray(id, &counters, issue) }
 
-  package func bindVertexArray(_ id: GLuint) { bind(id, &vertexArray, glBindVertexArray) }
-
-  func bindArrayBuffer(_ id: GLuint) {
-    bind(id, &arrayBuffer) { glBindBuffer(GLenum(GL_ARRAY_BUFFER), $0) }
-  }
+  func bindArrayBuffer(_ id: GLuint) { state.bindArrayBuffer(id, &counters, issue) }
 
   /// Binds `id` as the element buffer of the bound vertex array.
-  func bindElementBuffer(_ id: GLuint) {
-    if let vertexArray, elementBuffers[vertexArray] == id { return }
-    timed(\.state) { glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), id) }
-    if let vertexArray { elementBuffers[vertexArray] = id }
-    counters.stateChanges += 1
-  }
-
-  private func activate(unit: Int) {
-    guard unit != activeUnit else { return }
-    timed(\.state) { glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit))) }
-    activeUnit = unit
-    counters.stateChanges += 1
-  }
+  func bindElementBuffer(_ id: GLuint) { state.bindElementBuffer(id, &counters, issue) }
 
   /// Binds texture `id` on `unit` with `sampler` (0: the texture's own parameters).
   package func bindTexture(_ id: GLuint, unit: Int = 0, sampler samplerID: GLuint) {
-    if textures[unit] != id {
-      activate(unit: unit)
-      timed(\.state) { glBindTexture(GLenum(GL_TEXTURE_2D), id) }
-      textures[unit] = id
-      counters.textureBinds += 1
-    }
-    if samplers[unit] != samplerID {
-      timed(\.state) { glBindSampler(GLuint(unit), samplerID) }
-      samplers[unit] = samplerID
-      counters.stateChanges += 1
-    }
+    state.bindTexture(id, unit: unit, sampler: samplerID, &counters, issue)
   }
 
   /// Binds texture `id` for work on it (uploads, mipmaps) on the active unit.
-  func bindTextureForEditing(_ id: GLuint) {
-    let unit = activeUnit ?? 0
-    activate(unit: unit)
-    guard textures[unit] != id else { return }
-    timed(\.state) { glBindTexture(GLenum(GL_TEXTURE_2D), id) }
-    textures[unit] = id
-    counters.textureBinds += 1
-  }
+  func bindTextureForEditing(_ id: GLuint) { state.bindTextureForEditing(id, &counters, issue) }
 
   /// Binds `id` for drawing and reading.
-  package func bindFramebuffer(_ id: GLuint) {
-    guard id != drawFramebuffer || id != readFramebuffer else { return }
-    timed(\.state) { glBindFramebuffer(GLenum(GL_FRAMEBUFFER), id) }
-    drawFramebuffer = id
-    readFramebuffer = id
-    counters.stateChanges += 1
-  }
+  package func bindFramebuffer(_ id: GLuint) { state.bindFramebuffer(id, &counters, issue) }
 
-  func bindDrawFramebuffer(_ id: GLuint) {
-    bind(id, &drawFramebuffer) { glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), $0) }
-  }
+  func bindDrawFramebuffer(_ id: GLuint) { state.bindDrawFramebuffer(id, &counters, issue) }
 
-  func bindReadFramebuffer(_ id: GLuint) {
-    bind(id, &readFramebuffer) { glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), $0) }
-  }
+  func bindReadFramebuffer(_ id: GLuint) { state.bindReadFramebuffer(id, &counters, issue) }
 
-  func bindRenderbuffer(_ id: GLuint) {
-    bind(id, &renderbuffer) { glBindRenderbuffer(GLenum(GL_RENDERBUFFER), $0) }
-  }
+  func bindRenderbuffer(_ id: GLuint) { state.bindRenderbuffer(id, &counters, issue) }
 
-  package func setViewport(_ rect: PixelRect) {
-    guard rect != viewport else { return }
-    timed(\.state) {
-      glViewport(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
-    }
-    viewport = rect
-    counters.stateChanges += 1
-  }
+  package func setViewport(_ rect: PixelRect) { state.setViewport(rect, &counters, issue) }
 
   /// Scissors to `rect` (target pixels), or lifts the scissor (nil).
-  package func setScissor(_ rect: PixelRect?) {
-    let on = rect != nil
-    if on != scissorTest {
-      timed(\.state) {
+  package func setScissor(_ rect: PixelRect?) { state.setScissor(rect, &counters, issue) }
+
+  /// Premultiplied blending in `mode` (`DeviceState.blend`), or none.
+  package func setBlending(_ on: Bool, mode: BlendMode = .sourceOver) {
+    state.setBlending(on, mode: mode, &counters, issue)
+  }
+
+  /// Makes the GL call of a state change the cache decided on.
+  func issue(_ call: StateCall) {
+    timed(\.state) {
+      switch call {
+      case .useProgram(let id): glUseProgram(id)
+      case .bindVertexArray(let id): glBindVertexArray(id)
+      case .activeTexture(let unit): glActiveTexture(GLenum(GL_TEXTURE0 + Int32(unit)))
+      case .bindTexture(let id): glBindTexture(GLenum(GL_TEXTURE_2D), id)
+      case .bindSampler(let unit, let id): glBindSampler(GLuint(unit), id)
+      case .bindFramebuffer(let id): glBindFramebuffer(GLenum(GL_FRAMEBUFFER), id)
+      case .bindDrawFramebuffer(let id): glBindFramebuffer(GLenum(GL_DRAW_FRAMEBUFFER), id)
+      case .bindReadFramebuffer(let id): glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), id)
+      case .viewport(let r):
+        glViewport(GLint(r.x), GLint(r.y), GLsizei(r.width), GLsizei(r.height))
+      case .scissorTest(let on):
         if on { glEnable(GLenum(GL_SCISSOR_TEST)) } else { glDisable(GLenum(GL_SCISSOR_TEST)) }
+      case .scissor(let r): glScissor(GLint(r.x), GLint(r.y), GLsizei(r.width), GLsizei(r.height))
+      case .blending(let on):
+        if on { glEnable(GLenum(GL_BLEND)) } else { glDisable(GLenum(GL_BLEND)) }
+      case .blendEquation(let equation): glBlendEquation(Self.glEquation(equation))
+      case .blendFunction(let source, let destination):
+        glBlendFunc(Self.glFactor(source), Self.glFactor(destination))
+      case .clearColor(let c): glClearColor(c.x, c.y, c.z, c.w)
+      case .depthTest(let on):
+        if on {
+          glEnable(GLenum(GL_DEPTH_TEST))
+          glDepthFunc(GLenum(GL_GREATER))
+          glDepthMask(GLboolean(GL_TRUE))
+        } else {
+          glDisable(GLenum(GL_DEPTH_TEST))
+        }
+      case .bindArrayBuffer(let id): glBindBuffer(GLenum(GL_ARRAY_BUFFER), id)
+      case .bindElementBuffer(let id): glBindBuffer(GLenum(GL_ELEMENT_ARRAY_BUFFER), id)
+      case .bindRenderbuffer(let id): glBindRenderbuffer(GLenum(GL_RENDERBUFFER), id)
+      case .packAlignment(let n): glPixelStorei(GLenum(GL_PACK_ALIGNMENT), GLint(clamping: n))
+      case .packRowLength(let n): glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), GLint(clamping: n))
+      case .unpackAlignment(let n):
+        glPixelStorei(GLenum(GL_UNPACK_ALIGNMENT), GLint(clamping: n))
       }
-      scissorTest = on
-      counters.stateChanges += 1
-    }
-    if let rect, rect != scissorBox {
-      timed(\.state) {
-        glScissor(GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height))
-      }
-      scissorBox = rect
-      counters.stateChanges += 1
     }
   }
 
-  /// Premultiplied blending: source-over `src + dst × (1 − src.a)`, additive
-  /// `src + dst`, or an advanced equation; or none (`on` false).
-  package func setBlending(_ on: Bool, mode: BlendMode = .sourceOver) {
-    if on != blending {
-      timed(\.state) { if on { glEnable(GLenum(GL_BLEND)) } else { glDisable(GLenum(GL_BLEND)) } }
-      blending = on
-      counters.stateChanges += 1
+  static func glEquation(_ equation: BlendEquation) -> GLenum {
+    switch equation {
+    case .add: return GLenum(GL_FUNC_ADD)
+    case .min: return GLenum(GL_MIN)
+    case .max: return GLenum(GL_MAX)
+    case .advanced(let name): return GLenum(advancedEquations[name] ?? GL_FUNC_ADD)
     }
-    guard on else { return }
-    var equation = GLenum(GL_FUNC_ADD)
-    var function = (GLenum(GL_ONE), GLenum(GL_ONE_MINUS_SRC_ALPHA))
-    switch mode {
-    case .sourceOver: break
-    case .additive: function.1 = GLenum(GL_ONE)
-    case .composite(let name):
-      if let advanced = Self.advancedEquations[name] { equation = GLenum(advanced) }
-    case .porterDuff(let op):
-      let f = Self.porterDuffFactors(op)
-      (equation, function) = (f.equation, (f.source, f.destination))
-    }
-    if equation != blendEquation {
-      timed(\.state) { glBlendEquation(equation) }
-      blendEquation = equation
-      counters.stateChanges += 1
-    }
-    // Advanced equations (and min and max) ignore the function: it stays as it is.
-    if equation == GLenum(GL_FUNC_ADD),
-      blendFunction.map({ $0.source != function.0 || $0.destination != function.1 }) ?? true
-    {
-      timed(\.state) { glBlendFunc(function.0, function.1) }
-      blendFunction = (function.0, function.1)
-      counters.stateChanges += 1
+  }
+
+  static func glFactor(_ factor: BlendFactor) -> GLenum {
+    switch factor {
+    case .zero: return GLenum(GL_ZERO)
+    case .one: return GLenum(GL_ONE)
+    case .sourceAlpha: return GLenum(GL_SRC_ALPHA)
+    case .destinationAlpha: return GLenum(GL_DST_ALPHA)
+    case .oneMinusSourceAlpha: return GLenum(GL_ONE_MINUS_SRC_ALPHA)
+    case .oneMinusDestinationAlpha: return GLenum(GL_ONE_MINUS_DST_ALPHA)
+    case .destinationColor: return GLenum(GL_DST_COLOR)
     }
   }
 
@@ -319,42 +251,10 @@ package final class GLDevice {
     "CILuminosityBlendMode": GL_HSL_LUMINOSITY_KHR,
   ]
 
-  /// The blend equation and factors of a Porter–Duff operator on
-  /// premultiplied colors: `src × Fa + dst × Fb`, Fa and Fb as Porter and
-  /// Duff tabulate them (GL_MIN and GL_MAX for `minimum` and `maximum`).
-  static func porterDuffFactors(_ op: PorterDuff) -> (
-    equation: GLenum, source: GLenum, destination: GLenum
-  ) {
-    let zero = GLenum(GL_ZERO)
-    let one = GLenum(GL_ONE)
-    let sa = GLenum(GL_SRC_ALPHA)
-    let da = GLenum(GL_DST_ALPHA)
-    let oneMinusSA = GLenum(GL_ONE_MINUS_SRC_ALPHA)
-    let oneMinusDA = GLenum(GL_ONE_MINUS_DST_ALPHA)
-    let add = GLenum(GL_FUNC_ADD)
-    switch op {
-    case .clear: return (add, zero, zero)
-    case .copy: return (add, one, zero)
-    case .sourceOver: return (add, one, oneMinusSA)
-    case .sourceIn: return (add, da, zero)
-    case .sourceOut: return (add, oneMinusDA, zero)
-    case .sourceAtop: return (add, da, oneMinusSA)
-    case .destOver: return (add, oneMinusDA, one)
-    case .destIn: return (add, zero, sa)
-    case .destOut: return (add, zero, oneMinusSA)
-    case .destAtop: return (add, oneMinusDA, sa)
-    case .xor: return (add, oneMinusDA, oneMinusSA)
-    case .plusL: return (add, one, one)
-    case .multiply: return (add, GLenum(GL_DST_COLOR), zero)
-    case .minimum: return (GLenum(GL_MIN), one, one)
-    case .maximum: return (GLenum(GL_MAX), one, one)
-    }
-  }
-
   /// Makes the next draw see what earlier draws wrote (advanced blending
   /// reads the destination; without the coherent extension a barrier is due
   /// between overlapping draws).
-  func blendBarrier() {
+  package func blendBarrier() {
     Self.blendBarrierProc.value?()
   }
 
@@ -363,18 +263,14 @@ package final class GLDevice {
     value: eglProc("glBlendBarrierKHR", as: PFNGLBLENDBARRIERKHRPROC.self))
 
   /// Clears the bound draw framebuffer (within the scissor, when set).
-  func clear(_ color: SIMD4<Float>) {
-    if color != clearColor {
-      timed(\.state) { glClearColor(color.x, color.y, color.z, color.w) }
-      clearColor = color
-      counters.stateChanges += 1
-    }
+  package func clear(_ color: SIMD4<Float>) {
+    state.setClearColor(color, &counters, issue)
     timed(\.draws) { glClear(GLbitfield(GL_COLOR_BUFFER_BIT)) }
   }
 
   // MARK: Drawing
 
-  func drawTriangles(indexCount: Int, firstIndex: Int) {
+  package func drawTriangles(indexCount: Int, firstIndex: Int) {
     timed(\.draws) {
       glDrawElements(
         GLenum(GL_TRIANGLES), GLsizei(indexCount), GLenum(GL_UNSIGNED_INT),
@@ -394,17 +290,17 @@ package final class GLDevice {
 
   // MARK: Uniforms (of the program in use)
 
-  func setUniform(_ location: GLint, _ x: Float) { timed(\.state) { glUniform1f(location, x) } }
-  func setUniform(_ location: GLint, _ x: Float, _ y: Float) {
+  package func setUniform(_ location: GLint, _ x: Float) { timed(\.state) { glUniform1f(location, x) } }
+  package func setUniform(_ location: GLint, _ x: Float, _ y: Float) {
     timed(\.state) { glUniform2f(location, x, y) }
   }
   package func setUniform(_ location: GLint, _ v: SIMD4<Float>) {
     timed(\.state) { glUniform4f(location, v.x, v.y, v.z, v.w) }
   }
-  func setUniform(_ location: GLint, int x: Int) {
+  package func setUniform(_ location: GLint, int x: Int) {
     timed(\.state) { glUniform1i(location, GLint(clamping: x)) }
   }
-  func setUniform(_ location: GLint, int x: Int, _ y: Int) {
+  package func setUniform(_ location: GLint, int x: Int, _ y: Int) {
     timed(\.state) { glUniform2i(location, GLint(clamping: x), GLint(clamping: y)) }
   }
   /// A 3×3 matrix given by columns.
@@ -412,10 +308,10 @@ package final class GLDevice {
     timed(\.state) { glUniformMatrix3fv(location, 1, GLboolean(GL_FALSE), columns) }
   }
   /// A 4×4 matrix given by rows (GL transposes it into its columns).
-  func setUniform(_ location: GLint, matrix4Rows rows: [Float]) {
+  package func setUniform(_ location: GLint, matrix4Rows rows: [Float]) {
     timed(\.state) { glUniformMatrix4fv(location, 1, GLboolean(GL_TRUE), rows) }
   }
-  func setUniform(_ location: GLint, vec4Array values: [SIMD4<Float>]) {
+  package func setUniform(_ location: GLint, vec4Array values: [SIMD4<Float>]) {
     values.withUnsafeBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }
       base.withMemoryRebound(to: Float.self, capacity: buffer.count * 4) { floats in
@@ -423,7 +319,7 @@ package final class GLDevice {
       }
     }
   }
-  func setUniform(_ location: GLint, floatArray values: [Float]) {
+  package func setUniform(_ location: GLint, floatArray values: [Float]) {
     timed(\.state) { glUniform1fv(location, GLsizei(values.count), values) }
   }
 
@@ -443,7 +339,7 @@ package final class GLDevice {
   }
 
   /// Opens a KHR_debug group named `name` (shown by apitrace, RenderDoc).
-  func pushDebugGroup(_ name: String) { GLDebug.pushGroup(name) }
+  package func pushDebugGroup(_ name: String) { GLDebug.pushGroup(name) }
 
-  func popDebugGroup() { GLDebug.popGroup() }
+  package func popDebugGroup() { GLDebug.popGroup() }
 }

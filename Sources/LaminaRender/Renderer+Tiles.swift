@@ -35,29 +35,13 @@ extension Renderer {
     }
   }
 
-  /// The canvas target's size for `frame`: one tile.
-  private func canvasSize(_ frame: Frame) -> (width: Int, height: Int) {
-    (min(frame.width, maxTileSize), min(frame.height, maxTileSize))
-  }
-
   /// Plans `frame` whole (tile by tile), or only `damage` (a one-tile
   /// canvas, scissored).
   func makePlan(_ frame: Frame, damage: [PixelRect]?) -> FramePlan {
-    let canvas = canvasSize(frame)
     let options = PlanOptions(
       blendEquations: usesBlendEquations, edgeCoverage: antialiasing.usesEdgeCoverage,
       batching: batchesDraws, samples: samples, timesVertices: measuresStages)
-    var planner = FramePlanner(
-      width: frame.width, height: frame.height, canvasWidth: canvas.width,
-      canvasHeight: canvas.height, options: options, caches: executor)
-    if let damage {
-      planner.planDamage(frame, rects: damage)
-    } else {
-      planner.planTiles(frame)
-    }
-    var plan = planner.plan
-    plan.computeLifetimes(samples: samples)
-    return plan
+    return runner.plan(frame, tile: maxTileSize, options: options, damage: damage)
   }
 
   /// Plans and draws `frame` (whole, or only the `damage` rects); `output`
@@ -92,21 +76,6 @@ extension Renderer {
   /// Runs `plan` on the canvas target (made at the plan's canvas size).
   func run(_ plan: FramePlan, output: (RenderTarget, OutputStep) throws -> Void) throws {
     planObserver?(plan)
-    // Limits are checked before the work.
-    guard plan.peakOffscreenBytes <= maxOffscreenBytes else {
-      throw RendererError.offscreenBudgetExceeded(
-        bytes: plan.peakOffscreenBytes, limit: maxOffscreenBytes,
-        targets: plan.peakOffscreenTargets)
-    }
-    let size = plan.targets[FramePlan.canvas.index]
-    if canvasTarget?.width != size.width || canvasTarget?.height != size.height {
-      canvasTarget = nil
-      canvasTarget = try RenderTarget(
-        width: size.width, height: size.height, samples: samples, device: device)
-    }
-    guard let canvas = canvasTarget else { return }
-    try executor.run(plan, canvas: canvas, output: output)
-    executor.endFrame()
-    try device.check("frame")
+    try runner.run(plan, maxOffscreenBytes: maxOffscreenBytes, output: output)
   }
 }

@@ -75,13 +75,20 @@ public final class Renderer {
   /// Its own: another renderer shares none of it.
   public let caches: RenderCaches
 
-  package let executor: PlanExecutor
-  let pool: TargetPool
-  package var device: GLDevice { executor.device }
+  /// Plans frames and runs them on the context's device.
+  package let runner: FrameRunner
+  package var executor: PlanExecutor { runner.executor }
+  var pool: TargetPool { runner.pool }
+  /// The GL device of the renderer's context (the executor sees it as a
+  /// `GPUDevice`).
+  package var device: GLDevice { context.device }
   /// The image textures (held by the executor).
   package var textures: TextureCache { executor.textures }
   /// The canvas: one tile, kept between frames (a display's retained buffer).
-  package var canvasTarget: RenderTarget?
+  package var canvasTarget: RenderTarget? {
+    get { runner.canvasTarget }
+    set { runner.canvasTarget = newValue }
+  }
   var blendEquationsWanted = true
 
   /// Whether blend modes (`compositingFilter`) use the GPU's advanced blend
@@ -135,18 +142,15 @@ public final class Renderer {
     }
     maxTextureSize = info.maxTextureSize
     maxTileSize = max(16, min(info.maxRenderbufferSize, maxTextureSize, tile))
-    pool = TargetPool(limit: 8, byteBudget: 128 << 20)
     caches = RenderCaches(maxBytes: cacheBytes)
-    executor = try PlanExecutor(
-      context: context, samples: samples, maxTextureSize: maxTextureSize, pool: pool,
-      caches: caches)
+    runner = try FrameRunner(
+      device: context.device, samples: samples, maxTextureSize: maxTextureSize, caches: caches)
     try context.device.check("renderer setup")
   }
 
   deinit {
+    // The runner's targets go with it, on this context.
     context.makeCurrent()
-    canvasTarget = nil
-    pool.drain()
   }
 
   /// Writes each frame's plan to standard error when `LAMINA_DUMP_PLAN=1`.

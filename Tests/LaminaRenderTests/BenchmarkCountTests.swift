@@ -227,6 +227,35 @@ final class BenchmarkCountTests: XCTestCase {
         stateChanges: 69, targetsMade: 2, derivedLayers: 30))
   }
 
+  /// The recording device (LaminaPlanTests' device) counts what the GL
+  /// device counts: the same frames of every benchmark scene, planned and
+  /// run on both, give equal counters, frame by frame, warm-up included.
+  func testTheRecordingDeviceCountsWhatGLCounts() throws {
+    for name in [
+      "grid", "cards", "cubes", "blur", "nineslice", "shapes", "gradients", "masks", "text",
+      "particles", "kiosk",
+    ] {
+      let run = try Run(name)
+      let gl = run.renderer.device
+      let extensions = ["GL_KHR_blend_equation_advanced", "GL_OES_texture_float_linear"]
+      let device = RecordingDevice(extensions: Set(extensions.filter { gl.supports($0) }))
+      let recorder = try FrameRunner(
+        device: device, samples: run.renderer.samples, maxTextureSize: run.renderer.maxTextureSize)
+      let options = PlanOptions(
+        blendEquations: run.renderer.usesBlendEquations,
+        edgeCoverage: run.renderer.antialiasing.usesEdgeCoverage, samples: run.renderer.samples)
+      for i in 0..<6 {
+        let frame = run.nextFrame()
+        try run.renderer.draw(frame)
+        device.reset()
+        device.counters = RenderCounters()
+        let plan = recorder.plan(frame, tile: run.renderer.maxTileSize, options: options)
+        try recorder.run(plan, maxOffscreenBytes: run.renderer.maxOffscreenBytes, output: { _, _ in })
+        XCTAssertEqual(device.counters, run.renderer.counters, "\(name), frame \(i)")
+      }
+    }
+  }
+
   /// Items that join an earlier batch are drawn before items they do not
   /// touch: the same pixels, exactly, as every item drawn alone in order.
   func testBatchesThatJumpBackDrawTheSamePixels() throws {

@@ -1,6 +1,4 @@
 import Foundation
-import LaminaFrame
-import LaminaPlan
 
 /// Why the renderer failed.
 public enum RendererError: Error, CustomStringConvertible, Equatable {

@@ -1,6 +1,5 @@
 import Foundation
 import LaminaFrame
-import LaminaPlan
 
 /// Depth levels for drawing each pixel of a path item once. Path items take
 /// increasing levels; their fragments write their item's level and pass

@@ -1,6 +1,5 @@
 import Foundation
 import LaminaFrame
-import LaminaPlan
 
 /// Drawing path batches (`PathBatch`): the mesh's vertex array from
 /// `PathBuffers`, the batch's instances with a depth level each, the depth
@@ -83,7 +82,7 @@ final class PathResources {
   let programs: PathPrograms
   let buffers: PathBuffers
 
-  init(device: GLDevice, byteBudget: Int) {
+  init(device: any GPUDevice, byteBudget: Int) {
     programs = device.pathPrograms
     buffers = PathBuffers(device: device, byteBudget: byteBudget)
   }

@@ -1,8 +1,6 @@
-import CGLES3
 import Foundation
 import Lamina
 import LaminaFrame
-import LaminaPlan
 
 /// GPU textures of `CGImage`s and of gradients' color ramps: each image is
 /// uploaded once (premultiplied) and reused while it lives, each distinct
@@ -14,7 +12,7 @@ package final class TextureCache {
   }
 
   private struct Entry {
-    var texture: GLuint
+    var texture: GPUHandle
     var mipmapped: Bool
     var lastUsedFrame: Int
     /// When it was last asked for, counting every request: the order of use.
@@ -24,9 +22,9 @@ package final class TextureCache {
     var bytes: Int { width * height * bytesPerTexel * (mipmapped ? 4 : 3) / 3 }
   }
 
-  private let device: GLDevice
+  private let device: any GPUDevice
   private var entries: [Key: Entry] = [:]
-  private var samplers: [SamplerKey: GLuint] = [:]
+  private var samplers: [SamplerKey: GPUHandle] = [:]
   private var frame = 0
   private var clock: UInt64 = 0
   let maxTextureSize: Int
@@ -41,7 +39,7 @@ package final class TextureCache {
   /// Textures released to stay within the budget, since the cache was made.
   package private(set) var evictions = 0
 
-  init(maxTextureSize: Int, device: GLDevice) {
+  init(maxTextureSize: Int, device: any GPUDevice) {
     self.maxTextureSize = maxTextureSize
     self.device = device
   }
@@ -53,7 +51,7 @@ package final class TextureCache {
 
   /// The texture of `image`, uploaded on first use; mipmaps are built when a
   /// trilinear sampler first needs them.
-  func texture(for image: CGImage, sampler: SamplerKey?) throws -> GLuint {
+  func texture(for image: CGImage, sampler: SamplerKey?) throws -> GPUHandle {
     let needsMipmaps = sampler?.minification == .trilinear
     clock &+= 1
     let key = Key.image(image.identifier)
@@ -91,7 +89,7 @@ package final class TextureCache {
   /// The color ramp of `paint`'s stops (`GradientPaint.rampTexels`, floats:
   /// finer than the 8-bit target, so dithering still hides bands),
   /// uploaded the first time those stops are drawn.
-  func ramp(for paint: GradientPaint) throws -> GLuint {
+  func ramp(for paint: GradientPaint) throws -> GPUHandle {
     clock &+= 1
     let key = Key.ramp(paint.stops)
     if var entry = entries[key] {
@@ -112,16 +110,9 @@ package final class TextureCache {
   }
 
   /// A sampler object for Core Animation's filters (clamped at the edges).
-  package func sampler(_ key: SamplerKey) -> GLuint {
+  package func sampler(_ key: SamplerKey) -> GPUHandle {
     if let sampler = samplers[key] { return sampler }
-    let minFilter: Int32
-    switch key.minification {
-    case .nearest: minFilter = GL_NEAREST
-    case .trilinear: minFilter = GL_LINEAR_MIPMAP_LINEAR
-    default: minFilter = GL_LINEAR
-    }
-    let sampler = device.makeSampler(
-      minFilter: minFilter, magFilter: key.magnification == .nearest ? GL_NEAREST : GL_LINEAR)
+    let sampler = device.makeSampler(key)
     samplers[key] = sampler
     return sampler
   }

@@ -1,6 +1,5 @@
 import Foundation
 import LaminaFrame
-import LaminaPlan
 
 /// Targets kept across frames by signature — rasterized subtrees
 /// (`shouldRasterize`), and masks, masked content and blurred shadows —

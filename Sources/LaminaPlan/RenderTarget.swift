@@ -1,7 +1,5 @@
-import CGLES3
 import Foundation
 import LaminaFrame
-import LaminaPlan
 
 /// An offscreen target: a multisampled renderbuffer to draw into (when the
 /// GPU has samples to give) and a texture it resolves into, which can be
@@ -9,20 +7,20 @@ import LaminaPlan
 /// by the device of its context.
 package final class RenderTarget {
   package let width: Int, height: Int, samples: Int
-  let device: GLDevice
-  private(set) var drawFramebuffer: GLuint = 0
-  package private(set) var resolveFramebuffer: GLuint = 0
-  package private(set) var texture: GLuint = 0
-  private var renderbuffer: GLuint = 0
+  let device: any GPUDevice
+  private(set) var drawFramebuffer: GPUHandle = 0
+  package private(set) var resolveFramebuffer: GPUHandle = 0
+  package private(set) var texture: GPUHandle = 0
+  private var renderbuffer: GPUHandle = 0
   /// What was drawn into the renderbuffer and not yet resolved into the
   /// texture (multisampled targets only).
   private var unresolved: PixelRect?
   /// The depth attachment, made the first time a path is drawn here
   /// (`RenderTarget+Depth.swift`), and the next depth level to hand out.
-  var depthBuffer: GLuint = 0
+  var depthBuffer: GPUHandle = 0
   var nextDepthLevel = 0
 
-  package init(width: Int, height: Int, samples: Int, device: GLDevice) throws {
+  package init(width: Int, height: Int, samples: Int, device: any GPUDevice) throws {
     self.width = width
     self.height = height
     self.samples = samples

@@ -1,7 +1,5 @@
-import CGLES3
 import Foundation
 import LaminaFrame
-import LaminaPlan
 
 /// The path shaders (`path_fill.*`, `path_stroke.*`) specialized per what a
 /// draw needs, compiled the first time it is met on a context and shared by
@@ -10,7 +8,7 @@ import LaminaPlan
 /// number of dashes, a clip, depth-sorting cuts, and the blend equations'
 /// layout. llvmpipe runs every side of a branch, so each variant carries
 /// only its own work; a constant dash count unrolls the dash loops.
-final class PathPrograms {
+package final class PathPrograms {
   enum Role: Hashable {
     /// A fill's parts (`FillMesh.Group`).
     case fill(FillMesh.Group)
@@ -33,17 +31,17 @@ final class PathPrograms {
 
   /// A linked path program and the uniforms a draw sets.
   struct Program {
-    let id: GLuint
-    let viewport: GLint
-    let clipMatrix, clipRect, clipRadii: GLint
-    let planes, planeCount: GLint
+    let id: GPUHandle
+    let viewport: Int32
+    let clipMatrix, clipRect, clipRadii: Int32
+    let planes, planeCount: Int32
   }
 
-  /// Weak: the device holds its path programs (`GLDevice.pathPrograms`).
-  private weak var device: GLDevice?
+  /// Weak: the device holds its path programs (`GPUDevice.pathPrograms`).
+  private weak var device: (any GPUDevice)?
   private var programs: [Variant: Program] = [:]
 
-  init(device: GLDevice) {
+  package init(device: any GPUDevice) {
     self.device = device
   }
 
@@ -75,19 +73,10 @@ final class PathPrograms {
     let vertex = stroke ? "path_stroke.vert.glsl" : "path_fill.vert.glsl"
     let fragment = stroke ? "path_stroke.frag.glsl" : "path_fill.frag.glsl"
     // Both stages see the defines, after their `#version` line.
-    func specialized(_ name: String) throws -> String {
-      var source = try ShaderLibrary.source(name)
-      if !defines.isEmpty, let end = source.firstIndex(of: "\n") {
-        source.insert(
-          contentsOf: "\n" + defines.map { "#define " + $0 }.joined(separator: "\n"), at: end)
-      }
-      return source
-    }
-    let label = defines.isEmpty ? "" : " [" + defines.joined(separator: ", ") + "]"
     let id = try device.makeProgram(
-      vertex: specialized(vertex), fragment: specialized(fragment),
-      name: "\(vertex) + \(fragment)\(label)")
-    let location = { (name: String) -> GLint in device.uniformLocation(id, name) }
+      ProgramSource(
+        vertex: vertex, fragment: fragment, fragmentDefines: defines, vertexDefines: defines))
+    let location = { (name: String) -> Int32 in device.uniformLocation(id, name) }
     let program = Program(
       id: id, viewport: location("u_viewport"), clipMatrix: location("u_clipMatrix"),
       clipRect: location("u_clipRect"), clipRadii: location("u_clipRadii"),
@@ -111,9 +100,9 @@ final class PathPrograms {
 final class PathBuffers {
   private struct Entry {
     let mesh: PathMesh
-    var array: GLuint
-    var vertices: GLuint
-    var indices: GLuint
+    var array: GPUHandle
+    var vertices: GPUHandle
+    var indices: GPUHandle
     var lastUsedFrame: Int
   }
 
@@ -123,14 +112,14 @@ final class PathBuffers {
   /// `RenderCaches` budget).
   let byteBudget: Int
 
-  private let device: GLDevice
+  private let device: any GPUDevice
   /// By mesh serial (the entry holds its mesh as well).
   private var entries: [UInt64: Entry] = [:]
   private var frame = 0
   private var bytes = 0
-  let instanceBuffer: GLuint
+  let instanceBuffer: GPUHandle
 
-  init(device: GLDevice, byteBudget: Int) {
+  init(device: any GPUDevice, byteBudget: Int) {
     self.device = device
     self.byteBudget = byteBudget
     instanceBuffer = device.makeBuffer()
@@ -139,16 +128,16 @@ final class PathBuffers {
   /// The vertex array of `mesh` (its index buffer bound in it, its
   /// instance attributes reading the instance buffer), uploaded now when
   /// it is not on the GPU yet.
-  func vertexArray(for mesh: PathMesh) -> GLuint {
+  func vertexArray(for mesh: PathMesh) -> GPUHandle {
     let key = mesh.serial
     if entries[key] != nil {
       entries[key]?.lastUsedFrame = frame
       return entries[key]?.array ?? 0
     }
-    typealias A = GLDevice.Attribute
+    typealias A = VertexAttribute
     func offset<V>(_ field: PartialKeyPath<V>) -> Int { MemoryLayout<V>.offset(of: field) ?? 0 }
-    func float(_ index: GLuint, _ count: GLint, _ at: Int) -> A {
-      A(index: index, count: count, type: GL_FLOAT, normalized: false, offset: at)
+    func float(_ index: GPUHandle, _ count: Int32, _ at: Int) -> A {
+      A(index: index, count: count, type: .float, normalized: false, offset: at)
     }
     let stride: Int
     let attributes: [A]
@@ -172,7 +161,7 @@ final class PathBuffers {
       \.matrix0, \.matrix1, \.matrix2, \.color, \.stroke, \.dashes0, \.dashes1,
     ]
     let instanceAttributes = fields.enumerated().map { i, field in
-      float(GLuint(8 + i), 4, offset(field))
+      float(GPUHandle(8 + i), 4, offset(field))
     }
     let made = mesh.withVertexBytes { raw in
       device.makeInstancedVertexArray(

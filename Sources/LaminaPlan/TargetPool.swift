@@ -1,6 +1,5 @@
 import Foundation
 import LaminaFrame
-import LaminaPlan
 
 /// Idle offscreen targets, kept for reuse by later passes of the same frame
 /// and by later frames: a pass takes one of the size it needs (or a new
@@ -14,6 +13,8 @@ package final class TargetPool {
   package var byteBudget: Int { didSet { trim() } }
   /// Oldest first.
   private var idle: [RenderTarget] = []
+  /// Targets kept for reuse.
+  var idleCount: Int { idle.count }
   /// Targets made since the pool was created (the rest were reused).
   private(set) var made = 0
 
@@ -27,7 +28,7 @@ package final class TargetPool {
 
   /// An idle target of exactly this size (its content is whatever it held),
   /// or a new one.
-  func take(width: Int, height: Int, samples: Int, device: GLDevice) throws -> RenderTarget {
+  func take(width: Int, height: Int, samples: Int, device: any GPUDevice) throws -> RenderTarget {
     if let i = idle.lastIndex(where: {
       $0.width == width && $0.height == height && $0.samples == samples && $0.device === device
     }) {

@@ -1,29 +1,27 @@
-import CGLES3
 import Foundation
 import LaminaFrame
-import LaminaPlan
 
 /// A renderer's vertex arrays and buffers: one per vertex format (`Vertex`,
 /// `EffectVertex`), refilled by each draw pass, and an empty one for
 /// full-target passes.
 package final class VertexStreams {
-  private let device: GLDevice
-  private let plain: (array: GLuint, vertices: GLuint, indices: GLuint)
-  private let effect: (array: GLuint, vertices: GLuint, indices: GLuint)
+  private let device: any GPUDevice
+  private let plain: (array: GPUHandle, vertices: GPUHandle, indices: GPUHandle)
+  private let effect: (array: GPUHandle, vertices: GPUHandle, indices: GPUHandle)
   /// No attributes: `fullscreen.vert` makes its triangle from the vertex id.
-  package let empty: GLuint
+  package let empty: GPUHandle
 
-  init(device: GLDevice) {
+  init(device: any GPUDevice) {
     self.device = device
-    typealias A = GLDevice.Attribute
+    typealias A = VertexAttribute
     func offset<V>(_ field: PartialKeyPath<V>) -> Int { MemoryLayout<V>.offset(of: field) ?? 0 }
     let base: [A] = [
-      A(index: 0, count: 3, type: GL_FLOAT, normalized: false, offset: offset(\Vertex.x)),
-      A(index: 1, count: 2, type: GL_FLOAT, normalized: false, offset: offset(\Vertex.u)),
+      A(index: 0, count: 3, type: .float, normalized: false, offset: offset(\Vertex.x)),
+      A(index: 1, count: 2, type: .float, normalized: false, offset: offset(\Vertex.u)),
       A(
-        index: 2, count: 4, type: GL_UNSIGNED_BYTE, normalized: true, offset: offset(\Vertex.color)),
-      A(index: 3, count: 4, type: GL_FLOAT, normalized: false, offset: offset(\Vertex.edges)),
-      A(index: 4, count: 4, type: GL_FLOAT, normalized: false, offset: offset(\Vertex.texClamp)),
+        index: 2, count: 4, type: .unsignedByte, normalized: true, offset: offset(\Vertex.color)),
+      A(index: 3, count: 4, type: .float, normalized: false, offset: offset(\Vertex.edges)),
+      A(index: 4, count: 4, type: .float, normalized: false, offset: offset(\Vertex.texClamp)),
     ]
     plain = device.makeVertexArray(stride: MemoryLayout<Vertex>.stride, attributes: base)
     let inner = offset(\EffectVertex.base)
@@ -34,25 +32,25 @@ package final class VertexStreams {
         return a
       } + [
         A(
-          index: 5, count: 2, type: GL_FLOAT, normalized: false, offset: offset(\EffectVertex.local)
+          index: 5, count: 2, type: .float, normalized: false, offset: offset(\EffectVertex.local)
         ),
         A(
-          index: 6, count: 4, type: GL_FLOAT, normalized: false,
+          index: 6, count: 4, type: .float, normalized: false,
           offset: offset(\EffectVertex.shapeRect)),
         A(
-          index: 7, count: 4, type: GL_FLOAT, normalized: false,
+          index: 7, count: 4, type: .float, normalized: false,
           offset: offset(\EffectVertex.shapeRadii)),
         A(
-          index: 8, count: 4, type: GL_FLOAT, normalized: false,
+          index: 8, count: 4, type: .float, normalized: false,
           offset: offset(\EffectVertex.shapeParams)),
         A(
-          index: 9, count: 3, type: GL_FLOAT, normalized: false,
+          index: 9, count: 3, type: .float, normalized: false,
           offset: offset(\EffectVertex.clipPos)),
         A(
-          index: 10, count: 4, type: GL_FLOAT, normalized: false,
+          index: 10, count: 4, type: .float, normalized: false,
           offset: offset(\EffectVertex.clipRect)),
         A(
-          index: 11, count: 4, type: GL_FLOAT, normalized: false,
+          index: 11, count: 4, type: .float, normalized: false,
           offset: offset(\EffectVertex.clipRadii)),
       ]
     effect = device.makeVertexArray(

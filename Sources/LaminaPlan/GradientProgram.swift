@@ -1,7 +1,5 @@
-import CGLES3
 import Foundation
 import LaminaFrame
-import LaminaPlan
 
 /// The gradient programs (`gradient.frag`): one per kind, and per kind a
 /// variant that declares the advanced blend equations (compositingFilter),
@@ -14,12 +12,12 @@ final class GradientProgram {
     var blend: Bool
   }
 
-  private let device: GLDevice
+  private let device: any GPUDevice
   /// Whether the GPU has KHR_blend_equation_advanced (else no blend variant).
   private let advanced: Bool
-  private var programs: [Key: GLProgram] = [:]
+  private var programs: [Key: GPUProgram] = [:]
 
-  init(device: GLDevice, advanced: Bool) {
+  init(device: any GPUDevice, advanced: Bool) {
     self.device = device
     self.advanced = advanced
   }
@@ -34,12 +32,12 @@ final class GradientProgram {
   }
 
   /// The program of a kind (declaring the blend equations when `blend`).
-  func program(kind: GradientPaint.Kind, blend: Bool) throws -> GLProgram {
+  func program(kind: GradientPaint.Kind, blend: Bool) throws -> GPUProgram {
     let key = Key(kind: kind, blend: blend && advanced)
     if let program = programs[key] { return program }
     var defines = [Self.define(kind)]
     if key.blend { defines.append("BLEND_ADVANCED") }
-    let program = try GLProgram(
+    let program = try GPUProgram(
       vertex: "quad.vert.glsl", fragment: "gradient.frag.glsl", defines: defines, device: device)
     programs[key] = program
     return program
@@ -49,8 +47,8 @@ final class GradientProgram {
   /// (a gradient program, or an effect program's gradient variant), and
   /// binds its ramp (on unit 0, with `sampler`).
   static func set(
-    _ paint: GradientPaint, on program: GLProgram, ramp: GLuint, sampler: GLuint,
-    device: GLDevice
+    _ paint: GradientPaint, on program: GPUProgram, ramp: GPUHandle, sampler: GPUHandle,
+    device: any GPUDevice
   ) throws {
     guard device.program == program.id else {
       throw RendererError.glStateMismatch(

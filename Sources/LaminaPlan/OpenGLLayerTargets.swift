@@ -1,7 +1,6 @@
 import Foundation
 import Lamina
 import LaminaFrame
-import LaminaPlan
 
 /// Framebuffers of `CAOpenGLLayer`s, kept across frames by the model
 /// layer's serial (`CALayer.serial`, never reused), dropped once their
@@ -60,8 +59,8 @@ extension PlanExecutor {
       target: target, generation: pass.generation, time: pass.time, owner: pass.model)
     bound.targets[step.target.index] = target
     guard pass.layer.canDraw(atLayerTime: pass.time) else { return }
-    if context.debugOutput { device.pushDebugGroup("CAOpenGLLayer \(pass.layer.name ?? "")") }
-    defer { if context.debugOutput { device.popDebugGroup() } }
+    if device.debugOutput { device.pushDebugGroup("CAOpenGLLayer \(pass.layer.name ?? "")") }
+    defer { if device.debugOutput { device.popDebugGroup() } }
     device.bindFramebuffer(target.drawFramebuffer)
     device.setViewport(target.rect)
     device.setScissor(nil)

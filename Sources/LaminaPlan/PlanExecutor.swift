@@ -1,8 +1,6 @@
-import CGLES3
 import Foundation
 import Lamina
 import LaminaFrame
-import LaminaPlan
 
 /// Runs frame plans on the GL device: it holds what the passes need on the
 /// GPU (programs, vertex streams, image textures, the offscreen pool, the
@@ -10,8 +8,7 @@ import LaminaPlan
 /// turns each step into device calls. It decides nothing about the frame:
 /// the plan says what to draw where; the executor only finds the objects.
 package final class PlanExecutor {
-  let context: GPUContext
-  package let device: GLDevice
+  package let device: any GPUDevice
   let samples: Int
   package let programs: ProgramSet
   package let textures: TextureCache
@@ -28,17 +25,13 @@ package final class PlanExecutor {
   let openGLLayers = OpenGLLayerTargets()
   /// Path programs and the meshes of shape layers (`PlanExecutor+Paths.swift`).
   let paths: PathResources
-  /// Textures of dma-buf frames.
-  lazy var dmabufImport = DMABufImport(display: context.display, device: device)
-
   /// An executor whose GPU caches keep within their shares of `caches`'
   /// budget (`RenderCaches`).
   package init(
-    context: GPUContext, samples: Int, maxTextureSize: Int, pool: TargetPool,
+    device: any GPUDevice, samples: Int, maxTextureSize: Int, pool: TargetPool,
     caches: RenderCaches = RenderCaches()
   ) throws {
-    self.context = context
-    device = context.device
+    self.device = device
     self.samples = samples
     self.pool = pool
     programs = try ProgramSet(device: device)
@@ -148,22 +141,22 @@ package final class PlanExecutor {
 
   /// A texture and the sampler it is read with.
   private struct Sampled {
-    var texture: GLuint
-    var sampler: GLuint
+    var texture: GPUHandle
+    var sampler: GPUHandle
   }
 
   private func sampled(
     _ source: TextureSource, _ sampler: SamplerKey?, _ plan: FramePlan, _ bound: inout Bound
   ) throws -> Sampled {
     let key = sampler ?? FramePlanner.nearest
-    let texture: GLuint
+    let texture: GPUHandle
     switch source {
     case .image(let index): texture = try textures.texture(for: plan.images[index], sampler: key)
     case .target(let id):
       let target = try target(id, plan, &bound, reading: true)
       target.resolve()
       texture = target.texture
-    case .dmabuf(let frame): texture = try dmabufImport.texture(for: frame, context: context)
+    case .dmabuf(let frame): texture = try device.texture(forDMABuf: frame)
     }
     return Sampled(texture: texture, sampler: textures.sampler(key))
   }
@@ -183,8 +176,8 @@ package final class PlanExecutor {
       inputs.append((texture, try batch.mask.map { try sampled($0, batch.sampler, plan, &bound) }))
     }
     let target = try target(pass.target, plan, &bound)
-    if context.debugOutput { device.pushDebugGroup(pass.label) }
-    defer { if context.debugOutput { device.popDebugGroup() } }
+    if device.debugOutput { device.pushDebugGroup(pass.label) }
+    defer { if device.debugOutput { device.popDebugGroup() } }
     let area = pass.viewport ?? target.rect
     device.bindFramebuffer(target.drawFramebuffer)
     device.setViewport(area)
@@ -196,7 +189,7 @@ package final class PlanExecutor {
     let (w, h) = (Float(area.width), Float(area.height))
     let region = pass.region
     let viewport = SIMD4(2 / w, 2 / h, -2 * Float(region.x) / w - 1, -2 * Float(region.y) / h - 1)
-    var prepared: Set<GLuint> = []
+    var prepared: Set<GPUHandle> = []
     for (batch, input) in zip(pass.batches, inputs) {
       device.setBlending(true, mode: batch.blend)
       if let path = batch.path {
@@ -257,7 +250,7 @@ package final class PlanExecutor {
     device.setBlending(false)
     device.bindVertexArray(streams.empty)
     let p = programs
-    let program: GLProgram
+    let program: GPUProgram
     switch effect.kind {
     case .colorMatrix(let matrix, let bias):
       program = p.colorMatrix
