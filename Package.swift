@@ -82,7 +82,7 @@ let package = Package(
     .target(
       name: "LaminaDisplay",
       dependencies: [
-        "Lamina", "LaminaScene", "LaminaRender", "LaminaFrame", "LaminaPlan", "LaminaGL", "CGBM", "CDRM", "CWayland",
+        "Lamina", "LaminaScene", "LaminaRender", "LaminaFrame", "LaminaPlan", "LaminaGL", "CDRM", "CWayland",
         "CWaylandProtocols", "CInput",
       ]),
     // The command: thin subcommands over the library.

@@ -57,7 +57,7 @@ package struct DocumentRequest {
         throw UsageError(
           "\(what) needs a Lottie document (in and out points, markers); \(file) is a scene")
       }
-      // Frame n shows Lottie frame ip + n · fr / fps: the frames whose
+      // DrawList n shows Lottie frame ip + n · fr / fps: the frames whose
       // times fall in [start, end) frames of the document.
       let perFrame = lottie.frameRate / fps
       func index(_ documentFrame: Double) -> Int {

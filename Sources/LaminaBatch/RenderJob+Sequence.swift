@@ -70,7 +70,7 @@ package func renderSequence(
   let writers = SequenceWriterQueue(
     output: output, inOrder: videoPath != nil, fps: fps, written: { progress.frameDone() })
 
-  var previous: (frame: Frame, image: RenderedImage)?
+  var previous: (frame: DrawList, image: RenderedImage)?
   do {
     for n in range.first...range.last {
       if let failed = writers.error { throw failed }

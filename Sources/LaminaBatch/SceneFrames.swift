@@ -40,7 +40,7 @@ package struct SceneFrames {
 
   /// The frame at `time` seconds: layout on the model, the presentation
   /// tree at that time, drawn.
-  package mutating func frame(at time: Double) -> Frame {
+  package mutating func frame(at time: Double) -> DrawList {
     scene.root.layoutIfNeeded()
     return frame(root: presentation.update(time: time), time: time)
   }
@@ -51,7 +51,7 @@ package struct SceneFrames {
   /// layer's JSON path and the time), then the built frame against the
   /// frame limits, before anything walks its draw list (damage does): a
   /// frame past them can be exponentially long to walk (nested shadows).
-  package mutating func checkedFrame(at time: Double) throws -> Frame {
+  package mutating func checkedFrame(at time: Double) throws -> DrawList {
     scene.root.layoutIfNeeded()
     let root = presentation.update(time: time)
     try scene.checkLimits(root, time: time)
@@ -63,7 +63,7 @@ package struct SceneFrames {
 
   /// The frame drawing `root` (a presentation root already brought to
   /// `time`, which emitters also follow).
-  package mutating func frame(root: CALayer, time: Double) -> Frame {
+  package mutating func frame(root: CALayer, time: Double) -> DrawList {
     builder.time = time
     return builder.build(root: root, background: scene.canvas.background)
   }

@@ -104,7 +104,7 @@ public final class DisplayLoop {
   /// The scene on screen (the watcher's last scene unless that one could
   /// not be drawn).
   public var scene: Scene { shown }
-  private var previousFrame: Frame?
+  private var previousFrame: DrawList?
   private var previousTime = -Double.infinity
   private var placement: DisplayPlacement?
   /// Panel damage of the last frames presented, newest first.
@@ -200,7 +200,7 @@ public final class DisplayLoop {
       pacer.idle()
       return false
     }
-    let frame: Frame
+    let frame: DrawList
     let drawn: [PixelRect]
     do {
       scene.root.layoutIfNeeded()

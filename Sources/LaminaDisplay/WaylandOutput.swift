@@ -1,4 +1,3 @@
-import CEGL
 import CWayland
 import CWaylandProtocols
 import Foundation
@@ -173,7 +172,7 @@ public final class WaylandOutput: CanvasReadingOutput {
       gpuContext = try GPUContext.window(
         platform: .wayland, nativeDisplay: UnsafeMutableRawPointer(display)
       ) { _ in UnsafeMutableRawPointer(window) }
-      // Frame callbacks pace the loop; EGL must not wait for them too.
+      // DrawList callbacks pace the loop; EGL must not wait for them too.
       context.setSwapInterval(0)
       let software = context.info.isSoftwareRenderer && !context.hasBufferAge
       if choice == "egl" || !software { return }

@@ -34,7 +34,7 @@ public struct Damage: Equatable, Sendable {
   /// The damage between `old` and `new` (the whole target when there is no
   /// old frame or its size differs). At most `maxRects` rectangles are kept:
   /// nearby ones merge, so a few clusters of change stay a few rectangles.
-  public init(from old: Frame?, to new: Frame, maxRects: Int = 8) {
+  public init(from old: DrawList?, to new: DrawList, maxRects: Int = 8) {
     guard let old, old.width == new.width, old.height == new.height,
       old.background == new.background
     else {

@@ -2,7 +2,7 @@ import Foundation
 import Lamina
 import LaminaDraw
 
-/// Turns a layer tree into a `Frame`: one walk of the tree computes every
+/// Turns a layer tree into a `DrawList`: one walk of the tree computes every
 /// layer's plane-to-target matrix, opacity and order, and emits draw items
 /// back to front.
 ///
@@ -121,7 +121,7 @@ public struct FrameBuilder {
   /// Builds the frame for `root`, laid on a canvas whose background is `background`.
   /// Layers that did not change since the last `build` of this builder
   /// are not walked again: their commands are those it kept.
-  public mutating func build(root: CALayer, background: CGColor?) -> Frame {
+  public mutating func build(root: CALayer, background: CGColor?) -> DrawList {
     stats = FrameBuildStats()
     caches.beginFrame()
     if let tree = retained {
@@ -143,7 +143,7 @@ public struct FrameBuilder {
       tree.nextGroupID = nextGroupID
       finishRetained(tree, images: images, atlasVersion: caches.glyphs.imagesVersion)
     }
-    return Frame(
+    return DrawList(
       width: width, height: height, background: premultiplied(background, opacity: 1),
       commands: commands, stats: stats)
   }

@@ -87,7 +87,7 @@ public enum FrameLimits {
   /// pass. A group drawn from several places counts each time (so does its
   /// drawing): nested shadows double the passes at every level, so the walk
   /// stops as soon as a count is past its limit.
-  public static func totals(_ frame: Frame) -> (Totals, largest: GroupPass?) {
+  public static func totals(_ frame: DrawList) -> (Totals, largest: GroupPass?) {
     var totals = Totals()
     var largest: (GroupPass, Int)?
     func past() -> Bool {
@@ -165,7 +165,7 @@ public enum FrameLimits {
 
   /// `check(_:)`, its error naming the layers it blames by `place` (a
   /// scene's JSON paths: `Scene.place(ofLayerWith:)`).
-  public static func check(_ frame: Frame, naming place: (ObjectIdentifier) -> String?) throws {
+  public static func check(_ frame: DrawList, naming place: (ObjectIdentifier) -> String?) throws {
     do {
       try check(frame)
     } catch var error as FrameLimitError {
@@ -178,7 +178,7 @@ public enum FrameLimits {
   /// Throws a `FrameLimitError` when `frame` exceeds `Limits.maxOffscreenPasses`,
   /// `Limits.maxOffscreenPixels`, `Limits.maxFilteredPixels`,
   /// `Limits.maxFramePixelFill` or `Limits.maxDrawItems`.
-  public static func check(_ frame: Frame) throws {
+  public static func check(_ frame: DrawList) throws {
     let (totals, largest) = totals(frame)
     let reason = largest?.reason
     let source = largest?.source

@@ -52,7 +52,7 @@ package final class Harness {
   /// with `caches` (the renderer's that draws it, or a set of its own).
   package func frame(
     _ scene: JSON, time: Double, scale: CGFloat? = nil, caches: RenderCaches = RenderCaches()
-  ) throws -> Frame {
+  ) throws -> DrawList {
     let loaded = try load(scene)
     var builder = FrameBuilder(
       size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height),

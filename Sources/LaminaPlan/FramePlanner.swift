@@ -64,7 +64,7 @@ package struct FramePlanner {
   // MARK: The canvas
 
   /// Plans `frame` whole, tile by tile (tiles of the canvas target's size).
-  package mutating func planTiles(_ frame: Frame) {
+  package mutating func planTiles(_ frame: DrawList) {
     let (tileWidth, tileHeight) = (plan.targets[0].width, plan.targets[0].height)
     var y = 0
     while y < frame.height {
@@ -92,7 +92,7 @@ package struct FramePlanner {
   /// Plans only `rects` of `frame` (a one-tile canvas): each is cleared and
   /// drawn scissored, with the whole canvas's mapping, from the commands
   /// that touch it.
-  package mutating func planDamage(_ frame: Frame, rects: [PixelRect]) {
+  package mutating func planDamage(_ frame: DrawList, rects: [PixelRect]) {
     let canvas = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
     for rect in rects {
       let touching = frame.commands.filter { $0.bounds.intersects(rect) }

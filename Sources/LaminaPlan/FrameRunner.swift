@@ -38,7 +38,7 @@ package final class FrameRunner {
   /// side), or only `damage` (a one-tile canvas, scissored), with what the
   /// caches hold now.
   package func plan(
-    _ frame: Frame, tile: Int, options: PlanOptions, damage: [PixelRect]? = nil
+    _ frame: DrawList, tile: Int, options: PlanOptions, damage: [PixelRect]? = nil
   ) -> FramePlan {
     var planner = FramePlanner(
       width: frame.width, height: frame.height, canvasWidth: min(frame.width, tile),

@@ -2,7 +2,7 @@ import Foundation
 import Lamina
 import LaminaFrame
 
-/// The path items (shape layers' fills and strokes, `Frame/PathItems.swift`)
+/// The path items (shape layers' fills and strokes, `DrawList/PathItems.swift`)
 /// one batch draws: one mesh, drawn once per instance by instanced draws.
 /// Consecutive path items that share a mesh and a stroke variant are one
 /// batch, and a path item joins an earlier such batch when nothing drawn
@@ -16,10 +16,10 @@ import LaminaFrame
 /// the depth test on (greater, with writes), so that each pixel of an item
 /// is painted once (a translucent stroke does not darken where it overlaps
 /// itself); a program of `PathPrograms` per kind of piece.
-public struct PathBatch {
+package struct PathBatch {
   /// The first item's paint: the mesh, and the cap and dash count every
   /// item of the batch shares.
-  public let paint: PathPaint
+  package let paint: PathPaint
   /// One per item, in drawing order (their depth set by the executor).
   package var instances: [PathInstance]
   /// The clip and depth-sorting cuts of an item drawn alone (batched

@@ -19,7 +19,7 @@ extension Renderer {
 
   /// Draws `frame` and reads back its pixels (tile by tile when the canvas is
   /// larger than one target).
-  public func render(_ frame: Frame) throws -> RenderedImage {
+  public func render(_ frame: DrawList) throws -> RenderedImage {
     try checkSize(frame)
     var pixels = [UInt8](repeating: 0, count: frame.width * frame.height * 4)
     try draw(frame, damage: nil) { target, step in
@@ -45,7 +45,7 @@ extension Renderer {
   /// whose size differs from `previous`, or that `partialRects` says is
   /// better drawn whole, is drawn whole.
   public func render(
-    _ frame: Frame, updating previous: RenderedImage, damage: Damage
+    _ frame: DrawList, updating previous: RenderedImage, damage: Damage
   ) throws -> RenderedImage {
     try checkSize(frame)
     guard previous.width == frame.width, previous.height == frame.height,
@@ -61,7 +61,7 @@ extension Renderer {
 
   /// Draws `frame` without reading it back (what the benchmark times), tile
   /// by tile.
-  public func draw(_ frame: Frame) throws {
+  public func draw(_ frame: DrawList) throws {
     try checkSize(frame)
     try draw(frame, damage: nil) { _, _ in }
   }
@@ -91,7 +91,7 @@ extension Renderer {
     }
   }
 
-  func checkSize(_ frame: Frame) throws {
+  func checkSize(_ frame: DrawList) throws {
     guard frame.width > 0, frame.height > 0 else {
       throw RendererError.canvasTooLarge(
         width: frame.width, height: frame.height, limit: "it is empty")

@@ -16,7 +16,7 @@ extension Renderer {
   ///
   /// - Throws: `RendererError.canvasTooLarge` when the canvas needs more
   ///   than one tile (a display larger than `maxTileSize`).
-  public func drawRetained(_ frame: Frame, damage: Damage) throws -> [PixelRect] {
+  public func drawRetained(_ frame: DrawList, damage: Damage) throws -> [PixelRect] {
     try checkSize(frame)
     guard frame.width <= maxTileSize, frame.height <= maxTileSize else {
       throw RendererError.canvasTooLarge(

@@ -10,7 +10,7 @@ import LaminaPlan
 extension Renderer {
   /// The plan that drawing `frame` whole would run now (with what the
   /// caches hold at this moment): the passes, their targets and batches.
-  public func plan(_ frame: Frame) -> FramePlan {
+  public func plan(_ frame: DrawList) -> FramePlan {
     makePlan(frame, damage: nil)
   }
 
@@ -19,7 +19,7 @@ extension Renderer {
   /// read what is behind them across the layer, a canvas larger than a
   /// tile has no single target to keep, and rects covering half the canvas
   /// or more would draw parts of it twice where one pass costs less.
-  func partialRects(_ frame: Frame, damage: Damage) -> [PixelRect]? {
+  func partialRects(_ frame: DrawList, damage: Damage) -> [PixelRect]? {
     guard frame.width <= maxTileSize, frame.height <= maxTileSize,
       !Self.hasBackdrop(frame.commands)
     else { return nil }
@@ -37,7 +37,7 @@ extension Renderer {
 
   /// Plans `frame` whole (tile by tile), or only `damage` (a one-tile
   /// canvas, scissored).
-  func makePlan(_ frame: Frame, damage: [PixelRect]?) -> FramePlan {
+  func makePlan(_ frame: DrawList, damage: [PixelRect]?) -> FramePlan {
     let options = PlanOptions(
       blendEquations: usesBlendEquations, edgeCoverage: antialiasing.usesEdgeCoverage,
       batching: batchesDraws, samples: samples, timesVertices: measuresStages)
@@ -47,7 +47,7 @@ extension Renderer {
   /// Plans and draws `frame` (whole, or only the `damage` rects); `output`
   /// sees the canvas after each tile or rect.
   func draw(
-    _ frame: Frame, damage: [PixelRect]?, output: (RenderTarget, OutputStep) throws -> Void
+    _ frame: DrawList, damage: [PixelRect]?, output: (RenderTarget, OutputStep) throws -> Void
   ) throws {
     begin()
     device.counters = RenderCounters()

@@ -14,7 +14,7 @@ import LaminaPlan
 /// ```
 ///
 /// A frame goes through three stages: the `FrameBuilder` turns the layer
-/// tree into a draw list (`Frame`), the planner turns the draw list into a
+/// tree into a draw list (`DrawList`), the planner turns the draw list into a
 /// `FramePlan` (render passes, their targets and batches; no GL), and the
 /// executor runs the plan through the context's `GLDevice`, the one owner of
 /// GL state. `plan(_:)` shows the plan of a frame; `LAMINA_DUMP_PLAN=1`

@@ -38,7 +38,7 @@ let benchUsage = """
 /// `lamina bench SCENE.json [...]`: the protocol of the benchmark scenes
 /// (Benchmarks/README.md): frame i is the scene at `start + i/fps`; warm-up
 /// frames first, untimed; then timed frames, each a full redraw finished
-/// with glFinish. Frame time = CPU time (frame building, and encoding the
+/// with glFinish. DrawList time = CPU time (frame building, and encoding the
 /// draw list into vertices and GL calls) + GPU time (the rest, until glFinish
 /// returns; with llvmpipe the rasterizer threads start while encoding goes on).
 /// The CPU time is split into stages (`EncodeStages`): what Lamina does

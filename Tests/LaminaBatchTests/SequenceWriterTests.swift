@@ -6,7 +6,7 @@ import Foundation
 @testable import LaminaRender
 import XCTest
 
-/// Frame patterns and the sequence writer, without the command: nothing
+/// DrawList patterns and the sequence writer, without the command: nothing
 /// under a final name before `finish()`, nothing at all after `abandon()`.
 final class SequenceWriterTests: XCTestCase {
   private var folder: URL!

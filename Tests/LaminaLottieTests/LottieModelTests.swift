@@ -36,7 +36,7 @@ final class LottieModelTests: XCTestCase {
     XCTAssertTrue(scene.root === a.rootLayer)
   }
 
-  /// Frame F of the document shows at scene time (F − ip) / fr: a layer
+  /// DrawList F of the document shows at scene time (F − ip) / fr: a layer
   /// visible on [20, 40) of a document whose ip is 10.
   func testLayerVisibleOnItsInToOutPoints() throws {
     let doc = """
@@ -133,7 +133,7 @@ final class LottieModelTests: XCTestCase {
       """
     let layers = #"[{"ty": 0, "refId": "c", "ip": 0, "op": 1000, "st": 20, "sr": 2, "w": 100, "h": 100, "ks": {}}]"#
     let a = try S.load(S.document(layers: layers, assets: assets, op: 1000))
-    // Frame 60: inner frame (60 − 20) / 2 = 20, rotation 20°.
+    // DrawList 60: inner frame (60 − 20) / 2 = 20, rotation 20°.
     let p = S.presentation(a, at: a.time(ofFrame: 60))
     let inner = try XCTUnwrap(S.named("inner", in: p))
     let angle = atan2(Double(inner.transform.m12), Double(inner.transform.m11)) * 180 / .pi

@@ -47,7 +47,7 @@ final class RecordedRun {
 
   /// Builds, plans and runs the next frame; returns it.
   @discardableResult
-  func step() throws -> Frame {
+  func step() throws -> DrawList {
     let time = 10 + Double(frameIndex - 3) / 60
     frameIndex += 1
     scene.root.layoutIfNeeded()

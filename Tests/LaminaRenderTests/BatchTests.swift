@@ -181,7 +181,7 @@ final class BatchTests: XCTestCase {
   }
 
   func testAFailingSequenceLeavesNoPartialOutput() throws {
-    // Frame 2's file name is taken by a folder: frames 0 and 1 are written
+    // DrawList 2's file name is taken by a folder: frames 0 and 1 are written
     // first, then the job fails and they go again.
     try FileManager.default.createDirectory(
       atPath: path("seq/f-2.png"), withIntermediateDirectories: true)

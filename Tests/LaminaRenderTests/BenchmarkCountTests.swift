@@ -42,7 +42,7 @@ final class BenchmarkCountTests: XCTestCase {
     }
 
     /// Builds the next frame (the first at 10 s, after 3 earlier ones).
-    func nextFrame() -> Frame {
+    func nextFrame() -> DrawList {
       let time = 10 + Double(frameIndex - 3) / 60
       frameIndex += 1
       scene.root.layoutIfNeeded()
@@ -53,7 +53,7 @@ final class BenchmarkCountTests: XCTestCase {
 
     /// Builds and draws the next frame; returns it.
     @discardableResult
-    func step() throws -> Frame {
+    func step() throws -> DrawList {
       let frame = nextFrame()
       try renderer.draw(frame)
       return frame

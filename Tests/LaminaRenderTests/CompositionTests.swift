@@ -13,7 +13,7 @@ import XCTest
 /// Features in combination, the way the repros of issue 13 found them
 /// broken: each pass must see only the state the device believes in.
 final class CompositionTests: XCTestCase {
-  func scene(_ name: String) throws -> Frame {
+  func scene(_ name: String) throws -> DrawList {
     let url = RenderTestSupport.fixtures.appendingPathComponent("reftests/\(name)")
     let scene = try SceneLoader.load(contentsOf: url)
     var builder = FrameBuilder(

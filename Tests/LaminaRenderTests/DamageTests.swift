@@ -27,7 +27,7 @@ final class DamageTests: XCTestCase {
     root.addSublayer(b)
   }
 
-  func frame() -> Frame {
+  func frame() -> DrawList {
     var builder = FrameBuilder(size: CGSize(width: 200, height: 100), scale: 1)
     return builder.build(root: root, background: .white)
   }

@@ -15,7 +15,7 @@ struct DrawListComparison {
   private var ids: [Int: Int] = [:]
   private var reverse: [Int: Int] = [:]
 
-  static func difference(_ a: Frame, _ b: Frame) -> String? {
+  static func difference(_ a: DrawList, _ b: DrawList) -> String? {
     guard a.width == b.width, a.height == b.height, a.background == b.background else {
       return "frame size or background"
     }

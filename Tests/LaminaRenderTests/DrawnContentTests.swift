@@ -14,7 +14,7 @@ import XCTest
 /// takes what the GPU path renderer cannot), cached, shown as images.
 final class DrawnContentTests: XCTestCase {
   /// A frame of `root` with shape layers drawn by Cairo.
-  private func cairoFrame(_ root: CALayer, size: CGSize) throws -> Frame {
+  private func cairoFrame(_ root: CALayer, size: CGSize) throws -> DrawList {
     var builder = try FrameBuilder(
       size: size, scale: 1, caches: RenderTestSupport.renderer().caches)
     builder.drawsShapesOnGPU = false

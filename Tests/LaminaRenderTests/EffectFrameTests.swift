@@ -16,7 +16,7 @@ final class EffectFrameTests: XCTestCase {
     return layer
   }
 
-  func build(_ layers: [CALayer], width: CGFloat = 200, height: CGFloat = 200) -> Frame {
+  func build(_ layers: [CALayer], width: CGFloat = 200, height: CGFloat = 200) -> DrawList {
     let root = CALayer()
     root.bounds = CGRect(x: 0, y: 0, width: width, height: height)
     root.position = CGPoint(x: width / 2, y: height / 2)

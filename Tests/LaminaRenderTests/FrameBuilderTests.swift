@@ -7,9 +7,9 @@ import Lamina
 @testable import LaminaRender
 import XCTest
 
-/// Frame building without a GPU: matrices, order, culling, opacity groups.
+/// DrawList building without a GPU: matrices, order, culling, opacity groups.
 final class FrameBuilderTests: XCTestCase {
-  func build(_ root: CALayer, scale: CGFloat = 1) -> Frame {
+  func build(_ root: CALayer, scale: CGFloat = 1) -> DrawList {
     var builder = FrameBuilder(size: root.bounds.size, scale: scale)
     return builder.build(root: root, background: .white)
   }

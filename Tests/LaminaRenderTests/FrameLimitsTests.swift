@@ -46,7 +46,7 @@ final class FrameLimitsTests: XCTestCase {
   }
 
   /// The frame of `url` at `time`, built as the command builds it.
-  func frame(of url: URL, time: Double) throws -> (Scene, Frame) {
+  func frame(of url: URL, time: Double) throws -> (Scene, DrawList) {
     let scene = try SceneLoader.load(contentsOf: url)
     scene.root.layoutIfNeeded()
     let root = PresentationTree(root: scene.root).update(time: time)

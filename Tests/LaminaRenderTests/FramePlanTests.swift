@@ -18,16 +18,16 @@ struct FakeCaches: PlanCaches {
   func openGLLayerNeedsDrawing(_ pass: GLLayerPass) -> Bool { !openGLLayersCurrent }
 }
 
-/// Frame plans, made and read without a GPU.
+/// DrawList plans, made and read without a GPU.
 final class FramePlanTests: XCTestCase {
-  func frame(_ root: CALayer) -> Frame {
+  func frame(_ root: CALayer) -> DrawList {
     var builder = FrameBuilder(size: root.bounds.size, scale: 1)
     return builder.build(root: root, background: .white)
   }
 
   /// The plan of `frame`, whole (`tile` pixels a tile) or only `damage`.
   func plan(
-    _ frame: Frame, options: PlanOptions = PlanOptions(), caches: PlanCaches = FakeCaches(),
+    _ frame: DrawList, options: PlanOptions = PlanOptions(), caches: PlanCaches = FakeCaches(),
     tile: Int = 4096, damage: [PixelRect]? = nil
   ) -> FramePlan {
     var planner = FramePlanner(
@@ -100,7 +100,7 @@ final class FramePlanTests: XCTestCase {
       reason: "test")
     XCTAssertEqual(FramePlanner.isolation(of: plain), .none(opacity: 1))
     XCTAssertEqual(FramePlanner.isolation(of: single), .none(opacity: 0.5))
-    let f = Frame(
+    let f = DrawList(
       width: 100, height: 100, background: .zero, commands: [.group(plain), .group(single)])
     let p = plan(f)
     XCTAssertEqual(
@@ -288,7 +288,7 @@ final class FramePlanTests: XCTestCase {
         .item(item(PixelRect(x: 0, y: 0, width: 60, height: 60), name: "a")),
         .item(item(PixelRect(x: 40, y: 40, width: 60, height: 60), name: "b")),
       ], reason: "test")
-    let f = Frame(width: 100, height: 100, background: SIMD4(1, 1, 1, 1), commands: [.group(g)])
+    let f = DrawList(width: 100, height: 100, background: SIMD4(1, 1, 1, 1), commands: [.group(g)])
     XCTAssertEqual(
       lines(plan(f, damage: rects)),
       [
@@ -315,7 +315,7 @@ final class FramePlanTests: XCTestCase {
         .item(item(PixelRect(x: 40, y: 0, width: 30, height: 50), name: "a")),
         .item(item(PixelRect(x: 50, y: 0, width: 30, height: 50), name: "b")),
       ], reason: "test")
-    let f = Frame(width: 120, height: 50, background: .zero, commands: [.group(g)])
+    let f = DrawList(width: 120, height: 50, background: .zero, commands: [.group(g)])
     let text = lines(plan(f, tile: 64))
     XCTAssertEqual(text.count, 11, text.joined(separator: "\n"))
     XCTAssertEqual(

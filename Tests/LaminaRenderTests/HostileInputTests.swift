@@ -216,7 +216,7 @@ final class HostileInputTests: XCTestCase {
       verbose.stderr.contains("font 'No Such Font Family' is not installed"), verbose.stderr)
   }
 
-  // MARK: Frame limits and the time budget
+  // MARK: DrawList limits and the time budget
 
   func testAFrameOfTooManyOffscreenPassesIsRefusedBeforeDrawing() throws {
     let blurred = Array(

@@ -37,7 +37,7 @@ final class MaskAtlasTests: XCTestCase {
       "Benchmarks/scenes/masks.json")
     let renderer = try RenderTestSupport.renderer()
     let loaded = try SceneLoader.load(contentsOf: scene)
-    func frame(_ time: Double) -> Frame {
+    func frame(_ time: Double) -> DrawList {
       var builder = FrameBuilder(
         size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height),
         scale: loaded.canvas.scale, caches: renderer.caches)

@@ -46,7 +46,7 @@ final class PartialRedrawTests: XCTestCase {
     return (root, card)
   }
 
-  func frame(_ root: CALayer) -> Frame {
+  func frame(_ root: CALayer) -> DrawList {
     var builder = FrameBuilder(size: CGSize(width: 240, height: 160), scale: 1)
     return builder.build(root: root, background: .white)
   }

@@ -101,7 +101,7 @@ enum RenderTestSupport {
   /// GPU, or by Cairo when `shapesOnGPU` is false).
   /// The frame at time 0 of a scene given as JSON text (named `name` in
   /// errors; no images), built at its canvas size and scale.
-  static func frame(ofSceneJSON json: String, name: String = "scene.json") throws -> Frame {
+  static func frame(ofSceneJSON json: String, name: String = "scene.json") throws -> DrawList {
     let scene = try SceneLoader.load(data: Data(json.utf8), baseURL: nil, fileName: name)
     let root = PresentationTree(root: scene.root).update(time: 0)
     var builder = FrameBuilder(

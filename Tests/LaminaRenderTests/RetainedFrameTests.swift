@@ -277,7 +277,7 @@ final class RetainedFrameTests: XCTestCase {
     container.addSublayer(shape)
     var builder = FrameBuilder(size: CGSize(width: 120, height: 80), scale: 1)
     let first = builder.build(root: root, background: .white)
-    func images(_ frame: Frame) -> [CGImage] {
+    func images(_ frame: DrawList) -> [CGImage] {
       frame.allItems.compactMap {
         if case .image(let image, _) = $0.material { return image }
         return nil
@@ -369,7 +369,7 @@ final class RetainedFrameTests: XCTestCase {
       // frames share them.
       let caches = RenderCaches()
       var builder = FrameBuilder(size: scene.size, scale: 1, caches: caches)
-      var previous: (retained: Frame, fresh: Frame)?
+      var previous: (retained: DrawList, fresh: DrawList)?
       for step in 0..<12 {
         // A first frame of the tree draws its new glyphs and shapes, so
         // that both builders below find the caches the same.

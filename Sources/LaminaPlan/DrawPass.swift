@@ -1,0 +1,29 @@
+import Foundation
+import Lamina
+import LaminaFrame
+
+/// Batches drawn into `target`, which shows `region` of the frame (canvas
+/// pixels, or a raster's own pixels) at its origin.
+package struct DrawPass {
+  /// What the pass draws into.
+  package var target: TargetID
+  /// The part of the frame (canvas pixels, or a raster's own) the target
+  /// shows at its origin.
+  package var region: PixelRect
+  /// The premultiplied color the target is cleared to first, or nil when
+  /// the pass continues what an earlier pass drew into it.
+  package var clear: SIMD4<Float>?
+  /// Target pixels the pass may change (a damaged rect); nil: all. It lies
+  /// within `viewport`.
+  package var scissor: PixelRect?
+  /// The part of the target the region maps onto (target pixels); nil: all
+  /// of it. Passes that share one target (an atlas) each draw into their
+  /// own part: the clear and the drawing keep to it.
+  package var viewport: PixelRect?
+  /// Drawn in order, one draw call each.
+  package var batches: [Batch] = []
+  /// What the pass renders, for people reading the plan.
+  package var label: String
+  /// The vertices and indices of the batches.
+  package var geometry = PassGeometry()
+}

@@ -1,0 +1,141 @@
+import Foundation
+import XCTest
+
+/// The walls between the render stages, as the package declares them and
+/// as the sources keep them: LaminaGL is the one library target that links
+/// EGL, GLES or GBM and the only code that calls them; the frame and plan
+/// stages (and this test target) cannot reach it.
+final class StageBoundaryTests: XCTestCase {
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let graphics: Set<String> = ["CEGL", "CGLES3", "CGBM"]
+
+  /// Targets by name: (type, direct dependencies), from `swift package dump-package`.
+  func targets() throws -> [String: (type: String, dependencies: [String])] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    // A scratch path of its own: the running `swift test` holds `.build`'s lock.
+    let scratch = FileManager.default.temporaryDirectory
+      .appendingPathComponent("lamina-dump-package-\(getpid())")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    process.arguments = [
+      "swift", "package", "--package-path", Self.root.path, "--scratch-path", scratch.path,
+      "dump-package",
+    ]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    XCTAssertEqual(process.terminationStatus, 0, "swift package dump-package")
+    let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    var result: [String: (String, [String])] = [:]
+    for target in try XCTUnwrap(json["targets"] as? [[String: Any]]) {
+      let name = try XCTUnwrap(target["name"] as? String)
+      let type = try XCTUnwrap(target["type"] as? String)
+      var dependencies: [String] = []
+      for dependency in target["dependencies"] as? [[String: Any]] ?? [] {
+        // {"byName": ["CEGL", null]} or {"target": ["LaminaFrame", null]}.
+        for value in dependency.values {
+          if let list = value as? [Any], let first = list.first as? String {
+            dependencies.append(first)
+          }
+        }
+      }
+      result[name] = (type, dependencies)
+    }
+    return result
+  }
+
+  func closure(_ name: String, _ targets: [String: (type: String, dependencies: [String])])
+    -> Set<String>
+  {
+    var seen: Set<String> = []
+    var stack = [name]
+    while let next = stack.popLast() {
+      for dependency in targets[next]?.dependencies ?? [] where seen.insert(dependency).inserted {
+        stack.append(dependency)
+      }
+    }
+    return seen
+  }
+
+  func testOnlyLaminaGLLinksEGLGLESOrGBM() throws {
+    let targets = try targets()
+    let linking = targets.filter { _, target in
+      target.type != "test" && !Self.graphics.isDisjoint(with: target.dependencies)
+    }.keys.sorted()
+    XCTAssertEqual(linking, ["LaminaGL"])
+    XCTAssertGreaterThan(targets.count, 20, "the package's targets were read")
+  }
+
+  func testTheFrameAndPlanStagesCannotReachGL() throws {
+    let targets = try targets()
+    for name in ["LaminaFrame", "LaminaPlan", "LaminaPlanTests"] {
+      let reached = closure(name, targets)
+      XCTAssertFalse(reached.isEmpty, "\(name) has dependencies")
+      XCTAssertTrue(
+        reached.isDisjoint(with: Self.graphics.union(["LaminaGL", "LaminaRender"])),
+        "\(name) reaches \(reached.intersection(Self.graphics.union(["LaminaGL", "LaminaRender"])))")
+    }
+  }
+
+  /// The functions of the EGL, GLES 3 (with extensions) and GBM headers.
+  func graphicsFunctions() throws -> Set<String> {
+    var names: Set<String> = []
+    let headers: [(String, String)] = [
+      ("/usr/include/GLES3/gl3.h", #"GL_APIENTRY\s+(gl\w+)\s*\("#),
+      ("/usr/include/GLES2/gl2ext.h", #"GL_APIENTRY\s+(gl\w+)\s*\("#),
+      ("/usr/include/EGL/egl.h", #"EGLAPIENTRY\s+(egl\w+)\s*\("#),
+      ("/usr/include/EGL/eglext.h", #"EGLAPIENTRY\s+(egl\w+)\s*\("#),
+      ("/usr/include/gbm.h", #"\b(gbm_\w+)\s*\("#),
+    ]
+    for (path, pattern) in headers {
+      let text = try String(contentsOfFile: path, encoding: .utf8)
+      let regex = try NSRegularExpression(pattern: pattern)
+      for match in regex.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+        if let range = Range(match.range(at: 1), in: text) { names.insert(String(text[range])) }
+      }
+    }
+    return names
+  }
+
+  /// No call of an EGL, GLES or GBM function, and no import of their
+  /// modules, in Swift outside `Sources/LaminaGL`.
+  func testNoGLEGLOrGBMCallOutsideLaminaGL() throws {
+    let functions = try graphicsFunctions()
+    XCTAssertGreaterThan(functions.count, 500, "the headers were read")
+    XCTAssertTrue(functions.contains("glDrawElements") && functions.contains("eglSwapBuffers"))
+    let identifier = try NSRegularExpression(pattern: #"\b((?:gl|egl)[A-Z]\w*|gbm_\w+)\s*\("#)
+    let sources = Self.root.appendingPathComponent("Sources")
+    guard let files = FileManager.default.enumerator(atPath: sources.path) else {
+      return XCTFail("no Sources folder at \(sources.path)")
+    }
+    var scanned = 0
+    var found: [String] = []
+    for case let path as String in files where path.hasSuffix(".swift") {
+      scanned += 1
+      if path.hasPrefix("LaminaGL/") { continue }
+      let text = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+      for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false)
+        .enumerated()
+      {
+        let line = String(line)
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if ["import CEGL", "import CGLES3", "import CGBM"].contains(trimmed) {
+          found.append("Sources/\(path):\(number + 1): \(trimmed)")
+        }
+        for match in identifier.matches(in: line, range: NSRange(line.startIndex..., in: line)) {
+          guard let range = Range(match.range(at: 1), in: line),
+            functions.contains(String(line[range]))
+          else { continue }
+          found.append("Sources/\(path):\(number + 1): \(trimmed)")
+        }
+      }
+    }
+    XCTAssertGreaterThan(scanned, 100, "the scan found the sources")
+    XCTAssertEqual(
+      found, [], "GL, EGL or GBM outside Sources/LaminaGL:\n" + found.joined(separator: "\n"))
+  }
+}
