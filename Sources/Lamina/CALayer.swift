@@ -391,6 +391,11 @@ open class CALayer: NSObject {
   @exclusivity(unchecked) var pendingPreviousValue: Any?
   /// For a presentation layer, the model layer it shows.
   @exclusivity(unchecked) var modelLayer: CALayer?
+  /// A number no other layer of the process has had or will have (it
+  /// counts up from 1): what caches across frames key a layer by, since a
+  /// new layer can take a freed layer's address (`ObjectIdentifier`).
+  /// Presentation copies have their own; caches key by the model's.
+  package let serial = Serials.next()
 
   /// A layer with Core Animation's default values. Subclasses override it
   /// as on iOS (`override init() { super.init(); … }`).

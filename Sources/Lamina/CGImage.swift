@@ -71,7 +71,7 @@ public final class CGImage: @unchecked Sendable {
     straight = LazyPixels(rgba)
     premultipliedPixels = nil
     isOpaque = Self.allOpaque(rgba)
-    identifier = ImageIdentifiers.next()
+    identifier = Serials.next()
   }
 
   /// An image from `width * height * 4` bytes of premultiplied RGBA (what a
@@ -85,7 +85,7 @@ public final class CGImage: @unchecked Sendable {
     premultipliedPixels = rgba
     straight = LazyPixels { Self.unpremultiplied(rgba) }
     isOpaque = Self.allOpaque(rgba)
-    identifier = ImageIdentifiers.next()
+    identifier = Serials.next()
   }
 
   private static func allOpaque(_ rgba: [UInt8]) -> Bool {
@@ -417,11 +417,13 @@ extension CGImage {
   }
 }
 
-/// Hands out image identifiers; a lock keeps it safe from any thread.
-enum ImageIdentifiers {
+/// Hands out numbers that are never handed out again in the process (image
+/// identifiers, layer and mesh serials): keys that cannot outlive what they
+/// name. A lock keeps it safe from any thread.
+package enum Serials {
   private static let lock = NSLock()
   nonisolated(unsafe) private static var last: UInt64 = 0
-  static func next() -> UInt64 {
+  package static func next() -> UInt64 {
     lock.lock()
     defer { lock.unlock() }
     last += 1

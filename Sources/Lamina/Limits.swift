@@ -126,6 +126,15 @@ public enum Limits {
   /// scan is a pass over the whole image).
   public static let maxJPEGScans = 100
 
+  // MARK: Caches
+
+  /// The most bytes one renderer keeps across frames, its CPU and GPU
+  /// caches together (1.5 GiB): drawn bitmaps, path meshes, tiles and
+  /// glyphs on the CPU, textures and kept targets on the GPU, each cache a
+  /// share of it (see `RenderCaches`); least recently used out first.
+  /// `Renderer(cacheBytes:)` sets another.
+  public static let maxCacheBytes = 1536 << 20
+
   // MARK: Time
 
   /// The longest a frame may take, in seconds, before the command gives up

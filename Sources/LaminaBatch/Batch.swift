@@ -17,7 +17,8 @@ package struct BatchError: Error, CustomStringConvertible {
 package struct Batch {
   package let fileName: String
   package let images: ImageCache
-  package let textureBudget: Int
+  /// The byte budget of the renderer's caches (`Renderer(cacheBytes:)`).
+  package let cacheBudget: Int
   /// What every job's scene may read, and where its output may go.
   package let access: FileAccessPolicy
   package let outputRoot: OutputRoot?
@@ -43,7 +44,7 @@ package struct Batch {
     // One decoded-image cache for every job; RenderJob.load hands it to the
     // scene loader (the one place where loads meet it).
     images = ImageCache(budgetBytes: budgetBytes / 2)
-    textureBudget = budgetBytes - budgetBytes / 2
+    cacheBudget = budgetBytes - budgetBytes / 2
     let simulate = ProcessInfo.processInfo.environment["LAMINA_SIMULATE_CONTEXT_LOSS"] ?? ""
     simulatedLosses = simulate.split(separator: ",").compactMap { Int($0) }
   }
@@ -118,8 +119,10 @@ package struct Batch {
   private mutating func current() throws -> Renderer {
     if let renderer { return renderer }
     // The process's shared context first; one of its own after a loss.
-    let made = needsFreshContext ? try Renderer(context: GPUContext.create()) : try Renderer()
-    made.textureBudgetBytes = textureBudget
+    let made =
+      needsFreshContext
+      ? try Renderer(context: GPUContext.create(), cacheBytes: cacheBudget)
+      : try Renderer(cacheBytes: cacheBudget)
     renderer = made
     return made
   }

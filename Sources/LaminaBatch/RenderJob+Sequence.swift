@@ -21,7 +21,7 @@ package func renderSequence(
   pattern: FramePattern?, videoPath: String?, video settings: VideoSettings = VideoSettings(),
   watchdog: FrameWatchdog? = nil
 ) throws {
-  var frames = SceneFrames(scene: scene, scale: scale)
+  var frames = SceneFrames(scene: scene, scale: scale, caches: renderer.caches)
   // An encoded video is checked (format, encoder, size) and started before
   // any frame is drawn; a GIF's palette is chosen from a sample first.
   var encoder: VideoEncoder?
@@ -45,7 +45,7 @@ package func renderSequence(
     }
   if let encoder, !sample.isEmpty {
     do {
-      var sampleFrames = SceneFrames(scene: scene, scale: scale)
+      var sampleFrames = SceneFrames(scene: scene, scale: scale, caches: renderer.caches)
       for index in sample {
         let n = range.first + index
         let time = Double(n) / fps

@@ -115,7 +115,7 @@ package struct RenderJob {
       return 1
     case .plan(let time):
       try frame(of: scene, at: time, watchdog: watchdog) {
-        var frames = SceneFrames(scene: scene, scale: scale)
+        var frames = SceneFrames(scene: scene, scale: scale, caches: renderer.caches)
         try renderer.draw(frames.checkedFrame(at: time))
       }
       return 1

@@ -7,7 +7,7 @@ extension Renderer {
   /// Renders a loaded scene at `time` seconds (canvas scale overridable),
   /// checked as `checkedFrame` checks it.
   package func render(scene: Scene, time: Double, scale: Double?) throws -> RenderedImage {
-    var frames = SceneFrames(scene: scene, scale: scale)
+    var frames = SceneFrames(scene: scene, scale: scale, caches: caches)
     return try render(frames.checkedFrame(at: time))
   }
 }
@@ -20,15 +20,21 @@ package struct SceneFrames {
   package let presentation: PresentationTree
   package var builder: FrameBuilder
 
-  /// Frames at the canvas scale (or `scale`), or stretched to `pixelSize`.
-  package init(scene: Scene, scale: Double?, pixelSize: (Int, Int)? = nil) {
+  /// Frames at the canvas scale (or `scale`), or stretched to `pixelSize`,
+  /// built with `caches` (the renderer's that draws them).
+  package init(
+    scene: Scene, scale: Double?, pixelSize: (Int, Int)? = nil,
+    caches: RenderCaches = RenderCaches()
+  ) {
     self.scene = scene
     presentation = PresentationTree(root: scene.root)
     let size = CGSize(width: scene.canvas.width, height: scene.canvas.height)
     if let pixelSize {
-      builder = FrameBuilder(size: size, pixelWidth: pixelSize.0, pixelHeight: pixelSize.1)
+      builder = FrameBuilder(
+        size: size, pixelWidth: pixelSize.0, pixelHeight: pixelSize.1, caches: caches)
     } else {
-      builder = FrameBuilder(size: size, scale: CGFloat(scale ?? Double(scene.canvas.scale)))
+      builder = FrameBuilder(
+        size: size, scale: CGFloat(scale ?? Double(scene.canvas.scale)), caches: caches)
     }
   }
 

@@ -213,7 +213,7 @@ public final class DisplayLoop {
         self.builder
         ?? FrameBuilder(
           size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
-          scale: CGFloat(place.scale))
+          scale: CGFloat(place.scale), caches: renderer.caches)
       builder.time = time
       frame = builder.build(root: root, background: scene.canvas.background)
       self.builder = builder

@@ -13,7 +13,8 @@ public struct PlacedGlyph {
   public var color: CGColor
 }
 
-/// Glyph bitmaps of every text layer in shared pages: each glyph of a
+/// Glyph bitmaps of every text layer of a renderer in shared pages (each
+/// renderer's `RenderCaches` has an atlas of its own): each glyph of a
 /// font, size, scale and quarter-pixel horizontal phase is rasterized once
 /// (Pango and Cairo, white coverage) and placed on a shelf of a page.
 /// Layers draw one quad per glyph from the page's image, so text that
@@ -21,11 +22,26 @@ public struct PlacedGlyph {
 /// draws. A page's image is made again only at the end of a frame that added
 /// glyphs to it (`finishFrame`); until then items point at a placeholder.
 public final class GlyphAtlas: @unchecked Sendable {
-  public static let shared = GlyphAtlas()
   /// Page side in pixels.
   public static let side = 1024
+  /// Bytes of one page (RGBA).
+  public static let pageBytes = side * side * 4
+  /// Pages kept at most unless told otherwise.
+  public static let defaultMaxPages = 4
   /// Pages kept at most; when full, everything starts over.
-  static let maxPages = 4
+  public let maxPages: Int
+
+  /// An empty atlas of at most `maxPages` pages (at least one).
+  public init(maxPages: Int = GlyphAtlas.defaultMaxPages) {
+    self.maxPages = max(1, maxPages)
+  }
+
+  /// Bytes of the pages held now.
+  public var bytes: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return pages.count * Self.pageBytes
+  }
 
   private final class Page {
     var pixels = [UInt8](repeating: 0, count: GlyphAtlas.side * GlyphAtlas.side * 4)
@@ -73,7 +89,7 @@ public final class GlyphAtlas: @unchecked Sendable {
   private var layouts: [TextLayoutKey: (glyphs: [PlacedGlyph], lastUsed: Int)] = [:]
   private var frame = 0
   private var resetPending = false
-  /// Glyphs rasterized since the process started (tests count them).
+  /// Glyphs rasterized since the atlas was made (tests count them).
   public private(set) var rasterizedGlyphs = 0
 
   private struct TextLayoutKey: Hashable {
@@ -146,22 +162,6 @@ public final class GlyphAtlas: @unchecked Sendable {
       layouts = layouts.filter { frame - $0.value.lastUsed <= 120 }
     }
     return map
-  }
-
-  /// Drops every page, glyph and layout now, between frames (items built
-  /// before still see their pages until the next `finishFrame`). The atlas
-  /// is shared by the whole process; tests that count draws or uploads
-  /// start from an empty one, whatever ran before them.
-  package func startOver() {
-    lock.lock()
-    defer { lock.unlock() }
-    retiredPages = pages
-    pages = []
-    slots = [:]
-    layouts = [:]
-    generation += 1
-    version += 1
-    resetPending = false
   }
 
   // MARK: Layout
@@ -384,7 +384,7 @@ public final class GlyphAtlas: @unchecked Sendable {
     for (index, page) in pages.enumerated() {
       if let spot = page.allocate(width, height) { return (index, spot.x, spot.y) }
     }
-    guard pages.count < Self.maxPages else {
+    guard pages.count < maxPages else {
       resetPending = true
       return nil
     }

@@ -7,99 +7,40 @@ import LaminaDraw
 /// do not change reuses its bitmap (and so its texture) from frame to
 /// frame; one whose `strokeEnd` or `path` animates is drawn again alone.
 /// Keyed by content rather than by layer object, so the presentation
-/// copies that animations make hit the same entries.
-final class DrawnContentCache: @unchecked Sendable {
+/// copies that animations make hit the same entries. One of a renderer's
+/// `RenderCaches`, within their CPU budget.
+final class DrawnContentCache: Sendable {
   enum Key: Hashable {
     case shape(ShapeStyle, scale: CGFloat)
     case text(TextStyle, scale: CGFloat)
   }
 
-  private struct Entry {
-    var raster: Raster?
-    var lastUsedFrame: Int
+  /// The bitmaps (nil: the content covers nothing, remembered as such).
+  let entries: LRUCache<Key, Raster?>
+
+  init(budget: CacheBudget) {
+    entries = LRUCache(budget: budget) { raster in
+      guard let image = raster?.image else { return 0 }
+      return image.width * image.height * 4
+    }
   }
 
-  static let shared = DrawnContentCache()
-  /// Frames an unused bitmap is kept.
-  static let retainFrames = 120
-  /// Bytes of bitmaps kept at most; the least recently used go first.
-  static let byteLimit = 256 << 20
-
-  private let lock = NSLock()
-  private var entries: [Key: Entry] = [:]
-  private var frame = 0
-  private var bytes = 0
-  /// Bitmaps drawn since the process started (tests count them).
-  private(set) var rasterizations = 0
+  /// Bitmaps drawn since the cache was made (tests count them).
+  var rasterizations: Int { entries.insertions }
 
   /// The bitmap for `key`, drawn by `make` when it is not cached.
   func raster(_ key: Key, make: () -> Raster?) -> Raster? {
-    lock.lock()
-    if var entry = entries[key] {
-      entry.lastUsedFrame = frame
-      entries[key] = entry
-      lock.unlock()
-      return entry.raster
-    }
-    lock.unlock()
-    let raster = make()
-    lock.lock()
-    defer { lock.unlock() }
-    rasterizations += 1
-    entries[key] = Entry(raster: raster, lastUsedFrame: frame)
-    bytes += Self.size(raster)
-    if bytes > Self.byteLimit { evict { $0.lastUsedFrame < frame } }
-    return raster
+    entries.value(forKey: key, make: make)
   }
 
   /// The cached bitmap for `key` (`.some(nil)` when it covers nothing), or
   /// nil when it is not cached.
-  func cached(_ key: Key) -> Raster?? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard var entry = entries[key] else { return nil }
-    entry.lastUsedFrame = frame
-    entries[key] = entry
-    return .some(entry.raster)
-  }
+  func cached(_ key: Key) -> Raster?? { entries.value(forKey: key) }
 
   /// Stores a bitmap drawn elsewhere (a frame's batch).
-  func insert(_ key: Key, _ raster: Raster?) {
-    lock.lock()
-    defer { lock.unlock() }
-    rasterizations += 1
-    if let old = entries[key] { bytes -= Self.size(old.raster) }
-    entries[key] = Entry(raster: raster, lastUsedFrame: frame)
-    bytes += Self.size(raster)
-    if bytes > Self.byteLimit { evict { $0.lastUsedFrame < frame } }
-  }
+  func insert(_ key: Key, _ raster: Raster?) { entries.insert(raster, forKey: key) }
 
-  /// Called once per frame built: drops bitmaps unused for `retainFrames`.
-  func beginFrame() {
-    PathGeometryCache.shared.beginFrame()
-    lock.lock()
-    defer { lock.unlock() }
-    frame += 1
-    if frame % 30 == 0 { evict { frame - $0.lastUsedFrame > Self.retainFrames } }
-  }
-
-  var count: Int {
-    lock.lock()
-    defer { lock.unlock() }
-    return entries.count
-  }
-
-  private func evict(_ stale: (Entry) -> Bool) {
-    for (key, entry) in entries where stale(entry) {
-      bytes -= Self.size(entry.raster)
-      entries[key] = nil
-    }
-  }
-
-  private static func size(_ raster: Raster?) -> Int {
-    guard let image = raster?.image else { return 0 }
-    return image.width * image.height * 4
-  }
+  var count: Int { entries.count }
 }
 
 extension FrameBuilder {
@@ -199,7 +140,7 @@ extension FrameBuilder {
     let origin = layer.bounds.origin
     guard largestSize * scale <= Self.largestAtlasGlyph else {
       guard
-        let raster = DrawnContentCache.shared.raster(
+        let raster = caches.drawn.raster(
           .text(style, scale: scale), make: { TextRasterizer.rasterize(style, scale: scale) })
       else { return }
       let placed = Raster(
@@ -209,7 +150,7 @@ extension FrameBuilder {
       }
       return
     }
-    let atlas = GlyphAtlas.shared
+    let atlas = caches.glyphs
     let sampler = SamplerKey(minification: .linear, magnification: .linear)
     let height = layer.bounds.height
     log.texts += 1
@@ -248,7 +189,7 @@ extension FrameBuilder {
   /// end of the frame (glyphs added while building it included); returns
   /// the placeholders replaced.
   func finishGlyphs(_ commands: inout [DrawCommand]) -> [ObjectIdentifier: CGImage] {
-    let pages = GlyphAtlas.shared.finishFrame()
+    let pages = caches.glyphs.finishFrame()
     guard !pages.isEmpty else { return [:] }
     PendingShapes.replace(pages, in: &commands)
     return pages
@@ -262,19 +203,19 @@ extension FrameBuilder {
       toTarget, layer.bounds.isEmpty ? style.path.boundingBox : layer.bounds)
     let key = DrawnContentCache.Key.shape(style, scale: scale)
     let raster: Raster?
-    if let cached = DrawnContentCache.shared.cached(key) {
+    if let cached = caches.drawn.cached(key) {
       raster = cached
     } else if let pendingShapes {
       // Not drawn yet: placed now, drawn with the frame's other new shapes
       // on every core when the walk ends.
       guard let plan = ShapeRasterizer.plan(style, scale: scale) else {
-        DrawnContentCache.shared.insert(key, nil)  // covers nothing: remembered as such
+        caches.drawn.insert(key, nil)  // covers nothing: remembered as such
         return nil
       }
       raster = Raster(image: pendingShapes.placeholder(for: key, plan), rect: plan.rect)
       log.placeholders += 1
     } else {
-      raster = DrawnContentCache.shared.raster(key) {
+      raster = caches.drawn.raster(key) {
         ShapeRasterizer.rasterize(style, scale: scale)
       }
     }
@@ -316,11 +257,13 @@ final class PendingShapes: @unchecked Sendable {
     return placeholder
   }
 
-  /// Draws every pending bitmap, caches it, and replaces the placeholders
+  /// Draws every pending bitmap, caches it in `cache`, and replaces the placeholders
   /// in `commands` (masks and groups included); returns the placeholders
   /// replaced.
   @discardableResult
-  func finish(_ commands: inout [DrawCommand]) -> [ObjectIdentifier: CGImage] {
+  func finish(_ commands: inout [DrawCommand], caching cache: DrawnContentCache)
+    -> [ObjectIdentifier: CGImage]
+  {
     retired.removeAll()
     guard !order.isEmpty else { return [:] }
     let plans = order.map { jobs[$0]!.plan }
@@ -332,7 +275,7 @@ final class PendingShapes: @unchecked Sendable {
     }
     var images: [ObjectIdentifier: CGImage] = [:]
     for (i, key) in order.enumerated() {
-      DrawnContentCache.shared.insert(key, results[i])
+      cache.insert(key, results[i])
       if let image = results[i]?.image { images[ObjectIdentifier(jobs[key]!.placeholder)] = image }
     }
     retired = jobs.values.map(\.placeholder)

@@ -2,63 +2,39 @@ import Foundation
 import Lamina
 import LaminaDraw
 
-/// Drawn tiles of `CATiledLayer`s, kept across frames within a pixel
-/// budget and dropped least recently used first.
-final class TileCache: @unchecked Sendable {
+/// Drawn tiles of `CATiledLayer`s, kept across frames within the CPU
+/// budget of a renderer's `RenderCaches` and dropped least recently used
+/// first. A tile is the layer's by its serial (`CALayer.serial`), which no
+/// later layer takes: a freed layer's tiles are never shown for another.
+final class TileCache: Sendable {
   struct Key: Hashable {
-    var layer: ObjectIdentifier
+    /// The model layer's `serial`.
+    var layer: UInt64
     var generation: Int
     var level: Int
     var x: Int, y: Int
   }
 
-  static let shared = TileCache()
-  /// The most tile pixels kept (16 M pixels: 64 MiB of RGBA).
-  var maxPixels = 16 << 20
-  private(set) var pixels = 0
-  /// Tiles drawn since the cache was made (for tests and statistics).
-  private(set) var drawnTiles = 0
-  private struct Entry {
-    var image: CGImage
-    var used: UInt64
-    /// The layer the tile belongs to (an identifier can be reused once its
-    /// layer is gone).
-    weak var owner: CALayer?
-  }
-  private var entries: [Key: Entry] = [:]
-  private var clock: UInt64 = 0
-  private let lock = NSLock()
+  let entries: LRUCache<Key, CGImage>
 
-  func image(_ key: Key, owner: CALayer, draw: () -> CGImage?) -> CGImage? {
-    lock.lock()
-    defer { lock.unlock() }
-    clock &+= 1
-    if var entry = entries[key] {
-      if entry.owner === owner {
-        entry.used = clock
-        entries[key] = entry
-        return entry.image
-      }
-      pixels -= entry.image.width * entry.image.height
-      entries[key] = nil
-    }
+  init(budget: CacheBudget) {
+    entries = LRUCache(budget: budget) { $0.width * $0.height * 4 }
+  }
+
+  /// Tiles drawn since the cache was made (for tests and statistics).
+  var drawnTiles: Int { entries.insertions }
+
+  /// The tile `key`, drawn by `draw` when it is not held (a tile that
+  /// cannot be drawn is not remembered).
+  func image(_ key: Key, draw: () -> CGImage?) -> CGImage? {
+    if let image = entries.value(forKey: key) { return image }
     guard let image = draw() else { return nil }
-    drawnTiles += 1
-    entries[key] = Entry(image: image, used: clock, owner: owner)
-    pixels += image.width * image.height
-    while pixels > maxPixels, let oldest = entries.min(by: { $0.value.used < $1.value.used }) {
-      pixels -= oldest.value.image.width * oldest.value.image.height
-      entries[oldest.key] = nil
-    }
+    entries.insert(image, forKey: key)
     return image
   }
 
   /// Tiles held now.
-  var count: Int {
-    lock.lock()
-    defer { lock.unlock() }
-    return entries.count
-  }
+  var count: Int { entries.count }
 }
 
 extension FrameBuilder {
@@ -96,9 +72,8 @@ extension FrameBuilder {
         ).intersection(bounds)
         guard !rect.isNull, rect.width > 0, rect.height > 0 else { continue }
         let key = TileCache.Key(
-          layer: ObjectIdentifier(model), generation: layer.tileGeneration, level: level, x: tx,
-          y: ty)
-        let image = TileCache.shared.image(key, owner: model) {
+          layer: model.serial, generation: layer.tileGeneration, level: level, x: tx, y: ty)
+        let image = caches.tiles.image(key) {
           Self.drawTile(layer, rect: rect, scale: scale)
         }
         guard let image else { continue }

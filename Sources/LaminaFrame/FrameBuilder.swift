@@ -20,10 +20,15 @@ import LaminaDraw
 ///
 /// A builder keeps what it derived (a `RenderTree`): build frames of the
 /// same tree with the same builder, and each frame derives only the layers
-/// that changed since the last one (see docs/rendering.md).
+/// that changed since the last one (see docs/rendering.md). What it draws
+/// on the CPU and keeps across frames (bitmaps, path meshes, tiles, glyphs)
+/// goes in its `caches`: a renderer's (`Renderer.caches`), so that frames
+/// of one renderer share them, or a set of its own.
 public struct FrameBuilder {
   /// Target size in pixels.
   public let width: Int, height: Int
+  /// Where drawn content, path meshes, tiles and glyphs are kept.
+  public let caches: RenderCaches
   /// Maps canvas points to target pixels (the canvas scale, and a tile offset).
   let canvasToPixels: CATransform3D
   let targetBounds: PixelRect
@@ -64,8 +69,11 @@ public struct FrameBuilder {
   /// Beyond this many items, an opacity group is assumed to overlap itself.
   static let overlapCheckLimit = 256
 
-  /// A builder for a canvas of `size` points rendered at `scale` pixels per point.
-  public init(size: CGSize, scale: CGFloat) {
+  /// A builder for a canvas of `size` points rendered at `scale` pixels per
+  /// point, keeping what it draws in `caches` (a renderer's, to share them
+  /// with its other frames; a set of its own by default).
+  public init(size: CGSize, scale: CGFloat, caches: RenderCaches = RenderCaches()) {
+    self.caches = caches
     width = Int(saturating: size.width * scale, rounding: .toNearestOrAwayFromZero)
     height = Int(saturating: size.height * scale, rounding: .toNearestOrAwayFromZero)
     canvasToPixels = CATransform3DMakeScale(scale, scale, 1)
@@ -77,7 +85,10 @@ public struct FrameBuilder {
 
   /// A builder that stretches a canvas of `size` points to exactly
   /// `pixelWidth`×`pixelHeight` pixels (the benchmark's `--size`).
-  public init(size: CGSize, pixelWidth: Int, pixelHeight: Int) {
+  public init(
+    size: CGSize, pixelWidth: Int, pixelHeight: Int, caches: RenderCaches = RenderCaches()
+  ) {
+    self.caches = caches
     width = pixelWidth
     height = pixelHeight
     canvasToPixels = CATransform3DMakeScale(
@@ -90,7 +101,11 @@ public struct FrameBuilder {
 
   /// A builder for the raster of `layer`: its plane scaled by `scale`, with
   /// room for whatever the subtree draws around its bounds.
-  init(rasterOf layer: CALayer, scale: CGFloat, nextGroupID: Int, log: DerivationLog) {
+  init(
+    rasterOf layer: CALayer, scale: CGFloat, nextGroupID: Int, log: DerivationLog,
+    caches: RenderCaches
+  ) {
+    self.caches = caches
     width = 0
     height = 0
     canvasToPixels = CATransform3DMakeScale(scale, scale, 1)
@@ -108,12 +123,12 @@ public struct FrameBuilder {
   /// are not walked again: their commands are those it kept.
   public mutating func build(root: CALayer, background: CGColor?) -> DrawList {
     stats = FrameBuildStats()
-    DrawnContentCache.shared.beginFrame()
+    caches.beginFrame()
     if let tree = retained {
       tree.previousTick = tree.tick
       tree.tick = LayerChangeClock.advance()
       nextGroupID = tree.nextGroupID
-      atlasVersion = GlyphAtlas.shared.imagesVersion
+      atlasVersion = caches.glyphs.imagesVersion
       scope = RenderTree.Scope(previous: tree.root.taken)
     } else {
       nextGroupID = 0
@@ -121,12 +136,12 @@ public struct FrameBuilder {
     var commands: [DrawCommand] = []
     visit(
       root, parentToTarget: canvasToPixels, parentSublayers: nil, flipped: false, into: &commands)
-    var images = pendingShapes?.finish(&commands) ?? [:]
+    var images = pendingShapes?.finish(&commands, caching: caches.drawn) ?? [:]
     images.merge(finishGlyphs(&commands)) { a, _ in a }
     if let tree = retained {
       tree.root = scope
       tree.nextGroupID = nextGroupID
-      finishRetained(tree, images: images, atlasVersion: GlyphAtlas.shared.imagesVersion)
+      finishRetained(tree, images: images, atlasVersion: caches.glyphs.imagesVersion)
     }
     return DrawList(
       width: width, height: height, background: premultiplied(background, opacity: 1),

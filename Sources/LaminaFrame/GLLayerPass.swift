@@ -4,8 +4,9 @@ import Lamina
 /// A `CAOpenGLLayer` to draw before the frame: the layer, its size in
 /// pixels, the time, and whether its content must be drawn again.
 package final class GLLayerPass {
-  /// The model layer's identity: its framebuffer is kept across frames.
-  package let key: ObjectIdentifier
+  /// The model layer's serial (`CALayer.serial`): its framebuffer is kept
+  /// across frames under it.
+  package let key: UInt64
   package let layer: CAOpenGLLayer
   /// The model layer (the framebuffer's owner).
   package let model: CALayer
@@ -16,7 +17,7 @@ package final class GLLayerPass {
   init(layer: CAOpenGLLayer, width: Int, height: Int, time: Double) {
     self.layer = layer
     model = layer.model()
-    key = ObjectIdentifier(model)
+    key = model.serial
     self.width = width
     self.height = height
     self.time = time

@@ -4,7 +4,9 @@ import LaminaDraw
 
 /// What a path item draws: a fill mesh, or a stroke mesh with this
 /// frame's stroke parameters. Equal when they draw the same mesh the same
-/// way (meshes compare by identity: the cache gives one per path and style).
+/// way (meshes compare by identity: the cache gives one per path and style;
+/// they hash by serial, which a later mesh cannot share with a freed one,
+/// since the hash keys cached rasters and masks across frames).
 package struct PathPaint: Hashable {
   package enum Geometry {
     case fill(FillMesh)
@@ -30,7 +32,7 @@ package struct PathPaint: Hashable {
   }
 
   package func hash(into hasher: inout Hasher) {
-    hasher.combine(ObjectIdentifier(mesh))
+    hasher.combine(mesh.serial)
     hasher.combine(stroke)
   }
 }
@@ -53,7 +55,7 @@ extension FrameBuilder {
     guard let style = ShapeStyle(layer) else { return true }
     let area = layer.bounds.isEmpty ? style.path.boundingBox : layer.bounds
     let level = PathFlattening.level(forScale: Self.largestStretch(toTarget, area))
-    let cache = PathGeometryCache.shared
+    let cache = caches.paths
     var items: [DrawItem] = []
     if let fill = style.fillColor {
       guard let mesh = cache.fill(style.path, evenOdd: style.fillRule == .evenOdd, level: level)

@@ -64,7 +64,8 @@ extension FrameBuilder {
   mutating func buildInPlane(_ layer: CALayer, scale: CGFloat, flipped: Bool)
     -> (commands: [DrawCommand], groupBase: Int)
   {
-    var sub = FrameBuilder(rasterOf: layer, scale: scale, nextGroupID: nextGroupID, log: log)
+    var sub = FrameBuilder(
+      rasterOf: layer, scale: scale, nextGroupID: nextGroupID, log: log, caches: caches)
     // Its matrices start in the layer's plane: the flips above it are not in them.
     sub.flipsOutsideMatrices = flipped
     var inner: [DrawCommand] = []

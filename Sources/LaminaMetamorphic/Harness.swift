@@ -48,12 +48,15 @@ package final class Harness {
     }
   }
 
-  /// The frame of `scene` at `time`, at the canvas scale or `scale`.
-  package func frame(_ scene: JSON, time: Double, scale: CGFloat? = nil) throws -> DrawList {
+  /// The frame of `scene` at `time`, at the canvas scale or `scale`, built
+  /// with `caches` (the renderer's that draws it, or a set of its own).
+  package func frame(
+    _ scene: JSON, time: Double, scale: CGFloat? = nil, caches: RenderCaches = RenderCaches()
+  ) throws -> DrawList {
     let loaded = try load(scene)
     var builder = FrameBuilder(
       size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height),
-      scale: scale ?? loaded.canvas.scale)
+      scale: scale ?? loaded.canvas.scale, caches: caches)
     builder.time = time
     Renderer.commit(loaded.root)
     let root = PresentationTree(root: loaded.root).update(time: time)
@@ -64,7 +67,7 @@ package final class Harness {
   package func render(
     _ scene: JSON, time: Double, scale: CGFloat? = nil, with renderer: Renderer
   ) throws -> RenderedImage {
-    try renderer.render(frame(scene, time: time, scale: scale))
+    try renderer.render(frame(scene, time: time, scale: scale, caches: renderer.caches))
   }
 }
 

@@ -102,9 +102,10 @@ extension Relation {
     let previous = Self.previousScene(s, &random)
     do {
       let renderer = s.renderer
-      let before = try s.harness.frame(previous.scene, time: previous.time)
+      let before = try s.harness.frame(
+        previous.scene, time: previous.time, caches: renderer.caches)
       let image = try renderer.render(before)
-      let frame = try s.harness.frame(s.scene, time: s.time)
+      let frame = try s.harness.frame(s.scene, time: s.time, caches: renderer.caches)
       let damage = Damage(from: before, to: frame)
       let partial = try renderer.render(frame, updating: image, damage: damage)
       return s.compare("partial-redraw", partial, .exact, transformed: previous.scene)

@@ -44,7 +44,7 @@ package struct FramePlanner {
   private var rasters: [Int: TargetID] = [:]
   /// Each image's index in `plan.images`.
   private var imageIndices: [ObjectIdentifier: Int] = [:]
-  private var openGLLayers: [ObjectIdentifier: TargetID] = [:]
+  private var openGLLayers: [UInt64: TargetID] = [:]
   /// Ids of the groups made for blended items without the blend equations
   /// (negative, so that they never meet the frame builder's).
   var fallbackGroupID = 0

@@ -15,12 +15,18 @@ package final class FrameRunner {
   /// The canvas: one tile, kept between frames (a display's retained buffer).
   package var canvasTarget: RenderTarget?
 
-  package init(device: any GPUDevice, samples: Int, maxTextureSize: Int) throws {
+  /// A runner whose executor keeps its GPU caches within their shares of
+  /// `caches`' budget (the renderer's `RenderCaches`).
+  package init(
+    device: any GPUDevice, samples: Int, maxTextureSize: Int,
+    caches: RenderCaches = RenderCaches()
+  ) throws {
     self.device = device
     self.samples = samples
     pool = TargetPool(limit: 8, byteBudget: 128 << 20)
     executor = try PlanExecutor(
-      device: device, samples: samples, maxTextureSize: maxTextureSize, pool: pool)
+      device: device, samples: samples, maxTextureSize: maxTextureSize, pool: pool,
+      caches: caches)
   }
 
   deinit {

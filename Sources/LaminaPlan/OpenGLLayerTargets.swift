@@ -2,21 +2,22 @@ import Foundation
 import Lamina
 import LaminaFrame
 
-/// Framebuffers of `CAOpenGLLayer`s, kept across frames by layer.
+/// Framebuffers of `CAOpenGLLayer`s, kept across frames by the model
+/// layer's serial (`CALayer.serial`, never reused), dropped once their
+/// layer is freed.
 final class OpenGLLayerTargets {
   struct Entry {
     var target: RenderTarget
     var generation: Int
     var time: Double
-    /// The layer the framebuffer belongs to (an identifier can be reused
-    /// once its layer is gone).
+    /// The layer the framebuffer belongs to: the entry goes when it does.
     weak var owner: CALayer?
   }
-  var targets: [ObjectIdentifier: Entry] = [:]
+  var targets: [UInt64: Entry] = [:]
 
-  /// The framebuffer of `pass`'s layer, when it is that layer's and of its size.
+  /// The framebuffer of `pass`'s layer, when it is of its size.
   func current(_ pass: GLLayerPass) -> Entry? {
-    guard let entry = targets[pass.key], entry.owner === pass.model,
+    guard let entry = targets[pass.key],
       entry.target.width == pass.width, entry.target.height == pass.height
     else { return nil }
     return entry
@@ -28,6 +29,11 @@ final class OpenGLLayerTargets {
     guard let entry = current(pass) else { return true }
     return entry.generation != pass.generation
       || (pass.layer.isAsynchronous && entry.time != pass.time)
+  }
+
+  /// Drops the framebuffers of layers that were freed.
+  func dropFreed() {
+    targets = targets.filter { $0.value.owner != nil }
   }
 }
 

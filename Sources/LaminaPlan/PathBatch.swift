@@ -39,7 +39,7 @@ package struct PathBatch {
 /// item that draws alone (a clip, depth-sorting cuts, a blend mode reading
 /// the destination).
 struct PathBatchKey: Equatable {
-  let mesh: ObjectIdentifier
+  let mesh: UInt64
   let cap: Int32
   let dashes: Int
   let blend: BlendMode
@@ -47,7 +47,7 @@ struct PathBatchKey: Equatable {
   init?(_ item: DrawItem, _ paint: PathPaint) {
     guard item.clip == nil, item.clipPlanes.isEmpty else { return nil }
     if item.blend.readsBackdrop { return nil }
-    mesh = ObjectIdentifier(paint.mesh)
+    mesh = paint.mesh.serial
     cap = paint.stroke?.cap.rawValue ?? 0
     dashes = paint.stroke?.dashes.count ?? 0
     blend = item.blend

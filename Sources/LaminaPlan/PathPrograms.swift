@@ -108,17 +108,20 @@ final class PathBuffers {
 
   /// Frames an unused mesh's buffers are kept.
   static let retainFrames = 120
-  /// Bytes of meshes kept on the GPU at most.
-  static let byteBudget = 64 << 20
+  /// Bytes of meshes kept on the GPU at most (a share of the renderer's
+  /// `RenderCaches` budget).
+  let byteBudget: Int
 
   private let device: any GPUDevice
-  private var entries: [ObjectIdentifier: Entry] = [:]
+  /// By mesh serial (the entry holds its mesh as well).
+  private var entries: [UInt64: Entry] = [:]
   private var frame = 0
   private var bytes = 0
   let instanceBuffer: GPUHandle
 
-  init(device: any GPUDevice) {
+  init(device: any GPUDevice, byteBudget: Int) {
     self.device = device
+    self.byteBudget = byteBudget
     instanceBuffer = device.makeBuffer()
   }
 
@@ -126,7 +129,7 @@ final class PathBuffers {
   /// instance attributes reading the instance buffer), uploaded now when
   /// it is not on the GPU yet.
   func vertexArray(for mesh: PathMesh) -> GPUHandle {
-    let key = ObjectIdentifier(mesh)
+    let key = mesh.serial
     if entries[key] != nil {
       entries[key]?.lastUsedFrame = frame
       return entries[key]?.array ?? 0
@@ -171,7 +174,7 @@ final class PathBuffers {
       mesh: mesh, array: made.array, vertices: made.vertices, indices: made.indices,
       lastUsedFrame: frame)
     bytes += mesh.byteCount
-    if bytes > Self.byteBudget { evict { $0.lastUsedFrame < frame } }
+    if bytes > byteBudget { evict { $0.lastUsedFrame < frame } }
     return made.array
   }
 

@@ -82,8 +82,8 @@ final class PathResources {
   let programs: PathPrograms
   let buffers: PathBuffers
 
-  init(device: any GPUDevice) {
+  init(device: any GPUDevice, byteBudget: Int) {
     programs = device.pathPrograms
-    buffers = PathBuffers(device: device)
+    buffers = PathBuffers(device: device, byteBudget: byteBudget)
   }
 }

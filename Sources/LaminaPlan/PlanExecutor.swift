@@ -16,23 +16,31 @@ package final class PlanExecutor {
   /// Idle offscreen targets, reused across passes and frames.
   let pool: TargetPool
   /// Rasterized subtrees (`shouldRasterize`), kept across frames.
-  let rasterCache = RasterCache()
+  let rasterCache: RasterCache
   /// Masks and the layers they mask, and blurred shadows, by the signature
   /// of their draw lists: a mask that moves over unchanged content renders
   /// only itself again.
-  let maskCache = RasterCache(maxEntries: 32, maxPixels: 8 << 20)
+  let maskCache: RasterCache
   /// Framebuffers of `CAOpenGLLayer`s.
   let openGLLayers = OpenGLLayerTargets()
   /// Path programs and the meshes of shape layers (`PlanExecutor+Paths.swift`).
   let paths: PathResources
-  package init(device: any GPUDevice, samples: Int, maxTextureSize: Int, pool: TargetPool) throws {
+  /// An executor whose GPU caches keep within their shares of `caches`'
+  /// budget (`RenderCaches`).
+  package init(
+    device: any GPUDevice, samples: Int, maxTextureSize: Int, pool: TargetPool,
+    caches: RenderCaches = RenderCaches()
+  ) throws {
     self.device = device
     self.samples = samples
     self.pool = pool
     programs = try ProgramSet(device: device)
     textures = TextureCache(maxTextureSize: maxTextureSize, device: device)
+    textures.budgetBytes = caches.textureBytes
+    rasterCache = RasterCache(maxEntries: 64, maxBytes: caches.rasterBytes)
+    maskCache = RasterCache(maxEntries: 32, maxBytes: caches.maskBytes)
     streams = VertexStreams(device: device)
-    paths = PathResources(device: device)
+    paths = PathResources(device: device, byteBudget: caches.pathBufferBytes)
   }
 
   /// The physical targets of a plan being run, by `TargetID.index`.
@@ -287,6 +295,7 @@ package final class PlanExecutor {
     paths.buffers.endFrame()
     pool.give(rasterCache.endFrame())
     pool.give(maskCache.endFrame())
+    openGLLayers.dropFreed()
   }
 }
 

@@ -15,7 +15,7 @@ package struct PlannedTarget {
     /// A rasterized subtree (`shouldRasterize`) kept by the raster cache.
     case raster(key: Int, hit: Bool)
     /// The framebuffer of a `CAOpenGLLayer`, kept for the layer.
-    case openGLLayer(ObjectIdentifier)
+    case openGLLayer(UInt64)
   }
   package let id: TargetID
   /// Size in pixels.

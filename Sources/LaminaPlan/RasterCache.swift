@@ -3,8 +3,8 @@ import LaminaFrame
 
 /// Targets kept across frames by signature — rasterized subtrees
 /// (`shouldRasterize`), and masks, masked content and blurred shadows —
-/// evicted least recently used beyond `maxEntries` targets or `maxPixels`
-/// pixels in all.
+/// evicted least recently used beyond `maxEntries` targets or `maxBytes`
+/// bytes in all (a share of the renderer's `RenderCaches` budget).
 final class RasterCache {
   private struct Entry {
     var target: RenderTarget
@@ -13,14 +13,16 @@ final class RasterCache {
   private var entries: [Int: Entry] = [:]
   private var frame = 0
   let maxEntries: Int
-  let maxPixels: Int
+  let maxBytes: Int
 
-  init(maxEntries: Int = 64, maxPixels: Int = 16 << 20) {
+  init(maxEntries: Int, maxBytes: Int) {
     self.maxEntries = maxEntries
-    self.maxPixels = maxPixels
+    self.maxBytes = maxBytes
   }
 
   var count: Int { entries.count }
+  /// Bytes of the targets held.
+  var bytes: Int { entries.values.reduce(0) { $0 + $1.target.bytes } }
 
   func contains(_ key: Int) -> Bool { entries[key] != nil }
 
@@ -45,13 +47,13 @@ final class RasterCache {
   @discardableResult
   func endFrame() -> [RenderTarget] {
     var evicted: [RenderTarget] = []
-    var pixels = entries.values.reduce(0) { $0 + $1.target.width * $1.target.height }
-    if entries.count > maxEntries || pixels > maxPixels {
+    var held = bytes
+    if entries.count > maxEntries || held > maxBytes {
       for (key, entry) in entries.sorted(by: { $0.value.lastUsed < $1.value.lastUsed }) {
-        guard entries.count > maxEntries || pixels > maxPixels, entry.lastUsed < frame else {
+        guard entries.count > maxEntries || held > maxBytes, entry.lastUsed < frame else {
           break
         }
-        pixels -= entry.target.width * entry.target.height
+        held -= entry.target.bytes
         evicted.append(entry.target)
         entries[key] = nil
       }

@@ -36,15 +36,19 @@ extension CALayer {
   }
 }
 
-/// The renderer `render(in:)` draws with, made on first use.
+/// The renderer `render(in:)` draws with, made on first use (a renderer
+/// compiles its programs: one per snapshot would cost that every time).
+/// Its caches are its own, within a small budget.
 enum SnapshotRenderer {
   private static let lock = NSLock()
   nonisolated(unsafe) private static var renderer: Renderer?
+  /// The snapshot renderer's cache budget.
+  static let cacheBytes = 64 << 20
 
   static func shared() -> Renderer? {
     lock.lock()
     defer { lock.unlock() }
-    if renderer == nil { renderer = try? Renderer() }
+    if renderer == nil { renderer = try? Renderer(cacheBytes: cacheBytes) }
     return renderer
   }
 }

@@ -10,7 +10,8 @@ extension Renderer {
   /// The most bytes of image textures kept between frames (width × height
   /// × 4, a third more with mipmaps); least recently used textures go
   /// first. One frame's own textures are kept even when they alone exceed
-  /// it. Default 1 GiB.
+  /// it. Default: two thirds of `caches.maxBytes` (1 GiB of the default
+  /// `Limits.maxCacheBytes`).
   public var textureBudgetBytes: Int {
     get { textures.budgetBytes }
     set { textures.budgetBytes = max(0, newValue) }

@@ -12,7 +12,7 @@ extension Renderer {
     layer: CALayer, size: CGSize, scale: CGFloat = 1, background: CGColor? = nil
   ) throws -> RenderedImage {
     Renderer.commit(layer)
-    var builder = FrameBuilder(size: size, scale: scale)
+    var builder = FrameBuilder(size: size, scale: scale, caches: caches)
     let frame = builder.build(root: layer, background: background)
     return try render(frame)
   }

@@ -28,7 +28,7 @@ extension Renderer {
     // The commit (layout, display) runs on the model before the frame is built.
     Renderer.commit(layer)
     let presentation = PresentationTree(root: layer).update(time: time)
-    var builder = FrameBuilder(size: size, scale: scale)
+    var builder = FrameBuilder(size: size, scale: scale, caches: caches)
     builder.time = time
     return try render(builder.build(root: presentation, background: background))
   }

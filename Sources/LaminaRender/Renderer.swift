@@ -69,6 +69,12 @@ public final class Renderer {
   /// when `LAMINA_DUMP_PLAN=1`, the plan is written to standard error.
   public var planObserver: ((FramePlan) -> Void)? = Renderer.defaultPlanObserver
 
+  /// What the renderer keeps across frames, within one byte budget
+  /// (`Limits.maxCacheBytes` unless `init` was given another): the CPU
+  /// caches its frame builders use, and the shares of its GPU caches.
+  /// Its own: another renderer shares none of it.
+  public let caches: RenderCaches
+
   /// Plans frames and runs them on the context's device.
   package let runner: FrameRunner
   package var executor: PlanExecutor { runner.executor }
@@ -105,9 +111,11 @@ public final class Renderer {
   ///     software rasterizer multisampling would cost over three times the
   ///     fill, so it is left out there.
   ///   - maxTileSize: the largest tile side (canvases above it render in tiles).
+  ///   - cacheBytes: the byte budget of everything kept across frames
+  ///     (`caches`).
   public init(
     context: GPUContext? = nil, antialiasing: Antialiasing = .automatic,
-    maxTileSize tile: Int = 4096
+    maxTileSize tile: Int = 4096, cacheBytes: Int = Limits.maxCacheBytes
   ) throws {
     let context = try context ?? GPUContext.shared()
     context.makeCurrent()
@@ -134,8 +142,9 @@ public final class Renderer {
     }
     maxTextureSize = info.maxTextureSize
     maxTileSize = max(16, min(info.maxRenderbufferSize, maxTextureSize, tile))
+    caches = RenderCaches(maxBytes: cacheBytes)
     runner = try FrameRunner(
-      device: context.device, samples: samples, maxTextureSize: maxTextureSize)
+      device: context.device, samples: samples, maxTextureSize: maxTextureSize, caches: caches)
     try context.device.check("renderer setup")
   }
 

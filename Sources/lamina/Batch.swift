@@ -44,8 +44,9 @@ let batchUsage = """
   job leaves no output and the batch goes on. SIGTERM or SIGINT lets the
   running job finish, then stops.
 
-  --memory-budget BYTES  decoded images and GPU textures kept across jobs,
-                         half each, least recently used dropped first
+  --memory-budget BYTES  decoded images and the renderer's caches (textures,
+                         drawn bitmaps, meshes) kept across jobs, half
+                         each, least recently used dropped first
                          (suffixes K, M, G; default 1G)
   --output-root DIR      every job's output must lie in DIR (by the rule scenes
                          read by: no absolute path elsewhere, no '..' or links

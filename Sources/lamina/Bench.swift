@@ -81,7 +81,8 @@ func runBench(_ arguments: [String]) -> Int32 {
       return wrapped < 0 ? wrapped + lottie.duration : wrapped
     }
 
-    var sceneFrames = SceneFrames(scene: scene, scale: nil, pixelSize: pixelSize)
+    var sceneFrames = SceneFrames(
+      scene: scene, scale: nil, pixelSize: pixelSize, caches: renderer.caches)
     var update: [Double] = []
     var building: [Double] = []
     var cpu: [Double] = []
@@ -236,11 +237,25 @@ struct BenchReport {
       per frame: \(f(mean(drawCalls))) draw calls, \(f(mean(uploads))) uploads, \(f(mean(offscreenPasses))) offscreen passes, \(f(mean(passes))) passes in all, \(f(mean(stateChanges))) state changes
       depth sort: \(f(Self.percentile(depthSortMs, 50))) ms median for \(f(mean(depthSortPieces))) pieces (part of cpu)
       peak memory \(f(peakMemoryMB)) MiB
+      caches \(f(Double(renderer.cacheReport.bytes) / 1048576)) of \(f(Double(renderer.caches.maxBytes) / 1048576)) MiB
       """
         + (lottie.map {
           "\nlottie: frames \(Scene.seconds($0.inPoint))..\(Scene.seconds($0.outPoint)) at \(Scene.seconds($0.frameRate)) fps, looped"
             + ($0.fit.map { " (fitted: scale \(f($0[0])), offset \(f($0[1])), \(f($0[2])))" } ?? "")
         } ?? "")
+  }
+
+  /// The renderer's caches after the last frame, against their budget.
+  var cachesJSON: [String: Any] {
+    let report = renderer.cacheReport
+    return [
+      "maxBytes": report.maxBytes, "bytes": report.bytes, "evictions": report.evictions,
+      "cpuBudgetBytes": report.cpuBudgetBytes, "textureBudgetBytes": report.textureBudgetBytes,
+      "drawnContentBytes": report.cpu.drawnBytes, "pathGeometryBytes": report.cpu.pathBytes,
+      "tileBytes": report.cpu.tileBytes, "glyphAtlasBytes": report.cpu.glyphBytes,
+      "textureBytes": report.textureBytes, "rasterBytes": report.rasterBytes,
+      "maskBytes": report.maskBytes, "pathBufferBytes": report.pathBufferBytes,
+    ]
   }
 
   func json() -> String {
@@ -279,6 +294,7 @@ struct BenchReport {
         "median": Self.percentile(depthSortMs, 50), "p95": Self.percentile(depthSortMs, 95),
       ],
       "depthSortPiecesPerFrame": mean(depthSortPieces),
+      "caches": cachesJSON,
     ].merging(
       lottie.map { loop -> [String: Any] in
         var fields: [String: Any] = [

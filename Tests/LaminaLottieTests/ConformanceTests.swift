@@ -82,9 +82,6 @@ final class ConformanceTests: XCTestCase {
     let only = ProcessInfo.processInfo.environment["LOTTIE_ONLY"]
     var passed = 0
     var report: [String] = []
-    // Every tree stays alive to the end, so that no layer's identity is
-    // reused by a later one (the renderer caches gradient ramps by layer).
-    var keep: [LottieAnimation] = []
     for entry in entries {
       if let only, !entry.reference.contains(only) { continue }
       let name = (entry.reference as NSString).lastPathComponent
@@ -92,7 +89,6 @@ final class ConformanceTests: XCTestCase {
       var why = ""
       do {
         let animation = try LottieAnimation(contentsOf: folder.appendingPathComponent(entry.lottie))
-        keep.append(animation)
         // The tree meets the layer model's own limits, as the command checks them.
         try animation.makeScene().checkLimits(animation.rootLayer, time: animation.time(ofFrame: entry.frame))
         let image = try renderer.render(
@@ -125,7 +121,6 @@ final class ConformanceTests: XCTestCase {
       }
     }
     print(report.joined(separator: "\n"))
-    _ = keep
     print("Lottie conformance: \(passed) of \(report.count) pass")
     if only == nil { XCTAssertGreaterThanOrEqual(passed, 130) }
   }

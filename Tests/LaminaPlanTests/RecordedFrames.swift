@@ -33,14 +33,16 @@ final class RecordedRun {
 
   init(_ name: String, device: RecordingDevice = RecordingDevice()) throws {
     let url = Self.packageRoot.appendingPathComponent("Benchmarks/scenes/\(name).json")
-    GlyphAtlas.shared.startOver()
+    // Caches of its own (the glyph atlas included), as a fresh renderer's:
+    // counts do not depend on what ran before.
+    let caches = RenderCaches()
     self.device = device
-    runner = try FrameRunner(device: device, samples: 1, maxTextureSize: 16384)
+    runner = try FrameRunner(device: device, samples: 1, maxTextureSize: 16384, caches: caches)
     scene = try SceneLoader.load(contentsOf: url, maxImageDimension: 16384)
     presentation = PresentationTree(root: scene.root)
     builder = FrameBuilder(
       size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
-      scale: scene.canvas.scale)
+      scale: scene.canvas.scale, caches: caches)
   }
 
   /// Builds, plans and runs the next frame; returns it.

@@ -30,15 +30,15 @@ final class BenchmarkCountTests: XCTestCase {
     init(_ name: String) throws {
       let url = DistributedTests.packageRoot.appendingPathComponent(
         "Benchmarks/scenes/\(name).json")
-      // The glyph atlas is the process's: start from an empty one, whatever
-      // earlier tests drew, so that counts do not depend on the test order.
-      GlyphAtlas.shared.startOver()
+      // A renderer of its own: its caches (the glyph atlas included) start
+      // empty, whatever earlier tests drew, so counts do not depend on the
+      // test order.
       renderer = try Renderer()
       scene = try SceneLoader.load(contentsOf: url, maxImageDimension: renderer.maxTextureSize)
       presentation = PresentationTree(root: scene.root)
       builder = FrameBuilder(
         size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
-        scale: scene.canvas.scale)
+        scale: scene.canvas.scale, caches: renderer.caches)
     }
 
     /// Builds the next frame (the first at 10 s, after 3 earlier ones).

@@ -14,8 +14,9 @@ import XCTest
 /// takes what the GPU path renderer cannot), cached, shown as images.
 final class DrawnContentTests: XCTestCase {
   /// A frame of `root` with shape layers drawn by Cairo.
-  private func cairoFrame(_ root: CALayer, size: CGSize) -> DrawList {
-    var builder = FrameBuilder(size: size, scale: 1)
+  private func cairoFrame(_ root: CALayer, size: CGSize) throws -> DrawList {
+    var builder = try FrameBuilder(
+      size: size, scale: 1, caches: RenderTestSupport.renderer().caches)
     builder.drawsShapesOnGPU = false
     return builder.build(root: root, background: nil)
   }
@@ -63,11 +64,10 @@ final class DrawnContentTests: XCTestCase {
     mask.frame = masked.bounds
     masked.mask = mask
     root.addSublayer(masked)
-    let before = DrawnContentCache.shared.rasterizations
     var builder = FrameBuilder(size: root.bounds.size, scale: 1)
     builder.drawsShapesOnGPU = false
     let frame = builder.build(root: root, background: .white)
-    XCTAssertEqual(DrawnContentCache.shared.rasterizations, before + 2, "the twins and the mask")
+    XCTAssertEqual(builder.caches.drawn.rasterizations, 2, "the twins and the mask")
     var images = 0
     func check(_ commands: [DrawCommand]) {
       for command in commands {
@@ -105,13 +105,13 @@ final class DrawnContentTests: XCTestCase {
     root.addSublayer(b)
     let size = CGSize(width: 100, height: 100)
     _ = try renderer.render(cairoFrame(root, size: size))
-    let first = DrawnContentCache.shared.rasterizations
+    let first = renderer.caches.drawn.rasterizations
     _ = try renderer.render(cairoFrame(root, size: size))
-    XCTAssertEqual(DrawnContentCache.shared.rasterizations, first)
+    XCTAssertEqual(renderer.caches.drawn.rasterizations, first)
     XCTAssertEqual(renderer.counters.textureUploads, 0)
     a.strokeEnd = 0.5
     _ = try renderer.render(cairoFrame(root, size: size))
-    XCTAssertEqual(DrawnContentCache.shared.rasterizations, first + 1)
+    XCTAssertEqual(renderer.caches.drawn.rasterizations, first + 1)
     XCTAssertEqual(renderer.counters.textureUploads, 1)
     XCTAssertEqual(renderer.counters.drawCalls, 1)
   }
@@ -214,19 +214,18 @@ final class DrawnContentTests: XCTestCase {
   /// Text layers share the glyph atlas: all their glyphs draw in one call,
   /// and a new string made of known glyphs rasterizes nothing new.
   func testTextLayersShareTheGlyphAtlas() throws {
-    // The atlas is the process's: earlier tests' glyphs could fill pages.
-    GlyphAtlas.shared.startOver()
-    let renderer = try RenderTestSupport.renderer()
+    // A renderer of its own: an empty atlas, whatever earlier tests drew.
+    let renderer = try Renderer()
     let root = scene(textLayer("atlas shared", y: 0), size: 200)
     let second = textLayer("by both layers", y: 30)
     root.addSublayer(second)
     let size = CGSize(width: 200, height: 200)
     _ = try renderer.render(layer: root, size: size)
     XCTAssertEqual(renderer.counters.drawCalls, 1)
-    let glyphs = GlyphAtlas.shared.rasterizedGlyphs
+    let glyphs = renderer.caches.glyphs.rasterizedGlyphs
     second.string = "shared atlas"  // the same letters again
     _ = try renderer.render(layer: root, size: size)
-    XCTAssertEqual(GlyphAtlas.shared.rasterizedGlyphs, glyphs)
+    XCTAssertEqual(renderer.caches.glyphs.rasterizedGlyphs, glyphs)
     XCTAssertEqual(renderer.counters.textureUploads, 0)
     XCTAssertEqual(renderer.counters.drawCalls, 1)
   }

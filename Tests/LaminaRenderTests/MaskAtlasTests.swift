@@ -41,7 +41,7 @@ final class MaskAtlasTests: XCTestCase {
     func frame(_ time: Double) -> DrawList {
       var builder = FrameBuilder(
         size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height),
-        scale: loaded.canvas.scale)
+        scale: loaded.canvas.scale, caches: renderer.caches)
       builder.time = time
       let root = PresentationTree(root: loaded.root).update(time: time)
       return builder.build(root: root, background: loaded.canvas.background)

@@ -353,7 +353,7 @@ final class PathGeometryTests: XCTestCase {
   /// and trims are not in the key); a scale in another octave flattens
   /// again, a new join makes a new stroke mesh.
   func testMeshesAreBuiltOncePerPathStyleAndOctave() throws {
-    let cache = PathGeometryCache()
+    let cache = PathGeometryCache(budget: CacheBudget(limit: 1 << 20))
     let shape = try path("M 3 7 C 40 -9 80 60 97 31 L 50 90 Z")
     func build(scale: CGFloat, join: CAShapeLayerLineJoin = .miter) throws {
       let level = PathFlattening.level(forScale: scale)

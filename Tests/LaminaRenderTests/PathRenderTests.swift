@@ -25,13 +25,13 @@ final class PathRenderTests: XCTestCase {
     let renderer = try RenderTestSupport.renderer()
     let scene = benchmarkScenes.appendingPathComponent("shapes.json")
     let first = try RenderTestSupport.render(scene, time: 0.1)
-    let builds = PathGeometryCache.shared.builds
+    let builds = renderer.caches.paths.builds
     var previous = first.straightPixels
     for time in [0.4, 0.7, 1.0] {
       let image = try RenderTestSupport.render(scene, time: time)
       XCTAssertEqual(renderer.counters.textureUploads, 0, "t=\(time)")
       XCTAssertEqual(renderer.counters.geometryUploads, 0, "t=\(time)")
-      XCTAssertEqual(PathGeometryCache.shared.builds, builds, "t=\(time): no mesh rebuilt")
+      XCTAssertEqual(renderer.caches.paths.builds, builds, "t=\(time): no mesh rebuilt")
       // 150 layers, each a fill and a stroke: batched into a few dozen draws.
       XCTAssertLessThan(renderer.counters.drawCalls, 100, "t=\(time)")
       let pixels = image.straightPixels

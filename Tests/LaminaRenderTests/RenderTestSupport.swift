@@ -72,9 +72,9 @@ enum RenderTestSupport {
     -> RenderedImage
   {
     let loaded = try SceneLoader.load(contentsOf: scene)
-    var builder = FrameBuilder(
+    var builder = try FrameBuilder(
       size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height),
-      scale: loaded.canvas.scale)
+      scale: loaded.canvas.scale, caches: renderer().caches)
     builder.time = time
     builder.drawsShapesOnGPU = shapesOnGPU
     loaded.root.layoutIfNeeded()
@@ -93,9 +93,9 @@ enum RenderTestSupport {
     let placement = DisplayPlacement(
       sceneWidth: Double(scene.canvas.width), sceneHeight: Double(scene.canvas.height),
       panelWidth: width, panelHeight: height, rotation: rotation)
-    var builder = FrameBuilder(
+    var builder = try FrameBuilder(
       size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
-      scale: CGFloat(placement.scale))
+      scale: CGFloat(placement.scale), caches: renderer().caches)
     builder.time = time
     scene.root.layoutIfNeeded()
     let frame = builder.build(

@@ -365,16 +365,19 @@ final class RetainedFrameTests: XCTestCase {
     for seed in 1...40 {
       var random = SeededRandom(seed: UInt64(seed))
       let scene = RandomLayerTree(random: &random)
-      var builder = FrameBuilder(size: scene.size, scale: 1)
+      // One renderer's caches for the three builders, as a renderer's
+      // frames share them.
+      let caches = RenderCaches()
+      var builder = FrameBuilder(size: scene.size, scale: 1, caches: caches)
       var previous: (retained: DrawList, fresh: DrawList)?
       for step in 0..<12 {
         // A first frame of the tree draws its new glyphs and shapes, so
         // that both builders below find the caches the same.
-        var primer = FrameBuilder(size: scene.size, scale: 1)
+        var primer = FrameBuilder(size: scene.size, scale: 1, caches: caches)
         _ = primer.build(root: scene.root, background: .white)
         builder.time = Double(step) / 10
         let frame = builder.build(root: scene.root, background: .white)
-        var fresh = FrameBuilder(size: scene.size, scale: 1)
+        var fresh = FrameBuilder(size: scene.size, scale: 1, caches: caches)
         fresh.time = builder.time
         let expected = fresh.build(root: scene.root, background: .white)
         if let difference = DrawListComparison.difference(frame, expected) {

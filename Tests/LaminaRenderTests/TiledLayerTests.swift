@@ -50,10 +50,11 @@ final class TiledLayerTests: XCTestCase {
 
   func testTilesShowTheDrawnContentWhereItBelongs() throws {
     let (root, _) = scene(scale: 1, offset: CGPoint(x: 12_340, y: 5_020))
-    let before = TileCache.shared.drawnTiles
-    let image = try RenderTestSupport.renderer().render(layer: root, size: root.bounds.size)
+    let renderer = try RenderTestSupport.renderer()
+    let before = renderer.caches.tiles.drawnTiles
+    let image = try renderer.render(layer: root, size: root.bounds.size)
     // 200×150 points from (12340, 5020): at most 2×2 tiles of 256 pixels.
-    XCTAssertLessThanOrEqual(TileCache.shared.drawnTiles - before, 4)
+    XCTAssertLessThanOrEqual(renderer.caches.tiles.drawnTiles - before, 4)
     for (x, y) in [(10, 10), (150, 20), (70, 120)] {
       let c = (12_340 + x) / 100, r = (5_020 + y) / 100
       let expected = Board.color(c, r)
@@ -94,7 +95,7 @@ final class TiledLayerTests: XCTestCase {
         scale: 1, offset: CGPoint(x: CGFloat(step) * 495, y: CGFloat(step) * 300))
       _ = try renderer.render(layer: root, size: root.bounds.size)
     }
-    XCTAssertLessThanOrEqual(TileCache.shared.pixels, TileCache.shared.maxPixels)
+    XCTAssertLessThanOrEqual(renderer.caches.budget.bytes, renderer.caches.cpuBytes)
     // A 20,000-point square at one pixel per point would be 1.6 GB of RGBA;
     // panned across it, the process grows by at most the tile budget and
     // some slack.

@@ -7,36 +7,34 @@ import Lamina
 /// of on-screen scale). Line width, caps, dashes, `strokeStart` and
 /// `strokeEnd` are not in it: they are evaluated on the GPU, so animating
 /// them builds nothing. Keyed by content rather than by layer, so that the
-/// presentation copies animations make hit the same entries.
-final class PathGeometryCache: @unchecked Sendable {
+/// presentation copies animations make hit the same entries. One of a
+/// renderer's `RenderCaches`, within their CPU budget.
+final class PathGeometryCache: Sendable {
   enum Key: Hashable {
     case fill(CGPath, evenOdd: Bool, level: Int)
     case stroke(CGPath, join: CAShapeLayerLineJoin, miterLimit: Double, level: Int)
   }
 
-  private enum Value {
+  enum Value {
     case mesh(PathMesh)
     /// The path is beyond the GPU path's budget (Cairo draws it).
     case refused
   }
 
-  private struct Entry {
-    var value: Value
-    var lastUsedFrame: Int
+  /// The meshes, and the paths refused.
+  let entries: LRUCache<Key, Value>
+
+  init(budget: CacheBudget) {
+    entries = LRUCache(budget: budget) { value in
+      if case .mesh(let mesh) = value { return mesh.byteCount }
+      return 0
+    }
   }
 
-  static let shared = PathGeometryCache()
-  /// Frames an unused mesh is kept.
-  static let retainFrames = 120
-  /// Bytes of meshes kept at most; the least recently used go first.
-  static let byteLimit = 128 << 20
+  /// Meshes built since the cache was made (tests count them).
+  var builds: Int { entries.insertions }
 
-  private let lock = NSLock()
-  private var entries: [Key: Entry] = [:]
-  private var frame = 0
-  private var bytes = 0
-  /// Meshes built since the process started (tests count them).
-  private(set) var builds = 0
+  var count: Int { entries.count }
 
   /// The fill mesh of `path` (nil when it is beyond the budget).
   func fill(_ path: CGPath, evenOdd: Bool, level: Int) -> FillMesh? {
@@ -67,43 +65,8 @@ final class PathGeometryCache: @unchecked Sendable {
   }
 
   private func mesh(_ key: Key, build: () -> PathMesh?) -> PathMesh? {
-    lock.lock()
-    if var entry = entries[key] {
-      entry.lastUsedFrame = frame
-      entries[key] = entry
-      lock.unlock()
-      if case .mesh(let mesh) = entry.value { return mesh }
-      return nil
-    }
-    lock.unlock()
-    let built = build()
-    lock.lock()
-    defer { lock.unlock() }
-    builds += 1
-    entries[key] = Entry(value: built.map { .mesh($0) } ?? .refused, lastUsedFrame: frame)
-    bytes += built?.byteCount ?? 0
-    if bytes > Self.byteLimit { evict { $0.lastUsedFrame < frame } }
-    return built
-  }
-
-  /// Called once per frame built: drops meshes unused for `retainFrames`.
-  func beginFrame() {
-    lock.lock()
-    defer { lock.unlock() }
-    frame += 1
-    if frame % 30 == 0 { evict { frame - $0.lastUsedFrame > Self.retainFrames } }
-  }
-
-  var count: Int {
-    lock.lock()
-    defer { lock.unlock() }
-    return entries.count
-  }
-
-  private func evict(_ stale: (Entry) -> Bool) {
-    for (key, entry) in entries where stale(entry) {
-      if case .mesh(let mesh) = entry.value { bytes -= mesh.byteCount }
-      entries[key] = nil
-    }
+    let value = entries.value(forKey: key) { build().map { .mesh($0) } ?? .refused }
+    if case .mesh(let mesh) = value { return mesh }
+    return nil
   }
 }

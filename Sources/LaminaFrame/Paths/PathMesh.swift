@@ -60,6 +60,9 @@ enum StrokePiece: Float {
 /// Geometry of one path, built once and drawn in any frame at any scale in
 /// its octave: the vertices and triangles the GPU keeps in a buffer.
 package protocol PathMesh: AnyObject {
+  /// A number no other mesh has had (`Serials`): what signatures and
+  /// caches that outlive a frame name the mesh by, never its address.
+  var serial: UInt64 { get }
   /// Bytes of vertices and indices (for the cache's budget).
   var byteCount: Int { get }
   var indices: [UInt32] { get }
@@ -80,6 +83,7 @@ package final class FillMesh: PathMesh {
     case interior
   }
 
+  package let serial = Serials.next()
   let vertices: [FillVertex]
   package let indices: [UInt32]
   /// Each group's range of `indices`, in `Group` order.
@@ -113,6 +117,7 @@ package final class StrokeMesh: PathMesh {
     case segments, cornerSegments, roundJoins, bevelJoins, dots
   }
 
+  package let serial = Serials.next()
   let vertices: [StrokeVertex]
   package let indices: [UInt32]
   /// Each group's range of `indices`, in `Group` order.
