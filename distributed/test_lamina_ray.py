@@ -27,7 +27,7 @@ import lamina_ray  # noqa: E402
 LAMINA = os.path.abspath(os.environ.get("LAMINA", os.path.join(ROOT, ".build/debug/lamina")))
 SCENE = os.path.join(ROOT, "Tests/LaminaRenderTests/Fixtures/batch/show.json")
 # A Lottie document: frames 10..70 at 30 fps, 200x100.
-LOTTIE = os.path.join(ROOT, "Tests/LaminaRenderTests/Fixtures/lottie/timing.json")
+LOTTIE = os.path.join(ROOT, "Tests/LaminaLottieTests/Fixtures/lottie/timing.json")
 
 
 def lamina(*arguments):

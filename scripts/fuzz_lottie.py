@@ -5,7 +5,7 @@ Three sources, chosen per input by its seed:
 
 - mutations of real documents: the conformance documents
   (../shared/lottie/conformance/data/**.json, read in place, never copied)
-  and the test fixtures (Tests/LaminaRenderTests/Fixtures/lottie), with a few
+  and the test fixtures (Tests/LaminaLottieTests/Fixtures/lottie), with a few
   structure-aware mutations each (types swapped, extreme numbers, keys
   removed, arrays grown, keyframes multiplied, expressions added);
 - synthetic hostile documents: deep precomp nesting, a precomp that
@@ -34,7 +34,7 @@ import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFORMANCE = os.path.join(ROOT, "..", "shared", "lottie", "conformance", "data")
-FIXTURES = os.path.join(ROOT, "Tests", "LaminaRenderTests", "Fixtures", "lottie")
+FIXTURES = os.path.join(ROOT, "Tests", "LaminaLottieTests", "Fixtures", "lottie")
 # Keys the shrinker keeps: without them a document is not Lottie any more.
 TOP_KEYS = ("v", "fr", "ip", "op", "w", "h", "layers")
 

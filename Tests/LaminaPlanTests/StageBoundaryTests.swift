@@ -139,3 +139,33 @@ final class StageBoundaryTests: XCTestCase {
       found, [], "GL, EGL or GBM outside Sources/LaminaGL:\n" + found.joined(separator: "\n"))
   }
 }
+
+/// One concept per file where the issue asked for it: no file of the plan
+/// stage or of the animation model holds more than one public type.
+final class OnePublicTypePerFileTests: XCTestCase {
+  func testPlanAndAnimationFilesHoldOnePublicTypeEach() throws {
+    let sources = StageBoundaryTests.root.appendingPathComponent("Sources")
+    let manager = FileManager.default
+    var files = try manager.contentsOfDirectory(atPath: sources.appendingPathComponent("LaminaPlan").path)
+      .map { "LaminaPlan/" + $0 }
+    let animation = try NSRegularExpression(
+      pattern: #"^CA\w*(Animation|Transition|MediaTiming|ValueFunction|Transaction|Action)\w*(\+\w+)?\.swift$"#)
+    for name in try manager.contentsOfDirectory(atPath: sources.appendingPathComponent("Lamina").path)
+    where animation.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil
+      || ["LayerValue.swift", "AnimationEvaluator.swift", "PresentationTree.swift"].contains(name)
+    {
+      files.append("Lamina/" + name)
+    }
+    XCTAssertGreaterThan(files.count, 40, "the plan and animation files were found")
+    let declaration = try NSRegularExpression(
+      pattern: #"^(?:@\w+\s+)*(?:public|open)\s+(?:final\s+)?(?:class|struct|enum|protocol|typealias|actor)\s+\w+"#,
+      options: .anchorsMatchLines)
+    var crowded: [String] = []
+    for file in files where file.hasSuffix(".swift") {
+      let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+      let count = declaration.numberOfMatches(in: text, range: NSRange(text.startIndex..., in: text))
+      if count > 1 { crowded.append("\(file): \(count) public types") }
+    }
+    XCTAssertEqual(crowded, [], crowded.joined(separator: "\n"))
+  }
+}
