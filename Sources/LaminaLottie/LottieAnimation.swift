@@ -121,7 +121,7 @@ public final class LottieAnimation {
     layer.bounds = CGRect(x: 0, y: 0, width: w, height: h)
     layer.position = .zero
     layer.timeOffset = ip / fr
-    for l in try builder.composition(try root.required("layers"), depth: 0, chain: []) {
+    for l in try builder.composition(try root.required("layers"), depth: 0, chain: [], end: op) {
       layer.addSublayer(l)
     }
     rootLayer = layer

@@ -24,6 +24,8 @@ final class Builder {
   var sampledPathElements = 0
   var shapeLayers = 0
   var styledPaths = 0
+  /// Fills and strokes made with a blend mode (their layer is isolated).
+  var blendedShapeItems = 0
   /// Fonts of `fonts.list` by name.
   var fonts: [String: (family: String, style: String)] = [:]
 
@@ -327,8 +329,10 @@ final class Builder {
     animate(layer, p, LayerKey.opacity.rawValue, timeline) { min(max($0[0] / 100, 0), 1) }
   }
 
-  /// Visible on [ip, op) of the composition's frames: hidden outside.
-  func applyVisibility(_ layer: CALayer, ip: Double, op: Double, compFrameRate fr: Double) {
+  /// Visible on [ip, op) of the composition's frames: hidden outside; on
+  /// [ip, op] when `throughOutPoint` (a layer that lasts to the end of its
+  /// composition, shown at the last instant as lottie-ios does).
+  func applyVisibility(_ layer: CALayer, ip: Double, op: Double, compFrameRate fr: Double, throughOutPoint: Bool = false) {
     let epsilon = 1e-4
     layer.isHidden = true
     guard op > ip else { return }
@@ -337,7 +341,7 @@ final class Builder {
     a.keyTimes = [0, 1]
     a.calculationMode = .discrete
     a.beginTime = (ip - epsilon) / fr
-    a.duration = (op - ip) / fr
+    a.duration = (op - ip + (throughOutPoint ? 2 * epsilon : 0)) / fr
     a.fillMode = .forwards
     a.isRemovedOnCompletion = false
     layer.add(a, forKey: "lottie.visibility")

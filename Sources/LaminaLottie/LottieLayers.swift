@@ -25,7 +25,11 @@ extension Builder {
 
   /// The layers of a composition, bottom first, each a tree in the
   /// composition's time (seconds = frame / fr).
-  func composition(_ layersNode: Node, depth: Int, chain: [String]) throws -> [CALayer] {
+  /// `end` is the frame (of this composition) at which what holds it ends:
+  /// a layer whose out-point reaches it stays visible at that frame, as
+  /// lottie-ios shows layers that end at `op` at `op` (the last frame of a
+  /// document is on screen at its duration, not an empty canvas).
+  func composition(_ layersNode: Node, depth: Int, chain: [String], end: Double? = nil) throws -> [CALayer] {
     let nodes = try layersNode.array()
     var infos: [LayerInfo] = []
     for (i, n) in nodes.enumerated() {
@@ -37,8 +41,10 @@ extension Builder {
       for (key, v) in [("ip", ip), ("op", op), ("st", st)] where !(v.isFinite && abs(v) <= Limits.maxMagnitude) {
         throw n.child(key)!.invalid("\(v) is out of range")
       }
-      guard sr.isFinite, sr > 0, sr <= 1e6 else {
-        throw (n.child("sr") ?? n).invalid("time stretch \(sr) must be positive")
+      // A negative stretch is After Effects' time reverse (the inner
+      // composition runs backwards from `st`, as lottie-web reads it).
+      guard sr.isFinite, abs(sr) >= 1e-6, abs(sr) <= 1e6 else {
+        throw (n.child("sr") ?? n).invalid("time stretch \(sr) must not be zero (at least 1e-06 and at most 1e+06 in magnitude)")
       }
       infos.append(
         LayerInfo(
@@ -56,7 +62,8 @@ extension Builder {
       if info.isMatteSource || info.hidden { continue }
       layerCount += 1
       try limit(info.node, "layers once precompositions are expanded", layerCount, limits.maxLayers, "maxLayers")
-      guard var tree = try layerTree(info, byInd, depth: depth, chain: chain) else { continue }
+      let reachesEnd = end.map { info.op >= $0 - 1e-9 } ?? false
+      guard var tree = try layerTree(info, byInd, depth: depth, chain: chain, reachesEnd: reachesEnd) else { continue }
       if info.matteMode != 0 {
         var source: LayerInfo?
         if let tp = info.matteParent {
@@ -87,10 +94,10 @@ extension Builder {
   }
 
   /// A layer with its parents' transforms around it, hidden outside [ip, op).
-  func layerTree(_ info: LayerInfo, _ byInd: [Int: LayerInfo], depth: Int, chain: [String]) throws
-    -> CALayer?
-  {
-    guard let content = try layer(info, depth: depth, chain: chain) else { return nil }
+  func layerTree(
+    _ info: LayerInfo, _ byInd: [Int: LayerInfo], depth: Int, chain: [String], reachesEnd: Bool = false
+  ) throws -> CALayer? {
+    guard let content = try layer(info, depth: depth, chain: chain, reachesEnd: reachesEnd) else { return nil }
     var tree = content
     var parentInd = info.parent
     var seen: Set<Int> = info.ind.map { [$0] } ?? []
@@ -102,7 +109,9 @@ extension Builder {
       guard seen.insert(p).inserted else {
         throw (info.node.child("parent") ?? info.node).invalid("parenting loops back to layer \(p)")
       }
-      let t = try transform(parent.node.child("ks"), layer3D: parent.is3D)
+      var t = try transform(parent.node.child("ks"), layer3D: parent.is3D)
+      // An auto-oriented parent (a null along a path) turns its children too.
+      t.autoOrient = parent.node.bool("ao")
       let outer = CALayer()
       let inner = CALayer()
       outer.name = "parent \(p)"
@@ -119,12 +128,12 @@ extension Builder {
       wrapper.addSublayer(tree)
       tree = wrapper
     }
-    applyVisibility(tree, ip: info.ip, op: info.op, compFrameRate: frameRate)
+    applyVisibility(tree, ip: info.ip, op: info.op, compFrameRate: frameRate, throughOutPoint: reachesEnd)
     return tree
   }
 
   /// One layer: transform (outer), anchor and opacity (inner), masks and content.
-  func layer(_ info: LayerInfo, depth: Int, chain: [String]) throws -> CALayer? {
+  func layer(_ info: LayerInfo, depth: Int, chain: [String], reachesEnd: Bool = false) throws -> CALayer? {
     let n = info.node
     // A layer's own keyframes are in its composition's time: its start time
     // `st` sets only a precomposition's content time (as lottie-web reads
@@ -145,7 +154,7 @@ extension Builder {
     if n.has("tm"), info.type != 0 { report("time remapping on a non-precomp layer", n.path + ".tm") }
     switch info.type {
     case 0:
-      try precomp(info, into: inner, depth: depth, chain: chain)
+      try precomp(info, into: inner, depth: depth, chain: chain, reachesEnd: reachesEnd)
     case 1:
       let solid = CALayer()
       solid.anchorPoint = .zero
@@ -161,10 +170,18 @@ extension Builder {
       break
     case 4:
       let shapes = try n.required("shapes")
+      let blendedBefore = blendedShapeItems
       let group = try shapeGroup(
         items: try shapes.array(), itemsPath: shapes.path, timeline: timeline, inheritedStyles: [],
         inheritedModifiers: [], repeats: 1)
-      for l in group { inner.addSublayer(l) }
+      if blendedShapeItems > blendedBefore {
+        // A shape item's blend mode blends with what its layer drew below
+        // it, not with the layers below (After Effects, lottie-web and
+        // rlottie): the layer's shapes are drawn as one isolated group.
+        inner.addSublayer(isolatedGroup(group))
+      } else {
+        for l in group { inner.addSublayer(l) }
+      }
     case 5:
       if let text = try textLayer(n, timeline) { inner.addSublayer(text) }
     default:
@@ -181,6 +198,24 @@ extension Builder {
       }
     }
     return outer
+  }
+
+  /// `layers` in a holder drawn offscreen on its own (transparent)
+  /// backdrop: masked by a layer that covers everything, so that blend
+  /// modes inside blend with what the holder holds only.
+  func isolatedGroup(_ layers: [CALayer]) -> CALayer {
+    let holder = CALayer()
+    holder.name = "blend group"
+    for l in layers { holder.addSublayer(l) }
+    let big = max(width, height) * 10 + 10000
+    let everything = CALayer()
+    everything.name = "blend group extent"
+    everything.anchorPoint = .zero
+    everything.bounds = CGRect(x: 0, y: 0, width: 2 * big, height: 2 * big)
+    everything.position = CGPoint(x: -big, y: -big)
+    everything.backgroundColor = .black
+    holder.mask = everything
+    return holder
   }
 
   func hexColor(_ s: String) -> CGColor {
@@ -221,7 +256,7 @@ extension Builder {
     return total
   }
 
-  func precomp(_ info: LayerInfo, into inner: CALayer, depth: Int, chain: [String]) throws {
+  func precomp(_ info: LayerInfo, into inner: CALayer, depth: Int, chain: [String], reachesEnd: Bool = false) throws {
     let n = info.node
     let a = try asset(n)
     let id = try a.required("id").string()
@@ -274,7 +309,16 @@ extension Builder {
       time.speed = Float(1 / info.sr)
     }
     container.addSublayer(time)
-    for l in try composition(layers, depth: depth + 1, chain: chain + [id]) { time.addSublayer(l) }
+    // The inner frame at this layer's out-point, when the layer is shown there.
+    var innerEnd: Double?
+    if reachesEnd {
+      if let tmNode = n.child("tm") {
+        innerEnd = try property(tmNode, [0]).scalar(at: info.op) * frameRate
+      } else if info.sr > 0 {
+        innerEnd = (info.op - info.st) / info.sr
+      }
+    }
+    for l in try composition(layers, depth: depth + 1, chain: chain + [id], end: innerEnd) { time.addSublayer(l) }
     inner.addSublayer(container)
   }
 

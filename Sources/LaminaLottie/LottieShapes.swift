@@ -442,6 +442,7 @@ extension Builder {
     }
     applyOpacity(style.opacity, layer, timeline)
     blendMode(style.blend, layer, style.node.path + ".bm")
+    if layer.compositingFilter != nil { blendedShapeItems += 1 }
     try geometry(style, sources, shape, timeline)
     return layer
   }

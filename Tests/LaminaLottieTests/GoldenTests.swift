@@ -68,4 +68,58 @@ final class GoldenTests: XCTestCase {
   func testEffectsAndBlendModes() throws { try check("effects", frames: [0]) }
 
   func testSuccessAnimation() throws { try check("success", frames: [0, 10, 20, 30, 50]) }
+
+  // MARK: Bugs found on real files (issue 33)
+
+  /// A fill's blend mode (10, difference: the blue rect) and a stroke's
+  /// (11, exclusion: the black ring) blend with what their layer drew below
+  /// them only, not with the green layer under it (After Effects,
+  /// lottie-web and rlottie): blue over red is magenta, blue over nothing
+  /// of its layer stays blue, the black ring stays black over the green.
+  func testShapeBlendModeBlendsWithinItsLayer() throws {
+    try check("shape-blend", frames: [0])
+    let image = try Self.render("shape-blend", frame: 0)
+    // Points, at scale 2: blue over red; blue beside it; the ring's top.
+    XCTAssertEqual(Self.pixel(image, 50, 50), [255, 0, 255, 255])
+    XCTAssertEqual(Self.pixel(image, 90, 50), [0, 0, 255, 255])
+    XCTAssertEqual(Self.pixel(image, 50, 7), [0, 0, 0, 255])
+  }
+
+  /// A child of an auto-oriented null (`ao: 1`) turns with it: the arrow
+  /// points along the null's motion (up and right, then down and right),
+  /// as both peers draw it.
+  func testAutoOrientedParentTurnsItsChildren() throws {
+    try check("auto-orient-parent", frames: [10, 30, 50])
+  }
+
+  /// A negative time stretch (`sr: -1`, After Effects' time reverse): the
+  /// precomposition's content runs backwards from its start time (60): the
+  /// square is at the right at frame 0, in the middle at 30, near the left
+  /// at 50 (inner frame (f − st) / sr, as lottie-web).
+  func testNegativeTimeStretchReversesTime() throws {
+    try check("time-reverse", frames: [0, 30, 50])
+  }
+
+  /// At the document's end (`--time` of (op − ip) / fr, frame 82 of 82)
+  /// the layers that last to `op` (the blue square, the precomposition's
+  /// green square) show their last frame, as lottie-ios keeps layers that
+  /// end at `op` visible at `op`; the red bar (out-point 60) does not.
+  func testLastFrameShowsAtTheOutPoint() throws {
+    try check("out-point", frames: [81, 82])
+  }
+
+  static func render(_ name: String, frame: Double) throws -> RenderedImage {
+    let renderer = try Self.renderer ?? Renderer()
+    Self.renderer = renderer
+    let a = try LottieAnimation(contentsOf: fixtures.appendingPathComponent("\(name).json"))
+    return try renderer.render(
+      layer: a.rootLayer, size: CGSize(width: a.width, height: a.height), scale: 2,
+      time: a.time(ofFrame: frame))
+  }
+
+  /// The straight RGBA of the pixel under point (x, y) of an image rendered at scale 2.
+  static func pixel(_ image: RenderedImage, _ x: Int, _ y: Int) -> [UInt8] {
+    let i = ((2 * y + 1) * image.width + 2 * x + 1) * 4
+    return Array(image.straightPixels[i..<i + 4])
+  }
 }

@@ -235,7 +235,7 @@ final class LottieErrorTests: XCTestCase {
       "test.json: op: frames between ip and op: 100000000, over the limit of 1000000 (maxFrames)")
     XCTAssertEqual(
       S.error(S.document(layers: #"[{"ty": 3, "ip": 0, "op": 60, "st": 0, "sr": 0, "ks": {}}]"#)),
-      "test.json: layers[0].sr: time stretch 0.0 must be positive")
+      "test.json: layers[0].sr: time stretch 0.0 must not be zero (at least 1e-06 and at most 1e+06 in magnitude)")
     XCTAssertEqual(
       S.error(S.document(layers: #"[{"ty": 3, "ind": 1, "parent": 2, "ip": 0, "op": 60, "st": 0, "ks": {}}, {"ty": 3, "ind": 2, "parent": 1, "ip": 0, "op": 60, "st": 0, "ks": {}}]"#)),
       "test.json: layers[1].parent: parenting loops back to layer 2")

@@ -140,6 +140,57 @@ final class LottieModelTests: XCTestCase {
     XCTAssertEqual(angle, 20, accuracy: 1e-3)
   }
 
+  /// A negative stretch reverses the inner time: frame (f − st) / sr, as
+  /// lottie-web (After Effects' time reverse); 0 is still refused.
+  func testNegativeTimeStretch() throws {
+    let assets = """
+      [{"id": "c", "layers": [{"ty": 3, "nm": "inner", "ip": 0, "op": 1000, "st": 0,
+        "ks": {"r": {"a": 1, "k": [{"t": 0, "s": [0]}, {"t": 100, "s": [100]}]}}}]}]
+      """
+    let layers = #"[{"ty": 0, "refId": "c", "ip": 0, "op": 1000, "st": 70, "sr": -0.5, "w": 100, "h": 100, "ks": {}}]"#
+    let a = try S.load(S.document(layers: layers, assets: assets, op: 1000))
+    // Frame f: inner frame (f − 70) / −0.5: 140 at 0 (held at 100), 80 at 30, 20 at 60.
+    for (frame, expected) in [(0.0, 100.0), (30.0, 80.0), (60.0, 20.0)] {
+      let p = S.presentation(a, at: a.time(ofFrame: frame))
+      let inner = try XCTUnwrap(S.named("inner", in: p))
+      let angle = atan2(Double(inner.transform.m12), Double(inner.transform.m11)) * 180 / .pi
+      XCTAssertEqual(angle, expected, accuracy: 1e-3, "frame \(frame)")
+    }
+  }
+
+  /// The out-point rule: a layer (and a precomposition's layer) lasting to
+  /// the document's `op` is shown at `op`, and a few microseconds before
+  /// it (`--time 3.416665` of 82 frames at 24 fps: frame 81.99996); a
+  /// layer ending earlier is hidden from its `op` on, as before.
+  func testLayersThatLastToTheEndShowAtTheOutPoint() throws {
+    let assets = #"[{"id": "p", "layers": [{"ty": 3, "nm": "inner", "ip": 0, "op": 82, "st": 0, "ks": {}}]}]"#
+    let doc = """
+      {"v": "5", "fr": 24, "ip": 0, "op": 82, "w": 10, "h": 10, "assets": \(assets),
+       "layers": [{"ty": 3, "nm": "early", "ip": 0, "op": 60, "st": 0, "ks": {}},
+                  {"ty": 3, "nm": "last", "ip": 0, "op": 82, "st": 0, "ks": {}},
+                  {"ty": 0, "nm": "precomp", "refId": "p", "ip": 0, "op": 82, "st": 0, "ks": {}}]}
+      """
+    let a = try S.load(doc)
+    func hidden(_ name: String, _ t: Double) throws -> Bool {
+      let p = S.presentation(a, at: t)
+      var l: CALayer? = try XCTUnwrap(S.named(name, in: p))
+      while let layer = l {
+        if layer.isHidden { return true }
+        l = layer.superlayer
+      }
+      return false
+    }
+    for t in [3.416665, 82.0 / 24] {
+      XCTAssertFalse(try hidden("last", t), "\(t)")
+      XCTAssertFalse(try hidden("inner", t), "\(t)")
+      XCTAssertTrue(try hidden("early", t), "\(t)")
+    }
+    XCTAssertFalse(try hidden("early", 59.9 / 24))
+    XCTAssertTrue(try hidden("early", 60.0 / 24))
+    // Past the end (and a frame's step before op, for a layer ending earlier) nothing lasts.
+    XCTAssertTrue(try hidden("last", 82.01 / 24))
+  }
+
   /// Time remapping (linear): the inner composition at tm(t) seconds.
   func testTimeRemapping() throws {
     let assets = """
