@@ -194,6 +194,7 @@ extension Builder {
         let holder = CALayer()
         for s in inner.sublayers ?? [] { holder.addSublayer(s) }
         holder.mask = mask
+        holder.maskMode = .luminance
         inner.addSublayer(holder)
       }
     }
@@ -419,110 +420,120 @@ extension Builder {
 
   // MARK: Masks
 
-  /// The mask of a layer's masks, combined in order (add, subtract,
-  /// intersect; lighten, darken and difference as add), or nil when none
-  /// applies (mode `n`).
+  /// The masks of a layer as one luminance mask (the holder's `maskMode`
+  /// is `.luminance`), or nil when none applies (mode `n`): an opaque
+  /// group, black where nothing is let through, starting black (white when
+  /// the first mask subtracts, intersects or darkens: it acts on the whole
+  /// layer, as in After Effects), each mask a path filled with the grey of
+  /// its opacity o and combined with what the masks before it made by a
+  /// blend mode, as After Effects combines mask values m (0–1):
+  /// add `m + o − m·o` (screen), subtract `m·(1 − o)` (multiply by 1 − o),
+  /// intersect `m·o` and darken `min(m, o)` (zero outside the path),
+  /// lighten `max(m, o)`, difference `|m − o|`. Inverted masks are the
+  /// path's outside (even-odd with a large rect); expansion (`x`) offsets
+  /// the path, feather (`f`) blurs it (σ = feather / 2, as the Gaussian
+  /// blur effect); animated paths, expansions, opacities and feathers are
+  /// sampled or animated per frame.
   func masks(_ list: [Node], _ timeline: Timeline) throws -> CALayer? {
-    var current: CALayer?
     let big = max(width, height) * 10 + 10000
     let everything = CGRect(x: -big, y: -big, width: 2 * big, height: 2 * big)
+    func cover(_ gray: CGFloat) -> CALayer {
+      let l = CALayer()
+      l.anchorPoint = .zero
+      l.bounds = CGRect(origin: .zero, size: everything.size)
+      l.position = everything.origin
+      l.backgroundColor = CGColor(red: gray, green: gray, blue: gray, alpha: 1)
+      return l
+    }
+    var applicable: [(Node, String)] = []
     for m in list {
       let mode = try m.string("mode") ?? "a"
       if mode == "n" { continue }
+      if !["a", "s", "i", "l", "d", "f"].contains(mode) {
+        report("mask mode '\(mode)' (drawn as add)", m.path + ".mode")
+      }
+      applicable.append((m, mode))
+    }
+    guard let firstMode = applicable.first?.1 else { return nil }
+    let group = CALayer()
+    group.name = "masks"
+    group.addSublayer(cover(["s", "i", "d"].contains(firstMode) ? 1 : 0))
+    for (m, mode) in applicable {
       let inverted = m.bool("inv")
       let pathProp = try pathProperty(try m.required("pt"))
       let opacity = try property(m.child("o"), [100])
       let expansion = try property(m.child("x"), [0])
-      if expansion.isAnimated { report("animated mask expansion", m.path + ".x") }
-      let grow = expansion.first[0]
+      let feather = try property(m.child("f"), [0, 0])
       let shape = CAShapeLayer()
-      shape.fillColor = .black
-      func path(_ v: [Double]) -> CGPath {
-        var s = BezierShape(vector: v, closed: pathProp.closed)
-        if grow != 0 { s = Geometry.offset(s, amount: grow, join: 2, miterLimit: 4) }
+      shape.name = "mask \(mode)"
+      if inverted { shape.fillRule = .evenOdd }
+      func path(_ f: Double) -> CGPath {
+        var s = BezierShape(vector: pathProp.value(at: f), closed: pathProp.closed)
+        let grow = expansion.scalar(at: f)
+        // Growing rounds the corners (round joins); shrinking keeps them
+        // sharp (miters: a round join would loop inside a convex corner).
+        if grow > 0 { s = Geometry.offset(s, amount: grow, join: 2, miterLimit: 4) }
+        if grow < 0 { s = Geometry.offset(s, amount: grow, join: 1, miterLimit: 1000) }
         let p = CGMutablePath()
         if inverted { p.addRect(everything) }
         s.add(to: p)
         return p
       }
-      // An animated mask path is sampled per frame (the vectors interpolated,
-      // as for shapes): Core Animation cannot interpolate paths whose
-      // elements differ (a circle's curves against a square's lines).
-      func animatePath(_ layer: CAShapeLayer, _ make: @escaping ([Double]) -> CGPath) throws {
-        guard let (a, b) = range([pathProp]) else { return }
-        try budget(from: a, to: b, elements: layer.path?.elements.count ?? 0, path: m.path + ".pt")
-        layer.add(
+      let first = [pathProp, expansion].map(\.firstFrame).min() ?? 0
+      shape.path = path(first)
+      // An animated mask path (or expansion) is sampled per frame, the
+      // vectors interpolated as for shapes: Core Animation cannot
+      // interpolate paths whose elements differ (a circle against a square).
+      if let (a, b) = range([pathProp, expansion]) {
+        try budget(from: a, to: b, elements: shape.path?.elements.count ?? 0, path: m.path + ".pt")
+        shape.add(
           Animations.sampled(
             keyPath: LayerKey.path.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
             discrete: true
-          ) { make(pathProp.value(at: $0)) }, forKey: LayerKey.path.rawValue)
+          ) { path($0) }, forKey: LayerKey.path.rawValue)
       }
-      if inverted { shape.fillRule = .evenOdd }
-      shape.path = path(pathProp.first)
-      try animatePath(shape, path)
-      applyOpacity(opacity, shape, timeline)
+      // The grey of the mask's opacity (subtract: of one minus it).
+      func gray(_ v: [Double]) -> CGColor {
+        let o = min(max(v[0] / 100, 0), 1)
+        let g = mode == "s" ? 1 - o : o
+        return CGColor(red: g, green: g, blue: g, alpha: 1)
+      }
+      shape.fillColor = gray(opacity.first)
+      animate(shape, opacity, LayerKey.fillColor.rawValue, timeline) { gray($0) }
+      try self.feather(feather, shape, timeline, path: m.path + ".f")
+      let blend: String
       switch mode {
-      case "s":
-        // Keep what is outside the path (times 1 − opacity inside).
-        let keep = CAShapeLayer()
-        keep.fillColor = .black
-        keep.fillRule = .evenOdd
-        func subtractPath(_ v: [Double]) -> CGPath {
-          let p = CGMutablePath()
-          p.addRect(everything)
-          var s = BezierShape(vector: v, closed: pathProp.closed)
-          if grow != 0 { s = Geometry.offset(s, amount: grow, join: 2, miterLimit: 4) }
-          if !inverted { s.add(to: p) } else {
-            // Inverted subtract keeps the inside.
-            let q = CGMutablePath()
-            s.add(to: q)
-            return q
-          }
-          return p
-        }
-        keep.path = subtractPath(pathProp.first)
-        try animatePath(keep, subtractPath)
-        let rest = CAShapeLayer()
-        rest.fillColor = .black
-        rest.path = shape.path
-        rest.fillRule = shape.fillRule
-        try animatePath(rest, path)
-        rest.opacity = 1 - Float(min(max(opacity.first[0] / 100, 0), 1))
-        animate(rest, opacity, LayerKey.opacity.rawValue, timeline) { 1 - min(max($0[0] / 100, 0), 1) }
-        let combined = CALayer()
-        combined.addSublayer(keep)
-        combined.addSublayer(rest)
-        if let c = current {
-          let holder = CALayer()
-          holder.addSublayer(c)
-          holder.mask = combined
-          current = holder
-        } else {
-          current = combined
-        }
-      case "i":
-        if let c = current {
-          let holder = CALayer()
-          holder.addSublayer(c)
-          holder.mask = shape
-          current = holder
-        } else {
-          current = shape
-        }
-      default:
-        if !["a", "l", "d", "f"].contains(mode) { report("mask mode '\(mode)'", m.path + ".mode") }
-        if mode == "d" || mode == "f" { report("mask mode '\(mode)' (drawn as add)", m.path + ".mode") }
-        if let c = current {
-          let holder = CALayer()
-          holder.addSublayer(c)
-          holder.addSublayer(shape)
-          current = holder
-        } else {
-          current = shape
-        }
+      case "s": blend = "CIMultiplyBlendMode"
+      case "i": blend = "CIMultiplyBlendMode"
+      case "l": blend = "CILightenBlendMode"
+      case "d": blend = "CIDarkenBlendMode"
+      case "f": blend = "CIDifferenceBlendMode"
+      default: blend = "CIScreenBlendMode"
       }
+      var piece: CALayer = shape
+      if mode == "i" || mode == "d" {
+        // Zero outside the path: the path over black, combined as one.
+        piece = CALayer()
+        piece.name = "mask \(mode) over black"
+        piece.addSublayer(cover(0))
+        piece.addSublayer(shape)
+      }
+      piece.compositingFilter = CIFilter(name: blend)
+      group.addSublayer(piece)
     }
-    return current
+    return group
+  }
+
+  /// A mask's feather (`f`, two numbers: horizontal and vertical; their
+  /// larger is used) as a Gaussian blur of its shape, animated when it is.
+  func feather(_ p: Property, _ layer: CALayer, _ timeline: Timeline, path: String) throws {
+    func sigma(_ v: [Double]) -> CGFloat {
+      CGFloat(min(max((v.max() ?? 0) / 2, 0), Double(Limits.maxBlurRadius)))
+    }
+    guard p.isAnimated || sigma(p.first) > 0, let blur = CIFilter(name: "CIGaussianBlur") else { return }
+    blur.setValue(sigma(p.first), forKey: "inputRadius")
+    layer.filters = [blur]
+    animate(layer, p, "filters.CIGaussianBlur.inputRadius", timeline) { sigma($0) }
   }
 
   // MARK: Effects

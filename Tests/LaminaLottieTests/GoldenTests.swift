@@ -108,6 +108,48 @@ final class GoldenTests: XCTestCase {
     try check("out-point", frames: [81, 82])
   }
 
+  // MARK: Masks (issue 33)
+
+  /// Every mask mode, each panel a white layer over black with an add mask
+  /// (rect, opacity 80 %) and then a mask of the mode (ellipse, 60 %):
+  /// add, subtract, intersect / lighten, darken, difference. The grey
+  /// levels are After Effects' mask arithmetic (see `Builder.masks`).
+  func testEveryMaskMode() throws {
+    try check("mask-modes", frames: [0])
+    let image = try Self.render("mask-modes", frame: 0)
+    // (rect only, both, ellipse only) for each mode, as 0–1 values.
+    let expected: [(String, [Double])] = [
+      ("a", [0.8, 0.92, 0.6]), ("s", [0.8, 0.32, 0]), ("i", [0, 0.48, 0]),
+      ("l", [0.8, 0.8, 0.6]), ("d", [0, 0.6, 0]), ("f", [0.8, 0.2, 0.6]),
+    ]
+    for (i, (mode, values)) in expected.enumerated() {
+      let x0 = 100 * (i % 3)
+      let y0 = 100 * (i / 3)
+      for (x, v) in zip([20, 50, 80], values) {
+        let p = Self.pixel(image, x0 + x, y0 + 50)
+        XCTAssertEqual(Double(p[0]), v * 255, accuracy: 3, "mode \(mode) at x \(x)")
+      }
+    }
+  }
+
+  /// An animated mask expansion (−10 to 15, eased) grows the square mask
+  /// (left) instead of keeping its first value; an animated feather (0 to
+  /// 20) softens the disc's edge (right).
+  func testAnimatedMaskExpansionAndFeather() throws {
+    try check("mask-animated", frames: [0, 15, 30])
+    // x 20 is outside the square at frame 0 (35…65) and inside at 30 (10…90).
+    let first = Self.pixel(try Self.render("mask-animated", frame: 0), 20, 50)
+    let last = Self.pixel(try Self.render("mask-animated", frame: 30), 20, 50)
+    XCTAssertEqual(first, [0x20, 0x30, 0x60, 255])
+    XCTAssertEqual(last, [255, 255, 255, 255])
+    // The disc's edge (x 180): hard at frame 0, half way at frame 30.
+    let hard = Self.pixel(try Self.render("mask-animated", frame: 0), 181, 50)
+    let soft = Self.pixel(try Self.render("mask-animated", frame: 30), 179, 50)
+    XCTAssertEqual(hard, [0x20, 0x30, 0x60, 255])
+    XCTAssertGreaterThan(soft[0], 0x60)
+    XCTAssertLessThan(soft[0], 0xd0)
+  }
+
   static func render(_ name: String, frame: Double) throws -> RenderedImage {
     let renderer = try Self.renderer ?? Renderer()
     Self.renderer = renderer

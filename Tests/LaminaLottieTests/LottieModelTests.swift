@@ -375,10 +375,21 @@ final class LottieModelTests: XCTestCase {
     let a = try S.load(S.document(layers: layers))
     let inner = try XCTUnwrap(S.named("n", in: a.rootLayer)?.sublayers?.first)
     let holder = try XCTUnwrap(inner.sublayers?.first)
-    // Intersect (last that applies) masks everything before it.
-    let intersect = try XCTUnwrap(holder.mask?.mask as? CAShapeLayer)
+    // One luminance mask: a black cover (the first mask adds), then each
+    // mask's path in the grey of its opacity, blended as its mode says.
+    XCTAssertEqual(holder.maskMode, .luminance)
+    let pieces = try XCTUnwrap(holder.mask?.sublayers)
+    XCTAssertEqual(pieces.count, 4)
+    XCTAssertEqual(pieces[0].backgroundColor, CGColor(red: 0, green: 0, blue: 0, alpha: 1))
+    let add = try XCTUnwrap(pieces[1] as? CAShapeLayer)
+    XCTAssertEqual((add.compositingFilter as? CIFilter)?.filterName, "CIScreenBlendMode")
+    XCTAssertEqual(add.fillColor, CGColor(red: 0.5, green: 0.5, blue: 0.5, alpha: 1))
+    let subtract = try XCTUnwrap(pieces[2] as? CAShapeLayer)
+    XCTAssertEqual((subtract.compositingFilter as? CIFilter)?.filterName, "CIMultiplyBlendMode")
+    // Intersect: the (inverted) path over black, multiplied.
+    XCTAssertEqual((pieces[3].compositingFilter as? CIFilter)?.filterName, "CIMultiplyBlendMode")
+    let intersect = try XCTUnwrap(pieces[3].sublayers?.last as? CAShapeLayer)
     XCTAssertEqual(intersect.fillRule, .evenOdd)
-    XCTAssertEqual(intersect.opacity, 0.5)
     XCTAssertEqual(a.unsupported, [])
   }
 
