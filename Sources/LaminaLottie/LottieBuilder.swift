@@ -26,6 +26,8 @@ final class Builder {
   var styledPaths = 0
   /// Fills and strokes made with a blend mode (their layer is isolated).
   var blendedShapeItems = 0
+  /// The time remapping the layers being built are under (nil: none).
+  var currentRemap: TimeRemap?
   /// Fonts of `fonts.list` by name.
   var fonts: [String: (family: String, style: String)] = [:]
 
@@ -258,8 +260,9 @@ final class Builder {
   func animate(
     _ layer: CALayer, _ prop: Property, _ keyPath: String, _ timeline: Timeline, dimension: Int = 0,
     _ convert: @escaping ([Double]) -> Any
-  ) {
+  ) throws {
     guard prop.isAnimated else { return }
+    if let remap = timeline.remap { try budget(from: remap.from, to: remap.to, path: prop.path) }
     let a = Animations.keyframes(
       prop, keyPath: keyPath, timeline: timeline, dimension: dimension,
       sampleLimit: limits.maxSampledFrames, convert: convert)
@@ -291,24 +294,24 @@ final class Builder {
     }
     let a = t.anchor.first
     inner.position = CGPoint(x: -a[0], y: -a[1])
-    animate(inner, t.anchor, LayerKey.position.rawValue, timeline) { CGPoint(x: -$0[0], y: -$0[1]) }
+    try animate(inner, t.anchor, LayerKey.position.rawValue, timeline) { CGPoint(x: -$0[0], y: -$0[1]) }
     if let p = t.position {
       outer.position = CGPoint(x: p.first[0], y: p.first[1])
-      animate(outer, p, LayerKey.position.rawValue, timeline) { CGPoint(x: $0[0], y: $0[1]) }
+      try animate(outer, p, LayerKey.position.rawValue, timeline) { CGPoint(x: $0[0], y: $0[1]) }
     } else if let x = t.positionX, let y = t.positionY {
       outer.position = CGPoint(x: x.first[0], y: y.first[0])
-      animate(outer, x, "position.x", timeline) { $0[0] }
-      animate(outer, y, "position.y", timeline) { $0[0] }
+      try animate(outer, x, "position.x", timeline) { $0[0] }
+      try animate(outer, y, "position.y", timeline) { $0[0] }
     }
     let s = t.scale.first
     let r = t.rotation.first[0] * .pi / 180
     var m = CATransform3DMakeRotation(CGFloat(r), 0, 0, 1)
     m = CATransform3DConcat(CATransform3DMakeScale(CGFloat(s[0] / 100), CGFloat(s[1] / 100), 1), m)
     outer.transform = m
-    animate(outer, t.rotation, "transform.rotation.z", timeline) { $0[0] * .pi / 180 }
+    try animate(outer, t.rotation, "transform.rotation.z", timeline) { $0[0] * .pi / 180 }
     if t.scale.isAnimated {
-      animate(outer, t.scale, "transform.scale.x", timeline, dimension: 0) { $0[0] / 100 }
-      animate(outer, t.scale, "transform.scale.y", timeline, dimension: 1) { $0[1] / 100 }
+      try animate(outer, t.scale, "transform.scale.x", timeline, dimension: 0) { $0[0] / 100 }
+      try animate(outer, t.scale, "transform.scale.y", timeline, dimension: 1) { $0[1] / 100 }
     }
   }
 
@@ -324,18 +327,32 @@ final class Builder {
   }
 
   /// Opacity (0–100) onto a layer's `opacity`.
-  func applyOpacity(_ p: Property, _ layer: CALayer, _ timeline: Timeline) {
+  func applyOpacity(_ p: Property, _ layer: CALayer, _ timeline: Timeline) throws {
     layer.opacity = Float(min(max(p.first[0] / 100, 0), 1))
-    animate(layer, p, LayerKey.opacity.rawValue, timeline) { min(max($0[0] / 100, 0), 1) }
+    try animate(layer, p, LayerKey.opacity.rawValue, timeline) { min(max($0[0] / 100, 0), 1) }
   }
 
   /// Visible on [ip, op) of the composition's frames: hidden outside; on
   /// [ip, op] when `throughOutPoint` (a layer that lasts to the end of its
   /// composition, shown at the last instant as lottie-ios does).
-  func applyVisibility(_ layer: CALayer, ip: Double, op: Double, compFrameRate fr: Double, throughOutPoint: Bool = false) {
+  func applyVisibility(
+    _ layer: CALayer, ip: Double, op: Double, compFrameRate fr: Double, throughOutPoint: Bool = false,
+    timeline: Timeline? = nil
+  ) throws {
     let epsilon = 1e-4
     layer.isHidden = true
     guard op > ip else { return }
+    if let timeline, let remap = timeline.remap {
+      // Shown where the remapped frame is within [ip, op).
+      try budget(from: remap.from, to: remap.to, path: "")
+      let end = throughOutPoint ? op + epsilon : op
+      layer.add(
+        Animations.sampled(
+          keyPath: LayerKey.isHidden.event, from: remap.from, to: remap.to, timeline: timeline,
+          limit: limits.maxSampledFrames, discrete: true
+        ) { f in !(f >= ip - epsilon && f < end) }, forKey: "lottie.visibility")
+      return
+    }
     let a = CAKeyframeAnimation(keyPath: LayerKey.isHidden.event)
     a.values = [false, true]
     a.keyTimes = [0, 1]

@@ -118,7 +118,7 @@ extension Builder {
       outer.addSublayer(inner)
       inner.addSublayer(tree)
       try apply(
-        t, outer: outer, inner: inner, timeline: Timeline(frameRate: frameRate, offset: 0),
+        t, outer: outer, inner: inner, timeline: Timeline(frameRate: frameRate, offset: 0, remap: currentRemap),
         path: parent.node.path + ".ks")
       tree = outer
       parentInd = parent.parent
@@ -128,7 +128,9 @@ extension Builder {
       wrapper.addSublayer(tree)
       tree = wrapper
     }
-    applyVisibility(tree, ip: info.ip, op: info.op, compFrameRate: frameRate, throughOutPoint: reachesEnd)
+    try applyVisibility(
+      tree, ip: info.ip, op: info.op, compFrameRate: frameRate, throughOutPoint: reachesEnd,
+      timeline: Timeline(frameRate: frameRate, offset: 0, remap: currentRemap))
     return tree
   }
 
@@ -138,7 +140,7 @@ extension Builder {
     // A layer's own keyframes are in its composition's time: its start time
     // `st` sets only a precomposition's content time (as lottie-web reads
     // them: its offset cancels between the frame and the key times).
-    let timeline = Timeline(frameRate: frameRate, offset: 0)
+    let timeline = Timeline(frameRate: frameRate, offset: 0, remap: currentRemap)
     let outer = CALayer()
     outer.name = (try? n.string("nm")) ?? nil
     let inner = CALayer()
@@ -147,7 +149,7 @@ extension Builder {
     var spec = t
     spec.autoOrient = n.bool("ao")
     try apply(spec, outer: outer, inner: inner, timeline: timeline, path: n.path + ".ks")
-    applyOpacity(t.opacity, inner, timeline)
+    try applyOpacity(t.opacity, inner, timeline)
     let bm = try n.int("bm", default: 0)
     blendMode(bm, outer, n.path + ".bm")
     if let effects = n.child("ef") { try self.effects(effects, inner, timeline) }
@@ -280,45 +282,59 @@ extension Builder {
       container.bounds = CGRect(x: 0, y: 0, width: w, height: h)
       container.masksToBounds = true
     }
-    // The inner composition's time: (t − st) / sr, or the time remap.
+    // The inner composition's time: (t − st) / sr, or the time remap
+    // (its keyframes in this composition's frames, its values in the inner
+    // composition's seconds, as lottie-web and rlottie read it).
     let time = CALayer()
     time.anchorPoint = .zero
-    if let tmNode = n.child("tm") {
-      let tm = try property(tmNode, [0])
-      let k = tm.keyframes
-      if k.count == 1 {
-        time.speed = 0
-        time.timeOffset = k[0].value[0]
-      } else if k.count == 2, !k[0].hold, k[1].t > k[0].t,
-        k[0].easeOut.map({ $0.point(0).0 == $0.point(0).1 }) ?? true,
-        k[0].easeIn.map({ $0.point(0).0 == $0.point(0).1 }) ?? true
-      {
-        let slope = ((k[0].end ?? k[1].value)[0] - k[0].value[0]) / ((k[1].t - k[0].t) / frameRate)
-        time.beginTime = (info.st + k[0].t) / frameRate
-        time.speed = Float(slope)
-        time.timeOffset = k[0].value[0]
-      } else {
-        report("time remapping with eased or many keyframes (first segment used)", tmNode.path)
-        let b = k[0].end ?? k[1].value
-        let slope = (b[0] - k[0].value[0]) / max((k[1].t - k[0].t) / frameRate, 1e-6)
-        time.beginTime = (info.st + k[0].t) / frameRate
-        time.speed = Float(slope)
-        time.timeOffset = k[0].value[0]
-      }
-    } else {
+    var remap: TimeRemap?
+    let tm = try n.child("tm").map { try property($0, [0]) }
+    if let tm, tm.keyframes.count == 1, currentRemap == nil {
+      time.speed = 0
+      time.timeOffset = tm.keyframes[0].value[0]
+    } else if currentRemap == nil, let k = tm?.keyframes, k.count == 2, !k[0].hold, k[1].t > k[0].t,
+      k[0].end == nil,
+      k[0].easeOut.map({ $0.point(0).0 == $0.point(0).1 }) ?? true,
+      k[0].easeIn.map({ $0.point(0).0 == $0.point(0).1 }) ?? true
+    {
+      // Linear: the layer model's own timing.
+      let slope = (k[1].value[0] - k[0].value[0]) / ((k[1].t - k[0].t) / frameRate)
+      time.beginTime = k[0].t / frameRate
+      time.speed = Float(slope)
+      time.timeOffset = k[0].value[0]
+    } else if tm == nil && currentRemap == nil {
       time.beginTime = info.st / frameRate
       time.speed = Float(1 / info.sr)
+    } else {
+      // Eased or many segments, or inside another remapping: every
+      // animation inside is sampled at the frames the remapping gives.
+      let outer = currentRemap
+      let st = info.st
+      let sr = info.sr
+      let fr = frameRate
+      let inner: (Double) -> Double
+      if let tm {
+        inner = { f in tm.scalar(at: f) * fr }
+      } else {
+        inner = { f in (f - st) / sr }
+      }
+      remap = TimeRemap(
+        from: outer?.from ?? info.ip, to: outer?.to ?? info.op,
+        frame: { f in inner(outer?.frame(f) ?? f) })
     }
     container.addSublayer(time)
     // The inner frame at this layer's out-point, when the layer is shown there.
     var innerEnd: Double?
     if reachesEnd {
-      if let tmNode = n.child("tm") {
-        innerEnd = try property(tmNode, [0]).scalar(at: info.op) * frameRate
+      if let tm {
+        innerEnd = tm.scalar(at: info.op) * frameRate
       } else if info.sr > 0 {
         innerEnd = (info.op - info.st) / info.sr
       }
     }
+    let saved = currentRemap
+    if let remap { currentRemap = remap }
+    defer { currentRemap = saved }
     for l in try composition(layers, depth: depth + 1, chain: chain + [id], end: innerEnd) { time.addSublayer(l) }
     inner.addSublayer(container)
   }
@@ -499,7 +515,7 @@ extension Builder {
         return CGColor(red: g, green: g, blue: g, alpha: 1)
       }
       shape.fillColor = gray(opacity.first)
-      animate(shape, opacity, LayerKey.fillColor.rawValue, timeline) { gray($0) }
+      try animate(shape, opacity, LayerKey.fillColor.rawValue, timeline) { gray($0) }
       try self.feather(feather, shape, timeline, path: m.path + ".f")
       let blend: String
       switch mode {
@@ -533,7 +549,7 @@ extension Builder {
     guard p.isAnimated || sigma(p.first) > 0, let blur = CIFilter(name: "CIGaussianBlur") else { return }
     blur.setValue(sigma(p.first), forKey: "inputRadius")
     layer.filters = [blur]
-    animate(layer, p, "filters.CIGaussianBlur.inputRadius", timeline) { sigma($0) }
+    try animate(layer, p, "filters.CIGaussianBlur.inputRadius", timeline) { sigma($0) }
   }
 
   // MARK: Effects

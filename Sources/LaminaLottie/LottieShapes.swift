@@ -290,7 +290,7 @@ extension Builder {
     if let tr = items.last(where: { (try? $0.string("ty")) == "tr" }) {
       let t = try transform(tr, layer3D: false)
       try apply(t, outer: outer, inner: inner, timeline: timeline, path: tr.path)
-      applyOpacity(t.opacity, inner, timeline)
+      try applyOpacity(t.opacity, inner, timeline)
     }
     for l in try shapeGroup(
       items: items, itemsPath: it.path, timeline: timeline, inheritedStyles: inheritedStyles,
@@ -416,12 +416,12 @@ extension Builder {
       layer = shape
       if style.kind == .fill {
         shape.fillColor = color(style.color.first)
-        animate(shape, style.color, LayerKey.fillColor.rawValue, timeline) { self.color($0) }
+        try animate(shape, style.color, LayerKey.fillColor.rawValue, timeline) { self.color($0) }
         shape.strokeColor = nil
       } else {
         shape.fillColor = nil
         shape.strokeColor = color(style.color.first)
-        animate(shape, style.color, LayerKey.strokeColor.rawValue, timeline) { self.color($0) }
+        try animate(shape, style.color, LayerKey.strokeColor.rawValue, timeline) { self.color($0) }
       }
     case .gradientFill, .gradientStroke:
       let gradient = CAGradientLayer()
@@ -434,13 +434,13 @@ extension Builder {
     shape.fillRule = style.evenOdd ? .evenOdd : .nonZero
     if style.isStroke {
       shape.lineWidth = CGFloat(max(style.width.first[0], 0))
-      animate(shape, style.width, LayerKey.lineWidth.rawValue, timeline) { max($0[0], 0) }
+      try animate(shape, style.width, LayerKey.lineWidth.rawValue, timeline) { max($0[0], 0) }
       shape.lineCap = style.cap == 1 ? .butt : style.cap == 3 ? .square : .round
       shape.lineJoin = style.join == 1 ? .miter : style.join == 3 ? .bevel : .round
       shape.miterLimit = CGFloat(max(style.miterLimit, 0))
       try dashes(style, shape, timeline)
     }
-    applyOpacity(style.opacity, layer, timeline)
+    try applyOpacity(style.opacity, layer, timeline)
     blendMode(style.blend, layer, style.node.path + ".bm")
     if layer.compositingFilter != nil { blendedShapeItems += 1 }
     try geometry(style, sources, shape, timeline)
@@ -467,7 +467,7 @@ extension Builder {
           keyPath: LayerKey.lineDashPattern.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
           discrete: false) { pattern($0) }, forKey: LayerKey.lineDashPattern.rawValue)
     }
-    if let offset { animate(shape, offset, LayerKey.lineDashPhase.rawValue, timeline) { $0[0] } }
+    if let offset { try animate(shape, offset, LayerKey.lineDashPhase.rawValue, timeline) { $0[0] } }
   }
 
   /// The combined path of `sources` at frame `f` (modifiers applied, trims last).
@@ -515,7 +515,7 @@ extension Builder {
     if sources.count == 1, sources[0].modifiers.isEmpty, case .path(let p) = sources[0].source,
       Set(p.keyframes.map(\.value.count)).count == 1
     {
-      animate(shape, p, LayerKey.path.rawValue, timeline) { BezierShape(vector: $0, closed: p.closed).cgPath }
+      try animate(shape, p, LayerKey.path.rawValue, timeline) { BezierShape(vector: $0, closed: p.closed).cgPath }
       return
     }
     try budget(from: a, to: b, elements: shape.path?.elements.count ?? 0, path: style.node.path)
@@ -644,7 +644,7 @@ extension Builder {
     g.colors = stops.colors
     g.locations = stops.locations
     if style.stops.isAnimated {
-      animate(g, style.stops, LayerKey.colors.rawValue, timeline) { self.gradientStops($0, count: style.colorStops).colors }
+      try animate(g, style.stops, LayerKey.colors.rawValue, timeline) { self.gradientStops($0, count: style.colorStops).colors }
     }
     func unit(_ v: [Double]) -> CGPoint {
       CGPoint(x: (CGFloat(v[0]) - box.minX) / box.width, y: (CGFloat(v[1]) - box.minY) / box.height)
@@ -658,7 +658,7 @@ extension Builder {
     g.startPoint = unit(style.start.first)
     g.endPoint = endPoint(style.start.first, style.end.first)
     if !style.radial || !style.start.isAnimated {
-      animate(g, style.start, LayerKey.startPoint.rawValue, timeline) { unit($0) }
+      try animate(g, style.start, LayerKey.startPoint.rawValue, timeline) { unit($0) }
     }
     if style.radial, let (a, b) = range([style.start, style.end]) {
       try budget(from: a, to: b, path: style.node.path)
@@ -671,7 +671,7 @@ extension Builder {
           keyPath: LayerKey.endPoint.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
           discrete: false) { endPoint(style.start.value(at: $0), style.end.value(at: $0)) }, forKey: LayerKey.endPoint.rawValue)
     } else if !style.radial {
-      animate(g, style.end, LayerKey.endPoint.rawValue, timeline) { unit($0) }
+      try animate(g, style.end, LayerKey.endPoint.rawValue, timeline) { unit($0) }
     }
     // The mask shape is in the gradient layer's coordinates (its bounds'
     // origin is the parent's point at the same place), so paths need no shift.

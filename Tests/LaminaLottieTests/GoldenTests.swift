@@ -108,6 +108,14 @@ final class GoldenTests: XCTestCase {
     try check("out-point", frames: [81, 82])
   }
 
+  /// Eased, many-segment time remapping: the square (which moves right and
+  /// fades over the inner composition's first second) follows the eased
+  /// remap at frame 10 (inner 0.21 s), holds at 35 (inner 1 s: right,
+  /// faded) and runs back at 50 (inner 0.75 s).
+  func testEasedTimeRemapping() throws {
+    try check("time-remap-eased", frames: [10, 35, 50])
+  }
+
   // MARK: Masks (issue 33)
 
   /// Every mask mode, each panel a white layer over black with an add mask

@@ -212,6 +212,49 @@ final class LottieModelTests: XCTestCase {
     XCTAssertEqual(a.unsupported, [])
   }
 
+  /// Eased time remapping over several segments (and a hold), with a
+  /// stretched precomposition nested inside: every animation inside is
+  /// sampled at the inner frame the remapping gives.
+  func testEasedMultiSegmentTimeRemapping() throws {
+    let assets = """
+      [{"id": "c", "layers": [{"ty": 3, "nm": "inner", "ip": 0, "op": 1000, "st": 0,
+         "ks": {"r": {"a": 1, "k": [{"t": 0, "s": [0]}, {"t": 120, "s": [120]}]}}},
+        {"ty": 0, "nm": "nested", "refId": "d", "ip": 0, "op": 1000, "st": 10, "sr": 2, "ks": {}}]},
+       {"id": "d", "layers": [{"ty": 3, "nm": "deep", "ip": 0, "op": 1000, "st": 0,
+         "ks": {"r": {"a": 1, "k": [{"t": 0, "s": [0]}, {"t": 100, "s": [100]}]}}}]}]
+      """
+    // Frames 0→30: 0 s → 1 s eased (0.5, 0, 0.5, 1); 30→40: held at 1 s; 40→60: 1 s → 0.5 s linear.
+    let layers = """
+      [{"ty": 0, "refId": "c", "ip": 0, "op": 60, "st": 0, "w": 100, "h": 100, "ks": {},
+        "tm": {"a": 1, "k": [
+          {"t": 0, "s": [0], "o": {"x": [0.5], "y": [0]}, "i": {"x": [0.5], "y": [1]}},
+          {"t": 30, "s": [1], "h": 1}, {"t": 40, "s": [1]}, {"t": 60, "s": [0.5]}]}}]
+      """
+    let a = try S.load(S.document(layers: layers, assets: assets))
+    XCTAssertEqual(a.unsupported, [])
+    // The easing at a third of the segment: y where x(t) = 1/3 on the
+    // bezier (0, 0), (0.5, 0), (0.5, 1), (1, 1), by bisection.
+    func bezier(_ p1: Double, _ p2: Double, _ t: Double) -> Double {
+      3 * (1 - t) * (1 - t) * t * p1 + 3 * (1 - t) * t * t * p2 + t * t * t
+    }
+    var lo = 0.0
+    var hi = 1.0
+    for _ in 0..<60 {
+      let mid = (lo + hi) / 2
+      if bezier(0.5, 0.5, mid) < 1.0 / 3 { lo = mid } else { hi = mid }
+    }
+    let ease = bezier(0, 1, lo)
+    // Inner frame = tm × 60; the nested precomposition shows (inner − 10) / 2.
+    for (frame, inner) in [(10.0, ease * 60), (30.0, 60), (35.0, 60), (50.0, 45)] {
+      let p = S.presentation(a, at: a.time(ofFrame: frame))
+      for (name, expected) in [("inner", inner), ("deep", (inner - 10) / 2)] {
+        let l = try XCTUnwrap(S.named(name, in: p))
+        let angle = atan2(Double(l.transform.m12), Double(l.transform.m11)) * 180 / .pi
+        XCTAssertEqual(angle, expected, accuracy: 0.2, "\(name) at frame \(frame)")
+      }
+    }
+  }
+
   /// 3D layers: rx, ry and orientation make a 3D matrix (sampled when animated).
   func test3DLayerRotation() throws {
     let layers = """
