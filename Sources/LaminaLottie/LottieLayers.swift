@@ -554,69 +554,155 @@ extension Builder {
 
   // MARK: Effects
 
-  /// Appends a `CIColorMatrix` (on straight colour) of three colour rows and a bias.
-  func addColorMatrix(_ layer: CALayer, rows: [[Double]], bias: [Double]) {
-    guard let f = CIFilter(name: "CIColorMatrix") else { return }
-    let keys = ["inputRVector", "inputGVector", "inputBVector"]
-    for (i, key) in keys.enumerated() {
-      f.setValue(CIVector(x: CGFloat(rows[i][0]), y: CGFloat(rows[i][1]), z: CGFloat(rows[i][2]), w: 0), forKey: key)
-    }
-    f.setValue(CIVector(x: CGFloat(bias[0]), y: CGFloat(bias[1]), z: CGFloat(bias[2]), w: 0), forKey: "inputBiasVector")
-    if (layer.filters?.count ?? 0) < Limits.maxFiltersPerLayer { layer.filters = (layer.filters ?? []) + [f] }
+  /// Appends `filter` (named `name`, so that its inputs' key paths are its
+  /// own) to the layer's filters, within `Limits.maxFiltersPerLayer`.
+  func addFilter(_ filter: CIFilter, named name: String, to layer: CALayer) -> Bool {
+    guard (layer.filters?.count ?? 0) < Limits.maxFiltersPerLayer else { return false }
+    filter.name = name
+    layer.filters = (layer.filters ?? []) + [filter]
+    return true
   }
 
+  /// A `CIColorMatrix` (on straight colour) of three colour rows and a bias.
+  static func colorMatrix(rows: [[Double]], bias: [Double]) -> [String: CIVector] {
+    let keys = ["inputRVector", "inputGVector", "inputBVector"]
+    var out: [String: CIVector] = [:]
+    for (i, key) in keys.enumerated() {
+      out[key] = CIVector(x: CGFloat(rows[i][0]), y: CGFloat(rows[i][1]), z: CGFloat(rows[i][2]), w: 0)
+    }
+    out["inputBiasVector"] = CIVector(x: CGFloat(bias[0]), y: CGFloat(bias[1]), z: CGFloat(bias[2]), w: 0)
+    return out
+  }
+
+  /// Effects (`ef`) as the layer's filters (or shadow), each input
+  /// animated when its effect's values are: sampled per frame over the
+  /// frames any of them changes.
   func effects(_ list: Node, _ layer: CALayer, _ timeline: Timeline) throws {
-    for e in try list.array() {
+    for (index, e) in try list.array().enumerated() {
       let ty = try e.int("ty", default: -1)
       let name = (try? e.string("nm")) ?? nil
+      let matchName = (try? e.string("mn")) ?? nil
       if e.has("en"), (try? e.required("en").number()) == 0 { continue }
       let values = try e.child("ef")?.array() ?? []
-      func value(_ index: Int) throws -> Property? {
-        guard index < values.count else { return nil }
-        return try property(values[index].child("v"), [0])
+      var props: [Property?] = []
+      for v in values { props.append(v.isObject ? try property(v.child("v"), [0]) : nil) }
+      let animated = props.compactMap { $0 }
+      func value(_ i: Int, _ f: Double, _ fallback: [Double]) -> [Double] {
+        guard i < props.count, let p = props[i] else { return fallback }
+        let v = p.value(at: f)
+        return v.count >= fallback.count ? v : v + fallback[v.count...]
       }
+      func scalar(_ i: Int, _ f: Double, _ fallback: Double) -> Double { value(i, f, [fallback])[0] }
+      let first = animated.map(\.firstFrame).min() ?? 0
+      let id = "effect\(index)"
+      /// Animates `keyPath` of the layer, sampled per frame, when the effect is animated.
+      func sample(_ keyPath: String, _ make: @escaping (Double) -> Any) throws {
+        guard let (a, b) = range(animated) else { return }
+        try budget(from: a, to: b, path: e.path)
+        layer.add(
+          Animations.sampled(
+            keyPath: keyPath, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+            discrete: false, value: make), forKey: keyPath)
+      }
+      /// A Gaussian blur of standard deviation `sigma(f)` points.
+      func blur(_ sigma: @escaping (Double) -> Double, dimensions: Int) throws {
+        if dimensions == 2 || dimensions == 3 {
+          report("effect: \(name ?? "blur") in one direction only (blurred both ways)", e.path)
+        }
+        func radius(_ f: Double) -> CGFloat { CGFloat(min(max(sigma(f), 0), Double(Limits.maxBlurRadius))) }
+        guard let filter = CIFilter(name: "CIGaussianBlur") else { return }
+        filter.setValue(radius(first), forKey: "inputRadius")
+        guard addFilter(filter, named: id, to: layer) else { return }
+        try sample("filters.\(id).inputRadius") { radius($0) }
+      }
+      /// A colour matrix whose rows and bias are `matrix(f)`.
+      func colorMatrix(_ matrix: @escaping (Double) -> [String: CIVector]) throws {
+        guard let filter = CIFilter(name: "CIColorMatrix") else { return }
+        for (key, v) in matrix(first) { filter.setValue(v, forKey: key) }
+        guard addFilter(filter, named: id, to: layer) else { return }
+        for key in ["inputRVector", "inputGVector", "inputBVector", "inputBiasVector"] {
+          try sample("filters.\(id).\(key)") { matrix($0)[key] ?? CIVector(x: 0, y: 0, z: 0, w: 0) }
+        }
+      }
+      let rgb = { (v: [Double]) -> [Double] in Array((v + [0, 0, 0]).prefix(3)) }
+      let luma = [0.2126, 0.7152, 0.0722]
+      let isBoxBlur =
+        matchName == "ADBE Box Blur2" || matchName == "ADBE Box Blur"
+        || (name?.lowercased().contains("box blur") ?? false)
       switch ty {
       case 29:
-        // Gaussian blur: blurriness (AE's radius is about twice the sigma Lamina takes).
-        if let b = try value(0) {
-          let filter = CIFilter(name: "CIGaussianBlur")
-          filter?.setValue(CGFloat(min(max(b.first[0] / 2, 0), Double(Limits.maxBlurRadius))), forKey: "inputRadius")
-          if let filter, (layer.filters?.count ?? 0) < Limits.maxFiltersPerLayer {
-            layer.filters = (layer.filters ?? []) + [filter]
-          }
-        }
+        // Gaussian blur: blurriness (After Effects' radius is about twice
+        // the standard deviation), dimensions (1 both, 2 horizontal, 3 vertical).
+        try blur({ scalar(0, $0, 0) / 2 }, dimensions: Int(scalar(1, first, 1)))
+      case _ where isBoxBlur:
+        // Fast Box Blur: radius r, iterations n (default 3). n passes of a
+        // box 2r + 1 wide have the variance n·r·(r + 1) / 3 of a Gaussian.
+        try blur(
+          { f in
+            let r = max(scalar(0, f, 0), 0)
+            let n = min(max(scalar(1, f, 3), 1), 50)
+            return (n * r * (r + 1) / 3).squareRoot()
+          }, dimensions: Int(scalar(2, first, 1)))
       case 25:
         // Drop shadow: color, opacity (0–255), direction (degrees), distance, softness.
-        let color = try value(0)?.first ?? [0, 0, 0, 1]
-        let opacity = try value(1)?.first[0] ?? 127.5
-        let direction = (try value(2)?.first[0] ?? 135) * .pi / 180
-        let distance = try value(3)?.first[0] ?? 5
-        let softness = try value(4)?.first[0] ?? 0
-        layer.shadowColor = self.color(color)
-        layer.shadowOpacity = Float(min(max(opacity / 255, 0), 1))
-        let d = min(max(distance, -1e6), 1e6)
-        layer.shadowOffset = CGSize(width: sin(direction) * d, height: -cos(direction) * d)
-        layer.shadowRadius = CGFloat(min(max(softness / 2, 0), Double(Limits.maxBlurRadius)))
+        func offset(_ f: Double) -> CGSize {
+          let direction = scalar(2, f, 135) * .pi / 180
+          let d = min(max(scalar(3, f, 5), -1e6), 1e6)
+          return CGSize(width: sin(direction) * d, height: -cos(direction) * d)
+        }
+        func opacity(_ f: Double) -> Float { Float(min(max(scalar(1, f, 127.5) / 255, 0), 1)) }
+        func radius(_ f: Double) -> CGFloat { CGFloat(min(max(scalar(4, f, 0) / 2, 0), Double(Limits.maxBlurRadius))) }
+        layer.shadowColor = color(value(0, first, [0, 0, 0, 1]))
+        layer.shadowOpacity = opacity(first)
+        layer.shadowOffset = offset(first)
+        layer.shadowRadius = radius(first)
+        try sample(LayerKey.shadowColor.rawValue) { self.color(value(0, $0, [0, 0, 0, 1])) }
+        try sample(LayerKey.shadowOpacity.rawValue) { opacity($0) }
+        try sample(LayerKey.shadowOffset.rawValue) { offset($0) }
+        try sample(LayerKey.shadowRadius.rawValue) { radius($0) }
       case 21:
         // Fill: the layer's colour mixed towards the fill colour by its opacity (alpha kept).
-        let c = try value(2)?.first ?? [1, 0, 0, 1]
-        let o = min(max(try value(6)?.first[0] ?? 1, 0), 1)
-        if (try value(3)?.first[0] ?? 0) != 0 { report("effect: Fill (inverted)", e.path) }
-        let rgb = Array((c + [0, 0, 0]).prefix(3))
-        addColorMatrix(layer, rows: (0..<3).map { i in (0..<3).map { j in i == j ? 1 - o : 0 } }, bias: rgb.map { $0 * o })
+        if scalar(3, first, 0) != 0 { report("effect: Fill (inverted)", e.path) }
+        try colorMatrix { f in
+          let c = rgb(value(2, f, [1, 0, 0, 1]))
+          let o = min(max(scalar(6, f, 1), 0), 1)
+          return Self.colorMatrix(
+            rows: (0..<3).map { i in (0..<3).map { j in i == j ? 1 - o : 0 } }, bias: c.map { $0 * o })
+        }
       case 20:
         // Tint: luminance mapped from the black colour to the white one, mixed by the amount.
-        let black = Array(((try value(0)?.first ?? [0, 0, 0]) + [0, 0, 0]).prefix(3))
-        let white = Array(((try value(1)?.first ?? [1, 1, 1]) + [1, 1, 1]).prefix(3))
-        let amount = min(max((try value(2)?.first[0] ?? 100) / 100, 0), 1)
-        let w = [0.2126, 0.7152, 0.0722]
-        let rows = (0..<3).map { i in (0..<3).map { j in (i == j ? 1 - amount : 0) + amount * (white[i] - black[i]) * w[j] } }
-        addColorMatrix(layer, rows: rows, bias: black.map { $0 * amount })
+        try colorMatrix { f in
+          let black = rgb(value(0, f, [0, 0, 0]))
+          let white = rgb(value(1, f, [1, 1, 1]))
+          let amount = min(max(scalar(2, f, 100) / 100, 0), 1)
+          let rows = (0..<3).map { i in
+            (0..<3).map { j in (i == j ? 1 - amount : 0) + amount * (white[i] - black[i]) * luma[j] }
+          }
+          return Self.colorMatrix(rows: rows, bias: black.map { $0 * amount })
+        }
+      case 23:
+        // Tritone: luminance mapped to shadows (0), midtones (0.5) and
+        // highlights (1), mixed with the original by "blend with original"
+        // (0–100). A colour matrix is linear in luminance: the midtones
+        // are exact when halfway between, else the line from shadows to
+        // highlights is drawn (reported).
+        let mid0 = rgb(value(1, first, [0.5, 0.5, 0.5]))
+        let ends = zip(rgb(value(0, first, [1, 1, 1])), rgb(value(2, first, [0, 0, 0]))).map { ($0 + $1) / 2 }
+        if zip(mid0, ends).contains(where: { abs($0 - $1) > 2.0 / 255 }) || (props.count > 1 && props[1]?.isAnimated == true) {
+          report("effect: Tritone midtones (shadows to highlights drawn as a line)", e.path)
+        }
+        try colorMatrix { f in
+          let high = rgb(value(0, f, [1, 1, 1]))
+          let shadow = rgb(value(2, f, [0, 0, 0]))
+          let keep = min(max(scalar(3, f, 0) / 100, 0), 1)
+          let amount = 1 - keep
+          let rows = (0..<3).map { i in
+            (0..<3).map { j in (i == j ? keep : 0) + amount * (high[i] - shadow[i]) * luma[j] }
+          }
+          return Self.colorMatrix(rows: rows, bias: shadow.map { $0 * amount })
+        }
       default:
         report("effect: \(name ?? "type \(ty)")", e.path)
-      }
-      if (try values.compactMap { try property($0.child("v"), [0]) }).contains(where: \.isAnimated), [20, 21, 25, 29].contains(ty) {
-        report("animated effect: \(name ?? "type \(ty)") (first value used)", e.path)
       }
     }
   }

@@ -116,6 +116,29 @@ final class GoldenTests: XCTestCase {
     try check("time-remap-eased", frames: [10, 35, 50])
   }
 
+  // MARK: Effects (issue 33)
+
+  /// Effects animated over frames 0–30, on a red and a green square:
+  /// Gaussian blur (blurriness 0 to 16), Fast Box Blur (radius 0 to 6,
+  /// three iterations), Tint (amount 0 to 100 %, blue to yellow), Tritone
+  /// (blend with original 100 to 0 %: purple, rose, cream) and Fill
+  /// (colour blue to orange, opacity 0.3 to 1).
+  func testAnimatedEffects() throws {
+    try check("effects-animated", frames: [0, 15, 30])
+    let start = try Self.render("effects-animated", frame: 0)
+    let end = try Self.render("effects-animated", frame: 30)
+    // Blur: sharp edge at frame 0 (x 22 is white, 23 red), soft at 30.
+    XCTAssertEqual(Self.pixel(start, 21, 40), [255, 255, 255, 255])
+    XCTAssertLessThan(Self.pixel(end, 21, 40)[1], 230)
+    // Fill at frame 30: orange at full opacity where the layer draws.
+    XCTAssertEqual(Self.pixel(end, 440, 40), [255, 128, 0, 255])
+    // Tint at frame 0 leaves red red; at 30 red is mapped by its luminance.
+    XCTAssertEqual(Self.pixel(start, 230, 30), [230, 26, 26, 255])
+    let l = 0.2126 * 0.9 + 0.7152 * 0.1 + 0.0722 * 0.1
+    let tinted = [0.1 + l * 0.9, 0.1 + l * 0.8, 0.4 - l * 0.1].map { UInt8(($0 * 255).rounded()) }
+    for (a, b) in zip(Self.pixel(end, 230, 30), tinted) { XCTAssertEqual(Double(a), Double(b), accuracy: 2) }
+  }
+
   // MARK: Masks (issue 33)
 
   /// Every mask mode, each panel a white layer over black with an add mask

@@ -335,7 +335,7 @@ final class LottieModelTests: XCTestCase {
     XCTAssertEqual((n.compositingFilter as? CIFilter)?.name, "CIMultiplyBlendMode")
     let inner = try XCTUnwrap(n.sublayers?.first)
     let blur = try XCTUnwrap(inner.filters?.first as? CIFilter)
-    XCTAssertEqual(blur.name, "CIGaussianBlur")
+    XCTAssertEqual(blur.filterName, "CIGaussianBlur")
     XCTAssertEqual(blur.value(forKey: "inputRadius") as? CGFloat, 4)
     XCTAssertEqual(inner.shadowOpacity, 1)
     XCTAssertEqual(inner.shadowColor, CGColor(red: 1, green: 0, blue: 0, alpha: 1))
@@ -357,15 +357,22 @@ final class LottieModelTests: XCTestCase {
     let a = try S.load(S.document(layers: layers))
     let inner = try XCTUnwrap(S.named("n", in: a.rootLayer)?.sublayers?.first)
     let filters = try XCTUnwrap(inner.filters as? [CIFilter])
-    XCTAssertEqual(filters.map(\.name), ["CIColorMatrix", "CIColorMatrix"])
+    XCTAssertEqual(filters.map(\.filterName), ["CIColorMatrix", "CIColorMatrix"])
     // Fill at 50 %: half the colour, half green.
     XCTAssertEqual((filters[0].value(forKey: "inputRVector") as? CIVector)?.values, [0.5, 0, 0, 0])
     XCTAssertEqual((filters[0].value(forKey: "inputBiasVector") as? CIVector)?.values, [0, 0.5, 0, 0])
     // Tint black -> red at 100 %: red = luminance, green and blue 0.
     XCTAssertEqual((filters[1].value(forKey: "inputRVector") as? CIVector)?.values, [0.2126, 0.7152, 0.0722, 0])
     XCTAssertEqual((filters[1].value(forKey: "inputGVector") as? CIVector)?.values, [0, 0, 0, 0])
-    XCTAssertEqual(
-      a.unsupported, [LottieUnsupported(feature: "animated effect: Tint (first value used)", path: "layers[0].ef[1]")])
+    // The tint's amount is animated (100 % to 50 % over frames 0–10): at
+    // frame 10 the red row is half the identity, half luminance.
+    XCTAssertEqual(a.unsupported, [])
+    let p = S.presentation(a, at: a.time(ofFrame: 10))
+    let tint = try XCTUnwrap(S.named("n", in: p)?.sublayers?.first?.filters?.last as? CIFilter)
+    let red = try XCTUnwrap((tint.value(forKey: "inputRVector") as? CIVector)?.values)
+    for (v, e) in zip(red, [0.5 + 0.5 * 0.2126, 0.5 * 0.7152, 0.5 * 0.0722, 0]) {
+      XCTAssertEqual(Double(v), e, accuracy: 1e-6)
+    }
   }
 
   func testExpressionsUseTheStaticValueAndAreReported() throws {
