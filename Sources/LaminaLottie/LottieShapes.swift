@@ -129,6 +129,8 @@ extension Builder {
       case style(Style)
       case modifier(Modifier)
       case repeater(Node, Int)
+      /// Merge paths other than "merge" (2 add, 3 subtract, 4 intersect, 5 exclude).
+      case merge(Int, Node)
       case other
     }
     var parsed: [Item] = []
@@ -202,8 +204,12 @@ extension Builder {
         parsed.append(.other)
       case "mm":
         let mode = try n.int("mm", default: 1)
-        if mode != 1 { report("merge paths mode \(mode) (paths kept as they are)", n.path) }
-        parsed.append(.other)
+        if (2...5).contains(mode) {
+          parsed.append(.merge(mode, n))
+        } else {
+          if mode != 1 { report("merge paths mode \(mode) (paths kept as they are)", n.path) }
+          parsed.append(.other)
+        }
       default:
         report("shape '\(ty)'", n.path)
         parsed.append(.other)
@@ -253,6 +259,26 @@ extension Builder {
         let sources = parsed[..<k].enumerated().compactMap { (i, item) -> SourceRef? in
           guard case .geometry(let g) = item else { return nil }
           return SourceRef(source: g, modifiers: modifiers(parsed, after: i) + inheritedModifiers)
+        }
+        // The nearest merge paths above this style merges the paths above it.
+        let merge = parsed[..<k].indices.last { if case .merge = parsed[$0] { return true } else { return false } }
+        if let j = merge, case .merge(let mode, let node) = parsed[j] {
+          let merged = parsed[..<j].enumerated().compactMap { (i, item) -> SourceRef? in
+            guard case .geometry(let g) = item else { return nil }
+            return SourceRef(source: g, modifiers: modifiers(parsed, after: i) + inheritedModifiers)
+          }
+          let rest = Array(sources.dropFirst(merged.count))
+          if parsed[..<j].contains(where: { if case .group = $0 { return true } else { return false } }) {
+            report("merge paths mode \(mode) across groups (the groups' paths kept as they are)", node.path)
+          }
+          if style.isStroke || merged.isEmpty {
+            if style.isStroke { report("merge paths mode \(mode) on a stroke (paths stroked as they are)", node.path) }
+            if !sources.isEmpty { layers.append(try styleLayer(style, sources, timeline)) }
+          } else {
+            if !rest.isEmpty { layers.append(try styleLayer(style, rest, timeline)) }
+            layers.append(try mergedFill(style, merged, mode: mode, timeline))
+          }
+          continue
         }
         if !sources.isEmpty { layers.append(try styleLayer(style, sources, timeline)) }
       case .group(let n):
@@ -445,6 +471,73 @@ extension Builder {
     if layer.compositingFilter != nil { blendedShapeItems += 1 }
     try geometry(style, sources, shape, timeline)
     return layer
+  }
+
+  /// A fill of paths merged by merge paths mode 2 (add), 3 (subtract:
+  /// the first path less the others), 4 (intersect) or 5 (exclude): the
+  /// fill painted over everything, through a luminance mask that combines
+  /// the paths in order as masks combine (each path white; add screens,
+  /// subtract multiplies by its outside, intersect by its inside, exclude
+  /// takes the difference), each path sampled per frame when animated.
+  func mergedFill(_ style: Style, _ sources: [SourceRef], mode: Int, _ timeline: Timeline) throws -> CALayer {
+    let big = max(width, height) * 10 + 10000
+    let cover = GeometrySource.rect(
+      position: Property(constant: [0, 0]), size: Property(constant: [2 * big, 2 * big]),
+      roundness: Property(constant: [0]), reversed: false)
+    let paint = try styleLayer(style, [SourceRef(source: cover, modifiers: [])], timeline)
+    func plain(_ gray: CGFloat) -> CALayer {
+      let l = CALayer()
+      l.anchorPoint = .zero
+      l.bounds = CGRect(x: 0, y: 0, width: 2 * big, height: 2 * big)
+      l.position = CGPoint(x: -big, y: -big)
+      l.backgroundColor = CGColor(red: gray, green: gray, blue: gray, alpha: 1)
+      return l
+    }
+    let mask = CALayer()
+    mask.name = "merged paths"
+    mask.addSublayer(plain(0))
+    try madeShapeLayers(sources.count + 2, style.node.path)
+    for (i, ref) in sources.enumerated() {
+      let shape = CAShapeLayer()
+      shape.fillRule = style.evenOdd ? .evenOdd : .nonZero
+      let props = ref.source.properties + ref.modifiers.flatMap(\.properties)
+      shape.path = path([ref], at: props.map(\.firstFrame).min() ?? 0)
+      if let (a, b) = range(props) {
+        try budget(from: a, to: b, elements: shape.path?.elements.count ?? 0, path: style.node.path)
+        shape.add(
+          Animations.sampled(
+            keyPath: LayerKey.path.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+            discrete: true
+          ) { self.path([ref], at: $0) }, forKey: LayerKey.path.rawValue)
+      }
+      shape.fillColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
+      var piece: CALayer = shape
+      var blend = "CIScreenBlendMode"
+      if i > 0 {
+        switch mode {
+        case 3:
+          shape.fillColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
+          blend = "CIMultiplyBlendMode"
+        case 4:
+          piece = CALayer()
+          piece.addSublayer(plain(0))
+          piece.addSublayer(shape)
+          blend = "CIMultiplyBlendMode"
+        case 5:
+          blend = "CIDifferenceBlendMode"
+        default:
+          break
+        }
+      }
+      piece.compositingFilter = CIFilter(name: blend)
+      mask.addSublayer(piece)
+    }
+    let holder = CALayer()
+    holder.name = "merge paths \(mode)"
+    holder.addSublayer(paint)
+    holder.mask = mask
+    holder.maskMode = .luminance
+    return holder
   }
 
   func dashes(_ style: Style, _ shape: CAShapeLayer, _ timeline: Timeline) throws {

@@ -116,6 +116,21 @@ final class GoldenTests: XCTestCase {
     try check("time-remap-eased", frames: [10, 35, 50])
   }
 
+  /// Merge paths modes on a fill, a rect and a growing ellipse (animated
+  /// size): add (union), subtract (rect less ellipse), intersect, exclude.
+  func testMergePathModes() throws {
+    try check("merge-paths", frames: [0, 30])
+    let image = try Self.render("merge-paths", frame: 0)
+    // Rect only (x 20), both (x 50), ellipse only (x 80): filled or not.
+    let expected: [[Bool]] = [[true, true, true], [true, false, false], [false, true, false], [true, false, true]]
+    for (i, row) in expected.enumerated() {
+      for (x, filled) in zip([20, 50, 80], row) {
+        let p = Self.pixel(image, 100 * i + x, 50)
+        XCTAssertEqual(p, filled ? [242, 128, 26, 255] : [255, 255, 255, 255], "mode \(i + 2) at x \(x)")
+      }
+    }
+  }
+
   // MARK: Effects (issue 33)
 
   /// Effects animated over frames 0–30, on a red and a green square:

@@ -444,12 +444,12 @@ final class LottieModelTests: XCTestCase {
   }
 
   func testMergePathsAndUnknownShapesAreReported() throws {
-    let shapes = "[\(S.rect()), {\"ty\": \"mm\", \"mm\": 3}, {\"ty\": \"xx\"}, \(S.redFill)]"
+    let shapes = "[\(S.rect()), {\"ty\": \"mm\", \"mm\": 7}, {\"ty\": \"xx\"}, \(S.redFill)]"
     let a = try S.load(S.document(layers: "[" + S.shapeLayer(shapes) + "]"))
     XCTAssertEqual(
       a.unsupported,
       [
-        LottieUnsupported(feature: "merge paths mode 3 (paths kept as they are)", path: "layers[0].shapes[1]"),
+        LottieUnsupported(feature: "merge paths mode 7 (paths kept as they are)", path: "layers[0].shapes[1]"),
         LottieUnsupported(feature: "shape 'xx'", path: "layers[0].shapes[2]"),
       ])
   }
