@@ -105,7 +105,7 @@ public final class LottieAnimation {
         if let p = try f.string("fPath"), !p.isEmpty { builder.report("font file or URL (never fetched)", f.path + ".fPath") }
       }
     }
-    if root.has("chars") { builder.report("glyph shapes (chars)", "chars") }
+    if let chars = root.child("chars") { builder.charNodes = try chars.array() }
     var markers: [LottieMarker] = []
     for m in try root.child("markers")?.array() ?? [] {
       markers.append(

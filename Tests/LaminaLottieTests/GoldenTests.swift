@@ -131,6 +131,26 @@ final class GoldenTests: XCTestCase {
     }
   }
 
+  // MARK: Text (issue 33)
+
+  /// Text drawn from the document's glyph shapes (`chars`: L, O with its
+  /// hole, T, space) in a font no machine has: size 30, tracking 50,
+  /// centred, two lines 40 apart, filled orange and stroked purple over the
+  /// fill; a second text document (frame 30: "TOOL", left-justified, no
+  /// tracking) replaces the first.
+  func testTextFromGlyphShapesAndDocumentKeyframes() throws {
+    try check("text-glyphs", frames: [0, 30])
+    let first = try Self.render("text-glyphs", frame: 0)
+    // The O of the first line ("LOT" centred at x 100, 30/100 scale,
+    // tracking 1.5): its hole is white, its left bar orange.
+    // Line width: (60 + 70 + 60) × 0.3 + 2 × 1.5 = 60; O from x 70 + 19.5.
+    XCTAssertEqual(Self.pixel(first, 100, 40), [255, 255, 255, 255])
+    XCTAssertEqual(Self.pixel(first, 93, 40), [242, 140, 26, 255])
+    let second = try Self.render("text-glyphs", frame: 30)
+    // "TOOL" left-justified from x 100: the first line's O is gone.
+    XCTAssertEqual(Self.pixel(second, 93, 40), [255, 255, 255, 255])
+  }
+
   // MARK: Effects (issue 33)
 
   /// Effects animated over frames 0–30, on a red and a green square:

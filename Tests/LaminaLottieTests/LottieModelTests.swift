@@ -283,6 +283,42 @@ final class LottieModelTests: XCTestCase {
     XCTAssertEqual(Double(x), -10, accuracy: 1e-6)
   }
 
+  /// Glyph shapes (`chars`) draw a text whose every character they hold;
+  /// a text with a character they lack falls back to the font (reported).
+  /// Text document keyframes: each document shown from its frame on.
+  func testGlyphShapesAndTheirFallback() throws {
+    let chars = """
+      "chars": [{"ch": "I", "size": 100, "style": "Regular", "w": 30, "fFamily": "F",
+        "data": {"shapes": [{"ty": "gr", "it": [{"ty": "sh", "ks": {"a": 0,
+          "k": {"v": [[10, -70], [20, -70], [20, 0], [10, 0]], "i": [[0, 0], [0, 0], [0, 0], [0, 0]],
+                "o": [[0, 0], [0, 0], [0, 0], [0, 0]], "c": true}}}]}]}}],
+      "fonts": {"list": [{"fName": "F-Regular", "fFamily": "F", "fStyle": "Regular"}]}
+      """
+    let text = """
+      [{"ty": 5, "nm": "t", "ip": 0, "op": 60, "st": 0, "ks": {},
+        "t": {"d": {"k": [{"t": 0, "s": {"t": "II I", "s": 10, "f": "F-Regular", "fc": [1, 0, 0], "tr": 100}},
+                          {"t": 20, "s": {"t": "IX", "s": 10, "f": "F-Regular", "fc": [1, 0, 0]}}]}}}]
+      """
+    let a = try S.load(S.document(layers: text, extra: chars))
+    // The first document: glyphs 3 + 1 (tracking) apart, the space a third of an em (+ 1).
+    let glyphs = try XCTUnwrap(S.named("glyphs", in: a.rootLayer)?.sublayers?.first as? CAShapeLayer)
+    let box = try XCTUnwrap(glyphs.path?.boundingBoxOfPath)
+    XCTAssertEqual(Double(box.minX), 1, accuracy: 1e-9)
+    let space: Double = 10.0 / 3 + 1
+    XCTAssertEqual(Double(box.maxX), 8 + space + 2, accuracy: 1e-9)
+    XCTAssertEqual(Double(box.minY), -7, accuracy: 1e-9)
+    // The second lacks "X": a CATextLayer, shown from frame 20 on.
+    XCTAssertEqual(S.first(CATextLayer.self, in: a.rootLayer)?.string as? String, "IX")
+    XCTAssertEqual(
+      a.unsupported,
+      [LottieUnsupported(feature: "glyph shapes (chars) without 'X' (a font drawn instead)", path: "layers[0].t.d.k[1].s")])
+    for (frame, glyphsShown) in [(0.0, true), (19.0, true), (20.0, false), (40.0, false)] {
+      let p = S.presentation(a, at: a.time(ofFrame: frame))
+      let documents = try XCTUnwrap(S.named("text documents", in: p)?.sublayers)
+      XCTAssertEqual(documents.map(\.isHidden), [!glyphsShown, glyphsShown], "frame \(frame)")
+    }
+  }
+
   func testTextLayerIsACATextLayer() throws {
     let text = """
       [{"ty": 5, "ip": 0, "op": 60, "st": 0, "ks": {"p": {"a": 0, "k": [10, 50]}},
