@@ -6,7 +6,8 @@ import Foundation
 /// `fontSize` wins over the font's size, as in Core Animation) and as the
 /// `.font` attribute of an attributed `CATextLayer.string`.
 public final class CTFont: Hashable, @unchecked Sendable, CustomStringConvertible {
-  /// The family name (or a fontconfig pattern such as "DejaVu Sans Bold").
+  /// The family name (or a Pango font description, a family list ended by
+  /// a comma and style words: "DejaVu Sans, Bold Italic").
   public let familyName: String
   public let size: CGFloat
 

@@ -212,16 +212,25 @@ extension Builder {
     return holder
   }
 
-  /// The font family a Lottie font name stands for (`fonts.list` gives
-  /// family and style); fontconfig resolves the family. Font files and URLs
-  /// (`fPath`) are never fetched.
+  /// The font a Lottie font name stands for (`fonts.list` gives family
+  /// and style): the family, or for another style than regular a Pango
+  /// font description, "Family, Bold Italic", whose weight and slant
+  /// Pango and fontconfig find (After Effects' "SemiBold", "ExtraBold",
+  /// "ExtraLight" in Pango's words). Font files and URLs (`fPath`) are
+  /// never fetched.
   func fontFamily(_ name: String, path: String) -> String? {
     if let f = fonts[name] {
       let style = f.style.lowercased()
-      if !["", "regular", "book", "roman", "normal", "medium"].contains(style) {
-        report("font style '\(f.style)' (the text layer takes a family only)", path)
+      if ["", "regular", "book", "roman", "normal"].contains(style) { return f.family }
+      var words = f.style
+      for (ae, pango) in [
+        ("SemiBold", "Semi-Bold"), ("Semibold", "Semi-Bold"), ("DemiBold", "Semi-Bold"),
+        ("ExtraBold", "Ultra-Bold"), ("UltraBold", "Ultra-Bold"), ("ExtraLight", "Ultra-Light"),
+        ("UltraLight", "Ultra-Light"),
+      ] {
+        words = words.replacingOccurrences(of: ae, with: pango)
       }
-      return f.family
+      return "\(f.family), \(words)"
     }
     return name.isEmpty ? nil : name
   }

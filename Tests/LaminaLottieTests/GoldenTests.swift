@@ -37,7 +37,7 @@ final class GoldenTests: XCTestCase {
   }
 
   func testText() throws {
-    try check("text", frames: [0], unsupported: ["font style 'Bold' (the text layer takes a family only)"])
+    try check("text", frames: [0])
   }
 
   func testRepeater() throws { try check("repeater", frames: [0]) }
@@ -149,6 +149,27 @@ final class GoldenTests: XCTestCase {
     let second = try Self.render("text-glyphs", frame: 30)
     // "TOOL" left-justified from x 100: the first line's O is gone.
     XCTAssertEqual(Self.pixel(second, 93, 40), [255, 255, 255, 255])
+  }
+
+  /// Font styles of `fonts.list` (`fStyle`) through Pango: DejaVu Sans
+  /// regular, bold, oblique, bold oblique and extra light, each a Pango
+  /// description ("DejaVu Sans, Bold Oblique") fontconfig resolves.
+  func testFontStylesThroughPango() throws {
+    try check("font-styles", frames: [0])
+    let image = try Self.render("font-styles", frame: 0)
+    // Ink (darkness summed) of each line: bold > regular > extra light.
+    let pixels = image.straightPixels
+    func ink(_ line: Int) -> Int {
+      var sum = 0
+      for y in (2 * (12 + 36 * line))..<(2 * (40 + 36 * line)) {
+        for x in 0..<image.width { sum += 255 - Int(pixels[(y * image.width + x) * 4]) }
+      }
+      return sum
+    }
+    let regular = ink(0)
+    XCTAssertGreaterThan(ink(1), regular * 13 / 10)
+    XCTAssertGreaterThan(ink(3), regular * 13 / 10)
+    XCTAssertLessThan(ink(4), regular * 8 / 10)
   }
 
   // MARK: Effects (issue 33)

@@ -330,16 +330,12 @@ final class LottieModelTests: XCTestCase {
     let t = try XCTUnwrap(S.first(CATextLayer.self, in: a.rootLayer))
     XCTAssertEqual(t.string as? String, "Hello\nworld")
     XCTAssertEqual(t.fontSize, 24)
-    XCTAssertEqual(t.font as? String, "DejaVu Sans")
+    XCTAssertEqual(t.font as? String, "DejaVu Sans, Bold")
     XCTAssertEqual(t.foregroundColor, CGColor(red: 0, green: 0, blue: 1, alpha: 1))
     XCTAssertEqual(t.alignmentMode, .center)
     XCTAssertEqual(
       a.unsupported,
-      [
-        LottieUnsupported(feature: "text animator", path: "layers[0].t.a"),
-        LottieUnsupported(
-          feature: "font style 'Bold' (the text layer takes a family only)", path: "layers[0].t.d.k[0].s.f"),
-      ])
+      [LottieUnsupported(feature: "text animator", path: "layers[0].t.a")])
   }
 
   func testRepeaterMakesCopiesWithTransformAndOpacity() throws {
