@@ -66,6 +66,9 @@ final class Builder {
   /// Counts `frames` sampled values (of `elements` path elements each)
   /// against the document's budgets before they are made.
   func budget(from a: Double, to b: Double, elements: Int = 0, path: String) throws {
+    // Under a time remapping every sampled value is sampled over the
+    // remapped layer's frames instead.
+    let (a, b) = currentRemap.map { ($0.from, $0.to) } ?? (a, b)
     let frames = Int(saturating: min(max(b - a, 0), Double(limits.maxSampledFrames))) + 2
     sampledValues += frames
     try limit(

@@ -20,6 +20,15 @@ extension Builder {
     let k = try d.required("k")
     let docs = try k.array()
     guard !docs.isEmpty else { return nil }
+    try limit(k, "keyframes of one property", docs.count, limits.maxKeyframes, "maxKeyframes")
+    // The characters of all the layer's documents count against one budget.
+    var characters = 0
+    for doc in docs {
+      characters += (try doc.child("s")?.string("t") ?? "").unicodeScalars.count
+      try limit(
+        doc.child("s")?.child("t") ?? doc, "characters of one text layer", characters, limits.maxTextLength,
+        "maxTextLength")
+    }
     if let a = t.child("a"), let list = a.items, !list.isEmpty { report("text animator", a.path) }
     if let p = t.child("p"), p.isObject, p.has("m") { report("text on a path", p.path) }
     if docs.count == 1 { return try textDocument(try docs[0].required("s")) }

@@ -141,6 +141,16 @@ final class LottieErrorTests: XCTestCase {
     XCTAssertEqual(
       S.error(S.document(layers: "[\(text)]"), options: options),
       "test.json: layers[0].t.d.k[0].s.t: characters of one text layer: 8, over the limit of 5 (maxTextLength)")
+    // Text document keyframes: the characters of all of them count.
+    let documents = #"{"ty": 5, "ip": 0, "op": 60, "st": 0, "ks": {}, "t": {"d": {"k": [{"t": 0, "s": {"t": "abc", "s": 10}}, {"t": 9, "s": {"t": "def", "s": 10}}]}}}"#
+    XCTAssertEqual(
+      S.error(S.document(layers: "[\(documents)]"), options: options),
+      "test.json: layers[0].t.d.k[1].s.t: characters of one text layer: 6, over the limit of 5 (maxTextLength)")
+    options.limits.maxKeyframes = 1
+    options.limits.maxTextLength = 100
+    XCTAssertEqual(
+      S.error(S.document(layers: "[\(documents)]"), options: options),
+      "test.json: layers[0].t.d.k: keyframes of one property: 2, over the limit of 1 (maxKeyframes)")
   }
 
   func testDataURILimitIsCheckedBeforeDecoding() {
