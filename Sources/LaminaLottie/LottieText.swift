@@ -7,6 +7,54 @@ struct Glyph {
   var shapes: [BezierShape]
 }
 
+/// A text animator (`t.a[i]`) with a range selector, on glyph text: how
+/// much it applies to each character (`influence`) and what it changes.
+struct TextAnimator {
+  var start: Property
+  var end: Property
+  var offset: Property
+  var amount: Property
+  /// Units: percent (1) or index (2) of the characters.
+  var byIndex: Bool
+  /// Shape: 1 square, 2 ramp up, 3 ramp down, 4 triangle (others as square).
+  var shape: Int
+  var position: Property?
+  var scale: Property?
+  var rotation: Property?
+  var opacity: Property?
+  var fillColor: Property?
+
+  var properties: [Property] {
+    [start, end, offset, amount] + [position, scale, rotation, opacity, fillColor].compactMap { $0 }
+  }
+
+  /// The share (0–1, times the amount) of the animator that character
+  /// `index` of `count` takes at frame `f`: the part of its unit interval
+  /// [index, index + 1] the selected range covers, shaped.
+  func influence(_ index: Int, of count: Int, at f: Double) -> Double {
+    let total = Double(count)
+    let scale = byIndex ? 1 : total / 100
+    let o = offset.scalar(at: f) * scale
+    var a = start.scalar(at: f) * scale + o
+    var b = end.scalar(at: f) * scale + o
+    if a > b { swap(&a, &b) }
+    let x0 = Double(index)
+    let covered = max(0, min(b, x0 + 1) - max(a, x0))
+    guard covered > 0 else { return 0 }
+    var m = min(covered, 1)
+    if shape >= 2 && shape <= 4 && b > a {
+      let u = (x0 + 0.5 - a) / (b - a)
+      let t = min(max(u, 0), 1)
+      switch shape {
+      case 2: m *= t
+      case 3: m *= 1 - t
+      default: m *= 1 - abs(2 * t - 1)
+      }
+    }
+    return m * min(max(amount.scalar(at: f) / 100, -1), 1)
+  }
+}
+
 extension Builder {
   /// A text layer: each text document (`t.d.k`) shown from its keyframe's
   /// frame to the next one's; each drawn from the glyph shapes of the
@@ -29,9 +77,9 @@ extension Builder {
         doc.child("s")?.child("t") ?? doc, "characters of one text layer", characters, limits.maxTextLength,
         "maxTextLength")
     }
-    if let a = t.child("a"), let list = a.items, !list.isEmpty { report("text animator", a.path) }
+    let animators = try textAnimators(t.child("a"))
     if let p = t.child("p"), p.isObject, p.has("m") { report("text on a path", p.path) }
-    if docs.count == 1 { return try textDocument(try docs[0].required("s")) }
+    if docs.count == 1 { return try textDocument(try docs[0].required("s"), animators, timeline) }
     // Text document keyframes: each document visible until the next one's frame.
     let holder = CALayer()
     holder.name = "text documents"
@@ -42,7 +90,7 @@ extension Builder {
       times.append(f)
     }
     for (i, doc) in docs.enumerated() {
-      guard let content = try textDocument(try doc.required("s")) else { continue }
+      guard let content = try textDocument(try doc.required("s"), animators, timeline) else { continue }
       let from = i == 0 ? -Limits.maxMagnitude : times[i]
       let to = i + 1 < times.count ? times[i + 1] : Limits.maxMagnitude
       let shown = CALayer()
@@ -53,8 +101,43 @@ extension Builder {
     return holder
   }
 
+  /// A text layer's animators (`t.a`): each with a range selector (`s`)
+  /// and its position, scale, rotation, opacity and fill colour (`a`);
+  /// other selectors and properties reported.
+  func textAnimators(_ node: Node?) throws -> (node: Node, list: [TextAnimator])? {
+    guard let node, let items = node.items, !items.isEmpty else { return nil }
+    var list: [TextAnimator] = []
+    for item in items where item.isObject {
+      let sel = item.child("s")
+      if let sel, try sel.int("t", default: 0) != 0 { report("text animator selector type (expression or wiggly)", sel.path) }
+      if let sel {
+        for key in ["xe", "ne"] where try property(sel.child(key), [0]).keyframes.contains(where: { $0.value[0] != 0 }) {
+          report("text selector ease (high and low)", sel.path + "." + key)
+        }
+      }
+      if let sel, try sel.int("b", default: 1) != 1 { report("text selector based on words or lines (characters used)", sel.path + ".b") }
+      let a = item.child("a")
+      for key in ["a", "sk", "sa", "sc", "sw", "t", "fh", "fs", "fb", "rx", "ry"] where a?.has(key) == true {
+        report("text animator property '\(key)'", (a?.path ?? item.path) + "." + key)
+      }
+      list.append(
+        TextAnimator(
+          start: try property(sel?.child("s"), [0]), end: try property(sel?.child("e"), [100]),
+          offset: try property(sel?.child("o"), [0]), amount: try property(sel?.child("a"), [100]),
+          byIndex: try sel?.int("r", default: 1) == 2, shape: try sel?.int("sh", default: 1) ?? 1,
+          position: try a?.child("p").map { try property($0, [0, 0, 0]) },
+          scale: try a?.child("s").map { try property($0, [100, 100, 100]) },
+          rotation: try a?.child("r").map { try property($0, [0]) },
+          opacity: try a?.child("o").map { try property($0, [100]) },
+          fillColor: try a?.child("fc").map { try property($0, [0, 0, 0, 1]) }))
+    }
+    return list.isEmpty ? nil : (node, list)
+  }
+
   /// One text document (`s`): glyph shapes when `chars` has them all, else a `CATextLayer`.
-  func textDocument(_ s: Node) throws -> CALayer? {
+  func textDocument(
+    _ s: Node, _ animators: (node: Node, list: [TextAnimator])? = nil, _ timeline: Timeline
+  ) throws -> CALayer? {
     var text = try s.string("t") ?? ""
     try limit(s.child("t") ?? s, "characters of one text layer", text.unicodeScalars.count, limits.maxTextLength, "maxTextLength")
     let size = try s.number("s", default: 12)
@@ -74,11 +157,18 @@ extension Builder {
     let strokeWidth = try s.number("sw", default: 0)
     let stroke = strokeWidth > 0 && strokeWidth.isFinite ? try s.child("sc").map { color(try $0.numbers()) } : nil
     if let glyphs = try glyphs(for: text, font: fontName, path: s.path) {
+      if let animators {
+        return try animatedGlyphText(
+          text, glyphs, size: size, lineHeight: lineHeight, tracking: tracking, justify: justify,
+          fill: fill ?? color([0, 0, 0]), stroke: stroke, strokeWidth: min(strokeWidth, 1e4),
+          strokeOverFill: s.has("of") ? s.bool("of") : true, animators: animators.list, timeline, path: s.path)
+      }
       return try glyphText(
         text, glyphs, size: size, lineHeight: lineHeight, tracking: tracking, justify: justify, fill: fill,
         stroke: stroke, strokeWidth: min(strokeWidth, 1e4), strokeOverFill: s.has("of") ? s.bool("of") : true,
         path: s.path)
     }
+    if let animators { report("text animator (without glyph shapes)", animators.node.path) }
     if stroke != nil { report("text stroke", s.path + ".sc") }
     if tracking != 0 { report("text tracking", s.path + ".tr") }
     let layer = CATextLayer()
@@ -177,23 +267,13 @@ extension Builder {
     justify: Int, fill: CGColor?, stroke: CGColor?, strokeWidth: Double, strokeOverFill: Bool, path: String
   ) throws -> CALayer {
     let scale = size / 100
-    let track = tracking / 1000 * size
     let outline = CGMutablePath()
     var elements = 0
-    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-      var width = 0.0
-      for c in line { width += (glyphs[c]?.width ?? 0) * scale + track }
-      if !line.isEmpty { width -= track }
-      var x = justify == 1 ? -width : justify == 2 ? -width / 2 : 0
-      let y = Double(index) * lineHeight
-      for c in line {
-        guard let g = glyphs[c] else { continue }
-        let m = CGAffineTransform(a: CGFloat(scale), b: 0, c: 0, d: CGFloat(scale), tx: CGFloat(x), ty: CGFloat(y))
-        for shape in g.shapes {
-          shape.add(to: outline, transform: m)
-          elements += shape.v.count + 1
-        }
-        x += g.width * scale + track
+    for p in glyphLayout(text, glyphs, size: size, lineHeight: lineHeight, tracking: tracking, justify: justify) {
+      let m = CGAffineTransform(a: CGFloat(scale), b: 0, c: 0, d: CGFloat(scale), tx: CGFloat(p.x), ty: CGFloat(p.y))
+      for shape in p.glyph.shapes {
+        shape.add(to: outline, transform: m)
+        elements += shape.v.count + 1
       }
     }
     try budget(from: 0, to: 0, elements: elements, path: path)
@@ -218,6 +298,144 @@ extension Builder {
     }
     try madeShapeLayers(layers.count + 1, path)
     for l in layers { holder.addSublayer(l) }
+    return holder
+  }
+
+  /// A colour's red, green, blue and alpha (black when it has fewer).
+  func rgba(_ c: CGColor) -> [Double] {
+    let v = (c.components ?? []).map { Double($0) }
+    return v.count >= 4 ? v : [0, 0, 0, 1]
+  }
+
+  /// Where each character's glyph goes: its line's baseline origin x, y
+  /// (as `glyphText` lays lines out) and its advance, in reading order.
+  func glyphLayout(
+    _ text: String, _ glyphs: [Character: Glyph], size: Double, lineHeight: Double, tracking: Double, justify: Int
+  ) -> [(glyph: Glyph, x: Double, y: Double, width: Double)] {
+    let scale = size / 100
+    let track = tracking / 1000 * size
+    var out: [(glyph: Glyph, x: Double, y: Double, width: Double)] = []
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      var width = 0.0
+      for c in line { width += (glyphs[c]?.width ?? 0) * scale + track }
+      if !line.isEmpty { width -= track }
+      var x = justify == 1 ? -width : justify == 2 ? -width / 2 : 0
+      let y = Double(index) * lineHeight
+      for c in line {
+        guard let g = glyphs[c] else { continue }
+        out.append((g, x, y, g.width * scale))
+        x += g.width * scale + track
+      }
+    }
+    return out
+  }
+
+  /// Glyph text with animators: each character a layer at its baseline
+  /// centre (After Effects' anchor point grouping by character), moved,
+  /// scaled, turned, faded and recoloured by each animator's values times
+  /// its selector's influence on it (lottie-web's order: scale, rotation,
+  /// position), sampled per frame when anything in it is animated.
+  func animatedGlyphText(
+    _ text: String, _ glyphs: [Character: Glyph], size: Double, lineHeight: Double, tracking: Double,
+    justify: Int, fill: CGColor, stroke: CGColor?, strokeWidth: Double, strokeOverFill: Bool,
+    animators: [TextAnimator], _ timeline: Timeline, path: String
+  ) throws -> CALayer {
+    let placed = glyphLayout(text, glyphs, size: size, lineHeight: lineHeight, tracking: tracking, justify: justify)
+    let scale = size / 100
+    let holder = CALayer()
+    holder.name = "glyphs"
+    try madeShapeLayers(placed.count * 3 + 1, path)
+    let baseFill = rgba(fill)
+    let props = animators.flatMap(\.properties)
+    let first = props.map(\.firstFrame).min() ?? 0
+    var elements = 0
+    for (index, p) in placed.enumerated() {
+      let outline = CGMutablePath()
+      let m = CGAffineTransform(a: CGFloat(scale), b: 0, c: 0, d: CGFloat(scale), tx: CGFloat(-p.width / 2), ty: 0)
+      for shape in p.glyph.shapes {
+        shape.add(to: outline, transform: m)
+        elements += shape.v.count + 1
+      }
+      let character = CALayer()
+      character.position = CGPoint(x: p.x + p.width / 2, y: p.y)
+      let fillLayer = CAShapeLayer()
+      fillLayer.path = outline
+      var layers: [CAShapeLayer] = [fillLayer]
+      if let stroke {
+        let l = CAShapeLayer()
+        l.path = outline
+        l.fillColor = nil
+        l.strokeColor = stroke
+        l.lineWidth = CGFloat(strokeWidth)
+        l.lineJoin = .miter
+        if strokeOverFill { layers.append(l) } else { layers.insert(l, at: 0) }
+      }
+      for l in layers { character.addSublayer(l) }
+      let count = placed.count
+      func transform(_ f: Double) -> CATransform3D {
+        var sx = 1.0
+        var sy = 1.0
+        var r = 0.0
+        var tx = 0.0
+        var ty = 0.0
+        for a in animators {
+          let w = a.influence(index, of: count, at: f)
+          guard w != 0 else { continue }
+          if let s = a.scale?.value(at: f) {
+            sx *= 1 + (s[0] / 100 - 1) * w
+            sy *= 1 + (s[1] / 100 - 1) * w
+          }
+          if let rotation = a.rotation { r += rotation.scalar(at: f) * w }
+          if let position = a.position?.value(at: f) {
+            tx += position[0] * w
+            ty += position[1] * w
+          }
+        }
+        var t = CATransform3DMakeScale(CGFloat(sx), CGFloat(sy), 1)
+        t = CATransform3DConcat(t, CATransform3DMakeRotation(CGFloat(r * .pi / 180), 0, 0, 1))
+        return CATransform3DConcat(t, CATransform3DMakeTranslation(CGFloat(tx), CGFloat(ty), 0))
+      }
+      func opacity(_ f: Double) -> Float {
+        var o = 1.0
+        for a in animators {
+          guard let op = a.opacity else { continue }
+          o *= 1 + (min(max(op.scalar(at: f) / 100, 0), 1) - 1) * min(max(a.influence(index, of: count, at: f), 0), 1)
+        }
+        return Float(min(max(o, 0), 1))
+      }
+      func fillColor(_ f: Double) -> CGColor {
+        var c = baseFill
+        for a in animators {
+          guard let fc = a.fillColor?.value(at: f) else { continue }
+          let target = rgba(color(fc))
+          let w = min(max(a.influence(index, of: count, at: f), 0), 1)
+          for i in 0..<min(3, c.count, target.count) { c[i] += (target[i] - c[i]) * w }
+        }
+        return color(c)
+      }
+      character.transform = transform(first)
+      character.opacity = opacity(first)
+      fillLayer.fillColor = fillColor(first)
+      if let (a, b) = range(props) {
+        try budget(from: a, to: b, path: path)
+        try budget(from: a, to: b, path: path)
+        try budget(from: a, to: b, path: path)
+        character.add(
+          Animations.sampled(
+            keyPath: LayerKey.transform.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+            discrete: false) { transform($0) }, forKey: LayerKey.transform.rawValue)
+        character.add(
+          Animations.sampled(
+            keyPath: LayerKey.opacity.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+            discrete: false) { opacity($0) }, forKey: LayerKey.opacity.rawValue)
+        fillLayer.add(
+          Animations.sampled(
+            keyPath: LayerKey.fillColor.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+            discrete: false) { fillColor($0) }, forKey: LayerKey.fillColor.rawValue)
+      }
+      holder.addSublayer(character)
+    }
+    try budget(from: 0, to: 0, elements: elements, path: path)
     return holder
   }
 

@@ -151,6 +151,31 @@ final class GoldenTests: XCTestCase {
     XCTAssertEqual(Self.pixel(second, 93, 40), [255, 255, 255, 255])
   }
 
+  /// Text animators with range selectors on glyph text ("LOTTO"): a
+  /// reveal (opacity 0 and 40° on the characters from the animated start,
+  /// 0 % to 100 % over frames 0–25: they appear one by one, upright) and a
+  /// wave (a triangle selector whose offset runs from −100 % to 100 %:
+  /// characters under it rise 25, grow to 140 % and turn blue).
+  func testTextAnimatorsWithRangeSelectors() throws {
+    try check("text-animators", frames: [0, 10, 15, 30])
+    let start = try Self.render("text-animators", frame: 0)
+    let end = try Self.render("text-animators", frame: 30)
+    // Frame 0: every character hidden (the reveal covers them all).
+    XCTAssertEqual(Self.pixel(start, 100, 60), [255, 255, 255, 255])
+    // Frame 30: all shown, upright and orange, the wave gone: the middle
+    // T's stem (x 100, y 50…75) is orange.
+    XCTAssertEqual(Self.pixel(end, 100, 65), [242, 140, 26, 255])
+    // Frame 10: the reveal's start is at 40 % (2 of 5 characters): the
+    // first two shown, the rest hidden; at frame 5 (start 1 character)
+    // the second is at full strength of the reveal too (opacity 0).
+    let a = try LottieAnimation(contentsOf: Self.fixtures.appendingPathComponent("text-animators.json"))
+    for (frame, expected) in [(10.0, [1, 1, 0, 0, 0] as [Float]), (5.0, [1, 0, 0, 0, 0]), (2.5, [0.5, 0, 0, 0, 0])] {
+      let p = LottieTestSupport.presentation(a, at: a.time(ofFrame: frame))
+      let characters = try XCTUnwrap(LottieTestSupport.named("glyphs", in: p)?.sublayers)
+      for (c, e) in zip(characters.map(\.opacity), expected) { XCTAssertEqual(c, e, accuracy: 1e-4, "frame \(frame)") }
+    }
+  }
+
   /// Font styles of `fonts.list` (`fStyle`) through Pango: DejaVu Sans
   /// regular, bold, oblique, bold oblique and extra light, each a Pango
   /// description ("DejaVu Sans, Bold Oblique") fontconfig resolves.

@@ -335,7 +335,7 @@ final class LottieModelTests: XCTestCase {
     XCTAssertEqual(t.alignmentMode, .center)
     XCTAssertEqual(
       a.unsupported,
-      [LottieUnsupported(feature: "text animator", path: "layers[0].t.a")])
+      [LottieUnsupported(feature: "text animator (without glyph shapes)", path: "layers[0].t.a")])
   }
 
   func testRepeaterMakesCopiesWithTransformAndOpacity() throws {
