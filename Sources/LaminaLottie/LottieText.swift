@@ -115,6 +115,7 @@ extension Builder {
           report("text selector ease (high and low)", sel.path + "." + key)
         }
       }
+      if let sel, try sel.int("sh", default: 1) > 4 { report("text selector shape round or smooth (drawn square)", sel.path + ".sh") }
       if let sel, try sel.int("b", default: 1) != 1 { report("text selector based on words or lines (characters used)", sel.path + ".b") }
       let a = item.child("a")
       for key in ["a", "sk", "sa", "sc", "sw", "t", "fh", "fs", "fb", "rx", "ry"] where a?.has(key) == true {
