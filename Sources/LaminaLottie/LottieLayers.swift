@@ -200,6 +200,7 @@ extension Builder {
         inner.addSublayer(holder)
       }
     }
+    if let effects = n.child("ef") { try strokeEffects(effects, masks: n.child("masksProperties"), inner, timeline) }
     return outer
   }
 
@@ -701,8 +702,82 @@ extension Builder {
           }
           return Self.colorMatrix(rows: rows, bias: shadow.map { $0 * amount })
         }
+      case 22:
+        break  // Stroke: drawn over the content (strokeEffects)
       default:
         report("effect: \(name ?? "type \(ty)")", e.path)
+      }
+    }
+  }
+
+  /// Stroke effects (22) along the layer's masks, over its content:
+  /// path (mask number, from 1) or all masks, colour, brush size, opacity
+  /// (0–1), start and end (%) as `strokeStart` and `strokeEnd`, paint style
+  /// (1 on the original, 2 on transparent: the content hidden, 3 revealing
+  /// the original: the content shown through the stroke only). Brush
+  /// hardness and spacing are not drawn (reported when not the defaults).
+  func strokeEffects(_ list: Node, masks: Node?, _ inner: CALayer, _ timeline: Timeline) throws {
+    for e in try list.array() where try e.int("ty", default: -1) == 22 {
+      if e.has("en"), (try? e.required("en").number()) == 0 { continue }
+      let values = try e.child("ef")?.array() ?? []
+      func value(_ i: Int, _ fallback: [Double]) throws -> Property {
+        guard i < values.count, values[i].isObject else { return Property(constant: fallback) }
+        return try property(values[i].child("v"), fallback)
+      }
+      let maskList = try masks?.array() ?? []
+      let all = try value(1, [0]).first[0] != 0
+      let index = Int(min(max(try value(0, [1]).first[0], 1), 1e6)) - 1
+      let chosen = all ? Array(maskList.indices) : (index < maskList.count ? [index] : [])
+      guard !chosen.isEmpty else {
+        report("effect: Stroke without its mask", e.path)
+        continue
+      }
+      if try value(5, [0]).isAnimated || value(5, [0]).first[0] != 0 || value(9, [0]).first[0] != 0 {
+        report("effect: Stroke brush hardness and spacing (a plain line drawn)", e.path)
+      }
+      let colorProp = try value(3, [1, 1, 1, 1])
+      let size = try value(4, [2])
+      let opacity = try value(6, [1])
+      let start = try value(7, [0])
+      let end = try value(8, [100])
+      let style = Int(try value(10, [1]).first[0])
+      let strokes = CALayer()
+      strokes.name = "stroke effect"
+      try madeShapeLayers(chosen.count + 1, e.path)
+      for i in chosen {
+        let m = maskList[i]
+        let pathProp = try pathProperty(try m.required("pt"))
+        let shape = CAShapeLayer()
+        shape.fillColor = nil
+        shape.lineCap = .round
+        shape.lineJoin = .round
+        shape.path = BezierShape(vector: pathProp.first, closed: pathProp.closed).cgPath
+        try animate(shape, pathProp, LayerKey.path.rawValue, timeline) { BezierShape(vector: $0, closed: pathProp.closed).cgPath }
+        shape.strokeColor = color(colorProp.first)
+        try animate(shape, colorProp, LayerKey.strokeColor.rawValue, timeline) { self.color($0) }
+        shape.lineWidth = CGFloat(min(max(size.first[0], 0), 1e4))
+        try animate(shape, size, LayerKey.lineWidth.rawValue, timeline) { CGFloat(min(max($0[0], 0), 1e4)) }
+        shape.strokeStart = CGFloat(min(max(start.first[0] / 100, 0), 1))
+        try animate(shape, start, LayerKey.strokeStart.rawValue, timeline) { CGFloat(min(max($0[0] / 100, 0), 1)) }
+        shape.strokeEnd = CGFloat(min(max(end.first[0] / 100, 0), 1))
+        try animate(shape, end, LayerKey.strokeEnd.rawValue, timeline) { CGFloat(min(max($0[0] / 100, 0), 1)) }
+        shape.opacity = Float(min(max(opacity.first[0], 0), 1))
+        try animate(shape, opacity, LayerKey.opacity.rawValue, timeline) { Float(min(max($0[0], 0), 1)) }
+        strokes.addSublayer(shape)
+      }
+      switch style {
+      case 2:
+        // On transparent: the stroke alone.
+        for l in inner.sublayers ?? [] { l.removeFromSuperlayer() }
+        inner.addSublayer(strokes)
+      case 3:
+        // Reveal the original: the content through the stroke.
+        let holder = CALayer()
+        for l in inner.sublayers ?? [] { holder.addSublayer(l) }
+        holder.mask = strokes
+        inner.addSublayer(holder)
+      default:
+        inner.addSublayer(strokes)
       }
     }
   }

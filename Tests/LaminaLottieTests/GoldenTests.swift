@@ -220,6 +220,24 @@ final class GoldenTests: XCTestCase {
     for (a, b) in zip(Self.pixel(end, 230, 30), tinted) { XCTAssertEqual(Double(a), Double(b), accuracy: 2) }
   }
 
+  /// The Stroke effect along a mask (mode none: it does not mask), red,
+  /// size 6, written on (end 0 % to 100 % over frames 0–30), in its three
+  /// paint styles: over the blue square, alone (on transparent), and
+  /// revealing the square through the stroke.
+  func testStrokeEffectAlongAMask() throws {
+    try check("stroke-effect", frames: [15, 30])
+    let image = try Self.render("stroke-effect", frame: 30)
+    // The circle's top (50, 20): red in all three; the square's middle
+    // (50, 50): blue, white, white.
+    for (i, middle) in [[51, 153, 230, 255], [255, 255, 255, 255], [255, 255, 255, 255]].enumerated() {
+      XCTAssertEqual(Self.pixel(image, 100 * i + 50, 50), middle.map(UInt8.init), "style \(i + 1)")
+    }
+    XCTAssertEqual(Self.pixel(image, 50, 20), [230, 26, 51, 255])
+    XCTAssertEqual(Self.pixel(image, 150, 20), [230, 26, 51, 255])
+    // Revealing: the square's blue where the stroke passes.
+    XCTAssertEqual(Self.pixel(image, 250, 20), [51, 153, 230, 255])
+  }
+
   // MARK: Masks (issue 33)
 
   /// Every mask mode, each panel a white layer over black with an add mask
