@@ -7,6 +7,53 @@ struct Glyph {
   var shapes: [BezierShape]
 }
 
+/// A text layer's path (`t.p`: a mask's path): where characters go along it.
+struct TextPath {
+  /// Points along the path and their distances from its start.
+  var polyline: [(point: CGPoint, distance: Double)]
+  var firstMargin: Double
+  var lastMargin: Double
+  var perpendicular: Bool
+  var node: Node
+
+  var length: Double { polyline.last?.distance ?? 0 }
+
+  /// The path as 32 straight pieces per segment, with distances.
+  static func flatten(_ s: BezierShape) -> [(point: CGPoint, distance: Double)] {
+    guard let first = s.v.first else { return [] }
+    var out: [(point: CGPoint, distance: Double)] = [(first, 0)]
+    let n = s.count
+    let segments = s.closed ? n : n - 1
+    for k in 0..<max(segments, 0) {
+      let a = s.v[k]
+      let b = s.v[(k + 1) % n]
+      let c1 = CGPoint(x: a.x + s.o[k].x, y: a.y + s.o[k].y)
+      let c2 = CGPoint(x: b.x + s.i[(k + 1) % n].x, y: b.y + s.i[(k + 1) % n].y)
+      for step in 1...32 {
+        let p = Geometry.cubic(a, c1, c2, b, Double(step) / 32)
+        let last = out[out.count - 1]
+        out.append((p, last.distance + Double(hypot(p.x - last.point.x, p.y - last.point.y))))
+      }
+    }
+    return out
+  }
+
+  /// The point at `distance` along the path and the path's direction
+  /// there (radians); past either end, the line goes on straight.
+  func point(at distance: Double) -> (CGPoint, Double) {
+    guard polyline.count > 1 else { return (polyline.first?.point ?? .zero, 0) }
+    var k = 1
+    while k < polyline.count - 1 && polyline[k].distance < distance { k += 1 }
+    let a = polyline[k - 1]
+    let b = polyline[k]
+    let span = b.distance - a.distance
+    let u = span > 0 ? (distance - a.distance) / span : 0
+    let p = CGPoint(
+      x: a.point.x + (b.point.x - a.point.x) * CGFloat(u), y: a.point.y + (b.point.y - a.point.y) * CGFloat(u))
+    return (p, atan2(Double(b.point.y - a.point.y), Double(b.point.x - a.point.x)))
+  }
+}
+
 /// A text animator (`t.a[i]`) with a range selector, on glyph text: how
 /// much it applies to each character (`influence`) and what it changes.
 struct TextAnimator {
@@ -78,8 +125,27 @@ extension Builder {
         "maxTextLength")
     }
     let animators = try textAnimators(t.child("a"))
-    if let p = t.child("p"), p.isObject, p.has("m") { report("text on a path", p.path) }
-    if docs.count == 1 { return try textDocument(try docs[0].required("s"), animators, timeline) }
+    var onPath: TextPath?
+    if let p = t.child("p"), p.isObject, p.has("m") {
+      let index = try p.int("m", default: 0)
+      let masks = try n.child("masksProperties")?.array() ?? []
+      if index >= 0, index < masks.count {
+        let shape = try pathProperty(try masks[index].required("pt"))
+        let first = try property(p.child("f"), [0])
+        let last = try property(p.child("l"), [0])
+        if shape.isAnimated || first.isAnimated || last.isAnimated {
+          report("text on an animated path or margins (first values used)", p.path)
+        }
+        var bezier = BezierShape(vector: shape.first, closed: shape.closed)
+        if p.bool("r") { bezier = bezier.closed ? bezier : bezier.reversedOpen() }
+        onPath = TextPath(
+          polyline: TextPath.flatten(bezier), firstMargin: first.first[0], lastMargin: last.first[0],
+          perpendicular: p.has("p") ? p.bool("p") : true, node: p)
+      } else {
+        report("text on a path without its mask", p.path + ".m")
+      }
+    }
+    if docs.count == 1 { return try textDocument(try docs[0].required("s"), animators, timeline, onPath: onPath) }
     // Text document keyframes: each document visible until the next one's frame.
     let holder = CALayer()
     holder.name = "text documents"
@@ -90,7 +156,7 @@ extension Builder {
       times.append(f)
     }
     for (i, doc) in docs.enumerated() {
-      guard let content = try textDocument(try doc.required("s"), animators, timeline) else { continue }
+      guard let content = try textDocument(try doc.required("s"), animators, timeline, onPath: onPath) else { continue }
       let from = i == 0 ? -Limits.maxMagnitude : times[i]
       let to = i + 1 < times.count ? times[i + 1] : Limits.maxMagnitude
       let shown = CALayer()
@@ -137,7 +203,7 @@ extension Builder {
 
   /// One text document (`s`): glyph shapes when `chars` has them all, else a `CATextLayer`.
   func textDocument(
-    _ s: Node, _ animators: (node: Node, list: [TextAnimator])? = nil, _ timeline: Timeline
+    _ s: Node, _ animators: (node: Node, list: [TextAnimator])? = nil, _ timeline: Timeline, onPath: TextPath? = nil
   ) throws -> CALayer? {
     var text = try s.string("t") ?? ""
     try limit(s.child("t") ?? s, "characters of one text layer", text.unicodeScalars.count, limits.maxTextLength, "maxTextLength")
@@ -158,11 +224,12 @@ extension Builder {
     let strokeWidth = try s.number("sw", default: 0)
     let stroke = strokeWidth > 0 && strokeWidth.isFinite ? try s.child("sc").map { color(try $0.numbers()) } : nil
     if let glyphs = try glyphs(for: text, font: fontName, path: s.path) {
-      if let animators {
+      if animators != nil || onPath != nil {
         return try animatedGlyphText(
           text, glyphs, size: size, lineHeight: lineHeight, tracking: tracking, justify: justify,
           fill: fill ?? color([0, 0, 0]), stroke: stroke, strokeWidth: min(strokeWidth, 1e4),
-          strokeOverFill: s.has("of") ? s.bool("of") : true, animators: animators.list, timeline, path: s.path)
+          strokeOverFill: s.has("of") ? s.bool("of") : true, animators: animators?.list ?? [], timeline,
+          onPath: onPath, path: s.path)
       }
       return try glyphText(
         text, glyphs, size: size, lineHeight: lineHeight, tracking: tracking, justify: justify, fill: fill,
@@ -170,6 +237,7 @@ extension Builder {
         path: s.path)
     }
     if let animators { report("text animator (without glyph shapes)", animators.node.path) }
+    if let onPath { report("text on a path (without glyph shapes)", onPath.node.path) }
     if stroke != nil { report("text stroke", s.path + ".sc") }
     if tracking != 0 { report("text tracking", s.path + ".tr") }
     let layer = CATextLayer()
@@ -339,9 +407,32 @@ extension Builder {
   func animatedGlyphText(
     _ text: String, _ glyphs: [Character: Glyph], size: Double, lineHeight: Double, tracking: Double,
     justify: Int, fill: CGColor, stroke: CGColor?, strokeWidth: Double, strokeOverFill: Bool,
-    animators: [TextAnimator], _ timeline: Timeline, path: String
+    animators: [TextAnimator], _ timeline: Timeline, onPath: TextPath? = nil, path: String
   ) throws -> CALayer {
-    let placed = glyphLayout(text, glyphs, size: size, lineHeight: lineHeight, tracking: tracking, justify: justify)
+    var placed = glyphLayout(text, glyphs, size: size, lineHeight: lineHeight, tracking: tracking, justify: justify)
+    // On a path: each character's centre at its distance along the path
+    // (after the first margin; right or centred text from the end less the
+    // last margin or the middle), turned to the path's direction there.
+    var turns = [Double](repeating: 0, count: placed.count)
+    if let onPath {
+      if text.contains("\n") { report("text on a path of several lines (all on the path)", onPath.node.path) }
+      let lineWidth = (placed.map { $0.x + $0.width }.max() ?? 0) - (placed.map(\.x).min() ?? 0)
+      let left = placed.map(\.x).min() ?? 0
+      let length = onPath.length
+      let origin: Double
+      switch justify {
+      case 1: origin = length - onPath.lastMargin - lineWidth
+      case 2: origin = onPath.firstMargin + (length - onPath.firstMargin - onPath.lastMargin - lineWidth) / 2
+      default: origin = onPath.firstMargin
+      }
+      for k in placed.indices {
+        let along = origin + (placed[k].x - left) + placed[k].width / 2
+        let (point, angle) = onPath.point(at: along)
+        placed[k].x = point.x - placed[k].width / 2
+        placed[k].y = point.y
+        turns[k] = onPath.perpendicular ? angle : 0
+      }
+    }
     let scale = size / 100
     let holder = CALayer()
     holder.name = "glyphs"
@@ -393,7 +484,7 @@ extension Builder {
           }
         }
         var t = CATransform3DMakeScale(CGFloat(sx), CGFloat(sy), 1)
-        t = CATransform3DConcat(t, CATransform3DMakeRotation(CGFloat(r * .pi / 180), 0, 0, 1))
+        t = CATransform3DConcat(t, CATransform3DMakeRotation(CGFloat(r * .pi / 180 + turns[index]), 0, 0, 1))
         return CATransform3DConcat(t, CATransform3DMakeTranslation(CGFloat(tx), CGFloat(ty), 0))
       }
       func opacity(_ f: Double) -> Float {

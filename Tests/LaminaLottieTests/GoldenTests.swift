@@ -176,6 +176,13 @@ final class GoldenTests: XCTestCase {
     }
   }
 
+  /// Text on a path (glyph text): "LOTTO TOOL" along an arc from 10
+  /// past its start, each character turned to the path (perpendicular),
+  /// and centred on a wave; the paths drawn grey beneath as guides.
+  func testTextOnAPath() throws {
+    try check("text-on-path", frames: [0])
+  }
+
   /// Font styles of `fonts.list` (`fStyle`) through Pango: DejaVu Sans
   /// regular, bold, oblique, bold oblique and extra light, each a Pango
   /// description ("DejaVu Sans, Bold Oblique") fontconfig resolves.
