@@ -345,14 +345,14 @@ final class Builder {
   /// composition, shown at the last instant as lottie-ios does).
   func applyVisibility(
     _ layer: CALayer, ip: Double, op: Double, compFrameRate fr: Double, throughOutPoint: Bool = false,
-    timeline: Timeline? = nil
+    timeline: Timeline? = nil, path: String = "ip"
   ) throws {
     let epsilon = 1e-4
     layer.isHidden = true
     guard op > ip else { return }
     if let timeline, let remap = timeline.remap {
       // Shown where the remapped frame is within [ip, op).
-      try budget(from: remap.from, to: remap.to, path: "")
+      try budget(from: remap.from, to: remap.to, path: path)
       let end = throughOutPoint ? op + epsilon : op
       layer.add(
         Animations.sampled(

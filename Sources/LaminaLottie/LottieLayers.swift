@@ -130,7 +130,7 @@ extension Builder {
     }
     try applyVisibility(
       tree, ip: info.ip, op: info.op, compFrameRate: frameRate, throughOutPoint: reachesEnd,
-      timeline: Timeline(frameRate: frameRate, offset: 0, remap: currentRemap))
+      timeline: Timeline(frameRate: frameRate, offset: 0, remap: currentRemap), path: info.node.path + ".ip")
     return tree
   }
 

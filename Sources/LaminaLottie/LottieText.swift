@@ -161,7 +161,7 @@ extension Builder {
       let to = i + 1 < times.count ? times[i + 1] : Limits.maxMagnitude
       let shown = CALayer()
       shown.addSublayer(content)
-      try applyVisibility(shown, ip: from, op: to, compFrameRate: frameRate, timeline: timeline)
+      try applyVisibility(shown, ip: from, op: to, compFrameRate: frameRate, timeline: timeline, path: doc.path + ".t")
       holder.addSublayer(shown)
     }
     return holder

@@ -153,6 +153,18 @@ final class LottieErrorTests: XCTestCase {
       "test.json: layers[0].t.d.k: keyframes of one property: 2, over the limit of 1 (maxKeyframes)")
   }
 
+  /// Inside an eased time remapping every animated value is sampled over
+  /// the remapped layer's frames: the sampling budget counts them so.
+  func testSamplingUnderATimeRemapIsBudgeted() {
+    var options = LottieOptions()
+    options.limits.maxSampledValues = 1500
+    let assets = #"[{"id": "c", "layers": [{"ty": 3, "ind": 1, "ip": 0, "op": 1000, "st": 0, "ks": {"r": {"a": 1, "k": [{"t": 0, "s": [0]}, {"t": 5, "s": [90]}]}}}]}]"#
+    let layers = #"[{"ty": 0, "refId": "c", "ip": 0, "op": 1000, "st": 0, "ks": {}, "tm": {"a": 1, "k": [{"t": 0, "s": [0], "o": {"x": [0.5], "y": [0]}, "i": {"x": [0.5], "y": [1]}}, {"t": 1000, "s": [10]}]}}]"#
+    XCTAssertEqual(
+      S.error(S.document(layers: layers, assets: assets, op: 1000), options: options),
+      "test.json: assets[0].layers[0].ip: values sampled from keyframes: 2004, over the limit of 1500 (maxSampledValues)")
+  }
+
   func testDataURILimitIsCheckedBeforeDecoding() {
     var options = LottieOptions()
     options.limits.maxDataURIBytes = 100
