@@ -243,32 +243,64 @@ extension Builder {
       return layers
     }
 
+    // Where each kind of item is, so that what comes after (or before) an
+    // item is found by a binary search, not a pass over all items (a group
+    // of many thousand items would otherwise cost their count squared).
+    var styleAt: [Int] = []
+    var modifierAt: [Int] = []
+    var geometryAt: [Int] = []
+    var mergeAt: [Int] = []
+    var groupAt: [Int] = []
+    for (i, item) in parsed.enumerated() {
+      switch item {
+      case .style: styleAt.append(i)
+      case .modifier: modifierAt.append(i)
+      case .geometry: geometryAt.append(i)
+      case .merge: mergeAt.append(i)
+      case .group: groupAt.append(i)
+      default: break
+      }
+    }
+    /// The position in `list` (ascending indices) of the first index over `k`.
+    func firstAfter(_ list: [Int], _ k: Int) -> Int {
+      var lo = 0
+      var hi = list.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if list[mid] <= k { lo = mid + 1 } else { hi = mid }
+      }
+      return lo
+    }
+    func modifiers(after index: Int) -> [Modifier] {
+      modifierAt[firstAfter(modifierAt, index)...].compactMap { i -> Modifier? in
+        if case .modifier(let m) = parsed[i] { return m } else { return nil }
+      }
+    }
+    /// The geometry items before `k`, each with the modifiers after it.
+    func sources(before k: Int) -> [SourceRef] {
+      geometryAt[..<firstAfter(geometryAt, k - 1)].compactMap { i -> SourceRef? in
+        guard case .geometry(let g) = parsed[i] else { return nil }
+        return SourceRef(source: g, modifiers: modifiers(after: i) + inheritedModifiers)
+      }
+    }
+
     var layers: [CALayer] = []
     // Inherited styles draw this group's paths first (below its own content).
-    for (s, style) in inheritedStyles.enumerated().reversed() {
-      let sources = parsed.enumerated().compactMap { (i, item) -> SourceRef? in
-        guard case .geometry(let g) = item else { return nil }
-        return SourceRef(source: g, modifiers: modifiers(parsed, after: i) + inheritedModifiers)
-      }
-      _ = s
+    for style in inheritedStyles.reversed() {
+      let sources = sources(before: parsed.count)
       if !sources.isEmpty { layers.append(try styleLayer(style, sources, timeline)) }
     }
     for k in stride(from: parsed.count - 1, through: 0, by: -1) {
       switch parsed[k] {
       case .style(let style):
-        let sources = parsed[..<k].enumerated().compactMap { (i, item) -> SourceRef? in
-          guard case .geometry(let g) = item else { return nil }
-          return SourceRef(source: g, modifiers: modifiers(parsed, after: i) + inheritedModifiers)
-        }
+        let sources = sources(before: k)
         // The nearest merge paths above this style merges the paths above it.
-        let merge = parsed[..<k].indices.last { if case .merge = parsed[$0] { return true } else { return false } }
-        if let j = merge, case .merge(let mode, let node) = parsed[j] {
-          let merged = parsed[..<j].enumerated().compactMap { (i, item) -> SourceRef? in
-            guard case .geometry(let g) = item else { return nil }
-            return SourceRef(source: g, modifiers: modifiers(parsed, after: i) + inheritedModifiers)
-          }
+        let m = firstAfter(mergeAt, k - 1)
+        if m > 0, case .merge(let mode, let node) = parsed[mergeAt[m - 1]] {
+          let j = mergeAt[m - 1]
+          let merged = self.sourcesCount(sources, before: j, geometryAt)
           let rest = Array(sources.dropFirst(merged.count))
-          if parsed[..<j].contains(where: { if case .group = $0 { return true } else { return false } }) {
+          if let g = groupAt.first, g < j {
             report("merge paths mode \(mode) across groups (the groups' paths kept as they are)", node.path)
           }
           if style.isStroke || merged.isEmpty {
@@ -282,24 +314,24 @@ extension Builder {
         }
         if !sources.isEmpty { layers.append(try styleLayer(style, sources, timeline)) }
       case .group(let n):
-        let styles = parsed[(k + 1)...].compactMap { item -> Style? in
-          if case .style(let s) = item { return s } else { return nil }
+        let styles = styleAt[firstAfter(styleAt, k)...].compactMap { i -> Style? in
+          if case .style(let s) = parsed[i] { return s } else { return nil }
         }
         let g = try group(
           n, timeline: timeline, inheritedStyles: styles + inheritedStyles,
-          inheritedModifiers: modifiers(parsed, after: k) + inheritedModifiers, repeats: repeats)
+          inheritedModifiers: modifiers(after: k) + inheritedModifiers, repeats: repeats)
         layers.append(g)
       default:
         break
       }
     }
     return layers
+  }
 
-    func modifiers(_ parsed: [Item], after index: Int) -> [Modifier] {
-      parsed[(index + 1)...].compactMap { item -> Modifier? in
-        if case .modifier(let m) = item { return m } else { return nil }
-      }
-    }
+  /// The first of `sources` (made from the geometry at `geometryAt`, in
+  /// order) whose items come before index `j`.
+  func sourcesCount(_ sources: [SourceRef], before j: Int, _ geometryAt: [Int]) -> [SourceRef] {
+    Array(sources.prefix(geometryAt.prefix { $0 < j }.count))
   }
 
   /// A group (`gr`): its transform (`tr` among its items) and its items.
