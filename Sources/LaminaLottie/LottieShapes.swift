@@ -216,33 +216,6 @@ extension Builder {
       }
     }
 
-    // A repeater repeats everything above it: those items become one
-    // repeated sub-group in their place.
-    if let k = parsed.firstIndex(where: { if case .repeater = $0 { return true } else { return false } }),
-      case .repeater(let node, let copies) = parsed[k]
-    {
-      let stylesBelow = parsed[(k + 1)...].compactMap { item -> Style? in
-        if case .style(let s) = item { return s } else { return nil }
-      }
-      let modifiersBelow = parsed[(k + 1)...].compactMap { item -> Modifier? in
-        if case .modifier(let m) = item { return m } else { return nil }
-      }
-      var layers: [CALayer] = []
-      // Items after the repeater, drawn as usual (after the repeated copies, below them).
-      let rest = Array(items[(k + 1)...])
-      if !rest.isEmpty {
-        layers += try shapeGroup(
-          items: rest, itemsPath: itemsPath, timeline: timeline, inheritedStyles: inheritedStyles,
-          inheritedModifiers: inheritedModifiers, repeats: repeats)
-      }
-      layers.append(
-        try repeated(
-          Array(items[..<k]), node: node, copies: copies, itemsPath: itemsPath, timeline: timeline,
-          inheritedStyles: stylesBelow + inheritedStyles, inheritedModifiers: modifiersBelow + inheritedModifiers,
-          repeats: repeats))
-      return layers
-    }
-
     // Where each kind of item is, so that what comes after (or before) an
     // item is found by a binary search, not a pass over all items (a group
     // of many thousand items would otherwise cost their count squared).
@@ -282,6 +255,35 @@ extension Builder {
         guard case .geometry(let g) = parsed[i] else { return nil }
         return SourceRef(source: g, modifiers: modifiers(after: i) + inheritedModifiers)
       }
+    }
+
+    // A repeater repeats everything above it (back to the repeater before
+    // it): those items become one repeated sub-group in their place; the
+    // items after the last repeater are drawn as usual, below the copies.
+    // One pass over the repeaters (not one nested call per repeater, which
+    // parsed the rest of the list again for each).
+    let repeaterAt = parsed.indices.filter { if case .repeater = parsed[$0] { return true } else { return false } }
+    if let last = repeaterAt.last {
+      var layers: [CALayer] = []
+      let tail = Array(items[(last + 1)...])
+      if !tail.isEmpty {
+        layers += try shapeGroup(
+          items: tail, itemsPath: itemsPath, timeline: timeline, inheritedStyles: inheritedStyles,
+          inheritedModifiers: inheritedModifiers, repeats: repeats)
+      }
+      for (n, k) in repeaterAt.enumerated().reversed() {
+        guard case .repeater(let node, let copies) = parsed[k] else { continue }
+        let from = n == 0 ? 0 : repeaterAt[n - 1] + 1
+        let stylesBelow = styleAt[firstAfter(styleAt, k)...].compactMap { i -> Style? in
+          if case .style(let s) = parsed[i] { return s } else { return nil }
+        }
+        layers.append(
+          try repeated(
+            Array(items[from..<k]), node: node, copies: copies, itemsPath: itemsPath, timeline: timeline,
+            inheritedStyles: stylesBelow + inheritedStyles, inheritedModifiers: modifiers(after: k) + inheritedModifiers,
+            repeats: repeats))
+      }
+      return layers
     }
 
     var layers: [CALayer] = []
