@@ -5,7 +5,8 @@ Three sources, chosen per input by its seed:
 
 - mutations of real documents: the conformance documents
   (../shared/lottie/conformance/data/**.json, read in place, never copied)
-  and the test fixtures (Tests/LaminaLottieTests/Fixtures/lottie), with a few
+  and the test fixtures (Tests/LaminaLottieTests/Fixtures and its
+  lottie/ folder), with a few
   structure-aware mutations each (types swapped, extreme numbers, keys
   removed, arrays grown, keyframes multiplied, expressions added);
 - synthetic hostile documents: deep precomp nesting, a precomp that
@@ -35,6 +36,9 @@ import zipfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CONFORMANCE = os.path.join(ROOT, "..", "shared", "lottie", "conformance", "data")
 FIXTURES = os.path.join(ROOT, "Tests", "LaminaLottieTests", "Fixtures", "lottie")
+# The Lottie goldens' documents (masks, time remapping, effects, text from
+# glyph shapes, merge paths: what the importer's tests cover).
+LOTTIE_FIXTURES = os.path.join(ROOT, "Tests", "LaminaLottieTests", "Fixtures")
 # Keys the shrinker keeps: without them a document is not Lottie any more.
 TOP_KEYS = ("v", "fr", "ip", "op", "w", "h", "layers")
 
@@ -44,6 +48,7 @@ def load_corpus(max_bytes):
     corpus = []
     paths = sorted(glob.glob(os.path.join(CONFORMANCE, "**", "*.json"), recursive=True))
     paths += sorted(glob.glob(os.path.join(FIXTURES, "*.json")))
+    paths += sorted(glob.glob(os.path.join(LOTTIE_FIXTURES, "*.json")))
     for path in paths:
         try:
             if os.path.getsize(path) > max_bytes:

@@ -12,9 +12,10 @@ import Foundation
 /// size, as in Core Animation) and as the font attribute of attributed
 /// strings (`kCTFontAttributeName`, `.font`).
 public final class CTFont: Hashable, @unchecked Sendable, CustomStringConvertible {
-  /// The name the font was made with (a family name, a fontconfig-style
-  /// name such as "DejaVu Sans Bold", or a PostScript name such as
-  /// "Helvetica-Bold").
+  /// The name the font was made with: a family name, a fontconfig-style
+  /// name such as "DejaVu Sans Bold", a PostScript name such as
+  /// "Helvetica-Bold", or a Pango font description (a family list ended by
+  /// a comma and style words: "DejaVu Sans, Bold Italic").
   public let familyName: String
   public let size: CGFloat
 

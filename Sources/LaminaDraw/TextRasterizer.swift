@@ -167,10 +167,19 @@ public enum TextRasterizer {
     LibraryLog.install()
     let pangoScale = Double(LAMINA_PANGO_SCALE)
     pango_layout_set_text(layout, style.string, -1)
-    let description = pango_font_description_new()
+    var family = style.fontFamily ?? defaultFamily
+    // A family list ended by a comma and followed by style words is a
+    // Pango font description ("DejaVu Sans, Bold Italic"): the family with
+    // its weight and slant. A plain name is a family, whatever its words.
+    let description: OpaquePointer
+    if family.contains(","), let parsed = pango_font_description_from_string(family) {
+      description = parsed
+      family = pango_font_description_get_family(parsed).map { String(cString: $0) } ?? family
+    } else {
+      description = pango_font_description_new()
+      pango_font_description_set_family(description, family)
+    }
     defer { pango_font_description_free(description) }
-    let family = style.fontFamily ?? defaultFamily
-    pango_font_description_set_family(description, family)
     pango_font_description_set_absolute_size(description, Double(style.fontSize) * pangoScale)
     pango_layout_set_font_description(layout, description)
     if !style.runs.isEmpty { setAttributes(layout, style.runs) }

@@ -105,7 +105,7 @@ public final class LottieAnimation {
         if let p = try f.string("fPath"), !p.isEmpty { builder.report("font file or URL (never fetched)", f.path + ".fPath") }
       }
     }
-    if root.has("chars") { builder.report("glyph shapes (chars)", "chars") }
+    if let chars = root.child("chars") { builder.charNodes = try chars.array() }
     var markers: [LottieMarker] = []
     for m in try root.child("markers")?.array() ?? [] {
       markers.append(
@@ -121,7 +121,7 @@ public final class LottieAnimation {
     layer.bounds = CGRect(x: 0, y: 0, width: w, height: h)
     layer.position = .zero
     layer.timeOffset = ip / fr
-    for l in try builder.composition(try root.required("layers"), depth: 0, chain: []) {
+    for l in try builder.composition(try root.required("layers"), depth: 0, chain: [], end: op) {
       layer.addSublayer(l)
     }
     rootLayer = layer

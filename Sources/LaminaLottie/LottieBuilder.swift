@@ -24,6 +24,15 @@ final class Builder {
   var sampledPathElements = 0
   var shapeLayers = 0
   var styledPaths = 0
+  /// Fills and strokes made with a blend mode (their layer is isolated).
+  var blendedShapeItems = 0
+  /// The time remapping the layers being built are under (nil: none).
+  var currentRemap: TimeRemap?
+  /// The document's glyph shapes (`chars`), indexed on first use by
+  /// character, family and style; glyphs made, by JSON path.
+  var charNodes: [Node] = []
+  var charsByKey: [[String]: Node] = [:]
+  var glyphCache: [String: Glyph] = [:]
   /// Fonts of `fonts.list` by name.
   var fonts: [String: (family: String, style: String)] = [:]
 
@@ -57,6 +66,9 @@ final class Builder {
   /// Counts `frames` sampled values (of `elements` path elements each)
   /// against the document's budgets before they are made.
   func budget(from a: Double, to b: Double, elements: Int = 0, path: String) throws {
+    // Under a time remapping every sampled value is sampled over the
+    // remapped layer's frames instead.
+    let (a, b) = currentRemap.map { ($0.from, $0.to) } ?? (a, b)
     let frames = Int(saturating: min(max(b - a, 0), Double(limits.maxSampledFrames))) + 2
     sampledValues += frames
     try limit(
@@ -256,8 +268,9 @@ final class Builder {
   func animate(
     _ layer: CALayer, _ prop: Property, _ keyPath: String, _ timeline: Timeline, dimension: Int = 0,
     _ convert: @escaping ([Double]) -> Any
-  ) {
+  ) throws {
     guard prop.isAnimated else { return }
+    if let remap = timeline.remap { try budget(from: remap.from, to: remap.to, path: prop.path) }
     let a = Animations.keyframes(
       prop, keyPath: keyPath, timeline: timeline, dimension: dimension,
       sampleLimit: limits.maxSampledFrames, convert: convert)
@@ -289,24 +302,24 @@ final class Builder {
     }
     let a = t.anchor.first
     inner.position = CGPoint(x: -a[0], y: -a[1])
-    animate(inner, t.anchor, LayerKey.position.rawValue, timeline) { CGPoint(x: -$0[0], y: -$0[1]) }
+    try animate(inner, t.anchor, LayerKey.position.rawValue, timeline) { CGPoint(x: -$0[0], y: -$0[1]) }
     if let p = t.position {
       outer.position = CGPoint(x: p.first[0], y: p.first[1])
-      animate(outer, p, LayerKey.position.rawValue, timeline) { CGPoint(x: $0[0], y: $0[1]) }
+      try animate(outer, p, LayerKey.position.rawValue, timeline) { CGPoint(x: $0[0], y: $0[1]) }
     } else if let x = t.positionX, let y = t.positionY {
       outer.position = CGPoint(x: x.first[0], y: y.first[0])
-      animate(outer, x, "position.x", timeline) { $0[0] }
-      animate(outer, y, "position.y", timeline) { $0[0] }
+      try animate(outer, x, "position.x", timeline) { $0[0] }
+      try animate(outer, y, "position.y", timeline) { $0[0] }
     }
     let s = t.scale.first
     let r = t.rotation.first[0] * .pi / 180
     var m = CATransform3DMakeRotation(CGFloat(r), 0, 0, 1)
     m = CATransform3DConcat(CATransform3DMakeScale(CGFloat(s[0] / 100), CGFloat(s[1] / 100), 1), m)
     outer.transform = m
-    animate(outer, t.rotation, "transform.rotation.z", timeline) { $0[0] * .pi / 180 }
+    try animate(outer, t.rotation, "transform.rotation.z", timeline) { $0[0] * .pi / 180 }
     if t.scale.isAnimated {
-      animate(outer, t.scale, "transform.scale.x", timeline, dimension: 0) { $0[0] / 100 }
-      animate(outer, t.scale, "transform.scale.y", timeline, dimension: 1) { $0[1] / 100 }
+      try animate(outer, t.scale, "transform.scale.x", timeline, dimension: 0) { $0[0] / 100 }
+      try animate(outer, t.scale, "transform.scale.y", timeline, dimension: 1) { $0[1] / 100 }
     }
   }
 
@@ -322,22 +335,38 @@ final class Builder {
   }
 
   /// Opacity (0–100) onto a layer's `opacity`.
-  func applyOpacity(_ p: Property, _ layer: CALayer, _ timeline: Timeline) {
+  func applyOpacity(_ p: Property, _ layer: CALayer, _ timeline: Timeline) throws {
     layer.opacity = Float(min(max(p.first[0] / 100, 0), 1))
-    animate(layer, p, LayerKey.opacity.rawValue, timeline) { min(max($0[0] / 100, 0), 1) }
+    try animate(layer, p, LayerKey.opacity.rawValue, timeline) { min(max($0[0] / 100, 0), 1) }
   }
 
-  /// Visible on [ip, op) of the composition's frames: hidden outside.
-  func applyVisibility(_ layer: CALayer, ip: Double, op: Double, compFrameRate fr: Double) {
+  /// Visible on [ip, op) of the composition's frames: hidden outside; on
+  /// [ip, op] when `throughOutPoint` (a layer that lasts to the end of its
+  /// composition, shown at the last instant as lottie-ios does).
+  func applyVisibility(
+    _ layer: CALayer, ip: Double, op: Double, compFrameRate fr: Double, throughOutPoint: Bool = false,
+    timeline: Timeline? = nil, path: String = "ip"
+  ) throws {
     let epsilon = 1e-4
     layer.isHidden = true
     guard op > ip else { return }
+    if let timeline, let remap = timeline.remap {
+      // Shown where the remapped frame is within [ip, op).
+      try budget(from: remap.from, to: remap.to, path: path)
+      let end = throughOutPoint ? op + epsilon : op
+      layer.add(
+        Animations.sampled(
+          keyPath: LayerKey.isHidden.event, from: remap.from, to: remap.to, timeline: timeline,
+          limit: limits.maxSampledFrames, discrete: true
+        ) { f in !(f >= ip - epsilon && f < end) }, forKey: "lottie.visibility")
+      return
+    }
     let a = CAKeyframeAnimation(keyPath: LayerKey.isHidden.event)
     a.values = [false, true]
     a.keyTimes = [0, 1]
     a.calculationMode = .discrete
     a.beginTime = (ip - epsilon) / fr
-    a.duration = (op - ip) / fr
+    a.duration = (op - ip + (throughOutPoint ? 2 * epsilon : 0)) / fr
     a.fillMode = .forwards
     a.isRemovedOnCompletion = false
     layer.add(a, forKey: "lottie.visibility")

@@ -25,7 +25,11 @@ extension Builder {
 
   /// The layers of a composition, bottom first, each a tree in the
   /// composition's time (seconds = frame / fr).
-  func composition(_ layersNode: Node, depth: Int, chain: [String]) throws -> [CALayer] {
+  /// `end` is the frame (of this composition) at which what holds it ends:
+  /// a layer whose out-point reaches it stays visible at that frame, as
+  /// lottie-ios shows layers that end at `op` at `op` (the last frame of a
+  /// document is on screen at its duration, not an empty canvas).
+  func composition(_ layersNode: Node, depth: Int, chain: [String], end: Double? = nil) throws -> [CALayer] {
     let nodes = try layersNode.array()
     var infos: [LayerInfo] = []
     for (i, n) in nodes.enumerated() {
@@ -37,8 +41,10 @@ extension Builder {
       for (key, v) in [("ip", ip), ("op", op), ("st", st)] where !(v.isFinite && abs(v) <= Limits.maxMagnitude) {
         throw n.child(key)!.invalid("\(v) is out of range")
       }
-      guard sr.isFinite, sr > 0, sr <= 1e6 else {
-        throw (n.child("sr") ?? n).invalid("time stretch \(sr) must be positive")
+      // A negative stretch is After Effects' time reverse (the inner
+      // composition runs backwards from `st`, as lottie-web reads it).
+      guard sr.isFinite, abs(sr) >= 1e-6, abs(sr) <= 1e6 else {
+        throw (n.child("sr") ?? n).invalid("time stretch \(sr) must not be zero (at least 1e-06 and at most 1e+06 in magnitude)")
       }
       infos.append(
         LayerInfo(
@@ -56,7 +62,8 @@ extension Builder {
       if info.isMatteSource || info.hidden { continue }
       layerCount += 1
       try limit(info.node, "layers once precompositions are expanded", layerCount, limits.maxLayers, "maxLayers")
-      guard var tree = try layerTree(info, byInd, depth: depth, chain: chain) else { continue }
+      let reachesEnd = end.map { info.op >= $0 - 1e-9 } ?? false
+      guard var tree = try layerTree(info, byInd, depth: depth, chain: chain, reachesEnd: reachesEnd) else { continue }
       if info.matteMode != 0 {
         var source: LayerInfo?
         if let tp = info.matteParent {
@@ -87,10 +94,10 @@ extension Builder {
   }
 
   /// A layer with its parents' transforms around it, hidden outside [ip, op).
-  func layerTree(_ info: LayerInfo, _ byInd: [Int: LayerInfo], depth: Int, chain: [String]) throws
-    -> CALayer?
-  {
-    guard let content = try layer(info, depth: depth, chain: chain) else { return nil }
+  func layerTree(
+    _ info: LayerInfo, _ byInd: [Int: LayerInfo], depth: Int, chain: [String], reachesEnd: Bool = false
+  ) throws -> CALayer? {
+    guard let content = try layer(info, depth: depth, chain: chain, reachesEnd: reachesEnd) else { return nil }
     var tree = content
     var parentInd = info.parent
     var seen: Set<Int> = info.ind.map { [$0] } ?? []
@@ -102,14 +109,16 @@ extension Builder {
       guard seen.insert(p).inserted else {
         throw (info.node.child("parent") ?? info.node).invalid("parenting loops back to layer \(p)")
       }
-      let t = try transform(parent.node.child("ks"), layer3D: parent.is3D)
+      var t = try transform(parent.node.child("ks"), layer3D: parent.is3D)
+      // An auto-oriented parent (a null along a path) turns its children too.
+      t.autoOrient = parent.node.bool("ao")
       let outer = CALayer()
       let inner = CALayer()
       outer.name = "parent \(p)"
       outer.addSublayer(inner)
       inner.addSublayer(tree)
       try apply(
-        t, outer: outer, inner: inner, timeline: Timeline(frameRate: frameRate, offset: 0),
+        t, outer: outer, inner: inner, timeline: Timeline(frameRate: frameRate, offset: 0, remap: currentRemap),
         path: parent.node.path + ".ks")
       tree = outer
       parentInd = parent.parent
@@ -119,17 +128,19 @@ extension Builder {
       wrapper.addSublayer(tree)
       tree = wrapper
     }
-    applyVisibility(tree, ip: info.ip, op: info.op, compFrameRate: frameRate)
+    try applyVisibility(
+      tree, ip: info.ip, op: info.op, compFrameRate: frameRate, throughOutPoint: reachesEnd,
+      timeline: Timeline(frameRate: frameRate, offset: 0, remap: currentRemap), path: info.node.path + ".ip")
     return tree
   }
 
   /// One layer: transform (outer), anchor and opacity (inner), masks and content.
-  func layer(_ info: LayerInfo, depth: Int, chain: [String]) throws -> CALayer? {
+  func layer(_ info: LayerInfo, depth: Int, chain: [String], reachesEnd: Bool = false) throws -> CALayer? {
     let n = info.node
     // A layer's own keyframes are in its composition's time: its start time
     // `st` sets only a precomposition's content time (as lottie-web reads
     // them: its offset cancels between the frame and the key times).
-    let timeline = Timeline(frameRate: frameRate, offset: 0)
+    let timeline = Timeline(frameRate: frameRate, offset: 0, remap: currentRemap)
     let outer = CALayer()
     outer.name = (try? n.string("nm")) ?? nil
     let inner = CALayer()
@@ -138,14 +149,14 @@ extension Builder {
     var spec = t
     spec.autoOrient = n.bool("ao")
     try apply(spec, outer: outer, inner: inner, timeline: timeline, path: n.path + ".ks")
-    applyOpacity(t.opacity, inner, timeline)
+    try applyOpacity(t.opacity, inner, timeline)
     let bm = try n.int("bm", default: 0)
     blendMode(bm, outer, n.path + ".bm")
     if let effects = n.child("ef") { try self.effects(effects, inner, timeline) }
     if n.has("tm"), info.type != 0 { report("time remapping on a non-precomp layer", n.path + ".tm") }
     switch info.type {
     case 0:
-      try precomp(info, into: inner, depth: depth, chain: chain)
+      try precomp(info, into: inner, depth: depth, chain: chain, reachesEnd: reachesEnd)
     case 1:
       let solid = CALayer()
       solid.anchorPoint = .zero
@@ -161,10 +172,18 @@ extension Builder {
       break
     case 4:
       let shapes = try n.required("shapes")
+      let blendedBefore = blendedShapeItems
       let group = try shapeGroup(
         items: try shapes.array(), itemsPath: shapes.path, timeline: timeline, inheritedStyles: [],
         inheritedModifiers: [], repeats: 1)
-      for l in group { inner.addSublayer(l) }
+      if blendedShapeItems > blendedBefore {
+        // A shape item's blend mode blends with what its layer drew below
+        // it, not with the layers below (After Effects, lottie-web and
+        // rlottie): the layer's shapes are drawn as one isolated group.
+        inner.addSublayer(isolatedGroup(group))
+      } else {
+        for l in group { inner.addSublayer(l) }
+      }
     case 5:
       if let text = try textLayer(n, timeline) { inner.addSublayer(text) }
     default:
@@ -177,10 +196,30 @@ extension Builder {
         let holder = CALayer()
         for s in inner.sublayers ?? [] { holder.addSublayer(s) }
         holder.mask = mask
+        holder.maskMode = .luminance
         inner.addSublayer(holder)
       }
     }
+    if let effects = n.child("ef") { try strokeEffects(effects, masks: n.child("masksProperties"), inner, timeline) }
     return outer
+  }
+
+  /// `layers` in a holder drawn offscreen on its own (transparent)
+  /// backdrop: masked by a layer that covers everything, so that blend
+  /// modes inside blend with what the holder holds only.
+  func isolatedGroup(_ layers: [CALayer]) -> CALayer {
+    let holder = CALayer()
+    holder.name = "blend group"
+    for l in layers { holder.addSublayer(l) }
+    let big = max(width, height) * 10 + 10000
+    let everything = CALayer()
+    everything.name = "blend group extent"
+    everything.anchorPoint = .zero
+    everything.bounds = CGRect(x: 0, y: 0, width: 2 * big, height: 2 * big)
+    everything.position = CGPoint(x: -big, y: -big)
+    everything.backgroundColor = .black
+    holder.mask = everything
+    return holder
   }
 
   func hexColor(_ s: String) -> CGColor {
@@ -221,7 +260,7 @@ extension Builder {
     return total
   }
 
-  func precomp(_ info: LayerInfo, into inner: CALayer, depth: Int, chain: [String]) throws {
+  func precomp(_ info: LayerInfo, into inner: CALayer, depth: Int, chain: [String], reachesEnd: Bool = false) throws {
     let n = info.node
     let a = try asset(n)
     let id = try a.required("id").string()
@@ -244,37 +283,60 @@ extension Builder {
       container.bounds = CGRect(x: 0, y: 0, width: w, height: h)
       container.masksToBounds = true
     }
-    // The inner composition's time: (t − st) / sr, or the time remap.
+    // The inner composition's time: (t − st) / sr, or the time remap
+    // (its keyframes in this composition's frames, its values in the inner
+    // composition's seconds, as lottie-web and rlottie read it).
     let time = CALayer()
     time.anchorPoint = .zero
-    if let tmNode = n.child("tm") {
-      let tm = try property(tmNode, [0])
-      let k = tm.keyframes
-      if k.count == 1 {
-        time.speed = 0
-        time.timeOffset = k[0].value[0]
-      } else if k.count == 2, !k[0].hold, k[1].t > k[0].t,
-        k[0].easeOut.map({ $0.point(0).0 == $0.point(0).1 }) ?? true,
-        k[0].easeIn.map({ $0.point(0).0 == $0.point(0).1 }) ?? true
-      {
-        let slope = ((k[0].end ?? k[1].value)[0] - k[0].value[0]) / ((k[1].t - k[0].t) / frameRate)
-        time.beginTime = (info.st + k[0].t) / frameRate
-        time.speed = Float(slope)
-        time.timeOffset = k[0].value[0]
-      } else {
-        report("time remapping with eased or many keyframes (first segment used)", tmNode.path)
-        let b = k[0].end ?? k[1].value
-        let slope = (b[0] - k[0].value[0]) / max((k[1].t - k[0].t) / frameRate, 1e-6)
-        time.beginTime = (info.st + k[0].t) / frameRate
-        time.speed = Float(slope)
-        time.timeOffset = k[0].value[0]
-      }
-    } else {
+    var remap: TimeRemap?
+    let tm = try n.child("tm").map { try property($0, [0]) }
+    if let tm, tm.keyframes.count == 1, currentRemap == nil {
+      time.speed = 0
+      time.timeOffset = tm.keyframes[0].value[0]
+    } else if currentRemap == nil, let k = tm?.keyframes, k.count == 2, !k[0].hold, k[1].t > k[0].t,
+      k[0].end == nil,
+      k[0].easeOut.map({ $0.point(0).0 == $0.point(0).1 }) ?? true,
+      k[0].easeIn.map({ $0.point(0).0 == $0.point(0).1 }) ?? true
+    {
+      // Linear: the layer model's own timing.
+      let slope = (k[1].value[0] - k[0].value[0]) / ((k[1].t - k[0].t) / frameRate)
+      time.beginTime = k[0].t / frameRate
+      time.speed = Float(slope)
+      time.timeOffset = k[0].value[0]
+    } else if tm == nil && currentRemap == nil {
       time.beginTime = info.st / frameRate
       time.speed = Float(1 / info.sr)
+    } else {
+      // Eased or many segments, or inside another remapping: every
+      // animation inside is sampled at the frames the remapping gives.
+      let outer = currentRemap
+      let st = info.st
+      let sr = info.sr
+      let fr = frameRate
+      let inner: (Double) -> Double
+      if let tm {
+        inner = { f in tm.scalar(at: f) * fr }
+      } else {
+        inner = { f in (f - st) / sr }
+      }
+      remap = TimeRemap(
+        from: outer?.from ?? info.ip, to: outer?.to ?? info.op,
+        frame: { f in inner(outer?.frame(f) ?? f) })
     }
     container.addSublayer(time)
-    for l in try composition(layers, depth: depth + 1, chain: chain + [id]) { time.addSublayer(l) }
+    // The inner frame at this layer's out-point, when the layer is shown there.
+    var innerEnd: Double?
+    if reachesEnd {
+      if let tm {
+        innerEnd = tm.scalar(at: info.op) * frameRate
+      } else if info.sr > 0 {
+        innerEnd = (info.op - info.st) / info.sr
+      }
+    }
+    let saved = currentRemap
+    if let remap { currentRemap = remap }
+    defer { currentRemap = saved }
+    for l in try composition(layers, depth: depth + 1, chain: chain + [id], end: innerEnd) { time.addSublayer(l) }
     inner.addSublayer(container)
   }
 
@@ -375,177 +437,347 @@ extension Builder {
 
   // MARK: Masks
 
-  /// The mask of a layer's masks, combined in order (add, subtract,
-  /// intersect; lighten, darken and difference as add), or nil when none
-  /// applies (mode `n`).
+  /// The masks of a layer as one luminance mask (the holder's `maskMode`
+  /// is `.luminance`), or nil when none applies (mode `n`): an opaque
+  /// group, black where nothing is let through, starting black (white when
+  /// the first mask subtracts, intersects or darkens: it acts on the whole
+  /// layer, as in After Effects), each mask a path filled with the grey of
+  /// its opacity o and combined with what the masks before it made by a
+  /// blend mode, as After Effects combines mask values m (0–1):
+  /// add `m + o − m·o` (screen), subtract `m·(1 − o)` (multiply by 1 − o),
+  /// intersect `m·o` and darken `min(m, o)` (zero outside the path),
+  /// lighten `max(m, o)`, difference `|m − o|`. Inverted masks are the
+  /// path's outside (even-odd with a large rect); expansion (`x`) offsets
+  /// the path, feather (`f`) blurs it (σ = feather / 2, as the Gaussian
+  /// blur effect); animated paths, expansions, opacities and feathers are
+  /// sampled or animated per frame.
   func masks(_ list: [Node], _ timeline: Timeline) throws -> CALayer? {
-    var current: CALayer?
     let big = max(width, height) * 10 + 10000
     let everything = CGRect(x: -big, y: -big, width: 2 * big, height: 2 * big)
+    func cover(_ gray: CGFloat) -> CALayer {
+      let l = CALayer()
+      l.anchorPoint = .zero
+      l.bounds = CGRect(origin: .zero, size: everything.size)
+      l.position = everything.origin
+      l.backgroundColor = CGColor(red: gray, green: gray, blue: gray, alpha: 1)
+      return l
+    }
+    var applicable: [(Node, String)] = []
     for m in list {
       let mode = try m.string("mode") ?? "a"
       if mode == "n" { continue }
+      if !["a", "s", "i", "l", "d", "f"].contains(mode) {
+        report("mask mode '\(mode)' (drawn as add)", m.path + ".mode")
+      }
+      applicable.append((m, mode))
+    }
+    guard let firstMode = applicable.first?.1 else { return nil }
+    let group = CALayer()
+    group.name = "masks"
+    group.addSublayer(cover(["s", "i", "d"].contains(firstMode) ? 1 : 0))
+    for (m, mode) in applicable {
       let inverted = m.bool("inv")
       let pathProp = try pathProperty(try m.required("pt"))
       let opacity = try property(m.child("o"), [100])
       let expansion = try property(m.child("x"), [0])
-      if expansion.isAnimated { report("animated mask expansion", m.path + ".x") }
-      let grow = expansion.first[0]
+      let feather = try property(m.child("f"), [0, 0])
       let shape = CAShapeLayer()
-      shape.fillColor = .black
-      func path(_ v: [Double]) -> CGPath {
-        var s = BezierShape(vector: v, closed: pathProp.closed)
-        if grow != 0 { s = Geometry.offset(s, amount: grow, join: 2, miterLimit: 4) }
+      shape.name = "mask \(mode)"
+      if inverted { shape.fillRule = .evenOdd }
+      func path(_ f: Double) -> CGPath {
+        var s = BezierShape(vector: pathProp.value(at: f), closed: pathProp.closed)
+        let grow = expansion.scalar(at: f)
+        // Growing rounds the corners (round joins); shrinking keeps them
+        // sharp (miters: a round join would loop inside a convex corner).
+        if grow > 0 { s = Geometry.offset(s, amount: grow, join: 2, miterLimit: 4) }
+        if grow < 0 { s = Geometry.offset(s, amount: grow, join: 1, miterLimit: 1000) }
         let p = CGMutablePath()
         if inverted { p.addRect(everything) }
         s.add(to: p)
         return p
       }
-      // An animated mask path is sampled per frame (the vectors interpolated,
-      // as for shapes): Core Animation cannot interpolate paths whose
-      // elements differ (a circle's curves against a square's lines).
-      func animatePath(_ layer: CAShapeLayer, _ make: @escaping ([Double]) -> CGPath) throws {
-        guard let (a, b) = range([pathProp]) else { return }
-        try budget(from: a, to: b, elements: layer.path?.elements.count ?? 0, path: m.path + ".pt")
-        layer.add(
+      let first = [pathProp, expansion].map(\.firstFrame).min() ?? 0
+      shape.path = path(first)
+      // An animated mask path (or expansion) is sampled per frame, the
+      // vectors interpolated as for shapes: Core Animation cannot
+      // interpolate paths whose elements differ (a circle against a square).
+      if let (a, b) = range([pathProp, expansion]) {
+        try budget(from: a, to: b, elements: shape.path?.elements.count ?? 0, path: m.path + ".pt")
+        shape.add(
           Animations.sampled(
             keyPath: LayerKey.path.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
             discrete: true
-          ) { make(pathProp.value(at: $0)) }, forKey: LayerKey.path.rawValue)
+          ) { path($0) }, forKey: LayerKey.path.rawValue)
       }
-      if inverted { shape.fillRule = .evenOdd }
-      shape.path = path(pathProp.first)
-      try animatePath(shape, path)
-      applyOpacity(opacity, shape, timeline)
+      // The grey of the mask's opacity (subtract: of one minus it).
+      func gray(_ v: [Double]) -> CGColor {
+        let o = min(max(v[0] / 100, 0), 1)
+        let g = mode == "s" ? 1 - o : o
+        return CGColor(red: g, green: g, blue: g, alpha: 1)
+      }
+      shape.fillColor = gray(opacity.first)
+      try animate(shape, opacity, LayerKey.fillColor.rawValue, timeline) { gray($0) }
+      try self.feather(feather, shape, timeline, path: m.path + ".f")
+      let blend: String
       switch mode {
-      case "s":
-        // Keep what is outside the path (times 1 − opacity inside).
-        let keep = CAShapeLayer()
-        keep.fillColor = .black
-        keep.fillRule = .evenOdd
-        func subtractPath(_ v: [Double]) -> CGPath {
-          let p = CGMutablePath()
-          p.addRect(everything)
-          var s = BezierShape(vector: v, closed: pathProp.closed)
-          if grow != 0 { s = Geometry.offset(s, amount: grow, join: 2, miterLimit: 4) }
-          if !inverted { s.add(to: p) } else {
-            // Inverted subtract keeps the inside.
-            let q = CGMutablePath()
-            s.add(to: q)
-            return q
-          }
-          return p
-        }
-        keep.path = subtractPath(pathProp.first)
-        try animatePath(keep, subtractPath)
-        let rest = CAShapeLayer()
-        rest.fillColor = .black
-        rest.path = shape.path
-        rest.fillRule = shape.fillRule
-        try animatePath(rest, path)
-        rest.opacity = 1 - Float(min(max(opacity.first[0] / 100, 0), 1))
-        animate(rest, opacity, LayerKey.opacity.rawValue, timeline) { 1 - min(max($0[0] / 100, 0), 1) }
-        let combined = CALayer()
-        combined.addSublayer(keep)
-        combined.addSublayer(rest)
-        if let c = current {
-          let holder = CALayer()
-          holder.addSublayer(c)
-          holder.mask = combined
-          current = holder
-        } else {
-          current = combined
-        }
-      case "i":
-        if let c = current {
-          let holder = CALayer()
-          holder.addSublayer(c)
-          holder.mask = shape
-          current = holder
-        } else {
-          current = shape
-        }
-      default:
-        if !["a", "l", "d", "f"].contains(mode) { report("mask mode '\(mode)'", m.path + ".mode") }
-        if mode == "d" || mode == "f" { report("mask mode '\(mode)' (drawn as add)", m.path + ".mode") }
-        if let c = current {
-          let holder = CALayer()
-          holder.addSublayer(c)
-          holder.addSublayer(shape)
-          current = holder
-        } else {
-          current = shape
-        }
+      case "s": blend = "CIMultiplyBlendMode"
+      case "i": blend = "CIMultiplyBlendMode"
+      case "l": blend = "CILightenBlendMode"
+      case "d": blend = "CIDarkenBlendMode"
+      case "f": blend = "CIDifferenceBlendMode"
+      default: blend = "CIScreenBlendMode"
       }
+      var piece: CALayer = shape
+      if mode == "i" || mode == "d" {
+        // Zero outside the path: the path over black, combined as one.
+        piece = CALayer()
+        piece.name = "mask \(mode) over black"
+        piece.addSublayer(cover(0))
+        piece.addSublayer(shape)
+      }
+      piece.compositingFilter = CIFilter(name: blend)
+      group.addSublayer(piece)
     }
-    return current
+    return group
+  }
+
+  /// A mask's feather (`f`, two numbers: horizontal and vertical; their
+  /// larger is used) as a Gaussian blur of its shape, animated when it is.
+  func feather(_ p: Property, _ layer: CALayer, _ timeline: Timeline, path: String) throws {
+    func sigma(_ v: [Double]) -> CGFloat {
+      CGFloat(min(max((v.max() ?? 0) / 2, 0), Double(Limits.maxBlurRadius)))
+    }
+    guard p.isAnimated || sigma(p.first) > 0, let blur = CIFilter(name: "CIGaussianBlur") else { return }
+    blur.setValue(sigma(p.first), forKey: "inputRadius")
+    layer.filters = [blur]
+    try animate(layer, p, "filters.CIGaussianBlur.inputRadius", timeline) { sigma($0) }
   }
 
   // MARK: Effects
 
-  /// Appends a `CIColorMatrix` (on straight colour) of three colour rows and a bias.
-  func addColorMatrix(_ layer: CALayer, rows: [[Double]], bias: [Double]) {
-    guard let f = CIFilter(name: "CIColorMatrix") else { return }
-    let keys = ["inputRVector", "inputGVector", "inputBVector"]
-    for (i, key) in keys.enumerated() {
-      f.setValue(CIVector(x: CGFloat(rows[i][0]), y: CGFloat(rows[i][1]), z: CGFloat(rows[i][2]), w: 0), forKey: key)
-    }
-    f.setValue(CIVector(x: CGFloat(bias[0]), y: CGFloat(bias[1]), z: CGFloat(bias[2]), w: 0), forKey: "inputBiasVector")
-    if (layer.filters?.count ?? 0) < Limits.maxFiltersPerLayer { layer.filters = (layer.filters ?? []) + [f] }
+  /// Appends `filter` (named `name`, so that its inputs' key paths are its
+  /// own) to the layer's filters, within `Limits.maxFiltersPerLayer`.
+  func addFilter(_ filter: CIFilter, named name: String, to layer: CALayer) -> Bool {
+    guard (layer.filters?.count ?? 0) < Limits.maxFiltersPerLayer else { return false }
+    filter.name = name
+    layer.filters = (layer.filters ?? []) + [filter]
+    return true
   }
 
+  /// A `CIColorMatrix` (on straight colour) of three colour rows and a bias.
+  static func colorMatrix(rows: [[Double]], bias: [Double]) -> [String: CIVector] {
+    let keys = ["inputRVector", "inputGVector", "inputBVector"]
+    var out: [String: CIVector] = [:]
+    for (i, key) in keys.enumerated() {
+      out[key] = CIVector(x: CGFloat(rows[i][0]), y: CGFloat(rows[i][1]), z: CGFloat(rows[i][2]), w: 0)
+    }
+    out["inputBiasVector"] = CIVector(x: CGFloat(bias[0]), y: CGFloat(bias[1]), z: CGFloat(bias[2]), w: 0)
+    return out
+  }
+
+  /// Effects (`ef`) as the layer's filters (or shadow), each input
+  /// animated when its effect's values are: sampled per frame over the
+  /// frames any of them changes.
   func effects(_ list: Node, _ layer: CALayer, _ timeline: Timeline) throws {
-    for e in try list.array() {
+    for (index, e) in try list.array().enumerated() {
       let ty = try e.int("ty", default: -1)
       let name = (try? e.string("nm")) ?? nil
+      let matchName = (try? e.string("mn")) ?? nil
       if e.has("en"), (try? e.required("en").number()) == 0 { continue }
       let values = try e.child("ef")?.array() ?? []
-      func value(_ index: Int) throws -> Property? {
-        guard index < values.count else { return nil }
-        return try property(values[index].child("v"), [0])
+      var props: [Property?] = []
+      for v in values { props.append(v.isObject ? try property(v.child("v"), [0]) : nil) }
+      let animated = props.compactMap { $0 }
+      func value(_ i: Int, _ f: Double, _ fallback: [Double]) -> [Double] {
+        guard i < props.count, let p = props[i] else { return fallback }
+        let v = p.value(at: f)
+        return v.count >= fallback.count ? v : v + fallback[v.count...]
       }
+      func scalar(_ i: Int, _ f: Double, _ fallback: Double) -> Double { value(i, f, [fallback])[0] }
+      let first = animated.map(\.firstFrame).min() ?? 0
+      let id = "effect\(index)"
+      /// Animates `keyPath` of the layer, sampled per frame, when the effect is animated.
+      func sample(_ keyPath: String, _ make: @escaping (Double) -> Any) throws {
+        guard let (a, b) = range(animated) else { return }
+        try budget(from: a, to: b, path: e.path)
+        layer.add(
+          Animations.sampled(
+            keyPath: keyPath, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+            discrete: false, value: make), forKey: keyPath)
+      }
+      /// A Gaussian blur of standard deviation `sigma(f)` points.
+      func blur(_ sigma: @escaping (Double) -> Double, dimensions: Int) throws {
+        if dimensions == 2 || dimensions == 3 {
+          report("effect: \(name ?? "blur") in one direction only (blurred both ways)", e.path)
+        }
+        func radius(_ f: Double) -> CGFloat { CGFloat(min(max(sigma(f), 0), Double(Limits.maxBlurRadius))) }
+        guard let filter = CIFilter(name: "CIGaussianBlur") else { return }
+        filter.setValue(radius(first), forKey: "inputRadius")
+        guard addFilter(filter, named: id, to: layer) else { return }
+        try sample("filters.\(id).inputRadius") { radius($0) }
+      }
+      /// A colour matrix whose rows and bias are `matrix(f)`.
+      func colorMatrix(_ matrix: @escaping (Double) -> [String: CIVector]) throws {
+        guard let filter = CIFilter(name: "CIColorMatrix") else { return }
+        for (key, v) in matrix(first) { filter.setValue(v, forKey: key) }
+        guard addFilter(filter, named: id, to: layer) else { return }
+        for key in ["inputRVector", "inputGVector", "inputBVector", "inputBiasVector"] {
+          try sample("filters.\(id).\(key)") { matrix($0)[key] ?? CIVector(x: 0, y: 0, z: 0, w: 0) }
+        }
+      }
+      let rgb = { (v: [Double]) -> [Double] in Array((v + [0, 0, 0]).prefix(3)) }
+      let luma = [0.2126, 0.7152, 0.0722]
+      let isBoxBlur =
+        matchName == "ADBE Box Blur2" || matchName == "ADBE Box Blur"
+        || (name?.lowercased().contains("box blur") ?? false)
       switch ty {
       case 29:
-        // Gaussian blur: blurriness (AE's radius is about twice the sigma Lamina takes).
-        if let b = try value(0) {
-          let filter = CIFilter(name: "CIGaussianBlur")
-          filter?.setValue(CGFloat(min(max(b.first[0] / 2, 0), Double(Limits.maxBlurRadius))), forKey: "inputRadius")
-          if let filter, (layer.filters?.count ?? 0) < Limits.maxFiltersPerLayer {
-            layer.filters = (layer.filters ?? []) + [filter]
-          }
-        }
+        // Gaussian blur: blurriness (After Effects' radius is about twice
+        // the standard deviation), dimensions (1 both, 2 horizontal, 3 vertical).
+        try blur({ scalar(0, $0, 0) / 2 }, dimensions: Int(scalar(1, first, 1)))
+      case _ where isBoxBlur:
+        // Fast Box Blur: radius r, iterations n (default 3). n passes of a
+        // box 2r + 1 wide have the variance n·r·(r + 1) / 3 of a Gaussian.
+        try blur(
+          { f in
+            let r = max(scalar(0, f, 0), 0)
+            let n = min(max(scalar(1, f, 3), 1), 50)
+            return (n * r * (r + 1) / 3).squareRoot()
+          }, dimensions: Int(scalar(2, first, 1)))
       case 25:
         // Drop shadow: color, opacity (0–255), direction (degrees), distance, softness.
-        let color = try value(0)?.first ?? [0, 0, 0, 1]
-        let opacity = try value(1)?.first[0] ?? 127.5
-        let direction = (try value(2)?.first[0] ?? 135) * .pi / 180
-        let distance = try value(3)?.first[0] ?? 5
-        let softness = try value(4)?.first[0] ?? 0
-        layer.shadowColor = self.color(color)
-        layer.shadowOpacity = Float(min(max(opacity / 255, 0), 1))
-        let d = min(max(distance, -1e6), 1e6)
-        layer.shadowOffset = CGSize(width: sin(direction) * d, height: -cos(direction) * d)
-        layer.shadowRadius = CGFloat(min(max(softness / 2, 0), Double(Limits.maxBlurRadius)))
+        func offset(_ f: Double) -> CGSize {
+          let direction = scalar(2, f, 135) * .pi / 180
+          let d = min(max(scalar(3, f, 5), -1e6), 1e6)
+          return CGSize(width: sin(direction) * d, height: -cos(direction) * d)
+        }
+        func opacity(_ f: Double) -> Float { Float(min(max(scalar(1, f, 127.5) / 255, 0), 1)) }
+        func radius(_ f: Double) -> CGFloat { CGFloat(min(max(scalar(4, f, 0) / 2, 0), Double(Limits.maxBlurRadius))) }
+        layer.shadowColor = color(value(0, first, [0, 0, 0, 1]))
+        layer.shadowOpacity = opacity(first)
+        layer.shadowOffset = offset(first)
+        layer.shadowRadius = radius(first)
+        try sample(LayerKey.shadowColor.rawValue) { self.color(value(0, $0, [0, 0, 0, 1])) }
+        try sample(LayerKey.shadowOpacity.rawValue) { opacity($0) }
+        try sample(LayerKey.shadowOffset.rawValue) { offset($0) }
+        try sample(LayerKey.shadowRadius.rawValue) { radius($0) }
       case 21:
         // Fill: the layer's colour mixed towards the fill colour by its opacity (alpha kept).
-        let c = try value(2)?.first ?? [1, 0, 0, 1]
-        let o = min(max(try value(6)?.first[0] ?? 1, 0), 1)
-        if (try value(3)?.first[0] ?? 0) != 0 { report("effect: Fill (inverted)", e.path) }
-        let rgb = Array((c + [0, 0, 0]).prefix(3))
-        addColorMatrix(layer, rows: (0..<3).map { i in (0..<3).map { j in i == j ? 1 - o : 0 } }, bias: rgb.map { $0 * o })
+        if scalar(3, first, 0) != 0 { report("effect: Fill (inverted)", e.path) }
+        try colorMatrix { f in
+          let c = rgb(value(2, f, [1, 0, 0, 1]))
+          let o = min(max(scalar(6, f, 1), 0), 1)
+          return Self.colorMatrix(
+            rows: (0..<3).map { i in (0..<3).map { j in i == j ? 1 - o : 0 } }, bias: c.map { $0 * o })
+        }
       case 20:
         // Tint: luminance mapped from the black colour to the white one, mixed by the amount.
-        let black = Array(((try value(0)?.first ?? [0, 0, 0]) + [0, 0, 0]).prefix(3))
-        let white = Array(((try value(1)?.first ?? [1, 1, 1]) + [1, 1, 1]).prefix(3))
-        let amount = min(max((try value(2)?.first[0] ?? 100) / 100, 0), 1)
-        let w = [0.2126, 0.7152, 0.0722]
-        let rows = (0..<3).map { i in (0..<3).map { j in (i == j ? 1 - amount : 0) + amount * (white[i] - black[i]) * w[j] } }
-        addColorMatrix(layer, rows: rows, bias: black.map { $0 * amount })
+        try colorMatrix { f in
+          let black = rgb(value(0, f, [0, 0, 0]))
+          let white = rgb(value(1, f, [1, 1, 1]))
+          let amount = min(max(scalar(2, f, 100) / 100, 0), 1)
+          let rows = (0..<3).map { i in
+            (0..<3).map { j in (i == j ? 1 - amount : 0) + amount * (white[i] - black[i]) * luma[j] }
+          }
+          return Self.colorMatrix(rows: rows, bias: black.map { $0 * amount })
+        }
+      case 23:
+        // Tritone: luminance mapped to shadows (0), midtones (0.5) and
+        // highlights (1), mixed with the original by "blend with original"
+        // (0–100). A colour matrix is linear in luminance: the midtones
+        // are exact when halfway between, else the line from shadows to
+        // highlights is drawn (reported).
+        let mid0 = rgb(value(1, first, [0.5, 0.5, 0.5]))
+        let ends = zip(rgb(value(0, first, [1, 1, 1])), rgb(value(2, first, [0, 0, 0]))).map { ($0 + $1) / 2 }
+        if zip(mid0, ends).contains(where: { abs($0 - $1) > 2.0 / 255 }) || (props.count > 1 && props[1]?.isAnimated == true) {
+          report("effect: Tritone midtones (shadows to highlights drawn as a line)", e.path)
+        }
+        try colorMatrix { f in
+          let high = rgb(value(0, f, [1, 1, 1]))
+          let shadow = rgb(value(2, f, [0, 0, 0]))
+          let keep = min(max(scalar(3, f, 0) / 100, 0), 1)
+          let amount = 1 - keep
+          let rows = (0..<3).map { i in
+            (0..<3).map { j in (i == j ? keep : 0) + amount * (high[i] - shadow[i]) * luma[j] }
+          }
+          return Self.colorMatrix(rows: rows, bias: shadow.map { $0 * amount })
+        }
+      case 22:
+        break  // Stroke: drawn over the content (strokeEffects)
       default:
         report("effect: \(name ?? "type \(ty)")", e.path)
       }
-      if (try values.compactMap { try property($0.child("v"), [0]) }).contains(where: \.isAnimated), [20, 21, 25, 29].contains(ty) {
-        report("animated effect: \(name ?? "type \(ty)") (first value used)", e.path)
+    }
+  }
+
+  /// Stroke effects (22) along the layer's masks, over its content:
+  /// path (mask number, from 1) or all masks, colour, brush size, opacity
+  /// (0–1), start and end (%) as `strokeStart` and `strokeEnd`, paint style
+  /// (1 on the original, 2 on transparent: the content hidden, 3 revealing
+  /// the original: the content shown through the stroke only). Brush
+  /// hardness and spacing are not drawn (reported when not the defaults).
+  func strokeEffects(_ list: Node, masks: Node?, _ inner: CALayer, _ timeline: Timeline) throws {
+    for e in try list.array() where try e.int("ty", default: -1) == 22 {
+      if e.has("en"), (try? e.required("en").number()) == 0 { continue }
+      let values = try e.child("ef")?.array() ?? []
+      func value(_ i: Int, _ fallback: [Double]) throws -> Property {
+        guard i < values.count, values[i].isObject else { return Property(constant: fallback) }
+        return try property(values[i].child("v"), fallback)
+      }
+      let maskList = try masks?.array() ?? []
+      let all = try value(1, [0]).first[0] != 0
+      let index = Int(min(max(try value(0, [1]).first[0], 1), 1e6)) - 1
+      let chosen = all ? Array(maskList.indices) : (index < maskList.count ? [index] : [])
+      guard !chosen.isEmpty else {
+        report("effect: Stroke without its mask", e.path)
+        continue
+      }
+      if try value(5, [0]).isAnimated || value(5, [0]).first[0] != 0 || value(9, [0]).first[0] != 0 {
+        report("effect: Stroke brush hardness and spacing (a plain line drawn)", e.path)
+      }
+      let colorProp = try value(3, [1, 1, 1, 1])
+      let size = try value(4, [2])
+      let opacity = try value(6, [1])
+      let start = try value(7, [0])
+      let end = try value(8, [100])
+      let style = Int(try value(10, [1]).first[0])
+      let strokes = CALayer()
+      strokes.name = "stroke effect"
+      try madeShapeLayers(chosen.count + 1, e.path)
+      for i in chosen {
+        let m = maskList[i]
+        let pathProp = try pathProperty(try m.required("pt"))
+        let shape = CAShapeLayer()
+        shape.fillColor = nil
+        shape.lineCap = .round
+        shape.lineJoin = .round
+        shape.path = BezierShape(vector: pathProp.first, closed: pathProp.closed).cgPath
+        try animate(shape, pathProp, LayerKey.path.rawValue, timeline) { BezierShape(vector: $0, closed: pathProp.closed).cgPath }
+        shape.strokeColor = color(colorProp.first)
+        try animate(shape, colorProp, LayerKey.strokeColor.rawValue, timeline) { self.color($0) }
+        shape.lineWidth = CGFloat(min(max(size.first[0], 0), 1e4))
+        try animate(shape, size, LayerKey.lineWidth.rawValue, timeline) { CGFloat(min(max($0[0], 0), 1e4)) }
+        shape.strokeStart = CGFloat(min(max(start.first[0] / 100, 0), 1))
+        try animate(shape, start, LayerKey.strokeStart.rawValue, timeline) { CGFloat(min(max($0[0] / 100, 0), 1)) }
+        shape.strokeEnd = CGFloat(min(max(end.first[0] / 100, 0), 1))
+        try animate(shape, end, LayerKey.strokeEnd.rawValue, timeline) { CGFloat(min(max($0[0] / 100, 0), 1)) }
+        shape.opacity = Float(min(max(opacity.first[0], 0), 1))
+        try animate(shape, opacity, LayerKey.opacity.rawValue, timeline) { Float(min(max($0[0], 0), 1)) }
+        strokes.addSublayer(shape)
+      }
+      switch style {
+      case 2:
+        // On transparent: the stroke alone.
+        for l in inner.sublayers ?? [] { l.removeFromSuperlayer() }
+        inner.addSublayer(strokes)
+      case 3:
+        // Reveal the original: the content through the stroke.
+        let holder = CALayer()
+        for l in inner.sublayers ?? [] { holder.addSublayer(l) }
+        holder.mask = strokes
+        inner.addSublayer(holder)
+      default:
+        inner.addSublayer(strokes)
       }
     }
   }

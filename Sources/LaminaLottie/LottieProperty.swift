@@ -161,8 +161,28 @@ struct Property {
 struct Timeline {
   var frameRate: Double
   var offset: Double
+  /// Inside a precomposition whose time is remapped other than linearly
+  /// (eased or many time-remap keyframes): which frame of this
+  /// composition shows at each frame of the composition the remapping
+  /// starts in (where the animations run), over the frames sampled.
+  var remap: TimeRemap?
+
+  init(frameRate: Double, offset: Double, remap: TimeRemap? = nil) {
+    self.frameRate = frameRate
+    self.offset = offset
+    self.remap = remap
+  }
 
   func seconds(_ frame: Double) -> Double { (frame + offset) / frameRate }
+}
+
+/// A time remapping as a function of frames: `frame(f)` is the frame of
+/// the remapped composition shown at frame `f` of the outer one, sampled
+/// on `from…to` (the remapped layer's in and out points there).
+struct TimeRemap {
+  var from: Double
+  var to: Double
+  var frame: (Double) -> Double
 }
 
 /// CAAnimations from keyframed properties.
@@ -175,6 +195,11 @@ enum Animations {
     _ prop: Property, keyPath: String, timeline: Timeline, dimension: Int = 0,
     sampleLimit: Int, convert: ([Double]) -> Any
   ) -> CAKeyframeAnimation {
+    if let remap = timeline.remap {
+      return sampled(
+        keyPath: keyPath, from: remap.from, to: remap.to, timeline: timeline, limit: sampleLimit,
+        discrete: false, value: { convert(prop.value(at: $0)) })
+    }
     if prop.isSpatial {
       return sampled(
         keyPath: keyPath, from: prop.firstFrame, to: prop.lastFrame, timeline: timeline,
@@ -222,10 +247,19 @@ enum Animations {
   }
 
   /// Values sampled at every frame from `start` to `end` (and at `extraFrames`).
+  /// Under a time remapping, at every frame the remapped layer shows, each
+  /// the value at the frame the remapping gives.
   static func sampled(
     keyPath: String, from start: Double, to end: Double, timeline: Timeline, limit: Int,
     discrete: Bool, extraFrames: [Double] = [], value: (Double) -> Any
   ) -> CAKeyframeAnimation {
+    if let remap = timeline.remap {
+      var outer = timeline
+      outer.remap = nil
+      return sampled(
+        keyPath: keyPath, from: remap.from, to: remap.to, timeline: outer, limit: limit,
+        discrete: discrete, value: { value(remap.frame($0)) })
+    }
     var frames: [Double] = []
     let span = max(end - start, 0)
     let step = max(1, (span / Double(max(limit - extraFrames.count - 2, 1))).rounded(.up))

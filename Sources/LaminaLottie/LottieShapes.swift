@@ -129,6 +129,8 @@ extension Builder {
       case style(Style)
       case modifier(Modifier)
       case repeater(Node, Int)
+      /// Merge paths other than "merge" (2 add, 3 subtract, 4 intersect, 5 exclude).
+      case merge(Int, Node)
       case other
     }
     var parsed: [Item] = []
@@ -202,78 +204,136 @@ extension Builder {
         parsed.append(.other)
       case "mm":
         let mode = try n.int("mm", default: 1)
-        if mode != 1 { report("merge paths mode \(mode) (paths kept as they are)", n.path) }
-        parsed.append(.other)
+        if (2...5).contains(mode) {
+          parsed.append(.merge(mode, n))
+        } else {
+          if mode != 1 { report("merge paths mode \(mode) (paths kept as they are)", n.path) }
+          parsed.append(.other)
+        }
       default:
         report("shape '\(ty)'", n.path)
         parsed.append(.other)
       }
     }
 
-    // A repeater repeats everything above it: those items become one
-    // repeated sub-group in their place.
-    if let k = parsed.firstIndex(where: { if case .repeater = $0 { return true } else { return false } }),
-      case .repeater(let node, let copies) = parsed[k]
-    {
-      let stylesBelow = parsed[(k + 1)...].compactMap { item -> Style? in
-        if case .style(let s) = item { return s } else { return nil }
+    // Where each kind of item is, so that what comes after (or before) an
+    // item is found by a binary search, not a pass over all items (a group
+    // of many thousand items would otherwise cost their count squared).
+    var styleAt: [Int] = []
+    var modifierAt: [Int] = []
+    var geometryAt: [Int] = []
+    var mergeAt: [Int] = []
+    var groupAt: [Int] = []
+    for (i, item) in parsed.enumerated() {
+      switch item {
+      case .style: styleAt.append(i)
+      case .modifier: modifierAt.append(i)
+      case .geometry: geometryAt.append(i)
+      case .merge: mergeAt.append(i)
+      case .group: groupAt.append(i)
+      default: break
       }
-      let modifiersBelow = parsed[(k + 1)...].compactMap { item -> Modifier? in
-        if case .modifier(let m) = item { return m } else { return nil }
+    }
+    /// The position in `list` (ascending indices) of the first index over `k`.
+    func firstAfter(_ list: [Int], _ k: Int) -> Int {
+      var lo = 0
+      var hi = list.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if list[mid] <= k { lo = mid + 1 } else { hi = mid }
       }
+      return lo
+    }
+    func modifiers(after index: Int) -> [Modifier] {
+      modifierAt[firstAfter(modifierAt, index)...].compactMap { i -> Modifier? in
+        if case .modifier(let m) = parsed[i] { return m } else { return nil }
+      }
+    }
+    /// The geometry items before `k`, each with the modifiers after it.
+    func sources(before k: Int) -> [SourceRef] {
+      geometryAt[..<firstAfter(geometryAt, k - 1)].compactMap { i -> SourceRef? in
+        guard case .geometry(let g) = parsed[i] else { return nil }
+        return SourceRef(source: g, modifiers: modifiers(after: i) + inheritedModifiers)
+      }
+    }
+
+    // A repeater repeats everything above it (back to the repeater before
+    // it): those items become one repeated sub-group in their place; the
+    // items after the last repeater are drawn as usual, below the copies.
+    // One pass over the repeaters (not one nested call per repeater, which
+    // parsed the rest of the list again for each).
+    let repeaterAt = parsed.indices.filter { if case .repeater = parsed[$0] { return true } else { return false } }
+    if let last = repeaterAt.last {
       var layers: [CALayer] = []
-      // Items after the repeater, drawn as usual (after the repeated copies, below them).
-      let rest = Array(items[(k + 1)...])
-      if !rest.isEmpty {
+      let tail = Array(items[(last + 1)...])
+      if !tail.isEmpty {
         layers += try shapeGroup(
-          items: rest, itemsPath: itemsPath, timeline: timeline, inheritedStyles: inheritedStyles,
+          items: tail, itemsPath: itemsPath, timeline: timeline, inheritedStyles: inheritedStyles,
           inheritedModifiers: inheritedModifiers, repeats: repeats)
       }
-      layers.append(
-        try repeated(
-          Array(items[..<k]), node: node, copies: copies, itemsPath: itemsPath, timeline: timeline,
-          inheritedStyles: stylesBelow + inheritedStyles, inheritedModifiers: modifiersBelow + inheritedModifiers,
-          repeats: repeats))
+      for (n, k) in repeaterAt.enumerated().reversed() {
+        guard case .repeater(let node, let copies) = parsed[k] else { continue }
+        let from = n == 0 ? 0 : repeaterAt[n - 1] + 1
+        let stylesBelow = styleAt[firstAfter(styleAt, k)...].compactMap { i -> Style? in
+          if case .style(let s) = parsed[i] { return s } else { return nil }
+        }
+        layers.append(
+          try repeated(
+            Array(items[from..<k]), node: node, copies: copies, itemsPath: itemsPath, timeline: timeline,
+            inheritedStyles: stylesBelow + inheritedStyles, inheritedModifiers: modifiers(after: k) + inheritedModifiers,
+            repeats: repeats))
+      }
       return layers
     }
 
     var layers: [CALayer] = []
     // Inherited styles draw this group's paths first (below its own content).
-    for (s, style) in inheritedStyles.enumerated().reversed() {
-      let sources = parsed.enumerated().compactMap { (i, item) -> SourceRef? in
-        guard case .geometry(let g) = item else { return nil }
-        return SourceRef(source: g, modifiers: modifiers(parsed, after: i) + inheritedModifiers)
-      }
-      _ = s
+    for style in inheritedStyles.reversed() {
+      let sources = sources(before: parsed.count)
       if !sources.isEmpty { layers.append(try styleLayer(style, sources, timeline)) }
     }
     for k in stride(from: parsed.count - 1, through: 0, by: -1) {
       switch parsed[k] {
       case .style(let style):
-        let sources = parsed[..<k].enumerated().compactMap { (i, item) -> SourceRef? in
-          guard case .geometry(let g) = item else { return nil }
-          return SourceRef(source: g, modifiers: modifiers(parsed, after: i) + inheritedModifiers)
+        let sources = sources(before: k)
+        // The nearest merge paths above this style merges the paths above it.
+        let m = firstAfter(mergeAt, k - 1)
+        if m > 0, case .merge(let mode, let node) = parsed[mergeAt[m - 1]] {
+          let j = mergeAt[m - 1]
+          let merged = self.sourcesCount(sources, before: j, geometryAt)
+          let rest = Array(sources.dropFirst(merged.count))
+          if let g = groupAt.first, g < j {
+            report("merge paths mode \(mode) across groups (the groups' paths kept as they are)", node.path)
+          }
+          if style.isStroke || merged.isEmpty {
+            if style.isStroke { report("merge paths mode \(mode) on a stroke (paths stroked as they are)", node.path) }
+            if !sources.isEmpty { layers.append(try styleLayer(style, sources, timeline)) }
+          } else {
+            if !rest.isEmpty { layers.append(try styleLayer(style, rest, timeline)) }
+            layers.append(try mergedFill(style, merged, mode: mode, timeline))
+          }
+          continue
         }
         if !sources.isEmpty { layers.append(try styleLayer(style, sources, timeline)) }
       case .group(let n):
-        let styles = parsed[(k + 1)...].compactMap { item -> Style? in
-          if case .style(let s) = item { return s } else { return nil }
+        let styles = styleAt[firstAfter(styleAt, k)...].compactMap { i -> Style? in
+          if case .style(let s) = parsed[i] { return s } else { return nil }
         }
         let g = try group(
           n, timeline: timeline, inheritedStyles: styles + inheritedStyles,
-          inheritedModifiers: modifiers(parsed, after: k) + inheritedModifiers, repeats: repeats)
+          inheritedModifiers: modifiers(after: k) + inheritedModifiers, repeats: repeats)
         layers.append(g)
       default:
         break
       }
     }
     return layers
+  }
 
-    func modifiers(_ parsed: [Item], after index: Int) -> [Modifier] {
-      parsed[(index + 1)...].compactMap { item -> Modifier? in
-        if case .modifier(let m) = item { return m } else { return nil }
-      }
-    }
+  /// The first of `sources` (made from the geometry at `geometryAt`, in
+  /// order) whose items come before index `j`.
+  func sourcesCount(_ sources: [SourceRef], before j: Int, _ geometryAt: [Int]) -> [SourceRef] {
+    Array(sources.prefix(geometryAt.prefix { $0 < j }.count))
   }
 
   /// A group (`gr`): its transform (`tr` among its items) and its items.
@@ -290,7 +350,7 @@ extension Builder {
     if let tr = items.last(where: { (try? $0.string("ty")) == "tr" }) {
       let t = try transform(tr, layer3D: false)
       try apply(t, outer: outer, inner: inner, timeline: timeline, path: tr.path)
-      applyOpacity(t.opacity, inner, timeline)
+      try applyOpacity(t.opacity, inner, timeline)
     }
     for l in try shapeGroup(
       items: items, itemsPath: it.path, timeline: timeline, inheritedStyles: inheritedStyles,
@@ -416,12 +476,12 @@ extension Builder {
       layer = shape
       if style.kind == .fill {
         shape.fillColor = color(style.color.first)
-        animate(shape, style.color, LayerKey.fillColor.rawValue, timeline) { self.color($0) }
+        try animate(shape, style.color, LayerKey.fillColor.rawValue, timeline) { self.color($0) }
         shape.strokeColor = nil
       } else {
         shape.fillColor = nil
         shape.strokeColor = color(style.color.first)
-        animate(shape, style.color, LayerKey.strokeColor.rawValue, timeline) { self.color($0) }
+        try animate(shape, style.color, LayerKey.strokeColor.rawValue, timeline) { self.color($0) }
       }
     case .gradientFill, .gradientStroke:
       let gradient = CAGradientLayer()
@@ -434,16 +494,84 @@ extension Builder {
     shape.fillRule = style.evenOdd ? .evenOdd : .nonZero
     if style.isStroke {
       shape.lineWidth = CGFloat(max(style.width.first[0], 0))
-      animate(shape, style.width, LayerKey.lineWidth.rawValue, timeline) { max($0[0], 0) }
+      try animate(shape, style.width, LayerKey.lineWidth.rawValue, timeline) { max($0[0], 0) }
       shape.lineCap = style.cap == 1 ? .butt : style.cap == 3 ? .square : .round
       shape.lineJoin = style.join == 1 ? .miter : style.join == 3 ? .bevel : .round
       shape.miterLimit = CGFloat(max(style.miterLimit, 0))
       try dashes(style, shape, timeline)
     }
-    applyOpacity(style.opacity, layer, timeline)
+    try applyOpacity(style.opacity, layer, timeline)
     blendMode(style.blend, layer, style.node.path + ".bm")
+    if layer.compositingFilter != nil { blendedShapeItems += 1 }
     try geometry(style, sources, shape, timeline)
     return layer
+  }
+
+  /// A fill of paths merged by merge paths mode 2 (add), 3 (subtract:
+  /// the first path less the others), 4 (intersect) or 5 (exclude): the
+  /// fill painted over everything, through a luminance mask that combines
+  /// the paths in order as masks combine (each path white; add screens,
+  /// subtract multiplies by its outside, intersect by its inside, exclude
+  /// takes the difference), each path sampled per frame when animated.
+  func mergedFill(_ style: Style, _ sources: [SourceRef], mode: Int, _ timeline: Timeline) throws -> CALayer {
+    let big = max(width, height) * 10 + 10000
+    let cover = GeometrySource.rect(
+      position: Property(constant: [0, 0]), size: Property(constant: [2 * big, 2 * big]),
+      roundness: Property(constant: [0]), reversed: false)
+    let paint = try styleLayer(style, [SourceRef(source: cover, modifiers: [])], timeline)
+    func plain(_ gray: CGFloat) -> CALayer {
+      let l = CALayer()
+      l.anchorPoint = .zero
+      l.bounds = CGRect(x: 0, y: 0, width: 2 * big, height: 2 * big)
+      l.position = CGPoint(x: -big, y: -big)
+      l.backgroundColor = CGColor(red: gray, green: gray, blue: gray, alpha: 1)
+      return l
+    }
+    let mask = CALayer()
+    mask.name = "merged paths"
+    mask.addSublayer(plain(0))
+    try madeShapeLayers(sources.count + 2, style.node.path)
+    for (i, ref) in sources.enumerated() {
+      let shape = CAShapeLayer()
+      shape.fillRule = style.evenOdd ? .evenOdd : .nonZero
+      let props = ref.source.properties + ref.modifiers.flatMap(\.properties)
+      shape.path = path([ref], at: props.map(\.firstFrame).min() ?? 0)
+      if let (a, b) = range(props) {
+        try budget(from: a, to: b, elements: shape.path?.elements.count ?? 0, path: style.node.path)
+        shape.add(
+          Animations.sampled(
+            keyPath: LayerKey.path.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+            discrete: true
+          ) { self.path([ref], at: $0) }, forKey: LayerKey.path.rawValue)
+      }
+      shape.fillColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
+      var piece: CALayer = shape
+      var blend = "CIScreenBlendMode"
+      if i > 0 {
+        switch mode {
+        case 3:
+          shape.fillColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
+          blend = "CIMultiplyBlendMode"
+        case 4:
+          piece = CALayer()
+          piece.addSublayer(plain(0))
+          piece.addSublayer(shape)
+          blend = "CIMultiplyBlendMode"
+        case 5:
+          blend = "CIDifferenceBlendMode"
+        default:
+          break
+        }
+      }
+      piece.compositingFilter = CIFilter(name: blend)
+      mask.addSublayer(piece)
+    }
+    let holder = CALayer()
+    holder.name = "merge paths \(mode)"
+    holder.addSublayer(paint)
+    holder.mask = mask
+    holder.maskMode = .luminance
+    return holder
   }
 
   func dashes(_ style: Style, _ shape: CAShapeLayer, _ timeline: Timeline) throws {
@@ -466,7 +594,7 @@ extension Builder {
           keyPath: LayerKey.lineDashPattern.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
           discrete: false) { pattern($0) }, forKey: LayerKey.lineDashPattern.rawValue)
     }
-    if let offset { animate(shape, offset, LayerKey.lineDashPhase.rawValue, timeline) { $0[0] } }
+    if let offset { try animate(shape, offset, LayerKey.lineDashPhase.rawValue, timeline) { $0[0] } }
   }
 
   /// The combined path of `sources` at frame `f` (modifiers applied, trims last).
@@ -514,7 +642,7 @@ extension Builder {
     if sources.count == 1, sources[0].modifiers.isEmpty, case .path(let p) = sources[0].source,
       Set(p.keyframes.map(\.value.count)).count == 1
     {
-      animate(shape, p, LayerKey.path.rawValue, timeline) { BezierShape(vector: $0, closed: p.closed).cgPath }
+      try animate(shape, p, LayerKey.path.rawValue, timeline) { BezierShape(vector: $0, closed: p.closed).cgPath }
       return
     }
     try budget(from: a, to: b, elements: shape.path?.elements.count ?? 0, path: style.node.path)
@@ -643,7 +771,7 @@ extension Builder {
     g.colors = stops.colors
     g.locations = stops.locations
     if style.stops.isAnimated {
-      animate(g, style.stops, LayerKey.colors.rawValue, timeline) { self.gradientStops($0, count: style.colorStops).colors }
+      try animate(g, style.stops, LayerKey.colors.rawValue, timeline) { self.gradientStops($0, count: style.colorStops).colors }
     }
     func unit(_ v: [Double]) -> CGPoint {
       CGPoint(x: (CGFloat(v[0]) - box.minX) / box.width, y: (CGFloat(v[1]) - box.minY) / box.height)
@@ -657,7 +785,7 @@ extension Builder {
     g.startPoint = unit(style.start.first)
     g.endPoint = endPoint(style.start.first, style.end.first)
     if !style.radial || !style.start.isAnimated {
-      animate(g, style.start, LayerKey.startPoint.rawValue, timeline) { unit($0) }
+      try animate(g, style.start, LayerKey.startPoint.rawValue, timeline) { unit($0) }
     }
     if style.radial, let (a, b) = range([style.start, style.end]) {
       try budget(from: a, to: b, path: style.node.path)
@@ -670,7 +798,7 @@ extension Builder {
           keyPath: LayerKey.endPoint.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
           discrete: false) { endPoint(style.start.value(at: $0), style.end.value(at: $0)) }, forKey: LayerKey.endPoint.rawValue)
     } else if !style.radial {
-      animate(g, style.end, LayerKey.endPoint.rawValue, timeline) { unit($0) }
+      try animate(g, style.end, LayerKey.endPoint.rawValue, timeline) { unit($0) }
     }
     // The mask shape is in the gradient layer's coordinates (its bounds'
     // origin is the parent's point at the same place), so paths need no shift.

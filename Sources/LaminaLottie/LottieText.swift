@@ -1,37 +1,251 @@
 import Foundation
 import Lamina
 
+/// A glyph of the document's `chars`: its advance and outline at size 100.
+struct Glyph {
+  var width: Double
+  var shapes: [BezierShape]
+}
+
+/// A text layer's path (`t.p`: a mask's path): where characters go along it.
+struct TextPath {
+  /// Points along the path and their distances from its start.
+  var polyline: [(point: CGPoint, distance: Double)]
+  var firstMargin: Double
+  var lastMargin: Double
+  var perpendicular: Bool
+  var node: Node
+
+  var length: Double { polyline.last?.distance ?? 0 }
+
+  /// The path as 32 straight pieces per segment, with distances.
+  static func flatten(_ s: BezierShape) -> [(point: CGPoint, distance: Double)] {
+    guard let first = s.v.first else { return [] }
+    var out: [(point: CGPoint, distance: Double)] = [(first, 0)]
+    let n = s.count
+    let segments = s.closed ? n : n - 1
+    for k in 0..<max(segments, 0) {
+      let a = s.v[k]
+      let b = s.v[(k + 1) % n]
+      let c1 = CGPoint(x: a.x + s.o[k].x, y: a.y + s.o[k].y)
+      let c2 = CGPoint(x: b.x + s.i[(k + 1) % n].x, y: b.y + s.i[(k + 1) % n].y)
+      for step in 1...32 {
+        let p = Geometry.cubic(a, c1, c2, b, Double(step) / 32)
+        let last = out[out.count - 1]
+        out.append((p, last.distance + Double(hypot(p.x - last.point.x, p.y - last.point.y))))
+      }
+    }
+    return out
+  }
+
+  /// The point at `distance` along the path and the path's direction
+  /// there (radians); past either end, the line goes on straight.
+  func point(at distance: Double) -> (CGPoint, Double) {
+    guard polyline.count > 1 else { return (polyline.first?.point ?? .zero, 0) }
+    var k = 1
+    while k < polyline.count - 1 && polyline[k].distance < distance { k += 1 }
+    let a = polyline[k - 1]
+    let b = polyline[k]
+    let span = b.distance - a.distance
+    let u = span > 0 ? (distance - a.distance) / span : 0
+    let p = CGPoint(
+      x: a.point.x + (b.point.x - a.point.x) * CGFloat(u), y: a.point.y + (b.point.y - a.point.y) * CGFloat(u))
+    return (p, atan2(Double(b.point.y - a.point.y), Double(b.point.x - a.point.x)))
+  }
+}
+
+/// A text animator (`t.a[i]`) with a range selector, on glyph text: how
+/// much it applies to each character (`influence`) and what it changes.
+struct TextAnimator {
+  var start: Property
+  var end: Property
+  var offset: Property
+  var amount: Property
+  /// Units: percent (1) or index (2) of the characters.
+  var byIndex: Bool
+  /// Shape: 1 square, 2 ramp up, 3 ramp down, 4 triangle (others as square).
+  var shape: Int
+  var position: Property?
+  var scale: Property?
+  var rotation: Property?
+  var opacity: Property?
+  var fillColor: Property?
+
+  var properties: [Property] {
+    [start, end, offset, amount] + [position, scale, rotation, opacity, fillColor].compactMap { $0 }
+  }
+
+  /// The share (0–1, times the amount) of the animator that character
+  /// `index` of `count` takes at frame `f`: the part of its unit interval
+  /// [index, index + 1] the selected range covers, shaped.
+  func influence(_ index: Int, of count: Int, at f: Double) -> Double {
+    let total = Double(count)
+    let scale = byIndex ? 1 : total / 100
+    let o = offset.scalar(at: f) * scale
+    var a = start.scalar(at: f) * scale + o
+    var b = end.scalar(at: f) * scale + o
+    if a > b { swap(&a, &b) }
+    let x0 = Double(index)
+    let covered = max(0, min(b, x0 + 1) - max(a, x0))
+    guard covered > 0 else { return 0 }
+    var m = min(covered, 1)
+    if shape >= 2 && shape <= 4 && b > a {
+      let u = (x0 + 0.5 - a) / (b - a)
+      let t = min(max(u, 0), 1)
+      switch shape {
+      case 2: m *= t
+      case 3: m *= 1 - t
+      default: m *= 1 - abs(2 * t - 1)
+      }
+    }
+    return m * min(max(amount.scalar(at: f) / 100, -1), 1)
+  }
+}
+
 extension Builder {
-  /// A text layer's first text document as a `CATextLayer` (static text:
-  /// later keyframes of the document, animators and paths are reported).
+  /// A text layer: each text document (`t.d.k`) shown from its keyframe's
+  /// frame to the next one's; each drawn from the glyph shapes of the
+  /// document's `chars` when they hold every character of it (as After
+  /// Effects, lottie-web and rlottie draw them: size, tracking, stroke,
+  /// justification, line height), else as a `CATextLayer` (family, size,
+  /// fill colour, justification). Animators and text on a path are reported.
   func textLayer(_ n: Node, _ timeline: Timeline) throws -> CALayer? {
     let t = try n.required("t")
     let d = try t.required("d")
     let k = try d.required("k")
     let docs = try k.array()
-    guard let firstDoc = docs.first else { return nil }
-    if docs.count > 1 { report("text document keyframes (first used)", k.path) }
-    if let a = t.child("a"), let list = a.items, !list.isEmpty { report("text animator", a.path) }
-    if let p = t.child("p"), p.isObject, p.has("m") { report("text on a path", p.path) }
-    let s = try firstDoc.required("s")
-    let text = try s.string("t") ?? ""
+    guard !docs.isEmpty else { return nil }
+    try limit(k, "keyframes of one property", docs.count, limits.maxKeyframes, "maxKeyframes")
+    // The characters of all the layer's documents count against one budget.
+    var characters = 0
+    for doc in docs {
+      characters += (try doc.child("s")?.string("t") ?? "").unicodeScalars.count
+      try limit(
+        doc.child("s")?.child("t") ?? doc, "characters of one text layer", characters, limits.maxTextLength,
+        "maxTextLength")
+    }
+    let animators = try textAnimators(t.child("a"))
+    var onPath: TextPath?
+    if let p = t.child("p"), p.isObject, p.has("m") {
+      let index = try p.int("m", default: 0)
+      let masks = try n.child("masksProperties")?.array() ?? []
+      if index >= 0, index < masks.count {
+        let shape = try pathProperty(try masks[index].required("pt"))
+        let first = try property(p.child("f"), [0])
+        let last = try property(p.child("l"), [0])
+        if shape.isAnimated || first.isAnimated || last.isAnimated {
+          report("text on an animated path or margins (first values used)", p.path)
+        }
+        var bezier = BezierShape(vector: shape.first, closed: shape.closed)
+        if p.bool("r") { bezier = bezier.closed ? bezier : bezier.reversedOpen() }
+        onPath = TextPath(
+          polyline: TextPath.flatten(bezier), firstMargin: first.first[0], lastMargin: last.first[0],
+          perpendicular: p.has("p") ? p.bool("p") : true, node: p)
+      } else {
+        report("text on a path without its mask", p.path + ".m")
+      }
+    }
+    if docs.count == 1 { return try textDocument(try docs[0].required("s"), animators, timeline, onPath: onPath) }
+    // Text document keyframes: each document visible until the next one's frame.
+    let holder = CALayer()
+    holder.name = "text documents"
+    var times: [Double] = []
+    for doc in docs {
+      let f = try doc.number("t", default: 0)
+      guard f.isFinite, abs(f) <= Limits.maxMagnitude else { throw doc.invalid("keyframe time \(f) is out of range") }
+      times.append(f)
+    }
+    for (i, doc) in docs.enumerated() {
+      guard let content = try textDocument(try doc.required("s"), animators, timeline, onPath: onPath) else { continue }
+      let from = i == 0 ? -Limits.maxMagnitude : times[i]
+      let to = i + 1 < times.count ? times[i + 1] : Limits.maxMagnitude
+      let shown = CALayer()
+      shown.addSublayer(content)
+      try applyVisibility(shown, ip: from, op: to, compFrameRate: frameRate, timeline: timeline, path: doc.path + ".t")
+      holder.addSublayer(shown)
+    }
+    return holder
+  }
+
+  /// A text layer's animators (`t.a`): each with a range selector (`s`)
+  /// and its position, scale, rotation, opacity and fill colour (`a`);
+  /// other selectors and properties reported.
+  func textAnimators(_ node: Node?) throws -> (node: Node, list: [TextAnimator])? {
+    guard let node, let items = node.items, !items.isEmpty else { return nil }
+    var list: [TextAnimator] = []
+    for item in items where item.isObject {
+      let sel = item.child("s")
+      if let sel, try sel.int("t", default: 0) != 0 { report("text animator selector type (expression or wiggly)", sel.path) }
+      if let sel {
+        for key in ["xe", "ne"] where try property(sel.child(key), [0]).keyframes.contains(where: { $0.value[0] != 0 }) {
+          report("text selector ease (high and low)", sel.path + "." + key)
+        }
+      }
+      if let sel, try sel.int("sh", default: 1) > 4 { report("text selector shape round or smooth (drawn square)", sel.path + ".sh") }
+      if let sel, try sel.int("b", default: 1) != 1 { report("text selector based on words or lines (characters used)", sel.path + ".b") }
+      let a = item.child("a")
+      for key in ["a", "sk", "sa", "sc", "sw", "t", "fh", "fs", "fb", "rx", "ry"] where a?.has(key) == true {
+        report("text animator property '\(key)'", (a?.path ?? item.path) + "." + key)
+      }
+      list.append(
+        TextAnimator(
+          start: try property(sel?.child("s"), [0]), end: try property(sel?.child("e"), [100]),
+          offset: try property(sel?.child("o"), [0]), amount: try property(sel?.child("a"), [100]),
+          byIndex: try sel?.int("r", default: 1) == 2, shape: try sel?.int("sh", default: 1) ?? 1,
+          position: try a?.child("p").map { try property($0, [0, 0, 0]) },
+          scale: try a?.child("s").map { try property($0, [100, 100, 100]) },
+          rotation: try a?.child("r").map { try property($0, [0]) },
+          opacity: try a?.child("o").map { try property($0, [100]) },
+          fillColor: try a?.child("fc").map { try property($0, [0, 0, 0, 1]) }))
+    }
+    return list.isEmpty ? nil : (node, list)
+  }
+
+  /// One text document (`s`): glyph shapes when `chars` has them all, else a `CATextLayer`.
+  func textDocument(
+    _ s: Node, _ animators: (node: Node, list: [TextAnimator])? = nil, _ timeline: Timeline, onPath: TextPath? = nil
+  ) throws -> CALayer? {
+    var text = try s.string("t") ?? ""
     try limit(s.child("t") ?? s, "characters of one text layer", text.unicodeScalars.count, limits.maxTextLength, "maxTextLength")
     let size = try s.number("s", default: 12)
     guard size.isFinite, size >= 0, size <= Double(Limits.maxFontSize) else {
       throw (s.child("s") ?? s).invalid("font size \(size) is out of range")
     }
+    text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+      .replacingOccurrences(of: "\u{3}", with: "\n")
+    if try s.int("ca", default: 0) == 1 { text = text.uppercased() }
     let justify = try s.int("j", default: 0)
     let fontName = try s.string("f") ?? ""
+    let lineHeight = try s.number("lh", default: size * 1.2)
+    let tracking = try s.number("tr", default: 0)
+    guard lineHeight.isFinite, abs(lineHeight) <= Limits.maxMagnitude, tracking.isFinite, abs(tracking) <= Limits.maxMagnitude
+    else { throw s.invalid("line height or tracking is out of range") }
+    let fill = try s.child("fc").map { color(try $0.numbers()) }
+    let strokeWidth = try s.number("sw", default: 0)
+    let stroke = strokeWidth > 0 && strokeWidth.isFinite ? try s.child("sc").map { color(try $0.numbers()) } : nil
+    if let glyphs = try glyphs(for: text, font: fontName, path: s.path) {
+      if animators != nil || onPath != nil {
+        return try animatedGlyphText(
+          text, glyphs, size: size, lineHeight: lineHeight, tracking: tracking, justify: justify,
+          fill: fill ?? color([0, 0, 0]), stroke: stroke, strokeWidth: min(strokeWidth, 1e4),
+          strokeOverFill: s.has("of") ? s.bool("of") : true, animators: animators?.list ?? [], timeline,
+          onPath: onPath, path: s.path)
+      }
+      return try glyphText(
+        text, glyphs, size: size, lineHeight: lineHeight, tracking: tracking, justify: justify, fill: fill,
+        stroke: stroke, strokeWidth: min(strokeWidth, 1e4), strokeOverFill: s.has("of") ? s.bool("of") : true,
+        path: s.path)
+    }
+    if let animators { report("text animator (without glyph shapes)", animators.node.path) }
+    if let onPath { report("text on a path (without glyph shapes)", onPath.node.path) }
+    if stroke != nil { report("text stroke", s.path + ".sc") }
+    if tracking != 0 { report("text tracking", s.path + ".tr") }
     let layer = CATextLayer()
-    layer.string = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-      .replacingOccurrences(of: "\u{3}", with: "\n")
+    layer.string = text
     layer.fontSize = CGFloat(size)
     layer.font = fontFamily(fontName, path: s.path + ".f")
-    layer.foregroundColor = color(try s.child("fc")?.numbers() ?? [0, 0, 0])
-    if s.has("sc"), let sw = try? s.number("sw", default: 0), sw > 0 { report("text stroke", s.path + ".sc") }
-    if let tr = try? s.number("tr", default: 0), tr != 0 { report("text tracking", s.path + ".tr") }
-    let lines = Double(max(1, (layer.string as? String)?.split(separator: "\n", omittingEmptySubsequences: false).count ?? 1))
-    let lineHeight = try s.number("lh", default: size * 1.2)
+    layer.foregroundColor = fill ?? color([0, 0, 0])
+    let lines = Double(max(1, text.split(separator: "\n", omittingEmptySubsequences: false).count))
     let width = max(size * Double(text.count) + 100, 10)
     let height = max(lineHeight * lines + size, 10)
     layer.anchorPoint = .zero
@@ -52,16 +266,290 @@ extension Builder {
     return layer
   }
 
-  /// The font family a Lottie font name stands for (`fonts.list` gives
-  /// family and style); fontconfig resolves the family. Font files and URLs
-  /// (`fPath`) are never fetched.
+  /// The glyph of every character of `text` in the font `font` (by
+  /// `fonts.list` family and style), or nil when the document has no
+  /// `chars` or lacks one (a space or tab lacking has a third of an em).
+  func glyphs(for text: String, font: String, path: String) throws -> [Character: Glyph]? {
+    guard !charsByKey.isEmpty || !charNodes.isEmpty else { return nil }
+    if charsByKey.isEmpty { try indexChars() }
+    let family = fonts[font]?.family ?? font
+    let style = fonts[font]?.style ?? ""
+    var out: [Character: Glyph] = [:]
+    for c in Set(text) where c != "\n" {
+      let key = String(c)
+      let node = charsByKey[[key, family, style]] ?? charsByKey[[key, family, ""]] ?? charsByKey[[key, "", ""]]
+      guard let node else {
+        if c == " " || c == "\t" || c == "\u{a0}" {
+          out[c] = Glyph(width: 100.0 / 3, shapes: [])
+          continue
+        }
+        report("glyph shapes (chars) without '\(c)' (a font drawn instead)", path)
+        return nil
+      }
+      out[c] = try glyph(node)
+    }
+    return out
+  }
+
+  /// Indexes `chars` by character, family and style (and by character alone).
+  func indexChars() throws {
+    for c in charNodes {
+      guard c.isObject, let ch = try c.string("ch") else { continue }
+      let family = try c.string("fFamily") ?? ""
+      let style = try c.string("style") ?? ""
+      for key in [[ch, family, style], [ch, family, ""], [ch, "", ""]] where charsByKey[key] == nil {
+        charsByKey[key] = c
+      }
+    }
+  }
+
+  /// A glyph's advance (`w`) and outline: the paths of `data.shapes`, in groups, at size 100.
+  func glyph(_ c: Node) throws -> Glyph {
+    if let g = glyphCache[c.path] { return g }
+    let w = try c.number("w", default: 0)
+    guard w.isFinite, abs(w) <= Limits.maxMagnitude else { throw (c.child("w") ?? c).invalid("glyph width \(w) is out of range") }
+    var shapes: [BezierShape] = []
+    func walk(_ items: [Node], depth: Int) throws {
+      guard depth < 16 else { return }
+      for item in items where item.isObject {
+        switch try item.string("ty") ?? "" {
+        case "gr": try walk(try item.child("it")?.array() ?? [], depth: depth + 1)
+        case "sh":
+          let p = try pathProperty(try item.required("ks"))
+          shapes.append(BezierShape(vector: p.first, closed: p.closed))
+        default: break
+        }
+      }
+    }
+    try walk(try c.child("data")?.child("shapes")?.array() ?? [], depth: 0)
+    let g = Glyph(width: w, shapes: shapes)
+    glyphCache[c.path] = g
+    return g
+  }
+
+  /// Text laid out from glyph shapes as lottie-web lays it out: each glyph
+  /// scaled by size / 100, advanced by its width and the tracking
+  /// (`tr` / 1000 em), lines `lh` apart from the first baseline at y = 0,
+  /// each line moved by its width for right (1) and centred (2) text.
+  func glyphText(
+    _ text: String, _ glyphs: [Character: Glyph], size: Double, lineHeight: Double, tracking: Double,
+    justify: Int, fill: CGColor?, stroke: CGColor?, strokeWidth: Double, strokeOverFill: Bool, path: String
+  ) throws -> CALayer {
+    let scale = size / 100
+    let outline = CGMutablePath()
+    var elements = 0
+    for p in glyphLayout(text, glyphs, size: size, lineHeight: lineHeight, tracking: tracking, justify: justify) {
+      let m = CGAffineTransform(a: CGFloat(scale), b: 0, c: 0, d: CGFloat(scale), tx: CGFloat(p.x), ty: CGFloat(p.y))
+      for shape in p.glyph.shapes {
+        shape.add(to: outline, transform: m)
+        elements += shape.v.count + 1
+      }
+    }
+    try budget(from: 0, to: 0, elements: elements, path: path)
+    let holder = CALayer()
+    holder.name = "glyphs"
+    var layers: [CAShapeLayer] = []
+    if let fill {
+      let l = CAShapeLayer()
+      l.path = outline
+      l.fillColor = fill
+      l.strokeColor = nil
+      layers.append(l)
+    }
+    if let stroke {
+      let l = CAShapeLayer()
+      l.path = outline
+      l.fillColor = nil
+      l.strokeColor = stroke
+      l.lineWidth = CGFloat(strokeWidth)
+      l.lineJoin = .miter
+      if strokeOverFill { layers.append(l) } else { layers.insert(l, at: 0) }
+    }
+    try madeShapeLayers(layers.count + 1, path)
+    for l in layers { holder.addSublayer(l) }
+    return holder
+  }
+
+  /// A colour's red, green, blue and alpha (black when it has fewer).
+  func rgba(_ c: CGColor) -> [Double] {
+    let v = (c.components ?? []).map { Double($0) }
+    return v.count >= 4 ? v : [0, 0, 0, 1]
+  }
+
+  /// Where each character's glyph goes: its line's baseline origin x, y
+  /// (as `glyphText` lays lines out) and its advance, in reading order.
+  func glyphLayout(
+    _ text: String, _ glyphs: [Character: Glyph], size: Double, lineHeight: Double, tracking: Double, justify: Int
+  ) -> [(glyph: Glyph, x: Double, y: Double, width: Double)] {
+    let scale = size / 100
+    let track = tracking / 1000 * size
+    var out: [(glyph: Glyph, x: Double, y: Double, width: Double)] = []
+    for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      var width = 0.0
+      for c in line { width += (glyphs[c]?.width ?? 0) * scale + track }
+      if !line.isEmpty { width -= track }
+      var x = justify == 1 ? -width : justify == 2 ? -width / 2 : 0
+      let y = Double(index) * lineHeight
+      for c in line {
+        guard let g = glyphs[c] else { continue }
+        out.append((g, x, y, g.width * scale))
+        x += g.width * scale + track
+      }
+    }
+    return out
+  }
+
+  /// Glyph text with animators: each character a layer at its baseline
+  /// centre (After Effects' anchor point grouping by character), moved,
+  /// scaled, turned, faded and recoloured by each animator's values times
+  /// its selector's influence on it (lottie-web's order: scale, rotation,
+  /// position), sampled per frame when anything in it is animated.
+  func animatedGlyphText(
+    _ text: String, _ glyphs: [Character: Glyph], size: Double, lineHeight: Double, tracking: Double,
+    justify: Int, fill: CGColor, stroke: CGColor?, strokeWidth: Double, strokeOverFill: Bool,
+    animators: [TextAnimator], _ timeline: Timeline, onPath: TextPath? = nil, path: String
+  ) throws -> CALayer {
+    var placed = glyphLayout(text, glyphs, size: size, lineHeight: lineHeight, tracking: tracking, justify: justify)
+    // On a path: each character's centre at its distance along the path
+    // (after the first margin; right or centred text from the end less the
+    // last margin or the middle), turned to the path's direction there.
+    var turns = [Double](repeating: 0, count: placed.count)
+    if let onPath {
+      if text.contains("\n") { report("text on a path of several lines (all on the path)", onPath.node.path) }
+      let lineWidth = (placed.map { $0.x + $0.width }.max() ?? 0) - (placed.map(\.x).min() ?? 0)
+      let left = placed.map(\.x).min() ?? 0
+      let length = onPath.length
+      let origin: Double
+      switch justify {
+      case 1: origin = length - onPath.lastMargin - lineWidth
+      case 2: origin = onPath.firstMargin + (length - onPath.firstMargin - onPath.lastMargin - lineWidth) / 2
+      default: origin = onPath.firstMargin
+      }
+      for k in placed.indices {
+        let along = origin + (placed[k].x - left) + placed[k].width / 2
+        let (point, angle) = onPath.point(at: along)
+        placed[k].x = point.x - placed[k].width / 2
+        placed[k].y = point.y
+        turns[k] = onPath.perpendicular ? angle : 0
+      }
+    }
+    let scale = size / 100
+    let holder = CALayer()
+    holder.name = "glyphs"
+    try madeShapeLayers(placed.count * 3 + 1, path)
+    let baseFill = rgba(fill)
+    let props = animators.flatMap(\.properties)
+    let first = props.map(\.firstFrame).min() ?? 0
+    var elements = 0
+    for (index, p) in placed.enumerated() {
+      let outline = CGMutablePath()
+      let m = CGAffineTransform(a: CGFloat(scale), b: 0, c: 0, d: CGFloat(scale), tx: CGFloat(-p.width / 2), ty: 0)
+      for shape in p.glyph.shapes {
+        shape.add(to: outline, transform: m)
+        elements += shape.v.count + 1
+      }
+      let character = CALayer()
+      character.position = CGPoint(x: p.x + p.width / 2, y: p.y)
+      let fillLayer = CAShapeLayer()
+      fillLayer.path = outline
+      var layers: [CAShapeLayer] = [fillLayer]
+      if let stroke {
+        let l = CAShapeLayer()
+        l.path = outline
+        l.fillColor = nil
+        l.strokeColor = stroke
+        l.lineWidth = CGFloat(strokeWidth)
+        l.lineJoin = .miter
+        if strokeOverFill { layers.append(l) } else { layers.insert(l, at: 0) }
+      }
+      for l in layers { character.addSublayer(l) }
+      let count = placed.count
+      func transform(_ f: Double) -> CATransform3D {
+        var sx = 1.0
+        var sy = 1.0
+        var r = 0.0
+        var tx = 0.0
+        var ty = 0.0
+        for a in animators {
+          let w = a.influence(index, of: count, at: f)
+          guard w != 0 else { continue }
+          if let s = a.scale?.value(at: f) {
+            sx *= 1 + (s[0] / 100 - 1) * w
+            sy *= 1 + (s[1] / 100 - 1) * w
+          }
+          if let rotation = a.rotation { r += rotation.scalar(at: f) * w }
+          if let position = a.position?.value(at: f) {
+            tx += position[0] * w
+            ty += position[1] * w
+          }
+        }
+        var t = CATransform3DMakeScale(CGFloat(sx), CGFloat(sy), 1)
+        t = CATransform3DConcat(t, CATransform3DMakeRotation(CGFloat(r * .pi / 180 + turns[index]), 0, 0, 1))
+        return CATransform3DConcat(t, CATransform3DMakeTranslation(CGFloat(tx), CGFloat(ty), 0))
+      }
+      func opacity(_ f: Double) -> Float {
+        var o = 1.0
+        for a in animators {
+          guard let op = a.opacity else { continue }
+          o *= 1 + (min(max(op.scalar(at: f) / 100, 0), 1) - 1) * min(max(a.influence(index, of: count, at: f), 0), 1)
+        }
+        return Float(min(max(o, 0), 1))
+      }
+      func fillColor(_ f: Double) -> CGColor {
+        var c = baseFill
+        for a in animators {
+          guard let fc = a.fillColor?.value(at: f) else { continue }
+          let target = rgba(color(fc))
+          let w = min(max(a.influence(index, of: count, at: f), 0), 1)
+          for i in 0..<min(3, c.count, target.count) { c[i] += (target[i] - c[i]) * w }
+        }
+        return color(c)
+      }
+      character.transform = transform(first)
+      character.opacity = opacity(first)
+      fillLayer.fillColor = fillColor(first)
+      if let (a, b) = range(props) {
+        try budget(from: a, to: b, path: path)
+        try budget(from: a, to: b, path: path)
+        try budget(from: a, to: b, path: path)
+        character.add(
+          Animations.sampled(
+            keyPath: LayerKey.transform.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+            discrete: false) { transform($0) }, forKey: LayerKey.transform.rawValue)
+        character.add(
+          Animations.sampled(
+            keyPath: LayerKey.opacity.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+            discrete: false) { opacity($0) }, forKey: LayerKey.opacity.rawValue)
+        fillLayer.add(
+          Animations.sampled(
+            keyPath: LayerKey.fillColor.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
+            discrete: false) { fillColor($0) }, forKey: LayerKey.fillColor.rawValue)
+      }
+      holder.addSublayer(character)
+    }
+    try budget(from: 0, to: 0, elements: elements, path: path)
+    return holder
+  }
+
+  /// The font a Lottie font name stands for (`fonts.list` gives family
+  /// and style): the family, or for another style than regular a Pango
+  /// font description, "Family, Bold Italic", whose weight and slant
+  /// Pango and fontconfig find (After Effects' "SemiBold", "ExtraBold",
+  /// "ExtraLight" in Pango's words). Font files and URLs (`fPath`) are
+  /// never fetched.
   func fontFamily(_ name: String, path: String) -> String? {
     if let f = fonts[name] {
       let style = f.style.lowercased()
-      if !["", "regular", "book", "roman", "normal", "medium"].contains(style) {
-        report("font style '\(f.style)' (the text layer takes a family only)", path)
+      if ["", "regular", "book", "roman", "normal"].contains(style) { return f.family }
+      var words = f.style
+      for (ae, pango) in [
+        ("SemiBold", "Semi-Bold"), ("Semibold", "Semi-Bold"), ("DemiBold", "Semi-Bold"),
+        ("ExtraBold", "Ultra-Bold"), ("UltraBold", "Ultra-Bold"), ("ExtraLight", "Ultra-Light"),
+        ("UltraLight", "Ultra-Light"),
+      ] {
+        words = words.replacingOccurrences(of: ae, with: pango)
       }
-      return f.family
+      return "\(f.family), \(words)"
     }
     return name.isEmpty ? nil : name
   }

@@ -141,6 +141,28 @@ final class LottieErrorTests: XCTestCase {
     XCTAssertEqual(
       S.error(S.document(layers: "[\(text)]"), options: options),
       "test.json: layers[0].t.d.k[0].s.t: characters of one text layer: 8, over the limit of 5 (maxTextLength)")
+    // Text document keyframes: the characters of all of them count.
+    let documents = #"{"ty": 5, "ip": 0, "op": 60, "st": 0, "ks": {}, "t": {"d": {"k": [{"t": 0, "s": {"t": "abc", "s": 10}}, {"t": 9, "s": {"t": "def", "s": 10}}]}}}"#
+    XCTAssertEqual(
+      S.error(S.document(layers: "[\(documents)]"), options: options),
+      "test.json: layers[0].t.d.k[1].s.t: characters of one text layer: 6, over the limit of 5 (maxTextLength)")
+    options.limits.maxKeyframes = 1
+    options.limits.maxTextLength = 100
+    XCTAssertEqual(
+      S.error(S.document(layers: "[\(documents)]"), options: options),
+      "test.json: layers[0].t.d.k: keyframes of one property: 2, over the limit of 1 (maxKeyframes)")
+  }
+
+  /// Inside an eased time remapping every animated value is sampled over
+  /// the remapped layer's frames: the sampling budget counts them so.
+  func testSamplingUnderATimeRemapIsBudgeted() {
+    var options = LottieOptions()
+    options.limits.maxSampledValues = 1500
+    let assets = #"[{"id": "c", "layers": [{"ty": 3, "ind": 1, "ip": 0, "op": 1000, "st": 0, "ks": {"r": {"a": 1, "k": [{"t": 0, "s": [0]}, {"t": 5, "s": [90]}]}}}]}]"#
+    let layers = #"[{"ty": 0, "refId": "c", "ip": 0, "op": 1000, "st": 0, "ks": {}, "tm": {"a": 1, "k": [{"t": 0, "s": [0], "o": {"x": [0.5], "y": [0]}, "i": {"x": [0.5], "y": [1]}}, {"t": 1000, "s": [10]}]}}]"#
+    XCTAssertEqual(
+      S.error(S.document(layers: layers, assets: assets, op: 1000), options: options),
+      "test.json: assets[0].layers[0].ip: values sampled from keyframes: 2004, over the limit of 1500 (maxSampledValues)")
   }
 
   func testDataURILimitIsCheckedBeforeDecoding() {
@@ -235,7 +257,7 @@ final class LottieErrorTests: XCTestCase {
       "test.json: op: frames between ip and op: 100000000, over the limit of 1000000 (maxFrames)")
     XCTAssertEqual(
       S.error(S.document(layers: #"[{"ty": 3, "ip": 0, "op": 60, "st": 0, "sr": 0, "ks": {}}]"#)),
-      "test.json: layers[0].sr: time stretch 0.0 must be positive")
+      "test.json: layers[0].sr: time stretch 0.0 must not be zero (at least 1e-06 and at most 1e+06 in magnitude)")
     XCTAssertEqual(
       S.error(S.document(layers: #"[{"ty": 3, "ind": 1, "parent": 2, "ip": 0, "op": 60, "st": 0, "ks": {}}, {"ty": 3, "ind": 2, "parent": 1, "ip": 0, "op": 60, "st": 0, "ks": {}}]"#)),
       "test.json: layers[1].parent: parenting loops back to layer 2")

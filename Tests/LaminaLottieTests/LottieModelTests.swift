@@ -140,6 +140,57 @@ final class LottieModelTests: XCTestCase {
     XCTAssertEqual(angle, 20, accuracy: 1e-3)
   }
 
+  /// A negative stretch reverses the inner time: frame (f − st) / sr, as
+  /// lottie-web (After Effects' time reverse); 0 is still refused.
+  func testNegativeTimeStretch() throws {
+    let assets = """
+      [{"id": "c", "layers": [{"ty": 3, "nm": "inner", "ip": 0, "op": 1000, "st": 0,
+        "ks": {"r": {"a": 1, "k": [{"t": 0, "s": [0]}, {"t": 100, "s": [100]}]}}}]}]
+      """
+    let layers = #"[{"ty": 0, "refId": "c", "ip": 0, "op": 1000, "st": 70, "sr": -0.5, "w": 100, "h": 100, "ks": {}}]"#
+    let a = try S.load(S.document(layers: layers, assets: assets, op: 1000))
+    // Frame f: inner frame (f − 70) / −0.5: 140 at 0 (held at 100), 80 at 30, 20 at 60.
+    for (frame, expected) in [(0.0, 100.0), (30.0, 80.0), (60.0, 20.0)] {
+      let p = S.presentation(a, at: a.time(ofFrame: frame))
+      let inner = try XCTUnwrap(S.named("inner", in: p))
+      let angle = atan2(Double(inner.transform.m12), Double(inner.transform.m11)) * 180 / .pi
+      XCTAssertEqual(angle, expected, accuracy: 1e-3, "frame \(frame)")
+    }
+  }
+
+  /// The out-point rule: a layer (and a precomposition's layer) lasting to
+  /// the document's `op` is shown at `op`, and a few microseconds before
+  /// it (`--time 3.416665` of 82 frames at 24 fps: frame 81.99996); a
+  /// layer ending earlier is hidden from its `op` on, as before.
+  func testLayersThatLastToTheEndShowAtTheOutPoint() throws {
+    let assets = #"[{"id": "p", "layers": [{"ty": 3, "nm": "inner", "ip": 0, "op": 82, "st": 0, "ks": {}}]}]"#
+    let doc = """
+      {"v": "5", "fr": 24, "ip": 0, "op": 82, "w": 10, "h": 10, "assets": \(assets),
+       "layers": [{"ty": 3, "nm": "early", "ip": 0, "op": 60, "st": 0, "ks": {}},
+                  {"ty": 3, "nm": "last", "ip": 0, "op": 82, "st": 0, "ks": {}},
+                  {"ty": 0, "nm": "precomp", "refId": "p", "ip": 0, "op": 82, "st": 0, "ks": {}}]}
+      """
+    let a = try S.load(doc)
+    func hidden(_ name: String, _ t: Double) throws -> Bool {
+      let p = S.presentation(a, at: t)
+      var l: CALayer? = try XCTUnwrap(S.named(name, in: p))
+      while let layer = l {
+        if layer.isHidden { return true }
+        l = layer.superlayer
+      }
+      return false
+    }
+    for t in [3.416665, 82.0 / 24] {
+      XCTAssertFalse(try hidden("last", t), "\(t)")
+      XCTAssertFalse(try hidden("inner", t), "\(t)")
+      XCTAssertTrue(try hidden("early", t), "\(t)")
+    }
+    XCTAssertFalse(try hidden("early", 59.9 / 24))
+    XCTAssertTrue(try hidden("early", 60.0 / 24))
+    // Past the end (and a frame's step before op, for a layer ending earlier) nothing lasts.
+    XCTAssertTrue(try hidden("last", 82.01 / 24))
+  }
+
   /// Time remapping (linear): the inner composition at tm(t) seconds.
   func testTimeRemapping() throws {
     let assets = """
@@ -159,6 +210,49 @@ final class LottieModelTests: XCTestCase {
       XCTAssertEqual(angle, expected, accuracy: 1e-3, "frame \(frame)")
     }
     XCTAssertEqual(a.unsupported, [])
+  }
+
+  /// Eased time remapping over several segments (and a hold), with a
+  /// stretched precomposition nested inside: every animation inside is
+  /// sampled at the inner frame the remapping gives.
+  func testEasedMultiSegmentTimeRemapping() throws {
+    let assets = """
+      [{"id": "c", "layers": [{"ty": 3, "nm": "inner", "ip": 0, "op": 1000, "st": 0,
+         "ks": {"r": {"a": 1, "k": [{"t": 0, "s": [0]}, {"t": 120, "s": [120]}]}}},
+        {"ty": 0, "nm": "nested", "refId": "d", "ip": 0, "op": 1000, "st": 10, "sr": 2, "ks": {}}]},
+       {"id": "d", "layers": [{"ty": 3, "nm": "deep", "ip": 0, "op": 1000, "st": 0,
+         "ks": {"r": {"a": 1, "k": [{"t": 0, "s": [0]}, {"t": 100, "s": [100]}]}}}]}]
+      """
+    // Frames 0→30: 0 s → 1 s eased (0.5, 0, 0.5, 1); 30→40: held at 1 s; 40→60: 1 s → 0.5 s linear.
+    let layers = """
+      [{"ty": 0, "refId": "c", "ip": 0, "op": 60, "st": 0, "w": 100, "h": 100, "ks": {},
+        "tm": {"a": 1, "k": [
+          {"t": 0, "s": [0], "o": {"x": [0.5], "y": [0]}, "i": {"x": [0.5], "y": [1]}},
+          {"t": 30, "s": [1], "h": 1}, {"t": 40, "s": [1]}, {"t": 60, "s": [0.5]}]}}]
+      """
+    let a = try S.load(S.document(layers: layers, assets: assets))
+    XCTAssertEqual(a.unsupported, [])
+    // The easing at a third of the segment: y where x(t) = 1/3 on the
+    // bezier (0, 0), (0.5, 0), (0.5, 1), (1, 1), by bisection.
+    func bezier(_ p1: Double, _ p2: Double, _ t: Double) -> Double {
+      3 * (1 - t) * (1 - t) * t * p1 + 3 * (1 - t) * t * t * p2 + t * t * t
+    }
+    var lo = 0.0
+    var hi = 1.0
+    for _ in 0..<60 {
+      let mid = (lo + hi) / 2
+      if bezier(0.5, 0.5, mid) < 1.0 / 3 { lo = mid } else { hi = mid }
+    }
+    let ease = bezier(0, 1, lo)
+    // Inner frame = tm × 60; the nested precomposition shows (inner − 10) / 2.
+    for (frame, inner) in [(10.0, ease * 60), (30.0, 60), (35.0, 60), (50.0, 45)] {
+      let p = S.presentation(a, at: a.time(ofFrame: frame))
+      for (name, expected) in [("inner", inner), ("deep", (inner - 10) / 2)] {
+        let l = try XCTUnwrap(S.named(name, in: p))
+        let angle = atan2(Double(l.transform.m12), Double(l.transform.m11)) * 180 / .pi
+        XCTAssertEqual(angle, expected, accuracy: 0.2, "\(name) at frame \(frame)")
+      }
+    }
   }
 
   /// 3D layers: rx, ry and orientation make a 3D matrix (sampled when animated).
@@ -189,6 +283,42 @@ final class LottieModelTests: XCTestCase {
     XCTAssertEqual(Double(x), -10, accuracy: 1e-6)
   }
 
+  /// Glyph shapes (`chars`) draw a text whose every character they hold;
+  /// a text with a character they lack falls back to the font (reported).
+  /// Text document keyframes: each document shown from its frame on.
+  func testGlyphShapesAndTheirFallback() throws {
+    let chars = """
+      "chars": [{"ch": "I", "size": 100, "style": "Regular", "w": 30, "fFamily": "F",
+        "data": {"shapes": [{"ty": "gr", "it": [{"ty": "sh", "ks": {"a": 0,
+          "k": {"v": [[10, -70], [20, -70], [20, 0], [10, 0]], "i": [[0, 0], [0, 0], [0, 0], [0, 0]],
+                "o": [[0, 0], [0, 0], [0, 0], [0, 0]], "c": true}}}]}]}}],
+      "fonts": {"list": [{"fName": "F-Regular", "fFamily": "F", "fStyle": "Regular"}]}
+      """
+    let text = """
+      [{"ty": 5, "nm": "t", "ip": 0, "op": 60, "st": 0, "ks": {},
+        "t": {"d": {"k": [{"t": 0, "s": {"t": "II I", "s": 10, "f": "F-Regular", "fc": [1, 0, 0], "tr": 100}},
+                          {"t": 20, "s": {"t": "IX", "s": 10, "f": "F-Regular", "fc": [1, 0, 0]}}]}}}]
+      """
+    let a = try S.load(S.document(layers: text, extra: chars))
+    // The first document: glyphs 3 + 1 (tracking) apart, the space a third of an em (+ 1).
+    let glyphs = try XCTUnwrap(S.named("glyphs", in: a.rootLayer)?.sublayers?.first as? CAShapeLayer)
+    let box = try XCTUnwrap(glyphs.path?.boundingBoxOfPath)
+    XCTAssertEqual(Double(box.minX), 1, accuracy: 1e-9)
+    let space: Double = 10.0 / 3 + 1
+    XCTAssertEqual(Double(box.maxX), 8 + space + 2, accuracy: 1e-9)
+    XCTAssertEqual(Double(box.minY), -7, accuracy: 1e-9)
+    // The second lacks "X": a CATextLayer, shown from frame 20 on.
+    XCTAssertEqual(S.first(CATextLayer.self, in: a.rootLayer)?.string as? String, "IX")
+    XCTAssertEqual(
+      a.unsupported,
+      [LottieUnsupported(feature: "glyph shapes (chars) without 'X' (a font drawn instead)", path: "layers[0].t.d.k[1].s")])
+    for (frame, glyphsShown) in [(0.0, true), (19.0, true), (20.0, false), (40.0, false)] {
+      let p = S.presentation(a, at: a.time(ofFrame: frame))
+      let documents = try XCTUnwrap(S.named("text documents", in: p)?.sublayers)
+      XCTAssertEqual(documents.map(\.isHidden), [!glyphsShown, glyphsShown], "frame \(frame)")
+    }
+  }
+
   func testTextLayerIsACATextLayer() throws {
     let text = """
       [{"ty": 5, "ip": 0, "op": 60, "st": 0, "ks": {"p": {"a": 0, "k": [10, 50]}},
@@ -200,16 +330,12 @@ final class LottieModelTests: XCTestCase {
     let t = try XCTUnwrap(S.first(CATextLayer.self, in: a.rootLayer))
     XCTAssertEqual(t.string as? String, "Hello\nworld")
     XCTAssertEqual(t.fontSize, 24)
-    XCTAssertEqual(t.font as? String, "DejaVu Sans")
+    XCTAssertEqual(t.font as? String, "DejaVu Sans, Bold")
     XCTAssertEqual(t.foregroundColor, CGColor(red: 0, green: 0, blue: 1, alpha: 1))
     XCTAssertEqual(t.alignmentMode, .center)
     XCTAssertEqual(
       a.unsupported,
-      [
-        LottieUnsupported(feature: "text animator", path: "layers[0].t.a"),
-        LottieUnsupported(
-          feature: "font style 'Bold' (the text layer takes a family only)", path: "layers[0].t.d.k[0].s.f"),
-      ])
+      [LottieUnsupported(feature: "text animator (without glyph shapes)", path: "layers[0].t.a")])
   }
 
   func testRepeaterMakesCopiesWithTransformAndOpacity() throws {
@@ -241,7 +367,7 @@ final class LottieModelTests: XCTestCase {
     XCTAssertEqual((n.compositingFilter as? CIFilter)?.name, "CIMultiplyBlendMode")
     let inner = try XCTUnwrap(n.sublayers?.first)
     let blur = try XCTUnwrap(inner.filters?.first as? CIFilter)
-    XCTAssertEqual(blur.name, "CIGaussianBlur")
+    XCTAssertEqual(blur.filterName, "CIGaussianBlur")
     XCTAssertEqual(blur.value(forKey: "inputRadius") as? CGFloat, 4)
     XCTAssertEqual(inner.shadowOpacity, 1)
     XCTAssertEqual(inner.shadowColor, CGColor(red: 1, green: 0, blue: 0, alpha: 1))
@@ -263,15 +389,22 @@ final class LottieModelTests: XCTestCase {
     let a = try S.load(S.document(layers: layers))
     let inner = try XCTUnwrap(S.named("n", in: a.rootLayer)?.sublayers?.first)
     let filters = try XCTUnwrap(inner.filters as? [CIFilter])
-    XCTAssertEqual(filters.map(\.name), ["CIColorMatrix", "CIColorMatrix"])
+    XCTAssertEqual(filters.map(\.filterName), ["CIColorMatrix", "CIColorMatrix"])
     // Fill at 50 %: half the colour, half green.
     XCTAssertEqual((filters[0].value(forKey: "inputRVector") as? CIVector)?.values, [0.5, 0, 0, 0])
     XCTAssertEqual((filters[0].value(forKey: "inputBiasVector") as? CIVector)?.values, [0, 0.5, 0, 0])
     // Tint black -> red at 100 %: red = luminance, green and blue 0.
     XCTAssertEqual((filters[1].value(forKey: "inputRVector") as? CIVector)?.values, [0.2126, 0.7152, 0.0722, 0])
     XCTAssertEqual((filters[1].value(forKey: "inputGVector") as? CIVector)?.values, [0, 0, 0, 0])
-    XCTAssertEqual(
-      a.unsupported, [LottieUnsupported(feature: "animated effect: Tint (first value used)", path: "layers[0].ef[1]")])
+    // The tint's amount is animated (100 % to 50 % over frames 0–10): at
+    // frame 10 the red row is half the identity, half luminance.
+    XCTAssertEqual(a.unsupported, [])
+    let p = S.presentation(a, at: a.time(ofFrame: 10))
+    let tint = try XCTUnwrap(S.named("n", in: p)?.sublayers?.first?.filters?.last as? CIFilter)
+    let red = try XCTUnwrap((tint.value(forKey: "inputRVector") as? CIVector)?.values)
+    for (v, e) in zip(red, [0.5 + 0.5 * 0.2126, 0.5 * 0.7152, 0.5 * 0.0722, 0]) {
+      XCTAssertEqual(Double(v), e, accuracy: 1e-6)
+    }
   }
 
   func testExpressionsUseTheStaticValueAndAreReported() throws {
@@ -324,20 +457,31 @@ final class LottieModelTests: XCTestCase {
     let a = try S.load(S.document(layers: layers))
     let inner = try XCTUnwrap(S.named("n", in: a.rootLayer)?.sublayers?.first)
     let holder = try XCTUnwrap(inner.sublayers?.first)
-    // Intersect (last that applies) masks everything before it.
-    let intersect = try XCTUnwrap(holder.mask?.mask as? CAShapeLayer)
+    // One luminance mask: a black cover (the first mask adds), then each
+    // mask's path in the grey of its opacity, blended as its mode says.
+    XCTAssertEqual(holder.maskMode, .luminance)
+    let pieces = try XCTUnwrap(holder.mask?.sublayers)
+    XCTAssertEqual(pieces.count, 4)
+    XCTAssertEqual(pieces[0].backgroundColor, CGColor(red: 0, green: 0, blue: 0, alpha: 1))
+    let add = try XCTUnwrap(pieces[1] as? CAShapeLayer)
+    XCTAssertEqual((add.compositingFilter as? CIFilter)?.filterName, "CIScreenBlendMode")
+    XCTAssertEqual(add.fillColor, CGColor(red: 0.5, green: 0.5, blue: 0.5, alpha: 1))
+    let subtract = try XCTUnwrap(pieces[2] as? CAShapeLayer)
+    XCTAssertEqual((subtract.compositingFilter as? CIFilter)?.filterName, "CIMultiplyBlendMode")
+    // Intersect: the (inverted) path over black, multiplied.
+    XCTAssertEqual((pieces[3].compositingFilter as? CIFilter)?.filterName, "CIMultiplyBlendMode")
+    let intersect = try XCTUnwrap(pieces[3].sublayers?.last as? CAShapeLayer)
     XCTAssertEqual(intersect.fillRule, .evenOdd)
-    XCTAssertEqual(intersect.opacity, 0.5)
     XCTAssertEqual(a.unsupported, [])
   }
 
   func testMergePathsAndUnknownShapesAreReported() throws {
-    let shapes = "[\(S.rect()), {\"ty\": \"mm\", \"mm\": 3}, {\"ty\": \"xx\"}, \(S.redFill)]"
+    let shapes = "[\(S.rect()), {\"ty\": \"mm\", \"mm\": 7}, {\"ty\": \"xx\"}, \(S.redFill)]"
     let a = try S.load(S.document(layers: "[" + S.shapeLayer(shapes) + "]"))
     XCTAssertEqual(
       a.unsupported,
       [
-        LottieUnsupported(feature: "merge paths mode 3 (paths kept as they are)", path: "layers[0].shapes[1]"),
+        LottieUnsupported(feature: "merge paths mode 7 (paths kept as they are)", path: "layers[0].shapes[1]"),
         LottieUnsupported(feature: "shape 'xx'", path: "layers[0].shapes[2]"),
       ])
   }
