@@ -185,7 +185,7 @@ float segmentCoverage() {
   float k = floor((v_q.x - lo + g_phase) / g_period);
   for (int j = -1; j <= 1; j++) {
     float base = (k + float(j)) * g_period + lo - g_phase;
-    for (int i = 0; i < DASH_COUNT; i++) {
+    for (int i = 0; i < g_dashCount; i++) {
       float a = max(base + g_dash[i].x, lo);
       float b = min(base + g_dash[i].y, hi);
       coverage = max(coverage, interval(a, b, across, joined));

@@ -46,12 +46,20 @@ vec2 g_trim;  // strokeStart and strokeEnd, as arc lengths
 vec2 g_dash[DASH_COUNT];  // the dashes of one period
 float g_period;
 float g_phase;  // in [0, period)
+// DASH_COUNT, as the loops over the dashes read it: a value the compiler
+// cannot prove constant (the period is positive, so it adds 0), so that
+// they stay loops. Unrolled, the corner pieces' nested loops over three
+// periods and several dashes took llvmpipe's LLVM 20 s to a minute to
+// compile (issue 33: a dashed stroke on a path with a corner); as loops
+// they compile in well under a second and draw the same pixels.
+int g_dashCount;
 #endif
 
 #if DASH_COUNT > 0
 // The dashes of one period, two to a vec4 (on-length, off-length), as the
 // instance attributes carry them.
 void setDashes(vec4 dashes0, vec4 dashes1) {
+  g_dashCount = DASH_COUNT + int(min(g_period, 0.0));
   g_dash[0] = dashes0.xy;
 #if DASH_COUNT > 1
   g_dash[1] = dashes0.zw;
@@ -70,7 +78,7 @@ bool dashOn(float x, float lo) {
 #if DASH_COUNT > 0
   float u = x - lo + g_phase;
   float m = u - floor(u / g_period) * g_period;
-  for (int i = 0; i < DASH_COUNT; i++) {
+  for (int i = 0; i < g_dashCount; i++) {
     vec2 on = g_dash[i];
     if (m >= on.x - EPS && m <= on.y + EPS) return true;
     if (m + g_period <= on.y + EPS && m + g_period >= on.x - EPS) return true;
@@ -86,7 +94,7 @@ bool dashOnStrictly(float x, float lo) {
 #if DASH_COUNT > 0
   float u = x - lo + g_phase;
   float m = u - floor(u / g_period) * g_period;
-  for (int i = 0; i < DASH_COUNT; i++) {
+  for (int i = 0; i < g_dashCount; i++) {
     vec2 on = g_dash[i];
     if (m > on.x + EPS && m < on.y - EPS) return true;
     if (m + g_period > on.x + EPS && m + g_period < on.y - EPS) return true;
@@ -104,7 +112,7 @@ bool dashBoundaryIn(float x0, float x1, float lo, float hi, bool ends) {
   float first = floor((x0 - lo + g_phase) / g_period) * g_period + lo - g_phase;
   for (int j = 0; j < 2; j++) {
     float base = first + float(j) * g_period;
-    for (int i = 0; i < DASH_COUNT; i++) {
+    for (int i = 0; i < g_dashCount; i++) {
       float e = base + (ends ? g_dash[i].y : g_dash[i].x);
       if (e >= x0 - EPS && e <= x1 + EPS && e >= lo - EPS && e <= hi + EPS) return true;
     }
@@ -157,7 +165,7 @@ float visibleRun(float x, float lo, float hi, bool forward) {
 #if DASH_COUNT > 0
   float u = x - lo + g_phase;
   float m = u - floor(u / g_period) * g_period;
-  for (int i = 0; i < DASH_COUNT; i++) {
+  for (int i = 0; i < g_dashCount; i++) {
     vec2 on = g_dash[i];
     if (m >= on.x - EPS && m <= on.y + EPS) return min(window, forward ? on.y - m : m - on.x);
     float n = m + g_period;

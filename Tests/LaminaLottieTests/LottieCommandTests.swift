@@ -342,6 +342,34 @@ final class LottieCommandTests: XCTestCase {
     XCTAssertFalse(failed.stderr.contains("card97"), failed.stderr)
   }
 
+  // MARK: a dashed stroke at a corner
+
+  /// A dashed stroke (dash 4, gap 3, dash 5, gap 3; width 3, round caps and
+  /// joins) on a path with a corner, as in the real file whose frames ran
+  /// into the 20 s frame budget: the stroke program of a corner piece took
+  /// llvmpipe that long to compile, where no shader cache held it. With the
+  /// on-disk shader cache off and a frame budget of 5 s it renders, and the
+  /// stroke is drawn along both legs (the round caps close gaps of 3 at a
+  /// width of 3).
+  func testADashedStrokeAtACornerRendersWithinTheFrameBudget() throws {
+    let document = path("dashes.json")
+    try #"""
+      {"v":"5.7.0","fr":30,"ip":0,"op":30,"w":200,"h":200,"assets":[],"layers":[{"ty":4,"ind":1,"ip":0,"op":30,"st":0,"ks":{},"shapes":[{"ty":"gr","it":[{"ty":"sh","ks":{"a":0,"k":{"v":[[20,20],[180,180],[20,180]],"i":[[0,0],[0,0],[0,0]],"o":[[0,0],[0,0],[0,0]],"c":false}}},{"ty":"st","c":{"a":0,"k":[0,0,0,1]},"o":{"a":0,"k":100},"w":{"a":0,"k":3},"lc":2,"lj":2,"d":[{"n":"d","v":{"a":0,"k":4}},{"n":"g","v":{"a":0,"k":3}},{"n":"d","v":{"a":0,"k":5}},{"n":"g","v":{"a":0,"k":3}}]},{"ty":"tr","p":{"a":0,"k":[0,0]}}]}]}]}
+      """#.write(toFile: document, atomically: true, encoding: .utf8)
+    let r = try Commands.run(
+      Commands.laminaBinary, ["render", document, "-o", path("dashes.png")],
+      environment: ["MESA_SHADER_CACHE_DISABLE": "true", "LAMINA_FRAME_BUDGET": "5"],
+      directory: scratch)
+    XCTAssertEqual(r.status, 0, r.stderr)
+    let image = try CGImage.decode(fileAt: path("dashes.png"))
+    func alpha(_ x: Int, _ y: Int) -> UInt8 { image.pixels[(y * image.width + x) * 4 + 3] }
+    let diagonal = (30..<170).filter { alpha($0, $0) > 200 }.count
+    let bottom = (30..<170).filter { alpha($0, 180) > 200 }.count
+    XCTAssertGreaterThan(diagonal, 120, "the stroke along the diagonal")
+    XCTAssertGreaterThan(bottom, 120, "the stroke along the bottom")
+    XCTAssertEqual(alpha(100, 60), 0, "nothing off the path")
+  }
+
   // MARK: a Ray shard
 
   /// End to end: a shard of a Lottie document as a Ray worker renders it

@@ -26,7 +26,7 @@ final class LayerPropertyTests: XCTestCase {
     "Lamina/CIFilter.swift": ["name"],
     // Transform components and value function names.
     "Lamina/CATransform3D+Decomposition.swift": ["scale"],
-    "Lamina/CAValueFunction.swift": ["scale"],
+    "Lamina/CAValueFunctionName.swift": ["scale"],
     "Lamina/AnimationEvaluator.swift": ["scale"],
     // The scene format's keys of animations, images and the canvas.
     "LaminaScene/SceneDecoder+Animations.swift": ["path"],
@@ -38,7 +38,7 @@ final class LayerPropertyTests: XCTestCase {
     "LaminaBatch/BatchJob.swift": ["frame", "scale"],
     "lamina/Bench.swift": ["scale"],
     "lamina/DocumentInfo.swift": ["name", "path", "scale"],
-    "LaminaRender/Renderer+Tiles.swift": ["frame"],
+    "LaminaLottie/LottieText.swift": ["style"],
     "LaminaDisplay/DRMDriver.swift": ["type"],
   ]
 
