@@ -29,7 +29,14 @@ package func renderSequence(
     let background = scene.canvas.background
     let plan = try VideoEncoder.Plan(
       path: videoPath, width: frames.builder.width, height: frames.builder.height, fps: fps,
-      transparent: background == nil || (background?.alpha ?? 0) < 1, settings: settings)
+      transparent: background == nil || (background?.alpha ?? 0) < 1, background: background,
+      settings: settings)
+    if let (w, h) = plan.paddedSize {
+      printError(
+        "\(videoPath): \(plan.width)×\(plan.height) frames padded to \(w)×\(h) with "
+          + (plan.padColor == "0x000000" && background == nil ? "black" : "the background \(plan.padColor)")
+          + " (\(plan.codec) needs an even width and height; --no-pad refuses instead)")
+    }
     encoder = try VideoEncoder(plan: plan)
   }
   let sample =

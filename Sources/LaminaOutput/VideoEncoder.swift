@@ -1,4 +1,5 @@
 import Foundation
+import Lamina
 import LaminaFrame
 
 /// Encodes frames into an MP4, WebM, GIF, APNG or MOV file by running the
@@ -34,12 +35,21 @@ package final class VideoEncoder: @unchecked Sendable {
     package let transparent: Bool
     /// The ffmpeg program.
     package let ffmpeg: String
+    /// The video's size when the frames are padded to an even width and
+    /// height (a 4:2:0 codec needs them; the frames are rendered at their
+    /// own size and ffmpeg adds a column or a row of `padColor` on the
+    /// right and at the bottom); nil when they are encoded as they are.
+    package let paddedSize: (width: Int, height: Int)?
+    /// What the padding is filled with: the canvas background where it is
+    /// opaque, else black (what a transparent canvas shows in a video with
+    /// no alpha), as `0xRRGGBB`.
+    package let padColor: String
 
     /// Checks `path`'s format, the settings, ffmpeg and its encoder, and
     /// the size, throwing a `VideoError` that names `path`.
     package init(
       path: String, width: Int, height: Int, fps: Double, transparent: Bool,
-      settings: VideoSettings = VideoSettings()
+      background: CGColor? = nil, settings: VideoSettings = VideoSettings()
     ) throws {
       let format = try VideoEncoder.check(path: path, settings: settings)
       guard format != .y4m else {
@@ -56,12 +66,27 @@ package final class VideoEncoder: @unchecked Sendable {
       self.fps = fps
       self.transparent = transparent
       self.ffmpeg = ffmpeg
-      if chroma420, !codec.hasPrefix("libvpx"), width % 2 != 0 || height % 2 != 0 {
-        throw VideoError.oddSize(path: path, codec: codec, width: width, height: height)
+      let odd = width % 2 != 0 || height % 2 != 0
+      // (VP9 codes odd sizes itself.)
+      if odd, format == .mp4 || format == .webm, !codec.hasPrefix("libvpx") {
+        guard settings.pad else {
+          throw VideoError.oddSize(path: path, codec: codec, width: width, height: height)
+        }
+        paddedSize = (width + width % 2, height + height % 2)
+      } else {
+        paddedSize = nil
       }
+      padColor = Self.hex(transparent ? nil : background)
       // An encoder the user named may be listed yet unable to run here (a
       // hardware encoder without its driver): one black frame tells.
       if settings.codec != nil, format != .gif { try FFmpeg.tryEncoder(self) }
+    }
+
+    /// `0xRRGGBB` of an opaque `color`'s components; black for nil.
+    static func hex(_ color: CGColor?) -> String {
+      guard let c = color?.components, c.count >= 3 else { return "0x000000" }
+      let bytes = c.prefix(3).map { Int((min(max($0, 0), 1) * 255).rounded()) }
+      return "0x" + bytes.map { String(format: "%02X", $0) }.joined()
     }
 
     /// True when the frames keep their alpha.
@@ -118,6 +143,7 @@ package final class VideoEncoder: @unchecked Sendable {
       ]
       if let palette { a += ["-i", "file:" + palette] }
       var filters: [String] = []
+      if let (w, h) = paddedSize { filters.append("pad=\(w):\(h):0:0:color=\(padColor)") }
       if let matrix = colorMatrix {
         // swscale converts with the matrix the tags name, to limited range.
         filters.append("scale=out_color_matrix=\(matrix.swscale):out_range=tv")

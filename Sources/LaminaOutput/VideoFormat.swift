@@ -90,15 +90,19 @@ package struct VideoSettings: Equatable, Sendable {
   package var crf: Int?
   /// A target bitrate as ffmpeg writes it (`4M`, `800k`, `2500000`).
   package var bitrate: String?
+  /// A frame of an odd width or height is padded to even for a codec with
+  /// 4:2:0 chroma (true), or refused (false: `--no-pad`).
+  package var pad: Bool
 
-  package init(codec: String? = nil, crf: Int? = nil, bitrate: String? = nil) {
+  package init(codec: String? = nil, crf: Int? = nil, bitrate: String? = nil, pad: Bool = true) {
     self.codec = codec
     self.crf = crf
     self.bitrate = bitrate
+    self.pad = pad
   }
 
   /// True when nothing is overridden.
-  package var isDefault: Bool { codec == nil && crf == nil && bitrate == nil }
+  package var isDefault: Bool { codec == nil && crf == nil && bitrate == nil && pad }
 
   /// The crf ranges of the encoders that take one.
   static let crfRanges: [String: ClosedRange<Int>] = [
@@ -204,7 +208,7 @@ public enum VideoError: Error, CustomStringConvertible, Equatable {
       return "\(path): \(ffmpeg) has no encoder '\(codec)' (see ffmpeg -encoders)"
     case .oddSize(let path, let codec, let width, let height):
       return "\(path): \(codec) with 4:2:0 chroma needs an even width and height, the frames are"
-        + " \(width)×\(height) (change the canvas or --scale)"
+        + " \(width)×\(height) (change the canvas or --scale, or leave out --no-pad to pad them)"
     case .notAFile(let path, let format):
       return "\(path): a .\(format) video is written to a file; streams and devices take .y4m"
     case .encoderFailed(let path, let status, let log):

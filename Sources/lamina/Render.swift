@@ -11,7 +11,7 @@ let renderUsage = """
          lamina render FILE.json (--frames FIRST..LAST | --frames all | --marker NAME)
                        [--fps F] [--scale S]
                        (-o 'out/frame-%04d.png' | --video OUT.mp4 | --video -)
-                       [--codec NAME] [--crf N | --bitrate R]
+                       [--codec NAME] [--crf N | --bitrate R] [--no-pad]
 
   Renders a scene file or a Lottie animation at a time: one frame to a PNG,
   or a sequence of frames to numbered PNGs or to a video. A Lottie document
@@ -57,6 +57,9 @@ let renderUsage = """
                             libvpx-vp9 (0...63, default 24); lower is better
     --bitrate R             a target bitrate instead (4M, 800k), not for GIF, APNG,
                             ProRes
+    --no-pad                refuse frames of an odd width or height for a 4:2:0 codec
+                            (H.264) instead of padding them to even with the
+                            background (black where it is transparent)
     --quiet                 do not name on standard error what a Lottie import left out
                             (one line per kind of unsupported feature)
     --dry-run               print each frame's output, time (and Lottie frame), render
@@ -91,7 +94,7 @@ func runRender(_ arguments: [String]) -> Int32 {
         "-o", "--output", "--time", "--frame", "--scale", "--frames", "--fps", "--video",
         "--codec", "--crf", "--bitrate", "--background", "--marker",
       ]),
-      switches: AccessOptions.switches.union(["--dump-plan", "--quiet", "--dry-run"]),
+      switches: AccessOptions.switches.union(["--dump-plan", "--quiet", "--dry-run", "--no-pad"]),
       command: "render", usage: renderUsage)
     guard options.positional.count == 1 else {
       throw UsageError("render needs one scene file\n" + renderUsage)
@@ -176,7 +179,8 @@ func runRender(_ arguments: [String]) -> Int32 {
 /// (its extension, the encoder on this machine) before anything loads.
 func videoSettings(_ options: Options, video: String?) throws -> VideoSettings {
   var settings = VideoSettings(
-    codec: options.string("--codec"), bitrate: options.string("--bitrate"))
+    codec: options.string("--codec"), bitrate: options.string("--bitrate"),
+    pad: !options.has("--no-pad"))
   if let text = options.string("--crf") {
     guard let crf = Int(text) else {
       throw UsageError("--crf expects a whole number, got '\(text)'")
@@ -184,7 +188,9 @@ func videoSettings(_ options: Options, video: String?) throws -> VideoSettings {
     settings.crf = crf
   }
   guard let video else {
-    if !settings.isDefault { throw UsageError("--codec, --crf and --bitrate go with --video") }
+    if !settings.isDefault {
+      throw UsageError("--codec, --crf, --bitrate and --no-pad go with --video")
+    }
     return settings
   }
   try VideoEncoder.check(path: video, settings: settings)

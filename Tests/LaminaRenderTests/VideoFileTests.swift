@@ -197,6 +197,38 @@ final class VideoFileTests: XCTestCase {
     XCTAssertLessThan(moov?.lowerBound ?? .max, mdat?.lowerBound ?? 0, "moov before mdat")
   }
 
+  /// A canvas of an odd size (a phone-sized Lottie document is 375×667)
+  /// to H.264: the frames are padded to even on the right and at the
+  /// bottom, said once on standard error, and the picture is the PNG
+  /// render's; `--no-pad` refuses instead (testErrorsComeBeforeAnyFrame…).
+  func testAnOddSizedCanvasIsPaddedToEven() throws {
+    let refs = try references("card", scale: "0.99")
+    let (w, h) = (refs[0].width, refs[0].height)
+    XCTAssertTrue(w % 2 == 1 || h % 2 == 1, "the card at 0.99 is \(w)×\(h)")
+    let out = path("odd.mp4")
+    let r = try RenderTestSupport.runLamina(
+      [
+        "render", Self.scene("card"), "--frames", "0..\(Self.frames - 1)", "--fps", "\(Self.fps)",
+        "--scale", "0.99", "--video", out,
+      ])
+    XCTAssertEqual(r.status, 0, r.stderr)
+    let (pw, ph) = (w + w % 2, h + h % 2)
+    XCTAssertEqual(
+      r.stderr.components(separatedBy: "padded to \(pw)×\(ph)").count - 1, 1,
+      "said once: \(r.stderr)")
+    let stream = try probe(out)
+    XCTAssertEqual(stream["width"] as? Int, pw)
+    XCTAssertEqual(stream["height"] as? Int, ph)
+    XCTAssertEqual(stream["nb_read_frames"] as? String, "\(Self.frames)")
+    let frames = try decode(out, matrix: "bt601", width: pw, height: ph)
+    // The picture, without the padding, is the PNG render's.
+    for (n, frame) in frames.enumerated() {
+      var inner: [UInt8] = []
+      for y in 0..<h { inner += frame[(y * pw * 4)..<(y * pw * 4 + w * 4)] }
+      XCTAssertGreaterThan(Self.psnr(inner, refs[n].pixels).color, 40, "frame \(n)")
+    }
+  }
+
   func testHDVideoIsTaggedAndConvertedAsBT709() throws {
     // hd.json: 160×90 points at scale 8, 1280×720; two frames.
     let out = path("hd.mp4")
@@ -287,7 +319,10 @@ final class VideoFileTests: XCTestCase {
     let cases: [([String], String)] = [
       (["--video", path("out.xyz")], "unknown extension '.xyz'"),
       (["--video", path("out")], "has no extension"),
-      (["--video", path("out.mp4"), "--scale", "0.99"], "needs an even width and height"),
+      (
+        ["--video", path("out.mp4"), "--scale", "0.99", "--no-pad"],
+        "needs an even width and height"
+      ),
       (
         ["--video", path("out.mp4"), "--codec", "no_such_encoder"],
         "has no encoder 'no_such_encoder'"
