@@ -72,6 +72,16 @@ package enum PNGFile {
     try output.commit()
   }
 
+  /// An upper bound on the PNG of a `width`×`height` RGBA image as libpng's
+  /// simplified API writes it (png.h's PNG_IMAGE_PNG_SIZE_MAX: the rows
+  /// with their filter bytes through zlib's worst case, one IDAT header
+  /// per 8 KiB, and the fixed chunks).
+  static func sizeBound(width: Int, height: Int) -> Int {
+    let rows = (width * 4 + 1) * height
+    let compressed = rows + (rows + 7) >> 3 + (rows + 63) >> 6 + 11
+    return 8 + 25 + 16 + 44 + 12 + 12 + 12 * (compressed / 8192) + compressed
+  }
+
   /// Straight-alpha RGBA rows encoded as PNG; `path` names the output in errors.
   package static func encode(_ rgba: [UInt8], width: Int, height: Int, path: String) throws
     -> Data
@@ -91,19 +101,27 @@ package enum PNGFile {
       png_image_free(&image)
       return OutputError.pngWrite(path: path, reason: message.isEmpty ? "unknown error" : message)
     }
-    // The first call measures, the second writes.
-    var sizing = image()
-    var size = 0
-    let measured = rgba.withUnsafeBytes { raw in
-      png_image_write_to_memory(&sizing, nil, &size, 0, raw.baseAddress, Int32(width * 4), nil)
-    }
-    guard measured != 0 else { throw failure(&sizing) }
+    // One pass into a buffer of libpng's bound for the image (its
+    // PNG_IMAGE_PNG_SIZE_MAX, which Swift cannot import): each image is
+    // compressed once. A buffer found too small (a zlib other than zlib
+    // itself) is grown to the size libpng then reports, and written again.
+    var size = Self.sizeBound(width: width, height: height)
     var data = Data(count: size)
     var writing = image()
-    let written = data.withUnsafeMutableBytes { out in
+    var written = data.withUnsafeMutableBytes { out in
       rgba.withUnsafeBytes { raw in
         png_image_write_to_memory(
           &writing, out.baseAddress, &size, 0, raw.baseAddress, Int32(width * 4), nil)
+      }
+    }
+    if written == 0, size > data.count {
+      data = Data(count: size)
+      writing = image()
+      written = data.withUnsafeMutableBytes { out in
+        rgba.withUnsafeBytes { raw in
+          png_image_write_to_memory(
+            &writing, out.baseAddress, &size, 0, raw.baseAddress, Int32(width * 4), nil)
+        }
       }
     }
     guard written != 0 else { throw failure(&writing) }
