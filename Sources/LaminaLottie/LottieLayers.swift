@@ -726,7 +726,7 @@ extension Builder {
       }
       let maskList = try masks?.array() ?? []
       let all = try value(1, [0]).first[0] != 0
-      let index = Int(min(max(try value(0, [1]).first[0], 1), 1e6)) - 1
+      let index = Int(saturating: min(max(try value(0, [1]).first[0], 1), 1e6)) - 1
       let chosen = all ? Array(maskList.indices) : (index < maskList.count ? [index] : [])
       guard !chosen.isEmpty else {
         report("effect: Stroke without its mask", e.path)

@@ -85,7 +85,9 @@ package final class VideoEncoder: @unchecked Sendable {
     /// `0xRRGGBB` of an opaque `color`'s components; black for nil.
     static func hex(_ color: CGColor?) -> String {
       guard let c = color?.components, c.count >= 3 else { return "0x000000" }
-      let bytes = c.prefix(3).map { Int((min(max($0, 0), 1) * 255).rounded()) }
+      let bytes = c.prefix(3).map {
+        Int(saturating: min(max($0, 0), 1) * 255, rounding: .toNearestOrAwayFromZero)
+      }
       return "0x" + bytes.map { String(format: "%02X", $0) }.joined()
     }
 
