@@ -99,6 +99,9 @@ let package = Package(
       ],
       resources: [.copy("Fixtures")]),
     .testTarget(
+      name: "LaminaDisplayTests",
+      dependencies: ["LaminaDisplay", "LaminaScene", "LaminaRender", "Lamina"]),
+    .testTarget(
       name: "LaminaLottieTests",
       dependencies: ["LaminaLottie", "LaminaRender", "LaminaScene", "Lamina"],
       resources: [.copy("Fixtures")]),

@@ -20,7 +20,7 @@ struct ControlError: Error {
     case let e as SceneError:
       self.init(e.description, path: e.jsonPath ?? fallbackPath)
     case let e as FileAccessError:
-      self.init(e.description, path: fallbackPath)
+      self.init(e.description, path: SceneError.fileAccess(e).jsonPath ?? fallbackPath)
     default:
       self.init("\(error)", path: fallbackPath)
     }
@@ -167,6 +167,11 @@ struct ControlCommands {
         allowed: ["layer", "key", "value", "text", "duration", "timingFunction", "disableActions"])
       let layer = try self.layer(try required(body, "layer", here), "\(here).layer", in: editor)
       let key = try keyString(try required(body, "key", here), "\(here).key")
+      guard let kind = type(of: layer).valueKind(forKeyPath: key), SceneFragments.isSettable(kind)
+      else {
+        throw SceneError.unknownKey(
+          file: Self.source, path: here, key: key, owner: SceneFragments.className(of: layer))
+      }
       if let text = body["text"] {
         guard body["value"] == nil else {
           throw ControlError(

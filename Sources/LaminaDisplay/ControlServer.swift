@@ -245,24 +245,35 @@ public final class ControlServer: @unchecked Sendable {
         client.input = []
         continue
       }
+      if client.input.count + piece.count > Self.maxLineBytes {
+        client.input = []
+        tooLong(client)
+        continue
+      }
       client.input += piece
       let line = client.input
       client.input = []
       handle(line: line, from: client)
-      if client.dropped { return }
+      lock.lock()
+      let gone = client.dropped || client.closing
+      lock.unlock()
+      if gone { return }
     }
     guard !client.discarding else { return }
     client.input += bytes[start...]
     if client.input.count > Self.maxLineBytes {
       client.input = []
       client.discarding = true
-      let sequence = reserve(client)
-      fill(
-        client, sequence,
-        error: ControlError(
-          "a command line is longer than \(Self.maxLineBytes) bytes; the rest of it is skipped",
-          path: ""), id: nil, time: nil)
+      tooLong(client)
     }
+  }
+
+  private func tooLong(_ client: Client) {
+    fill(
+      client, reserve(client),
+      error: ControlError(
+        "a command line is longer than \(Self.maxLineBytes) bytes; the rest of it is skipped",
+        path: ""), id: nil, time: nil)
   }
 
   /// Takes the next reply slot of `client`.
@@ -663,6 +674,12 @@ public final class ControlServer: @unchecked Sendable {
   private func fill(_ client: Client, _ sequence: Int, line: String) {
     lock.lock()
     client.replies[sequence] = line
+    // Replies held back behind ones the display has not given yet: a
+    // client that keeps sending while it waits is dropped.
+    if client.replies.count > Self.maxInFlight + Self.maxRefusals {
+      client.closing = true
+      client.replies = [:]
+    }
     while let next = client.replies.removeValue(forKey: client.nextToSend) {
       append(next, to: client)
       client.nextToSend += 1

@@ -55,6 +55,10 @@ package struct SceneFragments {
     return decoded
   }
 
+  /// Whether a scene file may set a value of this kind (not sublayers,
+  /// masks or objects: those are layers of their own).
+  package static func isSettable(_ kind: CAValueKind) -> Bool { SceneDecoder.isSettable(kind) }
+
   /// Whether `keyPath`'s value is text (`string`), which a shell writes
   /// without JSON quotes.
   package static func isText(_ keyPath: String, of layer: CALayer) -> Bool {
