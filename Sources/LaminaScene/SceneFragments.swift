@@ -80,7 +80,7 @@ package struct SceneFragments {
       json, at: path, layerType: type(of: layer), className: Self.className(of: layer))
     // Added to a running scene, an animation that ends is removed, as in
     // Core Animation (a scene file's stay: files are stateless in time).
-    if json["isRemovedOnCompletion"] == nil { animation.isRemovedOnCompletion = true }
+    animation.isRemovedOnCompletion = true
     return animation
   }
 
