@@ -30,6 +30,13 @@ let ctlUsage = """
     ping                    check that the display answers
 
   options:
+    --animate SECONDS       set: the transaction's duration (default 0.25 s, Core
+                            Animation's)
+    --timing NAME           set: the timing function (linear, easeIn, easeOut,
+                            easeInEaseOut, default)
+    --no-animation          set: change at once (disableActions)
+    --presentation          get: the value on screen now, not the model's
+    --index N               add: the index among the parent's sublayers
     --token-file FILE       send {"auth": TOKEN} first (a display started with
                             --control-token)
     -h, --help              print this help

@@ -259,8 +259,13 @@ final class ControlChannelTests: XCTestCase {
       """, name: "other.json")
     let reply = try send(#"{"replace": {"file": "other.json"}}"#, at: 1)
     XCTAssertEqual(reply["file"] as? String, "other.json")
+    let presentedBefore = loop.framesPresented
+    let damageBefore = loop.lastDamage
     let replaced = try frame()
-    XCTAssertTrue(isOrange(replaced, 100, 50), "\(replaced.pixel(100, 50))")
+    let again = try frame()
+    XCTAssertTrue(
+      isOrange(replaced, 100, 50),
+      "\(replaced.pixel(100, 50)) again \(again.pixel(100, 50)) panel \(output.panelImage().pixel(100, 50)) presented \(presentedBefore) \(loop.framesPresented) \(damageBefore) \(loop.scene.fileName) \(replaced.width)")
     XCTAssertEqual(
       try send(#"{"get": {"layer": "only", "key": "bounds"}}"#)["value"] as? [Double],
       [0, 0, 10, 10])
