@@ -1,3 +1,4 @@
+import CGLES3
 import Foundation
 import Lamina
 import LaminaRender
@@ -471,20 +472,34 @@ public final class DisplayLoop {
     presentation.presentationLayer(for: layer)
   }
 
-  /// The canvas as last drawn, rows top-down; nil before the first frame.
+  /// The canvas as last drawn, rows top-down; nil before the first frame
+  /// (or when no target for it can be made).
+  ///
+  /// Copied out the way frames reach a panel (`Renderer.present`, into an
+  /// offscreen target of the canvas's size) rather than read from
+  /// `canvasFramebuffer`: under load that framebuffer was seen to hold an
+  /// earlier frame than the one `present` copied (llvmpipe; see the
+  /// branch's report).
   func snapshot() -> RenderedImage? {
-    guard let frame = previousFrame, let framebuffer = renderer.canvasFramebuffer else {
-      return nil
-    }
+    guard let frame = previousFrame, renderer.canvasFramebuffer != nil else { return nil }
     let (width, height) = (frame.width, frame.height)
     guard width > 0, height > 0 else { return nil }
     renderer.context.makeCurrent()
-    var pixels = [UInt8](repeating: 0, count: width * height * 4)
-    pixels.withUnsafeMutableBytes { raw in
-      guard let base = raw.baseAddress else { return }
-      renderer.context.device.readPixels(
-        PixelRect(x: 0, y: 0, width: width, height: height), of: framebuffer, into: base)
+    guard
+      let target = try? RenderTarget(
+        width: width, height: height, samples: 1, device: renderer.context.device)
+    else { return nil }
+    let place = DisplayPlacement(
+      sceneWidth: Double(width), sceneHeight: Double(height), panelWidth: width,
+      panelHeight: height, rotation: .none)
+    do {
+      try renderer.present(
+        [place.panel], placement: place, framebuffer: target.resolveFramebuffer,
+        topDownRows: true)
+    } catch {
+      return nil
     }
+    let pixels = readFramebuffer(target.resolveFramebuffer, width: width, height: height)
     return RenderedImage(width: width, height: height, premultipliedPixels: pixels)
   }
 
@@ -496,4 +511,29 @@ public final class DisplayLoop {
     guard let name = layer?.name else { return }
     eventHandler(String(format: "tap %@ %.1f %.1f", name, Double(point.x), Double(point.y)))
   }
+}
+
+/// The pixels of `framebuffer` (RGBA, rows as stored), read with GL's own
+/// binding and pack state saved and put back: the renderer's cached GL
+/// state stays true, whatever it holds.
+func readFramebuffer(_ framebuffer: UInt32, width: Int, height: Int) -> [UInt8] {
+  var pixels = [UInt8](repeating: 0, count: width * height * 4)
+  var previous: GLint = 0
+  var alignment: GLint = 0
+  var rowLength: GLint = 0
+  glGetIntegerv(GLenum(GL_READ_FRAMEBUFFER_BINDING), &previous)
+  glGetIntegerv(GLenum(GL_PACK_ALIGNMENT), &alignment)
+  glGetIntegerv(GLenum(GL_PACK_ROW_LENGTH), &rowLength)
+  glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), framebuffer)
+  glPixelStorei(GLenum(GL_PACK_ALIGNMENT), 4)
+  glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), 0)
+  pixels.withUnsafeMutableBytes { raw in
+    glReadPixels(
+      0, 0, GLsizei(width), GLsizei(height), GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE),
+      raw.baseAddress)
+  }
+  glBindFramebuffer(GLenum(GL_READ_FRAMEBUFFER), GLuint(previous))
+  glPixelStorei(GLenum(GL_PACK_ALIGNMENT), alignment)
+  glPixelStorei(GLenum(GL_PACK_ROW_LENGTH), rowLength)
+  return pixels
 }

@@ -91,13 +91,7 @@ public final class HeadlessOutput: DisplayOutput {
   /// The panel as last presented, rows top-down, premultiplied RGBA.
   public func panelImage() -> RenderedImage {
     context.makeCurrent()
-    var pixels = [UInt8](repeating: 0, count: bufferWidth * bufferHeight * 4)
-    pixels.withUnsafeMutableBytes { raw in
-      guard let base = raw.baseAddress else { return }
-      context.device.readPixels(
-        PixelRect(x: 0, y: 0, width: bufferWidth, height: bufferHeight),
-        of: panel.resolveFramebuffer, into: base)
-    }
+    let pixels = readFramebuffer(panel.resolveFramebuffer, width: bufferWidth, height: bufferHeight)
     return RenderedImage(width: bufferWidth, height: bufferHeight, premultipliedPixels: pixels)
   }
 }

@@ -265,7 +265,7 @@ final class ControlChannelTests: XCTestCase {
     let again = try frame()
     XCTAssertTrue(
       isOrange(replaced, 100, 50),
-      "\(replaced.pixel(100, 50)) again \(again.pixel(100, 50)) panel \(output.panelImage().pixel(100, 50)) presented \(presentedBefore) \(loop.framesPresented) \(damageBefore) \(loop.scene.fileName) \(replaced.width)")
+      "\(replaced.pixel(100, 50)) again \(again.pixel(100, 50)) panel \(output.panelImage().pixel(100, 50)) presented \(presentedBefore) \(loop.framesPresented) \(damageBefore) \(loop.scene.fileName) \(replaced.width) canvas \(String(describing: loop.renderer.canvasFramebuffer)) panel \(output.presentFramebuffer)")
     XCTAssertEqual(
       try send(#"{"get": {"layer": "only", "key": "bounds"}}"#)["value"] as? [Double],
       [0, 0, 10, 10])
