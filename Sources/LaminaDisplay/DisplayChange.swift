@@ -80,8 +80,8 @@ public final class DisplayEditor {
   /// what it shows (`snapshot`, presentation values) after the change.
   public func afterFrame(_ body: @escaping (DisplayEditor) -> Void) { deferred.append(body) }
 
-  /// The canvas as the last frame drew it (scene pixels, not the panel's
-  /// placement or rotation); nil before a frame was drawn.
+  /// The canvas as the last frame drew it: the scene at the panel's scale,
+  /// without letterbox or rotation; nil before a frame was drawn.
   public func snapshot() -> RenderedImage? { loop.snapshot() }
 
   /// The statistics of the frames presented so far.
