@@ -264,9 +264,23 @@ struct ControlCommands {
     for edit in edits {
       switch edit {
       case .set(let layer, let keyPath, let value):
-        let old = layer.value(forKeyPath: keyPath)
-        layer.setValue(value, forKeyPath: keyPath)
-        undo.append { layer.setValue(old, forKeyPath: keyPath) }
+        if keyPath == "frame" || keyPath.hasPrefix("frame.") {
+          // A frame is derived from bounds, position, anchor point and
+          // transform: setting the old one back need not restore them.
+          let (bounds, position) = (layer.bounds, layer.position)
+          layer.setValue(value, forKeyPath: keyPath)
+          undo.append {
+            layer.bounds = bounds
+            layer.position = position
+          }
+        } else {
+          // A member (`position.x`, `transform.rotation.z`) is put back
+          // through its whole property, which recomposing need not restore.
+          let top = keyPath.split(separator: ".").first.map(String.init) ?? keyPath
+          let old = layer.value(forKeyPath: top)
+          layer.setValue(value, forKeyPath: keyPath)
+          undo.append { layer.setValue(old, forKeyPath: top) }
+        }
       case .add(let parent, let index, let layer):
         let count = parent.sublayers?.count ?? 0
         parent.insertSublayer(layer, at: UInt32(min(index ?? count, count)))

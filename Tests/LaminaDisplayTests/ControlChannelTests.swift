@@ -453,6 +453,28 @@ final class ControlChannelTests: XCTestCase {
     XCTAssertEqual(try send(#"{"ping": {}}"#)["ok"] as? Bool, true)
   }
 
+  func testATransactionRefusedAtTheLimitsLeavesTheModelAsItWas() throws {
+    try start(
+      Self.scene.replacingOccurrences(
+        of: ##""backgroundColor": "#ff8000"}"##,
+        with: ##""backgroundColor": "#ff8000", "transform": [{"rotate": [30, 0, 0, 1]}]}"##))
+    let bounds = try send(#"{"get": {"layer": "box", "key": "bounds"}}"#)["value"] as? [Double]
+    let position = try send(#"{"get": {"layer": "box", "key": "position"}}"#)["value"] as? [Double]
+    let refused = try send(
+      #"{"transaction": {"changes": [{"set": {"layer": "box", "key": "frame", "value": [5, 5, 50, 30]}}, {"set": {"layer": "box", "key": "transform.rotation.z", "value": 1}}, {"set": {"layer": "rep", "key": "instanceCount", "value": 50000}}]}}"#,
+      at: 1)
+    XCTAssertEqual(refused["path"] as? String, "transaction")
+    XCTAssertEqual(
+      try send(#"{"get": {"layer": "box", "key": "bounds"}}"#)["value"] as? [Double], bounds)
+    XCTAssertEqual(
+      try send(#"{"get": {"layer": "box", "key": "position"}}"#)["value"] as? [Double], position)
+    // 30 radians, as the transform keeps it.
+    let angle = try send(#"{"get": {"layer": "box", "key": "transform.rotation.z"}}"#)["value"]
+    XCTAssertEqual(try XCTUnwrap(angle as? Double), atan2(sin(30), cos(30)), accuracy: 1e-9)
+    XCTAssertEqual(
+      try send(#"{"get": {"layer": "rep", "key": "instanceCount"}}"#)["value"] as? Int, 2)
+  }
+
   /// What the scene loader says of a value in a file, with the command's
   /// place instead of the file's.
   private func messageOfScene(_ layer: String, key: String) throws -> String {
