@@ -9,7 +9,11 @@ waiting for each reply. At the end it prints the replies received (every
 command must get one), the display's missed vblanks (from its 'stats'
 events, subscribed by a fifth connection) and its memory (VmRSS, sampled
 each second), comparing the first minute's mean with the last's (within
-2 %). Exit status 1 when a check fails.
+2 %). A dot moves all the time, so every vblank presents a frame; before
+the clients start, the display runs --baseline seconds with no commands,
+and the missed vblanks per minute of both phases are printed: what the
+machine misses anyway, and what it misses with the channel busy. Exit
+status 1 when a check fails.
 """
 import argparse, json, os, socket, subprocess, sys, tempfile, threading, time
 
@@ -20,7 +24,9 @@ SCENE = {"lamina": 1, "canvas": {"width": 640, "height": 360, "background": "#20
              {"name": "bar", "frame": [20, 200, 10, 20], "anchorPoint": [0, 0.5],
               "backgroundColor": "#ff8000"},
              {"name": "dot", "frame": [300, 300, 20, 20], "backgroundColor": "#ffffff",
-              "cornerRadius": 10}]}}
+              "cornerRadius": 10,
+              "animations": [{"keyPath": "position.x", "fromValue": 300, "toValue": 600,
+                              "duration": 2, "autoreverses": True, "repeatCount": 1000000}]}]}}
 
 
 def rss_kib(pid):
@@ -36,6 +42,7 @@ def main():
     ap.add_argument("--minutes", type=float, default=10)
     ap.add_argument("--commands", type=int, default=100000)
     ap.add_argument("--lamina", default=".build/release/lamina")
+    ap.add_argument("--baseline", type=float, default=60)
     args = ap.parse_args()
     work = tempfile.mkdtemp(prefix="lamina-soak-")
     os.chmod(work, 0o700)
@@ -57,9 +64,27 @@ def main():
     stats = []
 
     def client(n):
+        # Up to 16 commands in flight (the display allows 64 a client):
+        # replies are read on their own thread.
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         s.connect(sock)
-        r = s.makefile("rb")
+        window = threading.Semaphore(16)
+
+        def read():
+            r = s.makefile("rb")
+            for _ in range(per_client):
+                line = r.readline()
+                if not line:
+                    errors.append({"error": "connection closed"})
+                    return
+                reply = json.loads(line)
+                if reply.get("ok") is not True:
+                    errors.append(reply)
+                counts[n] += 1
+                window.release()
+
+        reader = threading.Thread(target=read)
+        reader.start()
         start = time.time()
         for i in range(per_client):
             k = i % 4
@@ -72,14 +97,12 @@ def main():
                 cmd = {"get": {"layer": "dot", "key": "position", "presentation": True}}
             else:
                 cmd = {"ping": {}}
+            window.acquire()
             s.sendall((json.dumps(cmd) + "\n").encode())
-            reply = json.loads(r.readline())
-            if reply.get("ok") is not True:
-                errors.append(reply)
-            counts[n] += 1
             delay = start + (i + 1) * interval - time.time()
             if delay > 0:
                 time.sleep(delay)
+        reader.join()
         s.close()
 
     def watch():
@@ -92,6 +115,10 @@ def main():
                 stats.append(obj)
 
     threading.Thread(target=watch, daemon=True).start()
+    time.sleep(2)
+    base_start = stats[-1] if stats else {"missedVblanks": 0, "presented": 0}
+    time.sleep(args.baseline)
+    base_end = stats[-1] if stats else base_start
     threads = [threading.Thread(target=client, args=(n,)) for n in range(4)]
     for t in threads:
         t.start()
@@ -106,7 +133,13 @@ def main():
     last = [v for t, v in samples if t > samples[-1][0] - 60]
     m1 = sum(first) / max(1, len(first))
     m2 = sum(last) / max(1, len(last))
-    missed = stats[-1]["missedVblanks"] if stats else None
+    end = stats[-1] if stats else base_end
+    def per_minute(a, b, seconds):
+        return (b["missedVblanks"] - a["missedVblanks"]) / max(seconds, 1e-9) * 60
+    print(f"baseline {args.baseline:.0f} s: {base_end['presented'] - base_start['presented']} frames, "
+          f"{per_minute(base_start, base_end, args.baseline):.1f} missed vblanks/min; soak: "
+          f"{end['presented'] - base_end['presented']} frames, "
+          f"{per_minute(base_end, end, samples[-1][0] if samples else 1):.1f} missed vblanks/min")
     print(f"commands {sum(counts)} of {per_client * 4}, error replies {len(errors)}, "
           f"last stats {stats[-1] if stats else None}, RSS first minute {m1:.0f} KiB, last minute {m2:.0f} KiB "
           f"({(m2 - m1) / m1 * 100 if m1 else 0:+.2f} %)")
