@@ -127,6 +127,8 @@ def main():
     sent = replies = floods = 0
     baseline = None
     start = time.time()
+    next_sample = start + 60
+    trace = []
     failures = []
     try:
         while time.time() < end:
@@ -179,11 +181,14 @@ def main():
             p.close()
             if baseline is None and time.time() - start > 60:
                 baseline = rss_kib(show.pid)
+            if time.time() >= next_sample:
+                next_sample += 60
+                trace.append(rss_kib(show.pid) // 1024)
             if len(failures) > 20:
                 break
         rss = rss_kib(show.pid) if show.poll() is None else 0
         print(f"sent {sent} lines, {replies} replies, {floods} floods; "
-              f"RSS after 1 min {baseline} KiB, at the end {rss} KiB")
+              f"RSS after 1 min {baseline} KiB, at the end {rss} KiB; each minute (MiB): {trace}")
         if baseline and rss > baseline + 64 * 1024:
             failures.append(f"memory grew from {baseline} to {rss} KiB")
     finally:
