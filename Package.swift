@@ -131,8 +131,9 @@ let package = Package(
     .testTarget(name: "LaminaOutputTests", dependencies: ["LaminaOutput", "LaminaFrame", "Lamina"]),
     .testTarget(
       name: "LaminaDisplayTests",
-      dependencies: ["LaminaTestSupport", "LaminaDisplay", "LaminaRender", "LaminaGL", "LaminaFrame", "Lamina",
-        "CGLES3",
+      dependencies: [
+        "LaminaTestSupport", "LaminaDisplay", "LaminaScene", "LaminaRender", "LaminaGL", "LaminaFrame",
+        "Lamina", "CGLES3",
       ]),
     .testTarget(name: "LaminaDrawTests", dependencies: ["LaminaDraw", "Lamina"]),
     // The plan executor on the recording device: no EGL, GLES or GBM here.

@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaPlan
 import LaminaRender
 import LaminaScene
 
@@ -28,6 +29,12 @@ import LaminaScene
 ///     let loop = DisplayLoop(output: window, watcher: watcher, renderer: renderer)
 ///     loop.eventHandler = { print($0) }        // "tap playButton 120.0 48.5"
 ///     try loop.run(stop: try StopSignal())
+///
+/// Other threads change the scene through `schedule(_:)`: each
+/// `DisplayChange` runs at the next frame boundary as one transaction, and
+/// animates as Core Animation's implicit animations do (see
+/// `DisplayChange`; the control channel of `lamina show --control` is
+/// built on it).
 public final class DisplayLoop {
   public struct Options {
     /// Tints the rects each frame redraws (`--show-damage`).
@@ -40,6 +47,8 @@ public final class DisplayLoop {
     public var duration: Double?
     /// How often the scene file is checked, in seconds.
     public var reloadInterval = 0.25
+    /// The most changes `schedule` holds before the loop takes them.
+    public var maxPendingChanges = 4096
 
     public init(
       showDamage: Bool = false, statsInterval: Double? = nil, maxFrames: Int? = nil,
@@ -60,6 +69,12 @@ public final class DisplayLoop {
   public var eventHandler: (String) -> Void = { _ in }
   /// Receives diagnostics: reload errors, statistics.
   public var log: (String) -> Void = { _ in }
+  /// Told of each scene the file (or a change) replaced the shown one
+  /// with: the file's name.
+  public var reloadHandler: (String) -> Void = { _ in }
+  /// Told after each frame is presented: the frame's scene time and the
+  /// panel pixels it redrew.
+  public var frameHandler: (_ time: Double, _ damageArea: Int) -> Void = { _, _ in }
   /// Input read beside the output's own (libinput devices under KMS).
   public var inputSources: [InputSource] = []
   /// The clock frames are timed by (seconds); tests replace it.
@@ -110,6 +125,16 @@ public final class DisplayLoop {
   /// Panel damage of the last frames presented, newest first.
   private var history: [[PixelRect]] = []
   private var lastReloadCheck = -Double.infinity
+  /// Changes from other threads (`schedule`), applied at frame boundaries.
+  private let changes: ChangeQueue
+  /// A change altered the model since the last frame was built: the next
+  /// is built even when the scene had settled.
+  private var changed = false
+  /// Reads that wait for this boundary's frame (`DisplayEditor.afterFrame`).
+  private var afterFrame: [(DisplayEditor) -> Void] = []
+  private var afterFrameEditor: DisplayEditor?
+  /// The most changes one frame boundary applies (the rest wait a frame).
+  public static let maxChangesPerFrame = 256
 
   public init(
     output: DisplayOutput, watcher: SceneWatcher, renderer: Renderer, options: Options = Options()
@@ -118,6 +143,7 @@ public final class DisplayLoop {
     self.watcher = watcher
     self.renderer = renderer
     self.options = options
+    changes = ChangeQueue(capacity: options.maxPendingChanges)
     pacer = FramePacer(refreshRate: output.refreshRate)
     shown = watcher.scene
     presentation = PresentationTree(root: watcher.scene.root)
@@ -149,12 +175,17 @@ public final class DisplayLoop {
       let timeout: Double
       if !pacer.canDraw {
         timeout = 1
+      } else if changes.count > 0 {
+        timeout = 0
       } else if isSettled {
         timeout = options.reloadInterval
       } else {
         timeout = presented ? 0 : pacer.refreshPeriod
       }
-      let watched = (stop.map { [$0.descriptor] } ?? []) + inputSources.map(\.descriptor)
+      var watched = (stop.map { [$0.descriptor] } ?? []) + inputSources.map(\.descriptor)
+      // Waiting changes wake the loop only when it may draw: a frame in
+      // flight is waited for first.
+      if changes.descriptor >= 0 && pacer.canDraw { watched.append(changes.descriptor) }
       var (events, readable) = try output.waitForEvents(timeout: timeout, alsoWatching: watched)
       for source in inputSources where readable.contains(source.descriptor) {
         events += source.readEvents(
@@ -181,10 +212,19 @@ public final class DisplayLoop {
     return false
   }
 
-  /// Draws and presents one frame at `now` if it differs from the last;
-  /// true when one was presented.
+  /// Applies the changes waiting (`schedule`), then draws and presents one
+  /// frame at `now` if it differs from the last; true when one was
+  /// presented. Reads the changes deferred (`afterFrame`) run last.
   @discardableResult
   public func step(now: Double) throws -> Bool {
+    applyChanges(now: now)
+    defer { runAfterFrame() }
+    let presented = try drawFrame(now: now)
+    if presented { frameHandler(now - sceneStart, lastDamage.reduce(0) { $0 + $1.area }) }
+    return presented
+  }
+
+  private func drawFrame(now: Double) throws -> Bool {
     let scene = shown
     let place = DisplayPlacement(
       sceneWidth: Double(scene.canvas.width), sceneHeight: Double(scene.canvas.height),
@@ -200,10 +240,13 @@ public final class DisplayLoop {
       pacer.idle()
       return false
     }
+    changed = false
     let frame: DrawList
     let drawn: [PixelRect]
     do {
-      Renderer.commit(scene.root)
+      // At the scene's time: the commit's poll ends the animations that are over
+      // by it (the clock of `schedule`'s changes), not by the process's.
+      withMediaTime(time) { Renderer.commit(scene.root) }
       let root = presentation.update(time: time)
       // Animations move values past what the file says: the tree at this
       // time meets the limits before a frame is built from it.
@@ -303,6 +346,7 @@ public final class DisplayLoop {
   /// later frame can differ from it.
   private var isSettled: Bool {
     if halted { return true }
+    if changed { return false }
     guard previousFrame != nil, let settled else { return false }
     return previousTime > settled
   }
@@ -315,25 +359,156 @@ public final class DisplayLoop {
     switch watcher.poll() {
     case .unchanged: break
     case .reloaded(let scene):
-      // The scene shown until now stays at hand in case the new one fails
-      // (one that failed itself is no better than none).
-      if shownWasDrawn && !halted {
-        fallback = Shown(
-          scene: shown, presentation: presentation, settled: settled, sceneStart: sceneStart)
-      }
-      shown = scene
-      shownWasDrawn = false
-      halted = false
-      presentation = PresentationTree(root: scene.root)
-      builder = nil
-      settled = scene.root.settledTime()
-      sceneStart = now
-      previousTime = -.infinity
-      // The old frame stays: only what differs from it is drawn.
+      replaceScene(with: scene, now: now)
       log("reloaded \(watcher.url.lastPathComponent)")
+      reloadHandler(watcher.url.lastPathComponent)
     case .failed(let error):
       log("\(error); still showing the last scene that loaded")
     }
+  }
+
+  /// Shows `scene` from `now` on, keeping the scene shown until now at hand
+  /// in case the new one fails.
+  private func replaceScene(with scene: Scene, now: Double) {
+    // The scene shown until now stays at hand in case the new one fails
+    // (one that failed itself is no better than none).
+    if shownWasDrawn && !halted {
+      fallback = Shown(
+        scene: shown, presentation: presentation, settled: settled, sceneStart: sceneStart)
+    }
+    shown = scene
+    shownWasDrawn = false
+    halted = false
+    presentation = PresentationTree(root: scene.root)
+    builder = nil
+    settled = scene.root.settledTime()
+    sceneStart = now
+    previousTime = -.infinity
+    // The old frame stays: only what differs from it is drawn.
+  }
+
+  // MARK: Changes from other threads
+
+  /// Queues `change` for the next frame boundary; safe from any thread.
+  /// False (and nothing queued) when `Options.maxPendingChanges` wait already.
+  @discardableResult
+  public func schedule(_ change: DisplayChange) -> Bool { changes.push(change) }
+
+  /// Queues a change made by `body` at the next frame boundary, animated
+  /// over `duration` (nil: Core Animation's 0.25 s) unless `disableActions`.
+  @discardableResult
+  public func schedule(
+    duration: Double? = nil, timingFunction: CAMediaTimingFunction? = nil,
+    disableActions: Bool = false, _ body: @escaping (DisplayEditor) throws -> Void
+  ) -> Bool {
+    schedule(
+      DisplayChange(
+        duration: duration, timingFunction: timingFunction, disableActions: disableActions,
+        body: body))
+  }
+
+  /// Changes waiting for the next frame boundary.
+  public var pendingChanges: Int { changes.count }
+
+  /// A descriptor readable while changes wait (for loops that drive
+  /// `step` themselves and wait on their own).
+  public var changeDescriptor: Int32 { changes.descriptor }
+
+  /// Applies up to `maxChangesPerFrame` waiting changes, each as one
+  /// transaction at the scene time of `now`, then commits the implicit
+  /// transaction (layers built since become live; completions run).
+  public func applyChanges(now: Double) {
+    var batch = changes.take()
+    if batch.count > Self.maxChangesPerFrame {
+      changes.putBack(Array(batch[Self.maxChangesPerFrame...]))
+      batch.removeSubrange(Self.maxChangesPerFrame...)
+    }
+    let time = now - sceneStart
+    let editor = DisplayEditor(loop: self, time: time)
+    withMediaTime(time) {
+      for change in batch {
+        CATransaction.begin()
+        if let duration = change.duration { CATransaction.setAnimationDuration(duration) }
+        if let function = change.timingFunction {
+          CATransaction.setAnimationTimingFunction(function)
+        }
+        CATransaction.setDisableActions(change.disableActions)
+        if let finished = change.finished { CATransaction.setCompletionBlock(finished) }
+        var failure: Error?
+        do {
+          try change.body(editor)
+        } catch {
+          failure = error
+        }
+        CATransaction.commit()
+        change.applied?(failure)
+      }
+      // Every frame: layers made since become live (their later changes
+      // animate), finished animations end and completions run.
+      CATransaction.flush()
+    }
+    if let scene = editor.replacement {
+      replaceScene(with: scene, now: now)
+      reloadHandler(scene.fileName)
+    } else if !batch.isEmpty {
+      changed = true
+      halted = false
+      settled = shown.root.settledTime()
+    }
+    if !editor.deferred.isEmpty {
+      afterFrame += editor.deferred
+      afterFrameEditor = editor
+    }
+  }
+
+  private func runAfterFrame() {
+    guard let editor = afterFrameEditor else { return }
+    let reads = afterFrame
+    afterFrame = []
+    afterFrameEditor = nil
+    for read in reads { read(editor) }
+  }
+
+  /// The presentation layer of a model layer as of the last frame built.
+  func presentationLayer(for layer: CALayer) -> CALayer? {
+    presentation.presentationLayer(for: layer)
+  }
+
+  /// The canvas as last drawn, rows top-down; nil before the first frame
+  /// (or when no target for it can be made).
+  ///
+  /// Copied out the way frames reach a panel (`Renderer.present`, into an
+  /// offscreen target of the canvas's size) rather than read from
+  /// `canvasFramebuffer`: under load that framebuffer was seen to hold an
+  /// earlier frame than the one `present` copied (llvmpipe; see the
+  /// branch's report).
+  func snapshot() -> RenderedImage? {
+    guard let frame = previousFrame, renderer.canvasFramebuffer != nil else { return nil }
+    let (width, height) = (frame.width, frame.height)
+    guard width > 0, height > 0 else { return nil }
+    renderer.context.makeCurrent()
+    guard
+      let target = try? RenderTarget(
+        width: width, height: height, samples: 1, device: renderer.context.device)
+    else { return nil }
+    let place = DisplayPlacement(
+      sceneWidth: Double(width), sceneHeight: Double(height), panelWidth: width,
+      panelHeight: height, rotation: .none)
+    do {
+      try renderer.present(
+        [place.panel], placement: place, framebuffer: target.resolveFramebuffer,
+        topDownRows: true)
+    } catch {
+      return nil
+    }
+    // Through the device: its cache of the read binding and pack state
+    // stays true.
+    var pixels = [UInt8](repeating: 0, count: width * height * 4)
+    pixels.withUnsafeMutableBytes { raw in
+      guard let base = raw.baseAddress else { return }
+      target.read(PixelRect(x: 0, y: 0, width: width, height: height), into: base)
+    }
+    return RenderedImage(width: width, height: height, premultipliedPixels: pixels)
   }
 
   /// Hit-tests a tap and reports the named layer under it.

@@ -9,7 +9,9 @@ let showUsage = """
   usage: lamina show FILE.json [--wayland | --kms] [--drm /dev/dri/cardN] [--connector NAME]
                     [--mode WxH[@HZ]] [--rotate 0|90|180|270] [--show-damage] [--events]
                     [--stats] [--frames N] [--duration SECONDS] [--assets DIR]...
-                    [--allow-any-path]
+                    [--allow-any-path] [--headless WxH [--rate HZ]]
+                    [--control ADDRESS [--control-allow-remote] [--control-token FILE]]
+                    [--output-root DIR]
 
   Shows a scene full-screen, animated at the display's refresh rate, until
   SIGINT or SIGTERM (or --frames / --duration); redraws only what changed,
@@ -34,6 +36,17 @@ let showUsage = """
     --stats                 print frame statistics every 10 seconds
     --frames N              stop after N frames (1...2147483647)
     --duration SECONDS      stop after SECONDS (0...1e9)
+    --headless WxH          no screen: draw into an offscreen panel of WxH pixels,
+                            paced at --rate (default 60 Hz); for servers and tests
+    --rate HZ               the headless panel's refresh rate (1...1000)
+    --control ADDRESS       take commands while showing: unix:PATH (a socket made
+                            0600 in a folder only you can write) or
+                            tcp:127.0.0.1:PORT; see docs/display.md
+    --control-allow-remote  allow a TCP address that is not loopback (needs
+                            --control-token)
+    --control-token FILE    every client first sends {"auth": TOKEN}, the file's
+                            first line (16 bytes or more; the file mode 600)
+    --output-root DIR       where the control channel's snapshots may be written
   \(AccessOptions.usage)
     -h, --help              print this help
   """
@@ -47,10 +60,11 @@ func runShow(_ arguments: [String]) -> Int32 {
     let options = try Options(
       arguments,
       valued: AccessOptions.valued.union([
-        "--drm", "--connector", "--mode", "--rotate", "--frames", "--duration",
+        "--drm", "--connector", "--mode", "--rotate", "--frames", "--duration", "--headless",
+        "--rate", "--control", "--control-token", "--output-root",
       ]),
       switches: AccessOptions.switches.union([
-        "--wayland", "--kms", "--show-damage", "--events", "--stats",
+        "--wayland", "--kms", "--show-damage", "--events", "--stats", "--control-allow-remote",
       ]),
       command: "show", usage: showUsage)
     guard options.positional.count == 1 else {
@@ -69,9 +83,33 @@ func runShow(_ arguments: [String]) -> Int32 {
     if options.has("--wayland") && kmsAsked {
       throw UsageError("--wayland does not go with --kms, --drm, --connector or --mode")
     }
+    let headless = try options.size("--headless")
+    if headless != nil && (kmsAsked || options.has("--wayland")) {
+      throw UsageError("--headless does not go with --wayland, --kms, --drm, --connector or --mode")
+    }
+    let rate = try options.number("--rate", range: 1...1000)
+    if rate != nil && headless == nil {
+      throw UsageError("--rate is the --headless panel's refresh rate; give --headless WxH too")
+    }
+    let control = try options.string("--control").map { text in
+      do {
+        return try ControlAddress(text)
+      } catch {
+        throw UsageError("\(error)")
+      }
+    }
+    if control == nil {
+      for flag in ["--control-token", "--output-root"] where options.string(flag) != nil {
+        throw UsageError("\(flag) goes with --control ADDRESS")
+      }
+      if options.has("--control-allow-remote") {
+        throw UsageError("--control-allow-remote goes with --control ADDRESS")
+      }
+    }
     let useWayland =
-      options.has("--wayland")
-      || (!kmsAsked && ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] != nil)
+      headless == nil
+      && (options.has("--wayland")
+        || (!kmsAsked && ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] != nil))
     var loopOptions = DisplayLoop.Options(showDamage: options.has("--show-damage"))
     loopOptions.maxFrames = try options.integer("--frames", range: 1...Int(Int32.max))
     loopOptions.duration = try options.number("--duration", range: 0...1e9)
@@ -85,8 +123,39 @@ func runShow(_ arguments: [String]) -> Int32 {
     }
     let stop = try StopSignal()
     let canvas = watcher.scene.canvas
+    // The channel's settings are checked before the display is taken.
+    var policy: ControlPolicy?
+    if let control {
+      if !control.isLocal && !options.has("--control-allow-remote") {
+        throw UsageError(
+          "--control: \(control) is not a loopback address; anyone who can reach it could change the display. Pass --control-allow-remote and --control-token FILE to allow it"
+        )
+      }
+      let token = try options.string("--control-token").map { try ControlListener.token(at: $0) }
+      if !control.isLocal && token == nil {
+        throw UsageError(
+          "--control: \(control) is not a loopback address: --control-token FILE is required with --control-allow-remote"
+        )
+      }
+      let root = options.string("--output-root").map { URL(fileURLWithPath: $0, isDirectory: true) }
+      if let root {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isFolder),
+          isFolder.boolValue
+        else { throw UsageError("--output-root: '\(root.path)' is not a folder") }
+      }
+      policy = ControlPolicy(outputRoot: root, access: access, token: token) { url in
+        try Document.load(
+          contentsOf: url, maxImageDimension: SceneLoader.defaultMaxImageDimension,
+          images: watcher.imageCache, access: access
+        ).loopingScene()
+      }
+    }
     let output: DisplayOutput
-    if useWayland {
+    if let (width, height) = headless {
+      output = try HeadlessOutput(
+        width: width, height: height, refreshRate: rate ?? 60, rotation: rotation)
+    } else if useWayland {
       output = try WaylandOutput.open(
         preferredWidth: canvas.pixelWidth, preferredHeight: canvas.pixelHeight,
         rotation: rotation)
@@ -120,6 +189,17 @@ func runShow(_ arguments: [String]) -> Int32 {
       }
     }
     loop.log = { printError($0) }
+    var server: ControlServer?
+    if let control, let policy {
+      let made = try ControlServer(
+        address: control, loop: loop, policy: policy,
+        allowRemote: options.has("--control-allow-remote"))
+      made.log = { printError($0) }
+      made.start()
+      printError("control: listening on \(made.address)")
+      server = made
+    }
+    defer { server?.stop() }
     let age =
       output.presentsDamageOnly
       ? "only damage is redrawn and presented"

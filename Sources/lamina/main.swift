@@ -19,6 +19,9 @@ let subcommands: [Subcommand] = [
     name: "show", summary: "show a scene full-screen (Wayland window or DRM/KMS), animated",
     usage: showUsage, run: runShow),
   Subcommand(
+    name: "ctl", summary: "send a command to a display started with 'show --control' (set, get, snapshot…)",
+    usage: ctlUsage, run: runCtl),
+  Subcommand(
     name: "info",
     summary: "print the GPU, its limits and how the EGL display was chosen; or describe a file",
     usage: infoUsage, run: runInfo),
