@@ -13,20 +13,20 @@ import Lamina
 package struct DrawItem {
   /// The fields. Reads are plain loads: a box is only written while it is
   /// not shared (`unique()`), so no access can overlap another.
-  final class Storage {
-    @exclusivity(unchecked) var material: Material
-    @exclusivity(unchecked) var clippedPolygon: [CGPoint]?
-    @exclusivity(unchecked) var rect: CGRect
-    @exclusivity(unchecked) var uv: (u0: Float, v0: Float, u1: Float, v1: Float)
-    @exclusivity(unchecked) var matrix: CATransform3D
-    @exclusivity(unchecked) var bounds: PixelRect
-    @exclusivity(unchecked) var layerName: String?
-    @exclusivity(unchecked) var antialiased: Bool
-    @exclusivity(unchecked) var clipPlanes: [SIMD3<Double>]
-    @exclusivity(unchecked) var blend: BlendMode
-    @exclusivity(unchecked) var edgeMask: UInt8
-    @exclusivity(unchecked) var shape: ShapeEffect?
-    @exclusivity(unchecked) var clip: ClipEffect?
+  @usableFromInline final class Storage {
+    @usableFromInline @exclusivity(unchecked) var material: Material
+    @usableFromInline @exclusivity(unchecked) var clippedPolygon: [CGPoint]?
+    @usableFromInline @exclusivity(unchecked) var rect: CGRect
+    @usableFromInline @exclusivity(unchecked) var uv: (u0: Float, v0: Float, u1: Float, v1: Float)
+    @usableFromInline @exclusivity(unchecked) var matrix: CATransform3D
+    @usableFromInline @exclusivity(unchecked) var bounds: PixelRect
+    @usableFromInline @exclusivity(unchecked) var layerName: String?
+    @usableFromInline @exclusivity(unchecked) var antialiased: Bool
+    @usableFromInline @exclusivity(unchecked) var clipPlanes: [SIMD3<Double>]
+    @usableFromInline @exclusivity(unchecked) var blend: BlendMode
+    @usableFromInline @exclusivity(unchecked) var edgeMask: UInt8
+    @usableFromInline @exclusivity(unchecked) var shape: ShapeEffect?
+    @usableFromInline @exclusivity(unchecked) var clip: ClipEffect?
 
     init(
       material: Material,
@@ -58,7 +58,7 @@ package struct DrawItem {
       self.clip = clip
     }
 
-    func copy() -> Storage {
+    @usableFromInline func copy() -> Storage {
       Storage(
         material: material,
         clippedPolygon: clippedPolygon,
@@ -76,19 +76,19 @@ package struct DrawItem {
     }
   }
 
-  private var storage: Storage
+  @usableFromInline var storage: Storage
   /// Kept beside the box: opacity changes it, and an item faded anew
   /// should not copy the box.
-  private var storedColor: SIMD4<Float>
-  private var storedSerial: UInt64
+  @usableFromInline var storedColor: SIMD4<Float>
+  @usableFromInline var storedSerial: UInt64
   /// The model layer that made the item (`ObjectIdentifier(layer.model())`),
   /// when a layer did: what the frame limits name as the layer that costs
   /// most. Not part of what is drawn.
   package internal(set) var source: ObjectIdentifier?
 
   /// The box, made unique before it is written; any change resets the serial.
-  @inline(__always)
-  private mutating func unique() -> Storage {
+  @inlinable
+  mutating func unique() -> Storage {
     if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
     storedSerial = 0
     return storage
@@ -131,13 +131,13 @@ package struct DrawItem {
     self.source = source
   }
 
-  package var material: Material {
+  @inlinable package var material: Material {
     get { storage.material }
     set { unique().material = newValue }
   }
   /// Where the layer crosses behind the eye: the visible part of `rect`
   /// (convex, in the layer's bounds space). Nil when all of `rect` is in front.
-  package var clippedPolygon: [CGPoint]? {
+  @inlinable package var clippedPolygon: [CGPoint]? {
     get { storage.clippedPolygon }
     set { unique().clippedPolygon = newValue }
   }
@@ -145,22 +145,22 @@ package struct DrawItem {
   package var polygon: [CGPoint] { clippedPolygon ?? EdgeGeometry.corners(rect) }
   /// The local rect whose corners map to `uv` (texture coordinates are
   /// interpolated linearly over it).
-  package var rect: CGRect {
+  @inlinable package var rect: CGRect {
     get { storage.rect }
     set { unique().rect = newValue }
   }
   /// Texture coordinates of `rect`'s min and max corners.
-  package var uv: (u0: Float, v0: Float, u1: Float, v1: Float) {
+  @inlinable package var uv: (u0: Float, v0: Float, u1: Float, v1: Float) {
     get { storage.uv }
     set { unique().uv = newValue }
   }
   /// Maps the layer's plane to homogeneous target pixels (flattened).
-  package var matrix: CATransform3D {
+  @inlinable package var matrix: CATransform3D {
     get { storage.matrix }
     set { unique().matrix = newValue }
   }
   /// Premultiplied color, opacity included (the tint for images).
-  package var color: SIMD4<Float> {
+  @inlinable package var color: SIMD4<Float> {
     get { storedColor }
     set {
       storedColor = newValue
@@ -168,46 +168,46 @@ package struct DrawItem {
     }
   }
   /// Pixels the polygon can touch, clipped to the target.
-  package var bounds: PixelRect {
+  @inlinable package var bounds: PixelRect {
     get { storage.bounds }
     set { unique().bounds = newValue }
   }
   /// The layer that produced the item (for debugging and counts).
-  package var layerName: String? {
+  @inlinable package var layerName: String? {
     get { storage.layerName }
     set { unique().layerName = newValue }
   }
   /// Whether the item's edges are antialiased (layer edges are; the quads
   /// that composite offscreen passes pixel for pixel are not).
-  package var antialiased: Bool {
+  @inlinable package var antialiased: Bool {
     get { storage.antialiased }
     set { unique().antialiased = newValue }
   }
   /// Half-planes `a·x + b·y + c ≥ 0` in the layer's bounds space that cut
   /// the item (pieces of planes split by depth sorting). Layer edges keep
   /// their antialiasing; cut edges, shared by two pieces, get none.
-  package var clipPlanes: [SIMD3<Double>] {
+  @inlinable package var clipPlanes: [SIMD3<Double>] {
     get { storage.clipPlanes }
     set { unique().clipPlanes = newValue }
   }
   /// How the item combines with what is behind it.
-  package var blend: BlendMode {
+  @inlinable package var blend: BlendMode {
     get { storage.blend }
     set { unique().blend = newValue }
   }
   /// Which of `rect`'s edges (bits: minY, maxX, maxY, minX) get edge
   /// coverage; the others are inner seams (nine-slice) or left to `shape`.
-  package var edgeMask: UInt8 {
+  @inlinable package var edgeMask: UInt8 {
     get { storage.edgeMask }
     set { unique().edgeMask = newValue }
   }
   /// Coverage from a rounded rect in the item's plane (see `Effects.swift`).
-  package var shape: ShapeEffect? {
+  @inlinable package var shape: ShapeEffect? {
     get { storage.shape }
     set { unique().shape = newValue }
   }
   /// A clip evaluated per fragment (rounded or transformed `masksToBounds`).
-  package var clip: ClipEffect? {
+  @inlinable package var clip: ClipEffect? {
     get { storage.clip }
     set { unique().clip = newValue }
   }
@@ -216,6 +216,7 @@ package struct DrawItem {
   /// from one (its vertices) holds for the other. The frame builder gives
   /// each item it derives a new serial and keeps it while the item is
   /// reused; changing any field resets it to 0 (unknown).
+  @inlinable
   package var serial: UInt64 {
     get { storedSerial }
     set { storedSerial = newValue }
@@ -224,10 +225,13 @@ package struct DrawItem {
   /// with the same identity differ at most in color (a layer whose opacity
   /// changes keeps it). Valid while one of the items is held (the box
   /// lives as long as an item refers to it).
+  @inlinable
   package var geometryIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
   /// True when the item needs the effect vertex format and programs.
+  @inlinable
   package var hasEffects: Bool { storage.shape != nil || storage.clip != nil }
 
   /// Scales the item's color (and so its coverage) by an opacity.
+  @inlinable
   package mutating func multiplyOpacity(_ opacity: Float) { color *= opacity }
 }

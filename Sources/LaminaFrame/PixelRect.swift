@@ -4,13 +4,18 @@ import Foundation
 public struct PixelRect: Equatable, Sendable, CustomStringConvertible {
   public var x: Int, y: Int, width: Int, height: Int
 
+  @inlinable
   public init(x: Int, y: Int, width: Int, height: Int) {
     (self.x, self.y, self.width, self.height) = (x, y, width, height)
   }
 
+  @inlinable
   public var maxX: Int { x + width }
+  @inlinable
   public var maxY: Int { y + height }
+  @inlinable
   public var isEmpty: Bool { width <= 0 || height <= 0 }
+  @inlinable
   public var area: Int { isEmpty ? 0 : width * height }
 
   /// The smallest pixel rect that holds `rect` (pixel coordinates), its
@@ -24,6 +29,7 @@ public struct PixelRect: Equatable, Sendable, CustomStringConvertible {
     self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 
+  @inlinable
   public func intersection(_ other: PixelRect) -> PixelRect {
     let x0 = max(x, other.x)
     let y0 = max(y, other.y)
@@ -32,6 +38,7 @@ public struct PixelRect: Equatable, Sendable, CustomStringConvertible {
     return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
   }
 
+  @inlinable
   public func union(_ other: PixelRect) -> PixelRect {
     if isEmpty { return other }
     if other.isEmpty { return self }
@@ -41,6 +48,7 @@ public struct PixelRect: Equatable, Sendable, CustomStringConvertible {
       x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
   }
 
+  @inlinable
   public func intersects(_ other: PixelRect) -> Bool { !intersection(other).isEmpty }
 
   public var description: String { "[\(x), \(y), \(width)x\(height)]" }
