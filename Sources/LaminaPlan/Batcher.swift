@@ -132,6 +132,7 @@ struct Batcher {
   /// Adds `item`, drawn with `resources`.
   mutating func add(_ item: DrawItem, _ resources: ItemResources) {
     if case .path(let paint) = item.material { return addPath(item, paint) }
+    let bounds = bounds
     var program = resources.program
     let effect = item.hasEffects || resources.mask != nil
     if effect { program = .effect(Self.effectVariant(for: item, resources)) }
@@ -164,8 +165,8 @@ struct Batcher {
       if timesVertices { vertexNanoseconds &+= StageClock.now() &- start }
       guard count > 0 else { return }
       batches[last].items += 1
-      batchBounds[last] = batchBounds[last].union(item.bounds)
-      grid.mark(item.bounds, batch: last)
+      batchBounds[last] = batchBounds[last].union(bounds)
+      grid.mark(bounds, batch: last)
       return
     }
     scratch.removeAll(keepingCapacity: true)
@@ -178,11 +179,11 @@ struct Batcher {
     if timesVertices { vertexNanoseconds &+= StageClock.now() &- start }
     guard count > 0 else { return }
     let key = Key(program: program, resources: resources, blend: blend, effect: effect)
-    if batching, !composite, let j = batchToJoin(key, item.bounds, sharesLast: sharesLast) {
+    if batching, !composite, let j = batchToJoin(key, bounds, sharesLast: sharesLast) {
       batchIndices[j] += scratch
       batches[j].items += 1
-      batchBounds[j] = batchBounds[j].union(item.bounds)
-      grid.mark(item.bounds, batch: j)
+      batchBounds[j] = batchBounds[j].union(bounds)
+      grid.mark(bounds, batch: j)
       return
     }
     keys.append(composite ? nil : key)
@@ -203,8 +204,8 @@ struct Batcher {
         sampler: resources.sampler, blend: blend, usesEffectVertices: effect,
         paint: resources.paint, firstIndex: 0, indexCount: 0, items: 1,
         firstLayerName: item.layerName))
-    batchBounds.append(item.bounds)
-    grid.mark(item.bounds, batch: batches.count - 1)
+    batchBounds.append(bounds)
+    grid.mark(bounds, batch: batches.count - 1)
   }
 
   /// The batch a quad of `key` covering `bounds` joins: the earliest that

@@ -68,18 +68,21 @@ enum VertexBuilder {
   static func forEachVertex(
     _ item: DrawItem, edgeCoverage: Bool, _ body: (CGFloat, CGFloat, Vertex) -> Void
   ) -> Int {
+    // Each field read once: across the module boundary a read is a call
+    // and a copy.
     let m = item.matrix
     let r = item.rect
     let c = item.color
+    let uv = item.uv
     func byte(_ v: Float) -> UInt32 {
       UInt32(clamping: Int(clamping: v * 255, to: 0...255, rounding: .toNearestOrAwayFromZero))
     }
     let color = byte(c.x) | byte(c.y) << 8 | byte(c.z) << 16 | byte(c.w) << 24
     let clamp = SIMD4(
-      min(item.uv.u0, item.uv.u1), min(item.uv.v0, item.uv.v1),
-      max(item.uv.u0, item.uv.u1), max(item.uv.v0, item.uv.v1))
-    let du = r.width != 0 ? CGFloat(item.uv.u1 - item.uv.u0) / r.width : 0
-    let dv = r.height != 0 ? CGFloat(item.uv.v1 - item.uv.v0) / r.height : 0
+      min(uv.u0, uv.u1), min(uv.v0, uv.v1),
+      max(uv.u0, uv.u1), max(uv.v0, uv.v1))
+    let du = r.width != 0 ? CGFloat(uv.u1 - uv.u0) / r.width : 0
+    let dv = r.height != 0 ? CGFloat(uv.v1 - uv.v0) / r.height : 0
     let isShape = item.shape != nil
     let antialias = item.antialiased && (edgeCoverage || isShape)
     let mask = item.edgeMask
@@ -95,7 +98,7 @@ enum VertexBuilder {
       let edges = lines.map { pointwiseMax($0.distances(x: q.x / q.w, y: q.y / q.w), floor) }
       return Vertex(
         x: Float(q.x), y: Float(q.y), w: Float(q.w),
-        u: item.uv.u0 + Float((x - r.minX) * du), v: item.uv.v0 + Float((y - r.minY) * dv),
+        u: uv.u0 + Float((x - r.minX) * du), v: uv.v0 + Float((y - r.minY) * dv),
         color: color,
         edges: edges ?? SIMD4(repeating: Self.farFromEdges),
         texClamp: clamp)
