@@ -132,7 +132,7 @@ struct Batcher {
   /// Adds `item`, drawn with `resources`.
   mutating func add(_ item: DrawItem, _ resources: ItemResources) {
     if case .path(let paint) = item.material { return addPath(item, paint) }
-    let bounds = bounds
+    let bounds = item.bounds
     var program = resources.program
     let effect = item.hasEffects || resources.mask != nil
     if effect { program = .effect(Self.effectVariant(for: item, resources)) }
