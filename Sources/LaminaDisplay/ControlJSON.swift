@@ -41,7 +41,7 @@ enum ControlJSON {
   /// a value that is not finite is written as null.
   static func number(_ v: Double) -> String {
     guard v.isFinite else { return "null" }
-    if v == v.rounded() && abs(v) < 1e15 { return String(Int(v)) }
+    if v == v.rounded() && abs(v) < 1e15 { return String(Int(saturating: v)) }
     return "\(v)"
   }
 
@@ -100,7 +100,7 @@ enum ControlJSON {
     }
     let alpha = parts.count >= 4 ? parts[3] : 1
     let bytes = [parts[0], parts[1], parts[2], alpha].map {
-      Int((min(max(Double($0), 0), 1) * 255).rounded())
+      Int(saturating: min(max(Double($0), 0), 1) * 255, rounding: .toNearestOrAwayFromZero)
     }
     return .string("#" + bytes.map { String(format: "%02x", $0) }.joined())
   }

@@ -16,7 +16,7 @@ public final class HeadlessOutput: DisplayOutput {
   public var summary: String {
     let rate =
       refreshRate == refreshRate.rounded()
-      ? String(Int(refreshRate)) : String(format: "%.2f", refreshRate)
+      ? String(Int(saturating: refreshRate)) : String(format: "%.2f", refreshRate)
     return "headless \(bufferWidth)x\(bufferHeight)@\(rate)"
   }
   /// Whether a presented frame is on "screen" one refresh period after the

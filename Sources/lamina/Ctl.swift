@@ -188,7 +188,7 @@ func quoteJSON(_ text: String) -> String {
 
 enum ControlJSONText {
   static func number(_ v: Double) -> String {
-    v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
+    v == v.rounded() && abs(v) < 1e15 ? String(Int(saturating: v)) : String(v)
   }
 }
 

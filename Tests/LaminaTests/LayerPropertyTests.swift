@@ -39,6 +39,10 @@ final class LayerPropertyTests: XCTestCase {
     "lamina/Bench.swift": ["scale"],
     "lamina/DocumentInfo.swift": ["name", "path", "scale"],
     "LaminaLottie/LottieText.swift": ["style"],
+    // The control protocol's own words: a frame event, an error's JSON path,
+    // a change to frame (applied through bounds and position).
+    "LaminaDisplay/ControlServer.swift": ["frame", "path"],
+    "LaminaDisplay/ControlCommands.swift": ["frame"],
     "LaminaDisplay/DRMDriver.swift": ["type"],
   ]
 
