@@ -227,6 +227,26 @@ package struct DrawItem {
   /// lives as long as an item refers to it).
   @inlinable
   package var geometryIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
+  /// Whether the planner prepares a pass for the item before drawing it (a
+  /// raster or a `CAOpenGLLayer`). Asked of every item, these questions
+  /// copy nothing: across the module boundary `material` and `blend` are
+  /// calls that return copies of their payloads.
+  package var needsPreparation: Bool {
+    switch storage.material {
+    case .raster, .openGLLayer: return true
+    default: return false
+    }
+  }
+  /// Whether the item is a path (a shape layer's fill or stroke).
+  package var isPath: Bool {
+    if case .path = storage.material { return true }
+    return false
+  }
+  /// Whether the item blends with a blend mode (`BlendMode.composite`).
+  package var hasCompositeBlend: Bool {
+    if case .composite = storage.blend { return true }
+    return false
+  }
   /// True when the item needs the effect vertex format and programs.
   @inlinable
   package var hasEffects: Bool { storage.shape != nil || storage.clip != nil }

@@ -131,7 +131,7 @@ struct Batcher {
 
   /// Adds `item`, drawn with `resources`.
   mutating func add(_ item: DrawItem, _ resources: ItemResources) {
-    if case .path(let paint) = item.material { return addPath(item, paint) }
+    if item.isPath, case .path(let paint) = item.material { return addPath(item, paint) }
     let bounds = item.bounds
     var program = resources.program
     let effect = item.hasEffects || resources.mask != nil

@@ -128,6 +128,7 @@ package struct FramePlanner {
         guard !group.backdrop, group.bounds.intersects(region) else { continue }
         prepareGroup(group, region: region)
       case .item(let item):
+        guard item.needsPreparation else { continue }
         switch item.material {
         case .raster(let pass) where item.bounds.intersects(region): prepareRaster(pass)
         case .openGLLayer(let pass) where item.bounds.intersects(region): prepareOpenGLLayer(pass)
@@ -297,7 +298,7 @@ package struct FramePlanner {
       switch commands[i] {
       case .item(let item):
         guard item.bounds.intersects(region) else { continue }
-        if case .composite = item.blend, !options.blendEquations {
+        if item.hasCompositeBlend, !options.blendEquations {
           close(&open)
           blendFallback(
             commands[i], into: open.pass.target, region: region, scissor: open.pass.scissor)
