@@ -46,12 +46,14 @@ vec2 g_trim;  // strokeStart and strokeEnd, as arc lengths
 vec2 g_dash[DASH_COUNT];  // the dashes of one period
 float g_period;
 float g_phase;  // in [0, period)
-// DASH_COUNT, as the loops over the dashes read it: a value the compiler
-// cannot prove constant (the period is positive, so it adds 0), so that
-// they stay loops. Unrolled, the corner pieces' nested loops over three
-// periods and several dashes took llvmpipe's LLVM 20 s to a minute to
-// compile (issue 33: a dashed stroke on a path with a corner); as loops
-// they compile in well under a second and draw the same pixels.
+// DASH_COUNT, as the loops over the dashes read it. For the corner pieces
+// (PIECE 1) a value the compiler cannot prove constant (the period is
+// positive, so it adds 0), so that their loops stay loops: unrolled, their
+// nested loops over three periods and several dashes took llvmpipe's LLVM
+// 20 s to a minute to compile (issue 33: a dashed stroke on a path with a
+// corner); as loops they compile in well under a second and draw the same
+// pixels. The other pieces keep the constant and unrolled loops, which
+// compile quickly and run faster.
 int g_dashCount;
 #endif
 
@@ -59,7 +61,11 @@ int g_dashCount;
 // The dashes of one period, two to a vec4 (on-length, off-length), as the
 // instance attributes carry them.
 void setDashes(vec4 dashes0, vec4 dashes1) {
+#if PIECE == 1
   g_dashCount = DASH_COUNT + int(min(g_period, 0.0));
+#else
+  g_dashCount = DASH_COUNT;
+#endif
   g_dash[0] = dashes0.xy;
 #if DASH_COUNT > 1
   g_dash[1] = dashes0.zw;
