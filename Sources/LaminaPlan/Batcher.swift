@@ -239,21 +239,24 @@ struct Batcher {
   /// batch after it touches the item and none of that batch's items does
   /// (so that drawing it earlier changes no pixel), or as a new batch.
   private mutating func addPath(_ item: DrawItem, _ paint: PathPaint) {
-    guard !paint.mesh.indices.isEmpty, !item.bounds.isEmpty else { return }
+    // The item's fields read once (across the module boundary each read is
+    // a call and a copy).
+    let bounds = item.bounds
+    guard !paint.mesh.indices.isEmpty, !bounds.isEmpty else { return }
     if batching, let key = PathBatchKey(item, paint) {
       var j = batches.count - 1
       while j >= max(0, batches.count - Self.pathLookBack) {
         let touches =
-          pathItemBounds[j].map { $0.contains { $0.intersects(item.bounds) } }
-          ?? batchBounds[j].intersects(item.bounds)
-        if let path = batches[j].path, !touches, PathBatchKey(item, path.paint) == key,
-          batches[j].blend == item.blend
+          pathItemBounds[j].map { $0.contains { $0.intersects(bounds) } }
+          ?? batchBounds[j].intersects(bounds)
+        if let path = batches[j].path, !touches, PathBatchKey(path.paint, blend: key.blend) == key,
+          batches[j].blend == key.blend
         {
-          batches[j].path?.instances.append(PathInstance(item))
+          batches[j].path?.instances.append(PathInstance(item, paint))
           batches[j].items += 1
-          batchBounds[j] = batchBounds[j].union(item.bounds)
-          pathItemBounds[j]?.append(item.bounds)
-          grid.mark(item.bounds, batch: j)
+          batchBounds[j] = batchBounds[j].union(bounds)
+          pathItemBounds[j]?.append(bounds)
+          grid.mark(bounds, batch: j)
           return
         }
         if touches { break }
@@ -265,13 +268,13 @@ struct Batcher {
         program: .path, texture: nil, mask: nil, sampler: nil, blend: item.blend,
         usesEffectVertices: false, paint: nil, firstIndex: 0, indexCount: 0, items: 1,
         firstLayerName: item.layerName, path: PathBatch(item, paint)))
-    batchBounds.append(item.bounds)
-    pathItemBounds[batches.count - 1] = [item.bounds]
+    batchBounds.append(bounds)
+    pathItemBounds[batches.count - 1] = [bounds]
     keys.append(nil)
     lastIsQuad = false
     hasEarlierTwin.append(false)
     batchIndices.append([])
-    grid.mark(item.bounds, batch: batches.count - 1)
+    grid.mark(bounds, batch: batches.count - 1)
   }
 
   /// The blend-mode variant of a program (every program an item draws with

@@ -29,7 +29,7 @@ package struct PathBatch {
 
   init(_ item: DrawItem, _ paint: PathPaint) {
     self.paint = paint
-    instances = [PathInstance(item)]
+    instances = [PathInstance(item, paint)]
     clip = item.clip
     clipPlanes = item.clipPlanes
   }
@@ -46,11 +46,17 @@ struct PathBatchKey: Equatable {
 
   init?(_ item: DrawItem, _ paint: PathPaint) {
     guard item.clip == nil, item.clipPlanes.isEmpty else { return nil }
-    if item.blend.readsBackdrop { return nil }
+    let blend = item.blend
+    if blend.readsBackdrop { return nil }
+    self.init(paint, blend: blend)
+  }
+
+  /// The key of `paint` drawn in `blend` (what an item that may batch adds).
+  init(_ paint: PathPaint, blend: BlendMode) {
     mesh = paint.mesh.serial
     cap = paint.stroke?.cap.rawValue ?? 0
     dashes = paint.stroke?.dashes.count ?? 0
-    blend = item.blend
+    self.blend = blend
   }
 }
 
@@ -70,11 +76,10 @@ package struct PathInstance {
   package var dashes0: SIMD4<Float>
   package var dashes1: SIMD4<Float>
 
-  /// The instance of a path item.
-  init(_ item: DrawItem) {
+  /// The instance of a path item, drawn with its `paint`.
+  init(_ item: DrawItem, _ paint: PathPaint) {
     let m = item.matrix
-    var stroke: StrokeParameters?
-    if case .path(let paint) = item.material { stroke = paint.stroke }
+    let stroke = paint.stroke
     func dash(_ i: Int) -> SIMD2<Float> {
       guard let dashes = stroke?.dashes, i < dashes.count else { return .zero }
       return dashes[i]
