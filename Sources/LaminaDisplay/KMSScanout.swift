@@ -102,7 +102,7 @@ public final class KMSScanout {
       throw KMSError.failed(device: driver.path, step: "presenting", reason: "the output is closed")
     }
     guard pending == nil else { throw FramePacer.PacingError.flipWhilePending }
-    try surface.swapBuffers(damage: damage.map(eglRect))
+    try surface.swapBuffers(damage: damage.map(bottomUpRect))
     let buffer = try surface.lockFrontBuffer()
     do {
       let framebuffer = try framebuffer(for: buffer)
@@ -124,7 +124,7 @@ public final class KMSScanout {
   }
 
   /// A top-down panel rect as EGL has it (bottom-left origin).
-  func eglRect(_ rect: PixelRect) -> PixelRect {
+  func bottomUpRect(_ rect: PixelRect) -> PixelRect {
     PixelRect(
       x: rect.x, y: mode.height - rect.y - rect.height, width: rect.width, height: rect.height)
   }

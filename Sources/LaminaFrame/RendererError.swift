@@ -12,17 +12,17 @@ public enum RendererError: Error, CustomStringConvertible, Equatable {
   case canvasTooLarge(width: Int, height: Int, limit: String)
   /// An image is larger than the GPU's texture limit.
   case imageTooLarge(width: Int, height: Int, maxTextureSize: Int)
-  /// GL reported an error.
-  case glError(code: Int, during: String)
+  /// The GPU device reported an error (on GL, `glGetError`'s code).
+  case deviceError(code: Int, during: String)
   /// A dma-buf frame cannot be shown on this driver; `reason` says why.
   case dmabufUnsupported(reason: String)
   /// The GL context was lost (a GPU reset, `GL_OUT_OF_MEMORY`,
   /// `EGL_CONTEXT_LOST`): nothing it drew can be trusted; make a new one.
   case contextLost(reason: String)
-  /// The check mode found GL state that differs from the device's cache
+  /// The check mode found GPU state that differs from the device's cache
   /// (someone called GL behind it); `differences` lists each, as
   /// `what: cached …, GL has …`.
-  case glStateMismatch(during: String, differences: [String])
+  case deviceStateMismatch(during: String, differences: [String])
   /// The frame needs more offscreen memory at once than the renderer allows.
   case offscreenBudgetExceeded(bytes: Int, limit: Int, targets: Int)
   /// A pass reads a target that no earlier pass made, or a cache entry
@@ -43,9 +43,9 @@ public enum RendererError: Error, CustomStringConvertible, Equatable {
         "image of \(width)x\(height) pixels exceeds the GPU's max texture size \(maxTextureSize)"
     case .dmabufUnsupported(let reason): return "cannot show a dma-buf frame: \(reason)"
     case .contextLost(let reason): return "the GL context was lost (\(reason))"
-    case .glError(let code, let label):
+    case .deviceError(let code, let label):
       return String(format: "GL error 0x%04x during %@", code, label)
-    case .glStateMismatch(let label, let differences):
+    case .deviceStateMismatch(let label, let differences):
       return "GL state differs from the device's cache after \(label): "
         + differences.joined(separator: "; ")
     case .offscreenBudgetExceeded(let bytes, let limit, let targets):

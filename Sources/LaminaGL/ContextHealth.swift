@@ -36,7 +36,7 @@ extension RendererError {
     switch self {
     case .contextLost: return true
     // Debug builds check glGetError after every frame and throw these.
-    case .glError(let code, _): return code == 0x0505 || code == 0x0507
+    case .deviceError(let code, _): return code == 0x0505 || code == 0x0507
     default: return false
     }
   }

@@ -8,18 +8,18 @@ import LaminaPlan
 /// leaking between passes, frames and renderers) fails where it happens
 /// instead of as wrong pixels later.
 extension GLDevice {
-  /// Throws `RendererError.glStateMismatch` when a known cached value
-  /// differs from GL's, or `.glError` when GL has an error pending; does
+  /// Throws `RendererError.deviceStateMismatch` when a known cached value
+  /// differs from GL's, or `.deviceError` when GL has an error pending; does
   /// nothing unless `checksState`.
   package func verify(_ label: @autoclosure () -> String) throws {
     guard checksState else { return }
     let error = glGetError()
     if error != GLenum(GL_NO_ERROR) {
-      throw RendererError.glError(code: Int(error), during: label())
+      throw RendererError.deviceError(code: Int(error), during: label())
     }
     let differences = stateDifferences()
     if !differences.isEmpty {
-      throw RendererError.glStateMismatch(during: label(), differences: differences)
+      throw RendererError.deviceStateMismatch(during: label(), differences: differences)
     }
   }
 

@@ -333,7 +333,7 @@ package final class GLDevice {
     #if DEBUG
       let error = glGetError()
       if error != GLenum(GL_NO_ERROR) {
-        throw RendererError.glError(code: Int(error), during: label())
+        throw RendererError.deviceError(code: Int(error), during: label())
       }
     #endif
   }

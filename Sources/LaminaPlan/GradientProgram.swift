@@ -51,7 +51,7 @@ final class GradientProgram {
     device: any GPUDevice
   ) throws {
     guard device.program == program.id else {
-      throw RendererError.glStateMismatch(
+      throw RendererError.deviceStateMismatch(
         during: "setting gradient uniforms",
         differences: ["program \(program.id) is not in use (\(device.program ?? 0) is)"])
     }

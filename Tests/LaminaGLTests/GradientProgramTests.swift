@@ -25,7 +25,7 @@ final class GradientProgramTests: XCTestCase {
     XCTAssertThrowsError(
       try GradientProgram.set(paint, on: axial, ramp: 0, sampler: 0, device: device)
     ) { error in
-      guard case RendererError.glStateMismatch = error else {
+      guard case RendererError.deviceStateMismatch = error else {
         return XCTFail("unexpected \(error)")
       }
     }

@@ -98,7 +98,7 @@ final class CompositionTests: XCTestCase {
     glBindTexture(GLenum(GL_TEXTURE_2D), texture)
     glEnable(GLenum(GL_SCISSOR_TEST))
     XCTAssertThrowsError(try device.verify("the test")) { error in
-      guard case RendererError.glStateMismatch(let label, let differences) = error else {
+      guard case RendererError.deviceStateMismatch(let label, let differences) = error else {
         return XCTFail("\(error)")
       }
       XCTAssertEqual(label, "the test")

@@ -125,9 +125,9 @@ final class RendererBudgetTests: XCTestCase {
       XCTAssertEqual("\(error)", "the GL context was lost (test)")
       XCTAssertTrue((error as? RendererError)?.meansContextLost ?? false)
     }
-    XCTAssertTrue(RendererError.glError(code: 0x0505, during: "frame").meansContextLost)
-    XCTAssertTrue(RendererError.glError(code: 0x0507, during: "frame").meansContextLost)
-    XCTAssertFalse(RendererError.glError(code: 0x0502, during: "frame").meansContextLost)
+    XCTAssertTrue(RendererError.deviceError(code: 0x0505, during: "frame").meansContextLost)
+    XCTAssertTrue(RendererError.deviceError(code: 0x0507, during: "frame").meansContextLost)
+    XCTAssertFalse(RendererError.deviceError(code: 0x0502, during: "frame").meansContextLost)
     // The shared context is untouched by another context's loss.
     XCTAssertNoThrow(try Renderer().checkContext())
   }
