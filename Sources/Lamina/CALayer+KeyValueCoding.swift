@@ -365,71 +365,16 @@ enum StructPath {
     }
   }
 
+  /// A struct value's member by key path (`x`, `size.width`, a transform's
+  /// `rotation.z`), boxed: the typed `LayerValue.member(_:)`.
   static func get(_ value: Any, kind: CAValueKind, path: String) -> Any? {
-    switch value {
-    case let p as CGPoint:
-      return path == "x" ? p.x : path == "y" ? p.y : nil
-    case let s as CGSize:
-      return path == "width" ? s.width : path == "height" ? s.height : nil
-    case let r as CGRect:
-      switch path {
-      case "origin": return r.origin
-      case "size": return r.size
-      case "origin.x": return r.origin.x
-      case "origin.y": return r.origin.y
-      case "size.width": return r.size.width
-      case "size.height": return r.size.height
-      default: return nil
-      }
-    case let t as CATransform3D:
-      return t.value(forComponent: path)
-    default:
-      return nil
-    }
+    LayerValue(value).member(path)?.boxed
   }
 
+  /// `value` with its member at `path` set to `new`, boxed; nil when the
+  /// path or the new value does not fit: the typed `LayerValue.setting`.
   static func set(_ value: Any, kind: CAValueKind, path: String, to new: Any?) -> Any? {
-    switch value {
-    case var p as CGPoint:
-      guard let v = Convert.cgFloat(new) else { return nil }
-      switch path {
-      case "x": p.x = v
-      case "y": p.y = v
-      default: return nil
-      }
-      return p
-    case var s as CGSize:
-      guard let v = Convert.cgFloat(new) else { return nil }
-      switch path {
-      case "width": s.width = v
-      case "height": s.height = v
-      default: return nil
-      }
-      return s
-    case var r as CGRect:
-      switch path {
-      case "origin":
-        guard let p = Convert.point(new) else { return nil }
-        r.origin = p
-      case "size":
-        guard let s = Convert.size(new) else { return nil }
-        r.size = s
-      default:
-        guard let v = Convert.cgFloat(new) else { return nil }
-        switch path {
-        case "origin.x": r.origin.x = v
-        case "origin.y": r.origin.y = v
-        case "size.width": r.size.width = v
-        case "size.height": r.size.height = v
-        default: return nil
-        }
-      }
-      return r
-    case let t as CATransform3D:
-      return t.setting(component: path, to: new)
-    default:
-      return nil
-    }
+    LayerValue(value).setting(path, to: LayerValue(new))?.boxed
   }
 }
 
