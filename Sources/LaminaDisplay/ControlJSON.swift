@@ -4,7 +4,7 @@ import LaminaScene
 
 /// Writing the control channel's reply lines: JSON values as text, and
 /// layer values in the scene format's own terms.
-enum ControlJSON {
+package enum ControlJSON {
   /// `json` as one line of compact JSON.
   static func text(_ json: JSON) -> String {
     var out = ""
@@ -17,7 +17,7 @@ enum ControlJSON {
     case .null: out += "null"
     case .bool(let b): out += b ? "true" : "false"
     case .number(let v): out += number(v)
-    case .string(let s): quote(s, to: &out)
+    case .string(let s): out += jsonString(s)
     case .array(let items):
       out += "["
       for (i, item) in items.enumerated() {
@@ -29,7 +29,7 @@ enum ControlJSON {
       out += "{"
       for (i, member) in members.enumerated() {
         if i > 0 { out += "," }
-        quote(member.key, to: &out)
+        out += jsonString(member.key)
         out += ":"
         write(member.value, to: &out)
       }
@@ -39,30 +39,10 @@ enum ControlJSON {
 
   /// A finite number as JSON writes it (whole numbers without a fraction);
   /// a value that is not finite is written as null.
-  static func number(_ v: Double) -> String {
+  package static func number(_ v: Double) -> String {
     guard v.isFinite else { return "null" }
     if v == v.rounded() && abs(v) < 1e15 { return String(Int(saturating: v)) }
     return "\(v)"
-  }
-
-  private static func quote(_ s: String, to out: inout String) {
-    out += "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 {
-          out += String(format: "\\u%04x", scalar.value)
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    out += "\""
   }
 
   /// A layer's value as the scene format writes it: numbers, [x, y],

@@ -97,7 +97,7 @@ extension JSON {
     case .object(let m):
       out += "{\n"
       for (i, (key, value)) in m.enumerated() {
-        out += inner + Self.quoted(key) + ": "
+        out += inner + jsonString(key) + ": "
         value.write(into: &out, indent: inner)
         out += i + 1 < m.count ? ",\n" : "\n"
       }
@@ -120,7 +120,7 @@ extension JSON {
     case .null: out += "null"
     case .bool(let b): out += b ? "true" : "false"
     case .number(let v): out += Self.format(v)
-    case .string(let s): out += Self.quoted(s)
+    case .string(let s): out += jsonString(s)
     case .array(let items):
       out += "["
       for (i, item) in items.enumerated() {
@@ -132,7 +132,7 @@ extension JSON {
       out += "{ "
       for (i, (key, value)) in m.enumerated() {
         if i > 0 { out += ", " }
-        out += Self.quoted(key) + ": "
+        out += jsonString(key) + ": "
         value.writeCompact(into: &out)
       }
       out += m.isEmpty ? "}" : " }"
@@ -144,26 +144,6 @@ extension JSON {
   package static func format(_ v: Double) -> String {
     if v == v.rounded(), abs(v) < 1e15, let whole = Int(exactly: v) { return String(whole) }
     return String(v)
-  }
-
-  static func quoted(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case "\r": out += "\\r"
-      default:
-        if scalar.value < 0x20 {
-          out += String(format: "\\u%04x", scalar.value)
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
   }
 
   /// Parses scene-file text (strict JSON, keys in order).

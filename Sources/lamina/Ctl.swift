@@ -2,6 +2,7 @@ import Foundation
 import LaminaBatch
 import LaminaDisplay
 import LaminaRender
+import LaminaScene
 
 let ctlUsage = """
   usage: lamina ctl ADDRESS COMMAND [ARGUMENTS] [--token-file FILE]
@@ -71,36 +72,36 @@ func runCtl(_ arguments: [String]) -> Int32 {
       try needs(2, "LAYER.KEY VALUE")
       let (layer, key) = try splitKeyPath(rest[0])
       var body: [(String, String)] = [
-        ("layer", quoteJSON(layer)), ("key", quoteJSON(key)), ("text", quoteJSON(rest[1])),
+        ("layer", jsonString(layer)), ("key", jsonString(key)), ("text", jsonString(rest[1])),
       ]
       if let seconds = try options.number("--animate", range: 0...1e9) {
-        body.append(("duration", ControlJSONText.number(seconds)))
+        body.append(("duration", ControlJSON.number(seconds)))
       }
-      if let timing = options.string("--timing") { body.append(("timingFunction", quoteJSON(timing))) }
+      if let timing = options.string("--timing") { body.append(("timingFunction", jsonString(timing))) }
       if options.has("--no-animation") { body.append(("disableActions", "true")) }
-      lines = ["{\"set\": {" + body.map { "\(quoteJSON($0.0)): \($0.1)" }.joined(separator: ", ") + "}}"]
+      lines = ["{\"set\": {" + body.map { "\(jsonString($0.0)): \($0.1)" }.joined(separator: ", ") + "}}"]
     case "get":
       try needs(1, "LAYER.KEY")
       let (layer, key) = try splitKeyPath(rest[0])
       lines = [
-        "{\"get\": {\"layer\": \(quoteJSON(layer)), \"key\": \(quoteJSON(key)), \"presentation\": \(options.has("--presentation"))}}"
+        "{\"get\": {\"layer\": \(jsonString(layer)), \"key\": \(jsonString(key)), \"presentation\": \(options.has("--presentation"))}}"
       ]
     case "add":
       try needs(2, "PARENT LAYER-JSON")
       let index = try options.integer("--index", range: 0...Int(Int32.max)).map { ", \"index\": \($0)" } ?? ""
-      lines = ["{\"add\": {\"parent\": \(quoteJSON(rest[0])), \"layer\": \(rest[1])\(index)}}"]
+      lines = ["{\"add\": {\"parent\": \(jsonString(rest[0])), \"layer\": \(rest[1])\(index)}}"]
     case "remove":
       try needs(1, "LAYER")
-      lines = ["{\"remove\": {\"layer\": \(quoteJSON(rest[0]))}}"]
+      lines = ["{\"remove\": {\"layer\": \(jsonString(rest[0]))}}"]
     case "replace":
       try needs(1, "FILE.json")
-      lines = ["{\"replace\": {\"file\": \(quoteJSON(rest[0]))}}"]
+      lines = ["{\"replace\": {\"file\": \(jsonString(rest[0]))}}"]
     case "snapshot":
       try needs(1, "FILE.png")
-      lines = ["{\"snapshot\": {\"file\": \(quoteJSON(rest[0]))}}"]
+      lines = ["{\"snapshot\": {\"file\": \(jsonString(rest[0]))}}"]
     case "subscribe":
       guard !rest.isEmpty else { throw UsageError("ctl subscribe expects one or more topics") }
-      lines = ["{\"subscribe\": [" + rest.map(quoteJSON).joined(separator: ", ") + "]}"]
+      lines = ["{\"subscribe\": [" + rest.map(jsonString).joined(separator: ", ") + "]}"]
       streaming = true
     case "ping":
       try needs(0, "no arguments")
@@ -122,7 +123,7 @@ func runCtl(_ arguments: [String]) -> Int32 {
     let reader = ControlLineReader(descriptor: fd)
     if let tokenFile = options.string("--token-file") {
       let token = try ControlListener.token(at: tokenFile)
-      try sendLine("{\"auth\": \(quoteJSON(token))}", to: fd)
+      try sendLine("{\"auth\": \(jsonString(token))}", to: fd)
       guard let reply = reader.next(), reply.hasPrefix("{\"ok\"") else {
         printError("ctl: the display refused the token")
         return 1
@@ -177,19 +178,6 @@ func splitKeyPath(_ text: String) throws -> (String, String) {
     throw UsageError("'\(text)' names no key: write LAYER.KEY (price.string)")
   }
   return (String(text[..<dot]), String(text[text.index(after: dot)...]))
-}
-
-/// A string as a JSON string literal.
-func quoteJSON(_ text: String) -> String {
-  let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.fragmentsAllowed])) ?? Data("[\"\"]".utf8)
-  let array = String(decoding: data, as: UTF8.self)
-  return String(array.dropFirst().dropLast())
-}
-
-enum ControlJSONText {
-  static func number(_ v: Double) -> String {
-    v == v.rounded() && abs(v) < 1e15 ? String(Int(saturating: v)) : String(v)
-  }
 }
 
 func sendLine(_ line: String, to fd: Int32) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import LaminaBatch
+import LaminaScene
 @testable import LaminaFrame
 @testable import LaminaGL
 @testable import LaminaOutput
