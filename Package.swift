@@ -127,7 +127,10 @@ let package = Package(
       dependencies: ["LaminaTestSupport", "LaminaFrame", "LaminaScene", "LaminaDraw", "Lamina"]),
     .testTarget(
       name: "LaminaGLTests",
-      dependencies: ["LaminaTestSupport", "LaminaGL", "LaminaPlan", "LaminaFrame", "Lamina", "CEGL", "CGLES3"]),
+      dependencies: [
+        "LaminaTestSupport", "LaminaGL", "LaminaRender", "LaminaOutput", "LaminaPlan", "LaminaFrame",
+        "Lamina", "CEGL", "CGLES3",
+      ]),
     .testTarget(name: "LaminaOutputTests", dependencies: ["LaminaOutput", "LaminaFrame", "Lamina"]),
     .testTarget(
       name: "LaminaDisplayTests",

@@ -10,8 +10,11 @@ final class StageBoundaryTests: XCTestCase {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   static let graphics: Set<String> = ["CEGL", "CGLES3", "CGBM"]
 
-  /// Targets by name: (type, direct dependencies), from `swift package dump-package`.
-  func targets() throws -> [String: (type: String, dependencies: [String])] {
+  typealias Target = (type: String, dependencies: [String], path: String?)
+
+  /// Targets by name: (type, direct dependencies, custom path), from
+  /// `swift package dump-package`.
+  func targets() throws -> [String: Target] {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     // A scratch path of its own: the running `swift test` holds `.build`'s lock.
@@ -30,7 +33,7 @@ final class StageBoundaryTests: XCTestCase {
     process.waitUntilExit()
     XCTAssertEqual(process.terminationStatus, 0, "swift package dump-package")
     let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    var result: [String: (String, [String])] = [:]
+    var result: [String: Target] = [:]
     for target in try XCTUnwrap(json["targets"] as? [[String: Any]]) {
       let name = try XCTUnwrap(target["name"] as? String)
       let type = try XCTUnwrap(target["type"] as? String)
@@ -43,14 +46,12 @@ final class StageBoundaryTests: XCTestCase {
           }
         }
       }
-      result[name] = (type, dependencies)
+      result[name] = (type, dependencies, target["path"] as? String)
     }
     return result
   }
 
-  func closure(_ name: String, _ targets: [String: (type: String, dependencies: [String])])
-    -> Set<String>
-  {
+  func closure(_ name: String, _ targets: [String: Target]) -> Set<String> {
     var seen: Set<String> = []
     var stack = [name]
     while let next = stack.popLast() {
@@ -79,6 +80,50 @@ final class StageBoundaryTests: XCTestCase {
         reached.isDisjoint(with: Self.graphics.union(["LaminaGL", "LaminaRender"])),
         "\(name) reaches \(reached.intersection(Self.graphics.union(["LaminaGL", "LaminaRender"])))")
     }
+  }
+
+  /// Every module of the package that a target's Swift imports is one its
+  /// declared dependencies reach. An incremental build hides a missing one
+  /// (the module is already built); a clean checkout, as CI builds it, fails
+  /// with "no such module" (LaminaGLTests imported LaminaRender so).
+  func testEveryImportedPackageModuleIsADeclaredDependency() throws {
+    let targets = try targets()
+    var missing: [String] = []
+    var filesRead = 0
+    for (name, target) in targets.sorted(by: { $0.key < $1.key }) where target.type != "plugin" {
+      let folder = target.path ?? ((target.type == "test" ? "Tests/" : "Sources/") + name)
+      let reached = closure(name, targets)
+      let url = Self.root.appendingPathComponent(folder)
+      guard let files = FileManager.default.enumerator(atPath: url.path) else { continue }
+      for case let path as String in files where path.hasSuffix(".swift") {
+        let text = try String(contentsOf: url.appendingPathComponent(path), encoding: .utf8)
+        filesRead += 1
+        for module in Self.importedModules(text)
+        where module != name && targets[module] != nil && !reached.contains(module) {
+          missing.append("\(folder)/\(path) imports \(module), not a dependency of \(name)")
+        }
+      }
+    }
+    XCTAssertGreaterThan(filesRead, 300, "the package's Swift files were read")
+    XCTAssertEqual(missing, [], missing.joined(separator: "\n"))
+  }
+
+  /// The modules named by `import` lines (with attributes and kinds).
+  static func importedModules(_ text: String) -> [String] {
+    let pattern =
+      #"^\s*(?:@\w+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|class|enum|func|protocol|typealias|var|let)\s+)?(\w+)"#
+    guard let regex = try? NSRegularExpression(pattern: pattern, options: .anchorsMatchLines) else {
+      return []
+    }
+    return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+      Range($0.range(at: 1), in: text).map { String(text[$0]) }
+    }
+  }
+
+  func testTheImportReaderSeesAttributedImports() {
+    let text = "import Foundation\n@testable import LaminaRender\n  @_exported import LaminaGL\nimport struct LaminaPlan.FramePlan\n// import Nothing\n"
+    XCTAssertEqual(
+      Self.importedModules(text), ["Foundation", "LaminaRender", "LaminaGL", "LaminaPlan"])
   }
 
   /// The functions of the EGL, GLES 3 (with extensions) and GBM headers.
