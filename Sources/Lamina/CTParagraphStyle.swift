@@ -36,6 +36,24 @@ public let kCTParagraphStyleAttributeName: CFString = "NSParagraphStyle"
 public let kCTKernAttributeName: CFString = "NSKern"
 /// A run's underline (a number: `CTUnderlineStyle`'s raw value).
 public let kCTUnderlineStyleAttributeName: CFString = "NSUnderline"
+/// The color of a run's underline (`CGColor`); the run's color when absent.
+public let kCTUnderlineColorAttributeName: CFString = "CTUnderlineColor"
+/// A color filled behind a run's glyphs, line high (`CGColor`).
+public let kCTBackgroundColorAttributeName: CFString = "CTBackgroundColor"
+/// How far a run's baseline is moved up, in points (a number).
+public let kCTBaselineOffsetAttributeName: CFString = "CTBaselineOffset"
+/// A number: positive raises the run as superscript, negative lowers it as
+/// subscript (at a smaller size).
+public let kCTSuperscriptAttributeName: CFString = "NSSuperScript"
+/// A number: 0 only the ligatures the script needs, 1 the standard ones
+/// (the default), 2 all of them.
+public let kCTLigatureAttributeName: CFString = "NSLigature"
+/// The width of the glyphs' outline, in percent of the font size (a
+/// number): positive strokes without filling, negative fills and strokes,
+/// 0 (the default) fills only. Drawn by `CTLineDraw` and `CTFrameDraw`.
+public let kCTStrokeWidthAttributeName: CFString = "NSStrokeWidth"
+/// The color of the glyphs' outline (`CGColor`); the run's color when absent.
+public let kCTStrokeColorAttributeName: CFString = "NSStrokeColor"
 
 /// How a run is underlined (`kCTUnderlineStyleAttributeName`).
 public struct CTUnderlineStyle: OptionSet, Sendable {

@@ -19,12 +19,31 @@ final class TextLayout: @unchecked Sendable {
   /// range, and one past the end.
   let byteOffsets: [Int]
   let paragraph: CTParagraphStyle
+  let options: Options
+
+  /// How a layout departs from what the paragraph style says.
+  struct Options {
+    /// Truncate each line to the width this way (nil: as the paragraph
+    /// style's line break mode says).
+    var ellipsize: PangoEllipsizeMode? = nil
+    /// Whether the paragraph style's truncating line break modes truncate
+    /// (a typesetter's line breaks never truncate).
+    var truncates = true
+    /// Break lines between any two characters, not only between words.
+    var breaksCharacters = false
+    /// One line: line separators start no new line.
+    var singleParagraph = false
+  }
 
   /// Lays out `range` of `string`; `width`: the line width to wrap at, in
   /// points (nil: no wrapping), `height`: the height truncation fits in.
-  init?(_ string: NSAttributedString, range: NSRange, width: CGFloat?, height: CGFloat? = nil) {
+  init?(
+    _ string: NSAttributedString, range: NSRange, width: CGFloat?, height: CGFloat? = nil,
+    options: Options = Options()
+  ) {
     self.string = string
     self.range = range
+    self.options = options
     let text = (string.string as NSString).substring(with: range)
     var offsets: [Int] = []
     offsets.reserveCapacity(range.length + 1)
@@ -78,10 +97,18 @@ final class TextLayout: @unchecked Sendable {
       pango_attr_list_insert(list, attribute)
     }
     func channel(_ value: CGFloat) -> guint16 { guint16(max(0, min(1, value)) * 65535) }
+    // A word broken across lines gets no hyphen: Core Text inserts none.
+    pango_attr_list_insert(list, pango_attr_insert_hyphens_new(0))
     let fontKey = NSAttributedString.Key(kCTFontAttributeName as String)
     let colorKey = NSAttributedString.Key(kCTForegroundColorAttributeName as String)
     let kernKey = NSAttributedString.Key(kCTKernAttributeName as String)
     let underlineKey = NSAttributedString.Key(kCTUnderlineStyleAttributeName as String)
+    let underlineColorKey = NSAttributedString.Key(kCTUnderlineColorAttributeName as String)
+    let backgroundKey = NSAttributedString.Key(kCTBackgroundColorAttributeName as String)
+    let baselineKey = NSAttributedString.Key(kCTBaselineOffsetAttributeName as String)
+    let superscriptKey = NSAttributedString.Key(kCTSuperscriptAttributeName as String)
+    let ligatureKey = NSAttributedString.Key(kCTLigatureAttributeName as String)
+    let strokeKey = NSAttributedString.Key(kCTStrokeWidthAttributeName as String)
     string.enumerateAttributes(in: range, options: []) { attributes, runRange, _ in
       let start = byteOffsets[runRange.location - range.location]
       let end = byteOffsets[runRange.location - range.location + runRange.length]
@@ -101,25 +128,65 @@ final class TextLayout: @unchecked Sendable {
         let style = CTUnderlineStyle(rawValue: Int32(clamping: Int(raw)))
         let pango = style.contains(.double) ? PANGO_UNDERLINE_DOUBLE : PANGO_UNDERLINE_SINGLE
         insert(pango_attr_underline_new(pango), start, end)
+        if let color = attributes[underlineColorKey] as? CGColor {
+          insert(
+            pango_attr_underline_color_new(
+              channel(color.red), channel(color.green), channel(color.blue)), start, end)
+        }
+      }
+      if let color = attributes[backgroundKey] as? CGColor, color.alpha > 0 {
+        insert(
+          pango_attr_background_new(channel(color.red), channel(color.green), channel(color.blue)),
+          start, end)
+        insert(pango_attr_background_alpha_new(max(1, channel(color.alpha))), start, end)
+      }
+      // Up from the baseline, in points, in both.
+      if let offset = Convert.double(attributes[baselineKey]), offset != 0, offset.isFinite {
+        insert(pango_attr_rise_new(PangoText.units(offset)), start, end)
+      }
+      if let raw = Convert.double(attributes[superscriptKey]), raw.isFinite, raw != 0 {
+        let up = raw > 0
+        insert(
+          pango_attr_baseline_shift_new(
+            Int32(
+              (up ? PANGO_BASELINE_SHIFT_SUPERSCRIPT : PANGO_BASELINE_SHIFT_SUBSCRIPT).rawValue)),
+          start, end)
+        insert(
+          pango_attr_font_scale_new(up ? PANGO_FONT_SCALE_SUPERSCRIPT : PANGO_FONT_SCALE_SUBSCRIPT),
+          start, end)
+      }
+      // 0: only the ligatures the script needs; 1 (the default): the
+      // standard ones; 2: all (discretionary too).
+      if let raw = Convert.double(attributes[ligatureKey]), raw.isFinite, raw != 1 {
+        let features = raw <= 0 ? "liga=0,clig=0" : "dlig=1"
+        insert(pango_attr_font_features_new(features), start, end)
+      }
+      // A positive stroke width strokes without filling: the glyphs' fill
+      // is made invisible (Pango's alpha runs from 1, not 0).
+      if let width = Convert.double(attributes[strokeKey]), width > 0, width.isFinite {
+        insert(pango_attr_foreground_alpha_new(1), start, end)
       }
     }
     pango_layout_set_attributes(layout, list)
+    if options.singleParagraph { pango_layout_set_single_paragraph_mode(layout, 1) }
 
     let style = paragraph
     if let width, width.isFinite, width > 0 {
       pango_layout_set_width(layout, PangoText.units(Double(width)))
-      switch style.lineBreakMode {
-      case .byCharWrapping: pango_layout_set_wrap(layout, PANGO_WRAP_CHAR)
-      default: pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+      if options.breaksCharacters || style.lineBreakMode == .byCharWrapping {
+        pango_layout_set_wrap(layout, PANGO_WRAP_CHAR)
+      } else {
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
       }
     }
-    let ellipsize: PangoEllipsizeMode? =
+    let truncation: PangoEllipsizeMode? =
       switch style.lineBreakMode {
       case .byTruncatingHead: PANGO_ELLIPSIZE_START
       case .byTruncatingMiddle: PANGO_ELLIPSIZE_MIDDLE
       case .byTruncatingTail: PANGO_ELLIPSIZE_END
       default: nil
       }
+    let ellipsize = options.ellipsize ?? (options.truncates ? truncation : nil)
     if let ellipsize, width != nil {
       pango_layout_set_ellipsize(layout, ellipsize)
       if let height, height.isFinite {
@@ -197,11 +264,30 @@ public final class CTLine: @unchecked Sendable {
   let text: TextLayout
   let index: Int
   let box: TextLayout.LineBox
+  /// The range of the attributed string the line stands for, when it is
+  /// not the range its glyphs show (a typesetter's line ends with its line
+  /// separator; a truncated line stands for all the text it shortens).
+  var stringRange: CFRange?
 
-  init(text: TextLayout, index: Int, box: TextLayout.LineBox) {
+  init(text: TextLayout, index: Int, box: TextLayout.LineBox, stringRange: CFRange? = nil) {
     self.text = text
     self.index = index
     self.box = box
+    self.stringRange = stringRange
+  }
+
+  /// The first line of `text` (an empty line when it has none).
+  convenience init(firstLineOf text: TextLayout?, stringRange: CFRange? = nil) {
+    if let text, let box = text.lineBoxes().first {
+      self.init(text: text, index: 0, box: box, stringRange: stringRange)
+      return
+    }
+    let empty = TextLayout(
+      NSAttributedString(string: ""), range: NSRange(location: 0, length: 0), width: nil)!
+    self.init(
+      text: empty, index: 0,
+      box: TextLayout.LineBox(startByte: 0, byteLength: 0, baseline: 0, x: 0, top: 0, bottom: 0),
+      stringRange: stringRange)
   }
 
   /// Runs `body` with the PangoLayoutLine, holding Pango's lock.
@@ -239,7 +325,52 @@ public final class CTLine: @unchecked Sendable {
         cairo_set_source_rgba(cr, 0, 0, 0, 1)
         cairo_move_to(cr, 0, 0)
         pango_cairo_show_layout_line(cr, line)
+        strokeOutlines(cr, line)
       }
+    }
+  }
+
+  /// Strokes the outlines of the runs with a stroke width
+  /// (`kCTStrokeWidthAttributeName`), Cairo at the line's origin, y down.
+  private func strokeOutlines(_ cr: OpaquePointer, _ line: UnsafeMutablePointer<PangoLayoutLine>) {
+    let strokeKey = NSAttributedString.Key(kCTStrokeWidthAttributeName as String)
+    let strokeColorKey = NSAttributedString.Key(kCTStrokeColorAttributeName as String)
+    let colorKey = NSAttributedString.Key(kCTForegroundColorAttributeName as String)
+    let unit = PangoText.unit
+    var x = 0
+    var node = line.pointee.runs
+    while let current = node {
+      defer { node = current.pointee.next }
+      guard let item = current.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
+        let pangoItem = item.pointee.item, let glyphs = item.pointee.glyphs,
+        let font = pangoItem.pointee.analysis.font
+      else { continue }
+      let start = x
+      x += Int(pango_glyph_string_get_width(glyphs))
+      let at = text.utf16Offset(ofByte: Int(pangoItem.pointee.offset))
+      guard at < text.string.length else { continue }
+      let attributes = text.string.attributes(at: at, effectiveRange: nil)
+      guard let width = Convert.double(attributes[strokeKey]), width != 0, width.isFinite else {
+        continue
+      }
+      let color =
+        (attributes[strokeColorKey] ?? attributes[colorKey] ?? attributes[.foregroundColor])
+        as? CGColor
+      var size = 12.0
+      if let description = pango_font_describe(font) {
+        size = Double(pango_font_description_get_size(description)) / unit
+        pango_font_description_free(description)
+      }
+      cairo_save(cr)
+      cairo_new_path(cr)
+      cairo_move_to(cr, Double(start) / unit, -Double(item.pointee.y_offset) / unit)
+      pango_cairo_glyph_string_path(cr, font, glyphs)
+      cairo_set_source_rgba(
+        cr, Double(color?.red ?? 0), Double(color?.green ?? 0), Double(color?.blue ?? 0),
+        Double(color?.alpha ?? 1))
+      cairo_set_line_width(cr, abs(width) * size / 100)
+      cairo_stroke(cr)
+      cairo_restore(cr)
     }
   }
 }
@@ -248,15 +379,10 @@ public final class CTLine: @unchecked Sendable {
 /// string does not start a new line).
 public func CTLineCreateWithAttributedString(_ attrString: NSAttributedString) -> CTLine {
   let range = NSRange(location: 0, length: attrString.length)
-  if let text = TextLayout(attrString, range: range, width: nil) {
-    PangoText.locked { pango_layout_set_single_paragraph_mode(text.layout, 1) }
-    if let box = text.lineBoxes().first { return CTLine(text: text, index: 0, box: box) }
-  }
-  let empty = TextLayout(
-    NSAttributedString(string: ""), range: NSRange(location: 0, length: 0), width: nil)!
   return CTLine(
-    text: empty, index: 0,
-    box: TextLayout.LineBox(startByte: 0, byteLength: 0, baseline: 0, x: 0, top: 0, bottom: 0))
+    firstLineOf: TextLayout(
+      attrString, range: range, width: nil,
+      options: TextLayout.Options(truncates: false, singleParagraph: true)))
 }
 
 /// The line's width (its advance, in points), and its ascent, descent and
@@ -293,6 +419,7 @@ public func CTLineGetImageBounds(_ line: CTLine, _ context: CGContext?) -> CGRec
 
 /// The range of the attributed string the line shows (UTF-16).
 public func CTLineGetStringRange(_ line: CTLine) -> CFRange {
+  if let range = line.stringRange { return range }
   let start = line.text.utf16Offset(ofByte: line.box.startByte)
   let end = line.text.utf16Offset(ofByte: line.box.startByte + line.box.byteLength)
   return CFRange(location: start, length: end - start)
@@ -396,11 +523,18 @@ public final class CTRun: @unchecked Sendable {
   let attributes: [NSAttributedString.Key: Any]
   let font: CTFont?
   let ascent: CGFloat, descent: CGFloat
+  /// The line the run is of, and its place among the line's runs (what
+  /// `CTRunDraw` draws from).
+  let line: CTLine
+  let index: Int
 
   init(
     glyphs: [CGGlyph], positions: [CGPoint], advances: [CGSize], range: CFRange,
-    attributes: [NSAttributedString.Key: Any], ascent: CGFloat, descent: CGFloat
+    attributes: [NSAttributedString.Key: Any], ascent: CGFloat, descent: CGFloat,
+    line: CTLine, index: Int
   ) {
+    self.line = line
+    self.index = index
     self.glyphs = glyphs
     self.positions = positions
     self.advances = advances
@@ -420,8 +554,10 @@ public func CTLineGetGlyphRuns(_ line: CTLine) -> [CTRun] {
     var x = 0.0
     var node = pangoLine.pointee.runs
     let unit = PangoText.unit
+    var nodeIndex = -1
     while let current = node {
       defer { node = current.pointee.next }
+      nodeIndex += 1
       guard let item = current.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
         let pangoItem = item.pointee.item, let string = item.pointee.glyphs
       else { continue }
@@ -437,10 +573,12 @@ public func CTLineGetGlyphRuns(_ line: CTLine) -> [CTRun] {
         let glyph = info.glyph
         glyphs.append(glyph >= 0x0FFF_FFFF || glyph > UInt32(UInt16.max) ? 0 : CGGlyph(glyph))
         let width = Double(info.geometry.width) / unit
+        // y up: the run's baseline shift (Pango's y_offset is up) less
+        // the glyph's own offset (down).
         positions.append(
           CGPoint(
             x: x + Double(info.geometry.x_offset) / unit,
-            y: -Double(info.geometry.y_offset) / unit))
+            y: Double(item.pointee.y_offset - info.geometry.y_offset) / unit))
         advances.append(CGSize(width: width, height: 0))
         x += width
       }
@@ -456,9 +594,64 @@ public func CTLineGetGlyphRuns(_ line: CTLine) -> [CTRun] {
           glyphs: glyphs, positions: positions, advances: advances,
           range: CFRange(location: from, length: to - from), attributes: attributes,
           ascent: CGFloat(Double(-logical.y) / unit),
-          descent: CGFloat(Double(logical.height + logical.y) / unit)))
+          descent: CGFloat(Double(logical.height + logical.y) / unit), line: line,
+          index: nodeIndex))
     }
     return runs
+  }
+}
+
+/// Draws the glyphs of `range` of the run (length 0: to the end) where
+/// they sit in their line, the line's origin at the context's
+/// `textPosition`, through its `textMatrix`, in the run's color (black
+/// without one). Underlines and outlines are the line's: `CTLineDraw`
+/// draws them.
+public func CTRunDraw(_ run: CTRun, _ context: CGContext, _ range: CFRange) {
+  let count = run.glyphs.count
+  let start = max(0, min(range.location, count))
+  let end = range.length <= 0 ? count : min(count, start + range.length)
+  guard start < end, let drawing = context.cairoDrawing else { return }
+  let colorKey = NSAttributedString.Key(kCTForegroundColorAttributeName as String)
+  let color = (run.attributes[colorKey] ?? run.attributes[.foregroundColor]) as? CGColor
+  let origin = context.textPosition
+  let m = context.textMatrix
+  let unit = PangoText.unit
+  drawing { cr in
+    run.line.withLine(()) { pangoLine in
+      var node = pangoLine.pointee.runs
+      var index = 0
+      var x = 0
+      while let current = node, index < run.index {
+        if let item = current.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
+          let glyphs = item.pointee.glyphs
+        {
+          x += Int(pango_glyph_string_get_width(glyphs))
+        }
+        node = current.pointee.next
+        index += 1
+      }
+      guard let current = node,
+        let item = current.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
+        let font = item.pointee.item?.pointee.analysis.font, let glyphs = item.pointee.glyphs,
+        Int(glyphs.pointee.num_glyphs) == count, let part = pango_glyph_string_new()
+      else { return }
+      defer { pango_glyph_string_free(part) }
+      pango_glyph_string_set_size(part, Int32(end - start))
+      for i in start..<end {
+        part.pointee.glyphs[i - start] = glyphs.pointee.glyphs[i]
+        part.pointee.log_clusters[i - start] = glyphs.pointee.log_clusters[i]
+      }
+      for i in 0..<start { x += Int(glyphs.pointee.glyphs[i].geometry.width) }
+      cairo_translate(cr, origin.x, origin.y)
+      var matrix = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
+      cairo_transform(cr, &matrix)
+      cairo_scale(cr, 1, -1)
+      cairo_set_source_rgba(
+        cr, Double(color?.red ?? 0), Double(color?.green ?? 0), Double(color?.blue ?? 0),
+        Double(color?.alpha ?? 1))
+      cairo_move_to(cr, Double(x) / unit, -Double(item.pointee.y_offset) / unit)
+      pango_cairo_show_glyph_string(cr, font, part)
+    }
   }
 }
 
@@ -516,8 +709,9 @@ public func CTRunGetTypographicBounds(
 
 /// Lays out an attributed string in frames (`CTFramesetterCreateFrame`).
 public final class CTFramesetter: @unchecked Sendable {
-  let string: NSAttributedString
-  init(string: NSAttributedString) { self.string = NSAttributedString(attributedString: string) }
+  let typesetter: CTTypesetter
+  var string: NSAttributedString { typesetter.string }
+  init(typesetter: CTTypesetter) { self.typesetter = typesetter }
 
   func nsRange(_ range: CFRange) -> NSRange {
     let total = string.length
@@ -531,12 +725,17 @@ public final class CTFramesetter: @unchecked Sendable {
 public func CTFramesetterCreateWithAttributedString(_ attrString: NSAttributedString)
   -> CTFramesetter
 {
-  CTFramesetter(string: attrString)
+  CTFramesetter(typesetter: CTTypesetter(string: attrString))
 }
 
-/// The attributed string the framesetter lays out.
-public func CTFramesetterGetTypesetter(_ framesetter: CTFramesetter) -> NSAttributedString {
-  framesetter.string
+/// A framesetter of the typesetter's string.
+public func CTFramesetterCreateWithTypesetter(_ typesetter: CTTypesetter) -> CTFramesetter {
+  CTFramesetter(typesetter: typesetter)
+}
+
+/// The typesetter the framesetter breaks its lines with.
+public func CTFramesetterGetTypesetter(_ framesetter: CTFramesetter) -> CTTypesetter {
+  framesetter.typesetter
 }
 
 /// Lines of text laid out in a path's bounding box (Lamina lays out in the

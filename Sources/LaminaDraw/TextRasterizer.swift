@@ -182,7 +182,8 @@ public enum TextRasterizer {
     defer { pango_font_description_free(description) }
     pango_font_description_set_absolute_size(description, Double(style.fontSize) * pangoScale)
     pango_layout_set_font_description(layout, description)
-    if !style.runs.isEmpty { setAttributes(layout, style.runs) }
+    // Always: the list also turns Pango's hyphens off.
+    setAttributes(layout, style.runs)
     if style.fontFamily != nil { warnIfMissing(family, layout: layout, description: description) }
 
     // Pango units are Int32: sizes past its range are clamped (the limits keep real ones far inside).
@@ -223,10 +224,13 @@ public enum TextRasterizer {
     }
   }
 
-  /// Fonts, sizes and colors of an attributed string's runs.
+  /// Fonts, sizes and colors of an attributed string's runs, and no
+  /// hyphens where a word is broken across lines (Core Text inserts none;
+  /// Pango would).
   private static func setAttributes(_ layout: OpaquePointer, _ runs: [TextRun]) {
     guard let list = pango_attr_list_new() else { return }
     defer { pango_attr_list_unref(list) }
+    pango_attr_list_insert(list, pango_attr_insert_hyphens_new(0))
     func insert(_ attribute: UnsafeMutablePointer<PangoAttribute>?, _ run: TextRun) {
       guard let attribute else { return }
       attribute.pointee.start_index = guint(run.start)

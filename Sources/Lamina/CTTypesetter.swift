@@ -1,0 +1,95 @@
+import CPango
+import Foundation
+
+// Core Text's typesetter on Pango: Pango breaks the lines (words, then
+// characters, never truncating), a line separator ends a line, and a
+// typesetter's line is laid out as `CTLineCreateWithAttributedString` lays
+// out a whole string.
+
+/// Breaks an attributed string into lines (`CTTypesetterSuggestLineBreak`)
+/// and makes them (`CTTypesetterCreateLine`).
+public final class CTTypesetter: @unchecked Sendable {
+  let string: NSAttributedString
+  init(string: NSAttributedString) { self.string = NSAttributedString(attributedString: string) }
+
+  /// The UTF-16 length of the line that starts at `start` and fits in
+  /// `width` points: through the last word (or, `characters`, the last
+  /// character) that fits, a line separator ending it; at least one
+  /// character; 0 when `start` is not in the string.
+  func suggestBreak(from start: CFIndex, width: Double, characters: Bool) -> CFIndex {
+    let total = string.length
+    guard start >= 0, start < total else { return 0 }
+    let characters16 = string.string as NSString
+    // The paragraph from `start`, through its separator: Core Text breaks
+    // after a separator whatever the width.
+    var end = start
+    while end < total {
+      let unit = characters16.character(at: end)
+      end += 1
+      if unit == 0x0D, end < total, characters16.character(at: end) == 0x0A { end += 1 }
+      if unit == 0x0A || unit == 0x0D || unit == 0x85 || unit == 0x2028 || unit == 0x2029 {
+        break
+      }
+    }
+    // Pango fits at least one character on a line, whatever the width.
+    let fitted = width.isFinite ? max(width, 1.0 / PangoText.unit) : nil
+    guard
+      let text = TextLayout(
+        string, range: NSRange(location: start, length: end - start),
+        width: fitted.map { CGFloat($0) },
+        options: TextLayout.Options(truncates: false, breaksCharacters: characters))
+    else { return end - start }
+    let boxes = text.lineBoxes()
+    guard boxes.count > 1 else { return end - start }
+    return text.utf16Offset(ofByte: boxes[1].startByte) - start
+  }
+}
+
+/// A typesetter of `string` (copied).
+public func CTTypesetterCreateWithAttributedString(_ string: NSAttributedString) -> CTTypesetter {
+  CTTypesetter(string: string)
+}
+
+/// A typesetter of `string` (copied); the options are ignored.
+public func CTTypesetterCreateWithAttributedStringAndOptions(
+  _ string: NSAttributedString, _ options: NSDictionary?
+) -> CTTypesetter? {
+  CTTypesetter(string: string)
+}
+
+/// How many UTF-16 units of the string, from `startIndex`, fill a line
+/// `width` points wide, broken between words (between characters when a
+/// word alone is wider); a line separator ends the line and is counted in
+/// it, as is the whitespace at its end.
+public func CTTypesetterSuggestLineBreak(
+  _ typesetter: CTTypesetter, _ startIndex: CFIndex, _ width: Double
+) -> CFIndex {
+  typesetter.suggestBreak(from: startIndex, width: width, characters: false)
+}
+
+/// As `CTTypesetterSuggestLineBreak`, broken between characters (grapheme
+/// clusters) wherever the width ends.
+public func CTTypesetterSuggestClusterBreak(
+  _ typesetter: CTTypesetter, _ startIndex: CFIndex, _ width: Double
+) -> CFIndex {
+  typesetter.suggestBreak(from: startIndex, width: width, characters: true)
+}
+
+/// A line of `stringRange` of the string (length 0: to the end), unbroken;
+/// line separators at its end are counted in its range but not drawn.
+public func CTTypesetterCreateLine(_ typesetter: CTTypesetter, _ stringRange: CFRange) -> CTLine {
+  let total = typesetter.string.length
+  let start = max(0, min(stringRange.location, total))
+  let end = stringRange.length <= 0 ? total : min(total, start + stringRange.length)
+  let characters16 = typesetter.string.string as NSString
+  var shown = end
+  while shown > start,
+    [0x0A, 0x0D, 0x85, 0x2028, 0x2029].contains(characters16.character(at: shown - 1))
+  {
+    shown -= 1
+  }
+  let text = TextLayout(
+    typesetter.string, range: NSRange(location: start, length: shown - start), width: nil,
+    options: TextLayout.Options(truncates: false, singleParagraph: true))
+  return CTLine(firstLineOf: text, stringRange: CFRange(location: start, length: end - start))
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Lamina
+import LaminaDraw
+import XCTest
+
+/// Typesetters (line breaks an iOS program asks for one line at a time)
+/// and truncated lines, written as iOS code would be.
+final class TypesetterTests: XCTestCase {
+  let font = CTFontCreateWithName("DejaVu Sans" as CFString, 20, nil)
+
+  override func setUp() { LaminaDraw.install() }
+
+  func attributed(_ text: String) -> NSAttributedString {
+    NSAttributedString(
+      string: text, attributes: [NSAttributedString.Key(kCTFontAttributeName as String): font])
+  }
+
+  func width(_ text: String) -> Double {
+    CTLineGetTypographicBounds(CTLineCreateWithAttributedString(attributed(text)), nil, nil, nil)
+  }
+
+  func testALineBreaksAfterTheLastWordThatFits() {
+    let typesetter = CTTypesetterCreateWithAttributedString(attributed("aaa bbb ccc ddd"))
+    // "aaa bbb" fits, "aaa bbb c" does not: the break is after "bbb ", its
+    // space counted in the line.
+    let room = width("aaa bbb") + 0.5
+    XCTAssertLessThan(room, width("aaa bbb c"))
+    XCTAssertEqual(CTTypesetterSuggestLineBreak(typesetter, 0, room), 8)
+    XCTAssertEqual(CTTypesetterSuggestLineBreak(typesetter, 8, room), 7, "the rest: ccc ddd")
+    XCTAssertEqual(CTTypesetterSuggestLineBreak(typesetter, 15, room), 0, "past the end")
+    XCTAssertEqual(CTTypesetterSuggestLineBreak(typesetter, 0, 10_000), 15)
+  }
+
+  func testAWordWiderThanTheLineBreaksBetweenCharacters() {
+    let typesetter = CTTypesetterCreateWithAttributedString(attributed("ab cdefgh"))
+    let room = width("ab cd") + 0.5
+    XCTAssertEqual(CTTypesetterSuggestLineBreak(typesetter, 0, room), 3, "after the word that fits")
+    XCTAssertEqual(CTTypesetterSuggestClusterBreak(typesetter, 0, room), 5, "where the width ends")
+    XCTAssertEqual(CTTypesetterSuggestLineBreak(typesetter, 3, width("cde") + 0.5), 3)
+    XCTAssertEqual(CTTypesetterSuggestLineBreak(typesetter, 3, 0.1), 1, "one character at least")
+  }
+
+  func testALineSeparatorEndsTheLineAndIsCountedInIt() {
+    let typesetter = CTTypesetterCreateWithAttributedString(attributed("one\ntwo\r\nthree"))
+    XCTAssertEqual(CTTypesetterSuggestLineBreak(typesetter, 0, 10_000), 4)
+    XCTAssertEqual(CTTypesetterSuggestLineBreak(typesetter, 4, 10_000), 5, "CR LF is one break")
+    XCTAssertEqual(CTTypesetterSuggestLineBreak(typesetter, 9, 10_000), 5)
+    let line = CTTypesetterCreateLine(typesetter, CFRangeMake(0, 4))
+    XCTAssertEqual(CTLineGetStringRange(line), CFRangeMake(0, 4))
+    XCTAssertEqual(CTLineGetGlyphCount(line), 3, "the separator is not drawn")
+    XCTAssertEqual(
+      CTLineGetTypographicBounds(line, nil, nil, nil), width("one"), accuracy: 0.01)
+  }
+
+  /// The loop iOS text code writes; its lines are the framesetter's.
+  func testTheTypesetterLoopMakesTheFramesLines() {
+    let text = attributed(
+      "Core Animation commits layer trees; Core Text sets the words of a paragraph in a frame.")
+    let framesetter = CTFramesetterCreateWithAttributedString(text)
+    let typesetter = CTFramesetterGetTypesetter(framesetter)
+    var ranges: [CFRange] = []
+    var start = 0
+    while start < text.length {
+      let count = CTTypesetterSuggestLineBreak(typesetter, start, 220)
+      XCTAssertGreaterThan(count, 0)
+      let line = CTTypesetterCreateLine(typesetter, CFRangeMake(start, count))
+      let trailing = CTLineGetTrailingWhitespaceWidth(line)
+      XCTAssertLessThanOrEqual(CTLineGetTypographicBounds(line, nil, nil, nil) - trailing, 220)
+      ranges.append(CTLineGetStringRange(line))
+      start += count
+    }
+    let box = CGPath(rect: CGRect(x: 0, y: 0, width: 220, height: 1000), transform: nil)
+    let frame = CTFramesetterCreateFrame(framesetter, CFRangeMake(0, 0), box, nil)
+    XCTAssertEqual(ranges, CTFrameGetLines(frame).map(CTLineGetStringRange))
+    XCTAssertGreaterThanOrEqual(ranges.count, 3)
+    let again = CTFramesetterCreateWithTypesetter(typesetter)
+    XCTAssertTrue(CTFramesetterGetTypesetter(again) === typesetter)
+  }
+
+  func ellipsis() -> CGGlyph {
+    var units: [UniChar] = [0x2026]
+    var glyphs: [CGGlyph] = [0]
+    CTFontGetGlyphsForCharacters(font, &units, &glyphs, 1)
+    return glyphs[0]
+  }
+
+  func glyphs(_ line: CTLine) -> [CGGlyph] { CTLineGetGlyphRuns(line).flatMap(\.glyphs) }
+
+  func testATruncatedLineFitsAndShowsTheEllipsisWhereTextWasLeftOut() throws {
+    let line = CTLineCreateWithAttributedString(attributed("The quick brown fox jumps"))
+    let whole = glyphs(line)
+    XCTAssertTrue(CTLineCreateTruncatedLine(line, 10_000, .end, nil) === line, "it fits already")
+    let end = try XCTUnwrap(CTLineCreateTruncatedLine(line, 120, .end, nil))
+    let truncatedWidth = CTLineGetTypographicBounds(end, nil, nil, nil)
+    XCTAssertLessThanOrEqual(truncatedWidth, 120)
+    XCTAssertGreaterThan(truncatedWidth, 120 - width("w…"), "as much text as fits")
+    let cut = glyphs(end)
+    XCTAssertEqual(cut.last, ellipsis())
+    XCTAssertEqual(Array(cut.dropLast()), Array(whole.prefix(cut.count - 1)))
+    XCTAssertEqual(CTLineGetStringRange(end), CTLineGetStringRange(line))
+
+    let start = try XCTUnwrap(CTLineCreateTruncatedLine(line, 120, .start, nil))
+    XCTAssertEqual(glyphs(start).first, ellipsis())
+    XCTAssertEqual(Array(glyphs(start).dropFirst()), Array(whole.suffix(glyphs(start).count - 1)))
+    let middle = try XCTUnwrap(CTLineCreateTruncatedLine(line, 120, .middle, nil))
+    let m = glyphs(middle)
+    XCTAssertEqual(m.first, whole.first)
+    XCTAssertEqual(m.last, whole.last)
+    XCTAssertTrue(m.contains(ellipsis()))
+
+    XCTAssertNil(CTLineCreateTruncatedLine(line, 0, .end, nil))
+    XCTAssertNil(CTLineCreateTruncatedLine(line, 2, .end, nil), "not even the ellipsis fits")
+  }
+}
