@@ -7,12 +7,29 @@ import LaminaPlan
 /// Creating, filling, copying and deleting GL objects. Deleting an object
 /// that is bound unbinds it in GL; the cache follows.
 extension GLDevice {
-  /// Makes the device's context current where another one is (objects are
-  /// deleted from the context that made them); false when it is gone.
-  func makeOwnContextCurrent() -> Bool {
-    guard let context else { return false }
-    if eglGetCurrentContext() != context.context { context.makeCurrent() }
-    return true
+  /// Runs `body` (which deletes objects) with the device's own context
+  /// current: objects are deleted from the context that made them, even
+  /// when another renderer's context is current, as when that renderer is
+  /// mid-frame and this one's cache lets go of something. The context that
+  /// was current is current again after. Nothing runs when the context is
+  /// gone or current on another thread: an object left undeleted is freed
+  /// with its context, while a name deleted in the wrong context would
+  /// delete another renderer's object.
+  func onOwnContext(_ body: () -> Void) {
+    guard let context else { return }
+    let previous = eglGetCurrentContext()
+    if previous == context.context {
+      body()
+      return
+    }
+    let display = eglGetCurrentDisplay()
+    let draw = eglGetCurrentSurface(EGLint(EGL_DRAW))
+    let read = eglGetCurrentSurface(EGLint(EGL_READ))
+    guard context.makeCurrent() else { return }
+    body()
+    if let previous, let display {
+      eglMakeCurrent(display, draw, read, previous)
+    }
   }
 
   // MARK: Textures
@@ -90,10 +107,12 @@ extension GLDevice {
   }
 
   package func deleteTexture(_ id: GLuint) {
-    guard id != 0, makeOwnContextCurrent() else { return }
-    var texture = id
-    glDeleteTextures(1, &texture)
-    state.deleted(texture: id)
+    guard id != 0 else { return }
+    onOwnContext {
+      var texture = id
+      glDeleteTextures(1, &texture)
+      state.deleted(texture: id)
+    }
   }
 
   // MARK: Samplers
@@ -117,10 +136,12 @@ extension GLDevice {
   }
 
   package func deleteSampler(_ id: GLuint) {
-    guard id != 0, makeOwnContextCurrent() else { return }
-    var sampler = id
-    glDeleteSamplers(1, &sampler)
-    state.deleted(sampler: id)
+    guard id != 0 else { return }
+    onOwnContext {
+      var sampler = id
+      glDeleteSamplers(1, &sampler)
+      state.deleted(sampler: id)
+    }
   }
 
   // MARK: Framebuffers
@@ -169,17 +190,21 @@ extension GLDevice {
   }
 
   package func deleteFramebuffer(_ id: GLuint) {
-    guard id != 0, makeOwnContextCurrent() else { return }
-    var framebuffer = id
-    glDeleteFramebuffers(1, &framebuffer)
-    state.deleted(framebuffer: id)
+    guard id != 0 else { return }
+    onOwnContext {
+      var framebuffer = id
+      glDeleteFramebuffers(1, &framebuffer)
+      state.deleted(framebuffer: id)
+    }
   }
 
   package func deleteRenderbuffer(_ id: GLuint) {
-    guard id != 0, makeOwnContextCurrent() else { return }
-    var buffer = id
-    glDeleteRenderbuffers(1, &buffer)
-    state.deleted(renderbuffer: id)
+    guard id != 0 else { return }
+    onOwnContext {
+      var buffer = id
+      glDeleteRenderbuffers(1, &buffer)
+      state.deleted(renderbuffer: id)
+    }
   }
 
   /// Copies `source` (pixels of the read framebuffer `from`) to `destination`
@@ -271,11 +296,13 @@ extension GLDevice {
   }
 
   package func deleteVertexArray(_ id: GLuint, buffers: [GLuint]) {
-    guard id != 0, makeOwnContextCurrent() else { return }
-    var array = id
-    glDeleteVertexArrays(1, &array)
-    if !buffers.isEmpty { glDeleteBuffers(GLsizei(buffers.count), buffers) }
-    state.deleted(vertexArray: id, buffers: buffers)
+    guard id != 0 else { return }
+    onOwnContext {
+      var array = id
+      glDeleteVertexArrays(1, &array)
+      if !buffers.isEmpty { glDeleteBuffers(GLsizei(buffers.count), buffers) }
+      state.deleted(vertexArray: id, buffers: buffers)
+    }
   }
 
   // MARK: Programs
@@ -328,11 +355,13 @@ extension GLDevice {
   func deleteShader(_ id: GLuint) { glDeleteShader(id) }
 
   package func deleteProgram(_ id: GLuint) {
-    guard id != 0, makeOwnContextCurrent() else { return }
-    glDeleteProgram(id)
-    // A deleted program stays installed until another is used, and its name
-    // may come back for a new one: the cache must not match it.
-    if program == id { program = nil }
+    guard id != 0 else { return }
+    onOwnContext {
+      glDeleteProgram(id)
+      // A deleted program stays installed until another is used, and its name
+      // may come back for a new one: the cache must not match it.
+      if program == id { program = nil }
+    }
   }
 
   package func uniformLocation(_ program: GLuint, _ name: String) -> GLint {

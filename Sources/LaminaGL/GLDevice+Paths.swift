@@ -92,10 +92,12 @@ extension GLDevice {
   }
 
   package func deleteBuffer(_ id: GLuint) {
-    guard id != 0, makeOwnContextCurrent() else { return }
-    var buffer = id
-    glDeleteBuffers(1, &buffer)
-    state.deleted(buffer: id)
+    guard id != 0 else { return }
+    onOwnContext {
+      var buffer = id
+      glDeleteBuffers(1, &buffer)
+      state.deleted(buffer: id)
+    }
   }
 
   /// Fills `buffer` with `data`, drawn from a few times.

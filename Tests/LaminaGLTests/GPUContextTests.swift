@@ -1,3 +1,4 @@
+import CEGL
 import CGLES3
 import Foundation
 import XCTest
@@ -76,6 +77,27 @@ final class GPUContextTests: XCTestCase {
     XCTAssertTrue(first.makeCurrent())
     XCTAssertNotNil(glGetString(GLenum(GL_VERSION)))
     _ = try GPUContext.shared()
+  }
+
+  /// One renderer's cache letting go of an object while another renderer's
+  /// context is current (mid-frame) deletes it in its own context and
+  /// leaves the other current: before, the other context lost its
+  /// currency and the rest of its frame ran on the wrong context.
+  func testDeletingOnAnotherContextLeavesTheCurrentOneCurrent() throws {
+    let environment = ["LAMINA_EGL_PLATFORM": "surfaceless"]
+    let drawing = try GPUContext.create(environment: environment)
+    let other = try GPUContext.create(environment: environment)
+    defer { _ = try? GPUContext.shared() }
+    XCTAssertTrue(other.makeCurrent())
+    let theirs = other.device.makeTexture(width: 4, height: 4)
+    XCTAssertTrue(drawing.makeCurrent())
+    let ours = drawing.device.makeTexture(width: 4, height: 4)
+    XCTAssertEqual(ours, theirs, "both contexts number their first texture alike")
+    other.device.deleteTexture(theirs)
+    XCTAssertTrue(eglGetCurrentContext() == drawing.context, "the drawing context is still current")
+    XCTAssertEqual(glIsTexture(ours), GLboolean(GL_TRUE), "and its texture of the same name lives")
+    XCTAssertTrue(other.makeCurrent())
+    XCTAssertEqual(glIsTexture(theirs), GLboolean(GL_FALSE), "deleted where it was made")
   }
 
   func testReportAndJSONCarryEverything() throws {
