@@ -270,10 +270,7 @@ public func CTFontDrawGlyphs(
       cairo_set_scaled_font(cr, scaled)
       for i in 0..<count {
         cairo_save(cr)
-        cairo_translate(cr, positions[i].x, positions[i].y)
-        var matrix = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
-        cairo_transform(cr, &matrix)
-        cairo_scale(cr, 1, -1)
+        CTLine.enterTextSpace(cr, at: positions[i], m)
         var glyph = cairo_glyph_t(index: UInt(glyphs[i]), x: 0, y: 0)
         cairo_show_glyphs(cr, &glyph, 1)
         cairo_restore(cr)

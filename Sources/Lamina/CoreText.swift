@@ -300,6 +300,41 @@ public final class CTLine: @unchecked Sendable {
     }
   }
 
+  /// Pango's glyph items of the line, in visual order, each with the x it
+  /// starts at (Pango units from the line's origin).
+  static func glyphItems(_ line: UnsafeMutablePointer<PangoLayoutLine>)
+    -> [(item: UnsafeMutablePointer<PangoGlyphItem>, x: Int)]
+  {
+    var items: [(UnsafeMutablePointer<PangoGlyphItem>, Int)] = []
+    var x = 0
+    var node = line.pointee.runs
+    while let current = node {
+      node = current.pointee.next
+      guard let item = current.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
+        item.pointee.item != nil, let glyphs = item.pointee.glyphs
+      else { continue }
+      items.append((item, x))
+      x += Int(pango_glyph_string_get_width(glyphs))
+    }
+    return items
+  }
+
+  /// Moves Cairo's origin to `origin` (user space) and turns it into text
+  /// space through `matrix`, y down as Pango draws (text space has y up).
+  static func enterTextSpace(_ cr: OpaquePointer, at origin: CGPoint, _ m: CGAffineTransform) {
+    cairo_translate(cr, origin.x, origin.y)
+    var matrix = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
+    cairo_transform(cr, &matrix)
+    cairo_scale(cr, 1, -1)
+  }
+
+  /// Sets Cairo's source to `color`, black when nil.
+  static func setSource(_ cr: OpaquePointer, _ color: CGColor?) {
+    guard let color else { return cairo_set_source_rgba(cr, 0, 0, 0, 1) }
+    cairo_set_source_rgba(
+      cr, Double(color.red), Double(color.green), Double(color.blue), Double(color.alpha))
+  }
+
   /// The line's extents from its baseline's start, in Pango units (y down).
   func extents() -> (ink: PangoRectangle, logical: PangoRectangle) {
     withLine((PangoRectangle(), PangoRectangle())) { line in
@@ -317,12 +352,8 @@ public final class CTLine: @unchecked Sendable {
     let m = context.textMatrix
     drawing { cr in
       withLine(()) { line in
-        cairo_translate(cr, origin.x, origin.y)
-        var matrix = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
-        cairo_transform(cr, &matrix)
-        // Text space has y up; Pango draws with y down.
-        cairo_scale(cr, 1, -1)
-        cairo_set_source_rgba(cr, 0, 0, 0, 1)
+        CTLine.enterTextSpace(cr, at: origin, m)
+        CTLine.setSource(cr, nil)
         cairo_move_to(cr, 0, 0)
         pango_cairo_show_layout_line(cr, line)
         strokeOutlines(cr, line)
@@ -337,16 +368,10 @@ public final class CTLine: @unchecked Sendable {
     let strokeColorKey = NSAttributedString.Key(kCTStrokeColorAttributeName as String)
     let colorKey = NSAttributedString.Key(kCTForegroundColorAttributeName as String)
     let unit = PangoText.unit
-    var x = 0
-    var node = line.pointee.runs
-    while let current = node {
-      defer { node = current.pointee.next }
-      guard let item = current.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
-        let pangoItem = item.pointee.item, let glyphs = item.pointee.glyphs,
+    for (item, start) in CTLine.glyphItems(line) {
+      guard let pangoItem = item.pointee.item, let glyphs = item.pointee.glyphs,
         let font = pangoItem.pointee.analysis.font
       else { continue }
-      let start = x
-      x += Int(pango_glyph_string_get_width(glyphs))
       let at = text.utf16Offset(ofByte: Int(pangoItem.pointee.offset))
       guard at < text.string.length else { continue }
       let attributes = text.string.attributes(at: at, effectiveRange: nil)
@@ -365,9 +390,7 @@ public final class CTLine: @unchecked Sendable {
       cairo_new_path(cr)
       cairo_move_to(cr, Double(start) / unit, -Double(item.pointee.y_offset) / unit)
       pango_cairo_glyph_string_path(cr, font, glyphs)
-      cairo_set_source_rgba(
-        cr, Double(color?.red ?? 0), Double(color?.green ?? 0), Double(color?.blue ?? 0),
-        Double(color?.alpha ?? 1))
+      CTLine.setSource(cr, color)
       cairo_set_line_width(cr, abs(width) * size / 100)
       cairo_stroke(cr)
       cairo_restore(cr)
@@ -551,16 +574,10 @@ public func CTLineGetGlyphRuns(_ line: CTLine) -> [CTRun] {
   let text = line.text
   return line.withLine([CTRun]()) { pangoLine in
     var runs: [CTRun] = []
-    var x = 0.0
-    var node = pangoLine.pointee.runs
     let unit = PangoText.unit
-    var nodeIndex = -1
-    while let current = node {
-      defer { node = current.pointee.next }
-      nodeIndex += 1
-      guard let item = current.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
-        let pangoItem = item.pointee.item, let string = item.pointee.glyphs
-      else { continue }
+    for (index, (item, start)) in CTLine.glyphItems(pangoLine).enumerated() {
+      guard let pangoItem = item.pointee.item, let string = item.pointee.glyphs else { continue }
+      var x = Double(start) / unit
       var glyphs: [CGGlyph] = []
       var positions: [CGPoint] = []
       var advances: [CGSize] = []
@@ -595,7 +612,7 @@ public func CTLineGetGlyphRuns(_ line: CTLine) -> [CTRun] {
           range: CFRange(location: from, length: to - from), attributes: attributes,
           ascent: CGFloat(Double(-logical.y) / unit),
           descent: CGFloat(Double(logical.height + logical.y) / unit), line: line,
-          index: nodeIndex))
+          index: index))
     }
     return runs
   }
@@ -618,21 +635,10 @@ public func CTRunDraw(_ run: CTRun, _ context: CGContext, _ range: CFRange) {
   let unit = PangoText.unit
   drawing { cr in
     run.line.withLine(()) { pangoLine in
-      var node = pangoLine.pointee.runs
-      var index = 0
-      var x = 0
-      while let current = node, index < run.index {
-        if let item = current.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
-          let glyphs = item.pointee.glyphs
-        {
-          x += Int(pango_glyph_string_get_width(glyphs))
-        }
-        node = current.pointee.next
-        index += 1
-      }
-      guard let current = node,
-        let item = current.pointee.data?.assumingMemoryBound(to: PangoGlyphItem.self),
-        let font = item.pointee.item?.pointee.analysis.font, let glyphs = item.pointee.glyphs,
+      let items = CTLine.glyphItems(pangoLine)
+      guard run.index < items.count else { return }
+      var (item, x) = items[run.index]
+      guard let font = item.pointee.item?.pointee.analysis.font, let glyphs = item.pointee.glyphs,
         Int(glyphs.pointee.num_glyphs) == count, let part = pango_glyph_string_new()
       else { return }
       defer { pango_glyph_string_free(part) }
@@ -642,13 +648,8 @@ public func CTRunDraw(_ run: CTRun, _ context: CGContext, _ range: CFRange) {
         part.pointee.log_clusters[i - start] = glyphs.pointee.log_clusters[i]
       }
       for i in 0..<start { x += Int(glyphs.pointee.glyphs[i].geometry.width) }
-      cairo_translate(cr, origin.x, origin.y)
-      var matrix = cairo_matrix_t(xx: m.a, yx: m.b, xy: m.c, yy: m.d, x0: m.tx, y0: m.ty)
-      cairo_transform(cr, &matrix)
-      cairo_scale(cr, 1, -1)
-      cairo_set_source_rgba(
-        cr, Double(color?.red ?? 0), Double(color?.green ?? 0), Double(color?.blue ?? 0),
-        Double(color?.alpha ?? 1))
+      CTLine.enterTextSpace(cr, at: origin, m)
+      CTLine.setSource(cr, color)
       cairo_move_to(cr, Double(x) / unit, -Double(item.pointee.y_offset) / unit)
       pango_cairo_show_glyph_string(cr, font, part)
     }
