@@ -11,6 +11,34 @@ public enum CGLineJoin: Int32, Sendable {
 }
 
 /// What `drawPath(using:)` does with the current path.
+/// How text is painted (`CGContext.setTextDrawingMode(_:)`).
+public enum CGTextDrawingMode: Int32, Sendable {
+  case fill = 0
+  case stroke = 1
+  case fillStroke = 2
+  case invisible = 3
+  case fillClip = 4
+  case strokeClip = 5
+  case fillStrokeClip = 6
+  case clip = 7
+
+  var fills: Bool { self == .fill || self == .fillStroke || self == .fillClip || self == .fillStrokeClip }
+  var strokes: Bool {
+    self == .stroke || self == .fillStroke || self == .strokeClip || self == .fillStrokeClip
+  }
+}
+
+/// What a drawing backend paints text with besides its source (the fill
+/// color): the text drawing mode and the stroke color.
+package struct TextPaint {
+  package var mode: CGTextDrawingMode
+  package var stroke: CGColor
+  package init(mode: CGTextDrawingMode, stroke: CGColor) {
+    self.mode = mode
+    self.stroke = stroke
+  }
+}
+
 public enum CGPathDrawingMode: Int32, Sendable {
   case fill, eoFill, stroke, fillStroke, eoFillStroke
 }
@@ -206,11 +234,16 @@ open class CGContext {
   /// Where `CTLineDraw` puts the line's origin (its baseline's start), in
   /// user space.
   open var textPosition: CGPoint = .zero
+  /// How Core Text paints glyphs from now on: filled, stroked (in the
+  /// stroke color and line width), both, or not at all; part of the saved
+  /// graphics state. The clip modes paint as their fill and stroke parts
+  /// say and do not add the glyphs to the clip.
+  open func setTextDrawingMode(_ mode: CGTextDrawingMode) {}
 
   /// Draws with the backend's Cairo context (`cairo_t`), graphics state
   /// and clip applied, and this context's alpha over what is drawn; set by
   /// a drawing backend that draws text (LaminaDraw's). Nil: text is not drawn.
-  package var cairoDrawing: ((_ draw: (OpaquePointer) -> Void) -> Void)?
+  package var cairoDrawing: ((_ draw: (OpaquePointer, TextPaint) -> Void) -> Void)?
 
   // MARK: Result
 

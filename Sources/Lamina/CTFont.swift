@@ -255,14 +255,14 @@ public func CTFontGetBoundingRectsForGlyphs(
 
 /// Draws `count` glyphs of the font at `positions` (user space; each
 /// glyph through the context's text matrix, y up) in the context's fill
-/// color.
+/// color, or stroked, as its text drawing mode says.
 public func CTFontDrawGlyphs(
   _ font: CTFont, _ glyphs: UnsafePointer<CGGlyph>, _ positions: UnsafePointer<CGPoint>,
   _ count: Int, _ context: CGContext
 ) {
   guard count > 0, let drawing = context.cairoDrawing else { return }
   let m = context.textMatrix
-  drawing { cr in
+  drawing { cr, paint in
     PangoText.locked {
       guard let pangoFont = font.pango.font,
         let scaled = pango_cairo_font_get_scaled_font(OpaquePointer(pangoFont))
@@ -272,7 +272,9 @@ public func CTFontDrawGlyphs(
         cairo_save(cr)
         CTLine.enterTextSpace(cr, at: positions[i], m)
         var glyph = cairo_glyph_t(index: UInt(glyphs[i]), x: 0, y: 0)
-        cairo_show_glyphs(cr, &glyph, 1)
+        CTLine.paint(
+          cr, paint, show: { cairo_show_glyphs(cr, &glyph, 1) },
+          outline: { cairo_glyph_path(cr, &glyph, 1) })
         cairo_restore(cr)
       }
     }

@@ -328,6 +328,23 @@ public final class CTLine: @unchecked Sendable {
     cairo_scale(cr, 1, -1)
   }
 
+  /// Paints glyphs as the text drawing mode says: `show` fills them (in
+  /// the source set), `outline` appends their outlines to the path, which
+  /// is stroked in the stroke color; the invisible and clip modes paint
+  /// nothing. Each of `show` and `outline` moves to its glyphs' origin.
+  static func paint(
+    _ cr: OpaquePointer, _ paint: TextPaint, show: () -> Void, outline: () -> Void
+  ) {
+    if paint.mode.fills { show() }
+    guard paint.mode.strokes else { return }
+    cairo_save(cr)
+    cairo_new_path(cr)
+    outline()
+    setSource(cr, paint.stroke)
+    cairo_stroke(cr)
+    cairo_restore(cr)
+  }
+
   /// Sets Cairo's source to `color`, black when nil.
   static func setSource(_ cr: OpaquePointer, _ color: CGColor?) {
     guard let color else { return cairo_set_source_rgba(cr, 0, 0, 0, 1) }
@@ -350,13 +367,21 @@ public final class CTLine: @unchecked Sendable {
   func draw(in context: CGContext, at origin: CGPoint) {
     guard let drawing = context.cairoDrawing else { return }
     let m = context.textMatrix
-    drawing { cr in
+    drawing { cr, paint in
       withLine(()) { line in
         CTLine.enterTextSpace(cr, at: origin, m)
         CTLine.setSource(cr, nil)
-        cairo_move_to(cr, 0, 0)
-        pango_cairo_show_layout_line(cr, line)
-        strokeOutlines(cr, line)
+        CTLine.paint(
+          cr, paint,
+          show: {
+            cairo_move_to(cr, 0, 0)
+            pango_cairo_show_layout_line(cr, line)
+            strokeOutlines(cr, line)
+          },
+          outline: {
+            cairo_move_to(cr, 0, 0)
+            pango_cairo_layout_line_path(cr, line)
+          })
       }
     }
   }
@@ -633,7 +658,7 @@ public func CTRunDraw(_ run: CTRun, _ context: CGContext, _ range: CFRange) {
   let origin = context.textPosition
   let m = context.textMatrix
   let unit = PangoText.unit
-  drawing { cr in
+  drawing { cr, paint in
     run.line.withLine(()) { pangoLine in
       let items = CTLine.glyphItems(pangoLine)
       guard run.index < items.count else { return }
@@ -650,8 +675,17 @@ public func CTRunDraw(_ run: CTRun, _ context: CGContext, _ range: CFRange) {
       for i in 0..<start { x += Int(glyphs.pointee.glyphs[i].geometry.width) }
       CTLine.enterTextSpace(cr, at: origin, m)
       CTLine.setSource(cr, color)
-      cairo_move_to(cr, Double(x) / unit, -Double(item.pointee.y_offset) / unit)
-      pango_cairo_show_glyph_string(cr, font, part)
+      let y = -Double(item.pointee.y_offset) / unit
+      CTLine.paint(
+        cr, paint,
+        show: {
+          cairo_move_to(cr, Double(x) / unit, y)
+          pango_cairo_show_glyph_string(cr, font, part)
+        },
+        outline: {
+          cairo_move_to(cr, Double(x) / unit, y)
+          pango_cairo_glyph_string_path(cr, font, part)
+        })
     }
   }
 }

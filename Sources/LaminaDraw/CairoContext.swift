@@ -14,6 +14,7 @@ final class CairoContext: CGContext {
     var fill = CGColor.black
     var stroke = CGColor.black
     var alpha: CGFloat = 1
+    var textMode = CGTextDrawingMode.fill
   }
   private var state = State()
   private var saved: [State] = []
@@ -28,9 +29,10 @@ final class CairoContext: CGContext {
   }
 
   /// Core Text's drawing: `draw` paints with Cairo (Pango's glyphs), with
-  /// the fill color as the source, multiplied by the context's alpha. The
-  /// current path is kept, as drawing text in Core Graphics keeps it.
-  private func drawWithCairo(_ draw: (OpaquePointer) -> Void) {
+  /// the fill color as the source and the text drawing mode and stroke
+  /// color given, multiplied by the context's alpha. The current path is
+  /// kept, as drawing text in Core Graphics keeps it.
+  private func drawWithCairo(_ draw: (OpaquePointer, TextPaint) -> Void) {
     let path = cairo_copy_path(cr)
     defer {
       cairo_new_path(cr)
@@ -43,9 +45,10 @@ final class CairoContext: CGContext {
     defer { cairo_restore(cr) }
     let fill = state.fill
     cairo_set_source_rgba(cr, fill.red, fill.green, fill.blue, fill.alpha)
-    guard state.alpha < 1 else { return draw(cr) }
+    let paint = TextPaint(mode: state.textMode, stroke: state.stroke)
+    guard state.alpha < 1 else { return draw(cr, paint) }
     cairo_push_group(cr)
-    draw(cr)
+    draw(cr, paint)
     cairo_pop_group_to_source(cr)
     cairo_paint_with_alpha(cr, state.alpha)
   }
@@ -63,6 +66,7 @@ final class CairoContext: CGContext {
 
   override func setFillColor(_ color: CGColor) { state.fill = color }
   override func setStrokeColor(_ color: CGColor) { state.stroke = color }
+  override func setTextDrawingMode(_ mode: CGTextDrawingMode) { state.textMode = mode }
   override func setLineWidth(_ width: CGFloat) { cairo_set_line_width(cr, max(width, 0)) }
   override func setLineCap(_ cap: CGLineCap) {
     cairo_set_line_cap(

@@ -177,6 +177,75 @@ final class FontTraitsAndAttributesTests: XCTestCase {
     XCTAssertGreaterThan(stemMiddle(both, 2).edge, 150, "outlined blue")
   }
 
+  /// An iOS layer that draws an "I" with a text drawing mode, as a line
+  /// (colored by its attributes) and as glyphs (in the fill color).
+  final class ModeLayer: CALayer {
+    var mode = CGTextDrawingMode.fill
+    var glyphs = false
+    override func draw(in ctx: CGContext) {
+      let font = CTFontCreateWithName("DejaVu Sans" as CFString, 80, nil)
+      ctx.translateBy(x: 0, y: bounds.height)
+      ctx.scaleBy(x: 1, y: -1)
+      ctx.textMatrix = .identity
+      ctx.setFillColor(CGColor(red: 1, green: 0, blue: 0, alpha: 1))
+      ctx.setStrokeColor(CGColor(red: 0, green: 0, blue: 1, alpha: 1))
+      ctx.setLineWidth(3)
+      ctx.setTextDrawingMode(mode)
+      if glyphs {
+        var units: [UniChar] = [0x49]
+        var glyph: [CGGlyph] = [0]
+        CTFontGetGlyphsForCharacters(font, &units, &glyph, 1)
+        CTFontDrawGlyphs(font, glyph, [CGPoint(x: 10, y: 30)], 1, ctx)
+      } else {
+        ctx.textPosition = CGPoint(x: 10, y: 30)
+        let attributes: [NSAttributedString.Key: Any] = [
+          NSAttributedString.Key(kCTFontAttributeName as String): font,
+          NSAttributedString.Key(kCTForegroundColorAttributeName as String): CGColor(
+            red: 0, green: 1, blue: 0, alpha: 1),
+        ]
+        CTLineDraw(
+          CTLineCreateWithAttributedString(NSAttributedString(string: "I", attributes: attributes)),
+          ctx)
+      }
+    }
+  }
+
+  func testTheTextDrawingModeFillsStrokesOrHidesTheGlyphs() throws {
+    func drawn(_ mode: CGTextDrawingMode, glyphs: Bool) throws -> [UInt8] {
+      let layer = ModeLayer()
+      layer.mode = mode
+      layer.glyphs = glyphs
+      layer.bounds = CGRect(x: 0, y: 0, width: 200, height: 100)
+      layer.setNeedsDisplay()
+      layer.displayIfNeeded()
+      return try XCTUnwrap(layer.contents as? CGImage).pixels
+    }
+    /// The alpha of `channel` in the stem's middle and at its left edge.
+    func stem(_ pixels: [UInt8], _ channel: Int) -> (inside: UInt8, edge: UInt8) {
+      let all = (0..<(pixels.count / 4)).map { pixels[$0 * 4 + 3] }
+      guard let box = inkBox(all, width: 200) else { return (0, 0) }
+      let m = mask(pixels, channel)
+      let row = (box.1 + box.3) / 2
+      let edge = (box.0...(box.0 + 2)).map { m[row * 200 + $0] }.max() ?? 0
+      return (m[row * 200 + (box.0 + box.2) / 2], edge)
+    }
+    for glyphs in [false, true] {
+      let fill = glyphs ? 0 : 1  // the fill color (red) for glyphs, the run's (green) for lines
+      let filled = try drawn(.fill, glyphs: glyphs)
+      XCTAssertGreaterThan(stem(filled, fill).inside, 200, "fill, glyphs \(glyphs)")
+      XCTAssertNil(inkBox(mask(filled, 2), width: 200), "no stroke, glyphs \(glyphs)")
+      let stroked = try drawn(.stroke, glyphs: glyphs)
+      XCTAssertLessThan(stem(stroked, 2).inside, 30, "stroke: hollow, glyphs \(glyphs)")
+      XCTAssertGreaterThan(stem(stroked, 2).edge, 150, "stroke: outlined, glyphs \(glyphs)")
+      XCTAssertNil(inkBox(mask(stroked, fill), width: 200), "stroke: unfilled, glyphs \(glyphs)")
+      let both = try drawn(.fillStroke, glyphs: glyphs)
+      XCTAssertGreaterThan(stem(both, fill).inside, 200, "fillStroke: filled, glyphs \(glyphs)")
+      XCTAssertGreaterThan(stem(both, 2).edge, 150, "fillStroke: outlined, glyphs \(glyphs)")
+      let hidden = try drawn(.invisible, glyphs: glyphs)
+      XCTAssertTrue(hidden.allSatisfy { $0 == 0 }, "invisible, glyphs \(glyphs)")
+    }
+  }
+
   func testARunDrawsItsGlyphsWhereTheLineDrawsThem() throws {
     let small = CTFontCreateWithName("DejaVu Sans" as CFString, 20, nil)
     let large = CTFontCreateWithName("DejaVu Sans" as CFString, 36, nil)
