@@ -13,14 +13,14 @@ public enum CTLineTruncationType: UInt32, Sendable {
 
 /// The line shortened to `width` points, an ellipsis ("…") where its text
 /// was left out (`truncationType`); the line itself when it fits; nil when
-/// the width is not positive or even the ellipsis is wider. Pango draws the
-/// ellipsis, in the font of the text it replaces: a token of other text is
-/// not used.
+/// the width is not positive (or not a number) or even the ellipsis is
+/// wider. Pango draws the ellipsis, in the font of the text it replaces: a
+/// token of other text is not used.
 public func CTLineCreateTruncatedLine(
   _ line: CTLine, _ width: Double, _ truncationType: CTLineTruncationType,
   _ truncationToken: CTLine?
 ) -> CTLine? {
-  guard width.isFinite, width > 0 else { return nil }
+  guard width > 0 else { return nil }  // NaN too
   if CTLineGetTypographicBounds(line, nil, nil, nil) <= width { return line }
   let range = CTLineGetStringRange(line)
   let mode: PangoEllipsizeMode =

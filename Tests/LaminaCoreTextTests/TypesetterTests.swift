@@ -112,3 +112,46 @@ final class TypesetterTests: XCTestCase {
     XCTAssertNil(CTLineCreateTruncatedLine(line, 2, .end, nil), "not even the ellipsis fits")
   }
 }
+
+/// Odd arguments answer sensibly, without trapping.
+final class TypesetterEdgeTests: XCTestCase {
+  let font = CTFontCreateWithName("DejaVu Sans" as CFString, 20, nil)
+
+  func attributed(_ text: String) -> NSAttributedString {
+    NSAttributedString(
+      string: text, attributes: [NSAttributedString.Key(kCTFontAttributeName as String): font])
+  }
+
+  func testEmptyStringsNegativeIndexesAndOddWidths() {
+    let empty = CTTypesetterCreateWithAttributedString(attributed(""))
+    XCTAssertEqual(CTTypesetterSuggestLineBreak(empty, 0, 100), 0)
+    XCTAssertEqual(CTLineGetGlyphCount(CTTypesetterCreateLine(empty, CFRangeMake(0, 0))), 0)
+    let typesetter = CTTypesetterCreateWithAttributedString(attributed("ab cd"))
+    XCTAssertEqual(CTTypesetterSuggestLineBreak(typesetter, -3, 100), 0)
+    XCTAssertEqual(CTTypesetterSuggestLineBreak(typesetter, 0, .nan), 5, "no width: no break")
+    XCTAssertEqual(CTTypesetterSuggestLineBreak(typesetter, 0, .infinity), 5)
+    XCTAssertEqual(CTTypesetterSuggestLineBreak(typesetter, 0, -10), 1)
+    let line = CTTypesetterCreateLine(typesetter, CFRangeMake(-4, 100))
+    XCTAssertEqual(CTLineGetStringRange(line), CFRangeMake(0, 5), "clamped to the string")
+    XCTAssertNil(CTLineCreateTruncatedLine(line, .nan, .end, nil))
+    XCTAssertTrue(CTLineCreateTruncatedLine(line, .infinity, .end, nil) === line, "it fits")
+  }
+
+  /// A pair of UTF-16 units (an emoji) is never split, and ranges count UTF-16.
+  func testSurrogatePairsAreNotSplit() throws {
+    let text = "a😀b😀c😀d"
+    let typesetter = CTTypesetterCreateWithAttributedString(attributed(text))
+    var start = 0
+    var ends: [Int] = []
+    while start < text.utf16.count {
+      let count = CTTypesetterSuggestClusterBreak(typesetter, start, 1)
+      XCTAssertGreaterThan(count, 0)
+      start += count
+      ends.append(start)
+    }
+    XCTAssertEqual(ends, [1, 3, 4, 6, 7, 9, 10], "one character (one or two units) a line")
+    let line = CTLineCreateWithAttributedString(attributed(text))
+    let truncated = try XCTUnwrap(CTLineCreateTruncatedLine(line, 40, .middle, nil))
+    XCTAssertEqual(CTLineGetStringRange(truncated), CFRangeMake(0, text.utf16.count))
+  }
+}
