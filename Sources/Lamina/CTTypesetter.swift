@@ -12,6 +12,19 @@ public final class CTTypesetter: @unchecked Sendable {
   let string: NSAttributedString
   init(string: NSAttributedString) { self.string = NSAttributedString(attributedString: string) }
 
+  /// The line starts (UTF-16) of the paragraph laid out last, at one width:
+  /// a program asks for a paragraph's breaks one line after another, and
+  /// the lines from any of its line starts are the lines laid out already
+  /// (breaking is greedy), so the paragraph is laid out once.
+  private struct Breaks {
+    var end: Int
+    var width: Double?
+    var characters: Bool
+    var starts: [Int]
+  }
+  private var last: Breaks?
+  private let lock = NSLock()
+
   /// The UTF-16 length of the line that starts at `start` and fits in
   /// `width` points: through the last word (or, `characters`, the last
   /// character) that fits, a line separator ending it; at least one
@@ -33,15 +46,22 @@ public final class CTTypesetter: @unchecked Sendable {
     }
     // Pango fits at least one character on a line, whatever the width.
     let fitted = width.isFinite ? max(width, 1.0 / PangoText.unit) : nil
+    lock.lock()
+    defer { lock.unlock() }
+    if let last, last.end == end, last.width == fitted, last.characters == characters,
+      let line = last.starts.firstIndex(of: start)
+    {
+      return (line + 1 < last.starts.count ? last.starts[line + 1] : end) - start
+    }
     guard
       let text = TextLayout(
         string, range: NSRange(location: start, length: end - start),
         width: fitted.map { CGFloat($0) },
         options: TextLayout.Options(truncates: false, breaksCharacters: characters))
     else { return end - start }
-    let boxes = text.lineBoxes()
-    guard boxes.count > 1 else { return end - start }
-    return text.utf16Offset(ofByte: boxes[1].startByte) - start
+    let starts = text.lineBoxes().map { text.utf16Offset(ofByte: $0.startByte) }
+    last = Breaks(end: end, width: fitted, characters: characters, starts: starts)
+    return (starts.count > 1 ? starts[1] : end) - start
   }
 }
 

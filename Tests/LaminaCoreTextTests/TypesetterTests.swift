@@ -122,6 +122,42 @@ final class TypesetterEdgeTests: XCTestCase {
       string: text, attributes: [NSAttributedString.Key(kCTFontAttributeName as String): font])
   }
 
+  /// A paragraph's breaks asked one line after another (laid out once and
+  /// reused) are those of a fresh typesetter for each line.
+  func testBreaksReusedAlongAParagraphAreTheFreshOnes() {
+    let text = attributed(
+      String(repeating: "lorem ipsum dolor sit amet ", count: 12) + "\nend of it all")
+    func breaks(fresh: Bool, characters: Bool) -> [Int] {
+      let shared = CTTypesetterCreateWithAttributedString(text)
+      var start = 0
+      var ends: [Int] = []
+      while start < text.length {
+        let typesetter = fresh ? CTTypesetterCreateWithAttributedString(text) : shared
+        start +=
+          characters
+          ? CTTypesetterSuggestClusterBreak(typesetter, start, 90)
+          : CTTypesetterSuggestLineBreak(typesetter, start, 90)
+        ends.append(start)
+      }
+      return ends
+    }
+    for characters in [false, true] {
+      let reused = breaks(fresh: false, characters: characters)
+      XCTAssertGreaterThan(reused.count, 20)
+      XCTAssertEqual(reused, breaks(fresh: true, characters: characters))
+    }
+    // Another width, or a start inside a line, is laid out anew.
+    let typesetter = CTTypesetterCreateWithAttributedString(text)
+    let first = CTTypesetterSuggestLineBreak(typesetter, 0, 90)
+    XCTAssertEqual(
+      CTTypesetterSuggestLineBreak(typesetter, 0, 200),
+      CTTypesetterSuggestLineBreak(CTTypesetterCreateWithAttributedString(text), 0, 200))
+    XCTAssertEqual(
+      CTTypesetterSuggestLineBreak(typesetter, 2, 90),
+      CTTypesetterSuggestLineBreak(CTTypesetterCreateWithAttributedString(text), 2, 90))
+    XCTAssertGreaterThan(first, 0)
+  }
+
   func testEmptyStringsNegativeIndexesAndOddWidths() {
     let empty = CTTypesetterCreateWithAttributedString(attributed(""))
     XCTAssertEqual(CTTypesetterSuggestLineBreak(empty, 0, 100), 0)
