@@ -52,7 +52,10 @@ extension CALayer {
       }
       style = s[LayerKey.style.rawValue] as? [AnyHashable: Any]
     }
-    return type(of: self).defaultAction(forKey: event)
+    // "If any of the above steps returns an instance of NSNull, it is
+    // converted to nil" (Apple), the class's default action included.
+    let found = type(of: self).defaultAction(forKey: event)
+    return found is NSNull ? nil : found
   }
 
   static func defaultActionImpl(forKey event: String) -> CAAction? {

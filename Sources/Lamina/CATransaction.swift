@@ -17,7 +17,8 @@ import Foundation
 /// implicit transaction, and so do the setters of `CATransaction`. Core
 /// Animation commits it at the end of the run loop turn; Lamina has no run
 /// loop: it commits at `CATransaction.flush()`, which a display loop calls
-/// once per frame. A `begin()`/`commit()` pair made while a transaction is
+/// once per frame (made while an explicit transaction is open, the flush
+/// waits for it to commit). A `begin()`/`commit()` pair made while a transaction is
 /// open is nested in it: its `commit()` ends its settings (duration,
 /// disabled actions) but commits nothing. Only the outermost transaction,
 /// explicit or implicit, commits.
@@ -33,8 +34,9 @@ import Foundation
 /// and, for the animations added since transactions began tracking them,
 /// calls their delegates' `animationDidStart` / `animationDidStop(_:finished:)`,
 /// removes finished ones with `isRemovedOnCompletion`, and runs completion
-/// blocks, once, when all the animations added in their transaction are
-/// done. A nested transaction's block waits for the outermost commit (its
+/// blocks, once, when all the animations added in their transaction after
+/// the block was set are done (a replaced block too, for the animations
+/// added while it was set). A nested transaction's block waits for the outermost commit (its
 /// animations start then); a block whose transaction added no animation
 /// runs at that commit.
 ///
@@ -46,11 +48,14 @@ open class CATransaction {
     var timingFunction: CAMediaTimingFunction?
     var disableActions: Bool?
     var completion: (() -> Void)?
+    /// Where the animations `completion` waits for start in `animations`:
+    /// those added after it was set ("subsequently added").
+    var completionStart = 0
     var values: [String: Any] = [:]
     /// Animations added while this transaction was open.
     var animations: [Tracked] = []
-    /// Completion blocks of transactions nested in this one, waiting for
-    /// the outermost commit.
+    /// Completion blocks of transactions nested in this one, and blocks
+    /// this one replaced, waiting for the outermost commit.
     var nestedCompletions: [Pending] = []
     let isImplicit: Bool
     init(implicit: Bool) { isImplicit = implicit }
@@ -83,6 +88,9 @@ open class CATransaction {
   /// While above 0, changes open no implicit transaction: presentation
   /// copies being made (see `CALayer.valueCopy()`).
   nonisolated(unsafe) static var copying = 0
+  /// A `flush()` made while an explicit transaction was open, done when
+  /// the last explicit one commits.
+  nonisolated(unsafe) static var flushWaiting = false
 
   private static let transactionLock = NSRecursiveLock()
 
@@ -107,11 +115,24 @@ open class CATransaction {
     guard let i = stack.lastIndex(where: { !$0.isImplicit }) else { return }
     let frame = stack.remove(at: i)
     end(frame)
+    if flushWaiting && !stack.contains(where: { !$0.isImplicit }) {
+      flushWaiting = false
+      flush()
+    }
   }
 
-  /// Commits every open transaction, the implicit one included, then
-  /// processes animations that started or finished by `CACurrentMediaTime()`.
+  /// Commits the implicit transaction, then processes animations that
+  /// started or finished by `CACurrentMediaTime()`. As in Core Animation
+  /// ("Delays the commit until any nested explicit transactions have
+  /// completed"), while an explicit transaction is open it commits
+  /// nothing: the implicit transaction commits when the last explicit one
+  /// does.
   public class func flush() {
+    if stack.contains(where: { !$0.isImplicit }) {
+      flushWaiting = true
+      poll()
+      return
+    }
     while let frame = stack.popLast() { end(frame) }
     generation += 1
     poll()
@@ -122,7 +143,8 @@ open class CATransaction {
   private class func end(_ frame: Level) {
     var completions = frame.nestedCompletions
     if let block = frame.completion {
-      completions.append(Pending(animations: frame.animations, block: block))
+      completions.append(
+        Pending(animations: Array(frame.animations[frame.completionStart...]), block: block))
     }
     if let outer = stack.last {
       outer.animations += frame.animations
@@ -250,10 +272,18 @@ open class CATransaction {
   }
 
   /// Sets the block run once when every animation added in the current
-  /// transaction (from here on) has finished or been removed.
+  /// transaction from here on has finished or been removed (at the commit
+  /// when none is). A block this one replaces still runs, once the
+  /// animations added while it was set are done, as Apple documents it.
   public class func setCompletionBlock(_ block: (() -> Void)?) {
     noteChange()
-    stack.last?.completion = block
+    guard let level = stack.last else { return }
+    if let old = level.completion {
+      level.nestedCompletions.append(
+        Pending(animations: Array(level.animations[level.completionStart...]), block: old))
+    }
+    level.completion = block
+    level.completionStart = level.animations.count
   }
 
   /// A transaction property: `animationDuration`, `animationTimingFunction`,
