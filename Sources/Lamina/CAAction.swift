@@ -155,6 +155,16 @@ extension CALayer {
     }
   }
 
+  /// Records a model layer marked for layout or display for the next
+  /// outermost commit's phases (presentation layers and copies being made
+  /// are not recorded).
+  @inline(__always)
+  func noteInvalidated() {
+    if modelLayer == nil && createdGeneration != .max && CATransaction.copying == 0 {
+      CATransaction.noteInvalidated(self)
+    }
+  }
+
   /// The keys whose changes Core Animation animates implicitly: the
   /// events of the properties described with an implicit action
   /// (LayerProperty.swift).

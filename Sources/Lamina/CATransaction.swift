@@ -21,7 +21,8 @@ import Foundation
 /// waits for it to commit). A `begin()`/`commit()` pair made while a transaction is
 /// open is nested in it: its `commit()` ends its settings (duration,
 /// disabled actions) but commits nothing. Only the outermost transaction,
-/// explicit or implicit, commits.
+/// explicit or implicit, commits, and its commit lays out and displays
+/// the layers marked for it first (see `commitPhases()`).
 ///
 /// **Which layers animate.** A layer is *committed* once an outermost
 /// transaction has committed since the layer was made. A change to a layer
@@ -91,6 +92,15 @@ open class CATransaction {
   /// A `flush()` made while an explicit transaction was open, done when
   /// the last explicit one commits.
   nonisolated(unsafe) static var flushWaiting = false
+  /// Layers marked for layout or display since the last outermost commit,
+  /// whose trees that commit lays out and displays.
+  nonisolated(unsafe) static var invalidated: [WeakLayer] = []
+  /// While the commit's layout and display phases run.
+  nonisolated(unsafe) static var inCommitPhases = false
+
+  struct WeakLayer {
+    weak var layer: CALayer?
+  }
 
   private static let transactionLock = NSRecursiveLock()
 
@@ -113,7 +123,11 @@ open class CATransaction {
   /// nothing: its animations and completion block join the enclosing one.
   public class func commit() {
     guard let i = stack.lastIndex(where: { !$0.isImplicit }) else { return }
-    let frame = stack.remove(at: i)
+    // The outermost transaction: Core Animation's commit lays out and
+    // displays before the layers are committed (see `commitPhases()`).
+    if i == 0 { commitPhases() }
+    guard let j = stack.lastIndex(where: { !$0.isImplicit }) else { return }
+    let frame = stack.remove(at: j)
     end(frame)
     if flushWaiting && !stack.contains(where: { !$0.isImplicit }) {
       flushWaiting = false
@@ -133,6 +147,7 @@ open class CATransaction {
       poll()
       return
     }
+    if !stack.isEmpty { commitPhases() }
     while let frame = stack.popLast() { end(frame) }
     generation += 1
     poll()
@@ -157,6 +172,48 @@ open class CATransaction {
       if p.animations.allSatisfy(\.done) { ready.append(p.block) } else { pending.append(p) }
     }
     for block in ready { block() }
+  }
+
+  /// The layout and display phases of an outermost commit, run while its
+  /// transaction is still open (what they change belongs to it): the
+  /// trees of the layers marked with `setNeedsLayout()` or
+  /// `setNeedsDisplay()` since the last commit are laid out
+  /// (`layoutIfNeeded()`, top-down) and displayed (`displayIfNeeded()`),
+  /// as Core Animation's commit does before it commits the layers, so
+  /// that what `layoutSublayers()` and `display()` set for a layer made in
+  /// this transaction is its first value, not animated. Display waits for
+  /// a drawing backend (`CGContext.bitmapContextMaker`): without one, the
+  /// renderer's commit displays (see `commitFrame(root:)`).
+  static func commitPhases() {
+    guard !inCommitPhases, !invalidated.isEmpty else { return }
+    inCommitPhases = true
+    defer { inCommitPhases = false }
+    var passes = 0
+    while !invalidated.isEmpty && passes < 4 {
+      passes += 1
+      let marked = invalidated
+      invalidated = []
+      var roots: [CALayer] = []
+      var seen = Set<ObjectIdentifier>()
+      for entry in marked {
+        guard var root = entry.layer else { continue }
+        while let parent = root.parentLayer { root = parent }
+        if seen.insert(ObjectIdentifier(root)).inserted { roots.append(root) }
+      }
+      for root in roots {
+        if CGContext.bitmapContextMaker != nil {
+          root.layoutAndDisplayIfNeeded()
+        } else {
+          root.layoutIfNeeded()
+        }
+      }
+    }
+  }
+
+  /// Records that `layer` was marked for layout or display, for the next
+  /// outermost commit's phases.
+  static func noteInvalidated(_ layer: CALayer) {
+    invalidated.append(WeakLayer(layer: layer))
   }
 
   /// Core Animation's commit as a frame runs it, for the tree of `root`:

@@ -230,6 +230,50 @@ final class TransactionEdgeTests: XCTestCase {
     XCTAssertFalse(CATransaction.disableActions())
   }
 
+  // MARK: The commit's layout phase
+
+  /// Places its sublayer at its right edge in `layoutSublayers()`.
+  final class Row: CALayer {
+    let item = CALayer()
+    override func layoutSublayers() {
+      item.frame = CGRect(x: bounds.width - 8, y: 0, width: 8, height: 8)
+    }
+  }
+
+  func testAnOutermostCommitLaysOutBeforeItCommitsTheLayers() {
+    // Core Animation's commit lays out, displays, then commits: the values
+    // layout gives a layer made in the transaction are its first, and do
+    // not animate even though the commit makes the layer committed.
+    let root = committedLayer()
+    let row = Row()
+    CATransaction.begin()
+    row.bounds = CGRect(x: 0, y: 0, width: 40, height: 8)
+    row.addSublayer(row.item)
+    root.addSublayer(row)
+    CATransaction.commit()
+    XCTAssertFalse(row.needsLayout())
+    XCTAssertEqual(row.item.frame, CGRect(x: 32, y: 0, width: 8, height: 8))
+    XCTAssertNil(row.item.animationKeys(), "laid out before it was committed")
+    // Later layout changes of the committed layers animate.
+    row.bounds = CGRect(x: 0, y: 0, width: 60, height: 8)
+    CATransaction.flush()
+    XCTAssertEqual(row.item.frame, CGRect(x: 52, y: 0, width: 8, height: 8))
+    XCTAssertEqual(row.item.animationKeys()?.contains("position"), true)
+  }
+
+  func testTheRunLoopCommitLaysOutTheImplicitTransaction() {
+    let root = committedLayer()
+    let row = Row()
+    row.bounds = CGRect(x: 0, y: 0, width: 20, height: 8)
+    row.addSublayer(row.item)
+    root.addSublayer(row)
+    XCTAssertTrue(row.needsLayout())
+    CATransaction.flush()
+    XCTAssertFalse(row.needsLayout())
+    XCTAssertEqual(row.item.frame, CGRect(x: 12, y: 0, width: 8, height: 8))
+    XCTAssertNil(row.item.animationKeys())
+  }
+
   // MARK: Actions
 
   final class ActionDelegate: NSObject, CALayerDelegate {
