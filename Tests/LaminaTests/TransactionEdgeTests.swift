@@ -324,6 +324,21 @@ final class TransactionEdgeTests: XCTestCase {
     XCTAssertEqual(delegate.asked.filter { $0 == "opacity" }.count, 2)
   }
 
+  func testDoubleSidedHasNoImplicitAnimationButAnimatesExplicitly() {
+    // Core Animation Programming Guide, Table B-1: "doubleSided: There is
+    // no default implied animation"; the property is "Animatable".
+    let layer = committedLayer()
+    layer.isDoubleSided = false
+    layer.isHidden = true
+    XCTAssertEqual(layer.animationKeys(), ["hidden"])
+    let flip = CABasicAnimation(keyPath: "doubleSided")
+    flip.fromValue = true
+    flip.toValue = true
+    flip.duration = 10
+    layer.add(flip, forKey: "flip")
+    XCTAssertEqual(layer.presentation()?.isDoubleSided, true)
+  }
+
   func testNSNullInActionsDisablesOneKey() {
     let layer = committedLayer()
     layer.actions = ["opacity": NSNull()]
