@@ -18,11 +18,11 @@ import Foundation
 /// Animation commits it at the end of the run loop turn; Lamina has no run
 /// loop: it commits at `CATransaction.flush()`, which a display loop calls
 /// once per frame (made while an explicit transaction is open, the flush
-/// waits for it to commit). A `begin()`/`commit()` pair made while a transaction is
-/// open is nested in it: its `commit()` ends its settings (duration,
-/// disabled actions) but commits nothing. Only the outermost transaction,
-/// explicit or implicit, commits, and its commit lays out and displays
-/// the layers marked for it first (see `commitPhases()`).
+/// waits for it to commit). A `begin()`/`commit()` pair made while a
+/// transaction is open is nested in it: its `commit()` ends its settings
+/// (duration, disabled actions) but commits nothing. Only the outermost
+/// transaction, explicit or implicit, commits, and its commit lays out and
+/// displays the layers marked for it first (see `commitPhases()`).
 ///
 /// **Which layers animate.** A layer is *committed* once an outermost
 /// transaction has committed since the layer was made. A change to a layer
@@ -37,9 +37,9 @@ import Foundation
 /// removes finished ones with `isRemovedOnCompletion`, and runs completion
 /// blocks, once, when all the animations added in their transaction after
 /// the block was set are done (a replaced block too, for the animations
-/// added while it was set). A nested transaction's block waits for the outermost commit (its
-/// animations start then); a block whose transaction added no animation
-/// runs at that commit.
+/// added while it was set). A nested transaction's block waits for the
+/// outermost commit (its animations start then); a block whose transaction
+/// added no animation runs at that commit.
 ///
 /// Transactions are process-wide; use layers from one thread at a time.
 open class CATransaction {

@@ -85,8 +85,10 @@ final class KeyframeKeyTimeEdgeTests: XCTestCase {
       assertPoint(presented(move, at: 0.5).position, 100, 100, "\(mode.rawValue)")
       assertPoint(presented(move, at: 0.2).position, 100, 0, "\(mode.rawValue)")
       let shift = CAKeyframeAnimation(keyPath: "transform.translation")
-      shift.values = [CGSize(width: 0, height: 0), CGSize(width: 100, height: 0), CGSize(width: 100, height: 100)]
-        .map { NSValue(cgSize: $0) }
+      shift.values = [
+        CGSize(width: 0, height: 0), CGSize(width: 100, height: 0), CGSize(width: 100, height: 100),
+      ]
+      .map { NSValue(cgSize: $0) }
       shift.keyTimes = [0, 0.2, 0.4]
       shift.calculationMode = mode
       shift.duration = 1

@@ -125,7 +125,8 @@ final class TransactionEdgeTests: XCTestCase {
     XCTAssertEqual(events, ["inner"])
     Self.now = 902.1
     CATransaction.flush()
-    XCTAssertEqual(events, ["inner", "outer"], "the outer block waits for the inner animations too")
+    XCTAssertEqual(
+      events, ["inner", "outer"], "the outer block waits for the inner animations too")
   }
 
   func testACompletionBlockRunsWhenItsAnimationIsRemoved() {
