@@ -52,7 +52,10 @@ extension CALayer {
       }
       style = s[LayerKey.style.rawValue] as? [AnyHashable: Any]
     }
-    return type(of: self).defaultAction(forKey: event)
+    // "If any of the above steps returns an instance of NSNull, it is
+    // converted to nil" (Apple), the class's default action included.
+    let found = type(of: self).defaultAction(forKey: event)
+    return found is NSNull ? nil : found
   }
 
   static func defaultActionImpl(forKey event: String) -> CAAction? {
@@ -149,6 +152,16 @@ extension CALayer {
       && CATransaction.copying == 0
     {
       CATransaction.noteChange()
+    }
+  }
+
+  /// Records a model layer marked for layout or display for the next
+  /// outermost commit's phases (presentation layers and copies being made
+  /// are not recorded).
+  @inline(__always)
+  func noteInvalidated() {
+    if modelLayer == nil && createdGeneration != .max && CATransaction.copying == 0 {
+      CATransaction.noteInvalidated(self)
     }
   }
 

@@ -47,7 +47,9 @@ extension CALayer {
         .sublayerTransform, .transform, \CALayer.sublayerTransform, range: .transform,
         action: true, C.transform),
       P.make(.isGeometryFlipped, .bool, \CALayer.isGeometryFlipped, C.bool),
-      P.make(.isDoubleSided, .bool, \CALayer.isDoubleSided, action: true, C.bool),
+      // Animatable, but with "no default implied animation" (Core
+      // Animation Programming Guide, Table B-1): no implicit action.
+      P.make(.isDoubleSided, .bool, \CALayer.isDoubleSided, C.bool),
       P.make(.isHidden, .bool, \CALayer.isHidden, action: true, C.bool),
       P.make(
         .opacity, .number, \CALayer.opacity, action: true,

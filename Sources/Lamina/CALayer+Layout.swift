@@ -3,13 +3,15 @@ import Foundation
 // Layout as in Core Animation: a layer marked with `setNeedsLayout()` (and
 // any layer whose bounds change size, or whose sublayers change) has its
 // `layoutSublayers()` called by the next `layoutIfNeeded()`, top-down, which
-// the renderer and the `lamina` command run before each frame is built.
+// every outermost transaction commit runs (CATransaction.commitPhases()),
+// and the renderer and the `lamina` command before each frame is built.
 // Every marked layer also marks its ancestors as having a subtree that needs
 // layout, so an unchanged tree costs one flag test per frame.
 
 extension CALayer {
   /// Marks the layer as needing layout at the next `layoutIfNeeded()`.
   func setNeedsLayoutImpl() {
+    if !needsLayoutFlag { noteInvalidated() }
     needsLayoutFlag = true
     openTransaction()
     markAncestorsForLayout()

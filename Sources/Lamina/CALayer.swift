@@ -301,6 +301,7 @@ open class CALayer: NSObject {
     didSet {
       if displayPending {
         noteChange()
+        if !oldValue { noteInvalidated() }
         openTransaction()
         if modelLayer == nil { markAncestorsForDisplay() }
       }

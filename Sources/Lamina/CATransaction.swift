@@ -17,10 +17,12 @@ import Foundation
 /// implicit transaction, and so do the setters of `CATransaction`. Core
 /// Animation commits it at the end of the run loop turn; Lamina has no run
 /// loop: it commits at `CATransaction.flush()`, which a display loop calls
-/// once per frame. A `begin()`/`commit()` pair made while a transaction is
-/// open is nested in it: its `commit()` ends its settings (duration,
-/// disabled actions) but commits nothing. Only the outermost transaction,
-/// explicit or implicit, commits.
+/// once per frame (made while an explicit transaction is open, the flush
+/// waits for it to commit). A `begin()`/`commit()` pair made while a
+/// transaction is open is nested in it: its `commit()` ends its settings
+/// (duration, disabled actions) but commits nothing. Only the outermost
+/// transaction, explicit or implicit, commits, and its commit lays out and
+/// displays the layers marked for it first (see `commitPhases()`).
 ///
 /// **Which layers animate.** A layer is *committed* once an outermost
 /// transaction has committed since the layer was made. A change to a layer
@@ -33,10 +35,11 @@ import Foundation
 /// and, for the animations added since transactions began tracking them,
 /// calls their delegates' `animationDidStart` / `animationDidStop(_:finished:)`,
 /// removes finished ones with `isRemovedOnCompletion`, and runs completion
-/// blocks, once, when all the animations added in their transaction are
-/// done. A nested transaction's block waits for the outermost commit (its
-/// animations start then); a block whose transaction added no animation
-/// runs at that commit.
+/// blocks, once, when all the animations added in their transaction after
+/// the block was set are done (a replaced block too, for the animations
+/// added while it was set). A nested transaction's block waits for the
+/// outermost commit (its animations start then); a block whose transaction
+/// added no animation runs at that commit.
 ///
 /// Transactions are process-wide; use layers from one thread at a time.
 open class CATransaction {
@@ -46,11 +49,14 @@ open class CATransaction {
     var timingFunction: CAMediaTimingFunction?
     var disableActions: Bool?
     var completion: (() -> Void)?
+    /// Where the animations `completion` waits for start in `animations`:
+    /// those added after it was set ("subsequently added").
+    var completionStart = 0
     var values: [String: Any] = [:]
     /// Animations added while this transaction was open.
     var animations: [Tracked] = []
-    /// Completion blocks of transactions nested in this one, waiting for
-    /// the outermost commit.
+    /// Completion blocks of transactions nested in this one, and blocks
+    /// this one replaced, waiting for the outermost commit.
     var nestedCompletions: [Pending] = []
     let isImplicit: Bool
     init(implicit: Bool) { isImplicit = implicit }
@@ -83,6 +89,18 @@ open class CATransaction {
   /// While above 0, changes open no implicit transaction: presentation
   /// copies being made (see `CALayer.valueCopy()`).
   nonisolated(unsafe) static var copying = 0
+  /// A `flush()` made while an explicit transaction was open, done when
+  /// the last explicit one commits.
+  nonisolated(unsafe) static var flushWaiting = false
+  /// Layers marked for layout or display since the last outermost commit,
+  /// whose trees that commit lays out and displays.
+  nonisolated(unsafe) static var invalidated: [WeakLayer] = []
+  /// While the commit's layout and display phases run.
+  nonisolated(unsafe) static var inCommitPhases = false
+
+  struct WeakLayer {
+    weak var layer: CALayer?
+  }
 
   private static let transactionLock = NSRecursiveLock()
 
@@ -105,13 +123,31 @@ open class CATransaction {
   /// nothing: its animations and completion block join the enclosing one.
   public class func commit() {
     guard let i = stack.lastIndex(where: { !$0.isImplicit }) else { return }
-    let frame = stack.remove(at: i)
+    // The outermost transaction: Core Animation's commit lays out and
+    // displays before the layers are committed (see `commitPhases()`).
+    if i == 0 { commitPhases() }
+    guard let j = stack.lastIndex(where: { !$0.isImplicit }) else { return }
+    let frame = stack.remove(at: j)
     end(frame)
+    if flushWaiting && !stack.contains(where: { !$0.isImplicit }) {
+      flushWaiting = false
+      flush()
+    }
   }
 
-  /// Commits every open transaction, the implicit one included, then
-  /// processes animations that started or finished by `CACurrentMediaTime()`.
+  /// Commits the implicit transaction, then processes animations that
+  /// started or finished by `CACurrentMediaTime()`. As in Core Animation
+  /// ("Delays the commit until any nested explicit transactions have
+  /// completed"), while an explicit transaction is open it commits
+  /// nothing: the implicit transaction commits when the last explicit one
+  /// does.
   public class func flush() {
+    if stack.contains(where: { !$0.isImplicit }) {
+      flushWaiting = true
+      poll()
+      return
+    }
+    if !stack.isEmpty { commitPhases() }
     while let frame = stack.popLast() { end(frame) }
     generation += 1
     poll()
@@ -122,7 +158,8 @@ open class CATransaction {
   private class func end(_ frame: Level) {
     var completions = frame.nestedCompletions
     if let block = frame.completion {
-      completions.append(Pending(animations: frame.animations, block: block))
+      completions.append(
+        Pending(animations: Array(frame.animations[frame.completionStart...]), block: block))
     }
     if let outer = stack.last {
       outer.animations += frame.animations
@@ -135,6 +172,48 @@ open class CATransaction {
       if p.animations.allSatisfy(\.done) { ready.append(p.block) } else { pending.append(p) }
     }
     for block in ready { block() }
+  }
+
+  /// The layout and display phases of an outermost commit, run while its
+  /// transaction is still open (what they change belongs to it): the
+  /// trees of the layers marked with `setNeedsLayout()` or
+  /// `setNeedsDisplay()` since the last commit are laid out
+  /// (`layoutIfNeeded()`, top-down) and displayed (`displayIfNeeded()`),
+  /// as Core Animation's commit does before it commits the layers, so
+  /// that what `layoutSublayers()` and `display()` set for a layer made in
+  /// this transaction is its first value, not animated. Display waits for
+  /// a drawing backend (`CGContext.bitmapContextMaker`): without one, the
+  /// renderer's commit displays (see `commitFrame(root:)`).
+  static func commitPhases() {
+    guard !inCommitPhases, !invalidated.isEmpty else { return }
+    inCommitPhases = true
+    defer { inCommitPhases = false }
+    var passes = 0
+    while !invalidated.isEmpty && passes < 4 {
+      passes += 1
+      let marked = invalidated
+      invalidated = []
+      var roots: [CALayer] = []
+      var seen = Set<ObjectIdentifier>()
+      for entry in marked {
+        guard var root = entry.layer else { continue }
+        while let parent = root.parentLayer { root = parent }
+        if seen.insert(ObjectIdentifier(root)).inserted { roots.append(root) }
+      }
+      for root in roots {
+        if CGContext.bitmapContextMaker != nil {
+          root.layoutAndDisplayIfNeeded()
+        } else {
+          root.layoutIfNeeded()
+        }
+      }
+    }
+  }
+
+  /// Records that `layer` was marked for layout or display, for the next
+  /// outermost commit's phases.
+  static func noteInvalidated(_ layer: CALayer) {
+    invalidated.append(WeakLayer(layer: layer))
   }
 
   /// Core Animation's commit as a frame runs it, for the tree of `root`:
@@ -250,10 +329,18 @@ open class CATransaction {
   }
 
   /// Sets the block run once when every animation added in the current
-  /// transaction (from here on) has finished or been removed.
+  /// transaction from here on has finished or been removed (at the commit
+  /// when none is). A block this one replaces still runs, once the
+  /// animations added while it was set are done, as Apple documents it.
   public class func setCompletionBlock(_ block: (() -> Void)?) {
     noteChange()
-    stack.last?.completion = block
+    guard let level = stack.last else { return }
+    if let old = level.completion {
+      level.nestedCompletions.append(
+        Pending(animations: Array(level.animations[level.completionStart...]), block: old))
+    }
+    level.completion = block
+    level.completionStart = level.animations.count
   }
 
   /// A transaction property: `animationDuration`, `animationTimingFunction`,

@@ -142,7 +142,7 @@ final class LayerPropertyTests: XCTestCase {
   func testImplicitActionEvents() {
     let expected: Set<String> = [
       "bounds", "position", "zPosition", "anchorPoint", "anchorPointZ", "transform",
-      "sublayerTransform", "doubleSided", "hidden", "opacity", "backgroundColor", "cornerRadius",
+      "sublayerTransform", "hidden", "opacity", "backgroundColor", "cornerRadius",
       "borderWidth", "borderColor", "masksToBounds", "contents", "contentsRect", "contentsCenter",
       "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "shadowPath", "filters",
       "backgroundFilters", "compositingFilter",
@@ -159,6 +159,8 @@ final class LayerPropertyTests: XCTestCase {
     XCTAssertNotNil(CALayer.defaultAction(forKey: "hidden"))
     XCTAssertNil(CALayer.defaultAction(forKey: "isHidden"))
     XCTAssertNil(CALayer.defaultAction(forKey: "maskedCorners"))
+    // "doubleSided: There is no default implied animation" (Table B-1).
+    XCTAssertNil(CALayer.defaultAction(forKey: "doubleSided"))
   }
 
   /// The evaluator's fast paths come from the descriptions (plus the

@@ -1,0 +1,84 @@
+import Foundation
+import Lamina
+import LaminaBatch
+import LaminaRender
+import LaminaScene
+import XCTest
+
+/// The commit's phases (layout, display, then the frame) in the paths of
+/// the `render` command and `batch` (`SceneFrames`): what layer code sets
+/// in `layoutSublayers()` and `display()` is in the frame it was made for
+/// (issue 30, item 2).
+final class CommitPathTests: XCTestCase {
+  /// Places its sublayer at its right edge in `layoutSublayers()`.
+  final class Row: CALayer {
+    let item = CALayer()
+    override func layoutSublayers() {
+      item.frame = CGRect(x: bounds.width - 8, y: 0, width: 8, height: 8)
+    }
+  }
+
+  /// Adds a red background animation in `display()`.
+  final class Flash: CALayer {
+    override func display() {
+      let flash = CABasicAnimation(keyPath: "backgroundColor")
+      flash.fromValue = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+      flash.toValue = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+      flash.duration = 100
+      flash.isRemovedOnCompletion = false
+      add(flash, forKey: "flash")
+    }
+  }
+
+  func scene() throws -> Scene {
+    let json = #"{"lamina": 1, "canvas": {"width": 32, "height": 16}, "root": {}}"#
+    return try SceneLoader.load(data: Data(json.utf8), baseURL: nil, fileName: "commit.json")
+  }
+
+  /// A row laid out in the commit and a layer whose `display()` animates,
+  /// added to the scene's root as layer code would add them.
+  func addLayers(to root: CALayer) -> (Row, Flash) {
+    let row = Row()
+    row.frame = CGRect(x: 0, y: 0, width: 32, height: 8)
+    row.item.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
+    row.addSublayer(row.item)
+    row.setNeedsLayout()
+    let flash = Flash()
+    flash.frame = CGRect(x: 0, y: 8, width: 8, height: 8)
+    flash.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
+    flash.setNeedsDisplay()
+    root.addSublayer(row)
+    root.addSublayer(flash)
+    return (row, flash)
+  }
+
+  func rgba(_ image: RenderedImage, _ x: Int, _ y: Int) -> [UInt8] {
+    let p = image.pixel(x, y)
+    return [p.r, p.g, p.b, p.a]
+  }
+
+  func testTheRenderCommandPathLaysOutAndDisplaysBeforeTheFrame() throws {
+    let scene = try scene()
+    _ = addLayers(to: scene.root)
+    let image = try Renderer().render(scene: scene, time: 0.5, scale: 1)
+    XCTAssertEqual(rgba(image, 28, 4), [0, 0, 255, 255], "the item where layout put it")
+    XCTAssertEqual(rgba(image, 2, 4)[3], 0, "not at the origin")
+    XCTAssertEqual(rgba(image, 4, 12), [255, 0, 0, 255], "display()'s animation is drawn")
+  }
+
+  func testASequenceCommitsBeforeEachFrame() throws {
+    let renderer = try Renderer()
+    let scene = try scene()
+    var frames = SceneFrames(scene: scene, scale: nil, caches: renderer.caches)
+    let first = try renderer.render(try frames.checkedFrame(at: 0))
+    XCTAssertEqual(rgba(first, 28, 4)[3], 0, "nothing yet")
+    // Between frames, as a program changes a shown scene: new layers.
+    _ = addLayers(to: scene.root)
+    let second = try renderer.render(try frames.checkedFrame(at: 1.0 / 60))
+    XCTAssertEqual(rgba(second, 28, 4), [0, 0, 255, 255], "laid out for this frame")
+    XCTAssertEqual(rgba(second, 4, 12), [255, 0, 0, 255], "displayed for this frame")
+    let third = try renderer.render(frames.frame(at: 2.0 / 60))
+    XCTAssertEqual(rgba(third, 28, 4), [0, 0, 255, 255])
+    XCTAssertEqual(rgba(third, 4, 12), [255, 0, 0, 255])
+  }
+}
