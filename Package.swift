@@ -117,7 +117,11 @@ let package = Package(
       name: "LaminaSceneTests", dependencies: ["LaminaScene", "Lamina"],
       resources: [.copy("Fixtures")]),
     .testTarget(
-      name: "LaminaBatchTests", dependencies: ["LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput", "LaminaBatch", "LaminaRender", "LaminaScene"]),
+      name: "LaminaBatchTests",
+      dependencies: [
+        "LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput", "LaminaBatch", "LaminaRender",
+        "LaminaScene", "LaminaTestSupport",
+      ]),
     // What several test targets share (layers for trees); only tests use it.
     .target(name: "LaminaTestSupport", dependencies: ["Lamina"], path: "Tests/LaminaTestSupport"),
     // A test target per stage; each runs alone (`swift test --filter

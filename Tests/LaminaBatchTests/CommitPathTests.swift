@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaTestSupport
 import LaminaBatch
 import LaminaRender
 import LaminaScene
@@ -10,25 +11,7 @@ import XCTest
 /// in `layoutSublayers()` and `display()` is in the frame it was made for
 /// (issue 30, item 2).
 final class CommitPathTests: XCTestCase {
-  /// Places its sublayer at its right edge in `layoutSublayers()`.
-  final class Row: CALayer {
-    let item = CALayer()
-    override func layoutSublayers() {
-      item.frame = CGRect(x: bounds.width - 8, y: 0, width: 8, height: 8)
-    }
-  }
 
-  /// Adds a red background animation in `display()`.
-  final class Flash: CALayer {
-    override func display() {
-      let flash = CABasicAnimation(keyPath: "backgroundColor")
-      flash.fromValue = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
-      flash.toValue = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
-      flash.duration = 100
-      flash.isRemovedOnCompletion = false
-      add(flash, forKey: "flash")
-    }
-  }
 
   func scene() throws -> Scene {
     let json = #"{"lamina": 1, "canvas": {"width": 32, "height": 16}, "root": {}}"#
@@ -37,13 +20,13 @@ final class CommitPathTests: XCTestCase {
 
   /// A row laid out in the commit and a layer whose `display()` animates,
   /// added to the scene's root as layer code would add them.
-  func addLayers(to root: CALayer) -> (Row, Flash) {
-    let row = Row()
+  func addLayers(to root: CALayer) -> (LayoutRow, DisplayFlash) {
+    let row = LayoutRow()
     row.frame = CGRect(x: 0, y: 0, width: 32, height: 8)
     row.item.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
     row.addSublayer(row.item)
     row.setNeedsLayout()
-    let flash = Flash()
+    let flash = DisplayFlash()
     flash.frame = CGRect(x: 0, y: 8, width: 8, height: 8)
     flash.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
     flash.setNeedsDisplay()

@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaTestSupport
 import LaminaRender
 import XCTest
 
@@ -7,25 +8,7 @@ import XCTest
 /// rendered: what `layoutSublayers()` and `display()` set, animations
 /// included, is in the frame they were made for (issue 30, item 2).
 final class CommitPhaseTests: XCTestCase {
-  /// A layer whose `display()` adds a red background animation, as layer
-  /// code on iOS does.
-  final class Flash: CALayer {
-    override func display() {
-      let flash = CABasicAnimation(keyPath: "backgroundColor")
-      flash.fromValue = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
-      flash.toValue = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
-      flash.duration = 10
-      add(flash, forKey: "flash")
-    }
-  }
 
-  /// A layer that places its sublayer in `layoutSublayers()`.
-  final class Row: CALayer {
-    let item = CALayer()
-    override func layoutSublayers() {
-      item.frame = CGRect(x: bounds.width - 8, y: 0, width: 8, height: 8)
-    }
-  }
 
   func pixel(_ image: RenderedImage, _ x: Int, _ y: Int) -> [UInt8] {
     let p = image.pixel(x, y)
@@ -36,7 +19,7 @@ final class CommitPhaseTests: XCTestCase {
     let root = CALayer()
     root.bounds = CGRect(x: 0, y: 0, width: 16, height: 16)
     root.position = CGPoint(x: 8, y: 8)
-    let flash = Flash()
+    let flash = DisplayFlash()
     flash.frame = CGRect(x: 4, y: 4, width: 8, height: 8)
     flash.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
     flash.setNeedsDisplay()
@@ -48,7 +31,7 @@ final class CommitPhaseTests: XCTestCase {
   }
 
   func testLayoutComesBeforeTheFrame() throws {
-    let row = Row()
+    let row = LayoutRow()
     row.bounds = CGRect(x: 0, y: 0, width: 32, height: 8)
     row.position = CGPoint(x: 16, y: 4)
     row.item.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)

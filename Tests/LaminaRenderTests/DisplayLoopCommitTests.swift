@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaTestSupport
 @testable import LaminaDisplay
 @testable import LaminaRender
 import LaminaScene
@@ -10,23 +11,7 @@ import XCTest
 /// so that what `layoutSublayers()` and `display()` set is in the frame
 /// they were made for (issue 30, item 2).
 final class DisplayLoopCommitTests: XCTestCase {
-  final class Row: CALayer {
-    let item = CALayer()
-    override func layoutSublayers() {
-      item.frame = CGRect(x: bounds.width - 8, y: 0, width: 8, height: 8)
-    }
-  }
 
-  final class Flash: CALayer {
-    override func display() {
-      let flash = CABasicAnimation(keyPath: "backgroundColor")
-      flash.fromValue = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
-      flash.toValue = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
-      flash.duration = 100
-      flash.isRemovedOnCompletion = false
-      add(flash, forKey: "flash")
-    }
-  }
 
   func testTheDisplayLoopLaysOutAndDisplaysBeforeTheFrame() throws {
     let folder = FileManager.default.temporaryDirectory
@@ -46,12 +31,12 @@ final class DisplayLoopCommitTests: XCTestCase {
     let root = loop.scene.root
     XCTAssertTrue(
       loop.schedule { _ in
-        let row = Row()
+        let row = LayoutRow()
         row.frame = CGRect(x: 0, y: 0, width: 32, height: 8)
         row.item.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
         row.addSublayer(row.item)
         row.setNeedsLayout()
-        let flash = Flash()
+        let flash = DisplayFlash()
         flash.frame = CGRect(x: 0, y: 8, width: 8, height: 8)
         flash.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
         flash.setNeedsDisplay()

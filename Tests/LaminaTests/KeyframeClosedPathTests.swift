@@ -61,22 +61,6 @@ final class KeyframeClosedPathTests: XCTestCase {
 /// Key times that stop before 1: past the last key time the layer stays on
 /// the path's last vertex, with and without a closing segment (issue 30).
 final class KeyframePathEndTests: XCTestCase {
-  func presented(_ animation: CAAnimation, at time: CFTimeInterval) -> CALayer {
-    let layer = CALayer()
-    animation.isRemovedOnCompletion = false
-    animation.fillMode = .forwards
-    layer.add(animation, forKey: nil)
-    return PresentationTree(root: layer).update(time: time)
-  }
-
-  func corner(closed: Bool) -> CGPath {
-    let path = CGMutablePath()
-    path.move(to: CGPoint(x: 0, y: 0))
-    path.addLine(to: CGPoint(x: 100, y: 0))
-    path.addLine(to: CGPoint(x: 100, y: 100))
-    if closed { path.closeSubpath() }
-    return path
-  }
 
   func move(_ keyPath: String, closed: Bool) -> CAKeyframeAnimation {
     let move = CAKeyframeAnimation(keyPath: keyPath)
@@ -115,5 +99,27 @@ final class KeyframePathEndTests: XCTestCase {
       XCTAssertEqual(late.m41, 100, accuracy: 1e-9, "closed: \(closed)")
       XCTAssertEqual(late.m42, 100, accuracy: 1e-9)
     }
+  }
+}
+
+/// What the keyframe path tests share.
+extension XCTestCase {
+  /// A layer with `animation` (kept, filled forwards), presented at `time`.
+  func presented(_ animation: CAAnimation, at time: CFTimeInterval) -> CALayer {
+    let layer = CALayer()
+    animation.isRemovedOnCompletion = false
+    animation.fillMode = .forwards
+    layer.add(animation, forKey: "move")
+    return PresentationTree(root: layer).update(time: time)
+  }
+
+  /// (0, 0) → (100, 0) → (100, 100), closed or not.
+  func corner(closed: Bool) -> CGPath {
+    let path = CGMutablePath()
+    path.move(to: CGPoint(x: 0, y: 0))
+    path.addLine(to: CGPoint(x: 100, y: 0))
+    path.addLine(to: CGPoint(x: 100, y: 100))
+    if closed { path.closeSubpath() }
+    return path
   }
 }

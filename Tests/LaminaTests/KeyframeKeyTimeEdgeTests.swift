@@ -6,23 +6,6 @@ import XCTest
 /// modes iOS code uses, for `position` and `transform.translation`, with
 /// paths and with values (issue 30, item 3).
 final class KeyframeKeyTimeEdgeTests: XCTestCase {
-  func presented(_ animation: CAAnimation, at time: CFTimeInterval) -> CALayer {
-    let layer = CALayer()
-    animation.isRemovedOnCompletion = false
-    animation.fillMode = .forwards
-    layer.add(animation, forKey: "move")
-    return PresentationTree(root: layer).update(time: time)
-  }
-
-  func corner(closed: Bool) -> CGPath {
-    let path = CGMutablePath()
-    path.move(to: CGPoint(x: 0, y: 0))
-    path.addLine(to: CGPoint(x: 100, y: 0))
-    path.addLine(to: CGPoint(x: 100, y: 100))
-    if closed { path.closeSubpath() }
-    return path
-  }
-
   func assertPoint(
     _ p: CGPoint, _ x: CGFloat, _ y: CGFloat, _ message: String, accuracy: CGFloat = 1e-6,
     line: UInt = #line
