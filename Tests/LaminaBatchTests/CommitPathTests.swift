@@ -18,23 +18,6 @@ final class CommitPathTests: XCTestCase {
     return try SceneLoader.load(data: Data(json.utf8), baseURL: nil, fileName: "commit.json")
   }
 
-  /// A row laid out in the commit and a layer whose `display()` animates,
-  /// added to the scene's root as layer code would add them.
-  func addLayers(to root: CALayer) -> (LayoutRow, DisplayFlash) {
-    let row = LayoutRow()
-    row.frame = CGRect(x: 0, y: 0, width: 32, height: 8)
-    row.item.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
-    row.addSublayer(row.item)
-    row.setNeedsLayout()
-    let flash = DisplayFlash()
-    flash.frame = CGRect(x: 0, y: 8, width: 8, height: 8)
-    flash.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
-    flash.setNeedsDisplay()
-    root.addSublayer(row)
-    root.addSublayer(flash)
-    return (row, flash)
-  }
-
   func rgba(_ image: RenderedImage, _ x: Int, _ y: Int) -> [UInt8] {
     let p = image.pixel(x, y)
     return [p.r, p.g, p.b, p.a]
@@ -42,7 +25,7 @@ final class CommitPathTests: XCTestCase {
 
   func testTheRenderCommandPathLaysOutAndDisplaysBeforeTheFrame() throws {
     let scene = try scene()
-    _ = addLayers(to: scene.root)
+    addCommitProbes(to: scene.root)
     let image = try Renderer().render(scene: scene, time: 0.5, scale: 1)
     XCTAssertEqual(rgba(image, 28, 4), [0, 0, 255, 255], "the item where layout put it")
     XCTAssertEqual(rgba(image, 2, 4)[3], 0, "not at the origin")
@@ -56,7 +39,7 @@ final class CommitPathTests: XCTestCase {
     let first = try renderer.render(try frames.checkedFrame(at: 0))
     XCTAssertEqual(rgba(first, 28, 4)[3], 0, "nothing yet")
     // Between frames, as a program changes a shown scene: new layers.
-    _ = addLayers(to: scene.root)
+    addCommitProbes(to: scene.root)
     let second = try renderer.render(try frames.checkedFrame(at: 1.0 / 60))
     XCTAssertEqual(rgba(second, 28, 4), [0, 0, 255, 255], "laid out for this frame")
     XCTAssertEqual(rgba(second, 4, 12), [255, 0, 0, 255], "displayed for this frame")

@@ -91,14 +91,19 @@ final class FontTraitsAndAttributesTests: XCTestCase {
     }
   }
 
-  func pixels(_ line: CTLine, run: (Int, CFRange)? = nil) throws -> [UInt8] {
-    let layer = LineLayer()
-    layer.line = line
-    layer.run = run
+  /// The pixels `layer` draws at 200×100 points.
+  func drawn(_ layer: CALayer) throws -> [UInt8] {
     layer.bounds = CGRect(x: 0, y: 0, width: 200, height: 100)
     layer.setNeedsDisplay()
     layer.displayIfNeeded()
     return try XCTUnwrap(layer.contents as? CGImage).pixels
+  }
+
+  func pixels(_ line: CTLine, run: (Int, CFRange)? = nil) throws -> [UInt8] {
+    let layer = LineLayer()
+    layer.line = line
+    layer.run = run
+    return try drawn(layer)
   }
 
   /// The alpha of the pixels whose color is mostly `channel` (0 red, 1
@@ -215,10 +220,7 @@ final class FontTraitsAndAttributesTests: XCTestCase {
       let layer = ModeLayer()
       layer.mode = mode
       layer.glyphs = glyphs
-      layer.bounds = CGRect(x: 0, y: 0, width: 200, height: 100)
-      layer.setNeedsDisplay()
-      layer.displayIfNeeded()
-      return try XCTUnwrap(layer.contents as? CGImage).pixels
+      return try self.drawn(layer)
     }
     /// The alpha of `channel` in the stem's middle and at its left edge.
     func stem(_ pixels: [UInt8], _ channel: Int) -> (inside: UInt8, edge: UInt8) {

@@ -30,19 +30,7 @@ final class DisplayLoopCommitTests: XCTestCase {
     // A program adds layers between frames, through `schedule`.
     let root = loop.scene.root
     XCTAssertTrue(
-      loop.schedule { _ in
-        let row = LayoutRow()
-        row.frame = CGRect(x: 0, y: 0, width: 32, height: 8)
-        row.item.backgroundColor = CGColor(red: 0, green: 0, blue: 1, alpha: 1)
-        row.addSublayer(row.item)
-        row.setNeedsLayout()
-        let flash = DisplayFlash()
-        flash.frame = CGRect(x: 0, y: 8, width: 8, height: 8)
-        flash.backgroundColor = CGColor(red: 1, green: 1, blue: 1, alpha: 1)
-        flash.setNeedsDisplay()
-        root.addSublayer(row)
-        root.addSublayer(flash)
-      })
+      loop.schedule { _ in addCommitProbes(to: root) })
     XCTAssertTrue(try loop.step(now: 1.0 / 60))
     let pixels = output.frontPixels()
     func rgba(_ x: Int, _ y: Int) -> [UInt8] {
