@@ -168,6 +168,7 @@ final class TextLayout: @unchecked Sendable {
       }
     }
     pango_layout_set_attributes(layout, list)
+    PangoText.setCoreTextTabStops(layout)
     if options.singleParagraph { pango_layout_set_single_paragraph_mode(layout, 1) }
 
     let style = paragraph
@@ -251,6 +252,13 @@ final class TextLayout: @unchecked Sendable {
             top: CGFloat(Double(logical.y) / unit),
             bottom: CGFloat(Double(logical.y + logical.height) / unit)))
       } while pango_layout_iter_next_line(iter) != 0
+      // The empty line Pango makes after a text's last line separator is
+      // no line in Core Text: a frame of "a\n" has one line.
+      if boxes.count > 1, let last = boxes.last, last.byteLength == 0,
+        last.startByte >= byteOffsets.last ?? 0
+      {
+        boxes.removeLast()
+      }
       return boxes
     }
   }

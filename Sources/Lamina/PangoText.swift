@@ -8,7 +8,7 @@ import Foundation
 /// context, under one lock (Pango objects are not thread-safe). Metrics are
 /// unhinted, as Core Text's are: the context's font options turn hinting
 /// of metrics and outlines off.
-enum PangoText {
+package enum PangoText {
   static let lock = NSRecursiveLock()
   /// Pango units per point.
   static let unit = Double(LAMINA_PANGO_SCALE)
@@ -34,6 +34,17 @@ enum PangoText {
     lock.lock()
     defer { lock.unlock() }
     return body()
+  }
+
+  /// Sets Core Text's default tab stops on a layout in points: every 28
+  /// points (Pango's default depends on the font at the layout's start,
+  /// so the same paragraph's tabs would move with the text before it).
+  package static func setCoreTextTabStops(_ layout: OpaquePointer) {
+    guard let tabs = pango_tab_array_new(1, 0) else { return }
+    // One stop: Pango repeats its distance from the start.
+    pango_tab_array_set_tab(tabs, 0, PANGO_TAB_LEFT, units(28))
+    pango_layout_set_tabs(layout, tabs)
+    pango_tab_array_free(tabs)
   }
 
   /// A length in Pango units, rounded and clamped to Int32.

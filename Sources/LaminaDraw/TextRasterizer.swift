@@ -184,6 +184,7 @@ public enum TextRasterizer {
     pango_layout_set_font_description(layout, description)
     // Always: the list also turns Pango's hyphens off.
     setAttributes(layout, style.runs)
+    PangoText.setCoreTextTabStops(layout)
     if style.fontFamily != nil { warnIfMissing(family, layout: layout, description: description) }
 
     // Pango units are Int32: sizes past its range are clamped (the limits keep real ones far inside).

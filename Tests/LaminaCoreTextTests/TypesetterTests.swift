@@ -52,6 +52,43 @@ final class TypesetterTests: XCTestCase {
       CTLineGetTypographicBounds(line, nil, nil, nil), width("one"), accuracy: 0.01)
   }
 
+  /// Core Text makes no empty line after a text's last line separator
+  /// (Pango does): a frame of "abc\n" has one line, as tall as "abc"'s.
+  func testATrailingLineSeparatorMakesNoEmptyLine() {
+    let box = CGPath(rect: CGRect(x: 0, y: 0, width: 300, height: 300), transform: nil)
+    func frame(_ text: String) -> CTFrame {
+      CTFramesetterCreateFrame(
+        CTFramesetterCreateWithAttributedString(attributed(text)), CFRangeMake(0, 0), box, nil)
+    }
+    XCTAssertEqual(CTFrameGetLines(frame("abc\n")).count, 1)
+    XCTAssertEqual(CTFrameGetLines(frame("abc\n\n")).count, 2, "an empty paragraph is a line")
+    XCTAssertEqual(CTFrameGetLines(frame("abc")).count, 1)
+    XCTAssertEqual(CTFrameGetVisibleStringRange(frame("abc\n")), CFRangeMake(0, 4))
+    func size(_ text: String) -> CGSize {
+      CTFramesetterSuggestFrameSizeWithConstraints(
+        CTFramesetterCreateWithAttributedString(attributed(text)), CFRangeMake(0, 0), nil,
+        CGSize(width: 300, height: CGFloat.greatestFiniteMagnitude), nil)
+    }
+    XCTAssertEqual(size("abc\n").height, size("abc").height)
+  }
+
+  /// Tab stops every 28 points, as Core Text's defaults, whatever font the
+  /// text before them is in (Pango's default follows the first font).
+  func testTabStopsAreEvery28Points() {
+    let large = CTFontCreateWithName("DejaVu Serif" as CFString, 40, nil)
+    let text = NSMutableAttributedString(
+      string: "W\n", attributes: [NSAttributedString.Key(kCTFontAttributeName as String): large])
+    text.append(attributed("a\tb\tc"))
+    let frame = CTFramesetterCreateFrame(
+      CTFramesetterCreateWithAttributedString(text), CFRangeMake(0, 0),
+      CGPath(rect: CGRect(x: 0, y: 0, width: 300, height: 300), transform: nil), nil)
+    let line = CTFrameGetLines(frame)[1]
+    XCTAssertEqual(Double(CTLineGetOffsetForStringIndex(line, 4, nil)), 28, accuracy: 0.01, "b")
+    XCTAssertEqual(Double(CTLineGetOffsetForStringIndex(line, 6, nil)), 56, accuracy: 0.01, "c")
+    let alone = CTLineCreateWithAttributedString(attributed("a\tb"))
+    XCTAssertEqual(Double(CTLineGetOffsetForStringIndex(alone, 2, nil)), 28, accuracy: 0.01)
+  }
+
   /// The loop iOS text code writes; its lines are the framesetter's.
   func testTheTypesetterLoopMakesTheFramesLines() {
     let text = attributed(

@@ -1,0 +1,100 @@
+import Foundation
+import Lamina
+import LaminaDraw
+import XCTest
+
+/// Properties that hold for any text, checked on generated strings (a fixed
+/// seed): scripts mixed, combining marks, emoji, right-to-left runs, line
+/// separators, two fonts.
+final class CoreTextPropertyTests: XCTestCase {
+  override func setUp() { LaminaDraw.install() }
+
+  struct Generator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return state >> 33
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+  }
+
+  static let pieces = [
+    "lorem", "ipsum", "dolor", " ", " ", " ", "  ", "\n", "\r\n", "e\u{301}", "😀", "👩‍👩‍👧",
+    "שלום", "مرحبا", "漢字かな", "fi", "-", "—", "\t", "x", "Wide", "ﬃ",
+  ]
+
+  func string(_ g: inout Generator) -> NSAttributedString {
+    let text = NSMutableAttributedString(string: "")
+    let fonts = [
+      CTFontCreateWithName("DejaVu Sans" as CFString, 14, nil),
+      CTFontCreateWithName("DejaVu Serif" as CFString, 19, nil),
+    ]
+    for _ in 0..<(1 + g.below(40)) {
+      text.append(
+        NSAttributedString(
+          string: Self.pieces[g.below(Self.pieces.count)],
+          attributes: [NSAttributedString.Key(kCTFontAttributeName as String): fonts[g.below(2)]]))
+    }
+    return text
+  }
+
+  func testTypesetterLinesCoverTheStringAndMatchTheFrames() {
+    var g = Generator(state: 30)
+    for sample in 0..<150 {
+      let text = string(&g)
+      let width = Double(20 + g.below(300))
+      let typesetter = CTTypesetterCreateWithAttributedString(text)
+      var ranges: [CFRange] = []
+      var start = 0
+      while start < text.length && ranges.count <= text.length {
+        let count = CTTypesetterSuggestLineBreak(typesetter, start, width)
+        XCTAssertGreaterThan(count, 0, "sample \(sample) at \(start)")
+        guard count > 0 else { break }
+        let line = CTTypesetterCreateLine(typesetter, CFRangeMake(start, count))
+        XCTAssertEqual(CTLineGetStringRange(line), CFRangeMake(start, count), "sample \(sample)")
+        ranges.append(CFRangeMake(start, count))
+        start += count
+      }
+      XCTAssertEqual(start, text.length, "sample \(sample): the lines cover the string")
+      let box = CGPath(
+        rect: CGRect(x: 0, y: 0, width: width, height: 100_000), transform: nil)
+      let frame = CTFramesetterCreateFrame(
+        CTFramesetterCreateWithAttributedString(text), CFRangeMake(0, 0), box, nil)
+      let frameRanges = CTFrameGetLines(frame).map(CTLineGetStringRange)
+      // A frame's line leaves its separator out of its range; otherwise
+      // the lines are the typesetter's.
+      XCTAssertEqual(
+        frameRanges.count, ranges.count, "sample \(sample): \(text.string.debugDescription)")
+      let units = text.string as NSString
+      for (frameRange, range) in zip(frameRanges, ranges) {
+        var end = range.location + range.length
+        while end > range.location, [0x0A, 0x0D].contains(units.character(at: end - 1)) { end -= 1 }
+        XCTAssertEqual(frameRange, CFRangeMake(range.location, end - range.location), "sample \(sample)")
+      }
+    }
+  }
+
+  func testTruncatedLinesFitAndRunsCoverTheirLine() throws {
+    var g = Generator(state: 31)
+    for sample in 0..<150 {
+      let text = string(&g)
+      let line = CTLineCreateWithAttributedString(text)
+      let runs = CTLineGetGlyphRuns(line)
+      XCTAssertEqual(runs.reduce(0) { $0 + $1.glyphs.count }, CTLineGetGlyphCount(line))
+      var covered = 0
+      for run in runs {
+        let range = CTRunGetStringRange(run)
+        XCTAssertGreaterThanOrEqual(range.location, 0, "sample \(sample)")
+        XCTAssertLessThanOrEqual(range.location + range.length, text.length, "sample \(sample)")
+        covered += range.length
+      }
+      XCTAssertLessThanOrEqual(covered, text.length, "sample \(sample)")
+      let width = Double(30 + g.below(200))
+      let type = [CTLineTruncationType.start, .middle, .end][g.below(3)]
+      if let truncated = CTLineCreateTruncatedLine(line, width, type, nil) {
+        XCTAssertLessThanOrEqual(
+          CTLineGetTypographicBounds(truncated, nil, nil, nil), width + 0.01, "sample \(sample)")
+      }
+    }
+  }
+}
