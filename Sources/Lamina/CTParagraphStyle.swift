@@ -121,15 +121,43 @@ public struct CTParagraphStyleSetting {
   }
 }
 
-/// A paragraph's style: Lamina reads its alignment, line break mode and
-/// line spacing (`lineSpacing`, `lineSpacingAdjustment`,
-/// `minimumLineSpacing`); other settings are kept and not applied.
+/// A paragraph's style: Lamina reads its alignment, line break mode, line
+/// spacing (`lineSpacing`, `lineSpacingAdjustment`, `minimumLineSpacing`),
+/// indents, line heights and default tab interval; other settings are not
+/// applied.
 public final class CTParagraphStyle: @unchecked Sendable {
   public internal(set) var alignment: CTTextAlignment = .natural
   public internal(set) var lineBreakMode: CTLineBreakMode = .byWordWrapping
   /// Extra space between lines, in points.
   public internal(set) var lineSpacing: CGFloat = 0
+  /// Where a paragraph's first line starts, and its other lines, from the
+  /// frame's leading edge, in points.
+  public internal(set) var firstLineHeadIndent: CGFloat = 0
+  public internal(set) var headIndent: CGFloat = 0
+  /// Positive: where lines end, from the leading edge; 0 or negative: how
+  /// far before the trailing edge they end.
+  public internal(set) var tailIndent: CGFloat = 0
+  /// The natural line height multiplied by this (when positive), then kept
+  /// between the minimum and maximum line heights (0: no limit).
+  public internal(set) var lineHeightMultiple: CGFloat = 0
+  public internal(set) var minimumLineHeight: CGFloat = 0
+  public internal(set) var maximumLineHeight: CGFloat = 0
+  /// The distance between tab stops, in points (0: Core Text's 28).
+  public internal(set) var defaultTabInterval: CGFloat = 0
   init() {}
+
+  /// Whether a line's height is set by the style (a multiple or limits).
+  var setsLineHeight: Bool {
+    lineHeightMultiple > 0 || minimumLineHeight > 0 || maximumLineHeight > 0
+  }
+
+  /// The height of a line whose natural height is `natural`, as the style
+  /// sets it.
+  func lineHeight(natural: CGFloat) -> CGFloat {
+    var height = lineHeightMultiple > 0 ? natural * lineHeightMultiple : natural
+    if maximumLineHeight > 0 { height = min(height, maximumLineHeight) }
+    return max(height, minimumLineHeight)
+  }
 }
 
 /// A paragraph style of `count` settings (nil or none: the defaults).
@@ -153,6 +181,20 @@ public func CTParagraphStyleCreate(
       }
     case .lineSpacing, .lineSpacingAdjustment, .minimumLineSpacing:
       if let value = number(), value.isFinite { style.lineSpacing = max(0, value) }
+    case .firstLineHeadIndent:
+      if let value = number(), value.isFinite { style.firstLineHeadIndent = max(0, value) }
+    case .headIndent:
+      if let value = number(), value.isFinite { style.headIndent = max(0, value) }
+    case .tailIndent:
+      if let value = number(), value.isFinite { style.tailIndent = value }
+    case .lineHeightMultiple:
+      if let value = number(), value.isFinite { style.lineHeightMultiple = max(0, value) }
+    case .minimumLineHeight:
+      if let value = number(), value.isFinite { style.minimumLineHeight = max(0, value) }
+    case .maximumLineHeight:
+      if let value = number(), value.isFinite { style.maximumLineHeight = max(0, value) }
+    case .defaultTabInterval:
+      if let value = number(), value.isFinite { style.defaultTabInterval = max(0, value) }
     default: break
     }
   }
@@ -160,8 +202,9 @@ public func CTParagraphStyleCreate(
 }
 
 /// Reads one setting of a paragraph style into `valueBuffer` (alignment,
-/// line break mode: one byte; line spacing: a `CGFloat`); false for
-/// settings Lamina does not keep or a buffer of the wrong size.
+/// line break mode: one byte; line spacing, indents, line heights and the
+/// tab interval: a `CGFloat`); false for settings Lamina does not keep or a
+/// buffer of the wrong size.
 @discardableResult
 public func CTParagraphStyleGetValueForSpecifier(
   _ style: CTParagraphStyle, _ spec: CTParagraphStyleSpecifier, _ valueBufferSize: Int,
@@ -172,10 +215,18 @@ public func CTParagraphStyleGetValueForSpecifier(
     valueBuffer.storeBytes(of: style.alignment.rawValue, as: UInt8.self)
   case .lineBreakMode where valueBufferSize >= 1:
     valueBuffer.storeBytes(of: style.lineBreakMode.rawValue, as: UInt8.self)
-  case .lineSpacing where valueBufferSize == MemoryLayout<CGFloat>.size,
-    .lineSpacingAdjustment where valueBufferSize == MemoryLayout<CGFloat>.size:
-    valueBuffer.storeBytes(of: style.lineSpacing, as: CGFloat.self)
-  default: return false
+  default:
+    let numbers: [CTParagraphStyleSpecifier: CGFloat] = [
+      .lineSpacing: style.lineSpacing, .lineSpacingAdjustment: style.lineSpacing,
+      .firstLineHeadIndent: style.firstLineHeadIndent, .headIndent: style.headIndent,
+      .tailIndent: style.tailIndent, .lineHeightMultiple: style.lineHeightMultiple,
+      .minimumLineHeight: style.minimumLineHeight, .maximumLineHeight: style.maximumLineHeight,
+      .defaultTabInterval: style.defaultTabInterval,
+    ]
+    guard let value = numbers[spec], valueBufferSize == MemoryLayout<CGFloat>.size else {
+      return false
+    }
+    valueBuffer.storeBytes(of: value, as: CGFloat.self)
   }
   return true
 }

@@ -57,7 +57,8 @@ public final class CTTypesetter: @unchecked Sendable {
       let text = TextLayout(
         string, range: NSRange(location: start, length: end - start),
         width: fitted.map { CGFloat($0) },
-        options: TextLayout.Options(truncates: false, breaksCharacters: characters))
+        options: TextLayout.Options(
+          truncates: false, breaksCharacters: characters, appliesIndents: false))
     else { return end - start }
     let starts = text.lineBoxes().map { text.utf16Offset(ofByte: $0.startByte) }
     last = Breaks(end: end, width: fitted, characters: characters, starts: starts)

@@ -20,6 +20,9 @@ final class TextLayout: @unchecked Sendable {
   let byteOffsets: [Int]
   let paragraph: CTParagraphStyle
   let options: Options
+  /// How far every line is moved right for the paragraph's indents, in
+  /// points (Pango indents only the first line, or only the others).
+  let leftInset: CGFloat
 
   /// How a layout departs from what the paragraph style says.
   struct Options {
@@ -33,6 +36,9 @@ final class TextLayout: @unchecked Sendable {
     var breaksCharacters = false
     /// One line: line separators start no new line.
     var singleParagraph = false
+    /// Whether the paragraph style's indents apply (a frame's lines; not a
+    /// typesetter's, which fill the width they are given).
+    var appliesIndents = true
   }
 
   /// Lays out `range` of `string`; `width`: the line width to wrap at, in
@@ -64,6 +70,9 @@ final class TextLayout: @unchecked Sendable {
         ? string.attribute(
           NSAttributedString.Key(kCTParagraphStyleAttributeName as String), at: range.location,
           effectiveRange: nil) as? CTParagraphStyle : nil) ?? CTParagraphStyle()
+    leftInset =
+      width != nil && options.appliesIndents
+      ? min(paragraph.headIndent, paragraph.firstLineHeadIndent) : 0
     guard
       let made = PangoText.locked({ () -> OpaquePointer? in
         guard let context = PangoText.context, let layout = pango_layout_new(context) else {
@@ -109,9 +118,19 @@ final class TextLayout: @unchecked Sendable {
     let superscriptKey = NSAttributedString.Key(kCTSuperscriptAttributeName as String)
     let ligatureKey = NSAttributedString.Key(kCTLigatureAttributeName as String)
     let strokeKey = NSAttributedString.Key(kCTStrokeWidthAttributeName as String)
+    let style = paragraph
     string.enumerateAttributes(in: range, options: []) { attributes, runRange, _ in
       let start = byteOffsets[runRange.location - range.location]
       let end = byteOffsets[runRange.location - range.location + runRange.length]
+      if style.setsLineHeight {
+        // The run's font's natural line height, as the style sets it; a
+        // line is as high as its highest run.
+        let font = attributes[fontKey] as? CTFont ?? Self.defaultFont
+        let natural = CTFontGetAscent(font) + CTFontGetDescent(font) + CTFontGetLeading(font)
+        insert(
+          pango_attr_line_height_new_absolute(
+            PangoText.units(Double(style.lineHeight(natural: natural)))), start, end)
+      }
       if let font = attributes[fontKey] as? CTFont, let description = font.pango.description {
         insert(pango_attr_font_desc_new(description), start, end)
       }
@@ -168,12 +187,21 @@ final class TextLayout: @unchecked Sendable {
       }
     }
     pango_layout_set_attributes(layout, list)
-    PangoText.setCoreTextTabStops(layout)
+    PangoText.setCoreTextTabStops(layout, interval: style.defaultTabInterval)
     if options.singleParagraph { pango_layout_set_single_paragraph_mode(layout, 1) }
 
-    let style = paragraph
     if let width, width.isFinite, width > 0 {
-      pango_layout_set_width(layout, PangoText.units(Double(width)))
+      var lineWidth = width
+      if options.appliesIndents {
+        // Lines end at the tail indent (from the leading edge when
+        // positive, else from the trailing edge) and start at the head
+        // indents; Pango's indent is the first line's, from the others'.
+        let end = style.tailIndent > 0 ? style.tailIndent : width + style.tailIndent
+        lineWidth = max(end - leftInset, CGFloat(1 / PangoText.unit))
+        let first = style.firstLineHeadIndent - style.headIndent
+        if first != 0 { pango_layout_set_indent(layout, PangoText.units(Double(first))) }
+      }
+      pango_layout_set_width(layout, PangoText.units(Double(lineWidth)))
       if options.breaksCharacters || style.lineBreakMode == .byCharWrapping {
         pango_layout_set_wrap(layout, PANGO_WRAP_CHAR)
       } else {
@@ -248,7 +276,7 @@ final class TextLayout: @unchecked Sendable {
           LineBox(
             startByte: Int(line.pointee.start_index), byteLength: Int(line.pointee.length),
             baseline: CGFloat(Double(pango_layout_iter_get_baseline(iter)) / unit),
-            x: CGFloat(Double(logical.x - own.x) / unit),
+            x: leftInset + CGFloat(Double(logical.x - own.x) / unit),
             top: CGFloat(Double(logical.y) / unit),
             bottom: CGFloat(Double(logical.y + logical.height) / unit)))
       } while pango_layout_iter_next_line(iter) != 0
@@ -848,8 +876,15 @@ public func CTFramesetterSuggestFrameSizeWithConstraints(
     endByte = box.startByte + box.byteLength
     lines.append(CTLine(text: text, index: i, box: box))
   }
+  // The lines' widths with their indents: where a line starts is its
+  // indent when the text is aligned to the leading edge (elsewhere the
+  // alignment moves it: the larger indent is counted).
+  let style = text.paragraph
+  let leading = [.left, .natural, .justified].contains(style.alignment)
+  let indent = max(style.headIndent, style.firstLineHeadIndent)
   for line in lines {
-    widest = max(widest, CGFloat(Double(line.extents().logical.width) / PangoText.unit))
+    let width = CGFloat(Double(line.extents().logical.width) / PangoText.unit)
+    widest = max(widest, leading ? line.box.x + width : indent + width)
   }
   if lines.count == boxes.count { endByte = text.byteOffsets.last ?? endByte }
   let end = text.utf16Offset(ofByte: endByte)

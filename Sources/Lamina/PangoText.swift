@@ -37,12 +37,14 @@ package enum PangoText {
   }
 
   /// Sets Core Text's default tab stops on a layout in points: every 28
-  /// points (Pango's default depends on the font at the layout's start,
-  /// so the same paragraph's tabs would move with the text before it).
-  package static func setCoreTextTabStops(_ layout: OpaquePointer) {
+  /// points, or every `interval` (Pango's default depends on the font at
+  /// the layout's start, so the same paragraph's tabs would move with the
+  /// text before it).
+  package static func setCoreTextTabStops(_ layout: OpaquePointer, interval: CGFloat = 28) {
     guard let tabs = pango_tab_array_new(1, 0) else { return }
     // One stop: Pango repeats its distance from the start.
-    pango_tab_array_set_tab(tabs, 0, PANGO_TAB_LEFT, units(28))
+    let every = interval > 0 && interval.isFinite ? Double(interval) : 28
+    pango_tab_array_set_tab(tabs, 0, PANGO_TAB_LEFT, units(every))
     pango_layout_set_tabs(layout, tabs)
     pango_tab_array_free(tabs)
   }
