@@ -36,6 +36,10 @@ public let kCTParagraphStyleAttributeName: CFString = "NSParagraphStyle"
 public let kCTKernAttributeName: CFString = "NSKern"
 /// A run's underline (a number: `CTUnderlineStyle`'s raw value).
 public let kCTUnderlineStyleAttributeName: CFString = "NSUnderline"
+/// A boolean: the run is drawn in the context's fill color, whatever its
+/// foreground color attribute says.
+public let kCTForegroundColorFromContextAttributeName: CFString =
+  "CTForegroundColorFromContext"
 /// The color of a run's underline (`CGColor`); the run's color when absent.
 public let kCTUnderlineColorAttributeName: CFString = "CTUnderlineColor"
 /// A color filled behind a run's glyphs, line high (`CGColor`).

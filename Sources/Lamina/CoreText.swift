@@ -118,6 +118,8 @@ final class TextLayout: @unchecked Sendable {
     let superscriptKey = NSAttributedString.Key(kCTSuperscriptAttributeName as String)
     let ligatureKey = NSAttributedString.Key(kCTLigatureAttributeName as String)
     let strokeKey = NSAttributedString.Key(kCTStrokeWidthAttributeName as String)
+    let fromContextKey = NSAttributedString.Key(
+      kCTForegroundColorFromContextAttributeName as String)
     let style = paragraph
     string.enumerateAttributes(in: range, options: []) { attributes, runRange, _ in
       let start = byteOffsets[runRange.location - range.location]
@@ -134,7 +136,10 @@ final class TextLayout: @unchecked Sendable {
       if let font = attributes[fontKey] as? CTFont, let description = font.pango.description {
         insert(pango_attr_font_desc_new(description), start, end)
       }
-      if let color = (attributes[colorKey] ?? attributes[.foregroundColor]) as? CGColor {
+      // Black without a color; Cairo's source (the context's fill color)
+      // for a run whose color is the context's.
+      if Convert.bool(attributes[fromContextKey]) != true {
+        let color = (attributes[colorKey] ?? attributes[.foregroundColor]) as? CGColor ?? .black
         insert(
           pango_attr_foreground_new(channel(color.red), channel(color.green), channel(color.blue)),
           start, end)
@@ -405,8 +410,8 @@ public final class CTLine: @unchecked Sendable {
     let m = context.textMatrix
     drawing { cr, paint in
       withLine(()) { line in
+        // Cairo's source stays the fill color, for the runs drawn in it.
         CTLine.enterTextSpace(cr, at: origin, m)
-        CTLine.setSource(cr, nil)
         CTLine.paint(
           cr, paint,
           show: {
@@ -690,7 +695,11 @@ public func CTRunDraw(_ run: CTRun, _ context: CGContext, _ range: CFRange) {
   let end = range.length <= 0 ? count : min(count, start + range.length)
   guard start < end, let drawing = context.cairoDrawing else { return }
   let colorKey = NSAttributedString.Key(kCTForegroundColorAttributeName as String)
-  let color = (run.attributes[colorKey] ?? run.attributes[.foregroundColor]) as? CGColor
+  let fromContextKey = NSAttributedString.Key(kCTForegroundColorFromContextAttributeName as String)
+  // nil: the context's fill color (Cairo's source).
+  let color: CGColor? =
+    Convert.bool(run.attributes[fromContextKey]) == true
+    ? nil : (run.attributes[colorKey] ?? run.attributes[.foregroundColor]) as? CGColor ?? .black
   let origin = context.textPosition
   let m = context.textMatrix
   let unit = PangoText.unit
@@ -710,7 +719,7 @@ public func CTRunDraw(_ run: CTRun, _ context: CGContext, _ range: CFRange) {
       }
       for i in 0..<start { x += Int(glyphs.pointee.glyphs[i].geometry.width) }
       CTLine.enterTextSpace(cr, at: origin, m)
-      CTLine.setSource(cr, color)
+      if let color { CTLine.setSource(cr, color) }
       let y = -Double(item.pointee.y_offset) / unit
       CTLine.paint(
         cr, paint,

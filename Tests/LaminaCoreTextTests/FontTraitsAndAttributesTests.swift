@@ -248,6 +248,54 @@ final class FontTraitsAndAttributesTests: XCTestCase {
     }
   }
 
+  /// A layer drawing "II" whose first "I" takes the context's fill color
+  /// (green), though its color attribute says red, and whose second has no
+  /// color (black), as a line or as its first run.
+  final class FromContextLayer: CALayer {
+    var asRun = false
+    override func draw(in ctx: CGContext) {
+      let font = CTFontCreateWithName("DejaVu Sans" as CFString, 60, nil)
+      let fontKey = NSAttributedString.Key(kCTFontAttributeName as String)
+      let text = NSMutableAttributedString(
+        string: "I",
+        attributes: [
+          fontKey: font,
+          NSAttributedString.Key(kCTForegroundColorAttributeName as String): CGColor(
+            red: 1, green: 0, blue: 0, alpha: 1),
+          NSAttributedString.Key(kCTForegroundColorFromContextAttributeName as String): true,
+        ])
+      text.append(NSAttributedString(string: "I", attributes: [fontKey: font]))
+      let line = CTLineCreateWithAttributedString(text)
+      ctx.translateBy(x: 0, y: bounds.height)
+      ctx.scaleBy(x: 1, y: -1)
+      ctx.textMatrix = .identity
+      ctx.setFillColor(CGColor(red: 0, green: 1, blue: 0, alpha: 1))
+      ctx.textPosition = CGPoint(x: 10, y: 30)
+      if asRun {
+        CTRunDraw(CTLineGetGlyphRuns(line)[0], ctx, CFRangeMake(0, 0))
+      } else {
+        CTLineDraw(line, ctx)
+      }
+    }
+  }
+
+  func testAColorFromTheContext() throws {
+    let pixels = try drawn(FromContextLayer())
+    let green = try XCTUnwrap(inkBox(mask(pixels, 1), width: 200))
+    XCTAssertNil(inkBox(mask(pixels, 0), width: 200), "not its red attribute")
+    // The black "I" after it: opaque pixels that are neither green nor red.
+    let black = (0..<(pixels.count / 4)).map { i -> UInt8 in
+      pixels[i * 4 + 3] > 200 && pixels[i * 4] < 30 && pixels[i * 4 + 1] < 30 ? 255 : 0
+    }
+    let second = try XCTUnwrap(inkBox(black, width: 200))
+    XCTAssertGreaterThan(second.0, green.2, "the second glyph, black, after the green one")
+    let run = FromContextLayer()
+    run.asRun = true
+    let runPixels = try drawn(run)
+    let runGreen = try XCTUnwrap(inkBox(mask(runPixels, 1), width: 200))
+    XCTAssertEqual(runGreen.0, green.0, accuracy: 1, "CTRunDraw too")
+  }
+
   func testARunDrawsItsGlyphsWhereTheLineDrawsThem() throws {
     let small = CTFontCreateWithName("DejaVu Sans" as CFString, 20, nil)
     let large = CTFontCreateWithName("DejaVu Sans" as CFString, 36, nil)
