@@ -127,8 +127,8 @@ public struct CTParagraphStyleSetting {
 
 /// A paragraph's style: Lamina reads its alignment, line break mode, line
 /// spacing (`lineSpacing`, `lineSpacingAdjustment`, `minimumLineSpacing`),
-/// indents, line heights and default tab interval; other settings are not
-/// applied.
+/// indents, line heights, default tab interval and paragraph spacing;
+/// other settings are not applied.
 public final class CTParagraphStyle: @unchecked Sendable {
   public internal(set) var alignment: CTTextAlignment = .natural
   public internal(set) var lineBreakMode: CTLineBreakMode = .byWordWrapping
@@ -148,6 +148,10 @@ public final class CTParagraphStyle: @unchecked Sendable {
   public internal(set) var maximumLineHeight: CGFloat = 0
   /// The distance between tab stops, in points (0: Core Text's 28).
   public internal(set) var defaultTabInterval: CGFloat = 0
+  /// Extra space after a paragraph, and before one (not before the
+  /// first), in points.
+  public internal(set) var paragraphSpacing: CGFloat = 0
+  public internal(set) var paragraphSpacingBefore: CGFloat = 0
   init() {}
 
   /// Whether a line's height is set by the style (a multiple or limits).
@@ -199,6 +203,10 @@ public func CTParagraphStyleCreate(
       if let value = number(), value.isFinite { style.maximumLineHeight = max(0, value) }
     case .defaultTabInterval:
       if let value = number(), value.isFinite { style.defaultTabInterval = max(0, value) }
+    case .paragraphSpacing:
+      if let value = number(), value.isFinite { style.paragraphSpacing = max(0, value) }
+    case .paragraphSpacingBefore:
+      if let value = number(), value.isFinite { style.paragraphSpacingBefore = max(0, value) }
     default: break
     }
   }
@@ -206,9 +214,9 @@ public func CTParagraphStyleCreate(
 }
 
 /// Reads one setting of a paragraph style into `valueBuffer` (alignment,
-/// line break mode: one byte; line spacing, indents, line heights and the
-/// tab interval: a `CGFloat`); false for settings Lamina does not keep or a
-/// buffer of the wrong size.
+/// line break mode: one byte; line spacing, indents, line heights, the tab
+/// interval and paragraph spacing: a `CGFloat`); false for settings Lamina
+/// does not keep or a buffer of the wrong size.
 @discardableResult
 public func CTParagraphStyleGetValueForSpecifier(
   _ style: CTParagraphStyle, _ spec: CTParagraphStyleSpecifier, _ valueBufferSize: Int,
@@ -225,7 +233,8 @@ public func CTParagraphStyleGetValueForSpecifier(
       .firstLineHeadIndent: style.firstLineHeadIndent, .headIndent: style.headIndent,
       .tailIndent: style.tailIndent, .lineHeightMultiple: style.lineHeightMultiple,
       .minimumLineHeight: style.minimumLineHeight, .maximumLineHeight: style.maximumLineHeight,
-      .defaultTabInterval: style.defaultTabInterval,
+      .defaultTabInterval: style.defaultTabInterval, .paragraphSpacing: style.paragraphSpacing,
+      .paragraphSpacingBefore: style.paragraphSpacingBefore,
     ]
     guard let value = numbers[spec], valueBufferSize == MemoryLayout<CGFloat>.size else {
       return false

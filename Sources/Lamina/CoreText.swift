@@ -292,6 +292,26 @@ final class TextLayout: @unchecked Sendable {
       {
         boxes.removeLast()
       }
+      // Paragraph spacing (Pango has none): each line that starts a
+      // paragraph (after a paragraph separator; a line separator, U+2028,
+      // ends no paragraph), after the first, moves down by the space after
+      // the paragraph before it and before its own.
+      let spacing = paragraph.paragraphSpacing + paragraph.paragraphSpacingBefore
+      if spacing > 0 {
+        let units = string.string as NSString
+        var shift: CGFloat = 0
+        for i in boxes.indices.dropFirst() {
+          let at = utf16Offset(ofByte: boxes[i].startByte)
+          if at > 0, at <= units.length,
+            [0x0A, 0x0D, 0x2029].contains(units.character(at: at - 1))
+          {
+            shift += spacing
+          }
+          boxes[i].baseline += shift
+          boxes[i].top += shift
+          boxes[i].bottom += shift
+        }
+      }
       return boxes
     }
   }

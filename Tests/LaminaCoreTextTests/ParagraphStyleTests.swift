@@ -95,6 +95,36 @@ final class ParagraphStyleTests: XCTestCase {
     }
   }
 
+  func testParagraphSpacingSeparatesParagraphsOnly() {
+    let text =
+      "First paragraph, long enough to wrap onto a second line here.\nSecond one.\u{2028}Same."
+    func ys(_ settings: [(CTParagraphStyleSpecifier, CGFloat)]) -> [CGFloat] {
+      origins(frame(text, style(settings), width: 250)).map(\.y)
+    }
+    let plain = ys([])
+    XCTAssertEqual(plain.count, 4)
+    let spaced = ys([(.paragraphSpacing, 10), (.paragraphSpacingBefore, 3)])
+    XCTAssertEqual(plain[0] - spaced[0], 0, accuracy: 0.01, "nothing before the first")
+    XCTAssertEqual(plain[1] - spaced[1], 0, accuracy: 0.01, "a wrapped line of the same paragraph")
+    XCTAssertEqual(plain[2] - spaced[2], 13, accuracy: 0.01, "after a paragraph: 10 + 3")
+    XCTAssertEqual(plain[3] - spaced[3], 13, accuracy: 0.01, "a line separator ends no paragraph")
+    func height(_ settings: [(CTParagraphStyleSpecifier, CGFloat)]) -> CGFloat {
+      let string = NSAttributedString(
+        string: text,
+        attributes: [
+          NSAttributedString.Key(kCTFontAttributeName as String): font,
+          NSAttributedString.Key(kCTParagraphStyleAttributeName as String): style(settings),
+        ])
+      return CTFramesetterSuggestFrameSizeWithConstraints(
+        CTFramesetterCreateWithAttributedString(string), CFRangeMake(0, 0), nil,
+        CGSize(width: 250, height: CGFloat.greatestFiniteMagnitude), nil
+      ).height
+    }
+    XCTAssertEqual(
+      height([(.paragraphSpacing, 10), (.paragraphSpacingBefore, 3)]), height([]) + 13,
+      accuracy: 1)
+  }
+
   func testTheDefaultTabInterval() {
     let line = CTFrameGetLines(frame("a\tb\tc", style([(.defaultTabInterval, 50)])))[0]
     XCTAssertEqual(Double(CTLineGetOffsetForStringIndex(line, 2, nil)), 50, accuracy: 0.01)
@@ -105,11 +135,13 @@ final class ParagraphStyleTests: XCTestCase {
     let made = style([
       (.firstLineHeadIndent, 3), (.headIndent, 4), (.tailIndent, -5), (.lineHeightMultiple, 1.5),
       (.minimumLineHeight, 6), (.maximumLineHeight, 60), (.defaultTabInterval, 36),
+      (.paragraphSpacing, 7), (.paragraphSpacingBefore, 8),
     ])
     for (spec, expected) in [
       (CTParagraphStyleSpecifier.firstLineHeadIndent, CGFloat(3)), (.headIndent, 4),
       (.tailIndent, -5), (.lineHeightMultiple, 1.5), (.minimumLineHeight, 6),
-      (.maximumLineHeight, 60), (.defaultTabInterval, 36),
+      (.maximumLineHeight, 60), (.defaultTabInterval, 36), (.paragraphSpacing, 7),
+      (.paragraphSpacingBefore, 8),
     ] {
       var value: CGFloat = -1
       XCTAssertTrue(
@@ -117,7 +149,7 @@ final class ParagraphStyleTests: XCTestCase {
       XCTAssertEqual(value, expected, "\(spec)")
     }
     var byte: UInt8 = 0
-    XCTAssertFalse(CTParagraphStyleGetValueForSpecifier(made, .paragraphSpacing, 8, &byte))
+    XCTAssertFalse(CTParagraphStyleGetValueForSpecifier(made, .baseWritingDirection, 8, &byte))
   }
 
   func testTheSuggestedSizeCountsTheIndent() {
