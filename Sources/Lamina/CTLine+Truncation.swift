@@ -29,8 +29,17 @@ public func CTLineCreateTruncatedLine(
     case .end: PANGO_ELLIPSIZE_END
     case .middle: PANGO_ELLIPSIZE_MIDDLE
     }
-  // The text the line shows (a typesetter's line separators left out).
-  let shown = line.text.range
+  // The text the line shows: all its layout's for a line laid out alone
+  // (a typesetter's line separators are left out of the layout), its own
+  // line's for a frame's line.
+  let shown: NSRange
+  if line.text.options.singleParagraph {
+    shown = line.text.range
+  } else {
+    let start = line.text.utf16Offset(ofByte: line.box.startByte)
+    let end = line.text.utf16Offset(ofByte: line.box.startByte + line.box.byteLength)
+    shown = NSRange(location: start, length: end - start)
+  }
   let text = TextLayout(
     line.text.string, range: shown, width: CGFloat(width),
     options: TextLayout.Options(ellipsize: mode, truncates: false, singleParagraph: true))
