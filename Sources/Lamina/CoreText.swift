@@ -693,7 +693,7 @@ public func CTLineGetGlyphRuns(_ line: CTLine) -> [CTRun] {
 public func CTRunDraw(_ run: CTRun, _ context: CGContext, _ range: CFRange) {
   let count = run.glyphs.count
   let start = max(0, min(range.location, count))
-  let end = range.length <= 0 ? count : min(count, start + range.length)
+  let end = range.length <= 0 ? count : start + min(range.length, count - start)
   guard start < end, let drawing = context.cairoDrawing else { return }
   let colorKey = NSAttributedString.Key(kCTForegroundColorAttributeName as String)
   let color = (run.attributes[colorKey] ?? run.attributes[.foregroundColor]) as? CGColor
@@ -778,7 +778,7 @@ public func CTRunGetTypographicBounds(
   leading?.pointee = run.font.map(CTFontGetLeading) ?? 0
   let count = run.advances.count
   let start = max(0, min(range.location, count))
-  let end = range.length <= 0 ? count : min(count, start + range.length)
+  let end = range.length <= 0 ? count : start + min(range.length, count - start)
   return run.advances[start..<max(start, end)].reduce(0) { $0 + Double($1.width) }
 }
 

@@ -59,7 +59,9 @@ package enum PangoText {
   /// the hyphen is read as the style).
   static func description(name: String, size: CGFloat) -> OpaquePointer? {
     var words = name
-    if let dash = name.lastIndex(of: "-"), dash != name.startIndex {
+    // A name with a comma is a Pango description, whose style words may
+    // have hyphens ("DejaVu Sans, Ultra-Light Italic"): no PostScript name.
+    if !name.contains(","), let dash = name.lastIndex(of: "-"), dash != name.startIndex {
       let style = name[name.index(after: dash)...]
       let spaced = style.replacingOccurrences(
         of: "([a-z])([A-Z])", with: "$1 $2", options: .regularExpression)

@@ -197,4 +197,45 @@ final class CoreTextSecondReadingTests: XCTestCase {
     XCTAssertEqual(after.width, before.width, accuracy: 0.01)
     XCTAssertEqual(after.height, before.height, accuracy: 0.01)
   }
+
+  /// Ranges as long as `CFIndex.max` ("to the end", written the long way)
+  /// trapped on an overflow in `CTRunDraw`, `CTRunGetTypographicBounds` and
+  /// `CTTypesetterCreateLine`; they are clamped to the run or the string.
+  func testRangesOfTheLargestLengthAreClamped() throws {
+    let text = attributed("Hello world")
+    let line = CTLineCreateWithAttributedString(text)
+    let run = try XCTUnwrap(CTLineGetGlyphRuns(line).first)
+    let rest = CTRunGetTypographicBounds(run, CFRangeMake(1, 0), nil, nil, nil)
+    XCTAssertEqual(
+      CTRunGetTypographicBounds(run, CFRangeMake(1, CFIndex.max), nil, nil, nil), rest)
+    let context = try XCTUnwrap(CGContext.bitmap(width: 40, height: 40))
+    CTRunDraw(run, context, CFRangeMake(1, CFIndex.max))
+    let typesetter = CTTypesetterCreateWithAttributedString(text)
+    XCTAssertEqual(
+      CTLineGetStringRange(CTTypesetterCreateLine(typesetter, CFRangeMake(2, CFIndex.max))),
+      CFRangeMake(2, 9))
+  }
+
+  /// A copy with traits of a font whose weight has a hyphen in Pango's
+  /// words ("Ultra-Light") is named "DejaVu Sans, Ultra-Light Italic"; that
+  /// name was read as a PostScript name (the part after the hyphen a
+  /// style), so a copy of the copy had the family "DejaVu Sans,Ultra".
+  func testCopiesWithTraitsOfAnExtraLightFontKeepTheFamilyAndWeight() throws {
+    let light = CTFontCreateWithName("DejaVu Sans ExtraLight" as CFString, 100, nil)
+    let italic = try XCTUnwrap(
+      CTFontCreateCopyWithSymbolicTraits(light, 0, nil, .traitItalic, .traitItalic))
+    XCTAssertEqual(CTFontGetSymbolicTraits(italic), .traitItalic)
+    let upright = try XCTUnwrap(
+      CTFontCreateCopyWithSymbolicTraits(italic, 0, nil, [], .traitItalic))
+    XCTAssertEqual(CTFontCopyFamilyName(upright), "DejaVu Sans")
+    XCTAssertEqual(CTFontGetSymbolicTraits(upright), [])
+    // ExtraLight's "l" is a stem half as wide as Book's.
+    func stem(_ font: CTFont) throws -> CGFloat {
+      var characters: [UniChar] = [0x6C]
+      var glyph: CGGlyph = 0
+      CTFontGetGlyphsForCharacters(font, &characters, &glyph, 1)
+      return try XCTUnwrap(CTFontCreatePathForGlyph(font, glyph, nil)).boundingBox.width
+    }
+    XCTAssertEqual(try stem(upright), try stem(light), accuracy: 0.01)
+  }
 }
