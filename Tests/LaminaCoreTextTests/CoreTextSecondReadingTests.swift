@@ -238,4 +238,51 @@ final class CoreTextSecondReadingTests: XCTestCase {
     }
     XCTAssertEqual(try stem(upright), try stem(light), accuracy: 0.01)
   }
+
+  /// "If this parameter is set to NULL, then no truncation token is used
+  /// and the line is simply cut off" (CTLineCreateTruncatedLine): no
+  /// ellipsis, as many whole characters kept as fit. Lamina drew Pango's
+  /// "…" whatever the token.
+  func testWithoutATokenALineIsCutOffWithNoEllipsis() throws {
+    func glyphs(_ line: CTLine) -> [CGGlyph] {
+      CTLineGetGlyphRuns(line).flatMap { run -> [CGGlyph] in
+        var glyphs = [CGGlyph](repeating: 0, count: CTRunGetGlyphCount(run))
+        CTRunGetGlyphs(run, CFRangeMake(0, 0), &glyphs)
+        return glyphs
+      }
+    }
+    func width(_ text: String) -> Double {
+      CTLineGetTypographicBounds(CTLineCreateWithAttributedString(attributed(text)), nil, nil, nil)
+    }
+    let text = "The quick brown fox jumps"
+    let line = CTLineCreateWithAttributedString(attributed(text))
+    let whole = glyphs(line)
+    var ellipsisUnits: [UniChar] = [0x2026]
+    var ellipsis: CGGlyph = 0
+    CTFontGetGlyphsForCharacters(
+      CTFontCreateWithName("DejaVu Sans" as CFString, 20, nil), &ellipsisUnits, &ellipsis, 1)
+
+    let end = try XCTUnwrap(CTLineCreateTruncatedLine(line, 120, .end, nil))
+    XCTAssertFalse(glyphs(end).contains(ellipsis))
+    XCTAssertEqual(glyphs(end), Array(whole.prefix(glyphs(end).count)), "the line's start")
+    let endWidth = CTLineGetTypographicBounds(end, nil, nil, nil)
+    XCTAssertLessThanOrEqual(endWidth, 120)
+    XCTAssertGreaterThan(endWidth, 120 - width("w"), "as many characters as fit")
+    XCTAssertEqual(CTLineGetStringRange(end), CTLineGetStringRange(line))
+
+    let start = try XCTUnwrap(CTLineCreateTruncatedLine(line, 120, .start, nil))
+    XCTAssertFalse(glyphs(start).contains(ellipsis))
+    XCTAssertEqual(glyphs(start), Array(whole.suffix(glyphs(start).count)), "the line's end")
+    XCTAssertLessThanOrEqual(CTLineGetTypographicBounds(start, nil, nil, nil), 120)
+
+    let middle = try XCTUnwrap(CTLineCreateTruncatedLine(line, 120, .middle, nil))
+    let m = glyphs(middle)
+    XCTAssertFalse(m.contains(ellipsis))
+    XCTAssertEqual(m.first, whole.first)
+    XCTAssertEqual(m.last, whole.last)
+    XCTAssertLessThan(m.count, whole.count)
+    XCTAssertLessThanOrEqual(CTLineGetTypographicBounds(middle, nil, nil, nil), 120)
+
+    XCTAssertNil(CTLineCreateTruncatedLine(line, 2, .end, nil), "not one character fits")
+  }
 }
