@@ -889,7 +889,8 @@ public func CTFramesetterSuggestFrameSizeWithConstraints(
   for (i, box) in boxes.enumerated() {
     if box.bottom > limit + 0.5 { break }
     height = box.bottom
-    endByte = box.startByte + box.byteLength
+    // Through the line's separator: the next line's start.
+    endByte = i + 1 < boxes.count ? boxes[i + 1].startByte : box.startByte + box.byteLength
     lines.append(CTLine(text: text, index: i, box: box))
   }
   for line in lines {

@@ -285,4 +285,22 @@ final class CoreTextSecondReadingTests: XCTestCase {
 
     XCTAssertNil(CTLineCreateTruncatedLine(line, 2, .end, nil), "not one character fits")
   }
+
+  /// A frame that shows the first of three lines: its visible range, and
+  /// the range a suggested size fits, run through that line's separator
+  /// ("The next frame would start where this frame ends",
+  /// CTFrameGetVisibleStringRange), so the next frame starts at "cd".
+  func testTheVisibleAndFittingRangesEndAfterTheLastLinesSeparator() {
+    let text = attributed("ab\ncd\nef")
+    let framesetter = CTFramesetterCreateWithAttributedString(text)
+    let oneLine = CTFramesetterCreateFrame(
+      framesetter, CFRangeMake(0, 0),
+      CGPath(rect: CGRect(x: 0, y: 0, width: 300, height: 30), transform: nil), nil)
+    XCTAssertEqual(CTFrameGetLines(oneLine).count, 1)
+    XCTAssertEqual(CTFrameGetVisibleStringRange(oneLine), CFRangeMake(0, 3))
+    var fit = CFRange()
+    _ = CTFramesetterSuggestFrameSizeWithConstraints(
+      framesetter, CFRangeMake(0, 0), nil, CGSize(width: 300, height: 30), &fit)
+    XCTAssertEqual(fit, CFRangeMake(0, 3))
+  }
 }
