@@ -122,7 +122,11 @@ final class TextLayout: @unchecked Sendable {
     string.enumerateAttributes(in: range, options: []) { attributes, runRange, _ in
       let start = byteOffsets[runRange.location - range.location]
       let end = byteOffsets[runRange.location - range.location + runRange.length]
-      if let font = attributes[fontKey] as? CTFont, let description = font.pango.description {
+      // A font for every run, the default one too: Pango then ends its
+      // runs where the string's runs end, so that a run's glyphs share all
+      // their attributes (a link's, say), as Core Text's do.
+      let font = attributes[fontKey] as? CTFont ?? Self.defaultFont
+      if let description = font.pango.description {
         insert(pango_attr_font_desc_new(description), start, end)
       }
       if let color = (attributes[colorKey] ?? attributes[.foregroundColor]) as? CGColor {

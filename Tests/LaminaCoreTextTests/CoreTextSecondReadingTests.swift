@@ -303,4 +303,20 @@ final class CoreTextSecondReadingTests: XCTestCase {
       framesetter, CFRangeMake(0, 0), nil, CGSize(width: 300, height: 30), &fit)
     XCTAssertEqual(fit, CFRangeMake(0, 3))
   }
+
+  /// "A glyph run is a set of consecutive glyphs sharing the same
+  /// attributes and direction" (CTRun): iOS code finds a link's glyphs by
+  /// the run that carries its attribute. In a string without fonts Pango
+  /// made one run of the whole line.
+  func testRunsEndWhereTheStringsAttributesChange() {
+    let link = NSAttributedString.Key("LinkTarget")
+    let text = NSMutableAttributedString(string: "see the link here")
+    text.addAttribute(link, value: "https://example.com", range: NSRange(location: 8, length: 4))
+    let runs = CTLineGetGlyphRuns(CTLineCreateWithAttributedString(text))
+    XCTAssertEqual(
+      runs.map { CTRunGetStringRange($0) },
+      [CFRangeMake(0, 8), CFRangeMake(8, 4), CFRangeMake(12, 5)])
+    XCTAssertEqual(
+      runs.map { CTRunGetAttributes($0)[link] as? String }, [nil, "https://example.com", nil])
+  }
 }
