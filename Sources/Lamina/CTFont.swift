@@ -24,6 +24,31 @@ public final class CTFont: Hashable, @unchecked Sendable, CustomStringConvertibl
     self.size = size
   }
 
+  /// The font Pango chose for a run (a fallback for characters the run's
+  /// font lacks, or the run's font scaled): its name is the loaded face's
+  /// family and style words ("WenQuanYi Micro Hei, Book"), its glyphs the
+  /// run's.
+  init(pangoFont: UnsafeMutablePointer<PangoFont>) {
+    let described = PangoText.locked { () -> (String, CGFloat) in
+      guard let copy = pango_font_describe_with_absolute_size(pangoFont) else {
+        return ("Helvetica", 12)
+      }
+      defer { pango_font_description_free(copy) }
+      let size = CGFloat(Double(pango_font_description_get_size(copy)) / PangoText.unit)
+      let family = pango_font_description_get_family(copy).map { String(cString: $0) } ?? ""
+      pango_font_description_unset_fields(
+        copy, PangoFontMask(PANGO_FONT_MASK_FAMILY.rawValue | PANGO_FONT_MASK_SIZE.rawValue))
+      let words = pango_font_description_to_string(copy).map { pointer in
+        defer { g_free(pointer) }
+        return String(cString: pointer)
+      }
+      return (family + "," + (words.map { $0 == "Normal" ? "" : " " + $0 } ?? ""), size)
+    }
+    familyName = described.0
+    size = described.1
+    loaded = PangoFontHandle(font: pangoFont, size: described.1)
+  }
+
   /// Pango's font, loaded when first measured (under Pango's lock, so
   /// that threads measuring one font load it once).
   var pango: PangoFontHandle {
@@ -301,12 +326,16 @@ public func CTFontCreatePathForGlyph(
     cairo_glyph_path(cr, &g, 1)
     guard let copied = cairo_copy_path(cr) else { return nil }
     defer { cairo_path_destroy(copied) }
-    guard copied.pointee.status == CAIRO_STATUS_SUCCESS else { return nil }
+    guard copied.pointee.status == CAIRO_STATUS_SUCCESS,
+      let hb = pango_font_get_hb_font(pangoFont),
+      UInt32(glyph) < hb_face_get_glyph_count(hb_font_get_face(hb))
+    else { return nil }
     let path = CGMutablePath()
+    // An empty outline (a space's) has no data at all.
+    guard let data = copied.pointee.data, copied.pointee.num_data > 0 else { return path }
     // Cairo's y grows downward; Core Text's glyph space has y up.
     func point(_ p: cairo_path_data_t) -> CGPoint { CGPoint(x: p.point.x, y: -p.point.y) }
     var i = 0
-    let data = copied.pointee.data!
     while i < Int(copied.pointee.num_data) {
       let header = data[i].header
       switch header.type {

@@ -101,7 +101,7 @@ public func CTTypesetterSuggestClusterBreak(
 public func CTTypesetterCreateLine(_ typesetter: CTTypesetter, _ stringRange: CFRange) -> CTLine {
   let total = typesetter.string.length
   let start = max(0, min(stringRange.location, total))
-  let end = stringRange.length <= 0 ? total : min(total, start + stringRange.length)
+  let end = stringRange.length <= 0 ? total : start + min(stringRange.length, total - start)
   let characters16 = typesetter.string.string as NSString
   var shown = end
   while shown > start,

@@ -50,7 +50,17 @@ final class TextLayout: @unchecked Sendable {
     self.string = string
     self.range = range
     self.options = options
-    let text = (string.string as NSString).substring(with: range)
+    var units = Array((string.string as NSString).substring(with: range).utf16)
+    if options.singleParagraph {
+      // One line: Pango would draw a box for each line separator; Core
+      // Text draws none. A zero width space stands in for each (Pango
+      // draws nothing for it), so the text keeps its UTF-16 length.
+      for i in units.indices
+      where [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029].contains(units[i]) {
+        units[i] = 0x200B
+      }
+    }
+    let text = String(decoding: units, as: UTF16.self)
     var offsets: [Int] = []
     offsets.reserveCapacity(range.length + 1)
     var bytes = 0
@@ -124,16 +134,19 @@ final class TextLayout: @unchecked Sendable {
     string.enumerateAttributes(in: range, options: []) { attributes, runRange, _ in
       let start = byteOffsets[runRange.location - range.location]
       let end = byteOffsets[runRange.location - range.location + runRange.length]
+      // A font for every run, the default one too: Pango then ends its
+      // runs where the string's runs end, so that a run's glyphs share all
+      // their attributes (a link's, say), as Core Text's do.
+      let font = attributes[fontKey] as? CTFont ?? Self.defaultFont
       if style.setsLineHeight {
         // The run's font's natural line height, as the style sets it; a
         // line is as high as its highest run.
-        let font = attributes[fontKey] as? CTFont ?? Self.defaultFont
         let natural = CTFontGetAscent(font) + CTFontGetDescent(font) + CTFontGetLeading(font)
         insert(
           pango_attr_line_height_new_absolute(
             PangoText.units(Double(style.lineHeight(natural: natural)))), start, end)
       }
-      if let font = attributes[fontKey] as? CTFont, let description = font.pango.description {
+      if let description = font.pango.description {
         insert(pango_attr_font_desc_new(description), start, end)
       }
       // Black without a color; Cairo's source (the context's fill color)
@@ -326,8 +339,9 @@ public final class CTLine: @unchecked Sendable {
   let index: Int
   let box: TextLayout.LineBox
   /// The range of the attributed string the line stands for, when it is
-  /// not the range its glyphs show (a typesetter's line ends with its line
-  /// separator; a truncated line stands for all the text it shortens).
+  /// not the range its glyphs show (a typesetter's or a frame's line ends
+  /// with its line separator; a truncated line stands for all the text it
+  /// shortens).
   var stringRange: CFRange?
 
   init(text: TextLayout, index: Int, box: TextLayout.LineBox, stringRange: CFRange? = nil) {
@@ -404,6 +418,21 @@ public final class CTLine: @unchecked Sendable {
     setSource(cr, paint.stroke)
     cairo_stroke(cr)
     cairo_restore(cr)
+  }
+
+  /// Whether `font` loads as the Pango font `used` (same face and size).
+  /// Pango's lock is held.
+  static func sameFace(_ font: CTFont, _ used: UnsafeMutablePointer<PangoFont>) -> Bool {
+    guard let loaded = font.pango.font else { return false }
+    if loaded == used { return true }
+    guard let a = pango_font_describe_with_absolute_size(loaded),
+      let b = pango_font_describe_with_absolute_size(used)
+    else { return false }
+    defer {
+      pango_font_description_free(a)
+      pango_font_description_free(b)
+    }
+    return pango_font_description_equal(a, b) != 0
   }
 
   /// Sets Cairo's source to `color`, black when nil.
@@ -692,6 +721,14 @@ public func CTLineGetGlyphRuns(_ line: CTLine) -> [CTRun] {
       if from < text.string.length {
         attributes = text.string.attributes(at: from, effectiveRange: nil)
       }
+      // As Core Text, a run's font is the one its glyphs are of: the
+      // string's, the default one for a run without a font, or the one
+      // that stood in for characters the run's font lacks.
+      if let used = pangoItem.pointee.analysis.font {
+        let fontKey = NSAttributedString.Key(kCTFontAttributeName as String)
+        let named = (attributes[fontKey] ?? attributes[.font]) as? CTFont ?? TextLayout.defaultFont
+        attributes[fontKey] = CTLine.sameFace(named, used) ? named : CTFont(pangoFont: used)
+      }
       runs.append(
         CTRun(
           glyphs: glyphs, positions: positions, advances: advances,
@@ -712,7 +749,7 @@ public func CTLineGetGlyphRuns(_ line: CTLine) -> [CTRun] {
 public func CTRunDraw(_ run: CTRun, _ context: CGContext, _ range: CFRange) {
   let count = run.glyphs.count
   let start = max(0, min(range.location, count))
-  let end = range.length <= 0 ? count : min(count, start + range.length)
+  let end = range.length <= 0 ? count : start + min(range.length, count - start)
   guard start < end, let drawing = context.cairoDrawing else { return }
   let colorKey = NSAttributedString.Key(kCTForegroundColorAttributeName as String)
   let fromContextKey = NSAttributedString.Key(kCTForegroundColorFromContextAttributeName as String)
@@ -801,7 +838,7 @@ public func CTRunGetTypographicBounds(
   leading?.pointee = run.font.map(CTFontGetLeading) ?? 0
   let count = run.advances.count
   let start = max(0, min(range.location, count))
-  let end = range.length <= 0 ? count : min(count, start + range.length)
+  let end = range.length <= 0 ? count : start + min(range.length, count - start)
   return run.advances[start..<max(start, end)].reduce(0) { $0 + Double($1.width) }
 }
 
@@ -854,10 +891,20 @@ public final class CTFrame: @unchecked Sendable {
     rect = path.boundingBox
     var lines: [CTLine] = []
     var origins: [CGPoint] = []
-    for (i, box) in text.lineBoxes().enumerated() {
+    let boxes = text.lineBoxes()
+    for (i, box) in boxes.enumerated() {
       // A line that does not fit in the box ends the frame, as in Core Text.
       if box.bottom > rect.height + 0.5 { break }
-      lines.append(CTLine(text: text, index: i, box: box))
+      // A line's range runs to the next line's start: its line separator
+      // is in it, as in a typesetter's line (Pango's line leaves it out).
+      let start = text.utf16Offset(ofByte: box.startByte)
+      let end =
+        i + 1 < boxes.count
+        ? text.utf16Offset(ofByte: boxes[i + 1].startByte) : text.range.location + text.range.length
+      lines.append(
+        CTLine(
+          text: text, index: i, box: box,
+          stringRange: CFRange(location: start, length: max(0, end - start))))
       origins.append(CGPoint(x: box.x, y: rect.height - box.baseline))
     }
     self.lines = lines
@@ -902,7 +949,8 @@ public func CTFramesetterSuggestFrameSizeWithConstraints(
   for (i, box) in boxes.enumerated() {
     if box.bottom > limit + 0.5 { break }
     height = box.bottom
-    endByte = box.startByte + box.byteLength
+    // Through the line's separator: the next line's start.
+    endByte = i + 1 < boxes.count ? boxes[i + 1].startByte : box.startByte + box.byteLength
     lines.append(CTLine(text: text, index: i, box: box))
   }
   // The lines' widths with their indents: where a line starts is its

@@ -61,7 +61,9 @@ package enum PangoText {
   /// the hyphen is read as the style).
   static func description(name: String, size: CGFloat) -> OpaquePointer? {
     var words = name
-    if let dash = name.lastIndex(of: "-"), dash != name.startIndex {
+    // A name with a comma is a Pango description, whose style words may
+    // have hyphens ("DejaVu Sans, Ultra-Light Italic"): no PostScript name.
+    if !name.contains(","), let dash = name.lastIndex(of: "-"), dash != name.startIndex {
       let style = name[name.index(after: dash)...]
       let spaced = style.replacingOccurrences(
         of: "([a-z])([A-Z])", with: "$1 $2", options: .regularExpression)
@@ -78,8 +80,20 @@ package enum PangoText {
     if pango_font_description_get_family(description) == nil {
       pango_font_description_set_family(description, name)
     }
-    pango_font_description_set_absolute_size(description, max(Double(size), 0) * unit)
+    pango_font_description_set_absolute_size(description, Double(clampedSize(size)) * unit)
     return description
+  }
+
+  /// The largest font size Pango is given, in points. FreeType cannot
+  /// make glyphs of 65,536 pixels per em and more, and Cairo then marks
+  /// the font file's face as failed: every later font of that file, at
+  /// any size, would have no glyphs or metrics. Larger sizes are laid out
+  /// at this one.
+  package static let maximumFontSize: CGFloat = 16384
+
+  /// `size` within 0...`maximumFontSize` (0 for NaN).
+  package static func clampedSize(_ size: CGFloat) -> CGFloat {
+    size > 0 ? min(size, maximumFontSize) : 0
   }
 }
 
@@ -90,6 +104,16 @@ final class PangoFontHandle: @unchecked Sendable {
   /// Its description (family, style, size), owned.
   let description: OpaquePointer?
   let size: CGFloat
+
+  /// The font Pango loaded for `font`, kept (a reference is taken).
+  init(font: UnsafeMutablePointer<PangoFont>, size: CGFloat) {
+    self.size = size
+    self.font = PangoText.locked {
+      g_object_ref(UnsafeMutableRawPointer(font))
+      return font
+    }
+    description = PangoText.locked { pango_font_describe_with_absolute_size(font) }
+  }
 
   init(name: String, size: CGFloat) {
     self.size = size
@@ -102,8 +126,12 @@ final class PangoFontHandle: @unchecked Sendable {
   }
 
   deinit {
-    if let font { g_object_unref(UnsafeMutableRawPointer(font)) }
-    if let description { pango_font_description_free(description) }
+    // The last reference to a font takes it out of the font map's cache:
+    // under the lock, as every use of the font map.
+    PangoText.locked {
+      if let font { g_object_unref(UnsafeMutableRawPointer(font)) }
+      if let description { pango_font_description_free(description) }
+    }
   }
 
   /// The family of the font's name (its style words and PostScript

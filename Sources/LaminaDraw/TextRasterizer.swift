@@ -180,7 +180,10 @@ public enum TextRasterizer {
       pango_font_description_set_family(description, family)
     }
     defer { pango_font_description_free(description) }
-    pango_font_description_set_absolute_size(description, Double(style.fontSize) * pangoScale)
+    // Sizes past FreeType's reach would fail the font file's face for
+    // every later size: they are clamped (PangoText.maximumFontSize).
+    pango_font_description_set_absolute_size(
+      description, Double(PangoText.clampedSize(style.fontSize)) * pangoScale)
     pango_layout_set_font_description(layout, description)
     // Always: the list also turns Pango's hyphens off.
     setAttributes(layout, style.runs)
@@ -259,7 +262,8 @@ public enum TextRasterizer {
       }
       if let size = run.fontSize, size > 0 {
         insert(
-          pango_attr_size_new_absolute(pangoUnits(Double(size) * Double(LAMINA_PANGO_SCALE))),
+          pango_attr_size_new_absolute(
+            pangoUnits(Double(PangoText.clampedSize(size)) * Double(LAMINA_PANGO_SCALE))),
           run)
       }
       if let color = run.color {

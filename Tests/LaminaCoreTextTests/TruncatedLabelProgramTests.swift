@@ -40,7 +40,11 @@ final class TruncatedLabelProgramTests: XCTestCase {
         if index == maximumLines - 1, start + count < string.length {
           // The rest of the text on the last line, shortened to fit.
           let rest = CTTypesetterCreateLine(typesetter, CFRangeMake(start, 0))
-          line = CTLineCreateTruncatedLine(rest, width, .end, nil) ?? line
+          let ellipsis = CTLineCreateWithAttributedString(
+            NSAttributedString(
+              string: "\u{2026}",
+              attributes: [NSAttributedString.Key(kCTFontAttributeName as String): font]))
+          line = CTLineCreateTruncatedLine(rest, width, .end, ellipsis) ?? line
           lastLineRange = CTLineGetStringRange(line)
         }
         ctx.textPosition = CGPoint(x: inset, y: baseline)

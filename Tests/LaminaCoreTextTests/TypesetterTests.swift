@@ -126,8 +126,10 @@ final class TypesetterTests: XCTestCase {
   func testATruncatedLineFitsAndShowsTheEllipsisWhereTextWasLeftOut() throws {
     let line = CTLineCreateWithAttributedString(attributed("The quick brown fox jumps"))
     let whole = glyphs(line)
-    XCTAssertTrue(CTLineCreateTruncatedLine(line, 10_000, .end, nil) === line, "it fits already")
-    let end = try XCTUnwrap(CTLineCreateTruncatedLine(line, 120, .end, nil))
+    // The token iOS code passes for an ellipsis (nil: the line is cut off).
+    let token = CTLineCreateWithAttributedString(attributed("\u{2026}"))
+    XCTAssertTrue(CTLineCreateTruncatedLine(line, 10_000, .end, token) === line, "it fits already")
+    let end = try XCTUnwrap(CTLineCreateTruncatedLine(line, 120, .end, token))
     let truncatedWidth = CTLineGetTypographicBounds(end, nil, nil, nil)
     XCTAssertLessThanOrEqual(truncatedWidth, 120)
     XCTAssertGreaterThan(truncatedWidth, 120 - width("w…"), "as much text as fits")
@@ -136,17 +138,17 @@ final class TypesetterTests: XCTestCase {
     XCTAssertEqual(Array(cut.dropLast()), Array(whole.prefix(cut.count - 1)))
     XCTAssertEqual(CTLineGetStringRange(end), CTLineGetStringRange(line))
 
-    let start = try XCTUnwrap(CTLineCreateTruncatedLine(line, 120, .start, nil))
+    let start = try XCTUnwrap(CTLineCreateTruncatedLine(line, 120, .start, token))
     XCTAssertEqual(glyphs(start).first, ellipsis())
     XCTAssertEqual(Array(glyphs(start).dropFirst()), Array(whole.suffix(glyphs(start).count - 1)))
-    let middle = try XCTUnwrap(CTLineCreateTruncatedLine(line, 120, .middle, nil))
+    let middle = try XCTUnwrap(CTLineCreateTruncatedLine(line, 120, .middle, token))
     let m = glyphs(middle)
     XCTAssertEqual(m.first, whole.first)
     XCTAssertEqual(m.last, whole.last)
     XCTAssertTrue(m.contains(ellipsis()))
 
-    XCTAssertNil(CTLineCreateTruncatedLine(line, 0, .end, nil))
-    XCTAssertNil(CTLineCreateTruncatedLine(line, 2, .end, nil), "not even the ellipsis fits")
+    XCTAssertNil(CTLineCreateTruncatedLine(line, 0, .end, token))
+    XCTAssertNil(CTLineCreateTruncatedLine(line, 2, .end, token), "not even the ellipsis fits")
   }
 }
 
