@@ -22,7 +22,9 @@ public enum CGTextDrawingMode: Int32, Sendable {
   case fillStrokeClip = 6
   case clip = 7
 
-  var fills: Bool { self == .fill || self == .fillStroke || self == .fillClip || self == .fillStrokeClip }
+  var fills: Bool {
+    self == .fill || self == .fillStroke || self == .fillClip || self == .fillStrokeClip
+  }
   var strokes: Bool {
     self == .stroke || self == .fillStroke || self == .strokeClip || self == .fillStrokeClip
   }
@@ -224,7 +226,7 @@ open class CGContext {
     endRadius: CGFloat, options: CGGradientDrawingOptions
   ) {}
 
-  // MARK: Text (see CoreText.swift)
+  // MARK: Text (see CTLine.swift)
 
   /// The transform from text space to user space that Core Text draws
   /// glyphs with (identity: glyphs upright in a y-up space; in this

@@ -12,7 +12,6 @@ import XCTest
 /// (issue 30, item 2).
 final class CommitPathTests: XCTestCase {
 
-
   func scene() throws -> Scene {
     let json = #"{"lamina": 1, "canvas": {"width": 32, "height": 16}, "root": {}}"#
     return try SceneLoader.load(data: Data(json.utf8), baseURL: nil, fileName: "commit.json")

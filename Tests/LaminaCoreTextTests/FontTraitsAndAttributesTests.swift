@@ -157,7 +157,8 @@ final class FontTraitsAndAttributesTests: XCTestCase {
       let middle = (box.0 + box.2) / 2
       return (m[row * 200 + middle], max(m[row * 200 + box.0], m[row * 200 + box.0 + 1]))
     }
-    let filled = try pixels(line("I", [named(kCTFontAttributeName): font, named(kCTForegroundColorAttributeName): red]))
+    let filled = try pixels(
+      line("I", [named(kCTFontAttributeName): font, named(kCTForegroundColorAttributeName): red]))
     XCTAssertGreaterThan(stemMiddle(filled, 0).inside, 200, "filled")
     // Positive: outlined only, in the stroke color.
     let outlined = try pixels(
@@ -300,11 +301,14 @@ final class FontTraitsAndAttributesTests: XCTestCase {
     let small = CTFontCreateWithName("DejaVu Sans" as CFString, 20, nil)
     let large = CTFontCreateWithName("DejaVu Sans" as CFString, 36, nil)
     let text = NSMutableAttributedString(
-      string: "AB", attributes: [named(kCTFontAttributeName): small, named(kCTForegroundColorAttributeName): red])
+      string: "AB",
+      attributes: [named(kCTFontAttributeName): small, named(kCTForegroundColorAttributeName): red])
     text.append(
       NSAttributedString(
         string: "CD",
-        attributes: [named(kCTFontAttributeName): large, named(kCTForegroundColorAttributeName): blue]))
+        attributes: [
+          named(kCTFontAttributeName): large, named(kCTForegroundColorAttributeName): blue,
+        ]))
     let line = CTLineCreateWithAttributedString(text)
     let runs = CTLineGetGlyphRuns(line)
     XCTAssertEqual(runs.count, 2)
@@ -318,7 +322,8 @@ final class FontTraitsAndAttributesTests: XCTestCase {
     XCTAssertEqual(drawn.2, expected.2, accuracy: 1)
     XCTAssertEqual(drawn.3, expected.3, accuracy: 1)
     // Its second glyph alone: "D", from its position in the line.
-    let d = try XCTUnwrap(inkBox(mask(try pixels(line, run: (1, CFRangeMake(1, 1))), 2), width: 200))
+    let d = try XCTUnwrap(
+      inkBox(mask(try pixels(line, run: (1, CFRangeMake(1, 1))), 2), width: 200))
     var glyph = runs[1].glyphs[1]
     let rect = CTFontGetBoundingRectsForGlyphs(large, .horizontal, &glyph, nil, 1)
     XCTAssertEqual(Double(d.0), 10 + Double(runs[1].positions[1].x + rect.minX), accuracy: 1)

@@ -57,7 +57,9 @@ final class ParagraphStyleTests: XCTestCase {
     let xs = origins(indented).map(\.x)
     XCTAssertGreaterThan(xs.count, 2)
     XCTAssertEqual(xs[0], 30, accuracy: 0.01, "the first line at its indent")
-    for x in xs.dropFirst() { XCTAssertEqual(x, 10, accuracy: 0.01, "the others at the head indent") }
+    for x in xs.dropFirst() {
+      XCTAssertEqual(x, 10, accuracy: 0.01, "the others at the head indent")
+    }
     for end in ends(indented) { XCTAssertLessThanOrEqual(end, 280.01, "before the tail indent") }
     // A hanging indent: the first line at the edge, the others in.
     let hanging = origins(frame(Self.text, style([(.headIndent, 24)]))).map(\.x)

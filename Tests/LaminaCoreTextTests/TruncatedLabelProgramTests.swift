@@ -72,7 +72,8 @@ final class TruncatedLabelProgramTests: XCTestCase {
     let image = try Renderer().render(layer: label, size: label.bounds.size, scale: 2)
     XCTAssertEqual(image.width, 440)
     XCTAssertEqual(label.drawnBounds.count, 2)
-    XCTAssertEqual(label.lastLineRange.location + label.lastLineRange.length, label.text.utf16.count,
+    XCTAssertEqual(
+      label.lastLineRange.location + label.lastLineRange.length, label.text.utf16.count,
       "the last line stands for all the rest")
     for (index, expected) in label.drawnBounds.enumerated() {
       XCTAssertLessThanOrEqual(expected.maxX, 220 - label.inset + 0.5, "line \(index) fits")
@@ -85,8 +86,10 @@ final class TruncatedLabelProgramTests: XCTestCase {
       }
       let box = try XCTUnwrap(inkBox(alpha, width: 440), "line \(index) is drawn")
       XCTAssertEqual(Double(box.0), Double(expected.minX * 2), accuracy: 2, "line \(index) left")
-      XCTAssertEqual(Double(box.2 + 1), Double(expected.maxX * 2), accuracy: 2, "line \(index) right")
-      XCTAssertEqual(Double(box.1 + top), Double(expected.minY * 2), accuracy: 2, "line \(index) top")
+      XCTAssertEqual(
+        Double(box.2 + 1), Double(expected.maxX * 2), accuracy: 2, "line \(index) right")
+      XCTAssertEqual(
+        Double(box.1 + top), Double(expected.minY * 2), accuracy: 2, "line \(index) top")
       XCTAssertEqual(
         Double(box.3 + 1 + top), Double(expected.maxY * 2), accuracy: 2, "line \(index) bottom")
     }

@@ -9,7 +9,6 @@ import XCTest
 /// included, is in the frame they were made for (issue 30, item 2).
 final class CommitPhaseTests: XCTestCase {
 
-
   func pixel(_ image: RenderedImage, _ x: Int, _ y: Int) -> [UInt8] {
     let p = image.pixel(x, y)
     return [p.r, p.g, p.b, p.a]

@@ -12,7 +12,6 @@ import XCTest
 /// they were made for (issue 30, item 2).
 final class DisplayLoopCommitTests: XCTestCase {
 
-
   func testTheDisplayLoopLaysOutAndDisplaysBeforeTheFrame() throws {
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("lamina-commit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
