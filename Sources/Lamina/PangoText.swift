@@ -49,6 +49,26 @@ package enum PangoText {
     pango_tab_array_free(tabs)
   }
 
+  /// Aligns a layout's lines as Core Text aligns a paragraph: left and
+  /// right whatever the text's direction, natural as the paragraph's
+  /// direction says (Pango flips a right-to-left paragraph's alignment),
+  /// justified lines filling the width but the last.
+  package static func setAlignment(_ layout: OpaquePointer, _ alignment: CTTextAlignment) {
+    switch alignment {
+    case .right:
+      pango_layout_set_auto_dir(layout, 0)
+      pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
+    case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+    case .justified:
+      pango_layout_set_justify(layout, 1)
+      pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+    case .left:
+      pango_layout_set_auto_dir(layout, 0)
+      pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+    case .natural: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
+    }
+  }
+
   /// A length in Pango units, rounded and clamped to Int32.
   static func units(_ points: Double) -> Int32 {
     guard points.isFinite else { return points > 0 ? Int32.max : Int32.min }

@@ -241,19 +241,7 @@ final class TextLayout: @unchecked Sendable {
         pango_layout_set_height(layout, PangoText.units(Double(height)))
       }
     }
-    switch style.alignment {
-    case .right:
-      pango_layout_set_auto_dir(layout, 0)
-      pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
-    case .center: pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
-    case .justified:
-      pango_layout_set_justify(layout, 1)
-      pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
-    case .left:
-      pango_layout_set_auto_dir(layout, 0)
-      pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
-    case .natural: pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
-    }
+    PangoText.setAlignment(layout, style.alignment)
     if style.lineSpacing > 0 {
       pango_layout_set_spacing(layout, PangoText.units(Double(style.lineSpacing)))
     }

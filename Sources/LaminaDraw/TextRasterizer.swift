@@ -209,23 +209,15 @@ public enum TextRasterizer {
     case .end: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
     default: pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
     }
-    switch style.alignment {
-    case .right:
-      pango_layout_set_auto_dir(layout, 0)
-      pango_layout_set_alignment(layout, PANGO_ALIGN_RIGHT)
-    case .center:
-      pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
-    case .justified:
-      pango_layout_set_justify(layout, 1)
-      pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
-    case .left:
-      pango_layout_set_auto_dir(layout, 0)
-      pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
-    default:
-      // Natural: left for left-to-right paragraphs, right for right-to-left
-      // ones (Pango flips the alignment of a right-to-left paragraph).
-      pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
-    }
+    let alignment: CTTextAlignment =
+      switch style.alignment {
+      case .right: .right
+      case .center: .center
+      case .justified: .justified
+      case .left: .left
+      default: .natural
+      }
+    PangoText.setAlignment(layout, alignment)
   }
 
   /// Fonts, sizes and colors of an attributed string's runs, and no
