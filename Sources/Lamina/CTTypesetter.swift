@@ -40,7 +40,7 @@ public final class CTTypesetter: @unchecked Sendable {
       let unit = characters16.character(at: end)
       end += 1
       if unit == 0x0D, end < total, characters16.character(at: end) == 0x0A { end += 1 }
-      if unit == 0x0A || unit == 0x0D || unit == 0x85 || unit == 0x2028 || unit == 0x2029 {
+      if TextLayout.lineBreaks.contains(unit) {
         break
       }
     }
@@ -105,7 +105,7 @@ public func CTTypesetterCreateLine(_ typesetter: CTTypesetter, _ stringRange: CF
   let characters16 = typesetter.string.string as NSString
   var shown = end
   while shown > start,
-    [0x0A, 0x0D, 0x85, 0x2028, 0x2029].contains(characters16.character(at: shown - 1))
+    TextLayout.lineBreaks.contains(characters16.character(at: shown - 1))
   {
     shown -= 1
   }

@@ -21,6 +21,12 @@ final class TextLayout: @unchecked Sendable {
   let byteOffsets: [Int]
   let paragraph: CTParagraphStyle
   let options: Options
+
+  /// The UTF-16 units that end a line whatever the width (Unicode's
+  /// mandatory breaks: LF, VT, FF, CR, NEL, LS, PS), and those of them
+  /// that also end a paragraph.
+  static let lineBreaks: Set<UInt16> = [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029]
+  static let paragraphBreaks: Set<UInt16> = [0x0A, 0x0D, 0x2029]
   /// How far every line is moved right for the paragraph's indents, in
   /// points (Pango indents only the first line, or only the others).
   let leftInset: CGFloat
@@ -57,7 +63,7 @@ final class TextLayout: @unchecked Sendable {
       // Text draws none. A zero width space stands in for each (Pango
       // draws nothing for it), so the text keeps its UTF-16 length.
       for i in units.indices
-      where [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029].contains(units[i]) {
+      where Self.lineBreaks.contains(units[i]) {
         units[i] = 0x200B
       }
     }
@@ -305,7 +311,7 @@ final class TextLayout: @unchecked Sendable {
         for i in boxes.indices.dropFirst() {
           let at = utf16Offset(ofByte: boxes[i].startByte)
           if at > 0, at <= units.length,
-            [0x0A, 0x0D, 0x2029].contains(units.character(at: at - 1))
+            Self.paragraphBreaks.contains(units.character(at: at - 1))
           {
             shift += spacing
           }
