@@ -25,6 +25,8 @@ package struct Batch {
   /// Items drawn, and the first one's layer name.
   package var items: Int
   package var firstLayerName: String?
+  /// Why the batch began instead of its first item joining the one before.
+  package var breakReason: BatchBreak = .pass
   /// Path items, drawn from their mesh instead of the pass's vertices
   /// (`PathBatch`; the program is then `.path`).
   package var path: PathBatch? = nil

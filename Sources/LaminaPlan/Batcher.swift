@@ -13,87 +13,152 @@ struct ItemResources {
   var paint: GradientPaint?
 }
 
+/// Why a batch began instead of its item joining the batch before it: what
+/// `lamina render --dump-plan` and `lamina bench` count, so that a frame's
+/// draws can be traced to their causes.
+package enum BatchBreak: String, CaseIterable, Sendable {
+  /// The first batch of a pass (a new target, viewport or continuation).
+  case pass
+  /// Another program, or another kind of item (a quad after a path).
+  case program
+  /// Another texture, mask or sampler.
+  case texture
+  /// Another gradient.
+  case paint
+  /// Another blend mode, or one that reads what is drawn before it.
+  case blend
+  /// An earlier batch shares the key, but a batch after it overlaps the item.
+  case overlap
+  /// A clipped or depth-cut path (drawn alone).
+  case clip
+  /// A stroke of another mesh, cap or dash count.
+  case mesh
+  /// Batching is off.
+  case unbatched
+}
+
+/// What makes items share a draw call: equal keys draw with one program,
+/// the same textures, sampler, gradient and blending. One value, hashed
+/// and compared in one place; a gradient hashes by its kind (its stops
+/// decide equality).
+struct BatchKey: Hashable {
+  enum Kind: Hashable {
+    /// Quads of the pass's vertices, in the plain or the effect format.
+    case quads(effect: Bool)
+    /// Path fills, of any meshes (one program draws them, `PathBatch`).
+    case pathFills
+    /// Path strokes of one mesh, cap and dash count.
+    case pathStrokes(mesh: UInt64, cap: Int32, dashes: Int)
+  }
+
+  var kind: Kind
+  var program: ProgramKey
+  var texture: TextureSource? = nil
+  var mask: TextureSource? = nil
+  var sampler: SamplerKey? = nil
+  var paint: GradientPaint? = nil
+  var blend: BlendMode
+
+  static func == (a: BatchKey, b: BatchKey) -> Bool {
+    a.kind == b.kind && a.program == b.program && a.texture == b.texture && a.mask == b.mask
+      && a.sampler == b.sampler && a.blend == b.blend && a.paint == b.paint
+  }
+
+  func hash(into h: inout Hasher) {
+    h.combine(kind)
+    h.combine(program)
+    h.combine(blend)
+    h.combine(sampler)
+    h.combine(paint?.kind)
+    h.combine(texture)
+    h.combine(mask)
+  }
+
+  /// Why an item of this key cannot join a batch of `other`.
+  func difference(from other: BatchKey) -> BatchBreak {
+    switch (kind, other.kind) {
+    case (.pathStrokes, .pathStrokes): if kind != other.kind { return .mesh }
+    case (.pathFills, .pathFills), (.quads, .quads): break
+    default: return .program
+    }
+    if program != other.program { return .program }
+    if texture != other.texture || mask != other.mask || sampler != other.sampler {
+      return .texture
+    }
+    if paint != other.paint { return .paint }
+    return .blend
+  }
+
+  /// The key of a path item, nil for one that draws alone (a clip,
+  /// depth-sorting cuts, a blend mode reading the destination).
+  init?(path item: DrawItem, _ paint: PathPaint) {
+    guard item.clip == nil, item.clipPlanes.isEmpty, !item.blend.readsBackdrop else { return nil }
+    if let stroke = paint.stroke {
+      kind = .pathStrokes(mesh: paint.mesh.serial, cap: stroke.cap.rawValue, dashes: stroke.dashes.count)
+    } else {
+      kind = .pathFills
+    }
+    program = .path
+    blend = item.blend
+  }
+
+  init(
+    kind: Kind, program: ProgramKey, texture: TextureSource?, mask: TextureSource?,
+    sampler: SamplerKey?, paint: GradientPaint?, blend: BlendMode
+  ) {
+    (self.kind, self.program, self.texture, self.mask) = (kind, program, texture, mask)
+    (self.sampler, self.paint, self.blend) = (sampler, paint, blend)
+  }
+}
+
 /// Collects the items of one draw pass into batches: items that share a
-/// program, textures, sampler, blending and gradient are one draw call
-/// (every item its own when `batching` is off). An item joins the last
-/// batch when it can; otherwise the earliest batch it can join that no
-/// later batch overlaps (`OverlapGrid`): drawing it there, earlier than
-/// its turn, changes no pixel, since nothing drawn between touches it. So
-/// the faces of separate cubes, or the pieces of separate cards, share
-/// draws although their programs alternate. An advanced blend mode always
-/// starts a batch: it reads what earlier draws wrote, so it needs a
-/// barrier before it.
+/// `BatchKey` are one draw call (every item its own when `batching` is
+/// off). An item joins the last batch when it can; otherwise the earliest
+/// batch it can join that no later batch overlaps (`OverlapGrid`): drawing
+/// it there, earlier than its turn, changes no pixel, since nothing drawn
+/// between touches it. So the faces of separate cubes, or the pieces of
+/// separate cards, share draws although their programs alternate. An
+/// advanced blend mode always starts a batch: it reads what earlier draws
+/// wrote, so it needs a barrier before it.
+///
+/// Path fills join the last batch when it is a fill batch, overlapping or
+/// not: GL draws a draw's primitives in order, and each item's depth level
+/// keeps its own pieces from painting a pixel twice (`PathBatch`). A
+/// fill moves to an earlier fill batch only past batches it does not touch.
 struct Batcher {
   let batching: Bool
   let edgeCoverage: Bool
-  private(set) var batches: [Batch] = []
   /// The vertices; the indices are kept per batch until `finish()`.
   private var geometry = PassGeometry()
   /// Whether the time spent making vertices is measured (`lamina bench`).
   var timesVertices = false
   /// Nanoseconds spent in `VertexBuilder`, when measured.
   private(set) var vertexNanoseconds: UInt64 = 0
-  /// What each batch draws with (nil: a path batch, or a blend mode that
-  /// takes no other item).
-  private var keys: [Key?] = []
-  /// The quad batches by a hash of their key, in order.
-  private var batchesByKey: [Int: [Int]] = [:]
-  /// Whether an earlier batch has the same key hash as each batch.
-  private var hasEarlierTwin: [Bool] = []
-  /// What the last batch draws with, kept beside it so that the next item
-  /// compares with fields of the batcher, not copies out of an array
-  /// (`lastIsQuad` false: a path or blend-mode batch, or none).
-  private var lastIsQuad = false
-  private var lastProgram = ProgramKey.solid
-  private var lastResources = ItemResources(program: .solid)
-  private var lastBlend = BlendMode.sourceOver
-  private var lastEffect = false
-  /// Each quad batch's indices, in its vertex format's list.
-  private var batchIndices: [[UInt32]] = []
+
+  /// A batch being collected: what it draws with (nil: nothing joins it),
+  /// its indices in its vertex format's list (quads), the pixels it
+  /// touches, and each item's (paths, which may join past it when they
+  /// touch none of them).
+  private struct OpenBatch {
+    var batch: Batch
+    var key: BatchKey?
+    var indices: [UInt32] = []
+    var bounds: PixelRect
+    var itemBounds: [PixelRect] = []
+    /// Whether an earlier batch has the same key.
+    var hasEarlierTwin = false
+  }
+
+  private var open: [OpenBatch] = []
+  /// The batches of each key, in order.
+  private var batchesByKey: [BatchKey: [Int]] = [:]
   /// The indices of the item being added.
   private var scratch: [UInt32] = []
-  /// Pixels each batch touches, and for path batches each item's (so that
-  /// a later path item can join an earlier batch it does not overlap).
-  private var batchBounds: [PixelRect] = []
-  private var pathItemBounds: [Int: [PixelRect]] = [:]
   /// The last batch that touches each part of the pass.
   private var grid: OverlapGrid
 
   /// How far back a path item looks for a batch to join.
   static let pathLookBack = 32
-
-  /// What makes two items share a draw call.
-  private struct Key: Equatable {
-    var program: ProgramKey
-    var resources: ItemResources
-    var blend: BlendMode
-    var effect: Bool
-
-    static func == (a: Key, b: Key) -> Bool {
-      a.effect == b.effect && a.program == b.program && a.resources.texture == b.resources.texture
-        && a.resources.mask == b.resources.mask && a.resources.sampler == b.resources.sampler
-        && a.blend == b.blend && a.resources.paint == b.resources.paint
-    }
-
-    /// A hash of what decides equality (a gradient by its kind).
-    var hash: Int {
-      var h = Hasher()
-      h.combine(program)
-      h.combine(effect)
-      h.combine(blend)
-      h.combine(resources.sampler)
-      h.combine(resources.paint?.kind)
-      for source in [resources.texture, resources.mask] {
-        switch source {
-        case .none: h.combine(0)
-        case .image(let i): h.combine(1 &+ i &* 4)
-        case .target(let id): h.combine(2 &+ id.index &* 4)
-        case .dmabuf: h.combine(3)
-        }
-      }
-      return h.finalize()
-    }
-  }
 
   /// A batcher for a pass that shows `region` (frame pixels, as items' bounds).
   init(batching: Bool, edgeCoverage: Bool, region: PixelRect) {
@@ -102,7 +167,7 @@ struct Batcher {
     grid = OverlapGrid(region)
   }
 
-  var isEmpty: Bool { batches.isEmpty }
+  var isEmpty: Bool { open.isEmpty }
 
   /// Room for `items` plain quads (most lists are mostly those).
   mutating func reserve(items: Int) {
@@ -112,19 +177,21 @@ struct Batcher {
   /// The batches, each with its range of indices, and their geometry: the
   /// indices of each batch laid out in batch order.
   func finish() -> (batches: [Batch], geometry: PassGeometry) {
-    var batches = batches
     var geometry = geometry
     geometry.indices.reserveCapacity(geometry.vertices.count / 4 * 6)
     geometry.effectIndices.reserveCapacity(geometry.effectVertices.count / 4 * 6)
-    for i in batches.indices where batches[i].path == nil {
-      if batches[i].usesEffectVertices {
-        batches[i].firstIndex = geometry.effectIndices.count
-        geometry.effectIndices += batchIndices[i]
+    let batches = open.map { entry -> Batch in
+      var batch = entry.batch
+      guard batch.path == nil else { return batch }
+      if batch.usesEffectVertices {
+        batch.firstIndex = geometry.effectIndices.count
+        geometry.effectIndices += entry.indices
       } else {
-        batches[i].firstIndex = geometry.indices.count
-        geometry.indices += batchIndices[i]
+        batch.firstIndex = geometry.indices.count
+        geometry.indices += entry.indices
       }
-      batches[i].indexCount = batchIndices[i].count
+      batch.indexCount = entry.indices.count
+      return batch
     }
     return (batches, geometry)
   }
@@ -147,26 +214,24 @@ struct Batcher {
     }
     var composite = false
     if case .composite = blend { composite = true }
-    // The common case first: the last batch shares the state and no
-    // earlier batch may; the item's indices go straight into it.
-    let sharesLast =
-      lastIsQuad && lastEffect == effect && lastProgram == program
-      && lastResources.texture == resources.texture && lastResources.mask == resources.mask
-      && lastResources.sampler == resources.sampler && lastBlend == blend
-      && lastResources.paint == resources.paint
-    if batching, !composite, sharesLast, let last = keys.indices.last, !hasEarlierTwin[last] {
+    let key = BatchKey(
+      kind: .quads(effect: effect), program: program, texture: resources.texture,
+      mask: resources.mask, sampler: resources.sampler, paint: resources.paint, blend: blend)
+    // The common case first: the last batch shares the key and no earlier
+    // batch may; the item's indices go straight into it.
+    let last = open.count - 1
+    let sharesLast = last >= 0 && open[last].key == key
+    if batching, !composite, sharesLast, !open[last].hasEarlierTwin {
       let start = timesVertices ? StageClock.now() : 0
       let count =
         effect
         ? VertexBuilder.appendEffectItem(
-          item, edgeCoverage: edgeCoverage, &geometry.effectVertices, &batchIndices[last])
+          item, edgeCoverage: edgeCoverage, &geometry.effectVertices, &open[last].indices)
         : VertexBuilder.appendItem(
-          item, edgeCoverage: edgeCoverage, &geometry.vertices, &batchIndices[last])
+          item, edgeCoverage: edgeCoverage, &geometry.vertices, &open[last].indices)
       if timesVertices { vertexNanoseconds &+= StageClock.now() &- start }
       guard count > 0 else { return }
-      batches[last].items += 1
-      batchBounds[last] = batchBounds[last].union(bounds)
-      grid.mark(bounds, batch: last)
+      join(last, bounds)
       return
     }
     scratch.removeAll(keepingCapacity: true)
@@ -178,103 +243,121 @@ struct Batcher {
       : VertexBuilder.appendItem(item, edgeCoverage: edgeCoverage, &geometry.vertices, &scratch)
     if timesVertices { vertexNanoseconds &+= StageClock.now() &- start }
     guard count > 0 else { return }
-    let key = Key(program: program, resources: resources, blend: blend, effect: effect)
-    if batching, !composite, let j = batchToJoin(key, bounds, sharesLast: sharesLast) {
-      batchIndices[j] += scratch
-      batches[j].items += 1
-      batchBounds[j] = batchBounds[j].union(bounds)
-      grid.mark(bounds, batch: j)
-      return
-    }
-    keys.append(composite ? nil : key)
-    (lastIsQuad, lastProgram, lastResources, lastBlend, lastEffect) = (
-      !composite, program, resources, blend, effect
-    )
-    var twin = false
+    var overlapped = false
     if batching, !composite {
-      let hash = key.hash
-      twin = batchesByKey[hash] != nil
-      batchesByKey[hash, default: []].append(keys.count - 1)
+      if let j = batchToJoin(key, bounds, sharesLast: sharesLast, overlapped: &overlapped) {
+        open[j].indices += scratch
+        join(j, bounds)
+        return
+      }
     }
-    hasEarlierTwin.append(twin)
-    batchIndices.append(scratch)
-    batches.append(
+    let reason: BatchBreak =
+      !batching ? .unbatched : composite ? .blend : overlapped ? .overlap : breakReason(key)
+    begin(
       Batch(
         program: program, texture: resources.texture, mask: resources.mask,
         sampler: resources.sampler, blend: blend, usesEffectVertices: effect,
         paint: resources.paint, firstIndex: 0, indexCount: 0, items: 1,
-        firstLayerName: item.layerName))
-    batchBounds.append(bounds)
-    grid.mark(bounds, batch: batches.count - 1)
+        firstLayerName: item.layerName, breakReason: reason),
+      key: composite ? nil : key, indices: scratch, bounds: bounds)
+  }
+
+  /// Why an item of `key` begins a batch, compared with the last batch.
+  private func breakReason(_ key: BatchKey?) -> BatchBreak {
+    guard let last = open.last else { return .pass }
+    guard let key else { return open[open.count - 1].batch.path != nil ? .clip : .blend }
+    guard let lastKey = last.key else { return last.batch.path != nil ? .clip : .blend }
+    return key.difference(from: lastKey)
+  }
+
+  /// Adds an item to batch `j`.
+  private mutating func join(_ j: Int, _ bounds: PixelRect) {
+    open[j].batch.items += 1
+    open[j].bounds = open[j].bounds.union(bounds)
+    if open[j].batch.path != nil { open[j].itemBounds.append(bounds) }
+    grid.mark(bounds, batch: j)
+  }
+
+  /// Starts a batch.
+  private mutating func begin(
+    _ batch: Batch, key: BatchKey?, indices: [UInt32], bounds: PixelRect
+  ) {
+    let index = open.count
+    var entry = OpenBatch(batch: batch, key: key, indices: indices, bounds: bounds)
+    if batch.path != nil { entry.itemBounds = [bounds] }
+    if batching, let key, batch.path == nil {
+      entry.hasEarlierTwin = batchesByKey[key] != nil
+      batchesByKey[key, default: []].append(index)
+    }
+    open.append(entry)
+    grid.mark(bounds, batch: index)
   }
 
   /// The batch a quad of `key` covering `bounds` joins: the earliest that
   /// shares the key with no later batch touching `bounds` (the last one,
   /// at once, when it shares the key and no earlier batch may); nil: a
-  /// new one.
+  /// new one (`overlapped`: one shares the key, but a later batch touches
+  /// the item).
   private func batchToJoin(
-    _ key: Key, _ bounds: PixelRect, sharesLast lastShares: Bool
+    _ key: BatchKey, _ bounds: PixelRect, sharesLast lastShares: Bool, overlapped: inout Bool
   ) -> Int? {
-    guard let last = keys.indices.last else { return nil }
-    if lastShares && !hasEarlierTwin[last] { return last }
-    guard let candidates = batchesByKey[key.hash] else { return nil }
+    let last = open.count - 1
+    guard last >= 0 else { return nil }
+    if lastShares && !open[last].hasEarlierTwin { return last }
+    guard let candidates = batchesByKey[key] else { return nil }
     let barrier = grid.lastBatch(touching: bounds)
-    // The first candidate at or after the barrier (they are in order);
-    // the candidates share the key's hash, so almost always the key.
+    // The first candidate at or after the barrier (they are in order).
     var low = 0
     var high = candidates.count
     while low < high {
       let mid = (low + high) / 2
       if candidates[mid] < barrier { low = mid + 1 } else { high = mid }
     }
-    while low < candidates.count {
-      let j = candidates[low]
-      if keys[j] == key { return j }
-      low += 1
-    }
+    if low < candidates.count { return candidates[low] }
+    overlapped = !lastShares
     return lastShares ? last : nil
   }
 
-  /// Adds a path item: to an earlier path batch of the same key when no
-  /// batch after it touches the item and none of that batch's items does
-  /// (so that drawing it earlier changes no pixel), or as a new batch.
+  /// Adds a path item to the latest path batch of its key that no batch
+  /// after it touches (so that drawing it earlier changes no pixel) and,
+  /// for a stroke, none of whose items it touches; or as a new batch.
   private mutating func addPath(_ item: DrawItem, _ paint: PathPaint) {
     // The item's fields read once (across the module boundary each read is
     // a call and a copy).
     let bounds = item.bounds
     guard !paint.mesh.indices.isEmpty, !bounds.isEmpty else { return }
-    if batching, let key = PathBatchKey(item, paint) {
-      var j = batches.count - 1
-      while j >= max(0, batches.count - Self.pathLookBack) {
+    let key = BatchKey(path: item, paint)
+    var overlapped = false
+    if batching, let key {
+      var j = open.count - 1
+      while j >= max(0, open.count - Self.pathLookBack) {
+        // (A quad batch by its bounds, a path batch by its items'.)
         let touches =
-          pathItemBounds[j].map { $0.contains { $0.intersects(bounds) } }
-          ?? batchBounds[j].intersects(bounds)
-        if let path = batches[j].path, !touches, PathBatchKey(path.paint, blend: key.blend) == key,
-          batches[j].blend == key.blend
-        {
-          batches[j].path?.instances.append(PathInstance(item, paint))
-          batches[j].items += 1
-          batchBounds[j] = batchBounds[j].union(bounds)
-          pathItemBounds[j]?.append(bounds)
-          grid.mark(bounds, batch: j)
+          open[j].itemBounds.isEmpty
+          ? open[j].bounds.intersects(bounds) : open[j].itemBounds.contains { $0.intersects(bounds) }
+        // A fill batch draws its items in order, so a fill may join one it
+        // touches; a stroke batch draws each kind of piece of all its
+        // items at once, so a stroke joins only one it does not touch.
+        if open[j].key == key, !touches || key.kind == .pathFills {
+          open[j].batch.path?.append(item, paint)
+          join(j, bounds)
           return
         }
-        if touches { break }
+        if touches {
+          overlapped = open[0...j].contains { $0.key == key }
+          break
+        }
         j -= 1
       }
     }
-    batches.append(
+    let reason: BatchBreak =
+      !batching ? .unbatched : key == nil ? .clip : overlapped ? .overlap : breakReason(key)
+    begin(
       Batch(
         program: .path, texture: nil, mask: nil, sampler: nil, blend: item.blend,
         usesEffectVertices: false, paint: nil, firstIndex: 0, indexCount: 0, items: 1,
-        firstLayerName: item.layerName, path: PathBatch(item, paint)))
-    batchBounds.append(bounds)
-    pathItemBounds[batches.count - 1] = [bounds]
-    keys.append(nil)
-    lastIsQuad = false
-    hasEarlierTwin.append(false)
-    batchIndices.append([])
-    grid.mark(bounds, batch: batches.count - 1)
+        firstLayerName: item.layerName, breakReason: reason, path: PathBatch(item, paint)),
+      key: key, indices: [], bounds: bounds)
   }
 
   /// The blend-mode variant of a program (every program an item draws with

@@ -36,6 +36,20 @@ extension FramePlan {
     return lines.joined(separator: "\n")
   }
 
+  /// Why the plan's batches began, most common first:
+  /// `batches by why each began: pass 2, overlap 1` (`BatchBreak`).
+  public var breakSummary: String {
+    var counts: [BatchBreak: Int] = [:]
+    for step in steps {
+      guard case .draw(let pass) = step else { continue }
+      for batch in pass.batches { counts[batch.breakReason, default: 0] += 1 }
+    }
+    let listed = BatchBreak.allCases.filter { counts[$0] != nil }
+      .sorted { counts[$0]! > counts[$1]! }
+      .map { "\($0.rawValue) \(counts[$0]!)" }
+    return "batches by why each began: " + (listed.isEmpty ? "none" : listed.joined(separator: ", "))
+  }
+
   private static func kibibytes(_ bytes: Int) -> String {
     bytes >= 10 << 20 ? "\(bytes >> 20) MiB" : "\((bytes + 1023) >> 10) KiB"
   }
@@ -152,8 +166,13 @@ extension FramePlan {
     case .porterDuff(let op): parts.append(op.rawValue)
     }
     var text = parts.joined(separator: " ")
-    text += ", \(batch.items) item\(batch.items == 1 ? "" : "s"), \(batch.indexCount) indices"
-    if let path = batch.path { text += " of a \(path.paint.mesh.indices.count)-index mesh" }
+    text += ", \(batch.items) item\(batch.items == 1 ? "" : "s"), "
+    if let path = batch.path, !path.oneMesh {
+      text += "\(path.indexCount) indices of \(Set(path.paints.map { $0.mesh.serial }).count) meshes"
+    } else {
+      text += "\(batch.indexCount) indices"
+      if let path = batch.path { text += " of a \(path.paint.mesh.indices.count)-index mesh" }
+    }
     if let name = batch.firstLayerName { text += " (\(name))" }
     return text
   }

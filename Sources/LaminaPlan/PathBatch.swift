@@ -3,25 +3,40 @@ import Lamina
 import LaminaFrame
 
 /// The path items (shape layers' fills and strokes, `LaminaFrame/PathItems.swift`)
-/// one batch draws: one mesh, drawn once per instance by instanced draws.
-/// Consecutive path items that share a mesh and a stroke variant are one
-/// batch, and a path item joins an earlier such batch when nothing drawn
-/// in between touches it and it touches nothing of that batch (`Batcher`):
-/// on llvmpipe a draw that changes the program costs about 40 µs, so 150
-/// shape layers take a dozen draws instead of hundreds.
+/// one batch draws, in order.
+///
+/// Fills: any path fills in source-over or a blend equation, of any meshes,
+/// overlapping or not, in one draw. Each fill mesh is drawn by one program
+/// (the ribbon's corner variant: its smooth pieces and its interior carry
+/// lines that cover every pixel, `FillTessellator.makeMesh`), so an item's
+/// pieces come in its mesh's order, ribbon before interior, and the items
+/// in theirs: one mesh's items by an instanced draw, several meshes' from
+/// one stream of their vertices with each vertex carrying its item's
+/// matrix and color (`PlanExecutor.drawMergedFills`). On llvmpipe a draw
+/// costs 24–40 µs of CPU, so a Lottie character's hundreds of shapes are a
+/// few draws instead of three each.
+///
+/// Strokes: consecutive stroke items that share a mesh, a cap and a dash
+/// count, drawn once per instance by one draw per kind of piece; a stroke
+/// joins an earlier such batch when nothing drawn in between touches it
+/// and it touches nothing of that batch (`Batcher`).
 ///
 /// What the executor does with it (`GL/PlanExecutor+Paths.swift`): the
 /// mesh's vertex array, uploaded once per mesh (`PathBuffers`); the
 /// instances uploaded per draw, each given a depth level of the target;
 /// the depth test on (greater, with writes), so that each pixel of an item
 /// is painted once (a translucent stroke does not darken where it overlaps
-/// itself); a program of `PathPrograms` per kind of piece.
+/// itself) and later items paint over earlier ones.
 package struct PathBatch {
   /// The first item's paint: the mesh, and the cap and dash count every
-  /// item of the batch shares.
+  /// stroke item of the batch shares.
   package let paint: PathPaint
   /// One per item, in drawing order (their depth set by the executor).
   package var instances: [PathInstance]
+  /// Each item's paint, beside `instances` (fills may differ in mesh).
+  package var paints: [PathPaint]
+  /// Whether every item draws the first item's mesh.
+  package private(set) var oneMesh = true
   /// The clip and depth-sorting cuts of an item drawn alone (batched
   /// items have none).
   package var clip: ClipEffect?
@@ -30,34 +45,20 @@ package struct PathBatch {
   init(_ item: DrawItem, _ paint: PathPaint) {
     self.paint = paint
     instances = [PathInstance(item, paint)]
+    paints = [paint]
     clip = item.clip
     clipPlanes = item.clipPlanes
   }
-}
 
-/// What path items must share to be drawn by one instanced draw; nil for an
-/// item that draws alone (a clip, depth-sorting cuts, a blend mode reading
-/// the destination).
-struct PathBatchKey: Equatable {
-  let mesh: UInt64
-  let cap: Int32
-  let dashes: Int
-  let blend: BlendMode
-
-  init?(_ item: DrawItem, _ paint: PathPaint) {
-    guard item.clip == nil, item.clipPlanes.isEmpty else { return nil }
-    let blend = item.blend
-    if blend.readsBackdrop { return nil }
-    self.init(paint, blend: blend)
+  /// Adds an item after the others.
+  mutating func append(_ item: DrawItem, _ paint: PathPaint) {
+    instances.append(PathInstance(item, paint))
+    paints.append(paint)
+    if paint.mesh !== self.paint.mesh { oneMesh = false }
   }
 
-  /// The key of `paint` drawn in `blend` (what an item that may batch adds).
-  init(_ paint: PathPaint, blend: BlendMode) {
-    mesh = paint.mesh.serial
-    cap = paint.stroke?.cap.rawValue ?? 0
-    dashes = paint.stroke?.dashes.count ?? 0
-    self.blend = blend
-  }
+  /// The meshes' indices drawn (each item its mesh's).
+  package var indexCount: Int { paints.reduce(0) { $0 + $1.mesh.indices.count } }
 }
 
 /// What one path item of an instanced draw gives its vertices (112 bytes,

@@ -178,6 +178,63 @@ final class PathBuffers {
     return made.array
   }
 
+  /// A vertex of a draw of fills of several meshes: the mesh's vertex and
+  /// its item's matrix and color (the instance attributes 8…11 of
+  /// `path_vertex.glsl`, read per vertex here).
+  private struct MergedFillVertex {
+    var vertex: FillVertex
+    var matrix0, matrix1, matrix2, color: SIMD4<Float>
+  }
+
+  /// The stream of merged fills, made on first use.
+  private var merged: (array: GPUHandle, vertices: GPUHandle, indices: GPUHandle)?
+  private var mergedVertices: [MergedFillVertex] = []
+  private var mergedIndices: [UInt32] = []
+
+  /// The vertex array `setMergedFills` fills.
+  var mergedFillArray: GPUHandle { merged?.array ?? 0 }
+
+  /// Uploads the fills of `paints`, one item each with its instance, as
+  /// one stream of vertices and indices in the items' order, for one
+  /// draw; returns its index count.
+  func setMergedFills(_ paints: [PathPaint], _ instances: [PathInstance]) -> Int {
+    if merged == nil {
+      typealias V = MergedFillVertex
+      func float(_ index: GPUHandle, _ count: Int32, _ field: PartialKeyPath<V>) -> VertexAttribute {
+        VertexAttribute(
+          index: index, count: count, type: .float, normalized: false,
+          offset: MemoryLayout<V>.offset(of: field) ?? 0)
+      }
+      merged = device.makeVertexArray(
+        stride: MemoryLayout<V>.stride,
+        attributes: [
+          float(0, 2, \V.vertex.position), float(1, 2, \V.vertex.extrude),
+          float(2, 4, \V.vertex.own), float(3, 4, \V.vertex.prev), float(4, 4, \V.vertex.next),
+          float(8, 4, \V.matrix0), float(9, 4, \V.matrix1), float(10, 4, \V.matrix2),
+          float(11, 4, \V.color),
+        ])
+    }
+    mergedVertices.removeAll(keepingCapacity: true)
+    mergedIndices.removeAll(keepingCapacity: true)
+    for (paint, instance) in zip(paints, instances) {
+      guard case .fill(let mesh) = paint.geometry else { continue }
+      let base = UInt32(mergedVertices.count)
+      for vertex in mesh.vertices {
+        mergedVertices.append(
+          MergedFillVertex(
+            vertex: vertex, matrix0: instance.matrix0, matrix1: instance.matrix1,
+            matrix2: instance.matrix2, color: instance.color))
+      }
+      for index in mesh.indices { mergedIndices.append(base &+ index) }
+    }
+    if let merged {
+      device.upload(
+        mergedVertices, indices: mergedIndices, array: merged.array, vertices: merged.vertices,
+        elements: merged.indices)
+    }
+    return mergedIndices.count
+  }
+
   /// Sets the instances of the next draws.
   func setInstances(_ instances: [PathInstance]) {
     device.uploadStream(instances, to: instanceBuffer)
@@ -208,5 +265,6 @@ final class PathBuffers {
       device.deleteVertexArray(entry.array, buffers: [entry.vertices, entry.indices])
     }
     device.deleteBuffer(instanceBuffer)
+    if let merged { device.deleteVertexArray(merged.array, buffers: [merged.vertices, merged.indices]) }
   }
 }

@@ -2,9 +2,10 @@ import Foundation
 import LaminaFrame
 
 /// Drawing path batches (`PathBatch`): the mesh's vertex array from
-/// `PathBuffers`, the batch's instances with a depth level each, the depth
-/// test on, and one draw per kind of piece of the mesh, each with its own
-/// program variant. No offscreen pass, no read-back, nothing uploaded but
+/// `PathBuffers` (or, for fills of several meshes, one stream of their
+/// vertices), the batch's instances with a depth level each, the depth
+/// test on, and one draw for a fill batch, one per kind of piece for a
+/// stroke batch, each with its own program variant. No offscreen pass, no read-back, nothing uploaded but
 /// the instances when only a trim, a dash phase or a color changed.
 extension PlanExecutor {
   func drawPaths(
@@ -18,20 +19,27 @@ extension PlanExecutor {
     for i in instances.indices {
       instances[i].matrix0.w = depth + Float(i) * RenderTarget.depthStep
     }
-    paths.buffers.setInstances(instances)
-    device.bindVertexArray(paths.buffers.vertexArray(for: mesh))
     var variant = PathPrograms.Variant(role: .fill(.interior))
     variant.clip = batch.clip != nil
     variant.planes = !batch.clipPlanes.isEmpty
     if case .composite = blend { variant.advanced = true }
     let count = instances.count
     switch batch.paint.geometry {
-    case .fill(let fill):
-      for group in FillMesh.Group.allCases {
-        variant.role = .fill(group)
-        try drawRange(batch, blend, variant, viewport, fill.groups[group.rawValue], count)
+    case .fill:
+      // One program draws every piece of a fill (`FillTessellator.makeMesh`).
+      variant.role = .fill(.cornerRibbon)
+      if batch.oneMesh {
+        paths.buffers.setInstances(instances)
+        device.bindVertexArray(paths.buffers.vertexArray(for: mesh))
+        try drawRange(batch, blend, variant, viewport, 0..<mesh.indices.count, count)
+      } else {
+        let indexCount = paths.buffers.setMergedFills(batch.paints, instances)
+        device.bindVertexArray(paths.buffers.mergedFillArray)
+        try drawRange(batch, blend, variant, viewport, 0..<indexCount, 0)
       }
     case .stroke(let stroke, let parameters):
+      paths.buffers.setInstances(instances)
+      device.bindVertexArray(paths.buffers.vertexArray(for: mesh))
       variant.dashes = parameters.dashes.count
       variant.cap = parameters.cap.rawValue
       for group in StrokeMesh.Group.allCases {
@@ -71,8 +79,12 @@ extension PlanExecutor {
       device.setUniform(program.planes, vec3Array: planes)
       device.setUniform(program.planeCount, int: planes.count / 3)
     }
-    device.drawTriangles(
-      indexCount: range.count, firstIndex: range.lowerBound, instances: instances)
+    if instances == 0 {
+      device.drawTriangles(indexCount: range.count, firstIndex: range.lowerBound)
+    } else {
+      device.drawTriangles(
+        indexCount: range.count, firstIndex: range.lowerBound, instances: instances)
+    }
   }
 }
 

@@ -191,6 +191,7 @@ package final class PlanExecutor {
     let viewport = SIMD4(2 / w, 2 / h, -2 * Float(region.x) / w - 1, -2 * Float(region.y) / h - 1)
     var prepared: Set<GPUHandle> = []
     for (batch, input) in zip(pass.batches, inputs) {
+      device.counters.batchBreaks[batch.breakReason.rawValue, default: 0] += 1
       device.setBlending(true, mode: batch.blend)
       if let path = batch.path {
         try drawPaths(path, blend: batch.blend, into: target, viewport: viewport)

@@ -4,7 +4,7 @@ import LaminaFrame
 
 /// Where a batch's texture comes from (plain values: batches compare and
 /// copy them per item).
-package enum TextureSource: Equatable {
+package enum TextureSource: Hashable {
   /// An image of the plan (`FramePlan.images`), uploaded on first use.
   case image(Int)
   /// A target an earlier pass of the plan drew (or a cache holds).

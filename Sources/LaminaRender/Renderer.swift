@@ -156,7 +156,9 @@ public final class Renderer {
   /// Writes each frame's plan to standard error when `LAMINA_DUMP_PLAN=1`.
   static var defaultPlanObserver: ((FramePlan) -> Void)? {
     guard ProcessInfo.processInfo.environment["LAMINA_DUMP_PLAN"] == "1" else { return nil }
-    return { plan in FileHandle.standardError.write(Data((plan.description + "\n").utf8)) }
+    return { plan in
+      FileHandle.standardError.write(Data((plan.description + "\n" + plan.breakSummary + "\n").utf8))
+    }
   }
 
   /// Makes the context current and takes its GL state back (another

@@ -93,6 +93,7 @@ func runBench(_ arguments: [String]) -> Int32 {
     var passes: [Int] = []
     var allPasses: [Int] = []
     var stateChanges: [Int] = []
+    var breaks: [String: Int] = [:]
     var sortMs: [Double] = []
     var stages: [EncodeStages] = []
     var pieces: [Int] = []
@@ -121,6 +122,7 @@ func runBench(_ arguments: [String]) -> Int32 {
       passes.append(renderer.counters.offscreenPasses)
       allPasses.append(renderer.counters.passes)
       stateChanges.append(renderer.counters.stateChanges)
+      breaks.merge(renderer.counters.batchBreaks, uniquingKeysWith: +)
       sortMs.append(frame.stats.depthSortMilliseconds)
       stages.append(renderer.lastStages)
       pieces.append(frame.stats.sortedPieces)
@@ -131,7 +133,7 @@ func runBench(_ arguments: [String]) -> Int32 {
       gpuMs: gpu,
       updateMs: update, buildMs: building, drawCalls: draws, uploads: uploads,
       offscreenPasses: passes,
-      passes: allPasses, stateChanges: stateChanges,
+      passes: allPasses, stateChanges: stateChanges, batchBreaks: breaks,
       depthSortMs: sortMs, depthSortPieces: pieces, stages: stages,
       peakMemoryMB: peakMemoryMB(), renderer: renderer,
       lottie: lottie.map {
@@ -166,6 +168,8 @@ struct BenchReport {
   /// changes the device made (binds beyond programs and textures, viewport,
   /// scissor, blending).
   let passes: [Int], stateChanges: [Int]
+  /// Batches of all timed frames by why each began (`RenderCounters.batchBreaks`).
+  let batchBreaks: [String: Int]
   let depthSortMs: [Double], depthSortPieces: [Int]
   /// Where each frame's encoding time went.
   let stages: [EncodeStages]
@@ -214,6 +218,11 @@ struct BenchReport {
     ]
   }
 
+  /// `batchBreaks` per timed frame.
+  var breaksPerFrame: [String: Double] {
+    batchBreaks.mapValues { Double($0) / Double(max(frames, 1)) }
+  }
+
   func text() -> String {
     func f(_ v: Double) -> String { String(format: "%.2f", v) }
     let own = [
@@ -235,6 +244,7 @@ struct BenchReport {
       cpu (build + encode) ms: median \(f(Self.percentile(cpuMs, 50))) (presentation update \(f(Self.percentile(updateMs, 50))), frame building \(f(Self.percentile(buildMs, 50))))  gpu (to glFinish) ms: median \(f(Self.percentile(gpuMs, 50)))
       \(stagesLine)
       per frame: \(f(mean(drawCalls))) draw calls, \(f(mean(uploads))) uploads, \(f(mean(offscreenPasses))) offscreen passes, \(f(mean(passes))) passes in all, \(f(mean(stateChanges))) state changes
+      batches per frame by why each began: \(breaksPerFrame.sorted { $0.value > $1.value }.map { "\($0.key) \(f($0.value))" }.joined(separator: ", "))
       depth sort: \(f(Self.percentile(depthSortMs, 50))) ms median for \(f(mean(depthSortPieces))) pieces (part of cpu)
       peak memory \(f(peakMemoryMB)) MiB
       caches \(f(Double(renderer.cacheReport.bytes) / 1048576)) of \(f(Double(renderer.caches.maxBytes) / 1048576)) MiB
@@ -290,6 +300,7 @@ struct BenchReport {
       "drawCallsPerFrame": mean(drawCalls), "uploadsPerFrame": mean(uploads),
       "offscreenPassesPerFrame": mean(offscreenPasses), "peakMemoryMB": peakMemoryMB,
       "passesPerFrame": mean(passes), "stateChangesPerFrame": mean(stateChanges),
+      "batchBreaksPerFrame": breaksPerFrame,
       "depthSortMs": [
         "median": Self.percentile(depthSortMs, 50), "p95": Self.percentile(depthSortMs, 95),
       ],

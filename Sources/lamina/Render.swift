@@ -208,7 +208,7 @@ func backgroundColor(_ text: String) throws -> CGColor {
 /// Writes each frame plan to standard output (or error).
 func planPrinter(toError: Bool) -> (FramePlan) -> Void {
   { plan in
-    let text = Data((plan.description + "\n").utf8)
+    let text = Data((plan.description + "\n" + plan.breakSummary + "\n").utf8)
     (toError ? FileHandle.standardError : FileHandle.standardOutput).write(text)
   }
 }

@@ -154,9 +154,26 @@ enum FillTessellator {
     return makeMesh(vertices, [smooth, corners, indices], bounds)
   }
 
-  /// The mesh of the groups' indices, in `FillMesh.Group` order.
+  /// A line no pixel of a path is near (`0·x + 0·y + c`): its coverage is 1.
+  static let everywhere = SIMD4<Float>(0, 0, 1e6, 0)
+
+  /// The mesh of the groups' indices, in `FillMesh.Group` order. The lines
+  /// a group's pieces do not use are set to `everywhere` (the smooth
+  /// ribbon's neighbours, all three of the interior's), so that the
+  /// corner ribbon's program draws every group as its own program does:
+  /// one program, and one draw, for a whole fill (`PathBatch`).
   static func makeMesh(_ vertices: [FillVertex], _ groups: [[UInt32]], _ bounds: CGRect) -> FillMesh
   {
+    var vertices = vertices
+    for index in groups[FillMesh.Group.smoothRibbon.rawValue] {
+      vertices[Int(index)].prev = everywhere
+      vertices[Int(index)].next = everywhere
+    }
+    for index in groups[FillMesh.Group.interior.rawValue] {
+      vertices[Int(index)].own = everywhere
+      vertices[Int(index)].prev = everywhere
+      vertices[Int(index)].next = everywhere
+    }
     var indices: [UInt32] = []
     var ranges: [Range<Int>] = []
     for group in groups {

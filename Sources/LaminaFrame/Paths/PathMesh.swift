@@ -84,7 +84,7 @@ package final class FillMesh: PathMesh {
   }
 
   package let serial = Serials.next()
-  let vertices: [FillVertex]
+  package let vertices: [FillVertex]
   package let indices: [UInt32]
   /// Each group's range of `indices`, in `Group` order.
   package let groups: [Range<Int>]
