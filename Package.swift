@@ -156,7 +156,7 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LaminaLottieTests",
-      dependencies: ["LaminaTestSupport", "LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput", "LaminaLottie", "LaminaRender", "LaminaScene", "Lamina"],
+      dependencies: ["LaminaTestSupport", "LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput", "LaminaLottie", "LaminaRender", "LaminaScene", "LaminaDraw", "Lamina"],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LaminaMetamorphicTests",

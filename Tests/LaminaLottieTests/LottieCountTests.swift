@@ -1,0 +1,112 @@
+import Foundation
+import Lamina
+import LaminaDraw
+import LaminaLottie
+import LaminaScene
+import XCTest
+
+@testable import LaminaFrame
+@testable import LaminaPlan
+
+/// What a frame of each document of the Lottie conformance set costs on
+/// the recording device (no EGL): draws, passes and offscreen passes, the
+/// mean over eight frames spread over the document's ip..op after two
+/// warm-up frames, as `lamina bench` steps through a document (one
+/// presentation tree, one frame builder, caches of its own). The counts
+/// reached are in `Fixtures/lottie-counts.json`; a document that needs
+/// more than its entry fails, so what the performance work won
+/// (Benchmarks/results.md) cannot be lost silently. A count that goes down
+/// is a gain: write the table again with `LAMINA_WRITE_LOTTIE_COUNTS=1`.
+final class LottieCountTests: XCTestCase {
+  struct Counts: Codable, Equatable {
+    var draws: Double
+    var passes: Double
+    var offscreenPasses: Double
+  }
+
+  /// The mean counts of a frame of the document at `url`.
+  static func counts(_ url: URL) throws -> Counts {
+    let animation = try LottieAnimation(contentsOf: url)
+    let scene = animation.makeScene()
+    let caches = RenderCaches()
+    let device = RecordingDevice()
+    let runner = try FrameRunner(device: device, samples: 1, maxTextureSize: 16384, caches: caches)
+    let presentation = PresentationTree(root: scene.root)
+    var builder = FrameBuilder(
+      size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
+      scale: scene.canvas.scale, caches: caches)
+    let warmup = 2
+    let frames = 8
+    var total = Counts(draws: 0, passes: 0, offscreenPasses: 0)
+    for i in 0..<(warmup + frames) {
+      let k = Double(i >= warmup ? i - warmup : i)
+      let frame = animation.inPoint + k * (animation.outPoint - animation.inPoint) / Double(frames)
+      let time = animation.time(ofFrame: frame)
+      LaminaDraw.install()
+      CATransaction.commitFrame(root: scene.root)
+      let root = presentation.update(time: time)
+      builder.time = time
+      let list = builder.build(root: root, background: scene.canvas.background)
+      device.reset()
+      device.counters = RenderCounters()
+      device.clearCommands()
+      let plan = runner.plan(list, tile: 4096, options: PlanOptions())
+      try runner.run(plan, maxOffscreenBytes: 2 << 30, output: { _, _ in })
+      guard i >= warmup else { continue }
+      total.draws += Double(device.counters.drawCalls)
+      total.passes += Double(device.counters.passes)
+      total.offscreenPasses += Double(device.counters.offscreenPasses)
+    }
+    return Counts(
+      draws: total.draws / Double(frames), passes: total.passes / Double(frames),
+      offscreenPasses: total.offscreenPasses / Double(frames))
+  }
+
+  static var fixture: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/lottie-counts.json")
+  }
+
+  func testNoConformanceDocumentNeedsMoreDrawsOrPassesThanReached() throws {
+    let folder = ConformanceTests.conformance
+    let manifestURL = folder.appendingPathComponent("manifest.json")
+    guard FileManager.default.fileExists(atPath: manifestURL.path) else {
+      throw XCTSkip("\(folder.path) is absent: the Lottie conformance files are not checked out beside the project")
+    }
+    let entries = try JSONDecoder().decode(
+      [ConformanceTests.Entry].self, from: Data(contentsOf: manifestURL))
+    let documents = Array(Set(entries.map(\.lottie))).sorted()
+    var measured: [String: Counts] = [:]
+    for document in documents {
+      measured[document] = try Self.counts(folder.appendingPathComponent(document))
+    }
+    if ProcessInfo.processInfo.environment["LAMINA_WRITE_LOTTIE_COUNTS"] == "1" {
+      // Rounded up to a hundredth, so that the table holds what was measured.
+      let rounded = measured.mapValues {
+        Counts(
+          draws: ($0.draws * 100).rounded(.up) / 100, passes: ($0.passes * 100).rounded(.up) / 100,
+          offscreenPasses: ($0.offscreenPasses * 100).rounded(.up) / 100)
+      }
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+      try encoder.encode(rounded).write(to: Self.fixture)
+    }
+    let expected = try JSONDecoder().decode(
+      [String: Counts].self, from: Data(contentsOf: Self.fixture))
+    XCTAssertEqual(Set(expected.keys), Set(documents), "the table lists every document of the set")
+    for document in documents {
+      guard let got = measured[document], let most = expected[document] else { continue }
+      let fields = [
+        ("draws", got.draws, most.draws), ("passes", got.passes, most.passes),
+        ("offscreen passes", got.offscreenPasses, most.offscreenPasses),
+      ]
+      for (what, value, limit) in fields {
+        XCTAssertLessThanOrEqual(value, limit + 1e-9, "\(document): \(what) a frame")
+      }
+    }
+    let draws = measured.values.map(\.draws)
+    print(
+      "Lottie counts: \(documents.count) documents, at most \(draws.max() ?? 0) draws a frame, "
+        + "\(measured.values.map(\.offscreenPasses).max() ?? 0) offscreen passes")
+  }
+}
