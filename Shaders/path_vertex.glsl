@@ -18,9 +18,22 @@ layout(location = 11) in vec4 i_color;
 
 uniform vec4 u_viewport;  // xy: pixels-to-clip scale, zw: clip offset (times w)
 #ifdef CLIP
+#ifdef CLIP_VERTEX
+// Fills of several items in one draw: each vertex carries its item's clip
+// (an item without one: a rect no pixel leaves).
+layout(location = 5) in vec3 a_clipMatrix0;
+layout(location = 6) in vec3 a_clipMatrix1;
+layout(location = 7) in vec3 a_clipMatrix2;
+layout(location = 12) in vec4 a_clipRect;
+layout(location = 13) in vec4 a_clipRadii;
+#define u_clipMatrix mat3(a_clipMatrix0, a_clipMatrix1, a_clipMatrix2)
+#define u_clipRect a_clipRect
+#define u_clipRadii a_clipRadii
+#else
 uniform mat3 u_clipMatrix;  // the plane's (x, y, 1) to the clipping layer's plane
 uniform vec4 u_clipRect;
 uniform vec4 u_clipRadii;
+#endif
 out vec3 v_clipPos;
 flat out vec4 v_clipRect;
 flat out vec4 v_clipRadii;

@@ -29,7 +29,7 @@ package enum BatchBreak: String, CaseIterable, Sendable {
   case blend
   /// An earlier batch shares the key, but a batch after it overlaps the item.
   case overlap
-  /// A clipped or depth-cut path (drawn alone).
+  /// A clipped stroke or a depth-cut path (drawn alone).
   case clip
   /// A stroke of another mesh, cap or dash count.
   case mesh
@@ -89,11 +89,12 @@ struct BatchKey: Hashable {
     return .blend
   }
 
-  /// The key of a path item, nil for one that draws alone (a clip,
-  /// depth-sorting cuts, a blend mode reading the destination).
+  /// The key of a path item, nil for one that draws alone (a clipped
+  /// stroke, depth-sorting cuts, a blend mode reading the destination).
   init?(path item: DrawItem, _ paint: PathPaint) {
-    guard item.clip == nil, item.clipPlanes.isEmpty, !item.blend.readsBackdrop else { return nil }
+    guard item.clipPlanes.isEmpty, !item.blend.readsBackdrop else { return nil }
     if let stroke = paint.stroke {
+      guard item.clip == nil else { return nil }
       kind = .pathStrokes(mesh: paint.mesh.serial, cap: stroke.cap.rawValue, dashes: stroke.dashes.count)
     } else {
       kind = .pathFills

@@ -143,7 +143,7 @@ extension FramePlan {
     case .path:
       if let path = batch.path {
         parts.append(path.paint.stroke == nil ? "path fill" : "path stroke")
-        if path.clip != nil { parts.append("clip") }
+        if path.clipped { parts.append("clip") }
       }
     }
     func source(_ s: TextureSource) -> String {

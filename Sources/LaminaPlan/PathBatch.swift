@@ -5,14 +5,14 @@ import LaminaFrame
 /// The path items (shape layers' fills and strokes, `LaminaFrame/PathItems.swift`)
 /// one batch draws, in order.
 ///
-/// Fills: any path fills in source-over or a blend equation, of any meshes,
-/// overlapping or not, in one draw. Each fill mesh is drawn by one program
+/// Fills: any path fills in source-over or a blend equation, of any meshes
+/// and clips, overlapping or not, in one draw. Each fill mesh is drawn by one program
 /// (the ribbon's corner variant: its smooth pieces and its interior carry
 /// lines that cover every pixel, `FillTessellator.makeMesh`), so an item's
 /// pieces come in its mesh's order, ribbon before interior, and the items
 /// in theirs: one mesh's items by an instanced draw, several meshes' from
 /// one stream of their vertices with each vertex carrying its item's
-/// matrix and color (`PlanExecutor.drawMergedFills`). On llvmpipe a draw
+/// matrix, color and clip (`PathBuffers.setMergedFills`). On llvmpipe a draw
 /// costs 24–40 µs of CPU, so a Lottie character's hundreds of shapes are a
 /// few draws instead of three each.
 ///
@@ -37,9 +37,13 @@ package struct PathBatch {
   package var paints: [PathPaint]
   /// Whether every item draws the first item's mesh.
   package private(set) var oneMesh = true
-  /// The clip and depth-sorting cuts of an item drawn alone (batched
-  /// items have none).
+  /// The first item's clip (a stroke batch's only item has one, or none).
   package var clip: ClipEffect?
+  /// Each item's clip, beside `instances` (fills may differ in clip).
+  package var clips: [ClipEffect?]
+  /// Whether any item has a clip.
+  package private(set) var clipped: Bool
+  /// The depth-sorting cuts of an item drawn alone (batched items have none).
   package var clipPlanes: [SIMD3<Double>]
 
   init(_ item: DrawItem, _ paint: PathPaint) {
@@ -47,6 +51,8 @@ package struct PathBatch {
     instances = [PathInstance(item, paint)]
     paints = [paint]
     clip = item.clip
+    clips = [item.clip]
+    clipped = item.clip != nil
     clipPlanes = item.clipPlanes
   }
 
@@ -54,6 +60,8 @@ package struct PathBatch {
   mutating func append(_ item: DrawItem, _ paint: PathPaint) {
     instances.append(PathInstance(item, paint))
     paints.append(paint)
+    clips.append(item.clip)
+    if item.clip != nil { clipped = true }
     if paint.mesh !== self.paint.mesh { oneMesh = false }
   }
 

@@ -20,7 +20,7 @@ extension PlanExecutor {
       instances[i].matrix0.w = depth + Float(i) * RenderTarget.depthStep
     }
     var variant = PathPrograms.Variant(role: .fill(.interior))
-    variant.clip = batch.clip != nil
+    variant.clip = batch.clipped
     variant.planes = !batch.clipPlanes.isEmpty
     if case .composite = blend { variant.advanced = true }
     let count = instances.count
@@ -28,12 +28,15 @@ extension PlanExecutor {
     case .fill:
       // One program draws every piece of a fill (`FillTessellator.makeMesh`).
       variant.role = .fill(.cornerRibbon)
-      if batch.oneMesh {
+      if count == 1 || (batch.oneMesh && !batch.clipped) {
+        // (One item's clip, if any, from uniforms.)
         paths.buffers.setInstances(instances)
         device.bindVertexArray(paths.buffers.vertexArray(for: mesh))
         try drawRange(batch, blend, variant, viewport, 0..<mesh.indices.count, count)
       } else {
-        let indexCount = paths.buffers.setMergedFills(batch.paints, instances)
+        variant.clipPerVertex = batch.clipped
+        let indexCount = paths.buffers.setMergedFills(
+          batch.paints, instances, clips: batch.clipped ? batch.clips : [])
         device.bindVertexArray(paths.buffers.mergedFillArray)
         try drawRange(batch, blend, variant, viewport, 0..<indexCount, 0)
       }
@@ -63,7 +66,7 @@ extension PlanExecutor {
     device.useProgram(program.id)
     if case .composite = blend { device.blendBarrier() }
     device.setUniform(program.viewport, viewport)
-    if let clip = batch.clip {
+    if let clip = batch.clip, !variant.clipPerVertex {
       let h = clip.itemToClip.m
       // [x y 1] × H: H's rows are the columns GL's matrix × vector takes.
       device.setUniform(

@@ -106,6 +106,7 @@ final class CommandTests: XCTestCase {
           + " — canvas tile [0, 0, 80x60]",
         "  batch 0: solid, 1 item, 6 indices",
         "pass 1: output T0 [0, 0, 80x60] as tile [0, 0, 80x60]",
+        "batches by why each began: pass 1",
       ])
     let output = scratch.appendingPathComponent("out.png").path
     let both = try run(["render", scene, "-o", output, "--dump-plan"])
@@ -117,6 +118,7 @@ final class CommandTests: XCTestCase {
     let bench = try run(["bench", scene, "--frames", "1", "--warmup", "0"])
     XCTAssertEqual(bench.status, 0, bench.stderr)
     XCTAssertTrue(bench.stderr.contains("pass 0: draw T0"), bench.stderr)
+    XCTAssertTrue(bench.stdout.contains("batches per frame by why each began: pass 1.00"), bench.stdout)
   }
 
   func testUsageErrors() throws {

@@ -4,7 +4,10 @@ import Lamina
 /// A vertex of a fill mesh (64 bytes). Boundary-ribbon vertices carry the
 /// lines of their boundary edge and of its two neighbours (`a·x + b·y + c`,
 /// positive inside, unit normal; the neighbours' `w` holds their corner
-/// weight, see `FillTessellator`); interior vertices carry zeros there.
+/// weight, see `FillTessellator`); the lines a piece does not use (the
+/// smooth ribbon's neighbours, all of the interior's) are
+/// `FillTessellator.everywhere`, of coverage 1, so that one program draws
+/// every piece.
 package struct FillVertex: Equatable {
   /// The vertex in the layer's plane (points).
   package var position: SIMD2<Float>
