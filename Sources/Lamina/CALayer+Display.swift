@@ -16,7 +16,24 @@ extension CALayer {
   func displayIfNeededImpl() {
     guard displayPending else { return }
     displayPending = false
+    guard displayDeferredWhileNew else { return display() }
+    // The display an earlier commit owed the layer while it was new: what
+    // it sets shows at once, as it would have then.
+    displayDeferredWhileNew = false
+    let created = createdGeneration
+    createdGeneration = CATransaction.generation
     display()
+    createdGeneration = created
+  }
+
+  /// Marks the layers of the tree (sublayers and masks) that need display
+  /// and are not committed yet as owed a display of a new layer: a commit
+  /// with no drawing backend leaves their display to a later one.
+  func deferDisplayOfNewLayers() {
+    if displayPending && !isLive { displayDeferredWhileNew = true }
+    guard subtreeNeedsDisplay else { return }
+    for sublayer in storedSublayers { sublayer.deferDisplayOfNewLayers() }
+    mask?.deferDisplayOfNewLayers()
   }
 
   /// Marks the ancestors (through superlayers and the layers masked) as

@@ -296,6 +296,11 @@ open class CALayer: NSObject {
   @exclusivity(unchecked) open var isOpaque = false {
     didSet { valuesVersion &+= 1 }
   }
+  /// Set when a commit laid the layer out but could not display it (no
+  /// drawing backend yet) while the layer was not committed: its display,
+  /// when it comes, is of a layer new to that commit, so what it sets runs
+  /// no action (see `CATransaction.commitPhases()`).
+  @exclusivity(unchecked) var displayDeferredWhileNew = false
   /// Set by `setNeedsDisplay()`, cleared by `displayIfNeeded()`.
   @exclusivity(unchecked) var displayPending = false {
     didSet {

@@ -182,8 +182,13 @@ open class CATransaction {
   /// as Core Animation's commit does before it commits the layers, so
   /// that what `layoutSublayers()` and `display()` set for a layer made in
   /// this transaction is its first value, not animated. Display waits for
-  /// a drawing backend (`CGContext.bitmapContextMaker`): without one, the
-  /// renderer's commit displays (see `commitFrame(root:)`).
+  /// a drawing backend (`CGContext.bitmapContextMaker`): without one (a
+  /// program that flushes before its first render, which installs
+  /// LaminaDraw's), the renderer's commit displays (see
+  /// `commitFrame(root:)`), and a layer that was new to this commit is
+  /// displayed then as a new layer, so that what `display()` sets still
+  /// shows at once in the first frame, as on iOS, where this flush would
+  /// have displayed it.
   static func commitPhases() {
     guard !inCommitPhases, !invalidated.isEmpty else { return }
     inCommitPhases = true
@@ -205,6 +210,7 @@ open class CATransaction {
           root.layoutAndDisplayIfNeeded()
         } else {
           root.layoutIfNeeded()
+          root.deferDisplayOfNewLayers()
         }
       }
     }

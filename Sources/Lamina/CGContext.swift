@@ -161,6 +161,52 @@ open class CGContext {
   /// Multiplies everything drawn afterwards by `alpha`.
   open func setAlpha(_ alpha: CGFloat) {}
 
+  // MARK: Antialiasing and glyph placement
+  //
+  // As in Core Graphics, each quality has two switches: the context's
+  // `allows…` (not part of the graphics state; true by default) and the
+  // graphics state's `should…` (saved and restored with it; true by
+  // default). A quality is on while both are true.
+
+  /// Whether the context may antialias at all; antialiasing is on while
+  /// this and `setShouldAntialias(_:)` are both true. Not part of the
+  /// graphics state.
+  ///
+  /// ```swift
+  /// override func draw(in ctx: CGContext) {
+  ///   ctx.setShouldAntialias(false)   // hard edges, pixel art
+  ///   ctx.fill(bounds.insetBy(dx: 0.5, dy: 0.5))
+  /// }
+  /// ```
+  open func setAllowsAntialiasing(_ allowsAntialiasing: Bool) {}
+  /// Whether shapes are antialiased from now on (part of the graphics
+  /// state): false fills and strokes each pixel wholly or not at all.
+  open func setShouldAntialias(_ shouldAntialias: Bool) {}
+  // The font switches are accepted and change nothing: Lamina lays
+  // text out once, with glyphs at unrounded positions (subpixel
+  // positioning always on, no quantization), before any context draws it.
+
+  /// Whether glyphs may sit at fractions of a pixel; with
+  /// `setShouldSubpixelPositionFonts(_:)`, Core Graphics' subpixel positioning.
+  /// Not part of the graphics state.
+  open func setAllowsFontSubpixelPositioning(_ allowsFontSubpixelPositioning: Bool) {}
+  /// Whether glyphs are placed at fractions of a pixel (part of the
+  /// graphics state).
+  open func setShouldSubpixelPositionFonts(_ shouldSubpixelPositionFonts: Bool) {}
+  /// Whether glyph positions may be quantized to a few subpixel steps; with
+  /// `setShouldSubpixelQuantizeFonts(_:)`. Not part of the graphics state.
+  open func setAllowsFontSubpixelQuantization(_ allowsFontSubpixelQuantization: Bool) {}
+  /// Whether glyph positions are quantized to subpixel steps (part of the
+  /// graphics state).
+  open func setShouldSubpixelQuantizeFonts(_ shouldSubpixelQuantizeFonts: Bool) {}
+  /// Whether glyphs may be smoothed (Apple's "font smoothing", a heavier
+  /// rendering of antialiased text); accepted, changes nothing (Pango draws
+  /// glyphs with grayscale antialiasing). Not part of the graphics state.
+  open func setAllowsFontSmoothing(_ allowsFontSmoothing: Bool) {}
+  /// Whether glyphs are smoothed (part of the graphics state); accepted,
+  /// changes nothing.
+  open func setShouldSmoothFonts(_ shouldSmoothFonts: Bool) {}
+
   // MARK: Current transformation matrix
 
   open func translateBy(x: CGFloat, y: CGFloat) {}

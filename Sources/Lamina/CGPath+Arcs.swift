@@ -6,6 +6,13 @@ extension CGMutablePath {
   /// Core Graphics does: `clockwise` runs toward decreasing angles (clockwise
   /// with y up; on a y-down screen it looks counterclockwise). A line joins
   /// the current point to the arc's start; without one, the arc starts a subpath.
+  ///
+  /// The sweep runs from `startAngle` to `endAngle` in the direction asked
+  /// for. When the end lies the other way, whole turns bring it round
+  /// (so `0` to `-.pi / 2` counterclockwise is three quarters of a turn);
+  /// an end more than a turn away in the direction asked for is drawn as
+  /// given: a full circle, then on to the end angle, where the current
+  /// point is left (docs/api-coverage.md, "Arcs").
   public func addArc(
     center: CGPoint, radius: CGFloat, startAngle: CGFloat, endAngle: CGFloat, clockwise: Bool,
     transform: CGAffineTransform = .identity
@@ -20,7 +27,13 @@ extension CGMutablePath {
       if sweep < 0 { sweep = sweep.truncatingRemainder(dividingBy: full) + full }
       if sweep < 0 { sweep += full }
     }
-    if abs(sweep) > full { sweep = clockwise ? -full : full }
+    // Beyond a few hundred turns more circles retrace what is drawn; whole
+    // turns come off so that the end stays where it is.
+    let most = 256 * full
+    if abs(sweep) > most {
+      let rest = abs(sweep).truncatingRemainder(dividingBy: full)
+      sweep = (most - full + rest) * (sweep < 0 ? -1 : 1)
+    }
     let start = CGPoint(
       x: center.x + radius * cos(startAngle), y: center.y + radius * sin(startAngle))
     if isEmpty {
@@ -30,7 +43,7 @@ extension CGMutablePath {
     }
     // Cubic Béziers of at most a quarter turn each: control points along the
     // tangents at 4/3·tan(θ/4) of the radius.
-    let pieces = Int(clamping: abs(sweep) / (CGFloat.pi / 2), to: 1...8, rounding: .up)
+    let pieces = Int(clamping: abs(sweep) / (CGFloat.pi / 2), to: 1...1024, rounding: .up)
     let step = sweep / CGFloat(pieces)
     let k = 4 / 3 * tan(step / 4) * radius
     var angle = startAngle
@@ -85,16 +98,16 @@ extension CGMutablePath {
 
   /// Adds an arc of a circle around `center` from `startAngle`, turning by
   /// `delta` radians (toward increasing angles when positive: clockwise on
-  /// a y-down screen), as Core Graphics' `addRelativeArc`.
+  /// a y-down screen), as Core Graphics' `addRelativeArc`: `delta` is the
+  /// arc's length in radians, so more than a turn draws the circle and goes
+  /// on to `startAngle + delta`.
   public func addRelativeArc(
     center: CGPoint, radius: CGFloat, startAngle: CGFloat, delta: CGFloat,
     transform: CGAffineTransform = .identity
   ) {
     guard delta.isFinite, startAngle.isFinite else { return }
-    // A full turn or more is drawn as a full turn.
-    let sweep = max(-2 * .pi, min(2 * .pi, delta))
     addArc(
-      center: center, radius: radius, startAngle: startAngle, endAngle: startAngle + sweep,
-      clockwise: sweep < 0, transform: transform)
+      center: center, radius: radius, startAngle: startAngle, endAngle: startAngle + delta,
+      clockwise: delta < 0, transform: transform)
   }
 }

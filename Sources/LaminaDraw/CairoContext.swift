@@ -15,9 +15,12 @@ final class CairoContext: CGContext {
     var stroke = CGColor.black
     var alpha: CGFloat = 1
     var textMode = CGTextDrawingMode.fill
+    var shouldAntialias = true
   }
   private var state = State()
   private var saved: [State] = []
+  /// The context's `setAllowsAntialiasing(_:)`, which the graphics state does not keep.
+  private var allowsAntialiasing = true
 
   init?(pixelWidth: Int, pixelHeight: Int) {
     guard let bitmap = CairoBitmap(width: pixelWidth, height: pixelHeight) else { return nil }
@@ -62,6 +65,24 @@ final class CairoContext: CGContext {
     guard let last = saved.popLast() else { return }
     cairo_restore(cr)
     state = last
+    // Cairo restored the antialias of the save; `allows…` may have changed since.
+    applyAntialias()
+  }
+
+  /// Cairo's antialias for fills, strokes and clips: on while the context
+  /// allows it and the state asks for it, as Core Graphics decides.
+  private func applyAntialias() {
+    let on = allowsAntialiasing && state.shouldAntialias
+    cairo_set_antialias(cr, on ? CAIRO_ANTIALIAS_DEFAULT : CAIRO_ANTIALIAS_NONE)
+  }
+
+  override func setAllowsAntialiasing(_ allows: Bool) {
+    allowsAntialiasing = allows
+    applyAntialias()
+  }
+  override func setShouldAntialias(_ should: Bool) {
+    state.shouldAntialias = should
+    applyAntialias()
   }
 
   override func setFillColor(_ color: CGColor) { state.fill = color }
