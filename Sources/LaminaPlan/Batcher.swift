@@ -135,6 +135,9 @@ struct Batcher {
   var timesVertices = false
   /// Nanoseconds spent in `VertexBuilder`, when measured.
   private(set) var vertexNanoseconds: UInt64 = 0
+  /// Fills over this many pixels draw by their pieces' programs
+  /// (`PlanOptions.mergedFillMaxPixels`).
+  var mergedFillMaxPixels = Int.max
 
   /// A batch being collected: what it draws with (nil: nothing joins it),
   /// its indices in its vertex format's list (quads), the pixels it
@@ -340,7 +343,8 @@ struct Batcher {
         // touches; a stroke batch draws each kind of piece of all its
         // items at once, so a stroke joins only one it does not touch.
         if open[j].key == key, !touches || key.kind == .pathFills {
-          open[j].batch.path?.append(item, paint)
+          let large = isLarge(paint, bounds)
+          open[j].batch.path?.append(item, paint, alone: large)
           join(j, bounds)
           return
         }
@@ -357,8 +361,15 @@ struct Batcher {
       Batch(
         program: .path, texture: nil, mask: nil, sampler: nil, blend: item.blend,
         usesEffectVertices: false, paint: nil, firstIndex: 0, indexCount: 0, items: 1,
-        firstLayerName: item.layerName, breakReason: reason, path: PathBatch(item, paint)),
+        firstLayerName: item.layerName, breakReason: reason,
+        path: PathBatch(item, paint, alone: isLarge(paint, bounds))),
       key: key, indices: [], bounds: bounds)
+  }
+
+  /// Whether a fill covering `bounds` draws by its pieces' programs.
+  private func isLarge(_ paint: PathPaint, _ bounds: PixelRect) -> Bool {
+    paint.stroke == nil && bounds.width.multipliedReportingOverflow(by: bounds.height).partialValue
+      > mergedFillMaxPixels
   }
 
   /// The blend-mode variant of a program (every program an item draws with

@@ -348,6 +348,7 @@ package struct FramePlanner {
     var batcher = Batcher(
       batching: options.batching, edgeCoverage: options.edgeCoverage, region: region)
     batcher.timesVertices = options.timesVertices
+    batcher.mergedFillMaxPixels = options.mergedFillMaxPixels
     return batcher
   }
 

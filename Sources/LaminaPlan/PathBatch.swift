@@ -43,11 +43,20 @@ package struct PathBatch {
   package var clips: [ClipEffect?]
   /// Whether any item has a clip.
   package private(set) var clipped: Bool
+  /// Each item's: whether it is drawn by its pieces' own programs, in
+  /// draws of its own (a fill too large for the merged program's cost per
+  /// pixel: `PlanOptions.mergedFillMaxPixels`).
+  package var alone: [Bool]
+  /// Each item's pixels (so that large fills of one mesh that overlap
+  /// nothing of each other share their pieces' draws).
+  package var bounds: [PixelRect]
   /// The depth-sorting cuts of an item drawn alone (batched items have none).
   package var clipPlanes: [SIMD3<Double>]
 
-  init(_ item: DrawItem, _ paint: PathPaint) {
+  init(_ item: DrawItem, _ paint: PathPaint, alone: Bool = false) {
     self.paint = paint
+    self.alone = [alone]
+    bounds = [item.bounds]
     instances = [PathInstance(item, paint)]
     paints = [paint]
     clip = item.clip
@@ -57,8 +66,10 @@ package struct PathBatch {
   }
 
   /// Adds an item after the others.
-  mutating func append(_ item: DrawItem, _ paint: PathPaint) {
+  mutating func append(_ item: DrawItem, _ paint: PathPaint, alone: Bool = false) {
     instances.append(PathInstance(item, paint))
+    self.alone.append(alone)
+    bounds.append(item.bounds)
     paints.append(paint)
     clips.append(item.clip)
     if item.clip != nil { clipped = true }

@@ -181,87 +181,8 @@ final class PathBuffers {
     return made.array
   }
 
-  /// A vertex of a draw of fills of several meshes: the mesh's vertex and
-  /// its item's matrix and color (the instance attributes 8…11 of
-  /// `path_vertex.glsl`, read per vertex here).
-  private struct MergedFillVertex {
-    var vertex: FillVertex
-    var matrix0, matrix1, matrix2, color: SIMD4<Float>
-    /// The item's clip: the columns of its plane-to-clip homography, the
-    /// rect and its radii (attributes 5…7, 12, 13 of `path_vertex.glsl`
-    /// with CLIP_VERTEX).
-    var clip0, clip1, clip2, clipRect, clipRadii: SIMD4<Float>
-  }
-
-  /// The clip of an item without one, in a draw of clipped items: a rect
-  /// no pixel leaves.
-  private static let noClip = (
-    SIMD4<Float>(1, 0, 0, 0), SIMD4<Float>(0, 1, 0, 0), SIMD4<Float>(0, 0, 1, 0),
-    SIMD4<Float>(-1e7, -1e7, 1e7, 1e7), SIMD4<Float>(0, 0, 0, 0)
-  )
-
-  /// The stream of merged fills, made on first use.
-  private var merged: (array: GPUHandle, vertices: GPUHandle, indices: GPUHandle)?
-  private var mergedVertices: [MergedFillVertex] = []
-  private var mergedIndices: [UInt32] = []
-
-  /// The vertex array `setMergedFills` fills.
-  var mergedFillArray: GPUHandle { merged?.array ?? 0 }
-
-  /// Uploads the fills of `paints`, one item each with its instance, as
-  /// one stream of vertices and indices in the items' order, for one
-  /// draw; returns its index count.
-  func setMergedFills(
-    _ paints: [PathPaint], _ instances: [PathInstance], clips: [ClipEffect?]
-  ) -> Int {
-    if merged == nil {
-      typealias V = MergedFillVertex
-      func float(_ index: GPUHandle, _ count: Int32, _ field: PartialKeyPath<V>) -> VertexAttribute {
-        VertexAttribute(
-          index: index, count: count, type: .float, normalized: false,
-          offset: MemoryLayout<V>.offset(of: field) ?? 0)
-      }
-      merged = device.makeVertexArray(
-        stride: MemoryLayout<V>.stride,
-        attributes: [
-          float(0, 2, \V.vertex.position), float(1, 2, \V.vertex.extrude),
-          float(2, 4, \V.vertex.own), float(3, 4, \V.vertex.prev), float(4, 4, \V.vertex.next),
-          float(8, 4, \V.matrix0), float(9, 4, \V.matrix1), float(10, 4, \V.matrix2),
-          float(11, 4, \V.color), float(5, 3, \V.clip0), float(6, 3, \V.clip1),
-          float(7, 3, \V.clip2), float(12, 4, \V.clipRect), float(13, 4, \V.clipRadii),
-        ])
-    }
-    mergedVertices.removeAll(keepingCapacity: true)
-    mergedIndices.removeAll(keepingCapacity: true)
-    for (i, (paint, instance)) in zip(paints, instances).enumerated() {
-      guard case .fill(let mesh) = paint.geometry else { continue }
-      let base = UInt32(mergedVertices.count)
-      var clip = Self.noClip
-      if i < clips.count, let c = clips[i] {
-        let h = c.itemToClip.m
-        let r = c.shape.rect
-        clip = (
-          SIMD4(Float(h.0), Float(h.1), Float(h.2), 0), SIMD4(Float(h.3), Float(h.4), Float(h.5), 0),
-          SIMD4(Float(h.6), Float(h.7), Float(h.8), 0),
-          SIMD4(Float(r.minX), Float(r.minY), Float(r.maxX), Float(r.maxY)), c.shape.radii
-        )
-      }
-      for vertex in mesh.vertices {
-        mergedVertices.append(
-          MergedFillVertex(
-            vertex: vertex, matrix0: instance.matrix0, matrix1: instance.matrix1,
-            matrix2: instance.matrix2, color: instance.color, clip0: clip.0, clip1: clip.1,
-            clip2: clip.2, clipRect: clip.3, clipRadii: clip.4))
-      }
-      for index in mesh.indices { mergedIndices.append(base &+ index) }
-    }
-    if let merged {
-      device.upload(
-        mergedVertices, indices: mergedIndices, array: merged.array, vertices: merged.vertices,
-        elements: merged.indices)
-    }
-    return mergedIndices.count
-  }
+  /// The stream that fills of several meshes are drawn from, made on first use.
+  private(set) lazy var mergedFills = MergedFillStream(device: device)
 
   /// Sets the instances of the next draws.
   func setInstances(_ instances: [PathInstance]) {
@@ -293,6 +214,5 @@ final class PathBuffers {
       device.deleteVertexArray(entry.array, buffers: [entry.vertices, entry.indices])
     }
     device.deleteBuffer(instanceBuffer)
-    if let merged { device.deleteVertexArray(merged.array, buffers: [merged.vertices, merged.indices]) }
   }
 }

@@ -20,29 +20,35 @@ extension PlanExecutor {
       instances[i].matrix0.w = depth + Float(i) * RenderTarget.depthStep
     }
     var variant = PathPrograms.Variant(role: .fill(.interior))
-    variant.clip = batch.clipped
     variant.planes = !batch.clipPlanes.isEmpty
     if case .composite = blend { variant.advanced = true }
     let count = instances.count
     switch batch.paint.geometry {
     case .fill:
-      // One program draws every piece of a fill (`FillTessellator.makeMesh`).
-      variant.role = .fill(.cornerRibbon)
-      if count == 1 || (batch.oneMesh && !batch.clipped) {
-        // (One item's clip, if any, from uniforms.)
-        paths.buffers.setInstances(instances)
-        device.bindVertexArray(paths.buffers.vertexArray(for: mesh))
-        try drawRange(batch, blend, variant, viewport, 0..<mesh.indices.count, count)
-      } else {
-        variant.clipPerVertex = batch.clipped
-        let indexCount = paths.buffers.setMergedFills(
-          batch.paints, instances, clips: batch.clipped ? batch.clips : [])
-        device.bindVertexArray(paths.buffers.mergedFillArray)
-        try drawRange(batch, blend, variant, viewport, 0..<indexCount, 0)
+      // Runs of fills in one draw each; large fills by their pieces'
+      // programs, several at once when they share a mesh and no clip and
+      // overlap nothing of each other.
+      var start = 0
+      while start < count {
+        var end = start + 1
+        if !batch.alone[start] {
+          while end < count && !batch.alone[end] { end += 1 }
+        } else if batch.clips[start] == nil {
+          let mesh = batch.paints[start].mesh
+          while end < count, end - start < Self.largeFillRun, batch.alone[end],
+            batch.clips[end] == nil, batch.paints[end].mesh === mesh,
+            !batch.bounds[start..<end].contains(where: { $0.intersects(batch.bounds[end]) })
+          {
+            end += 1
+          }
+        }
+        try drawFills(batch, start..<end, instances, blend, variant, viewport)
+        start = end
       }
     case .stroke(let stroke, let parameters):
       paths.buffers.setInstances(instances)
       device.bindVertexArray(paths.buffers.vertexArray(for: mesh))
+      variant.clip = batch.clip != nil
       variant.dashes = parameters.dashes.count
       variant.cap = parameters.cap.rawValue
       for group in StrokeMesh.Group.allCases {
@@ -51,22 +57,72 @@ extension PlanExecutor {
         let segments = group == .segments || group == .cornerSegments
         for cut in segments ? [false, true] : [false] {
           variant.cut = cut
-          try drawRange(batch, blend, variant, viewport, stroke.groups[group.rawValue], count)
+          try drawRange(
+            batch.clip, batch.clipPlanes, blend, variant, viewport, stroke.groups[group.rawValue],
+            count)
         }
       }
     }
   }
 
+  /// The most large fills of one mesh drawn together (each checked
+  /// against the others for overlap).
+  static let largeFillRun = 64
+
+  /// Draws the fills `items` of `batch`: large fills (of one mesh, none
+  /// overlapping another) by the programs of their pieces (ribbon,
+  /// corners, interior), the others in one draw by the corner ribbon's
+  /// program (`FillTessellator.makeMesh`): an instanced draw when they
+  /// share a mesh and have no clips, else from one stream of their
+  /// vertices, each with its item's matrix, color and clip.
+  private func drawFills(
+    _ batch: PathBatch, _ items: Range<Int>, _ instances: [PathInstance], _ blend: BlendMode,
+    _ variant: PathPrograms.Variant, _ viewport: SIMD4<Float>
+  ) throws {
+    var variant = variant
+    let first = items.lowerBound
+    let mesh = batch.paints[first].mesh
+    let clipped = batch.clips[items].contains { $0 != nil }
+    let oneMesh = batch.paints[items].allSatisfy { $0.mesh === mesh }
+    variant.clip = clipped
+    let large = batch.alone[first]
+    guard items.count == 1 || large || (oneMesh && !clipped) else {
+      variant.role = .fill(.cornerRibbon)
+      variant.clipPerVertex = clipped
+      let (array, indexCount) = paths.buffers.mergedFills.upload(
+        batch.paints[items], instances[items], clips: clipped ? batch.clips[items] : nil)
+      device.bindVertexArray(array)
+      try drawRange(nil, batch.clipPlanes, blend, variant, viewport, 0..<indexCount, 0)
+      return
+    }
+    // (One item's clip, if any, from uniforms.)
+    paths.buffers.setInstances(Array(instances[items]))
+    device.bindVertexArray(paths.buffers.vertexArray(for: mesh))
+    let clip = items.count == 1 ? batch.clips[first] : nil
+    guard large, case .fill(let fill) = batch.paints[first].geometry else {
+      variant.role = .fill(.cornerRibbon)
+      try drawRange(
+        clip, batch.clipPlanes, blend, variant, viewport, 0..<mesh.indices.count, items.count)
+      return
+    }
+    for group in FillMesh.Group.allCases {
+      variant.role = .fill(group)
+      try drawRange(
+        clip, batch.clipPlanes, blend, variant, viewport, fill.groups[group.rawValue], items.count)
+    }
+  }
+
   private func drawRange(
-    _ batch: PathBatch, _ blend: BlendMode, _ variant: PathPrograms.Variant,
-    _ viewport: SIMD4<Float>, _ range: Range<Int>, _ instances: Int
+    _ clip: ClipEffect?, _ clipPlanes: [SIMD3<Double>], _ blend: BlendMode,
+    _ variant: PathPrograms.Variant, _ viewport: SIMD4<Float>, _ range: Range<Int>,
+    _ instances: Int
   ) throws {
     guard !range.isEmpty else { return }
     let program = try paths.programs.program(variant)
     device.useProgram(program.id)
     if case .composite = blend { device.blendBarrier() }
     device.setUniform(program.viewport, viewport)
-    if let clip = batch.clip, !variant.clipPerVertex {
+    if let clip, !variant.clipPerVertex {
       let h = clip.itemToClip.m
       // [x y 1] × H: H's rows are the columns GL's matrix × vector takes.
       device.setUniform(
@@ -77,8 +133,8 @@ extension PlanExecutor {
         program.clipRect, SIMD4(Float(r.minX), Float(r.minY), Float(r.maxX), Float(r.maxY)))
       device.setUniform(program.clipRadii, clip.shape.radii)
     }
-    if !batch.clipPlanes.isEmpty {
-      let planes = batch.clipPlanes.prefix(8).flatMap { [Float($0.x), Float($0.y), Float($0.z)] }
+    if !clipPlanes.isEmpty {
+      let planes = clipPlanes.prefix(8).flatMap { [Float($0.x), Float($0.y), Float($0.z)] }
       device.setUniform(program.planes, vec3Array: planes)
       device.setUniform(program.planeCount, int: planes.count / 3)
     }

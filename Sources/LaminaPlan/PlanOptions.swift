@@ -14,11 +14,25 @@ package struct PlanOptions {
   var samples = 1
   /// The time spent making vertices is measured (`FramePlan.vertexNanoseconds`).
   var timesVertices = false
+  /// A path fill whose bounds cover more pixels than this is drawn by the
+  /// three programs of its pieces (three draws, the interior's coverage a
+  /// constant) instead of in one draw with its batch's other fills (the
+  /// corner ribbon's program on every piece): on a software rasterizer
+  /// that program costs about 2 ns more a pixel of interior, which over
+  /// this many pixels outweighs the two draws saved (`PathBatch`). A
+  /// hardware GPU merges every fill (`Int.max`).
+  var mergedFillMaxPixels = PlanOptions.softwareMergedFillMaxPixels
+
+  /// `mergedFillMaxPixels` on a software rasterizer (measured on llvmpipe:
+  /// docs/rendering.md, "Batching and uploads").
+  package static let softwareMergedFillMaxPixels = 32768
 
   package init(
     blendEquations: Bool = true, edgeCoverage: Bool = true, batching: Bool = true,
-    samples: Int = 1, timesVertices: Bool = false
+    samples: Int = 1, timesVertices: Bool = false,
+    mergedFillMaxPixels: Int = PlanOptions.softwareMergedFillMaxPixels
   ) {
+    self.mergedFillMaxPixels = mergedFillMaxPixels
     self.blendEquations = blendEquations
     self.edgeCoverage = edgeCoverage
     self.batching = batching

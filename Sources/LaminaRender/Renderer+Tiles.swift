@@ -40,7 +40,8 @@ extension Renderer {
   func makePlan(_ frame: DrawList, damage: [PixelRect]?) -> FramePlan {
     let options = PlanOptions(
       blendEquations: usesBlendEquations, edgeCoverage: antialiasing.usesEdgeCoverage,
-      batching: batchesDraws, samples: samples, timesVertices: measuresStages)
+      batching: batchesDraws, samples: samples, timesVertices: measuresStages,
+      mergedFillMaxPixels: mergedFillMaxPixels)
     return runner.plan(frame, tile: maxTileSize, options: options, damage: damage)
   }
 

@@ -65,6 +65,22 @@ public final class Renderer {
   /// a frame whose plan needs more is refused before anything is drawn.
   public var maxOffscreenBytes = 2 << 30
 
+  /// Path fills whose bounds cover more pixels than this draw by their
+  /// pieces' own programs instead of in one draw with their neighbours
+  /// (docs/rendering.md, "Batching and uploads"): 32,768 on a software
+  /// rasterizer, unlimited on a hardware GPU; `LAMINA_MERGED_FILL_MAX_PIXELS`
+  /// sets it (for measuring a driver).
+  package var mergedFillMaxPixels: Int
+
+  static func mergedFillMaxPixels(software: Bool) -> Int {
+    if let given = ProcessInfo.processInfo.environment["LAMINA_MERGED_FILL_MAX_PIXELS"],
+      let value = Int(given), value >= 0
+    {
+      return value
+    }
+    return software ? PlanOptions.softwareMergedFillMaxPixels : Int.max
+  }
+
   /// Called with the plan of every frame before it is drawn; by default,
   /// when `LAMINA_DUMP_PLAN=1`, the plan is written to standard error.
   public var planObserver: ((FramePlan) -> Void)? = Renderer.defaultPlanObserver
@@ -136,6 +152,7 @@ public final class Renderer {
     default: break
     }
     self.antialiasing = mode
+    mergedFillMaxPixels = Self.mergedFillMaxPixels(software: info.isSoftwareRenderer)
     switch mode {
     case .multisample(let n), .combined(let n): samples = n
     default: samples = 1
