@@ -202,17 +202,50 @@ package struct FramePlanner {
     var key: Int?
     if isMask || group.mask != nil { key = Self.cacheKey(group.commands, area: area) }
     let label = "group \(group.id) \(area): \(group.reason)"
-    if let key, let cached = cachedTarget(key, width: area.width, height: area.height, label) {
+    // A pooled target is of a size class of the area (`allocationSize`),
+    // the area at its corner: a group whose bounds change from frame to
+    // frame (a precomposition's opacity, a moving group) takes the pool's
+    // target of the last frame instead of a new one (whose storage llvmpipe
+    // clears page by page), and `textureRect` samples only the area. A
+    // masked group and its mask keep their area's size: the composite
+    // samples both at the same coordinates, and the cache keeps them.
+    let size = key == nil ? Self.allocationSize(area, within: region) : (width: area.width, height: area.height)
+    if let key, let cached = cachedTarget(key, width: size.width, height: size.height, label) {
       groupTargets[group.id] = cached
       return
     }
     prepare(group.commands, region: area)
     let target = addTarget(
-      width: area.width, height: area.height,
+      width: size.width, height: size.height,
       role: key.map { .cached(key: $0, hit: false) } ?? .pooled, label: label)
-    drawList(group.commands, into: target, region: area, clear: .zero, label: label)
+    drawList(
+      group.commands, into: target,
+      region: PixelRect(x: area.x, y: area.y, width: size.width, height: size.height),
+      clear: .zero, label: label)
     groupTargets[group.id] = target
     if let key { cachedPasses[key] = target }
+  }
+
+  /// The size of the target made for a group's `area`: each side rounded
+  /// up to a multiple of a quarter of its power of two (32 at least), not
+  /// past the region the group is drawn into (nor smaller than the area),
+  /// so that areas that change a little from frame to frame share a size
+  /// and the pool's targets serve them.
+  static func allocationSize(_ area: PixelRect, within region: PixelRect) -> (
+    width: Int, height: Int
+  ) {
+    func rounded(_ side: Int, _ limit: Int) -> Int {
+      guard side > 0 else { return side }
+      var power = 1
+      while power < side { power <<= 1 }
+      let step = max(32, power / 4)
+      let up = (side + step - 1) / step * step
+      return max(side, min(up, limit))
+    }
+    return (
+      rounded(area.width, region.x + region.width - area.x),
+      rounded(area.height, region.y + region.height - area.y)
+    )
   }
 
   /// Where a group's target lies: its bounds in the region, the corner moved

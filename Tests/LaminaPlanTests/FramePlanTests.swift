@@ -68,11 +68,11 @@ final class FramePlanTests: XCTestCase {
     XCTAssertEqual(
       lines(plan(frame(opacityGroups()))),
       [
-        "plan 200x100: 3 passes, 4 batches, 3 targets (peak 2 offscreen, 67 KiB)",
-        "pass 0: draw T1 92x92 pooled, region [4, 4, 92x92], clear 0 0 0 0"
+        "plan 200x100: 3 passes, 4 batches, 3 targets (peak 2 offscreen, 72 KiB)",
+        "pass 0: draw T1 96x96 pooled, region [4, 4, 96x96], clear 0 0 0 0"
           + " — group 1 [4, 4, 92x92]: group opacity over 2 overlapping commands",
         "  batch 0: solid, 2 items, 12 indices (a)",
-        "pass 1: draw T2 92x92 pooled, region [104, 4, 92x92], clear 0 0 0 0"
+        "pass 1: draw T2 96x96 pooled, region [104, 4, 96x96], clear 0 0 0 0"
           + " — group 2 [104, 4, 92x92]: group opacity over 2 overlapping commands",
         "  batch 0: solid, 2 items, 12 indices (a)",
         "pass 2: draw T0 200x100 canvas, region [0, 0, 200x100], clear 1 1 1 1"
@@ -218,7 +218,7 @@ final class FramePlanTests: XCTestCase {
         "pass 0: draw T0 100x100 canvas, region [0, 0, 100x100], clear 1 1 1 1"
           + " — canvas tile [0, 0, 100x100]",
         "  batch 0: solid, 1 item, 6 indices (top)",
-        "pass 1: draw T1 63x63 pooled, region [18, 18, 63x63], clear 0 0 0 0"
+        "pass 1: draw T1 64x64 pooled, region [18, 18, 64x64], clear 0 0 0 0"
           + " — group -1 [18, 18, 63x63]: CIMultiplyBlendMode without blend equations",
         "  batch 0: solid, 1 item, 6 indices (multiply)",
         "pass 2: copy T0 [18, 18, 63x63] to T2 63x63 pooled — behind CIMultiplyBlendMode",
@@ -323,7 +323,7 @@ final class FramePlanTests: XCTestCase {
         "pass 1: draw T0 64x50 canvas, region [0, 0, 64x50], clear 0 0 0 0"
           + " — canvas tile [0, 0, 64x50]; frees T1",
         "pass 2: output T0 [0, 0, 64x50] as tile [0, 0, 64x50]",
-        "pass 3: draw T2 16x50 pooled, region [64, 0, 16x50], clear 0 0 0 0 — group 1 [64, 0, 16x50]: test",
+        "pass 3: draw T2 32x50 pooled, region [64, 0, 32x50], clear 0 0 0 0 — group 1 [64, 0, 16x50]: test",
         "pass 4: draw T0 64x50 canvas, region [64, 0, 56x50], clear 0 0 0 0"
           + " — canvas tile [64, 0, 56x50]; frees T2",
         "pass 5: output T0 [0, 0, 56x50] as tile [64, 0, 56x50]",
