@@ -33,6 +33,7 @@ import os
 import queue
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -1002,12 +1003,14 @@ def main(argv=None):
                                            "max_canvas_pixels", "max_frames", "max_total_pixels",
                                            "time_budget_s", "memory_budget")}
     app_args["lamina"] = lamina
+    # SIGTERM (a service manager, kill) shuts down as Ctrl-C does.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     serve.run(build_app(app_args), name="lamina", route_prefix="/")
     print(f"lamina_serve: listening on http://{args.host}:{args.port}", flush=True)
     try:
         while True:
             time.sleep(3600)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemExit):
         pass
     finally:
         serve.shutdown()

@@ -106,7 +106,7 @@ class Service(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         if cls.service.poll() is None:
-            os.killpg(cls.service.pid, signal.SIGINT)
+            os.killpg(cls.service.pid, signal.SIGTERM)
             try:
                 cls.service.wait(30)
             except subprocess.TimeoutExpired:
