@@ -250,7 +250,8 @@ def load(args, jobs):
                                 for r, b in first_memory.items()},
         }
     finally:
-        os.killpg(service.pid, signal.SIGTERM)
+        # The service, not its group: it shuts its own Ray down.
+        service.send_signal(signal.SIGTERM)
         try:
             service.wait(60)
         except subprocess.TimeoutExpired:
