@@ -51,7 +51,8 @@ package struct Batch {
 
   package enum Outcome {
     case success(output: String, frames: Int, retried: String?)
-    case failure(String)
+    /// The message, and whose fault it is (`"kind"` on the result line).
+    case failure(String, kind: FailureKind = .input)
   }
 
   /// Runs the job on `line` and writes its result line. A job that fails
@@ -68,7 +69,7 @@ package struct Batch {
       if let sceneRoot { job = try sceneRoot.confine(job, place: "\(fileName):\(number)") }
       outcome = attempt(job, number: number, output: output)
     } catch {
-      outcome = .failure("\(error)")
+      outcome = .failure("\(error)", kind: FailureKind(of: error))
     }
     report(number, outcome, ms: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
   }
@@ -80,7 +81,9 @@ package struct Batch {
       do {
         renderer = try current()
       } catch {
-        return .failure(lost.map { "\(error) (making a new context after: \($0))" } ?? "\(error)")
+        return .failure(
+          lost.map { "\(error) (making a new context after: \($0))" } ?? "\(error)",
+          kind: .service)
       }
       if let i = simulatedLosses.firstIndex(of: number) {
         simulatedLosses.remove(at: i)
@@ -103,16 +106,18 @@ package struct Batch {
             loss = "\(error)"
           }
         }
-        guard let loss else { return .failure("\(error)") }
+        guard let loss else { return .failure("\(error)", kind: FailureKind(of: error)) }
         // Drop the renderer (and with it the context) before making another.
         self.renderer = nil
         needsFreshContext = true
-        if lost != nil { return .failure("\(error); it was lost again after a retry") }
+        if lost != nil {
+          return .failure("\(error); it was lost again after a retry", kind: .service)
+        }
         printError("batch: job \(number): \(loss); retrying on a new GL context")
         lost = loss
       }
     }
-    return .failure(lost ?? "the GL context was lost")
+    return .failure(lost ?? "the GL context was lost", kind: .service)
   }
 
   /// The renderer, made on first use and again after a lost context.
@@ -138,10 +143,11 @@ package struct Batch {
         "\"frames\": \(frames)",
       ]
       if let retried { fields.append("\"retried\": \(jsonString(retried))") }
-    case .failure(let message):
+    case .failure(let message, let kind):
       failed += 1
       fields += [
         "\"ok\": false", "\"ms\": \(formatMilliseconds(ms))", "\"error\": \(jsonString(message))",
+        "\"kind\": \"\(kind.rawValue)\"",
       ]
     }
     FileHandle.standardOutput.write(Data(("{" + fields.joined(separator: ", ") + "}\n").utf8))

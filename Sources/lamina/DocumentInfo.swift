@@ -37,7 +37,11 @@ func describe(_ document: Document) -> [String: Any] {
       ],
       "layers": counts.layers, "animations": counts.animations, "images": scene.images.count,
     ]
-    if let settled = scene.root.settledTime() { object["settledTime"] = settled }
+    // A scene with no animations settles at once (-inf): no time to give,
+    // and JSON has no infinities.
+    if let settled = scene.root.settledTime(), settled.isFinite {
+      object["settledTime"] = settled
+    }
     return object
   }
   return [
@@ -70,10 +74,13 @@ func describeText(_ document: Document) -> String {
       "animations: \(counts.animations)",
       "images: \(scene.images.count)",
     ]
-    if let settled = scene.root.settledTime() {
+    switch scene.root.settledTime() {
+    case let settled? where settled.isFinite:
       lines.append("settled: every animation ends by t=\(n(settled)) s")
-    } else if counts.animations > 0 {
+    case nil where counts.animations > 0:
       lines.append("settled: never (an animation repeats forever)")
+    default:
+      break
     }
     return lines.joined(separator: "\n")
   }

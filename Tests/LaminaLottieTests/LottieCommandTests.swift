@@ -227,6 +227,20 @@ final class LottieCommandTests: XCTestCase {
     XCTAssertEqual(scene.status, 0, scene.stderr)
     XCTAssertEqual(scene.lines.first, "show.json: Lamina scene")
     XCTAssertTrue(scene.stdout.contains("canvas: 160x100 points at scale 1"), scene.stdout)
+    // A scene with no animations settles at once: no settled time, and its
+    // JSON is JSON (no -inf).
+    let still = path("still.json")
+    try #"{"lamina": 1, "canvas": {"width": 8, "height": 8}, "root": {}}"#
+      .write(toFile: still, atomically: true, encoding: .utf8)
+    let stillText = try lamina(["info", still])
+    XCTAssertEqual(stillText.status, 0, stillText.stderr)
+    XCTAssertFalse(stillText.stdout.contains("settled"), stillText.stdout)
+    let stillJSON = try lamina(["info", still, "--json"])
+    XCTAssertEqual(stillJSON.status, 0, stillJSON.stderr)
+    let stillObject =
+      try JSONSerialization.jsonObject(with: Data(stillJSON.stdout.utf8)) as? [String: Any]
+    XCTAssertEqual(stillObject?["kind"] as? String, "scene")
+    XCTAssertNil(stillObject?["settledTime"])
     let missing = try lamina(["info", "nowhere.json"])
     XCTAssertEqual(missing.status, 1)
     XCTAssertTrue(missing.stderr.contains("nowhere.json"), missing.stderr)

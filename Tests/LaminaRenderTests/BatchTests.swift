@@ -174,6 +174,10 @@ final class BatchTests: XCTestCase {
         "jobs.jsonl:11: scale: must be between 0.01 and 8.0",
         nil,
       ])
+    // Every failure here is the job's own: the result line says so.
+    XCTAssertEqual(
+      run.results.map { $0["kind"] as? String },
+      ["input", nil] + Array(repeating: "input", count: 9) + [nil], run.stdout)
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted(),
       ["bad.json", "good1.png", "good2.png", "jobs.jsonl"])
@@ -197,6 +201,8 @@ final class BatchTests: XCTestCase {
     XCTAssertEqual(run.results.map { $0["ok"] as? Bool }, [false, false, true], run.stdout)
     XCTAssertTrue(
       (run.results[0]["error"] as? String ?? "").contains("seq/f-2.png"), run.stdout)
+    // An output that cannot be written is the machine's failure, not the job's.
+    XCTAssertEqual(run.results.map { $0["kind"] as? String }, ["service", "service", nil])
     XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("seq")), ["f-2.png"])
     XCTAssertEqual(
       try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted(),
@@ -224,6 +230,7 @@ final class BatchTests: XCTestCase {
       run.results[2]["error"] as? String,
       "the GL context was lost (simulated by LAMINA_SIMULATE_CONTEXT_LOSS); it was lost again"
         + " after a retry")
+    XCTAssertEqual(run.results[2]["kind"] as? String, "service")
     XCTAssertTrue(
       run.stderr.contains(
         "batch: job 2: the GL context was lost (simulated by LAMINA_SIMULATE_CONTEXT_LOSS);"

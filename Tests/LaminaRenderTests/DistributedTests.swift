@@ -54,4 +54,29 @@ final class DistributedTests: XCTestCase {
     XCTAssertTrue(tests.output.contains("\nOK"), tests.output)
     XCTAssertFalse(tests.output.contains("skipped"), "every part ran: \(tests.output)")
   }
+
+  /// The render service (distributed/test_lamina_serve.py) on loopback: one
+  /// replica renders a scene and a Lottie document (JSON and dotLottie) to
+  /// PNG and MP4 byte-identical to `lamina render`, answers malformed,
+  /// oversized and confined-path requests with their status, message and
+  /// limit, ends a job past its time budget, survives its worker killed
+  /// mid-request, and answers 503 with Retry-After when its queue is full.
+  /// Skipped, saying so, only when Ray Serve cannot be installed.
+  func testRenderServiceOnLoopbackMatchesRenderAndRefusesBadRequests() throws {
+    let lamina = RenderTestSupport.laminaBinary
+    guard FileManager.default.isExecutableFile(atPath: lamina.path) else {
+      throw XCTSkip("lamina is not built beside the tests (swift build --build-tests builds it)")
+    }
+    let install = try run(["bash", "scripts/install-python-deps.sh"], timeout: 600)
+    guard install.status == 0 else {
+      throw XCTSkip(
+        "Ray Serve could not be installed, so the render service is not tested: \(install.output)")
+    }
+    let tests = try run(
+      ["python3", "-m", "unittest", "-v", "distributed/test_lamina_serve.py"],
+      environment: ["LAMINA": lamina.path, "RAY_USAGE_STATS_ENABLED": "0"], timeout: 300)
+    XCTAssertEqual(tests.status, 0, tests.output)
+    XCTAssertTrue(tests.output.contains("\nOK"), tests.output)
+    XCTAssertFalse(tests.output.contains("skipped"), "every part ran: \(tests.output)")
+  }
 }
