@@ -31,8 +31,8 @@ package enum BatchBreak: String, CaseIterable, Sendable {
   case overlap
   /// A clipped stroke or a depth-cut path (drawn alone).
   case clip
-  /// A stroke of another mesh, cap or dash count.
-  case mesh
+  /// A stroke of another cap or dash count.
+  case stroke
   /// Batching is off.
   case unbatched
 }
@@ -47,8 +47,8 @@ struct BatchKey: Hashable {
     case quads(effect: Bool)
     /// Path fills, of any meshes (one program draws them, `PathBatch`).
     case pathFills
-    /// Path strokes of one mesh, cap and dash count.
-    case pathStrokes(mesh: UInt64, cap: Int32, dashes: Int)
+    /// Path strokes of one cap and dash count (of any meshes).
+    case pathStrokes(cap: Int32, dashes: Int)
   }
 
   var kind: Kind
@@ -77,7 +77,7 @@ struct BatchKey: Hashable {
   /// Why an item of this key cannot join a batch of `other`.
   func difference(from other: BatchKey) -> BatchBreak {
     switch (kind, other.kind) {
-    case (.pathStrokes, .pathStrokes): if kind != other.kind { return .mesh }
+    case (.pathStrokes, .pathStrokes): if kind != other.kind { return .stroke }
     case (.pathFills, .pathFills), (.quads, .quads): break
     default: return .program
     }
@@ -95,7 +95,7 @@ struct BatchKey: Hashable {
     guard item.clipPlanes.isEmpty, !item.blend.readsBackdrop else { return nil }
     if let stroke = paint.stroke {
       guard item.clip == nil else { return nil }
-      kind = .pathStrokes(mesh: paint.mesh.serial, cap: stroke.cap.rawValue, dashes: stroke.dashes.count)
+      kind = .pathStrokes(cap: stroke.cap.rawValue, dashes: stroke.dashes.count)
     } else {
       kind = .pathFills
     }

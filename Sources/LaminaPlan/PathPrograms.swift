@@ -183,6 +183,8 @@ final class PathBuffers {
 
   /// The stream that fills of several meshes are drawn from, made on first use.
   private(set) lazy var mergedFills = MergedFillStream(device: device)
+  /// The stream that strokes of several meshes are drawn from, made on first use.
+  private(set) lazy var mergedStrokes = MergedStrokeStream(device: device)
 
   /// Sets the instances of the next draws.
   func setInstances(_ instances: [PathInstance]) {

@@ -46,8 +46,19 @@ extension PlanExecutor {
         start = end
       }
     case .stroke(let stroke, let parameters):
-      paths.buffers.setInstances(instances)
-      device.bindVertexArray(paths.buffers.vertexArray(for: mesh))
+      // One mesh's items by instanced draws; several meshes' (which
+      // overlap nothing of each other) from one stream, by kind of piece.
+      var groups = stroke.groups
+      var instanceCount = count
+      if batch.oneMesh {
+        paths.buffers.setInstances(instances)
+        device.bindVertexArray(paths.buffers.vertexArray(for: mesh))
+      } else {
+        let merged = paths.buffers.mergedStrokes.upload(batch.paints, instances)
+        device.bindVertexArray(merged.array)
+        groups = merged.groups
+        instanceCount = 0
+      }
       variant.clip = batch.clip != nil
       variant.dashes = parameters.dashes.count
       variant.cap = parameters.cap.rawValue
@@ -58,8 +69,8 @@ extension PlanExecutor {
         for cut in segments ? [false, true] : [false] {
           variant.cut = cut
           try drawRange(
-            batch.clip, batch.clipPlanes, blend, variant, viewport, stroke.groups[group.rawValue],
-            count)
+            batch.clip, batch.clipPlanes, blend, variant, viewport, groups[group.rawValue],
+            instanceCount)
         }
       }
     }

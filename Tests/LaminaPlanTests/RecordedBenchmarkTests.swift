@@ -130,7 +130,7 @@ final class RecordedBenchmarkTests: XCTestCase {
   func testNineslice() throws {
     try check("nineslice", Counts(draws: 1, passes: 1, stateChanges: 13))
   }
-  func testShapes() throws { try check("shapes", Counts(draws: 29, passes: 1, stateChanges: 25)) }
+  func testShapes() throws { try check("shapes", Counts(draws: 25, passes: 1, stateChanges: 15)) }
   func testGradients() throws {
     try check("gradients", Counts(draws: 60, passes: 1, stateChanges: 13))
   }

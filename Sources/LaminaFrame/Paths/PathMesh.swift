@@ -121,7 +121,7 @@ package final class StrokeMesh: PathMesh {
   }
 
   package let serial = Serials.next()
-  let vertices: [StrokeVertex]
+  package let vertices: [StrokeVertex]
   package let indices: [UInt32]
   /// Each group's range of `indices`, in `Group` order.
   package let groups: [Range<Int>]
