@@ -68,17 +68,26 @@ extension FramePlanner {
   /// Whether a masked group can wait for the atlas: its content and its mask
   /// are plain items (nothing of theirs is prepared first, nothing reads
   /// what they drew) covering the same area, within the atlas's size.
-  static func fitsAtlas(_ group: GroupPass, area: PixelRect) -> Bool {
+  static func fitsAtlas(_ group: GroupPass, area: PixelRect, blendEquations: Bool) -> Bool {
     guard let mask = group.mask, mask.mask == nil, mask.shadow == nil, mask.filter == nil,
       !mask.backdrop, targetArea(mask.bounds, area) == area,
       area.width <= MaskAtlas.maxSide, area.height <= MaskAtlas.maxSide
     else { return false }
-    return isPlain(group.commands) && isPlain(mask.commands)
+    return isPlain(group.commands, blendEquations) && isPlain(mask.commands, blendEquations)
   }
 
-  private static func isPlain(_ commands: [DrawCommand]) -> Bool {
+  /// Items only (nothing of theirs rendered first), in source-over or,
+  /// with the blend equations, a blend mode: a slot starts cleared, as its
+  /// own target would, and its viewport keeps what a blend mode reads to
+  /// the slot (the screen-blended paths of a Lottie layer's masks).
+  private static func isPlain(_ commands: [DrawCommand], _ blendEquations: Bool) -> Bool {
     commands.allSatisfy { command in
-      guard case .item(let item) = command, item.blend == .sourceOver else { return false }
+      guard case .item(let item) = command else { return false }
+      switch item.blend {
+      case .sourceOver: break
+      case .composite: if !blendEquations { return false }
+      default: return false
+      }
       switch item.material {
       case .solid, .gradient, .image, .dmabuf, .path: return true
       default: return false

@@ -190,7 +190,9 @@ package struct FramePlanner {
     let area = Self.targetArea(group.bounds, region)
     guard !area.isEmpty else { return }
     groupAreas[group.id] = area
-    if !isMask, let mask = group.mask, Self.fitsAtlas(group, area: area) {
+    if !isMask, let mask = group.mask,
+      Self.fitsAtlas(group, area: area, blendEquations: options.blendEquations)
+    {
       let contentKey = Self.cacheKey(group.commands, area: area)
       let maskKey = Self.cacheKey(mask.commands, area: area)
       if !caches.holdsCachedPass(contentKey) || !caches.holdsCachedPass(maskKey) {

@@ -115,4 +115,57 @@ final class MaskAtlasTests: XCTestCase {
       }
     }
   }
+
+  /// Masks whose shapes combine in a blend mode (a Lottie layer's masks:
+  /// each path screen-blended over the ones before) share the atlas as
+  /// plain masks do, pixel for pixel as each masked layer in targets of
+  /// its own: a slot starts cleared, and its viewport keeps what the blend
+  /// reads to the slot (nepenthe's six masked layers: 12 offscreen targets
+  /// before, 4 atlases now).
+  func testMasksInABlendModeShareTheAtlas() throws {
+    let renderer = try RenderTestSupport.renderer()
+    func layers() -> [CALayer] {
+      (0..<2).map { i in
+        let layer = CALayer()
+        layer.frame = CGRect(x: 4 + CGFloat(i) * 46, y: 8, width: 40, height: 60)
+        layer.backgroundColor = CGColor(red: 0.2, green: 0.5 + CGFloat(i) * 0.3, blue: 0.9, alpha: 1)
+        let mask = CALayer()
+        mask.frame = layer.bounds
+        let base = CALayer()
+        base.frame = CGRect(x: 0, y: 0, width: 40, height: 20)
+        base.backgroundColor = CGColor(gray: 0, alpha: 0.5)
+        mask.addSublayer(base)
+        let shape = CAShapeLayer()
+        shape.path = CGPath(
+          ellipseIn: CGRect(x: 3, y: 10 + CGFloat(i) * 5, width: 33, height: 40), transform: nil)
+        shape.fillColor = CGColor(gray: 0, alpha: 0.8)
+        shape.compositingFilter = "screenBlendMode"
+        mask.addSublayer(shape)
+        layer.mask = mask
+        return layer
+      }
+    }
+    let size = CGSize(width: 96, height: 80)
+    let root = Self.root()
+    for layer in layers() { root.addSublayer(layer) }
+    let all = try renderer.render(layer: root, size: size)
+    XCTAssertEqual(renderer.counters.offscreenPasses, 2, "two masked layers in the two atlases")
+    for (i, layer) in layers().enumerated() {
+      let alone = Self.root()
+      alone.addSublayer(layer)
+      let one = try renderer.render(layer: alone, size: size)
+      let frame = layer.frame
+      var differing = 0
+      var covered = 0
+      for y in Int(frame.minY)..<Int(frame.maxY) {
+        for x in Int(frame.minX)..<Int(frame.maxX) {
+          let (p, q) = (all.pixel(x, y), one.pixel(x, y))
+          if (p.r, p.g, p.b, p.a) != (q.r, q.g, q.b, q.a) { differing += 1 }
+          if p.a > 0 { covered += 1 }
+        }
+      }
+      XCTAssertEqual(differing, 0, "layer \(i): pixels that differ from it alone")
+      XCTAssertGreaterThan(covered, 600, "layer \(i): the mask lets the layer show")
+    }
+  }
 }
