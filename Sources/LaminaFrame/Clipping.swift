@@ -17,7 +17,10 @@ import Lamina
 ///    the fragment shader: the clip's rounded rect and the homography from
 ///    the item's plane to the clip's plane; the signed distance gives an
 ///    antialiased edge under any transform;
-/// 5. an item clipped already (nested clips) and a group that is clipped
+/// 5. an item clipped already by a square-cornered clip that maps onto
+///    this one without rotation (nested precompositions) takes one clip,
+///    the two rects intersected;
+/// 6. an item clipped already otherwise (nested clips) and a group that is clipped
 ///    already or casts a blurred shadow are clipped when composited: each
 ///    run of such commands is wrapped in an offscreen group whose composite
 ///    quad carries the outer clip (a pass the size of the clip); the other
@@ -69,6 +72,31 @@ extension FrameBuilder {
       run = []
     }
     for (command, placement) in showing {
+      // An item clipped already whose two clips are one rect: clipped by
+      // it, in no group.
+      if case .item(var item) = command, placement == .partial, let inner = item.clip,
+        let combined = intersectedClip(
+          inner, outer: shape, itemToOuter: Homography(item.matrix).then(targetToClip))
+      {
+        closeRun()
+        guard let combined else { continue }  // the clips do not meet
+        item.clip = combined
+        if let clipBounds { item.bounds = item.bounds.intersection(clipBounds) }
+        if !item.bounds.isEmpty { kept.append(.item(item)) }
+        continue
+      }
+      // A group clipped already (its composite in the target's plane),
+      // likewise.
+      if case .group(let group) = command, group.shadow == nil, let inner = group.clip,
+        let combined = intersectedClip(inner, outer: shape, itemToOuter: targetToClip)
+      {
+        closeRun()
+        guard let combined else { continue }
+        let clipped = group.copy()
+        clipped.clip = combined
+        kept.append(.group(clipped))
+        continue
+      }
       if needsGroup(command, placement) {
         run.append(command)
         continue
@@ -109,6 +137,31 @@ extension FrameBuilder {
   }
 
   private enum Placement { case inside, outside, partial }
+
+  /// An item's clip and a second one around it as one clip, when both are
+  /// square-cornered and the inner clip's plane maps onto the outer's
+  /// without rotation or perspective (a precomposition clipped inside
+  /// another, as Lottie documents nest them): their rects intersected in
+  /// the outer clip's plane, so that the item needs no offscreen group.
+  /// nil: they cannot be one; `.some(nil)`: they do not meet.
+  private func intersectedClip(
+    _ inner: ClipEffect, outer shape: RoundedRect, itemToOuter: Homography
+  ) -> ClipEffect?? {
+    guard !inner.shape.isRounded, !shape.isRounded, let clipToItem = inner.itemToClip.inverse
+    else { return nil }
+    let innerToOuter = clipToItem.then(itemToOuter)
+    guard innerToOuter.isAxisAlignedAffine else { return nil }
+    let r = inner.shape.rect
+    let a = innerToOuter.apply(Double(r.minX), Double(r.minY))
+    let b = innerToOuter.apply(Double(r.maxX), Double(r.maxY))
+    guard a.z > 1e-12, b.z > 1e-12 else { return nil }
+    let (ax, ay, bx, by) = (a.x / a.z, a.y / a.z, b.x / b.z, b.y / b.z)
+    let mapped = CGRect(
+      x: min(ax, bx), y: min(ay, by), width: abs(bx - ax), height: abs(by - ay))
+    let cut = mapped.intersection(shape.rect)
+    guard !cut.isNull, cut.width > 0, cut.height > 0 else { return .some(nil) }
+    return ClipEffect(shape: RoundedRect(rect: cut), itemToClip: itemToOuter)
+  }
 
   /// Where an item lies relative to the clip, from its corners in the clip's
   /// plane (the rounded rect is convex: a convex polygon whose corners are

@@ -46,6 +46,43 @@ final class EffectFrameTests: XCTestCase {
     XCTAssertEqual(area, 6000, accuracy: 1e-6)
   }
 
+  /// Groups of a frame's commands, at any depth.
+  func groups(_ commands: [DrawCommand]) -> [GroupPass] {
+    commands.flatMap { command -> [GroupPass] in
+      guard case .group(let group) = command else { return [] }
+      return [group] + groups(group.commands)
+    }
+  }
+
+  /// Square-cornered clips nested without rotation between them (Lottie's
+  /// precompositions inside precompositions) are one clip, their rects
+  /// intersected: the path inside needs no offscreen group. Rotated
+  /// against each other they still take one.
+  func testNestedSquareClipsThatLineUpAreOneClip() throws {
+    func tree(rotated: Bool) -> CALayer {
+      let outer = layer(CGRect(x: 20, y: 20, width: 100, height: 100), nil)
+      outer.masksToBounds = true
+      let inner = layer(CGRect(x: 30, y: -10, width: 90, height: 60), nil)
+      inner.masksToBounds = true
+      if rotated { inner.transform = CATransform3DMakeRotation(0.3, 0, 0, 1) }
+      let shape = CAShapeLayer()
+      shape.path = CGPath(ellipseIn: CGRect(x: -20, y: -20, width: 160, height: 120), transform: nil)
+      shape.fillColor = .black
+      inner.addSublayer(shape)
+      outer.addSublayer(inner)
+      return outer
+    }
+    let frame = build([tree(rotated: false)])
+    XCTAssertTrue(groups(frame.commands).isEmpty, "no group for the nested clip")
+    let item = try XCTUnwrap(frame.allItems.first)
+    XCTAssertEqual(frame.allItems.count, 1)
+    // The inner clip, 90x60 at (30, -10) of the outer, cut to the outer's
+    // 100x100: (30, 0) to (100, 50) in the outer's plane.
+    let clip = try XCTUnwrap(item.clip)
+    XCTAssertEqual(clip.shape.rect, CGRect(x: 30, y: 0, width: 70, height: 50))
+    XCTAssertEqual(groups(build([tree(rotated: true)]).commands).count, 1, "rotated: a group")
+  }
+
   func testAxisAlignedSquareClipCutsOnTheCPU() {
     let clip = layer(CGRect(x: 20, y: 20, width: 100, height: 100), nil)
     clip.masksToBounds = true
