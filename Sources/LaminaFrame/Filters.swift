@@ -133,6 +133,10 @@ extension FrameBuilder {
       height: bounds.height + 2 * reach
     ).intersection(targetBounds)
     guard !bounds.isEmpty else { return }
+    if let filtered = Self.filteredColors(commands[range], chain) {
+      commands.replaceSubrange(range, with: filtered)
+      return
+    }
     wrapTail(of: &commands, from: start, bounds: bounds, reason: "filters of \(layer.name ?? "a layer")") {
       $0.filter = chain
     }
@@ -187,5 +191,54 @@ extension FrameBuilder {
     group.backdrop = true
     group.clip = ClipEffect(shape: RoundedRect(layer: layer), itemToClip: targetToLayer)
     commands.insert(.group(group), at: index)
+  }
+}
+
+extension FrameBuilder {
+  /// A chain of color filters over items of one color each (solids, path
+  /// fills and strokes, in source-over), applied to each item's color
+  /// instead of in an offscreen pass (a Lottie layer's Fill or Tint effect
+  /// over its shapes); nil when it cannot be. A color stage that leaves
+  /// alpha as it is and whose color rows do not read alpha is affine in
+  /// premultiplied color, P' = A·P + b·α, and source-over composites
+  /// premultiplied colors with weights of their alphas alone: filtering
+  /// each item and compositing them is filtering their composite, wherever
+  /// they overlap, as long as no item's filtered color leaves [0, 1] (the
+  /// composite's straight color is a convex combination of the items',
+  /// so then neither is clamped).
+  static func filteredColors(_ commands: ArraySlice<DrawCommand>, _ chain: FilterChain) -> [DrawCommand]? {
+    for stage in chain.stages {
+      guard case .color(let m, let bias) = stage, m.count == 16,
+        m[3] == 0, m[7] == 0, m[11] == 0, m[12] == 0, m[13] == 0, m[14] == 0, m[15] == 1,
+        bias.w == 0
+      else { return nil }
+    }
+    var out: [DrawCommand] = []
+    out.reserveCapacity(commands.count)
+    for command in commands {
+      guard case .item(var item) = command, item.blend == .sourceOver else { return nil }
+      switch item.material {
+      case .solid, .path: break
+      default: return nil
+      }
+      let p = item.color
+      guard p.w > 0 else {
+        out.append(command)
+        continue
+      }
+      var c = SIMD3(p.x, p.y, p.z) / p.w
+      for case .color(let m, let bias) in chain.stages {
+        let next = SIMD3(
+          m[0] * c.x + m[1] * c.y + m[2] * c.z + bias.x,
+          m[4] * c.x + m[5] * c.y + m[6] * c.z + bias.y,
+          m[8] * c.x + m[9] * c.y + m[10] * c.z + bias.z)
+        let eps: Float = 1e-5
+        guard next.min() >= -eps, next.max() <= 1 + eps else { return nil }
+        c = next.clamped(lowerBound: .zero, upperBound: .one)
+      }
+      item.color = SIMD4(c * p.w, p.w)
+      out.append(.item(item))
+    }
+    return out
   }
 }

@@ -83,6 +83,41 @@ final class EffectFrameTests: XCTestCase {
     XCTAssertEqual(groups(build([tree(rotated: true)]).commands).count, 1, "rotated: a group")
   }
 
+  /// A color matrix that keeps alpha (Lottie's Fill effect at 60 %) over
+  /// overlapping translucent solids and a path: applied to each item's
+  /// color, no offscreen group; premultiplied P' = A·P + b·α.
+  func testColorMatrixOverSolidColorsFiltersEachItem() throws {
+    let parent = layer(CGRect(x: 10, y: 10, width: 100, height: 100), nil)
+    parent.addSublayer(layer(CGRect(x: 0, y: 0, width: 60, height: 60), CGColor(red: 1, green: 0, blue: 0, alpha: 0.5)))
+    parent.addSublayer(layer(CGRect(x: 30, y: 30, width: 60, height: 60), CGColor(red: 0, green: 0, blue: 1, alpha: 1)))
+    let shape = CAShapeLayer()
+    shape.path = CGPath(ellipseIn: CGRect(x: 10, y: 10, width: 50, height: 50), transform: nil)
+    shape.fillColor = CGColor(red: 0, green: 1, blue: 0, alpha: 0.25)
+    parent.addSublayer(shape)
+    let filter = try XCTUnwrap(CIFilter(name: "CIColorMatrix"))
+    // rgb' = 0.4·rgb + 0.6·(1, 0.5, 0), alpha kept.
+    filter.setValue(CIVector(x: 0.4, y: 0, z: 0, w: 0), forKey: "inputRVector")
+    filter.setValue(CIVector(x: 0, y: 0.4, z: 0, w: 0), forKey: "inputGVector")
+    filter.setValue(CIVector(x: 0, y: 0, z: 0.4, w: 0), forKey: "inputBVector")
+    filter.setValue(CIVector(x: 0, y: 0, z: 0, w: 1), forKey: "inputAVector")
+    filter.setValue(CIVector(x: 0.6, y: 0.3, z: 0, w: 0), forKey: "inputBiasVector")
+    parent.filters = [filter]
+    let frame = build([parent])
+    XCTAssertTrue(groups(frame.commands).isEmpty, "no offscreen group for the filter")
+    let colors = frame.allItems.map(\.color)
+    XCTAssertEqual(colors.count, 3)
+    let expected: [SIMD4<Float>] = [
+      SIMD4(1.0 * 0.5, 0.3 * 0.5, 0, 0.5), SIMD4(0.6, 0.3, 0.4, 1), SIMD4(0.6 * 0.25, 0.7 * 0.25, 0, 0.25),
+    ]
+    for (got, want) in zip(colors, expected) {
+      for k in 0..<4 { XCTAssertEqual(got[k], want[k], accuracy: 1e-5) }
+    }
+    // A matrix that reads alpha into color cannot be applied item by item.
+    filter.setValue(CIVector(x: 0.4, y: 0, z: 0, w: 0.2), forKey: "inputRVector")
+    parent.filters = [filter]
+    XCTAssertEqual(groups(build([parent]).commands).count, 1)
+  }
+
   func testAxisAlignedSquareClipCutsOnTheCPU() {
     let clip = layer(CGRect(x: 20, y: 20, width: 100, height: 100), nil)
     clip.masksToBounds = true
