@@ -239,7 +239,8 @@ final class FramePlanTests: XCTestCase {
   }
 
   /// A blurred shadow: rendered, downsampled, blurred both ways into a cache
-  /// entry; a color filter: rendered and one matrix pass.
+  /// entry; a color filter that scales alpha (so not applied to the solid's
+  /// color alone): rendered and one matrix pass.
   func testShadowAndFilterPasses() throws {
     let r = root(100, 100)
     let s = layer(CGRect(x: 20, y: 20, width: 40, height: 40), nil, name: "shadowed")
@@ -249,7 +250,13 @@ final class FramePlanTests: XCTestCase {
     s.shadowRadius = 8
     r.addSublayer(s)
     let f = layer(CGRect(x: 60, y: 60, width: 30, height: 30), .black, name: "inverted")
-    f.filters = [try XCTUnwrap(CIFilter(name: "CIColorInvert"))]
+    let invert = try XCTUnwrap(CIFilter(name: "CIColorMatrix"))
+    invert.setValue(CIVector(x: -1, y: 0, z: 0, w: 0), forKey: "inputRVector")
+    invert.setValue(CIVector(x: 0, y: -1, z: 0, w: 0), forKey: "inputGVector")
+    invert.setValue(CIVector(x: 0, y: 0, z: -1, w: 0), forKey: "inputBVector")
+    invert.setValue(CIVector(x: 0, y: 0, z: 0, w: 0.5), forKey: "inputAVector")
+    invert.setValue(CIVector(x: 1, y: 1, z: 1, w: 0), forKey: "inputBiasVector")
+    f.filters = [invert]
     r.addSublayer(f)
     XCTAssertEqual(
       lines(plan(frame(r))),

@@ -73,16 +73,20 @@ final class CompositionTests: XCTestCase {
     XCTAssertLessThan(image.pixel(150, 50).b, 250)
   }
 
-  /// `../shared/repros/two-color-filters.json`: both squares are filtered
-  /// (two passes each), the second from the pool's reused targets.
+  /// `../shared/repros/two-color-filters.json`: both squares are filtered,
+  /// their solid colors item by item (no pass); the same squares as
+  /// gradients (two passes each), the second from the pool's reused
+  /// targets.
   func testTwoColorFiltersBothDraw() throws {
     let renderer = try RenderTestSupport.renderer()
-    let image = try renderer.render(scene("two_color_filters.json"))
-    XCTAssertEqual(renderer.counters.offscreenPasses, 4)
-    // Saturation 0: Rec. 709 luma of each color.
-    XCTAssertEqual(Int(image.pixel(48, 48).r), 64, accuracy: 2)
-    XCTAssertEqual(Int(image.pixel(148, 48).r), 87, accuracy: 2)
-    XCTAssertEqual(image.pixel(148, 48).r, image.pixel(148, 48).b)
+    for (name, passes) in [("two_color_filters.json", 0), ("two_color_filters_gradients.json", 4)] {
+      let image = try renderer.render(scene(name))
+      XCTAssertEqual(renderer.counters.offscreenPasses, passes, name)
+      // Saturation 0: Rec. 709 luma of each color.
+      XCTAssertEqual(Int(image.pixel(48, 48).r), 64, accuracy: 2, name)
+      XCTAssertEqual(Int(image.pixel(148, 48).r), 87, accuracy: 2, name)
+      XCTAssertEqual(image.pixel(148, 48).r, image.pixel(148, 48).b, name)
+    }
   }
 
   /// The check mode finds GL state changed behind the device, naming it.
@@ -247,7 +251,7 @@ final class CompositionTests: XCTestCase {
   /// ran, and in the next frame from the pool, which then makes none.
   func testTargetsAreReusedWithinAndAcrossFrames() throws {
     let renderer = try Renderer()
-    let frame = try scene("two_color_filters.json")
+    let frame = try scene("two_color_filters_gradients.json")
     let plan = renderer.plan(frame)
     let pooled = plan.targets.filter { $0.role == .pooled }.count
     _ = try renderer.render(frame)
