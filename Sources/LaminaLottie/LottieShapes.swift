@@ -459,7 +459,8 @@ extension Builder {
       let g = try n.required("g")
       s.colorStops = try g.int("p", default: 0)
       if s.colorStops < 0, let p = g.child("p") {
-        throw p.invalid("a gradient's colour-stop count must not be negative (found \(s.colorStops))")
+        throw p.invalid(
+          "a gradient's colour-stop count must not be negative (found \(s.colorStops))")
       }
       s.stops = try property(g.child("k"), [])
       try limit(g, "gradient stops", s.colorStops, Limits.maxGradientStops, "maxGradientStops")

@@ -28,7 +28,8 @@ final class LottieHostileCountTests: XCTestCase {
     let doc = S.document(layers: "[" + S.shapeLayer("[\(S.rect()), \(stroke)]") + "]")
     XCTAssertEqual(
       S.error(doc),
-      "test.json: layers[0].shapes[1].g.p: a gradient's colour-stop count must not be negative (found -1)")
+      "test.json: layers[0].shapes[1].g.p: "
+        + "a gradient's colour-stop count must not be negative (found -1)")
   }
 
   /// A count larger than the values hold is read as the values there are

@@ -38,7 +38,8 @@ final class FontSizeMemoryTests: XCTestCase {
     let sizes = GlyphAtlas.maxRecentSizes + 1
     XCTAssertGreaterThan(caches.glyphs.rasterizedGlyphs, 0, "the first sizes from the atlas")
     XCTAssertGreaterThan(caches.usage.drawnCount, 0, "the later ones as bitmaps")
-    XCTAssertLessThanOrEqual(caches.glyphs.rasterizedGlyphs, sizes * 10, "glyphs of the first sizes")
+    XCTAssertLessThanOrEqual(
+      caches.glyphs.rasterizedGlyphs, sizes * 10, "glyphs of the first sizes")
     XCTAssertLessThanOrEqual(caches.glyphs.imagesVersion, sizes + 1, "page images re-made")
     XCTAssertLessThanOrEqual(caches.usage.budgetedBytes, caches.cpuBytes)
     XCTAssertLessThanOrEqual(caches.glyphs.followedStyles, 1)
