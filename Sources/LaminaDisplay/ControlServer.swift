@@ -56,7 +56,7 @@ public final class ControlServer: @unchecked Sendable {
     var inFlight = 0
     var refusals = 0
     var authorized: Bool
-    var topics: Set<String> = []
+    var topics: Set<ControlTopic> = []
     var closing = false
     var dropped = false
 
@@ -98,7 +98,7 @@ public final class ControlServer: @unchecked Sendable {
     loop.reloadHandler = { [weak self, previous = loop.reloadHandler] file in
       previous(file)
       self?.broadcast(
-        "reloads", .object([("event", .string("reload")), ("file", .string(file))]))
+        .reloads, .object([("event", .string("reload")), ("file", .string(file))]))
     }
     loop.frameHandler = { [weak self, weak loop, previous = loop.frameHandler] time, damage in
       previous(time, damage)
@@ -290,50 +290,16 @@ public final class ControlServer: @unchecked Sendable {
     if line.last == UInt8(ascii: "\r") { line.removeLast() }
     if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
     let sequence = reserve(client)
-    let json: JSON
+    let request: ControlRequest
     do {
-      json = try SceneLoader.parseJSON(Data(line), fileName: ControlCommands.source)
+      request = try ControlRequest.decode(line)
     } catch {
-      fill(client, sequence, error: ControlError(error, fallbackPath: ""), id: nil, time: nil)
+      fill(client, sequence, error: error.error, id: error.id, time: nil)
       return
     }
-    var id: JSON?
-    if let given = json["id"] {
-      switch given {
-      case .string(let s) where s.utf8.count <= 256: id = given
-      case .number: id = given
-      default:
-        fill(
-          client, sequence,
-          error: ControlError(
-            "command: id: expected a number or a string of at most 256 bytes, found \(given.kindDescription)",
-            path: "id"), id: nil, time: nil)
-        return
-      }
-    }
-    guard case .object(let members) = json else {
-      fill(
-        client, sequence,
-        error: ControlError(
-          "command: expected a command object such as {\"set\": {…}}, found \(json.kindDescription)",
-          path: ""), id: id, time: nil)
-      return
-    }
-    let names = members.map(\.key).filter { $0 != "id" }
-    let known = ControlCommands.sceneCommands + ControlCommands.channelCommands
-    guard names.count == 1, let name = names.first, known.contains(name),
-      let body = json[name]
-    else {
-      let unknown = names.first { !known.contains($0) }
-      let message =
-        unknown.map {
-          "command: unknown command \(MessageText.quoted($0)); expected one of \(known.joined(separator: ", "))"
-        } ?? "command: expected exactly one command (\(known.joined(separator: ", "))) and an optional id"
-      fill(client, sequence, error: ControlError(message, path: unknown ?? ""), id: id, time: nil)
-      return
-    }
+    let id = request.id
     if !client.authorized {
-      guard name == "auth", case .string(let given) = body,
+      guard request.command == .auth, case .string(let given) = request.body,
         let token = commands.policy.token, Self.same(given, token)
       else {
         fill(
@@ -349,54 +315,30 @@ public final class ControlServer: @unchecked Sendable {
       fill(client, sequence, reply: [], id: id, time: nil)
       return
     }
-    switch name {
-    case "auth":
+    switch request.command {
+    case .auth:
       fill(client, sequence, reply: [], id: id, time: nil)
-    case "subscribe", "unsubscribe":
-      let topics = ["taps", "frames", "stats", "reloads"]
-      var wanted: [String] = []
-      switch body {
-      case .string(let s): wanted = [s]
-      case .array(let items):
-        for (i, item) in items.enumerated() {
-          guard case .string(let s) = item else {
-            fill(
-              client, sequence,
-              error: ControlError(
-                "command: \(name)[\(i)]: expected a topic string, found \(item.kindDescription)",
-                path: "\(name)[\(i)]"), id: id, time: nil)
-            return
-          }
-          wanted.append(s)
-        }
-      default:
-        fill(
-          client, sequence,
-          error: ControlError(
-            "command: \(name): expected a topic or a list of topics (\(topics.joined(separator: ", "))), found \(body.kindDescription)",
-            path: name), id: id, time: nil)
-        return
-      }
-      for (i, topic) in wanted.enumerated() where !topics.contains(topic) {
-        let place = body == .string(topic) ? name : "\(name)[\(i)]"
-        fill(
-          client, sequence,
-          error: ControlError(
-            "command: \(place): \(MessageText.quoted(topic)) is not one of \(topics.map { "'\($0)'" }.joined(separator: ", "))",
-            path: place), id: id, time: nil)
+    case .subscribe, .unsubscribe:
+      let wanted: [ControlTopic]
+      do {
+        wanted = try request.topics()
+      } catch {
+        fill(client, sequence, error: error, id: id, time: nil)
         return
       }
       lock.lock()
-      if name == "subscribe" {
+      if request.command == .subscribe {
         client.topics.formUnion(wanted)
       } else {
         client.topics.subtract(wanted)
       }
       let now = client.topics.sorted()
       lock.unlock()
-      fill(client, sequence, reply: [("topics", .array(now.map { .string($0) }))], id: id, time: nil)
+      fill(
+        client, sequence, reply: [("topics", .array(now.map { .string($0.rawValue) }))], id: id,
+        time: nil)
     default:
-      schedule(name, body, id: id, sequence: sequence, client: client)
+      schedule(request.command, request.body, id: id, sequence: sequence, client: client)
     }
   }
 
@@ -413,7 +355,10 @@ public final class ControlServer: @unchecked Sendable {
 
   /// Sends a command that needs the scene to the loop, unless `client` has
   /// too many waiting.
-  private func schedule(_ name: String, _ body: JSON, id: JSON?, sequence: Int, client: Client) {
+  private func schedule(
+    _ command: ControlCommand, _ body: JSON, id: JSON?, sequence: Int, client: Client
+  ) {
+    let name = command.rawValue
     lock.lock()
     let full = client.inFlight >= Self.maxInFlight
     if full {
@@ -441,7 +386,7 @@ public final class ControlServer: @unchecked Sendable {
       finish(client, sequence, error: ControlError("command: the display has stopped", path: name), id: id, time: nil)
       return
     }
-    let change = makeChange(name, body, id: id, sequence: sequence, client: client)
+    let change = makeChange(command, body, id: id, sequence: sequence, client: client)
     if !loop.schedule(change) {
       finish(
         client, sequence,
@@ -451,36 +396,37 @@ public final class ControlServer: @unchecked Sendable {
   }
 
   /// The change a command makes, answering on the loop's thread.
-  private func makeChange(_ name: String, _ body: JSON, id: JSON?, sequence: Int, client: Client)
-    -> DisplayChange
-  {
+  private func makeChange(
+    _ command: ControlCommand, _ body: JSON, id: JSON?, sequence: Int, client: Client
+  ) -> DisplayChange {
     let commands = self.commands
+    let name = command.rawValue
     let change = DisplayChange { [weak self] editor in
       guard let self else { return }
       let time = JSON.number(editor.time)
       do {
-        switch name {
-        case "ping":
+        switch command {
+        case .ping:
           self.finish(client, sequence, reply: [("frames", .number(Double(editor.framesPresented)))], id: id, time: time)
-        case "set", "add", "remove", "add-animation", "remove-animation":
+        case .set, .add, .remove, .addAnimation, .removeAnimation:
           let edit = try commands.edit(.object([(name, body)]), at: "", in: editor)
           // A set may carry its own transaction's settings.
-          let settings = try self.settings(name == "set" ? body : .object([]), at: name, editor: editor)
+          let settings = try self.settings(command == .set ? body : .object([]), at: name, editor: editor)
           CATransaction.begin()
           settings.apply()
           defer { CATransaction.commit() }
           try commands.checkedApply([edit], in: editor, path: name)
           self.finish(client, sequence, reply: self.added(edit), id: id, time: time)
-        case "transaction":
+        case .transaction:
           try self.transaction(body, editor: editor, client: client, sequence: sequence, id: id)
-        case "get":
+        case .get:
           let (layer, key, presentation) = try commands.get(body, at: name, in: editor)
           editor.afterFrame { editor in
             let source = presentation ? (editor.presentationLayer(for: layer) ?? layer) : layer
             let value = ControlJSON.value(source.value(forKeyPath: key))
             self.finish(client, sequence, reply: [("value", value)], id: id, time: time)
           }
-        case "snapshot":
+        case .snapshot:
           let url = try commands.snapshotURL(body, at: name)
           editor.afterFrame { editor in
             do {
@@ -498,11 +444,12 @@ public final class ControlServer: @unchecked Sendable {
               self.finish(client, sequence, error: ControlError(error, fallbackPath: name), id: id, time: time)
             }
           }
-        case "replace":
+        case .replace:
           let scene = try commands.replacement(body, at: name, in: editor)
           editor.show(scene)
           self.finish(client, sequence, reply: [("file", .string(scene.fileName))], id: id, time: time)
-        default:
+        case .auth, .subscribe, .unsubscribe:
+          // Answered by the channel, never scheduled.
           throw ControlError("command: unknown command \(MessageText.quoted(name))", path: name)
         }
       } catch {
@@ -715,7 +662,7 @@ public final class ControlServer: @unchecked Sendable {
   }
 
   /// An event line for every client subscribed to `topic`.
-  private func broadcast(_ topic: String, _ event: JSON) {
+  private func broadcast(_ topic: ControlTopic, _ event: JSON) {
     lock.lock()
     let subscribers = clients.values.filter { $0.topics.contains(topic) }
     guard !subscribers.isEmpty else {
@@ -735,7 +682,7 @@ public final class ControlServer: @unchecked Sendable {
     else { return }
     let name = parts[1..<(parts.count - 2)].joined(separator: " ")
     broadcast(
-      "taps",
+      .taps,
       .object([("event", .string("tap")), ("layer", .string(name)), ("x", .number(x)), ("y", .number(y))]))
   }
 
@@ -743,7 +690,7 @@ public final class ControlServer: @unchecked Sendable {
 
   private func frame(time: Double, damage: Int, loop: DisplayLoop) {
     broadcast(
-      "frames",
+      .frames,
       .object([
         ("event", .string("frame")), ("time", .number(time)),
         ("frame", .number(Double(loop.framesPresented))), ("damage", .number(Double(damage))),
@@ -760,7 +707,7 @@ public final class ControlServer: @unchecked Sendable {
     for (name, p) in [("p50", 0.5), ("p95", 0.95), ("p99", 0.99)] {
       if let ms = stats.frameTime(percentile: p) { members.append((name, .number(ms * 1000))) }
     }
-    broadcast("stats", .object(members))
+    broadcast(.stats, .object(members))
   }
 
   /// Writes what is waiting; closes a client marked for it once its last

@@ -161,7 +161,56 @@ public final class GlyphAtlas: @unchecked Sendable {
     } else if frame % 60 == 0 {
       layouts = layouts.filter { frame - $0.value.lastUsed <= 120 }
     }
+    if frame % 60 == 0 {
+      recentSizes = recentSizes.compactMapValues { sizes in
+        let kept = sizes.filter { frame - $0.value <= Self.sizeWindowFrames }
+        return kept.isEmpty ? nil : kept
+      }
+    }
     return map
+  }
+
+  // MARK: Text whose size keeps changing
+
+  /// Distinct pixel sizes of one text (its style but for the size) within
+  /// `sizeWindowFrames` frames past which it counts as changing size.
+  public static let maxRecentSizes = 8
+  /// Frames a size counts as recent.
+  public static let sizeWindowFrames = 120
+
+  /// Per style with its font sizes taken out: each pixel size it was shown
+  /// at in the last `sizeWindowFrames` frames, and the frame it was last.
+  private var recentSizes: [TextStyle: [CGFloat: Int]] = [:]
+
+  /// Whether text like `style`, shown at `scale`, keeps changing its font
+  /// size: more than `maxRecentSizes` distinct pixel sizes in the last
+  /// `sizeWindowFrames` frames (an animated `fontSize`). Its glyphs are new
+  /// at every size, and a page that gains glyphs is uploaded again whole
+  /// (4 MiB, a new texture kept while the texture cache holds it), so such
+  /// text is better drawn as a bitmap of its own, in the budgeted caches
+  /// (issue 41: an animated `fontSize` cost a page a frame). Each call
+  /// counts this frame's size.
+  public func changesSize(_ style: TextStyle, scale: CGFloat) -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    let size = style.runs.compactMap(\.fontSize).reduce(style.fontSize, max) * scale
+    var key = style
+    key.fontSize = 0
+    for i in key.runs.indices { key.runs[i].fontSize = nil }
+    var sizes = recentSizes[key] ?? [:]
+    sizes[size] = frame
+    if sizes.count > Self.maxRecentSizes {
+      sizes = sizes.filter { frame - $0.value <= Self.sizeWindowFrames }
+    }
+    recentSizes[key] = sizes
+    return sizes.count > Self.maxRecentSizes
+  }
+
+  /// Styles followed by `changesSize` now (tests count them).
+  public var followedStyles: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return recentSizes.count
   }
 
   // MARK: Layout

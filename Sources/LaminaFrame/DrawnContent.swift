@@ -128,7 +128,8 @@ extension FrameBuilder {
 
   /// A `CATextLayer`'s text, laid out in its bounds at the scale it is shown
   /// at (so it stays crisp under zoom): one quad per glyph from the shared
-  /// glyph atlas, or, for very large text, one bitmap of the bounds. Like
+  /// glyph atlas, or, for very large text and text whose font size keeps
+  /// changing (`GlyphAtlas.changesSize`), one bitmap of the bounds. Like
   /// contents, text stays upright in a flipped superlayer.
   func appendText(
     _ layer: CATextLayer, toTarget: CATransform3D, flipped: Bool,
@@ -138,7 +139,11 @@ extension FrameBuilder {
     let scale = Self.shownScale(toTarget, layer.bounds)
     let largestSize = style.runs.compactMap(\.fontSize).reduce(style.fontSize, max)
     let origin = layer.bounds.origin
-    guard largestSize * scale <= Self.largestAtlasGlyph else {
+    // Text whose font size changes every frame would add glyphs (and upload
+    // a whole atlas page) every frame: it is drawn as one bitmap instead.
+    guard largestSize * scale <= Self.largestAtlasGlyph,
+      !caches.glyphs.changesSize(style, scale: scale)
+    else {
       guard
         let raster = caches.drawn.raster(
           .text(style, scale: scale), make: { TextRasterizer.rasterize(style, scale: scale) })

@@ -458,6 +458,10 @@ extension Builder {
       if s.highlight.isAnimated || s.highlight.first[0] != 0 { report("radial gradient highlight", n.path + ".h") }
       let g = try n.required("g")
       s.colorStops = try g.int("p", default: 0)
+      if s.colorStops < 0, let p = g.child("p") {
+        throw p.invalid(
+          "a gradient's colour-stop count must not be negative (found \(s.colorStops))")
+      }
       s.stops = try property(g.child("k"), [])
       try limit(g, "gradient stops", s.colorStops, Limits.maxGradientStops, "maxGradientStops")
     }
@@ -657,7 +661,8 @@ extension Builder {
   /// Colors and locations of gradient stops at a value: `count` color stops
   /// (position, r, g, b), then opacity stops (position, alpha).
   func gradientStops(_ v: [Double], count: Int) -> (colors: [CGColor], locations: [NSNumber]) {
-    let n = min(count, v.count / 4)
+    // The parser refuses a negative count; the clamp keeps this total.
+    let n = max(0, min(count, v.count / 4))
     var colorStops: [(Double, [Double])] = []
     for i in 0..<n { colorStops.append((v[4 * i], [v[4 * i + 1], v[4 * i + 2], v[4 * i + 3]])) }
     var alphaStops: [(Double, Double)] = []

@@ -11,7 +11,7 @@ let showUsage = """
                     [--stats] [--frames N] [--duration SECONDS] [--assets DIR]...
                     [--allow-any-path] [--headless WxH [--rate HZ]]
                     [--control ADDRESS [--control-allow-remote] [--control-token FILE]]
-                    [--output-root DIR]
+                    [--output-root DIR] [--memory-budget BYTES]
 
   Shows a scene full-screen, animated at the display's refresh rate, until
   SIGINT or SIGTERM (or --frames / --duration); redraws only what changed,
@@ -47,9 +47,18 @@ let showUsage = """
     --control-token FILE    every client first sends {"auth": TOKEN}, the file's
                             first line (16 bytes or more; the file mode 600)
     --output-root DIR       where the control channel's snapshots may be written
+    --memory-budget BYTES   decoded images and the renderer's caches (textures,
+                            drawn bitmaps, meshes), half each, least recently used
+                            dropped first (suffixes K, M, G; default 256M, for a
+                            small kiosk board)
   \(AccessOptions.usage)
     -h, --help              print this help
   """
+
+/// What `lamina show` keeps of decoded images and the renderer's caches
+/// unless `--memory-budget` says otherwise: 256 MiB, which a small kiosk
+/// board (1 GiB of memory) holds beside the display's buffers.
+let showMemoryBudget = 256 << 20
 
 /// `lamina show SCENE.json`: the scene full-screen, animated, until
 /// SIGINT/SIGTERM (or `--frames`/`--duration`). Output: a Wayland window
@@ -61,7 +70,7 @@ func runShow(_ arguments: [String]) -> Int32 {
       arguments,
       valued: AccessOptions.valued.union([
         "--drm", "--connector", "--mode", "--rotate", "--frames", "--duration", "--headless",
-        "--rate", "--control", "--control-token", "--output-root",
+        "--rate", "--control", "--control-token", "--output-root", "--memory-budget",
       ]),
       switches: AccessOptions.switches.union([
         "--wayland", "--kms", "--show-damage", "--events", "--stats", "--control-allow-remote",
@@ -115,9 +124,12 @@ func runShow(_ arguments: [String]) -> Int32 {
     loopOptions.duration = try options.number("--duration", range: 0...1e9)
     if options.has("--stats") { loopOptions.statsInterval = 10 }
 
+    let budget = try options.string("--memory-budget").map(parseByteCount) ?? showMemoryBudget
     let access = try AccessOptions.policy(options)
-    let watcher = try SceneWatcher(url: URL(fileURLWithPath: options.positional[0]), access: access)
-    { url, side, images in
+    let watcher = try SceneWatcher(
+      url: URL(fileURLWithPath: options.positional[0]),
+      imageCache: ImageCache(budgetBytes: budget / 2), access: access
+    ) { url, side, images in
       try Document.load(contentsOf: url, maxImageDimension: side, images: images, access: access)
         .loopingScene()
     }
@@ -170,7 +182,8 @@ func runShow(_ arguments: [String]) -> Int32 {
     // screen), within the GPU's limits.
     let renderer = try Renderer(
       context: output.context,
-      maxTileSize: max(4096, output.bufferWidth, output.bufferHeight))
+      maxTileSize: max(4096, output.bufferWidth, output.bufferHeight),
+      cacheBytes: budget - budget / 2)
     let loop = DisplayLoop(
       output: output, watcher: watcher, renderer: renderer, options: loopOptions)
     if options.has("--events") {

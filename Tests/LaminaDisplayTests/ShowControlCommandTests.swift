@@ -85,6 +85,21 @@ final class ShowControlCommandTests: XCTestCase {
     XCTAssertTrue(error.contains("--output-root goes with --control ADDRESS"), error)
   }
 
+  /// `--memory-budget` as `lamina batch` takes it (issue 41): a bad count is
+  /// a usage error before the display is taken; a good one shows.
+  func testMemoryBudget() throws {
+    var (status, _, error) = try lamina([
+      "show", scene, "--headless", "200x100", "--frames", "2", "--memory-budget", "12X",
+    ])
+    XCTAssertEqual(status, 2)
+    XCTAssertTrue(
+      error.contains("--memory-budget expects bytes with an optional K, M or G, got '12X'"), error)
+    (status, _, error) = try lamina([
+      "show", scene, "--headless", "200x100", "--duration", "1", "--memory-budget", "16M",
+    ])
+    XCTAssertEqual(status, 0, error)
+  }
+
   func testCtlDrivesAHeadlessDisplay() throws {
     let socket = folder.appendingPathComponent("c.sock").path
     let show = Process()
