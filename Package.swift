@@ -26,6 +26,8 @@ let package = Package(
     .systemLibrary(
       name: "CInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev", "libudev-dev"])]),
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+    // PNG encoding: libspng (zlib's deflate, the level and row filters chosen).
+    .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
     .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
     .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
     .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
@@ -67,7 +69,7 @@ let package = Package(
       dependencies: ["Lamina", "LaminaDraw", "LaminaFrame", "LaminaPlan", "CEGL", "CGLES3", "CGBM"],
       plugins: ["EmbedShaders"]),
     // Outputs: PNG, image sequences, Y4M and video files.
-    .target(name: "LaminaOutput", dependencies: ["Lamina", "LaminaFrame", "CPNG"]),
+    .target(name: "LaminaOutput", dependencies: ["Lamina", "LaminaFrame", "CSPNG"]),
     // The Renderer facade over the stages.
     .target(
       name: "LaminaRender",

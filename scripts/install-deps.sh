@@ -8,6 +8,7 @@ packages=(
   libegl1-mesa-dev libgles2-mesa-dev libgbm-dev libdrm-dev
   libegl-mesa0 libgl1-mesa-dri   # the EGL vendor and llvmpipe (swrast_dri.so)
   libpng-dev libjpeg62-turbo-dev libwebp-dev
+  libspng-dev   # PNG encoding (LaminaOutput: the zlib level and row filters chosen)
   libzip-dev zlib1g-dev   # dotLottie archives and .tgs stickers (LaminaLottie)
   libinput-dev libudev-dev   # touch and pointer under KMS (LaminaDisplay)
   libwayland-dev libwayland-bin wayland-protocols   # the Wayland window (wayland-scanner checks the glue)

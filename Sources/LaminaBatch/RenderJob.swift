@@ -47,6 +47,8 @@ package struct RenderJob {
   /// frame, a marker's range, the default rate), the background and the
   /// notes on what was left out: `DocumentRequest.swift`.
   package var document = DocumentRequest()
+  /// A sequence reports its wall time per frame and its PNG encoding.
+  package var verbose = false
 
   package init(
     source: Source, output: Output, scale: Double?, videoSettings: VideoSettings = VideoSettings()
@@ -123,7 +125,7 @@ package struct RenderJob {
       try Self.checkTimes(range, fps: fps, frames: "\(range.first)..\(range.last)")
       try renderSequence(
         scene: scene, renderer: renderer, range: range, fps: fps, scale: scale, pattern: pattern,
-        videoPath: video, video: videoSettings, watchdog: watchdog)
+        videoPath: video, video: videoSettings, watchdog: watchdog, verbose: verbose)
       return range.count
     }
   }

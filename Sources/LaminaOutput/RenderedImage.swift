@@ -1,4 +1,4 @@
-import CPNG
+import CSPNG
 import Foundation
 import Lamina
 import LaminaFrame
@@ -62,8 +62,38 @@ public enum OutputError: Error, CustomStringConvertible, Equatable {
   }
 }
 
-/// PNG encoding with libpng's simplified API.
+/// How hard PNG files are compressed (`lamina render --png-compression`):
+/// zlib's level and the row filters libspng tries. Measured on a 1080p
+/// frame of a benchmark scene (Benchmarks/results.md): `fast` is what a
+/// server writing frames for a video or a preview wants, `default` what
+/// Pillow writes (level 6, every filter tried), `best` the smallest files.
+public enum PNGCompression: String, CaseIterable, Sendable {
+  case fast, `default`, best
+
+  /// zlib's compression level.
+  var level: Int32 {
+    switch self {
+    case .fast: return 1
+    case .default: return 6
+    case .best: return 9
+    }
+  }
+
+  /// The row filters libspng chooses among (`spng_filter_choice`).
+  var filters: Int32 {
+    switch self {
+    case .fast: return Int32(SPNG_FILTER_CHOICE_SUB.rawValue)
+    case .default, .best: return Int32(SPNG_FILTER_CHOICE_ALL.rawValue)
+    }
+  }
+}
+
+/// PNG encoding with libspng.
 package enum PNGFile {
+  /// How PNG files of this process are compressed unless told otherwise
+  /// (the command sets it from `--png-compression` before any is written).
+  package nonisolated(unsafe) static var compression = PNGCompression.default
+
   /// Writes straight-alpha RGBA rows to `url` through an `OutputFile`.
   package static func write(_ rgba: [UInt8], width: Int, height: Int, to url: URL) throws {
     let data = try encode(rgba, width: width, height: height, path: url.path)
@@ -72,60 +102,44 @@ package enum PNGFile {
     try output.commit()
   }
 
-  /// An upper bound on the PNG of a `width`×`height` RGBA image as libpng's
-  /// simplified API writes it (png.h's PNG_IMAGE_PNG_SIZE_MAX: the rows
-  /// with their filter bytes through zlib's worst case, one IDAT header
-  /// per 8 KiB, and the fixed chunks).
-  static func sizeBound(width: Int, height: Int) -> Int {
-    let rows = (width * 4 + 1) * height
-    let compressed = rows + (rows + 7) >> 3 + (rows + 63) >> 6 + 11
-    return 8 + 25 + 16 + 44 + 12 + 12 + 12 * (compressed / 8192) + compressed
-  }
-
-  /// Straight-alpha RGBA rows encoded as PNG; `path` names the output in errors.
-  package static func encode(_ rgba: [UInt8], width: Int, height: Int, path: String) throws
-    -> Data
-  {
-    func image() -> png_image {
-      var image = png_image()
-      image.version = LAMINA_PNG_IMAGE_VERSION
-      image.width = UInt32(width)
-      image.height = UInt32(height)
-      image.format = LAMINA_PNG_FORMAT_RGBA
-      return image
+  /// Straight-alpha RGBA rows encoded as PNG (8 bits, RGBA, not
+  /// interlaced) at `compression`; `path` names the output in errors.
+  package static func encode(
+    _ rgba: [UInt8], width: Int, height: Int, path: String,
+    compression: PNGCompression = PNGFile.compression
+  ) throws -> Data {
+    func failure(_ code: Int32) -> OutputError {
+      let message = spng_strerror(code).map { String(cString: $0) } ?? "error \(code)"
+      return OutputError.pngWrite(path: path, reason: message)
     }
-    func failure(_ image: inout png_image) -> OutputError {
-      let message = withUnsafeBytes(of: &image.message) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      png_image_free(&image)
-      return OutputError.pngWrite(path: path, reason: message.isEmpty ? "unknown error" : message)
-    }
-    // One pass into a buffer of libpng's bound for the image (its
-    // PNG_IMAGE_PNG_SIZE_MAX, which Swift cannot import): each image is
-    // compressed once. A buffer found too small (a zlib other than zlib
-    // itself) is grown to the size libpng then reports, and written again.
-    var size = Self.sizeBound(width: width, height: height)
-    var data = Data(count: size)
-    var writing = image()
-    var written = data.withUnsafeMutableBytes { out in
-      rgba.withUnsafeBytes { raw in
-        png_image_write_to_memory(
-          &writing, out.baseAddress, &size, 0, raw.baseAddress, Int32(width * 4), nil)
+    guard width > 0, height > 0, rgba.count == width * height * 4,
+      let context = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue))
+    else { throw OutputError.pngWrite(path: path, reason: "no encoder for a \(width)x\(height) image") }
+    defer { spng_ctx_free(context) }
+    var code = spng_set_option(context, SPNG_ENCODE_TO_BUFFER, 1)
+    if code == 0 { code = spng_set_option(context, SPNG_IMG_COMPRESSION_LEVEL, compression.level) }
+    if code == 0 { code = spng_set_option(context, SPNG_FILTER_CHOICE, compression.filters) }
+    var header = spng_ihdr()
+    header.width = UInt32(width)
+    header.height = UInt32(height)
+    header.bit_depth = 8
+    header.color_type = UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
+    if code == 0 { code = spng_set_ihdr(context, &header) }
+    if code == 0 {
+      code = rgba.withUnsafeBytes { raw in
+        spng_encode_image(
+          context, raw.baseAddress, raw.count, Int32(SPNG_FMT_PNG.rawValue),
+          Int32(SPNG_ENCODE_FINALIZE.rawValue))
       }
     }
-    if written == 0, size > data.count {
-      data = Data(count: size)
-      writing = image()
-      written = data.withUnsafeMutableBytes { out in
-        rgba.withUnsafeBytes { raw in
-          png_image_write_to_memory(
-            &writing, out.baseAddress, &size, 0, raw.baseAddress, Int32(width * 4), nil)
-        }
-      }
+    guard code == 0 else { throw failure(code) }
+    var length = 0
+    var error: Int32 = 0
+    guard let buffer = spng_get_png_buffer(context, &length, &error), error == 0 else {
+      throw failure(error)
     }
-    guard written != 0 else { throw failure(&writing) }
-    data.count = size
-    return data
+    // The buffer is the caller's to free (libspng's documentation).
+    defer { free(buffer) }
+    return Data(bytes: buffer, count: length)
   }
 }

@@ -20,6 +20,14 @@ package final class SequenceWriter: @unchecked Sendable {
   private let encoder: VideoEncoder?
   private let lock = NSLock()
   private var frames: [(Int, OutputFile)] = []
+  private var encoding: UInt64 = 0
+
+  /// Seconds the writer threads spent encoding PNG files, all together.
+  package var encodeSeconds: Double {
+    lock.lock()
+    defer { lock.unlock() }
+    return Double(encoding) / 1e9
+  }
   private var madeFolders: [String] = []
   private var y4m: Y4MWriter?
 
@@ -65,10 +73,13 @@ package final class SequenceWriter: @unchecked Sendable {
     guard let pattern else { return }
     let path = pattern.path(n)
     try makeFolder(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+    let start = DispatchTime.now().uptimeNanoseconds
     let data = try image.pngData()
+    let spent = DispatchTime.now().uptimeNanoseconds &- start
     let file = try OutputFile(path: path)
     lock.lock()
     frames.append((n, file))
+    encoding &+= spent
     lock.unlock()
     try file.write(data)
   }

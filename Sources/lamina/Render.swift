@@ -62,6 +62,12 @@ let renderUsage = """
                             background (black where it is transparent)
     --quiet                 do not name on standard error what a Lottie import left out
                             (one line per kind of unsupported feature)
+    --png-compression C     how hard PNG files are compressed: fast (zlib level 1, the
+                            sub filter), default (level 6, every filter tried, as
+                            Pillow writes) or best (level 9)
+    --verbose               (every command's) a sequence also reports its wall time a
+                            frame and how much of it the writer threads spent
+                            encoding PNG files
     --dry-run               print each frame's output, time (and Lottie frame), render
                             nothing
     --dump-plan             print the frame plan of every frame drawn (one line per
@@ -92,9 +98,11 @@ func runRender(_ arguments: [String]) -> Int32 {
       arguments,
       valued: AccessOptions.valued.union([
         "-o", "--output", "--time", "--frame", "--scale", "--frames", "--fps", "--video",
-        "--codec", "--crf", "--bitrate", "--background", "--marker",
+        "--codec", "--crf", "--bitrate", "--background", "--marker", "--png-compression",
       ]),
-      switches: AccessOptions.switches.union(["--dump-plan", "--quiet", "--dry-run", "--no-pad"]),
+      switches: AccessOptions.switches.union([
+        "--dump-plan", "--quiet", "--dry-run", "--no-pad",
+      ]),
       command: "render", usage: renderUsage)
     guard options.positional.count == 1 else {
       throw UsageError("render needs one scene file\n" + renderUsage)
@@ -167,6 +175,14 @@ func runRender(_ arguments: [String]) -> Int32 {
     }
     job.access = access
     job.document = request
+    // (`--verbose` is every command's, taken off the arguments in main.swift.)
+    job.verbose = verbose
+    if let level = options.string("--png-compression") {
+      guard let compression = PNGCompression(rawValue: level) else {
+        throw UsageError("--png-compression expects fast, default or best, got '\(level)'")
+      }
+      PNGFile.compression = compression
+    }
     let renderer = try Renderer()
     if dumpPlan { renderer.planObserver = planPrinter(toError: video == "-") }
     try job.run(

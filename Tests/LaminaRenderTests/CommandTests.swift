@@ -121,6 +121,24 @@ final class CommandTests: XCTestCase {
     XCTAssertTrue(bench.stdout.contains("batches per frame by why each began: pass 1.00"), bench.stdout)
   }
 
+  /// `--png-compression` takes fast, default or best; the files decode to
+  /// the same pixels; anything else is a usage error naming the choices.
+  func testPNGCompressionLevels() throws {
+    let scene = try write("good.json", good)
+    var pixels: [[UInt8]] = []
+    for level in ["fast", "default", "best"] {
+      let output = scratch.appendingPathComponent("\(level).png").path
+      let result = try run(["render", scene, "-o", output, "--png-compression", level])
+      XCTAssertEqual(result.status, 0, result.stderr)
+      pixels.append(try CGImage.decode(fileAt: output).pixels)
+    }
+    XCTAssertEqual(pixels[0], pixels[1])
+    XCTAssertEqual(pixels[1], pixels[2])
+    let bad = try run(["render", scene, "-o", "x.png", "--png-compression", "slow"])
+    XCTAssertEqual(bad.status, 2)
+    XCTAssertTrue(bad.stderr.contains("--png-compression expects fast, default or best"), bad.stderr)
+  }
+
   func testUsageErrors() throws {
     XCTAssertEqual(try run([]).status, 2)
     XCTAssertEqual(try run(["paint"]).status, 2)
