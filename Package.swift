@@ -97,8 +97,9 @@ let package = Package(
       name: "lamina",
       dependencies: [
         "Lamina", "LaminaScene", "LaminaPlan", "LaminaRender", "LaminaDisplay", "LaminaLottie",
-        "LaminaBatch",
-      ]),
+        "LaminaBatch", "CZlib",
+      ],
+      plugins: ["EmbedSuite"]),
     // Generated tests: random scenes, metamorphic relations, the shrinker
     // (docs/metamorphic-testing.md), and the command that runs them long.
     .target(
@@ -109,6 +110,9 @@ let package = Package(
     // Turns Shaders/*.glsl into Swift string constants at build time.
     .executableTarget(name: "ShaderEmbedder", path: "Sources/ShaderEmbedder"),
     .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["ShaderEmbedder"]),
+    // Deflates the benchmark scenes into `lamina` at build time (the built-in suite).
+    .executableTarget(name: "SuiteEmbedder", dependencies: ["CZlib"], path: "Sources/SuiteEmbedder"),
+    .plugin(name: "EmbedSuite", capability: .buildTool(), dependencies: ["SuiteEmbedder"]),
 
     .testTarget(name: "LaminaTests", dependencies: ["Lamina"]),
     // Core Text drawn by layers, against Pango's own layout of the same text.

@@ -7,6 +7,7 @@ import LaminaScene
 let benchUsage = """
   usage: lamina bench FILE.json [--frames N] [--warmup N] [--start SECONDS] [--fps F]
                                 [--size WxH] [--json] [--assets DIR]... [--allow-any-path]
+         lamina bench [--suite] [--frames N] [--warmup N] [--json]
 
   Measures how fast this machine and its GL driver composite a scene
   (Benchmarks/README.md): frame i shows the scene at start + i / fps; the
@@ -20,6 +21,13 @@ let benchUsage = """
   at its own frame rate: frame i shows ip + (start + i / fps) * fr, wrapped
   into ip..op.
 
+  With no file (or --suite) it runs the built-in suite, carried in the
+  binary: the eleven benchmark scenes at 1920x1080 and three Lottie
+  documents at 512x512, one line per scene (frames per second, frame time,
+  draws and offscreen passes a frame) and a score, the geometric mean of
+  their frames per second, with the GL renderer it ran on: compare two
+  machines or two drivers by their scores (Benchmarks/README.md).
+
   options:
     --frames N              timed frames (default 120; 1...1000000)
     --warmup N              untimed frames before them (default 10; 0...1000000)
@@ -31,6 +39,7 @@ let benchUsage = """
                             animation is fitted into it, aspect kept, centred; default:
                             the canvas size times its scale)
     --json                  print the report as JSON (for comparing runs)
+    --suite                 run the built-in suite (the default without a file)
   \(AccessOptions.usage)
     -h, --help              print this help
   """
@@ -50,22 +59,54 @@ func runBench(_ arguments: [String]) -> Int32 {
     let options = try Options(
       arguments,
       valued: AccessOptions.valued.union(["--frames", "--warmup", "--start", "--fps", "--size"]),
-      switches: AccessOptions.switches.union(["--json"]), command: "bench", usage: benchUsage)
-    guard options.positional.count == 1 else {
-      throw UsageError("bench needs one scene file\n" + benchUsage)
+      switches: AccessOptions.switches.union(["--json", "--suite"]), command: "bench",
+      usage: benchUsage)
+    let suite = options.has("--suite") || options.positional.isEmpty
+    guard suite ? options.positional.isEmpty : options.positional.count == 1 else {
+      throw UsageError("bench needs one scene file, or none for the built-in suite\n" + benchUsage)
     }
-    let path = options.positional[0]
-    let frames = try options.integer("--frames", range: 1...1_000_000) ?? 120
-    let warmup = try options.integer("--warmup", range: 0...1_000_000) ?? 10
-    let givenStart = try options.number("--start", range: 0...1e9)
-    let givenFPS = try options.number("--fps", range: 1...10_000)
-    let size = try options.size("--size")
-    let access = try AccessOptions.policy(options)
+    let settings = BenchSettings(
+      frames: try options.integer("--frames", range: 1...1_000_000) ?? 120,
+      warmup: try options.integer("--warmup", range: 0...1_000_000) ?? 10,
+      start: try options.number("--start", range: 0...1e9),
+      fps: try options.number("--fps", range: 1...10_000), size: try options.size("--size"))
+    if suite {
+      for name in ["--start", "--fps", "--size"] where options.string(name) != nil {
+        throw UsageError("\(name) goes with a scene file, not the suite")
+      }
+      try runSuite(settings, json: options.has("--json"))
+      return 0
+    }
+    let report = try benchDocument(
+      URL(fileURLWithPath: options.positional[0]), settings,
+      access: try AccessOptions.policy(options))
+    print(options.has("--json") ? report.json() : report.text())
+    return 0
+  }
+}
+
+/// What a bench run measures by: frames, warm-up, start time, rate, size.
+struct BenchSettings {
+  var frames: Int
+  var warmup: Int
+  var start: Double?
+  var fps: Double?
+  var size: (Int, Int)?
+}
+
+/// One document benchmarked on a renderer of its own.
+func benchDocument(_ url: URL, _ settings: BenchSettings, access: FileAccessPolicy) throws
+  -> BenchReport
+{
+  let (frames, warmup, givenStart, givenFPS, size) = (
+    settings.frames, settings.warmup, settings.start, settings.fps, settings.size
+  )
+  let path = url.path
+  do {
     let renderer = try Renderer()
     renderer.measuresStages = true
     let document = try Document.load(
-      contentsOf: URL(fileURLWithPath: path), maxImageDimension: renderer.maxTextureSize,
-      access: access)
+      contentsOf: url, maxImageDimension: renderer.maxTextureSize, access: access)
     let lottie = document.lottie
     let start = givenStart ?? (lottie != nil ? 0 : 10)
     let fps = givenFPS ?? lottie?.frameRate ?? 60
@@ -141,8 +182,7 @@ func runBench(_ arguments: [String]) -> Int32 {
           inPoint: $0.inPoint, outPoint: $0.outPoint, frameRate: $0.frameRate,
           fit: fit.map { [$0.scale, $0.x, $0.y] })
       })
-    print(options.has("--json") ? report.json() : report.text())
-    return 0
+    return report
   }
 }
 
@@ -269,7 +309,15 @@ struct BenchReport {
   }
 
   func json() -> String {
-    let object: [String: Any] = [
+    let data =
+      (try? JSONSerialization.data(withJSONObject: jsonObject, options: [.prettyPrinted, .sortedKeys]))
+      ?? Data()
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  /// The report as JSON values.
+  var jsonObject: [String: Any] {
+    [
       "scene": scene, "width": width, "height": height, "frames": frames, "warmup": warmup,
       "start": start, "fps": fps,
       "platform": renderer.context.platform.rawValue, "msaaSamples": renderer.samples,
@@ -316,9 +364,5 @@ struct BenchReport {
         if let fit = loop.fit { fields["fit"] = ["scale": fit[0], "x": fit[1], "y": fit[2]] }
         return fields
       } ?? [:], uniquingKeysWith: { a, _ in a })
-    let data =
-      (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]))
-      ?? Data()
-    return String(decoding: data, as: UTF8.self)
   }
 }

@@ -8,7 +8,8 @@ import XCTest
 @testable import LaminaFrame
 @testable import LaminaPlan
 
-/// What a frame of each document of the Lottie conformance set costs on
+/// What a frame of each document of the Lottie conformance set (and of
+/// the three of `lamina bench`'s built-in suite) costs on
 /// the recording device (no EGL): draws, passes and offscreen passes, the
 /// mean over eight frames spread over the document's ip..op after two
 /// warm-up frames, as `lamina bench` steps through a document (one
@@ -75,10 +76,17 @@ final class LottieCountTests: XCTestCase {
     }
     let entries = try JSONDecoder().decode(
       [ConformanceTests.Entry].self, from: Data(contentsOf: manifestURL))
-    let documents = Array(Set(entries.map(\.lottie))).sorted()
+    // The set's documents, and the built-in suite's three (Benchmarks/suite).
+    let suite = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+        "Benchmarks")
+    let documents = Array(Set(entries.map(\.lottie))).sorted() + [
+      "suite/suite-character.json", "suite/suite-confetti.json", "suite/suite-matte.json",
+    ]
     var measured: [String: Counts] = [:]
     for document in documents {
-      measured[document] = try Self.counts(folder.appendingPathComponent(document))
+      let base = document.hasPrefix("suite/") ? suite : folder
+      measured[document] = try Self.counts(base.appendingPathComponent(document))
     }
     if ProcessInfo.processInfo.environment["LAMINA_WRITE_LOTTIE_COUNTS"] == "1" {
       // Rounded up to a hundredth, so that the table holds what was measured.

@@ -139,6 +139,30 @@ final class CommandTests: XCTestCase {
     XCTAssertTrue(bad.stderr.contains("--png-compression expects fast, default or best"), bad.stderr)
   }
 
+  /// `lamina bench` alone runs the built-in suite from the binary, in any
+  /// directory: a line per scene, glmark2's way, and a score; `--json`
+  /// the reports and the score; a scene's own options are refused.
+  func testBenchAloneRunsTheBuiltInSuite() throws {
+    let text = try run(["bench", "--frames", "1", "--warmup", "0"])
+    XCTAssertEqual(text.status, 0, text.stderr)
+    let lines = text.stdout.split(separator: "\n").map(String.init)
+    XCTAssertTrue(lines.first?.hasPrefix("lamina bench: ") ?? false, text.stdout)
+    let scenes = lines.filter { $0.hasPrefix("[") }
+    XCTAssertEqual(scenes.count, 14, text.stdout)
+    XCTAssertTrue(scenes.contains { $0.hasPrefix("[cards] 1920x1080: FPS: ") }, text.stdout)
+    XCTAssertTrue(scenes.contains { $0.hasPrefix("[lottie-matte] 512x512: FPS: ") }, text.stdout)
+    XCTAssertTrue(lines.last?.hasPrefix("lamina bench score: ") ?? false, text.stdout)
+    let json = try run(["bench", "--suite", "--frames", "1", "--warmup", "0", "--json"])
+    XCTAssertEqual(json.status, 0, json.stderr)
+    let object = try XCTUnwrap(
+      JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    XCTAssertEqual((object["scenes"] as? [[String: Any]])?.count, 14)
+    XCTAssertGreaterThan(object["score"] as? Double ?? 0, 0)
+    let sized = try run(["bench", "--size", "64x64"])
+    XCTAssertEqual(sized.status, 2)
+    XCTAssertTrue(sized.stderr.contains("--size goes with a scene file"), sized.stderr)
+  }
+
   func testUsageErrors() throws {
     XCTAssertEqual(try run([]).status, 2)
     XCTAssertEqual(try run(["paint"]).status, 2)
