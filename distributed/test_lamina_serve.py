@@ -290,8 +290,9 @@ class Service(unittest.TestCase):
         pid = json.loads(health)["worker_pid"]
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             slow = pool.submit(self.post, f"/render?{SLOW}", SLOW_SCENE)
-            # Killed once the job is in the worker.
-            deadline = time.monotonic() + 10
+            # Killed once the job is in the worker (a loaded machine takes
+            # a while to start it).
+            deadline = time.monotonic() + 30
             while True:
                 status, _, health = self.get("/healthz")
                 if status == 200 and json.loads(health)["queue"] > 0:
