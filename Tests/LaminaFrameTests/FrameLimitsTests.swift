@@ -92,7 +92,8 @@ final class FrameLimitsTests: XCTestCase {
          {"frame": [0, 0, 20, 10], "backgroundColor": "#00ff00"},
          {"frame": [0, 0, 20, 10], "backgroundColor": "#0000ff"},
          {"frame": [50, 0, 10, 10], "backgroundColor": "#0000ff", "opacity": 0.5,
-          "filters": [{"name": "CIColorInvert"}, {"name": "CIColorInvert"}],
+          "filters": [{"name": "CIColorMatrix", "inputAVector": [0, 0, 0, 0.5]},
+                      {"name": "CIColorMatrix", "inputAVector": [0, 0, 0, 0.5]}],
           "sublayers": [{"frame": [0, 0, 5, 5], "backgroundColor": "#ffffff"}]}
        ]}}
       """
