@@ -234,7 +234,11 @@ extension FramePlanner {
   // MARK: Compositing
 
   /// The quad that puts a rendered group back in its parent, pixel for pixel
-  /// (through its mask and clip), or a blurred shadow at its offset.
+  /// (through its mask and clip), or a blurred shadow at its offset. Both
+  /// keep the group's cut planes: a plane that depth sorting splits draws
+  /// each piece's shadow within that piece, so that a later piece's shadow
+  /// does not cover an earlier piece's content (the particles of
+  /// `emitter-shadow-in-transform-layer.json`; the finding alone seed 996727).
   func compositeItem(_ group: GroupPass, region: PixelRect) -> DrawItem? {
     guard groupTargets[group.id] != nil else { return nil }
     if let shadow = group.shadow {
@@ -247,7 +251,7 @@ extension FramePlanner {
         material: .shadow(group.id), clippedPolygon: nil, rect: rect,
         uv: (0, 0, extent.0, extent.1), matrix: CATransform3DIdentity,
         color: shadow.color * group.opacity, bounds: group.bounds, layerName: nil,
-        antialiased: false)
+        antialiased: false, clipPlanes: group.clipPlanes)
     }
     if group.filter != nil {
       // The filtered target covers the group's whole bounds (a backdrop's:
