@@ -129,7 +129,10 @@ let package = Package(
         "LaminaScene", "LaminaTestSupport",
       ]),
     // What several test targets share (layers for trees); only tests use it.
-    .target(name: "LaminaTestSupport", dependencies: ["Lamina"], path: "Tests/LaminaTestSupport"),
+    .target(
+      name: "LaminaTestSupport",
+      dependencies: ["Lamina", "LaminaDraw", "LaminaFrame", "LaminaPlan", "LaminaScene"],
+      path: "Tests/LaminaTestSupport"),
     // A test target per stage; each runs alone (`swift test --filter
     // LaminaFrameTests`). The frame and plan tests link no EGL, GLES or GBM.
     .testTarget(
@@ -162,7 +165,7 @@ let package = Package(
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LaminaLottieTests",
-      dependencies: ["LaminaTestSupport", "LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput", "LaminaLottie", "LaminaRender", "LaminaScene", "LaminaDraw", "Lamina"],
+      dependencies: ["LaminaTestSupport", "LaminaFrame", "LaminaPlan", "LaminaGL", "LaminaOutput", "LaminaLottie", "LaminaRender", "LaminaScene", "Lamina"],
       resources: [.copy("Fixtures")]),
     .testTarget(
       name: "LaminaMetamorphicTests",

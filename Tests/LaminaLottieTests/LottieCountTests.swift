@@ -1,12 +1,8 @@
 import Foundation
 import Lamina
-import LaminaDraw
 import LaminaLottie
-import LaminaScene
+import LaminaTestSupport
 import XCTest
-
-@testable import LaminaFrame
-@testable import LaminaPlan
 
 /// What a frame of each document of the Lottie conformance set (and of
 /// the three of `lamina bench`'s built-in suite) costs on
@@ -28,35 +24,19 @@ final class LottieCountTests: XCTestCase {
   /// The mean counts of a frame of the document at `url`.
   static func counts(_ url: URL) throws -> Counts {
     let animation = try LottieAnimation(contentsOf: url)
-    let scene = animation.makeScene()
-    let caches = RenderCaches()
-    let device = RecordingDevice()
-    let runner = try FrameRunner(device: device, samples: 1, maxTextureSize: 16384, caches: caches)
-    let presentation = PresentationTree(root: scene.root)
-    var builder = FrameBuilder(
-      size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
-      scale: scene.canvas.scale, caches: caches)
+    let run = try RecordedRun(animation.makeScene())
     let warmup = 2
     let frames = 8
     var total = Counts(draws: 0, passes: 0, offscreenPasses: 0)
     for i in 0..<(warmup + frames) {
       let k = Double(i >= warmup ? i - warmup : i)
       let frame = animation.inPoint + k * (animation.outPoint - animation.inPoint) / Double(frames)
-      let time = animation.time(ofFrame: frame)
-      LaminaDraw.install()
-      CATransaction.commitFrame(root: scene.root)
-      let root = presentation.update(time: time)
-      builder.time = time
-      let list = builder.build(root: root, background: scene.canvas.background)
-      device.reset()
-      device.counters = RenderCounters()
-      device.clearCommands()
-      let plan = runner.plan(list, tile: 4096, options: PlanOptions())
-      try runner.run(plan, maxOffscreenBytes: 2 << 30, output: { _, _ in })
+      try run.step(at: animation.time(ofFrame: frame))
       guard i >= warmup else { continue }
-      total.draws += Double(device.counters.drawCalls)
-      total.passes += Double(device.counters.passes)
-      total.offscreenPasses += Double(device.counters.offscreenPasses)
+      let counters = run.device.counters
+      total.draws += Double(counters.drawCalls)
+      total.passes += Double(counters.passes)
+      total.offscreenPasses += Double(counters.offscreenPasses)
     }
     return Counts(
       draws: total.draws / Double(frames), passes: total.passes / Double(frames),

@@ -1,4 +1,5 @@
 import Foundation
+import LaminaTestSupport
 import XCTest
 
 @testable import LaminaFrame
@@ -45,12 +46,13 @@ final class RecordedBenchmarkTests: XCTestCase {
   /// The counts of two frames of `name` after four warm-up frames, each
   /// frame's commands checked for consistency with its counters.
   func counts(_ name: String) throws -> [Counts] {
-    let run = try RecordedRun(name)
-    for _ in 0..<4 { try run.step() }
+    let bench = try RecordedBenchmark(name)
+    let run = bench.run
+    for _ in 0..<4 { try bench.step() }
     var result: [Counts] = []
     for _ in 0..<2 {
       let made = run.pool.made
-      try run.step()
+      try bench.step()
       let c = run.device.counters
       result.append(Counts(c, targetsMade: run.pool.made - made))
       try checkCommands(run, name)
