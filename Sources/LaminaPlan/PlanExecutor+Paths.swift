@@ -62,11 +62,21 @@ extension PlanExecutor {
       variant.clip = batch.clip != nil
       variant.dashes = parameters.dashes.count
       variant.cap = parameters.cap.rawValue
+      // A segment is cut where a visible interval starts or ends in it:
+      // nowhere when every item's subpaths are all closed and shown whole,
+      // undashed (their ends join), so the cut draws would shade nothing.
+      let uncut =
+        parameters.dashes.isEmpty
+        && zip(batch.paints, instances).allSatisfy { paint, instance in
+          guard case .stroke(let mesh, _) = paint.geometry else { return false }
+          return mesh.isClosed && instance.stroke.x <= 1e-4
+            && Double(instance.stroke.y) >= mesh.length - 1e-4
+        }
       for group in StrokeMesh.Group.allCases {
         variant.role = .stroke(group)
         // Segments twice: each draw collapses the segments of the other.
         let segments = group == .segments || group == .cornerSegments
-        for cut in segments ? [false, true] : [false] {
+        for cut in segments && !uncut ? [false, true] : [false] {
           variant.cut = cut
           try drawRange(
             batch.clip, batch.clipPlanes, blend, variant, viewport, groups[group.rawValue],

@@ -126,13 +126,15 @@ package final class StrokeMesh: PathMesh {
   /// Each group's range of `indices`, in `Group` order.
   package let groups: [Range<Int>]
   /// The path's length (all subpaths, closing segments included).
-  let length: Double
+  package let length: Double
   /// The bounds of the path's points (the stroke reaches `reach(halfWidth:)` beyond).
   let pointBounds: CGRect
   /// The longest miter of the mesh's joins, in half line widths (1 without miters).
   let miterFactor: Double
   /// Where each subpath starts and ends along the path, and whether it is closed.
   let subpaths: [(start: Double, end: Double, closed: Bool)]
+  /// Whether every subpath is closed.
+  package var isClosed: Bool { subpaths.allSatisfy(\.closed) }
   /// The tightest bend inside a curve (`FlatContour.tightestBend`): a
   /// stroke wider than twice it folds over itself there, which the
   /// per-segment coverage does not draw as one union (Cairo draws those).
