@@ -696,21 +696,32 @@ extension Builder {
 
   /// Gradient stops with After Effects' midpoints: Bodymovin writes a
   /// midpoint between two stops as a stop of their average color; After
-  /// Effects blends with a power curve that reaches half way there
-  /// (`u^(ln 0.5 / ln m)`). Such stops become a curve sampled into stops.
+  /// Effects blends with a power curve that reaches half way at the
+  /// midpoint `m` (of the span) and whose exponent is at least 1: `u^k`,
+  /// `k = ln 0.5 / ln m`, for a midpoint past the middle, its mirror
+  /// `1 − (1 − u)^k`, `k = ln 0.5 / ln (1 − m)`, for one before it (measured
+  /// on the conformance frames `gradient-linear` and
+  /// `gradient-linear-midpoint`). Such stops become a curve sampled into stops.
   struct StopCurve {
     var stops: [(Double, [Double])]
-    /// Per segment start index: the exponent of the curve (1 = linear).
-    var exponents: [Double]
+    /// Per segment start index: where the curve is half way (0.5 = linear).
+    var midpoints: [Double]
     var positions: [Double]
+
+    /// The fraction of the way from a stop to the next at `t` of the span.
+    static func blend(_ t: Double, midpoint m: Double) -> Double {
+      let t = min(max(t, 0), 1)
+      if m > 0.5 { return pow(t, log(0.5) / log(m)) }
+      if m < 0.5 { return 1 - pow(1 - t, log(0.5) / log(1 - m)) }
+      return t
+    }
 
     func value(_ x: Double) -> [Double] {
       guard let first = stops.first else { return [0] }
       if x <= first.0 { return first.1 }
       for j in 1..<stops.count where x <= stops[j].0 {
         let span = stops[j].0 - stops[j - 1].0
-        var t = span > 0 ? (x - stops[j - 1].0) / span : 1
-        t = pow(max(t, 0), exponents[j - 1])
+        let t = Self.blend(span > 0 ? (x - stops[j - 1].0) / span : 1, midpoint: midpoints[j - 1])
         return zip(stops[j - 1].1, stops[j].1).map { $0 + ($1 - $0) * t }
       }
       return stops[stops.count - 1].1
@@ -719,7 +730,7 @@ extension Builder {
 
   static func midpoints(_ given: [(Double, [Double])]) -> StopCurve {
     var stops: [(Double, [Double])] = []
-    var exponents: [Double] = []
+    var midpoints: [Double] = []
     var positions: [Double] = []
     var i = 0
     while i < given.count {
@@ -734,23 +745,23 @@ extension Builder {
           && m.0 < b.0
         if isMidpoint {
           let r = (m.0 - a.0) / (b.0 - a.0)
-          exponents.append(abs(r - 0.5) < 1e-3 ? 1 : log(0.5) / log(r))
+          midpoints.append(abs(r - 0.5) < 1e-3 ? 0.5 : r)
           i += 2
           continue
         }
       }
-      exponents.append(1)
+      midpoints.append(0.5)
       i += 1
     }
     for j in 0..<stops.count {
       positions.append(stops[j].0)
-      if j + 1 < stops.count, exponents[j] != 1 {
+      if j + 1 < stops.count, midpoints[j] != 0.5 {
         let a = stops[j].0
         let b = stops[j + 1].0
         for k in 1..<32 { positions.append(a + (b - a) * Double(k) / 32) }
       }
     }
-    return StopCurve(stops: stops, exponents: exponents, positions: positions)
+    return StopCurve(stops: stops, midpoints: midpoints, positions: positions)
   }
 
   func gradientSetup(_ g: CAGradientLayer, _ style: Style, _ sources: [SourceRef], _ timeline: Timeline) throws {
