@@ -14,9 +14,15 @@
 // Per kind, computed on the CPU (GradientPaint.parameters):
 //   axial:  (a, b, c, 0): t = a*x + b*y + c, the projection on start-end;
 //   radial: (cx, cy, 1/rx, 1/ry): t = length((p - center) / radii);
+//   focal:  as radial, and u_focal, the focal point f in radii from the
+//           center: t is where p lies from f (0) to the unit circle (1)
+//           along the ray from f through p, in the space of the radii.
 //   conic:  (cx, cy, a0, 0): t = fract(angle(p - center) / TAU - a0), where
 //           a0 is the angle of the end point in turns.
 uniform vec4 u_params;
+#if defined(GRADIENT_FOCAL)
+uniform vec2 u_focal;
+#endif
 // Where t lands on the ramp: u = t * u_ramp.x + u_ramp.y puts the span's
 // ends (GradientPaint.span) on the centers of the first and last texels.
 uniform vec2 u_ramp;
@@ -31,6 +37,13 @@ const float TAU = 6.283185307179586;
 float gradientPosition(vec2 p) {
 #if defined(GRADIENT_RADIAL)
   return length((p - u_params.xy) * u_params.zw);
+#elif defined(GRADIENT_FOCAL)
+  // p = f + (q - f) t with |q| = 1: the positive root of
+  // (1 - |f|²) t² - 2 (f·d) t - |d|² = 0, d = p - f (|f| < 1 on the CPU).
+  vec2 d = (p - u_params.xy) * u_params.zw - u_focal;
+  float fd = dot(u_focal, d);
+  float k = 1.0 - dot(u_focal, u_focal);
+  return (fd + sqrt(fd * fd + dot(d, d) * k)) / k;
 #elif defined(GRADIENT_CONIC)
   // y grows downward, so an increasing atan angle turns clockwise on screen.
   vec2 d = p - u_params.xy;

@@ -104,6 +104,7 @@ struct Style {
   var start = Property(constant: [0, 0])
   var end = Property(constant: [0, 0])
   var highlight = Property(constant: [0])
+  var highlightAngle = Property(constant: [0])
   var stops = Property(constant: [])
   var colorStops = 0
 
@@ -455,7 +456,7 @@ extension Builder {
       s.start = try property(n.child("s"), [0, 0])
       s.end = try property(n.child("e"), [0, 0])
       s.highlight = try property(n.child("h"), [0])
-      if s.highlight.isAnimated || s.highlight.first[0] != 0 { report("radial gradient highlight", n.path + ".h") }
+      s.highlightAngle = try property(n.child("a"), [0])
       let g = try n.required("g")
       s.colorStops = try g.int("p", default: 0)
       if s.colorStops < 0, let p = g.child("p") {
@@ -798,8 +799,35 @@ extension Builder {
       let u = unit(s)
       return CGPoint(x: u.x + CGFloat(r) / box.width, y: u.y + CGFloat(r) / box.height)
     }
+    // The highlight: the focal point h % of the radius (within ±99 %) from
+    // the start point, at a degrees from the start-to-end direction
+    // (lottie-web's fx, fy; After Effects' highlight length and angle).
+    let hasHighlight =
+      style.radial && (style.highlight.isAnimated || style.highlight.first[0] != 0)
+    func focalPoint(_ s: [Double], _ e: [Double], _ h: Double, _ a: Double) -> CGPoint {
+      let r = hypot(e[0] - s[0], e[1] - s[1]) * min(max(h / 100, -0.99), 0.99)
+      let angle = atan2(e[1] - s[1], e[0] - s[0]) + a * .pi / 180
+      return CGPoint(x: CGFloat(cos(angle) * r) / box.width, y: CGFloat(sin(angle) * r) / box.height)
+    }
+    func focalPoint(at f: Double) -> CGPoint {
+      focalPoint(
+        style.start.value(at: f), style.end.value(at: f), style.highlight.value(at: f)[0],
+        style.highlightAngle.value(at: f)[0])
+    }
     g.startPoint = unit(style.start.first)
     g.endPoint = endPoint(style.start.first, style.end.first)
+    if hasHighlight {
+      let first = [style.start, style.end, style.highlight, style.highlightAngle].map(\.firstFrame).min() ?? 0
+      g.focalPointOffset = focalPoint(at: first)
+      if let (a, b) = range([style.start, style.end, style.highlight, style.highlightAngle]) {
+        try budget(from: a, to: b, path: style.node.path)
+        g.add(
+          Animations.sampled(
+            keyPath: LayerKey.focalPointOffset.rawValue, from: a, to: b, timeline: timeline,
+            limit: limits.maxSampledFrames, discrete: false) { focalPoint(at: $0) },
+          forKey: LayerKey.focalPointOffset.rawValue)
+      }
+    }
     if !style.radial || !style.start.isAnimated {
       try animate(g, style.start, LayerKey.startPoint.rawValue, timeline) { unit($0) }
     }

@@ -151,6 +151,42 @@ final class GradientTests: XCTestCase {
     XCTAssertEqual(radial.w, 1 / 25, accuracy: 1e-7)
   }
 
+  /// A focal point (Lamina's `focalPointOffset`) moves location 0 there,
+  /// location 1 staying on the circle around the start point: the white
+  /// spot sits at the focal point, the rim is blue all round, and a zero
+  /// offset keeps Core Animation's radial gradient.
+  func testRadialFocalPointMovesLocationZero() throws {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: 100, height: 100)
+    root.position = CGPoint(x: 50, y: 50)
+    let layer = CAGradientLayer()
+    layer.frame = root.bounds
+    // White to blue (stops no other test uses: the ramp cache is shared).
+    layer.colors = [CGColor.white, CGColor(red: 0, green: 0, blue: 1, alpha: 1)]
+    layer.type = .radial
+    layer.startPoint = CGPoint(x: 0.5, y: 0.5)
+    layer.endPoint = CGPoint(x: 1, y: 1)  // radius 50 points
+    XCTAssertEqual(try XCTUnwrap(GradientPaint(layer)).kind, .radial)
+    layer.focalPointOffset = CGPoint(x: -0.25, y: 0.25)  // (25, 75): lower left
+    root.addSublayer(layer)
+    let paint = try XCTUnwrap(GradientPaint(layer))
+    XCTAssertEqual(paint.kind, .focal)
+    XCTAssertEqual(paint.focal.x, -0.5, accuracy: 1e-6)
+    XCTAssertEqual(paint.focal.y, 0.5, accuracy: 1e-6)
+    let image = try RenderTestSupport.renderer().render(layer: root, size: CGSize(width: 100, height: 100))
+    XCTAssertGreaterThanOrEqual(image.pixel(25, 75).r, 240, "white at the focal point")
+    XCTAssertLessThan(image.pixel(50, 50).r, 200, "the centre is part way")
+    // On the ray from the focal point through the centre, t = 1 at the far
+    // rim: (50 + 50/√2, 50 − 50/√2) ≈ (85, 15) has no red, (75, 25) little.
+    XCTAssertLessThanOrEqual(image.pixel(84, 16).r, 12)
+    XCTAssertLessThan(image.pixel(75, 25).r, image.pixel(50, 50).r)
+    // Halfway from the focal point to the near rim (≈ (15, 85)) is half red.
+    XCTAssertEqual(Double(image.pixel(20, 80).r), 255 * 0.5, accuracy: 40)
+    // A focal point beyond the circle is kept just inside it.
+    layer.focalPointOffset = CGPoint(x: -2, y: 0)
+    XCTAssertEqual(try XCTUnwrap(GradientPaint(layer)).focal.x, -0.99, accuracy: 1e-6)
+  }
+
   /// Every stop is kept (the ramp takes any count); one stop renders.
   func testManyStopsAndOneStop() throws {
     let layer = CAGradientLayer()
