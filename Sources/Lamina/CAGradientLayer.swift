@@ -56,6 +56,13 @@ open class CAGradientLayer: CALayer {
   @exclusivity(unchecked) open var focalPointOffset = CGPoint.zero {
     didSet { didChange(.focalPointOffset, oldValue) }
   }
+  /// Lamina extension (After Effects' raster, for Lottie): the gradient's
+  /// color at each pixel is taken at the pixel's top-left corner instead of
+  /// its center (Core Animation's, the default), half a pixel up and left
+  /// in the output, at any scale. Coverage (edges, masks) is unchanged.
+  @exclusivity(unchecked) open var samplesAtPixelCorners = false {
+    didSet { didChange(.samplesAtPixelCorners, oldValue) }
+  }
   /// Axial, radial or conic.
   @exclusivity(unchecked) open var type: CAGradientLayerType = .axial {
     didSet { didChange(.type, oldValue) }
@@ -80,6 +87,7 @@ open class CAGradientLayer: CALayer {
     LayerProperty.make(.endPoint, .point, \CAGradientLayer.endPoint, action: true, Convert.point),
     LayerProperty.enumeration(.type, \CAGradientLayer.type, all: CAGradientLayerType.all),
     LayerProperty.make(.focalPointOffset, .point, \CAGradientLayer.focalPointOffset, Convert.point),
+    LayerProperty.make(.samplesAtPixelCorners, .bool, \CAGradientLayer.samplesAtPixelCorners, Convert.bool),
   ]
 
   override class var properties: [LayerProperty] { super.properties + gradientProperties }
@@ -93,5 +101,6 @@ open class CAGradientLayer: CALayer {
     endPoint = o.endPoint
     type = o.type
     focalPointOffset = o.focalPointOffset
+    samplesAtPixelCorners = o.samplesAtPixelCorners
   }
 }

@@ -19,6 +19,9 @@ package struct GradientPaint: Equatable {
   package var parameters: SIMD4<Float>
   /// For `.focal`, the focal point in radii from the center (else zero).
   package var focal: SIMD2<Float> = .zero
+  /// Whether the color is taken at each pixel's top-left corner
+  /// (`CAGradientLayer.samplesAtPixelCorners`) rather than its center.
+  package var atPixelCorners = false
   /// Straight RGBA colors, one per stop.
   package var colors: [SIMD4<Float>]
   /// Increasing locations, one per stop.
@@ -63,6 +66,7 @@ package struct GradientPaint: Equatable {
     }
     self.colors = colors
     self.locations = locations
+    atPixelCorners = layer.samplesAtPixelCorners
   }
 
   /// Per kind, the spec's definition reduced to a few numbers per gradient

@@ -767,6 +767,8 @@ extension Builder {
 
   func gradientSetup(_ g: CAGradientLayer, _ style: Style, _ sources: [SourceRef], _ timeline: Timeline) throws {
     g.type = style.radial ? .radial : .axial
+    // After Effects takes a gradient's color at each pixel's corner.
+    g.samplesAtPixelCorners = true
     // The gradient covers the shape's bounds (with room for strokes); the
     // layer's coordinates are its parent's.
     let props = sources.flatMap { $0.source.properties }

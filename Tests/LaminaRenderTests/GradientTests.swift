@@ -187,6 +187,34 @@ final class GradientTests: XCTestCase {
     XCTAssertEqual(try XCTUnwrap(GradientPaint(layer)).focal.x, -0.99, accuracy: 1e-6)
   }
 
+  /// `samplesAtPixelCorners` takes the color at each pixel's top-left
+  /// corner (After Effects'): a gradient over the first two pixels reads 0
+  /// and 0.5 at pixels 0 and 1 instead of 0.25 and 0.75, across and down.
+  func testGradientSampledAtPixelCorners() throws {
+    for vertical in [false, true] {
+      let root = CALayer()
+      root.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
+      root.position = CGPoint(x: 5, y: 5)
+      let layer = CAGradientLayer()
+      layer.frame = root.bounds
+      // Black to red (stops no other test uses: the ramp cache is shared).
+      layer.colors = [CGColor(red: 0, green: 0, blue: 0, alpha: 1), CGColor(red: 1, green: 0, blue: 0, alpha: 1)]
+      layer.startPoint = .zero
+      layer.endPoint = vertical ? CGPoint(x: 0, y: 0.2) : CGPoint(x: 0.2, y: 0)
+      root.addSublayer(layer)
+      let renderer = try RenderTestSupport.renderer()
+      func red(_ i: Int) throws -> Double {
+        let image = try renderer.render(layer: root, size: CGSize(width: 10, height: 10))
+        return Double(vertical ? image.pixel(5, i).r : image.pixel(i, 5).r)
+      }
+      XCTAssertEqual(try red(0), 255 * 0.25, accuracy: 3)
+      XCTAssertEqual(try red(1), 255 * 0.75, accuracy: 3)
+      layer.samplesAtPixelCorners = true
+      XCTAssertEqual(try red(0), 0, accuracy: 3, vertical ? "down" : "across")
+      XCTAssertEqual(try red(1), 255 * 0.5, accuracy: 3, vertical ? "down" : "across")
+    }
+  }
+
   /// Every stop is kept (the ramp takes any count); one stop renders.
   func testManyStopsAndOneStop() throws {
     let layer = CAGradientLayer()
