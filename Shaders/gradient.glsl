@@ -14,9 +14,22 @@
 // Per kind, computed on the CPU (GradientPaint.parameters):
 //   axial:  (a, b, c, 0): t = a*x + b*y + c, the projection on start-end;
 //   radial: (cx, cy, 1/rx, 1/ry): t = length((p - center) / radii);
+//   focal:  as radial, and u_focal, the focal point f in radii from the
+//           center: t is where p lies from f (0) to the unit circle (1)
+//           along the ray from f through p, in the space of the radii.
 //   conic:  (cx, cy, a0, 0): t = fract(angle(p - center) / TAU - a0), where
 //           a0 is the angle of the end point in turns.
 uniform vec4 u_params;
+#if defined(GRADIENT_FOCAL)
+uniform vec2 u_focal;
+#endif
+// Where in the pixel the color is taken, in target pixels from its center
+// (y down): (0, 0), or the top-left corner (-0.5, -0.5)
+// (CAGradientLayer.samplesAtPixelCorners, After Effects' raster).
+uniform vec2 u_sampleShift;
+// quad.vert's pixels-to-clip scale: its signs say which way the target's
+// x and y run in the framebuffer, where dFdx and dFdy step.
+uniform vec4 u_viewport;
 // Where t lands on the ramp: u = t * u_ramp.x + u_ramp.y puts the span's
 // ends (GradientPaint.span) on the centers of the first and last texels.
 uniform vec2 u_ramp;
@@ -31,6 +44,13 @@ const float TAU = 6.283185307179586;
 float gradientPosition(vec2 p) {
 #if defined(GRADIENT_RADIAL)
   return length((p - u_params.xy) * u_params.zw);
+#elif defined(GRADIENT_FOCAL)
+  // p = f + (q - f) t with |q| = 1: the positive root of
+  // (1 - |f|²) t² - 2 (f·d) t - |d|² = 0, d = p - f (|f| < 1 on the CPU).
+  vec2 d = (p - u_params.xy) * u_params.zw - u_focal;
+  float fd = dot(u_focal, d);
+  float k = 1.0 - dot(u_focal, u_focal);
+  return (fd + sqrt(fd * fd + dot(d, d) * k)) / k;
 #elif defined(GRADIENT_CONIC)
   // y grows downward, so an increasing atan angle turns clockwise on screen.
   vec2 d = p - u_params.xy;
@@ -42,6 +62,8 @@ float gradientPosition(vec2 p) {
 
 // The premultiplied color at `p` (the sampler clamps beyond the span).
 vec4 gradientColor(vec2 p) {
+  vec2 shift = u_sampleShift * sign(u_viewport.xy);
+  p += dFdx(p) * shift.x + dFdy(p) * shift.y;
   float u = gradientPosition(p) * u_ramp.x + u_ramp.y;
   return texture(s_ramp, vec2(u, 0.5));
 }

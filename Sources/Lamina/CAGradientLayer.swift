@@ -41,6 +41,28 @@ open class CAGradientLayer: CALayer {
   @exclusivity(unchecked) open var endPoint = CGPoint(x: 0.5, y: 1) {
     didSet { didChange(.endPoint, oldValue) }
   }
+  /// Lamina extension (Core Animation has none; Lottie's radial highlight
+  /// needs it): for a radial gradient, where location 0 lies (the focal
+  /// point), as an offset from `startPoint` in unit coordinates, with
+  /// location 1 still on the ellipse around `startPoint` through `endPoint`
+  /// (a two-point conical gradient from the focal point to that ellipse).
+  /// Zero, the default, is Core Animation's radial gradient. A focal point
+  /// on or outside the ellipse is drawn just inside it. Other types ignore it.
+  ///
+  /// ```swift
+  /// g.type = .radial
+  /// g.focalPointOffset = CGPoint(x: -0.2, y: 0.2)   // the bright spot lower left
+  /// ```
+  @exclusivity(unchecked) open var focalPointOffset = CGPoint.zero {
+    didSet { didChange(.focalPointOffset, oldValue) }
+  }
+  /// Lamina extension (After Effects' raster, for Lottie): the gradient's
+  /// color at each pixel is taken at the pixel's top-left corner instead of
+  /// its center (Core Animation's, the default), half a pixel up and left
+  /// in the output, at any scale. Coverage (edges, masks) is unchanged.
+  @exclusivity(unchecked) open var samplesAtPixelCorners = false {
+    didSet { didChange(.samplesAtPixelCorners, oldValue) }
+  }
   /// Axial, radial or conic.
   @exclusivity(unchecked) open var type: CAGradientLayerType = .axial {
     didSet { didChange(.type, oldValue) }
@@ -64,6 +86,8 @@ open class CAGradientLayer: CALayer {
       .startPoint, .point, \CAGradientLayer.startPoint, action: true, Convert.point),
     LayerProperty.make(.endPoint, .point, \CAGradientLayer.endPoint, action: true, Convert.point),
     LayerProperty.enumeration(.type, \CAGradientLayer.type, all: CAGradientLayerType.all),
+    LayerProperty.make(.focalPointOffset, .point, \CAGradientLayer.focalPointOffset, Convert.point),
+    LayerProperty.make(.samplesAtPixelCorners, .bool, \CAGradientLayer.samplesAtPixelCorners, Convert.bool),
   ]
 
   override class var properties: [LayerProperty] { super.properties + gradientProperties }
@@ -76,5 +100,7 @@ open class CAGradientLayer: CALayer {
     startPoint = o.startPoint
     endPoint = o.endPoint
     type = o.type
+    focalPointOffset = o.focalPointOffset
+    samplesAtPixelCorners = o.samplesAtPixelCorners
   }
 }

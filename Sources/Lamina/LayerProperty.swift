@@ -37,7 +37,7 @@ package enum LayerKey: String, CaseIterable, Sendable {
   case path, fillColor, fillRule, strokeColor, lineWidth, lineCap, lineJoin
   case miterLimit, lineDashPattern, lineDashPhase, strokeStart, strokeEnd
   // CAGradientLayer
-  case colors, locations, startPoint, endPoint, type
+  case colors, locations, startPoint, endPoint, type, focalPointOffset, samplesAtPixelCorners
   // CATextLayer
   case string, font, fontSize, foregroundColor, isWrapped, alignmentMode
   case truncationMode, allowsFontSubpixelQuantization

@@ -9,12 +9,19 @@ package struct GradientPaint: Equatable {
     case axial = 0
     case radial = 1
     case conic = 2
+    /// Radial with a focal point (`CAGradientLayer.focalPointOffset`).
+    case focal = 3
   }
 
   package var kind: Kind
   /// What the shader of `kind` needs to place a pixel on the gradient (see
   /// Shaders/gradient.glsl), from the start and end points in points.
   package var parameters: SIMD4<Float>
+  /// For `.focal`, the focal point in radii from the center (else zero).
+  package var focal: SIMD2<Float> = .zero
+  /// Whether the color is taken at each pixel's top-left corner
+  /// (`CAGradientLayer.samplesAtPixelCorners`) rather than its center.
+  package var atPixelCorners = false
   /// Straight RGBA colors, one per stop.
   package var colors: [SIMD4<Float>]
   /// Increasing locations, one per stop.
@@ -41,11 +48,25 @@ package struct GradientPaint: Equatable {
     let s = layer.startPoint
     let e = layer.endPoint
     kind = layer.type == .radial ? .radial : layer.type == .conic ? .conic : .axial
+    let start = CGPoint(x: s.x * size.width, y: s.y * size.height)
     parameters = Self.parameters(
-      kind, start: CGPoint(x: s.x * size.width, y: s.y * size.height),
-      end: CGPoint(x: e.x * size.width, y: e.y * size.height))
+      kind, start: start, end: CGPoint(x: e.x * size.width, y: e.y * size.height))
+    let f = layer.focalPointOffset
+    if kind == .radial, f != .zero, parameters.z < 1e6 {
+      // The focal point in radii from the center, kept just inside the
+      // ellipse (where the cone would turn inside out).
+      var focal = SIMD2(
+        Float(Double(f.x * size.width)) * parameters.z, Float(Double(f.y * size.height)) * parameters.w)
+      let length = (focal * focal).sum().squareRoot()
+      if length > 0.99 { focal *= 0.99 / length }
+      if length > 0 {
+        kind = .focal
+        self.focal = focal
+      }
+    }
     self.colors = colors
     self.locations = locations
+    atPixelCorners = layer.samplesAtPixelCorners
   }
 
   /// Per kind, the spec's definition reduced to a few numbers per gradient
@@ -64,7 +85,7 @@ package struct GradientPaint: Equatable {
       let a = dx / length2
       let b = dy / length2
       return SIMD4(Float(a), Float(b), Float(-(a * Double(start.x) + b * Double(start.y))), 0)
-    case .radial:
+    case .radial, .focal:
       var rx = abs(dx)
       var ry = abs(dy)
       if rx <= 0 { rx = ry }

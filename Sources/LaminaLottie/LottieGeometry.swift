@@ -257,7 +257,14 @@ enum Geometry {
 
   /// Zig-zag: `ridges` ridges per segment of `amplitude`, corners or smooth.
   static func zigZag(_ s: BezierShape, amplitude: Double, ridges: Double, smooth: Bool) -> BezierShape {
-    let segs = segments(s)
+    // A handle on its vertex moves to a third of the chord (as lottie-web
+    // linearizes segments), so the ridges of a straight side are evenly
+    // spaced, as After Effects spaces them: a line's cubic with both handles
+    // on its ends runs 3t² − 2t³ along it, bunching them at the corners.
+    let segs = segments(s).map { c -> (CGPoint, CGPoint, CGPoint, CGPoint) in
+      func third(_ f: CGFloat) -> CGPoint { CGPoint(x: c.0.x + (c.3.x - c.0.x) * f, y: c.0.y + (c.3.y - c.0.y) * f) }
+      return (c.0, c.1 == c.0 ? third(1 / 3) : c.1, c.2 == c.3 ? third(2 / 3) : c.2, c.3)
+    }
     guard !segs.isEmpty else { return s }
     // At most 100,000 points in all.
     let r = max(0, min(Int(saturating: min(max(ridges, 0), 1e6), rounding: .down), 100_000 / segs.count - 1))

@@ -104,6 +104,7 @@ struct Style {
   var start = Property(constant: [0, 0])
   var end = Property(constant: [0, 0])
   var highlight = Property(constant: [0])
+  var highlightAngle = Property(constant: [0])
   var stops = Property(constant: [])
   var colorStops = 0
 
@@ -455,7 +456,7 @@ extension Builder {
       s.start = try property(n.child("s"), [0, 0])
       s.end = try property(n.child("e"), [0, 0])
       s.highlight = try property(n.child("h"), [0])
-      if s.highlight.isAnimated || s.highlight.first[0] != 0 { report("radial gradient highlight", n.path + ".h") }
+      s.highlightAngle = try property(n.child("a"), [0])
       let g = try n.required("g")
       s.colorStops = try g.int("p", default: 0)
       if s.colorStops < 0, let p = g.child("p") {
@@ -696,21 +697,32 @@ extension Builder {
 
   /// Gradient stops with After Effects' midpoints: Bodymovin writes a
   /// midpoint between two stops as a stop of their average color; After
-  /// Effects blends with a power curve that reaches half way there
-  /// (`u^(ln 0.5 / ln m)`). Such stops become a curve sampled into stops.
+  /// Effects blends with a power curve that reaches half way at the
+  /// midpoint `m` (of the span) and whose exponent is at least 1: `u^k`,
+  /// `k = ln 0.5 / ln m`, for a midpoint past the middle, its mirror
+  /// `1 − (1 − u)^k`, `k = ln 0.5 / ln (1 − m)`, for one before it (measured
+  /// on the conformance frames `gradient-linear` and
+  /// `gradient-linear-midpoint`). Such stops become a curve sampled into stops.
   struct StopCurve {
     var stops: [(Double, [Double])]
-    /// Per segment start index: the exponent of the curve (1 = linear).
-    var exponents: [Double]
+    /// Per segment start index: where the curve is half way (0.5 = linear).
+    var midpoints: [Double]
     var positions: [Double]
+
+    /// The fraction of the way from a stop to the next at `t` of the span.
+    static func blend(_ t: Double, midpoint m: Double) -> Double {
+      let t = min(max(t, 0), 1)
+      if m > 0.5 { return pow(t, log(0.5) / log(m)) }
+      if m < 0.5 { return 1 - pow(1 - t, log(0.5) / log(1 - m)) }
+      return t
+    }
 
     func value(_ x: Double) -> [Double] {
       guard let first = stops.first else { return [0] }
       if x <= first.0 { return first.1 }
       for j in 1..<stops.count where x <= stops[j].0 {
         let span = stops[j].0 - stops[j - 1].0
-        var t = span > 0 ? (x - stops[j - 1].0) / span : 1
-        t = pow(max(t, 0), exponents[j - 1])
+        let t = Self.blend(span > 0 ? (x - stops[j - 1].0) / span : 1, midpoint: midpoints[j - 1])
         return zip(stops[j - 1].1, stops[j].1).map { $0 + ($1 - $0) * t }
       }
       return stops[stops.count - 1].1
@@ -719,7 +731,7 @@ extension Builder {
 
   static func midpoints(_ given: [(Double, [Double])]) -> StopCurve {
     var stops: [(Double, [Double])] = []
-    var exponents: [Double] = []
+    var midpoints: [Double] = []
     var positions: [Double] = []
     var i = 0
     while i < given.count {
@@ -734,27 +746,29 @@ extension Builder {
           && m.0 < b.0
         if isMidpoint {
           let r = (m.0 - a.0) / (b.0 - a.0)
-          exponents.append(abs(r - 0.5) < 1e-3 ? 1 : log(0.5) / log(r))
+          midpoints.append(abs(r - 0.5) < 1e-3 ? 0.5 : r)
           i += 2
           continue
         }
       }
-      exponents.append(1)
+      midpoints.append(0.5)
       i += 1
     }
     for j in 0..<stops.count {
       positions.append(stops[j].0)
-      if j + 1 < stops.count, exponents[j] != 1 {
+      if j + 1 < stops.count, midpoints[j] != 0.5 {
         let a = stops[j].0
         let b = stops[j + 1].0
         for k in 1..<32 { positions.append(a + (b - a) * Double(k) / 32) }
       }
     }
-    return StopCurve(stops: stops, exponents: exponents, positions: positions)
+    return StopCurve(stops: stops, midpoints: midpoints, positions: positions)
   }
 
   func gradientSetup(_ g: CAGradientLayer, _ style: Style, _ sources: [SourceRef], _ timeline: Timeline) throws {
     g.type = style.radial ? .radial : .axial
+    // After Effects takes a gradient's color at each pixel's corner.
+    g.samplesAtPixelCorners = true
     // The gradient covers the shape's bounds (with room for strokes); the
     // layer's coordinates are its parent's.
     let props = sources.flatMap { $0.source.properties }
@@ -787,8 +801,35 @@ extension Builder {
       let u = unit(s)
       return CGPoint(x: u.x + CGFloat(r) / box.width, y: u.y + CGFloat(r) / box.height)
     }
+    // The highlight: the focal point h % of the radius (within ±99 %) from
+    // the start point, at a degrees from the start-to-end direction
+    // (lottie-web's fx, fy; After Effects' highlight length and angle).
+    let hasHighlight =
+      style.radial && (style.highlight.isAnimated || style.highlight.first[0] != 0)
+    func focalPoint(_ s: [Double], _ e: [Double], _ h: Double, _ a: Double) -> CGPoint {
+      let r = hypot(e[0] - s[0], e[1] - s[1]) * min(max(h / 100, -0.99), 0.99)
+      let angle = atan2(e[1] - s[1], e[0] - s[0]) + a * .pi / 180
+      return CGPoint(x: CGFloat(cos(angle) * r) / box.width, y: CGFloat(sin(angle) * r) / box.height)
+    }
+    func focalPoint(at f: Double) -> CGPoint {
+      focalPoint(
+        style.start.value(at: f), style.end.value(at: f), style.highlight.value(at: f)[0],
+        style.highlightAngle.value(at: f)[0])
+    }
     g.startPoint = unit(style.start.first)
     g.endPoint = endPoint(style.start.first, style.end.first)
+    if hasHighlight {
+      let first = [style.start, style.end, style.highlight, style.highlightAngle].map(\.firstFrame).min() ?? 0
+      g.focalPointOffset = focalPoint(at: first)
+      if let (a, b) = range([style.start, style.end, style.highlight, style.highlightAngle]) {
+        try budget(from: a, to: b, path: style.node.path)
+        g.add(
+          Animations.sampled(
+            keyPath: LayerKey.focalPointOffset.rawValue, from: a, to: b, timeline: timeline,
+            limit: limits.maxSampledFrames, discrete: false) { focalPoint(at: $0) },
+          forKey: LayerKey.focalPointOffset.rawValue)
+      }
+    }
     if !style.radial || !style.start.isAnimated {
       try animate(g, style.start, LayerKey.startPoint.rawValue, timeline) { unit($0) }
     }

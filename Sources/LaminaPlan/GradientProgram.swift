@@ -28,6 +28,7 @@ final class GradientProgram {
     case .axial: return "GRADIENT_AXIAL"
     case .radial: return "GRADIENT_RADIAL"
     case .conic: return "GRADIENT_CONIC"
+    case .focal: return "GRADIENT_FOCAL"
     }
   }
 
@@ -60,6 +61,10 @@ final class GradientProgram {
     // u = ((t − lower) / (upper − lower) · (n − 1) + 0.5) / n.
     let scale = (n - 1) / (n * (upper - lower))
     device.setUniform(program.uniform("u_params"), paint.parameters)
+    // Half a pixel left and up in the target (gradient.glsl turns it to the framebuffer's axes).
+    let corner: Float = paint.atPixelCorners ? 0.5 : 0
+    device.setUniform(program.uniform("u_sampleShift"), -corner, -corner)
+    if paint.kind == .focal { device.setUniform(program.uniform("u_focal"), paint.focal.x, paint.focal.y) }
     device.setUniform(program.uniform("u_ramp"), scale, 0.5 / n - lower * scale)
     device.bindTexture(ramp, unit: 0, sampler: sampler)
   }

@@ -151,6 +151,70 @@ final class GradientTests: XCTestCase {
     XCTAssertEqual(radial.w, 1 / 25, accuracy: 1e-7)
   }
 
+  /// A focal point (Lamina's `focalPointOffset`) moves location 0 there,
+  /// location 1 staying on the circle around the start point: the white
+  /// spot sits at the focal point, the rim is blue all round, and a zero
+  /// offset keeps Core Animation's radial gradient.
+  func testRadialFocalPointMovesLocationZero() throws {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: 100, height: 100)
+    root.position = CGPoint(x: 50, y: 50)
+    let layer = CAGradientLayer()
+    layer.frame = root.bounds
+    // White to blue (stops no other test uses: the ramp cache is shared).
+    layer.colors = [CGColor.white, CGColor(red: 0, green: 0, blue: 1, alpha: 1)]
+    layer.type = .radial
+    layer.startPoint = CGPoint(x: 0.5, y: 0.5)
+    layer.endPoint = CGPoint(x: 1, y: 1)  // radius 50 points
+    XCTAssertEqual(try XCTUnwrap(GradientPaint(layer)).kind, .radial)
+    layer.focalPointOffset = CGPoint(x: -0.25, y: 0.25)  // (25, 75): lower left
+    root.addSublayer(layer)
+    let paint = try XCTUnwrap(GradientPaint(layer))
+    XCTAssertEqual(paint.kind, .focal)
+    XCTAssertEqual(paint.focal.x, -0.5, accuracy: 1e-6)
+    XCTAssertEqual(paint.focal.y, 0.5, accuracy: 1e-6)
+    let image = try RenderTestSupport.renderer().render(layer: root, size: CGSize(width: 100, height: 100))
+    XCTAssertGreaterThanOrEqual(image.pixel(25, 75).r, 240, "white at the focal point")
+    XCTAssertLessThan(image.pixel(50, 50).r, 200, "the centre is part way")
+    // On the ray from the focal point through the centre, t = 1 at the far
+    // rim: (50 + 50/√2, 50 − 50/√2) ≈ (85, 15) has no red, (75, 25) little.
+    XCTAssertLessThanOrEqual(image.pixel(84, 16).r, 12)
+    XCTAssertLessThan(image.pixel(75, 25).r, image.pixel(50, 50).r)
+    // Halfway from the focal point to the near rim (≈ (15, 85)) is half red.
+    XCTAssertEqual(Double(image.pixel(20, 80).r), 255 * 0.5, accuracy: 40)
+    // A focal point beyond the circle is kept just inside it.
+    layer.focalPointOffset = CGPoint(x: -2, y: 0)
+    XCTAssertEqual(try XCTUnwrap(GradientPaint(layer)).focal.x, -0.99, accuracy: 1e-6)
+  }
+
+  /// `samplesAtPixelCorners` takes the color at each pixel's top-left
+  /// corner (After Effects'): a gradient over the first two pixels reads 0
+  /// and 0.5 at pixels 0 and 1 instead of 0.25 and 0.75, across and down.
+  func testGradientSampledAtPixelCorners() throws {
+    for vertical in [false, true] {
+      let root = CALayer()
+      root.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
+      root.position = CGPoint(x: 5, y: 5)
+      let layer = CAGradientLayer()
+      layer.frame = root.bounds
+      // Black to red (stops no other test uses: the ramp cache is shared).
+      layer.colors = [CGColor(red: 0, green: 0, blue: 0, alpha: 1), CGColor(red: 1, green: 0, blue: 0, alpha: 1)]
+      layer.startPoint = .zero
+      layer.endPoint = vertical ? CGPoint(x: 0, y: 0.2) : CGPoint(x: 0.2, y: 0)
+      root.addSublayer(layer)
+      let renderer = try RenderTestSupport.renderer()
+      func red(_ i: Int) throws -> Double {
+        let image = try renderer.render(layer: root, size: CGSize(width: 10, height: 10))
+        return Double(vertical ? image.pixel(5, i).r : image.pixel(i, 5).r)
+      }
+      XCTAssertEqual(try red(0), 255 * 0.25, accuracy: 3)
+      XCTAssertEqual(try red(1), 255 * 0.75, accuracy: 3)
+      layer.samplesAtPixelCorners = true
+      XCTAssertEqual(try red(0), 0, accuracy: 3, vertical ? "down" : "across")
+      XCTAssertEqual(try red(1), 255 * 0.5, accuracy: 3, vertical ? "down" : "across")
+    }
+  }
+
   /// Every stop is kept (the ramp takes any count); one stop renders.
   func testManyStopsAndOneStop() throws {
     let layer = CAGradientLayer()
