@@ -23,13 +23,16 @@ uniform vec4 u_params;
 #if defined(GRADIENT_FOCAL)
 uniform vec2 u_focal;
 #endif
+#if defined(GRADIENT_AT_CORNERS)
 // Where in the pixel the color is taken, in target pixels from its center
-// (y down): (0, 0), or the top-left corner (-0.5, -0.5)
-// (CAGradientLayer.samplesAtPixelCorners, After Effects' raster).
+// (y down): the top-left corner (-0.5, -0.5)
+// (CAGradientLayer.samplesAtPixelCorners, After Effects' raster; a variant
+// of its own: llvmpipe would pay the shift on every gradient's pixels).
 uniform vec2 u_sampleShift;
 // quad.vert's pixels-to-clip scale: its signs say which way the target's
 // x and y run in the framebuffer, where dFdx and dFdy step.
 uniform vec4 u_viewport;
+#endif
 // Where t lands on the ramp: u = t * u_ramp.x + u_ramp.y puts the span's
 // ends (GradientPaint.span) on the centers of the first and last texels.
 uniform vec2 u_ramp;
@@ -62,8 +65,10 @@ float gradientPosition(vec2 p) {
 
 // The premultiplied color at `p` (the sampler clamps beyond the span).
 vec4 gradientColor(vec2 p) {
+#if defined(GRADIENT_AT_CORNERS)
   vec2 shift = u_sampleShift * sign(u_viewport.xy);
   p += dFdx(p) * shift.x + dFdy(p) * shift.y;
+#endif
   float u = gradientPosition(p) * u_ramp.x + u_ramp.y;
   return texture(s_ramp, vec2(u, 0.5));
 }

@@ -69,7 +69,11 @@ struct BatchKey: Hashable {
     h.combine(program)
     h.combine(blend)
     h.combine(sampler)
+    // A gradient by its kind and parameters: sixty gradients of one kind
+    // must not share a bucket, where each would compare every one's stops.
     h.combine(paint?.kind)
+    h.combine(paint?.parameters)
+    h.combine(paint?.colors.count)
     h.combine(texture)
     h.combine(mask)
   }
@@ -154,6 +158,14 @@ struct Batcher {
   }
 
   private var open: [OpenBatch] = []
+  /// The last batch's key (nil: none, or one nothing joins), and of a quad
+  /// batch its fields, which the next item compares with before it makes a
+  /// key (10,000 items a frame join the last batch).
+  private var lastKey: BatchKey?
+  private var lastQuad: (
+    effect: Bool, program: ProgramKey, texture: TextureSource?, mask: TextureSource?,
+    sampler: SamplerKey?, blend: BlendMode, twin: Bool
+  )?
   /// The batches of each key, in order.
   private var batchesByKey: [BatchKey: [Int]] = [:]
   /// The indices of the item being added.
@@ -218,13 +230,33 @@ struct Batcher {
     }
     var composite = false
     if case .composite = blend { composite = true }
+    // The common case first, before any key is made: the last batch is of
+    // quads of this state (no gradient) and no earlier batch shares it.
+    if batching, !composite, resources.paint == nil, let q = lastQuad, !q.twin,
+      q.effect == effect, q.program == program, q.texture == resources.texture,
+      q.mask == resources.mask, q.sampler == resources.sampler, q.blend == blend
+    {
+      let last = open.count - 1
+      let start = timesVertices ? StageClock.now() : 0
+      let count =
+        effect
+        ? VertexBuilder.appendEffectItem(
+          item, edgeCoverage: edgeCoverage, &geometry.effectVertices, &open[last].indices)
+        : VertexBuilder.appendItem(
+          item, edgeCoverage: edgeCoverage, &geometry.vertices, &open[last].indices)
+      if timesVertices { vertexNanoseconds &+= StageClock.now() &- start }
+      if count > 0 { join(last, bounds) }
+      return
+    }
     let key = BatchKey(
       kind: .quads(effect: effect), program: program, texture: resources.texture,
       mask: resources.mask, sampler: resources.sampler, paint: resources.paint, blend: blend)
     // The common case first: the last batch shares the key and no earlier
     // batch may; the item's indices go straight into it.
     let last = open.count - 1
-    let sharesLast = last >= 0 && open[last].key == key
+    // (The last key kept beside the batches: reading it out of `open`
+    // copies it, per item of a 10,000-layer frame.)
+    let sharesLast = last >= 0 && lastKey == key
     if batching, !composite, sharesLast, !open[last].hasEarlierTwin {
       let start = timesVertices ? StageClock.now() : 0
       let count =
@@ -275,10 +307,10 @@ struct Batcher {
   }
 
   /// Adds an item to batch `j`.
-  private mutating func join(_ j: Int, _ bounds: PixelRect) {
+  private mutating func join(_ j: Int, _ bounds: PixelRect, path: Bool = false) {
     open[j].batch.items += 1
     open[j].bounds = open[j].bounds.union(bounds)
-    if open[j].batch.path != nil { open[j].itemBounds.append(bounds) }
+    if path { open[j].itemBounds.append(bounds) }
     grid.mark(bounds, batch: j)
   }
 
@@ -294,6 +326,14 @@ struct Batcher {
       batchesByKey[key, default: []].append(index)
     }
     open.append(entry)
+    lastKey = key
+    if let key, case .quads(let effect) = key.kind, key.paint == nil {
+      lastQuad = (
+        effect, key.program, key.texture, key.mask, key.sampler, key.blend, entry.hasEarlierTwin
+      )
+    } else {
+      lastQuad = nil
+    }
     grid.mark(bounds, batch: index)
   }
 
@@ -345,7 +385,7 @@ struct Batcher {
         if open[j].key == key, !touches || key.kind == .pathFills {
           let large = isLarge(paint, bounds)
           open[j].batch.path?.append(item, paint, alone: large)
-          join(j, bounds)
+          join(j, bounds, path: true)
           return
         }
         if touches {
@@ -378,7 +418,7 @@ struct Batcher {
     switch program {
     case .solid: return .solidBlend
     case .image: return .imageBlend
-    case .gradient(let kind, _): return .gradient(kind, blend: true)
+    case .gradient(let kind, _, let corners): return .gradient(kind, blend: true, corners: corners)
     case .effect(var variant):
       variant.blend = true
       return .effect(variant)
@@ -411,6 +451,7 @@ struct Batcher {
       shapeMode: mode, textured: textured, gradient: masked ? nil : resources.paint?.kind,
       clip: item.clip != nil, masked: masked)
     if masked { variant.maskMode = resources.maskMode }
+    if variant.gradient != nil { variant.gradientCorners = resources.paint?.atPixelCorners ?? false }
     return variant
   }
 }

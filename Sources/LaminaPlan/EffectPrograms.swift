@@ -38,6 +38,7 @@ final class EffectPrograms {
       defines.append("SHAPE_MODE \(variant.shapeMode)")
       if let kind = variant.gradient {
         defines += ["GRADIENT", GradientProgram.define(kind)]
+        if variant.gradientCorners { defines.append("GRADIENT_AT_CORNERS") }
       } else if variant.textured {
         defines.append("TEXTURED")
       }

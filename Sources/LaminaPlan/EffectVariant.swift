@@ -10,6 +10,8 @@ package struct EffectVariant: Hashable {
   package var textured: Bool
   /// Draws a gradient of this kind from its ramp (instead of the texture).
   package var gradient: GradientPaint.Kind? = nil
+  /// The gradient's color taken at pixel corners (`GRADIENT_AT_CORNERS`).
+  package var gradientCorners = false
   /// Cuts by a rounded rect in another plane (`masksToBounds`).
   package var clip: Bool
   /// Multiplies by a mask's alpha (`masked.frag`).

@@ -407,7 +407,8 @@ package struct FramePlanner {
       return ItemResources(program: .solid)
     case .gradient(let paint):
       return ItemResources(
-        program: .gradient(paint.kind, blend: false), sampler: Self.linear, paint: paint)
+        program: .gradient(paint.kind, blend: false, corners: paint.atPixelCorners),
+        sampler: Self.linear, paint: paint)
     case .image(let image, let key):
       return ItemResources(program: .image, texture: .image(index(of: image)), sampler: key)
     case .group(let id), .filtered(let id):

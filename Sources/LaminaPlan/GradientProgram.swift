@@ -10,6 +10,7 @@ final class GradientProgram {
   private struct Key: Hashable {
     var kind: GradientPaint.Kind
     var blend: Bool
+    var corners: Bool
   }
 
   private let device: any GPUDevice
@@ -32,12 +33,15 @@ final class GradientProgram {
     }
   }
 
-  /// The program of a kind (declaring the blend equations when `blend`).
-  func program(kind: GradientPaint.Kind, blend: Bool) throws -> GPUProgram {
-    let key = Key(kind: kind, blend: blend && advanced)
+  /// The program of a kind (declaring the blend equations when `blend`;
+  /// taking the color at pixel corners when `corners`, a variant of its
+  /// own, since llvmpipe would pay the shift on every gradient's pixels).
+  func program(kind: GradientPaint.Kind, blend: Bool, corners: Bool = false) throws -> GPUProgram {
+    let key = Key(kind: kind, blend: blend && advanced, corners: corners)
     if let program = programs[key] { return program }
     var defines = [Self.define(kind)]
     if key.blend { defines.append("BLEND_ADVANCED") }
+    if corners { defines.append("GRADIENT_AT_CORNERS") }
     let program = try GPUProgram(
       vertex: "quad.vert.glsl", fragment: "gradient.frag.glsl", defines: defines, device: device)
     programs[key] = program
@@ -62,8 +66,7 @@ final class GradientProgram {
     let scale = (n - 1) / (n * (upper - lower))
     device.setUniform(program.uniform("u_params"), paint.parameters)
     // Half a pixel left and up in the target (gradient.glsl turns it to the framebuffer's axes).
-    let corner: Float = paint.atPixelCorners ? 0.5 : 0
-    device.setUniform(program.uniform("u_sampleShift"), -corner, -corner)
+    if paint.atPixelCorners { device.setUniform(program.uniform("u_sampleShift"), -0.5, -0.5) }
     if paint.kind == .focal { device.setUniform(program.uniform("u_focal"), paint.focal.x, paint.focal.y) }
     device.setUniform(program.uniform("u_ramp"), scale, 0.5 / n - lower * scale)
     device.bindTexture(ramp, unit: 0, sampler: sampler)

@@ -14,7 +14,7 @@ package enum ProgramKey: Hashable {
   case solidBlend, imageBlend
   /// A gradient kind (sampling the batch's ramp), declaring the advanced
   /// blend equations when `blend`.
-  case gradient(GradientPaint.Kind, blend: Bool)
+  case gradient(GradientPaint.Kind, blend: Bool, corners: Bool = false)
   /// The effect shader specialized for what the items need.
   case effect(EffectVariant)
   /// The path shaders (`path_fill.*`, `path_stroke.*`), one variant per
