@@ -33,6 +33,8 @@ package enum BatchBreak: String, CaseIterable, Sendable {
   case clip
   /// A stroke of another cap or dash count.
   case stroke
+  /// A large fill of another mesh (large fills batch as one mesh's instances).
+  case mesh
   /// Batching is off.
   case unbatched
 }
@@ -49,6 +51,9 @@ struct BatchKey: Hashable {
     case pathFills
     /// Path strokes of one cap and dash count (of any meshes).
     case pathStrokes(cap: Int32, dashes: Int)
+    /// Large path fills of one mesh (`PlanOptions.mergedFillMaxPixels`),
+    /// drawn as its instances by its pieces' programs.
+    case pathLargeFills(mesh: UInt64)
   }
 
   var kind: Kind
@@ -82,6 +87,7 @@ struct BatchKey: Hashable {
   func difference(from other: BatchKey) -> BatchBreak {
     switch (kind, other.kind) {
     case (.pathStrokes, .pathStrokes): if kind != other.kind { return .stroke }
+    case (.pathLargeFills, .pathLargeFills): if kind != other.kind { return .mesh }
     case (.pathFills, .pathFills), (.quads, .quads): break
     default: return .program
     }
@@ -370,7 +376,11 @@ struct Batcher {
     // a call and a copy).
     let bounds = item.bounds
     guard !paint.mesh.indices.isEmpty, !bounds.isEmpty else { return }
-    let key = BatchKey(path: item, paint)
+    var key = BatchKey(path: item, paint)
+    let large = isLarge(paint, bounds)
+    // A large fill batches with its mesh's, by the old rule: only past and
+    // into batches it does not touch (its pieces are drawn kind by kind).
+    if large, key != nil { key?.kind = .pathLargeFills(mesh: paint.mesh.serial) }
     var overlapped = false
     if batching, let key {
       var j = open.count - 1
@@ -383,7 +393,6 @@ struct Batcher {
         // touches; a stroke batch draws each kind of piece of all its
         // items at once, so a stroke joins only one it does not touch.
         if open[j].key == key, !touches || key.kind == .pathFills {
-          let large = isLarge(paint, bounds)
           open[j].batch.path?.append(item, paint, alone: large)
           join(j, bounds, path: true)
           return
@@ -402,7 +411,7 @@ struct Batcher {
         program: .path, texture: nil, mask: nil, sampler: nil, blend: item.blend,
         usesEffectVertices: false, paint: nil, firstIndex: 0, indexCount: 0, items: 1,
         firstLayerName: item.layerName, breakReason: reason,
-        path: PathBatch(item, paint, alone: isLarge(paint, bounds))),
+        path: PathBatch(item, paint, alone: large)),
       key: key, indices: [], bounds: bounds)
   }
 

@@ -25,7 +25,7 @@ package struct PlanOptions {
 
   /// `mergedFillMaxPixels` on a software rasterizer (measured on llvmpipe:
   /// docs/rendering.md, "Batching and uploads").
-  package static let softwareMergedFillMaxPixels = 32768
+  package static let softwareMergedFillMaxPixels = 4096
 
   package init(
     blendEquations: Bool = true, edgeCoverage: Bool = true, batching: Bool = true,

@@ -67,7 +67,7 @@ public final class Renderer {
 
   /// Path fills whose bounds cover more pixels than this draw by their
   /// pieces' own programs instead of in one draw with their neighbours
-  /// (docs/rendering.md, "Batching and uploads"): 32,768 on a software
+  /// (docs/rendering.md, "Batching and uploads"): 4,096 on a software
   /// rasterizer, unlimited on a hardware GPU; `LAMINA_MERGED_FILL_MAX_PIXELS`
   /// sets it (for measuring a driver).
   package var mergedFillMaxPixels: Int

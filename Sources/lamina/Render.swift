@@ -63,8 +63,8 @@ let renderUsage = """
     --quiet                 do not name on standard error what a Lottie import left out
                             (one line per kind of unsupported feature)
     --png-compression C     how hard PNG files are compressed: fast (zlib level 1, the
-                            sub filter), default (level 6, every filter tried, as
-                            Pillow writes) or best (level 9)
+                            sub filter), default (level 6, the Paeth filter) or best
+                            (level 9, every filter tried)
     --verbose               (every command's) a sequence also reports its wall time a
                             frame and how much of it the writer threads spent
                             encoding PNG files

@@ -132,12 +132,12 @@ final class RecordedBenchmarkTests: XCTestCase {
   func testNineslice() throws {
     try check("nineslice", Counts(draws: 1, passes: 1, stateChanges: 13))
   }
-  func testShapes() throws { try check("shapes", Counts(draws: 25, passes: 1, stateChanges: 15)) }
+  func testShapes() throws { try check("shapes", Counts(draws: 36, passes: 1, stateChanges: 20)) }
   func testGradients() throws {
     try check("gradients", Counts(draws: 60, passes: 1, stateChanges: 13))
   }
   func testMasks() throws {
-    try check("masks", Counts(draws: 61, passes: 62, offscreenPasses: 1, stateChanges: 322))
+    try check("masks", Counts(draws: 101, passes: 62, offscreenPasses: 1, stateChanges: 322))
   }
   func testText() throws { try check("text", Counts(draws: 1, passes: 1, stateChanges: 13)) }
   func testParticles() throws {

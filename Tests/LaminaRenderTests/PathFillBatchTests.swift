@@ -61,9 +61,17 @@ final class PathFillBatchTests: XCTestCase {
     let renderer = try Renderer()
     let root = Self.scene()
     let size = CGSize(width: 160, height: 120)
+    // Large fills too in the one draw (a hardware GPU's limit).
+    renderer.mergedFillMaxPixels = Int.max
     let batched = try renderer.render(layer: root, size: size)
     let draws = renderer.counters.drawCalls
     let breaks = renderer.counters.batchBreaks
+    // With llvmpipe's limit the large fills batch by mesh: the same pixels.
+    renderer.mergedFillMaxPixels = PlanOptions.softwareMergedFillMaxPixels
+    let split = try renderer.render(layer: root, size: size)
+    XCTAssertGreaterThan(renderer.counters.drawCalls, 2)
+    XCTAssertTrue(split.premultipliedPixels == batched.premultipliedPixels, "split fills differ")
+    renderer.mergedFillMaxPixels = Int.max
     renderer.batchesDraws = false
     let alone = try renderer.render(layer: root, size: size)
     // The background, then every fill (clipped or not) in one draw.
