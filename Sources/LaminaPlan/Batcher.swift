@@ -242,17 +242,7 @@ struct Batcher {
       q.effect == effect, q.program == program, q.texture == resources.texture,
       q.mask == resources.mask, q.sampler == resources.sampler, q.blend == blend
     {
-      let last = open.count - 1
-      let start = timesVertices ? StageClock.now() : 0
-      let count =
-        effect
-        ? VertexBuilder.appendEffectItem(
-          item, edgeCoverage: edgeCoverage, &geometry.effectVertices, &open[last].indices)
-        : VertexBuilder.appendItem(
-          item, edgeCoverage: edgeCoverage, &geometry.vertices, &open[last].indices)
-      if timesVertices { vertexNanoseconds &+= StageClock.now() &- start }
-      if count > 0 { join(last, bounds) }
-      return
+      return appendToLast(item, effect: effect, bounds)
     }
     let key = BatchKey(
       kind: .quads(effect: effect), program: program, texture: resources.texture,
@@ -264,17 +254,7 @@ struct Batcher {
     // copies it, per item of a 10,000-layer frame.)
     let sharesLast = last >= 0 && lastKey == key
     if batching, !composite, sharesLast, !open[last].hasEarlierTwin {
-      let start = timesVertices ? StageClock.now() : 0
-      let count =
-        effect
-        ? VertexBuilder.appendEffectItem(
-          item, edgeCoverage: edgeCoverage, &geometry.effectVertices, &open[last].indices)
-        : VertexBuilder.appendItem(
-          item, edgeCoverage: edgeCoverage, &geometry.vertices, &open[last].indices)
-      if timesVertices { vertexNanoseconds &+= StageClock.now() &- start }
-      guard count > 0 else { return }
-      join(last, bounds)
-      return
+      return appendToLast(item, effect: effect, bounds)
     }
     scratch.removeAll(keepingCapacity: true)
     let start = timesVertices ? StageClock.now() : 0
@@ -302,6 +282,20 @@ struct Batcher {
         paint: resources.paint, firstIndex: 0, indexCount: 0, items: 1,
         firstLayerName: item.layerName, breakReason: reason),
       key: composite ? nil : key, indices: scratch, bounds: bounds)
+  }
+
+  /// Adds a quad item's vertices and indices to the last batch.
+  private mutating func appendToLast(_ item: DrawItem, effect: Bool, _ bounds: PixelRect) {
+    let last = open.count - 1
+    let start = timesVertices ? StageClock.now() : 0
+    let count =
+      effect
+      ? VertexBuilder.appendEffectItem(
+        item, edgeCoverage: edgeCoverage, &geometry.effectVertices, &open[last].indices)
+      : VertexBuilder.appendItem(
+        item, edgeCoverage: edgeCoverage, &geometry.vertices, &open[last].indices)
+    if timesVertices { vertexNanoseconds &+= StageClock.now() &- start }
+    if count > 0 { join(last, bounds) }
   }
 
   /// Why an item of `key` begins a batch, compared with the last batch.
