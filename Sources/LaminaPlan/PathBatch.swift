@@ -5,21 +5,23 @@ import LaminaFrame
 /// The path items (shape layers' fills and strokes, `LaminaFrame/PathItems.swift`)
 /// one batch draws, in order.
 ///
-/// Fills: any path fills in source-over or a blend equation, of any meshes
-/// and clips, overlapping or not, in one draw. Each fill mesh is drawn by one program
-/// (the ribbon's corner variant: its smooth pieces and its interior carry
-/// lines that cover every pixel, `FillTessellator.makeMesh`), so an item's
-/// pieces come in its mesh's order, ribbon before interior, and the items
-/// in theirs: one mesh's items by an instanced draw, several meshes' from
-/// one stream of their vertices with each vertex carrying its item's
-/// matrix, color and clip (`PathBuffers.setMergedFills`). On llvmpipe a draw
-/// costs 24–40 µs of CPU, so a Lottie character's hundreds of shapes are a
-/// few draws instead of three each.
+/// Fills: path fills in source-over or a blend equation, of any meshes and
+/// clips, overlapping or not, in one draw. Each fill mesh is drawn by one
+/// program (the ribbon's corner variant: its smooth pieces and its
+/// interior carry lines that cover every pixel, `FillTessellator.makeMesh`),
+/// so an item's pieces come in its mesh's order, ribbon before interior,
+/// and the items in theirs: one mesh's items by an instanced draw, several
+/// meshes' from one stream of their vertices, each vertex carrying its
+/// item's matrix, color and clip (`MergedFillStream`). A fill larger than
+/// `PlanOptions.mergedFillMaxPixels` (`alone`) batches by mesh instead and
+/// is drawn by its pieces' three programs, since on a software rasterizer
+/// the one program costs more fill than the draws it saves.
 ///
-/// Strokes: consecutive stroke items that share a mesh, a cap and a dash
-/// count, drawn once per instance by one draw per kind of piece; a stroke
-/// joins an earlier such batch when nothing drawn in between touches it
-/// and it touches nothing of that batch (`Batcher`).
+/// Strokes: stroke items that share a cap and a dash count and touch
+/// nothing of each other, of any meshes, drawn by one draw per kind of
+/// piece (one mesh's by instances, several meshes' from one stream,
+/// `MergedStrokeStream`); a stroke joins an earlier such batch when
+/// nothing drawn in between touches it (`Batcher`).
 ///
 /// What the executor does with it (`GL/PlanExecutor+Paths.swift`): the
 /// mesh's vertex array, uploaded once per mesh (`PathBuffers`); the
@@ -38,7 +40,7 @@ package struct PathBatch {
   /// Whether every item draws the first item's mesh.
   package private(set) var oneMesh = true
   /// The first item's clip (a stroke batch's only item has one, or none).
-  package var clip: ClipEffect?
+  package var clip: ClipEffect? { clips[0] }
   /// Each item's clip, beside `instances` (fills may differ in clip).
   package var clips: [ClipEffect?]
   /// Whether any item has a clip.
@@ -59,7 +61,6 @@ package struct PathBatch {
     bounds = [item.bounds]
     instances = [PathInstance(item, paint)]
     paints = [paint]
-    clip = item.clip
     clips = [item.clip]
     clipped = item.clip != nil
     clipPlanes = item.clipPlanes

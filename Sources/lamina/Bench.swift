@@ -102,88 +102,86 @@ func benchDocument(_ url: URL, _ settings: BenchSettings, access: FileAccessPoli
     settings.frames, settings.warmup, settings.start, settings.fps, settings.size
   )
   let path = url.path
-  do {
-    let renderer = try Renderer()
-    renderer.measuresStages = true
-    let document = try Document.load(
-      contentsOf: url, maxImageDimension: renderer.maxTextureSize, access: access)
-    let lottie = document.lottie
-    let start = givenStart ?? (lottie != nil ? 0 : 10)
-    let fps = givenFPS ?? lottie?.frameRate ?? 60
-    // A Lottie animation at --size is fitted into it; a scene is stretched.
-    let fit = size.flatMap { document.fit(width: $0.0, height: $0.1) }
-    let scene = fit?.scene ?? document.scene
-    let pixelSize = size ?? (scene.canvas.pixelWidth, scene.canvas.pixelHeight)
-    /// The time of frame `i`: a Lottie animation's wraps into ip..op.
-    func time(_ i: Int) -> Double {
-      let t = start + Double(i - warmup) / fps
-      guard let lottie else { return t }
-      let wrapped = t.truncatingRemainder(dividingBy: lottie.duration)
-      return wrapped < 0 ? wrapped + lottie.duration : wrapped
-    }
-
-    var sceneFrames = SceneFrames(
-      scene: scene, scale: nil, pixelSize: pixelSize, caches: renderer.caches)
-    var update: [Double] = []
-    var building: [Double] = []
-    var cpu: [Double] = []
-    var gpu: [Double] = []
-    var total: [Double] = []
-    var draws: [Int] = []
-    var uploads: [Int] = []
-    var passes: [Int] = []
-    var allPasses: [Int] = []
-    var stateChanges: [Int] = []
-    var breaks: [String: Int] = [:]
-    var sortMs: [Double] = []
-    var stages: [EncodeStages] = []
-    var pieces: [Int] = []
-    for i in 0..<(warmup + frames) {
-      // Warm-up frames come just before `start`, timed frames from `start` on.
-      let time = time(i)
-      let t0 = DispatchTime.now().uptimeNanoseconds
-      Renderer.commit(scene.root)
-      let root = sceneFrames.presentation.update(time: time)
-      let tu = DispatchTime.now().uptimeNanoseconds
-      let frame = sceneFrames.frame(root: root, time: time)
-      let t1 = DispatchTime.now().uptimeNanoseconds
-      try renderer.draw(frame)
-      renderer.finish()
-      let t2 = DispatchTime.now().uptimeNanoseconds
-      guard i >= warmup else { continue }
-      // CPU: building the frame and encoding it; GPU: waiting for glFinish.
-      let encode = renderer.lastEncodeMilliseconds
-      cpu.append(Double(t1 - t0) / 1e6 + encode)
-      update.append(Double(tu - t0) / 1e6)
-      building.append(Double(t1 - tu) / 1e6)
-      gpu.append(max(0, Double(t2 - t1) / 1e6 - encode))
-      total.append(Double(t2 - t0) / 1e6)
-      draws.append(renderer.counters.drawCalls)
-      uploads.append(renderer.counters.textureUploads)
-      passes.append(renderer.counters.offscreenPasses)
-      allPasses.append(renderer.counters.passes)
-      stateChanges.append(renderer.counters.stateChanges)
-      breaks.merge(renderer.counters.batchBreaks, uniquingKeysWith: +)
-      sortMs.append(frame.stats.depthSortMilliseconds)
-      stages.append(renderer.lastStages)
-      pieces.append(frame.stats.sortedPieces)
-    }
-    let report = BenchReport(
-      scene: (path as NSString).lastPathComponent, width: pixelSize.0, height: pixelSize.1,
-      frames: frames, warmup: warmup, start: start, fps: fps, frameMs: total, cpuMs: cpu,
-      gpuMs: gpu,
-      updateMs: update, buildMs: building, drawCalls: draws, uploads: uploads,
-      offscreenPasses: passes,
-      passes: allPasses, stateChanges: stateChanges, batchBreaks: breaks,
-      depthSortMs: sortMs, depthSortPieces: pieces, stages: stages,
-      peakMemoryMB: peakMemoryMB(), renderer: renderer,
-      lottie: lottie.map {
-        BenchReport.LottieLoop(
-          inPoint: $0.inPoint, outPoint: $0.outPoint, frameRate: $0.frameRate,
-          fit: fit.map { [$0.scale, $0.x, $0.y] })
-      })
-    return report
+  let renderer = try Renderer()
+  renderer.measuresStages = true
+  let document = try Document.load(
+    contentsOf: url, maxImageDimension: renderer.maxTextureSize, access: access)
+  let lottie = document.lottie
+  let start = givenStart ?? (lottie != nil ? 0 : 10)
+  let fps = givenFPS ?? lottie?.frameRate ?? 60
+  // A Lottie animation at --size is fitted into it; a scene is stretched.
+  let fit = size.flatMap { document.fit(width: $0.0, height: $0.1) }
+  let scene = fit?.scene ?? document.scene
+  let pixelSize = size ?? (scene.canvas.pixelWidth, scene.canvas.pixelHeight)
+  /// The time of frame `i`: a Lottie animation's wraps into ip..op.
+  func time(_ i: Int) -> Double {
+    let t = start + Double(i - warmup) / fps
+    guard let lottie else { return t }
+    let wrapped = t.truncatingRemainder(dividingBy: lottie.duration)
+    return wrapped < 0 ? wrapped + lottie.duration : wrapped
   }
+
+  var sceneFrames = SceneFrames(
+    scene: scene, scale: nil, pixelSize: pixelSize, caches: renderer.caches)
+  var update: [Double] = []
+  var building: [Double] = []
+  var cpu: [Double] = []
+  var gpu: [Double] = []
+  var total: [Double] = []
+  var draws: [Int] = []
+  var uploads: [Int] = []
+  var passes: [Int] = []
+  var allPasses: [Int] = []
+  var stateChanges: [Int] = []
+  var breaks: [String: Int] = [:]
+  var sortMs: [Double] = []
+  var stages: [EncodeStages] = []
+  var pieces: [Int] = []
+  for i in 0..<(warmup + frames) {
+    // Warm-up frames come just before `start`, timed frames from `start` on.
+    let time = time(i)
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    Renderer.commit(scene.root)
+    let root = sceneFrames.presentation.update(time: time)
+    let tu = DispatchTime.now().uptimeNanoseconds
+    let frame = sceneFrames.frame(root: root, time: time)
+    let t1 = DispatchTime.now().uptimeNanoseconds
+    try renderer.draw(frame)
+    renderer.finish()
+    let t2 = DispatchTime.now().uptimeNanoseconds
+    guard i >= warmup else { continue }
+    // CPU: building the frame and encoding it; GPU: waiting for glFinish.
+    let encode = renderer.lastEncodeMilliseconds
+    cpu.append(Double(t1 - t0) / 1e6 + encode)
+    update.append(Double(tu - t0) / 1e6)
+    building.append(Double(t1 - tu) / 1e6)
+    gpu.append(max(0, Double(t2 - t1) / 1e6 - encode))
+    total.append(Double(t2 - t0) / 1e6)
+    draws.append(renderer.counters.drawCalls)
+    uploads.append(renderer.counters.textureUploads)
+    passes.append(renderer.counters.offscreenPasses)
+    allPasses.append(renderer.counters.passes)
+    stateChanges.append(renderer.counters.stateChanges)
+    breaks.merge(renderer.counters.batchBreaks, uniquingKeysWith: +)
+    sortMs.append(frame.stats.depthSortMilliseconds)
+    stages.append(renderer.lastStages)
+    pieces.append(frame.stats.sortedPieces)
+  }
+  let report = BenchReport(
+    scene: (path as NSString).lastPathComponent, width: pixelSize.0, height: pixelSize.1,
+    frames: frames, warmup: warmup, start: start, fps: fps, frameMs: total, cpuMs: cpu,
+    gpuMs: gpu,
+    updateMs: update, buildMs: building, drawCalls: draws, uploads: uploads,
+    offscreenPasses: passes,
+    passes: allPasses, stateChanges: stateChanges, batchBreaks: breaks,
+    depthSortMs: sortMs, depthSortPieces: pieces, stages: stages,
+    peakMemoryMB: peakMemoryMB(), renderer: renderer,
+    lottie: lottie.map {
+      BenchReport.LottieLoop(
+        inPoint: $0.inPoint, outPoint: $0.outPoint, frameRate: $0.frameRate,
+        fit: fit.map { [$0.scale, $0.x, $0.y] })
+    })
+  return report
 }
 
 /// Peak resident memory of the process so far, in MiB.
