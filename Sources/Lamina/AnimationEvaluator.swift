@@ -14,6 +14,8 @@ final class CompiledAnimation {
   let children: [CompiledAnimation]
   /// Keyframe times and the paced parametrization, computed once.
   let keyTimes: [Double]
+  /// Whether `keyTimes` never fall (as Core Animation requires of them).
+  let keyTimesAscend: Bool
   let pacedTables: [[Double]]
   let timing: TimingModel
   let removedOnCompletion: Bool
@@ -79,6 +81,7 @@ final class CompiledAnimation {
       keyTimes = []
       pacedTables = []
     }
+    keyTimesAscend = zip(keyTimes, keyTimes.dropFirst()).allSatisfy { $0 <= $1 }
     if case .number(let x)? = from, case .number(let y)? = to, by == nil,
       !(property?.isAdditive ?? true), !(property?.isCumulative ?? true),
       property?.valueFunction == nil,
@@ -149,6 +152,62 @@ final class CompiledAnimation {
     } else {
       _ = property.set(layer, property.get(model))
     }
+  }
+
+  /// An open span of parent times around `time` over which the animation
+  /// sets the same value on the same layer values underneath, or nil when
+  /// it cannot be told cheaply (it moves there, or its timing is not one
+  /// plain iteration). Before its begin time and after its active period
+  /// nothing moves; inside, a linear or discrete keyframe animation holds
+  /// still within a segment whose two values are the same (a Lottie hold,
+  /// a layer shown between its in and out points).
+  func steadySpan(atParentTime time: CFTimeInterval) -> (lower: Double, upper: Double)? {
+    let t = timing
+    guard t.speed > 0, t.timeOffset == 0, children.isEmpty, t.active.isFinite else { return nil }
+    let elapsed = (time - t.beginTime) * t.speed
+    let end = t.beginTime + t.active / t.speed
+    if elapsed < 0 { return (-.infinity, t.beginTime) }
+    if elapsed >= t.active { return (end, .infinity) }
+    guard !t.autoreverses, abs(t.active - t.duration) <= 1e-9 * max(1, t.duration),
+      timingFunction == nil, let k = animation as? CAKeyframeAnimation, pathSegments.isEmpty,
+      k.calculationMode == .linear || k.calculationMode == .discrete,
+      values.count >= 2, keyTimes.count == values.count
+    else { return nil }
+    let p = elapsed / t.duration
+    let scale = t.duration / t.speed
+    let lower: Double
+    let upper: Double
+    if k.calculationMode == .discrete {
+      // Value i from key time i to the next (the last to the period's end),
+      // as `Keyframes.value` picks it.
+      var i = 0
+      while i < values.count - 1 && p >= keyTimes[i + 1] { i += 1 }
+      lower = t.beginTime + keyTimes[i] * scale
+      upper = i + 1 < keyTimes.count ? t.beginTime + keyTimes[i + 1] * scale : end
+    } else {
+      let i = Keyframes.segmentIndex(
+        keyTimes, p, segments: values.count - 1, ascending: keyTimesAscend)
+      guard values[i].isSame(as: values[i + 1]) else { return nil }
+      lower = t.beginTime + keyTimes[i] * scale
+      upper = t.beginTime + keyTimes[i + 1] * scale
+    }
+    // Only a span that holds `time` (key times out of order, or past the
+    // last one, are not followed).
+    guard keyTimesAscend, lower <= time, time < upper else { return nil }
+    return (lower, upper)
+  }
+
+  /// The first component of the key path (`transform` of
+  /// `transform.rotation.z`).
+  var keyHead: String { String(keyPath.prefix { $0 != "." }) }
+
+  /// What the animation sets on `layer`, as `PresentationTree` compares
+  /// it before and after an update: the whole transform for one of its
+  /// components (a component read back from a transform taken apart can
+  /// stay while the transform moves).
+  func presentedValue(of layer: CALayer) -> LayerValue {
+    guard let property else { return .none }
+    return property.isTransformComponent ? .transform(layer.transform) : property.get(layer)
   }
 
   /// The animated key path's current value on `layer`: typed through the
@@ -361,6 +420,16 @@ struct AnimatedProperty {
     ]
     for p in CALayer.layerProperties {
       if let animation = p.animation { table[p.key.rawValue] = animation }
+    }
+    // Every other stored value of every class (a shape's `path`, its
+    // colours and stroke ends, `hidden`, …), by key and by its Objective-C
+    // spelling: read and written typed, so that restoring it from the
+    // model undoes an animation without a copy of the layer's values.
+    for p in LayerProperty.tables.joined() where p.accessor.isStored && p.isTypedAnimatable {
+      let derived = AnimatedProperty.value(p.read) { p.write($0, $1) }
+      for key in [p.key.rawValue] + p.key.aliases where table[key] == nil {
+        table[key] = derived
+      }
     }
     return table
   }()

@@ -176,9 +176,7 @@ enum Keyframes {
   ) -> (Int, Double) {
     let kt = c.keyTimes
     guard segments > 0, kt.count >= 2 else { return (0, 0) }
-    var i = 0
-    // Key times are few; a linear scan is faster than a search for them.
-    while i < segments - 1 && i + 1 < kt.count - 1 && p >= kt[i + 1] { i += 1 }
+    let i = segmentIndex(kt, p, segments: segments, ascending: c.keyTimesAscend)
     let t0 = kt[i]
     let t1 = kt[min(i + 1, kt.count - 1)]
     var u = t1 > t0 ? (p - t0) / (t1 - t0) : (p >= t1 ? 1 : 0)
@@ -189,6 +187,31 @@ enum Keyframes {
       u = fns[i].evaluate(at: u)
     }
     return (i, u)
+  }
+
+  /// The segment of `keyTimes` that fraction `p` falls in: the last `i`
+  /// below `segments` (and below the last key time) with `keyTimes[i] <= p`
+  /// and every key time before it too, 0 before the second key time. Found
+  /// by bisection when the key times ascend (sampled Lottie values have a
+  /// key time a frame), else by a scan.
+  static func segmentIndex(_ keyTimes: [Double], _ p: Double, segments: Int, ascending: Bool)
+    -> Int
+  {
+    let last = min(segments - 1, keyTimes.count - 2)
+    guard last > 0 else { return 0 }
+    guard ascending, last > 8 else {
+      var i = 0
+      while i < last && p >= keyTimes[i + 1] { i += 1 }
+      return i
+    }
+    // Invariant: keyTimes[lo] <= p or lo == 0; hi is past every candidate.
+    var lo = 0
+    var hi = last + 1
+    while hi - lo > 1 {
+      let mid = (lo + hi) / 2
+      if p >= keyTimes[mid] { lo = mid } else { hi = mid }
+    }
+    return lo
   }
 
   /// The curve parameter at which the fraction `s` of a segment's length is reached.

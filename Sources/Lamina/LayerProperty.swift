@@ -138,6 +138,19 @@ struct LayerProperty {
 
   var kind: CAValueKind { accessor.kind }
 
+  /// Whether an animation can set the property through its typed `write`
+  /// and undo itself through `read` (values, not objects of the tree,
+  /// images, filters or names).
+  var isTypedAnimatable: Bool {
+    switch kind {
+    case .number, .integer, .bool, .point, .size, .rect, .transform, .color, .colors, .numbers,
+      .path, .cornerMask:
+      return true
+    default:
+      return false
+    }
+  }
+
   /// The value, typed.
   func read(_ layer: CALayer) -> LayerValue { accessor.read(layer) }
 

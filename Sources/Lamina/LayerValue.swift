@@ -37,7 +37,7 @@ package enum LayerValue {
   case other(Any)
 
   /// True when the two are certainly the same value (false when that
-  /// cannot be told cheaply: lists, paths, objects).
+  /// cannot be told cheaply: two path objects, images, objects).
   func isSame(as other: LayerValue) -> Bool {
     switch (self, other) {
     case (.number(let a), .number(let b)): return a == b
@@ -49,6 +49,11 @@ package enum LayerValue {
     case (.color(let a), .color(let b)): return a == b
     case (.transform(let a), .transform(let b)): return a == b
     case (.string(let a), .string(let b)): return a == b
+    case (.cornerMask(let a), .cornerMask(let b)): return a == b
+    case (.numbers(let a), .numbers(let b)): return a == b
+    case (.colors(let a), .colors(let b)): return a == b
+    // One path object (a held keyframe, the model's own): the same path.
+    case (.path(let a), .path(let b)): return a === b
     case (.none, .none): return true
     default: return false
     }

@@ -39,10 +39,11 @@ public final class PresentationTree {
   @discardableResult
   public func update(time: CFTimeInterval) -> CALayer {
     let tick = LayerChangeClock.advance()
-    var visited = 0
-    rootNode.update(parentTime: time, since: lastTick, visited: &visited)
+    var counts = Counts()
+    rootNode.update(parentTime: time, since: lastTick, counts: &counts)
     lastTick = tick
-    visitedLayers = visited
+    visitedLayers = counts.visited
+    appliedLayers = counts.applied
     return rootNode.layer
   }
 
@@ -51,6 +52,14 @@ public final class PresentationTree {
   /// How many presentation layers the last update visited (the others
   /// were left as they were): what tests count.
   package private(set) var visitedLayers = 0
+  /// How many of them had their animations evaluated (the others held
+  /// still or have none): what tests count.
+  package private(set) var appliedLayers = 0
+
+  struct Counts {
+    var visited = 0
+    var applied = 0
+  }
 
   /// Hit testing at the time of the last update: the model layer whose
   /// presentation is front-most at `point` (in the root's superlayer
@@ -76,6 +85,13 @@ public final class PresentationTree {
     @exclusivity(unchecked) var redraws = false
     /// The transitions among the animations, in order.
     @exclusivity(unchecked) var transitions: [CATransition] = []
+    /// Whether an animation writes into the mask (`mask.…` key paths).
+    @exclusivity(unchecked) var writesMask = false
+    /// The open span of local times around the last update's in which
+    /// every animation holds still (`CompiledAnimation.steadySpan`): an
+    /// update inside it, with the model as it was, leaves the layer as it
+    /// is. Empty when some animation moves.
+    @exclusivity(unchecked) var steady: (lower: Double, upper: Double) = (0, 0)
 
     /// The model's `valuesVersion` when its values were last copied.
     @exclusivity(unchecked) var copiedVersion = -1
@@ -107,11 +123,11 @@ public final class PresentationTree {
 
     /// Brings the node to `parentTime`; `tick` is the clock's tick of the
     /// previous update: a model subtree stamped no later has not changed.
-    func update(parentTime: CFTimeInterval, since tick: UInt64, visited: inout Int) {
+    func update(parentTime: CFTimeInterval, since tick: UInt64, counts: inout Counts) {
       let model = self.model
       // Nothing below changed and nothing moves by itself: as it was.
       if updated && !animatedBelow && model.changeStamp <= tick { return }
-      visited += 1
+      counts.visited += 1
       updated = true
       var animationsChanged = false
       if compiledVersion != model.animationsVersion {
@@ -119,6 +135,7 @@ public final class PresentationTree {
         compiled = model.storedAnimations.map { CompiledAnimation($0.animation) }
         compiledVersion = model.animationsVersion
         transitions = model.storedAnimations.compactMap { $0.animation as? CATransition }
+        writesMask = compiled.contains { $0.keyPath.hasPrefix("mask.") }
         restore = Self.restore(for: compiled, of: type(of: model))
         // (Only a copy of the model's own class draws as the model does.)
         redraws = type(of: layer) == type(of: model) && compiled.contains { $0.redraws(model) }
@@ -140,10 +157,16 @@ public final class PresentationTree {
       let time = model.timing.localTime(parentTime)
       // The mask first: animations of `mask.…` key paths write into it.
       updateMask(
-        time: time, since: tick, visited: &visited,
-        rewritten: animationsChanged || compiled.contains { $0.keyPath.hasPrefix("mask.") })
+        time: time, since: tick, counts: &counts, rewritten: animationsChanged || writesMask)
+      var held = compiled.isEmpty
       if copiedVersion == model.valuesVersion, compiled.isEmpty {
         // Nothing to undo or apply.
+      } else if copiedVersion == model.valuesVersion, steady.lower < time, time < steady.upper,
+        !redraws, !writesMask, transitions.isEmpty
+      {
+        // Every animation holds still since the last update: the layer
+        // shows what that update applied (most Lottie layers most frames).
+        held = true
       } else if copiedVersion == model.valuesVersion, compiled.count == 1,
         let get = compiled[0].fastGet, let set = compiled[0].fastNumbers?.set
       {
@@ -168,15 +191,22 @@ public final class PresentationTree {
       } else if copiedVersion == model.valuesVersion, let restore {
         switch restore {
         case .fast:
-          let before = compiled.count == 1 ? compiled[0].property.map { $0.get(layer) } : nil
+          // The layer changed when a value the animations set ends up
+          // different: a Lottie layer's visibility, transform and opacity
+          // that hold still leave it as it was (and its frame retained).
+          let before = compiled.map { $0.presentedValue(of: layer) }
           layer.mutesChanges = true
           for animation in compiled { animation.restore(layer, from: model) }
           for animation in compiled { animation.apply(to: layer, at: time) }
           layer.mutesChanges = false
-          if before == nil || !before!.isSame(as: compiled[0].property!.get(layer)) {
-            layer.noteChangeHere(
-              opacityOnly: compiled.count == 1 && compiled[0].keyPath == LayerKey.opacity.rawValue)
+          var changed = false
+          var opacityOnly = true
+          for (animation, old) in zip(compiled, before)
+          where !old.isSame(as: animation.presentedValue(of: layer)) {
+            changed = true
+            if animation.keyPath != LayerKey.opacity.rawValue { opacityOnly = false }
           }
+          if changed { layer.noteChangeHere(opacityOnly: opacityOnly) }
         case .accessors(let accessors):
           let before = accessors.map { $0.get(layer) }
           layer.mutesChanges = true
@@ -193,6 +223,10 @@ public final class PresentationTree {
         layer.copyValues(from: model)
         copiedVersion = model.valuesVersion
         for animation in compiled { animation.apply(to: layer, at: time) }
+      }
+      if !held {
+        counts.applied += 1
+        steady = Self.steadySpan(of: compiled, at: time)
       }
       // An animated key the class draws from: the presentation copy draws
       // again (its `draw(in:)` reads the animated value), as in Core Animation.
@@ -212,7 +246,7 @@ public final class PresentationTree {
       var animated = !compiled.isEmpty
       var below: UInt64 = 0
       for child in children {
-        child.update(parentTime: time, since: tick, visited: &visited)
+        child.update(parentTime: time, since: tick, counts: &counts)
         animated = animated || child.animatedBelow
         below = max(below, child.layer.changeStamp)
       }
@@ -224,11 +258,30 @@ public final class PresentationTree {
       animatedBelow = animated
     }
 
+    /// The span of local times around `time` in which none of `compiled`
+    /// moves (their steady spans' intersection), or an empty span.
+    static func steadySpan(of compiled: [CompiledAnimation], at time: CFTimeInterval)
+      -> (lower: Double, upper: Double)
+    {
+      guard !compiled.isEmpty else { return (0, 0) }
+      var lower = -Double.infinity
+      var upper = Double.infinity
+      for animation in compiled {
+        guard let span = animation.steadySpan(atParentTime: time) else { return (0, 0) }
+        lower = max(lower, span.lower)
+        upper = min(upper, span.upper)
+      }
+      return (lower, upper)
+    }
+
     /// How `compiled` can be undone key by key, or nil when the values
     /// must be copied whole: a group or an animation of a key path the
     /// class does not store (a sublayer's key, an unknown key).
     static func restore(for compiled: [CompiledAnimation], of cls: CALayer.Type) -> Restore? {
-      if compiled.allSatisfy(\.restorable) { return .fast }
+      // Restorable key by key when the class stores every key (a shape's
+      // `path` animated on a plain layer is a key of no property there).
+      let stored = cls.accessorTable.byKey
+      if compiled.allSatisfy({ $0.restorable && stored[$0.keyHead] != nil }) { return .fast }
       var keys: [String] = []
       for animation in compiled {
         if animation.animation is CATransition { continue }
@@ -257,7 +310,7 @@ public final class PresentationTree {
     /// `rewritten`: this layer's animations write `mask.…` key paths or
     /// changed, so what they wrote last time goes back (a full copy).
     private func updateMask(
-      time: CFTimeInterval, since tick: UInt64, visited: inout Int, rewritten: Bool
+      time: CFTimeInterval, since tick: UInt64, counts: inout Counts, rewritten: Bool
     ) {
       guard let modelMask = model.mask else {
         if mask != nil {
@@ -272,7 +325,7 @@ public final class PresentationTree {
         mask.copiedVersion = -1
         mask.updated = false
       }
-      mask.update(parentTime: time, since: tick, visited: &visited)
+      mask.update(parentTime: time, since: tick, counts: &counts)
       if layer.mask !== mask.layer { layer.mask = mask.layer }
     }
 

@@ -174,11 +174,28 @@ final class LayerPropertyTests: XCTestCase {
     for key in ["position.x", "bounds.size.width", "transform.rotation.z", "transform.scale"] {
       XCTAssertNotNil(AnimatedProperty.named(key), key)
     }
-    XCTAssertNil(AnimatedProperty.named("lineWidth"))
     let layer = CALayer()
     _ = AnimatedProperty.named("cornerRadius")?.set(layer, .number(7))
     XCTAssertEqual(layer.cornerRadius, 7)
-    XCTAssertEqual(AnimatedProperty.table.count, 15 + whole.count)
+    // Every other stored value of every class is read and written typed,
+    // by key and by its Objective-C spelling; images, names, filters and
+    // the tree are not.
+    let shape = CAShapeLayer()
+    XCTAssertEqual(AnimatedProperty.named("lineWidth")?.set(shape, .number(3)), true)
+    XCTAssertEqual(shape.lineWidth, 3)
+    let path = CGPath(rect: CGRect(x: 0, y: 0, width: 4, height: 4), transform: nil)
+    XCTAssertEqual(AnimatedProperty.named("path")?.set(shape, .path(path)), true)
+    XCTAssertTrue(shape.path === path)
+    for key in ["hidden", "isHidden"] {
+      XCTAssertEqual(AnimatedProperty.named(key)?.set(layer, .bool(true)), true, key)
+      XCTAssertEqual(AnimatedProperty.named(key)?.get(layer).isSame(as: .bool(true)), true, key)
+      layer.isHidden = false
+    }
+    // A shape's key on a plain layer: not its property there.
+    XCTAssertEqual(AnimatedProperty.named("lineWidth")?.set(layer, .number(3)), false)
+    for key in ["contents", "name", "filters", "sublayers", "mask", "string", "fillRule"] {
+      XCTAssertNil(AnimatedProperty.named(key), key)
+    }
   }
 
   /// The text keys, `contentsScale` and `bounds` redraw a drawing text layer.
