@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The kind of a path element, as `applyWithBlock` reports it.
 public enum CGPathElementType: Int32, Sendable {
@@ -55,7 +56,19 @@ public class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConve
   }
 
   /// The elements, in order.
-  public internal(set) var elements: [Element]
+  public internal(set) var elements: [Element] {
+    didSet { memo.withLock { $0 = Memo() } }
+  }
+
+  /// What is derived from the elements and asked for every frame (a path
+  /// is hashed to find its mesh and boxed to place it), kept until they
+  /// change; locked, since a path can be shared between threads.
+  private let memo = Mutex(Memo())
+
+  private struct Memo {
+    var hash: Int?
+    var boundingBox: CGRect?
+  }
 
   /// An empty path.
   public init() { elements = [] }
@@ -113,6 +126,13 @@ public class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConve
   /// The smallest rectangle holding every point of the path, control points
   /// included (`.null` for an empty path), as Core Graphics computes it.
   public var boundingBox: CGRect {
+    if let box = memo.withLock({ $0.boundingBox }) { return box }
+    let box = elementsBox()
+    memo.withLock { $0.boundingBox = box }
+    return box
+  }
+
+  private func elementsBox() -> CGRect {
     var points: [CGPoint] = []
     for element in elements {
       switch element {
@@ -370,9 +390,15 @@ public class CGPath: Equatable, Hashable, @unchecked Sendable, CustomStringConve
     return Int(clamping: (deviation / (8 * tolerance)).squareRoot(), to: 1...1024, rounding: .up)
   }
 
-  public static func == (a: CGPath, b: CGPath) -> Bool { a.elements == b.elements }
+  public static func == (a: CGPath, b: CGPath) -> Bool { a === b || a.elements == b.elements }
 
-  public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
+  public func hash(into hasher: inout Hasher) {
+    // Equal elements hash alike, so their hash stands for them.
+    if let hash = memo.withLock({ $0.hash }) { return hasher.combine(hash) }
+    let hash = elements.hashValue
+    memo.withLock { $0.hash = hash }
+    hasher.combine(hash)
+  }
 
   public var description: String { "CGPath(\(elements.count) elements)" }
 }

@@ -111,8 +111,13 @@ package final class LRUCache<Key: Hashable, Value>: BudgetMember, @unchecked Sen
     var key: Key
     var value: Value
     var bytes: Int
-    var use: UInt64
-    var frame: Int
+  }
+
+  /// A slot's place in the use order, apart from its node: a use moves
+  /// these numbers and copies no key or value.
+  private struct Link {
+    var use: UInt64 = 0
+    var frame = 0
     /// Toward the more recently used, and the less.
     var newer = -1, older = -1
   }
@@ -122,6 +127,8 @@ package final class LRUCache<Key: Hashable, Value>: BudgetMember, @unchecked Sen
   private var index: [Key: Int] = [:]
   /// Nodes by slot; freed slots are reused.
   private var nodes: [Node?] = []
+  /// The use order of each slot of `nodes`.
+  private var links: [Link] = []
   private var freeSlots: [Int] = []
   /// Most and least recently used slots (-1 when empty).
   private var newest = -1, oldest = -1
@@ -175,15 +182,17 @@ package final class LRUCache<Key: Hashable, Value>: BudgetMember, @unchecked Sen
       if let slot = index[key] { remove(slot) }
       guard bytes <= budget.limitUnlocked else { return }
       budget.enforce(incoming: bytes)
-      let node = Node(
-        key: key, value: value, bytes: bytes, use: budget.tick(), frame: budget.frame)
+      let node = Node(key: key, value: value, bytes: bytes)
+      let order = Link(use: budget.tick(), frame: budget.frame)
       let slot: Int
       if let free = freeSlots.popLast() {
         slot = free
         nodes[slot] = node
+        links[slot] = order
       } else {
         slot = nodes.count
         nodes.append(node)
+        links.append(order)
       }
       index[key] = slot
       link(slot)
@@ -199,6 +208,7 @@ package final class LRUCache<Key: Hashable, Value>: BudgetMember, @unchecked Sen
       held = 0
       index.removeAll()
       nodes.removeAll()
+      links.removeAll()
       freeSlots.removeAll()
       newest = -1
       oldest = -1
@@ -207,7 +217,7 @@ package final class LRUCache<Key: Hashable, Value>: BudgetMember, @unchecked Sen
 
   // MARK: BudgetMember (the lock held)
 
-  var oldestUse: UInt64? { oldest < 0 ? nil : nodes[oldest]?.use }
+  var oldestUse: UInt64? { oldest < 0 ? nil : links[oldest].use }
 
   func evictOldest() {
     guard oldest >= 0 else { return }
@@ -216,7 +226,7 @@ package final class LRUCache<Key: Hashable, Value>: BudgetMember, @unchecked Sen
   }
 
   func dropUnused(since frame: Int) {
-    while oldest >= 0, let node = nodes[oldest], node.frame < frame {
+    while oldest >= 0, links[oldest].frame < frame {
       remove(oldest)
       evicted += 1
     }
@@ -226,23 +236,24 @@ package final class LRUCache<Key: Hashable, Value>: BudgetMember, @unchecked Sen
 
   private func touch(_ slot: Int) {
     unlink(slot)
-    nodes[slot]?.use = budget.tick()
-    nodes[slot]?.frame = budget.frame
+    links[slot].use = budget.tick()
+    links[slot].frame = budget.frame
     link(slot)
   }
 
   private func link(_ slot: Int) {
-    nodes[slot]?.older = newest
-    nodes[slot]?.newer = -1
-    if newest >= 0 { nodes[newest]?.newer = slot }
+    links[slot].older = newest
+    links[slot].newer = -1
+    if newest >= 0 { links[newest].newer = slot }
     newest = slot
     if oldest < 0 { oldest = slot }
   }
 
+  /// Takes a held slot out of the use order.
   private func unlink(_ slot: Int) {
-    guard let node = nodes[slot] else { return }
-    if node.newer >= 0 { nodes[node.newer]?.older = node.older } else { newest = node.older }
-    if node.older >= 0 { nodes[node.older]?.newer = node.newer } else { oldest = node.newer }
+    let (newer, older) = (links[slot].newer, links[slot].older)
+    if newer >= 0 { links[newer].older = older } else { newest = older }
+    if older >= 0 { links[older].newer = newer } else { oldest = newer }
   }
 
   private func remove(_ slot: Int) {

@@ -132,6 +132,27 @@ final class PathTests: XCTestCase {
     XCTAssertEqual(q.currentPoint, CGPoint(x: 9, y: 1))
     XCTAssertEqual(q.boundingBox, CGRect(x: 1, y: 0, width: 8, height: 9))
   }
+
+  /// The box and hash a path keeps follow a mutable path's changes, and
+  /// equal paths hash alike however they were made.
+  func testKeptBoxAndHashFollowChanges() {
+    let p = CGMutablePath()
+    p.addRect(CGRect(x: 0, y: 0, width: 10, height: 10))
+    let hash = p.hashValue
+    XCTAssertEqual(p.boundingBox, CGRect(x: 0, y: 0, width: 10, height: 10))
+    p.addLine(to: CGPoint(x: 30, y: -5))
+    XCTAssertEqual(p.boundingBox, CGRect(x: 0, y: -5, width: 30, height: 15))
+    XCTAssertNotEqual(p.hashValue, hash)
+    let copy = CGMutablePath()
+    copy.addPath(p)
+    XCTAssertEqual(copy, p)
+    XCTAssertEqual(copy.hashValue, p.hashValue)
+    let rect = CGPath(rect: CGRect(x: 0, y: 0, width: 10, height: 10))
+    let other = CGMutablePath()
+    other.addRect(CGRect(x: 0, y: 0, width: 10, height: 10))
+    XCTAssertEqual(Set([rect, other]).count, 1)
+    XCTAssertEqual(rect.hashValue, hash)
+  }
 }
 
 final class ArcTests: XCTestCase {
