@@ -29,8 +29,19 @@ extension FrameBuilder {
   mutating func applyClip(
     of layer: CALayer, toTarget: CATransform3D, range: Range<Int>, in commands: inout [DrawCommand]
   ) {
+    applyClip(
+      RoundedRect(layer: layer), toTarget: toTarget, name: layer.name ?? "a layer", range: range,
+      in: &commands)
+  }
+
+  /// Clips `range` of `commands` to `shape`, a rounded rect of the plane
+  /// `toTarget` maps to the target, as `masksToBounds` clips (`name`
+  /// names the groups it makes).
+  mutating func applyClip(
+    _ shape: RoundedRect, toTarget: CATransform3D, name: String, range: Range<Int>,
+    in commands: inout [DrawCommand]
+  ) {
     guard !range.isEmpty else { return }
-    let shape = RoundedRect(layer: layer)
     let clipPlane = Homography(toTarget)
     guard let targetToClip = clipPlane.inverse else {
       commands.removeSubrange(range)  // seen edge-on: nothing shows
@@ -66,7 +77,7 @@ extension FrameBuilder {
       guard !run.isEmpty else { return }
       let bounds = run.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
         .intersection(clipBounds ?? targetBounds)
-      let group = makeGroup(run, bounds: bounds, reason: "nested clip of \(layer.name ?? "a layer")")
+      let group = makeGroup(run, bounds: bounds, reason: "nested clip of \(name)")
       group.clip = ClipEffect(shape: shape, itemToClip: targetToClip)
       if !bounds.isEmpty { kept.append(.group(group)) }
       run = []

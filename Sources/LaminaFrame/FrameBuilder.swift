@@ -66,6 +66,11 @@ public struct FrameBuilder {
   /// Shape layers are drawn by the GPU (paths); false draws them with Cairo.
   public var drawsShapesOnGPU = FrameBuilder.shapesOnGPUByDefault
 
+  /// Whether a mask that is one opaque rectangle clips instead of going
+  /// offscreen (`applyMask`); false renders every mask offscreen, for
+  /// comparing the two.
+  package var masksAsClips = true
+
   /// Beyond this many items, an opacity group is assumed to overlap itself.
   static let overlapCheckLimit = 256
 

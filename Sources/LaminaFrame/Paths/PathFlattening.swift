@@ -4,6 +4,56 @@ import Lamina
 /// One subpath turned into straight segments, with the points where the
 /// path is smooth marked (points inside a curve: a stroke bends there
 /// without a join of its own).
+extension FlatContour {
+  /// The region `contours` fill when it is one axis-aligned rectangle of
+  /// positive area: one contour whose points, repeated and collinear ones
+  /// left out, are its four corners in turn (either direction, from any
+  /// corner). Nil otherwise.
+  static func rectangle(_ contours: [FlatContour]) -> CGRect? {
+    let drawn = contours.filter { $0.points.count > 1 }
+    guard drawn.count == 1 else { return nil }
+    var corners: [SIMD2<Double>] = []
+    for p in drawn[0].points where corners.last != p { corners.append(p) }
+    while corners.count > 1, corners.first == corners.last { corners.removeLast() }
+    // Drop points in the middle of a straight run (a side split in two).
+    var changed = true
+    while changed, corners.count > 4 {
+      changed = false
+      for i in corners.indices {
+        let a = corners[(i + corners.count - 1) % corners.count]
+        let b = corners[i]
+        let c = corners[(i + 1) % corners.count]
+        let sameX = a.x == b.x && b.x == c.x
+        let sameY = a.y == b.y && b.y == c.y
+        let between =
+          sameX ? (min(a.y, c.y) < b.y && b.y < max(a.y, c.y))
+          : sameY ? (min(a.x, c.x) < b.x && b.x < max(a.x, c.x)) : false
+        if between {
+          corners.remove(at: i)
+          changed = true
+          break
+        }
+      }
+    }
+    guard corners.count == 4 else { return nil }
+    // Sides alternate between horizontal and vertical: then the corners
+    // are those of a rectangle.
+    func horizontal(_ i: Int) -> Bool? {
+      let (a, b) = (corners[i], corners[(i + 1) % 4])
+      if a.y == b.y, a.x != b.x { return true }
+      if a.x == b.x, a.y != b.y { return false }
+      return nil
+    }
+    guard let first = horizontal(0) else { return nil }
+    for i in 1..<4 where horizontal(i) != (i % 2 == 0 ? first : !first) { return nil }
+    let xs = corners.map(\.x)
+    let ys = corners.map(\.y)
+    let rect = CGRect(
+      x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+    return rect.width > 0 && rect.height > 0 ? rect : nil
+  }
+}
+
 struct FlatContour: Equatable {
   /// The points, the first one once (a closed contour does not repeat it).
   var points: [SIMD2<Double>]

@@ -43,7 +43,9 @@ final class PathGeometryCache: Sendable {
         let contours = PathFlattening.contours(
           path, tolerance: PathFlattening.tolerance(level: level))
       else { return nil }
-      return FillTessellator.mesh(contours, evenOdd: evenOdd)
+      let mesh = FillTessellator.mesh(contours, evenOdd: evenOdd)
+      mesh?.rect = FlatContour.rectangle(contours)
+      return mesh
     } as? FillMesh
   }
 

@@ -93,6 +93,9 @@ package final class FillMesh: PathMesh {
   package let groups: [Range<Int>]
   /// The filled region's bounds in the layer's plane.
   let bounds: CGRect
+  /// The filled region when it is one axis-aligned rectangle of the
+  /// layer's plane (a mask of that shape is a clip: `applyMask`).
+  package internal(set) var rect: CGRect?
 
   init(vertices: [FillVertex], indices: [UInt32], groups: [Range<Int>], bounds: CGRect) {
     self.vertices = vertices
