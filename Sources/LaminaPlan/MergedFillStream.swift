@@ -51,6 +51,16 @@ final class MergedFillStream {
     indices.removeAll(keepingCapacity: true)
     plain.removeAll(keepingCapacity: true)
     clipped.removeAll(keepingCapacity: true)
+    // Sized once, then filled mesh by mesh.
+    var vertexCount = 0
+    var indexCount = 0
+    for paint in paints {
+      guard case .fill(let mesh) = paint.geometry else { continue }
+      vertexCount += mesh.vertices.count
+      indexCount += mesh.indices.count
+    }
+    indices.reserveCapacity(indexCount)
+    if clips == nil { plain.reserveCapacity(vertexCount) } else { clipped.reserveCapacity(vertexCount) }
     var clipIndex = clips?.startIndex ?? 0
     for (paint, instance) in zip(paints, instances) {
       guard case .fill(let mesh) = paint.geometry else { continue }
@@ -58,16 +68,16 @@ final class MergedFillStream {
       if let clips {
         let clip = Self.clipColumns(clips[clipIndex])
         clipIndex += 1
-        for vertex in mesh.vertices {
-          clipped.append(
+        clipped.append(
+          contentsOf: mesh.vertices.lazy.map {
             ClippedVertex(
-              base: Self.vertex(vertex, instance), clip0: clip.0, clip1: clip.1, clip2: clip.2,
-              clipRect: clip.3, clipRadii: clip.4))
-        }
+              base: Self.vertex($0, instance), clip0: clip.0, clip1: clip.1, clip2: clip.2,
+              clipRect: clip.3, clipRadii: clip.4)
+          })
       } else {
-        for vertex in mesh.vertices { plain.append(Self.vertex(vertex, instance)) }
+        plain.append(contentsOf: mesh.vertices.lazy.map { Self.vertex($0, instance) })
       }
-      for index in mesh.indices { indices.append(base &+ index) }
+      indices.append(contentsOf: mesh.indices.lazy.map { base &+ $0 })
     }
     if clips == nil {
       let arrays = plainArrays ?? makeArrays(clipped: false)
