@@ -136,7 +136,7 @@ final class PresentationHoldTests: XCTestCase {
   /// several keys, updated at random times forward and back: each update
   /// gives the values a fresh tree gives at that time.
   func testHeldUpdatesMatchFreshTreesForRandomAnimations() {
-    var random = SplitMix(seed: 2026)
+    var random = SeededLCG(seed: 2026)
     var held = 0
     var animatedUpdates = 0
     for trial in 0..<40 {
@@ -181,7 +181,7 @@ final class PresentationHoldTests: XCTestCase {
     print("held \(held) of \(animatedUpdates) updates of animated layers")
   }
 
-  func randomAnimation(_ key: String, _ random: inout SplitMix) -> CAAnimation {
+  func randomAnimation(_ key: String, _ random: inout SeededLCG) -> CAAnimation {
     let count = 2 + Int(random.next() % 5)
     var pool: [Any] = []
     for _ in 0..<3 {
@@ -212,16 +212,14 @@ final class PresentationHoldTests: XCTestCase {
   }
 }
 
-/// A small deterministic generator for the tests above.
-struct SplitMix {
+/// A small deterministic generator for the tests above (Knuth's MMIX
+/// linear congruential step, its high bits).
+struct SeededLCG {
   var state: UInt64
   init(seed: UInt64) { state = seed }
   mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
+    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    return state >> 11
   }
-  mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+  mutating func unit() -> Double { Double(next()) / Double(1 << 53) }
 }
