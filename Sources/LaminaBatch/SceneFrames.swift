@@ -57,7 +57,8 @@ package struct SceneFrames {
     try scene.checkLimits(root, time: time)
     let frame = frame(root: root, time: time)
     // Its layers named by their places in the file.
-    try FrameLimits.check(frame, naming: scene.place(ofLayerWith:))
+    try FrameLimits.check(
+      frame, naming: scene.place(ofLayerWith:), copy: scene.place(ofLayerWith:copy:))
     return frame
   }
 
