@@ -115,6 +115,10 @@ public enum FrameLimits {
     /// The layer whose items and passes are predicted to take the longest
     /// (the first in drawing order of equals).
     package var slowest: LayerCost?
+    /// `slowest`'s model layer, when there is one.
+    public var slowestLayer: ObjectIdentifier? { slowest?.layer }
+    /// `slowest`'s predicted seconds (0 when there is none).
+    public var slowestSeconds: Double { slowest?.seconds ?? 0 }
     /// The layer that makes the most draw items (the first in drawing
     /// order of equals).
     package var mostItems: LayerCost?
@@ -248,12 +252,13 @@ public enum FrameLimits {
   /// one copy of its replicators by `copy` (the layer and the instance index
   /// of each enclosing replicator, outermost first:
   /// `Scene.place(ofLayerWith:copy:)`).
+  @discardableResult
   public static func check(
     _ frame: DrawList, naming place: (ObjectIdentifier) -> String?,
     copy: ((ObjectIdentifier, [Int]) -> String?)? = nil
-  ) throws {
+  ) throws -> Totals {
     do {
-      try check(frame)
+      return try check(frame)
     } catch var error as FrameLimitError {
       if let source = error.largestSource {
         let indices = error.largestCopy
@@ -268,8 +273,9 @@ public enum FrameLimits {
   /// Throws a `FrameLimitError` when `frame` exceeds `Limits.maxOffscreenPasses`,
   /// `Limits.maxOffscreenPixels`, `Limits.maxFilteredPixels`,
   /// `Limits.maxFramePixelFill`, `Limits.maxDrawItems` or
-  /// `Limits.maxPredictedFrameSeconds`.
-  public static func check(_ frame: DrawList) throws {
+  /// `Limits.maxPredictedFrameSeconds`; else returns the frame's totals.
+  @discardableResult
+  public static func check(_ frame: DrawList) throws -> Totals {
     let (totals, largest) = totals(frame)
     let reason = largest?.reason
     let source = largest?.source
@@ -317,5 +323,6 @@ public enum FrameLimits {
           name: "maxPredictedFrameSeconds"),
         largest: nil, costliest: totals.slowest, measure: .seconds)
     }
+    return totals
   }
 }
