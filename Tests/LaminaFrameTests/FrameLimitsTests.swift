@@ -327,6 +327,15 @@ final class FrameLimitsTests: XCTestCase {
           + "root.sublayers[0].sublayers[0].sublayers[0], in copy 1 of the replicator at "
           + "root.sublayers[0] and copy 2 of the replicator at root.sublayers[0].sublayers[0]")
     }
+    // Indices that do not match the layer's replicators name no copy.
+    let inner = try XCTUnwrap(scene.root.sublayers?[0].sublayers?[0].sublayers?[0])
+    XCTAssertEqual(
+      scene.place(ofLayerWith: ObjectIdentifier(inner), copy: [1, 0]),
+      "root.sublayers[0].sublayers[0].sublayers[0], in copy 1 of the replicator at "
+        + "root.sublayers[0] and copy 0 of the replicator at root.sublayers[0].sublayers[0]")
+    XCTAssertNil(scene.place(ofLayerWith: ObjectIdentifier(inner), copy: [1]))
+    let sibling = try XCTUnwrap(scene.root.sublayers?[1])
+    XCTAssertNil(scene.place(ofLayerWith: ObjectIdentifier(sibling), copy: [0]))
     // Without the copy namer, the layer with how many times replicators draw it.
     XCTAssertThrowsError(try FrameLimits.check(frame, naming: scene.place(ofLayerWith:))) {
       error in
