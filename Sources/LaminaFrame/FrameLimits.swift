@@ -141,7 +141,8 @@ public enum FrameLimits {
       let (filtered, overflowed) = totals.filtered.addingReportingOverflow(work)
       totals.filtered = overflowed ? .max : filtered
     }
-    // The fill and time of each layer, and the order layers are first met in.
+    // The fill, time and items of each layer, and the order layers are
+    // first met in.
     var costs: [ObjectIdentifier: (fill: Int, seconds: Double, items: Int, order: Int)] = [:]
     func add(fill work: Int, of source: ObjectIdentifier?) {
       let (fill, overflowed) = totals.fill.addingReportingOverflow(work)
@@ -157,8 +158,7 @@ public enum FrameLimits {
       let cost = costs[source] ?? (0, 0, 0, costs.count)
       costs[source] = (cost.fill, cost.seconds + seconds, cost.items + items, cost.order)
     }
-    // Which copy of its replicators each pass of a layer is (by the pass's
-    // reason too: one layer can make a group, a shadow and a filter pass).
+    // The copy of its replicators the largest pass was made for.
     var largestCopy: [Int] = []
     var rasters: Set<ObjectIdentifier> = []
     func walk(_ commands: [DrawCommand], in enclosing: ObjectIdentifier?) {
