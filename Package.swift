@@ -33,6 +33,8 @@ let package = Package(
     .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
     // openat2(2) for FileAccessPolicy (kernel headers only: no library, no pkg-config).
     .systemLibrary(name: "CFileAccess"),
+    // mallopt(3) for the long-running commands (glibc's headers only).
+    .systemLibrary(name: "CMalloc"),
     .systemLibrary(
       name: "CPango", pkgConfig: "pangocairo",
       providers: [.apt(["libpango1.0-dev", "fonts-dejavu-core"])]),
@@ -97,7 +99,7 @@ let package = Package(
       name: "lamina",
       dependencies: [
         "Lamina", "LaminaScene", "LaminaPlan", "LaminaRender", "LaminaDisplay", "LaminaLottie",
-        "LaminaBatch", "CZlib",
+        "LaminaBatch", "CZlib", "CMalloc",
       ],
       plugins: ["EmbedSuite"]),
     // Generated tests: random scenes, metamorphic relations, the shrinker

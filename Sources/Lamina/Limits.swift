@@ -80,6 +80,13 @@ public enum Limits {
   public static let maxFramePixelFill = 1 << 33
   /// The most draw items in one frame.
   public static let maxDrawItems = 1_000_000
+  /// The longest a frame's drawing may be predicted to take, in seconds, on
+  /// the slowest renderer Lamina runs on (Mesa's llvmpipe at one thread):
+  /// the frame time budget, so that a frame that would run out of it is
+  /// refused before drawing instead of after 20 s. The prediction
+  /// (`FrameCost`) is counted from the built frame (items, pixels covered
+  /// by each material, passes, blur radii, path triangles) and errs high.
+  public static let maxPredictedFrameSeconds: Double = frameTimeBudget
 
   // MARK: Content
 

@@ -115,6 +115,56 @@ package enum PangoText {
   package static func clampedSize(_ size: CGFloat) -> CGFloat {
     size > 0 ? min(size, maximumFontSize) : 0
   }
+
+  // MARK: What a font map keeps per size
+
+  /// How many distinct font sizes (each size at each scale) a font map
+  /// makes fonts for before its caches are cleared. Pango's fontconfig
+  /// font map keeps a font, a fontset and a pattern for every size it was
+  /// asked for as long as the map lives (about 16 KiB a size, measured):
+  /// text whose size keeps changing (an animated `fontSize`, a kiosk fed
+  /// new sizes) grew the process without bound. Clearing costs the next
+  /// layouts their fonts' loading again, once per this many new sizes.
+  package static let maxFontSizesPerMap = 64
+
+  /// The sizes each font map (by address) made fonts for since its caches
+  /// were last cleared. Maps of threads that ended stay until there are
+  /// more than `maxTrackedMaps`, then all are forgotten.
+  nonisolated(unsafe) private static var sizesByMap: [UInt: Set<Int>] = [:]
+  private static let maxTrackedMaps = 64
+  /// How many times a font map's caches were cleared (for tests).
+  nonisolated(unsafe) package private(set) static var fontMapClears = 0
+
+  /// Notes that `layout` is about to load fonts of `sizes` (points) at its
+  /// context's scale; once its font map has made fonts for more than
+  /// `maxFontSizesPerMap` distinct ones, the map's caches are cleared
+  /// first. Call before the layout loads any font (a font already loaded
+  /// is kept by the layout's own reference either way).
+  package static func noteFontSizes(_ sizes: [CGFloat], of layout: OpaquePointer) {
+    guard let context = pango_layout_get_context(layout),
+      let map = pango_context_get_font_map(context)
+    else { return }
+    var hasher = Hasher()
+    for size in sizes { hasher.combine(clampedSize(size)) }
+    if let m = pango_context_get_matrix(context)?.pointee {
+      hasher.combine(m.xx)
+      hasher.combine(m.xy)
+      hasher.combine(m.yx)
+      hasher.combine(m.yy)
+    }
+    let key = hasher.finalize()
+    let address = UInt(bitPattern: UnsafeMutableRawPointer(map))
+    locked {
+      if sizesByMap[address] == nil, sizesByMap.count >= maxTrackedMaps { sizesByMap = [:] }
+      var seen = sizesByMap[address, default: []]
+      guard seen.insert(key).inserted else { return }
+      if seen.count > maxFontSizesPerMap {
+        if lamina_pango_font_map_cache_clear(map) != 0 { fontMapClears += 1 }
+        seen = [key]
+      }
+      sizesByMap[address] = seen
+    }
+  }
 }
 
 /// What Pango knows of one `CTFont`: the loaded font and its HarfBuzz font.

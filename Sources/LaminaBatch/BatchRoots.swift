@@ -31,9 +31,9 @@ package struct SceneRoot {
         job.source = .data(data, base: url.deletingLastPathComponent(), name: url.lastPathComponent)
       } catch FileAccessError.tooLarge(_, _, _, let bytes, let limit) {
         throw SceneError.limitExceeded(
-          file: url.lastPathComponent, path: "the file",
+          file: url.lastPathComponent, path: "the scene file",
           exceeded: LimitExceeded(
-            what: "bytes of the scene file", found: bytes, limit: limit,
+            what: "size in bytes", found: bytes, limit: limit,
             name: "maxSceneFileBytes"))
       } catch {
         throw refused(place, "scene", written)

@@ -17,6 +17,26 @@ package final class FrameWatchdog: @unchecked Sendable {
   private var generation = 0
   private var started = false
 
+  /// The prediction of the frame being drawn (`predict`), for the message
+  /// of a frame that runs out of its budget all the same.
+  private static let prediction = NSLock()
+  nonisolated(unsafe) private static var predicted: String?
+
+  /// Notes what the frame about to be drawn is predicted to take
+  /// (`FrameLimits.Totals.seconds`) and its costliest layer's place in the
+  /// file, which a frame past its budget is then reported with.
+  package static func predict(seconds: Double, costliest: String?, costliestSeconds: Double) {
+    var text = "predicted \(FrameLimits.seconds(seconds)) s"
+    if let costliest {
+      text +=
+        ", the layer that costs most is \(costliest)"
+        + " (\(FrameLimits.seconds(costliestSeconds)) s predicted)"
+    }
+    prediction.lock()
+    predicted = text
+    prediction.unlock()
+  }
+
   /// A watchdog for the frames of the scene file `file`.
   package init(file: String, budget: Double = FrameWatchdog.configuredBudget) {
     self.file = file
@@ -36,6 +56,10 @@ package final class FrameWatchdog: @unchecked Sendable {
 
   /// Starts timing the frame `label` ("frame 12 (t=0.2 s)").
   package func begin(_ label: String) {
+    // The last frame's prediction is not this one's.
+    Self.prediction.lock()
+    Self.predicted = nil
+    Self.prediction.unlock()
     condition.lock()
     self.label = label
     deadline = Date(timeIntervalSinceNow: budget)
@@ -76,6 +100,12 @@ package final class FrameWatchdog: @unchecked Sendable {
     }
   }
 
+  private static var currentPrediction: String? {
+    prediction.lock()
+    defer { prediction.unlock() }
+    return predicted
+  }
+
   private func expire(_ label: String) {
     VideoEncoder.terminateAll()
     OutputFile.removeAllTemporaries()
@@ -85,7 +115,7 @@ package final class FrameWatchdog: @unchecked Sendable {
       + LimitExceeded(
         what: "seconds to draw one frame", found: "more than \(budgetText)", limit: budgetText,
         name: "frameTimeBudget"
-      ).description + "\n"
+      ).description + (Self.currentPrediction.map { "; \($0)" } ?? "") + "\n"
     message.utf8CString.withUnsafeBufferPointer { p in
       _ = Foundation.write(STDERR_FILENO, p.baseAddress, p.count - 1)
     }

@@ -57,7 +57,12 @@ package struct SceneFrames {
     try scene.checkLimits(root, time: time)
     let frame = frame(root: root, time: time)
     // Its layers named by their places in the file.
-    try FrameLimits.check(frame, naming: scene.place(ofLayerWith:))
+    let totals = try FrameLimits.check(
+      frame, naming: scene.place(ofLayerWith:), copy: scene.place(ofLayerWith:copy:))
+    // What a frame that still runs out of its time is blamed on.
+    FrameWatchdog.predict(
+      seconds: totals.seconds, costliest: totals.slowestLayer.flatMap(scene.place(ofLayerWith:)),
+      costliestSeconds: totals.slowestSeconds)
     return frame
   }
 

@@ -264,7 +264,8 @@ public final class DisplayLoop {
       // Before anything walks the draw list (damage does): a frame past its
       // limits can be exponentially long to walk (nested shadows). Its
       // layers are named by their places in the file.
-      try FrameLimits.check(frame, naming: scene.place(ofLayerWith:))
+      try FrameLimits.check(
+        frame, naming: scene.place(ofLayerWith:), copy: scene.place(ofLayerWith:copy:))
       let damage = Damage(from: previousFrame, to: frame)
       previousFrame = frame
       previousTime = time

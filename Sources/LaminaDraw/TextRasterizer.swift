@@ -185,6 +185,8 @@ public enum TextRasterizer {
     pango_font_description_set_absolute_size(
       description, Double(PangoText.clampedSize(style.fontSize)) * pangoScale)
     pango_layout_set_font_description(layout, description)
+    // Each new size makes fonts the thread's font map keeps: bounded there.
+    PangoText.noteFontSizes([style.fontSize] + style.runs.compactMap(\.fontSize), of: layout)
     // Always: the list also turns Pango's hyphens off.
     setAttributes(layout, style.runs)
     PangoText.setCoreTextTabStops(layout)

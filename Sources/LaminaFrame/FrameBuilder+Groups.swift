@@ -12,8 +12,10 @@ extension FrameBuilder {
     nextGroupID += 1
     let bounds =
       bounds ?? commands.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
-    return GroupPass(
+    let group = GroupPass(
       id: nextGroupID, bounds: bounds, opacity: opacity, commands: commands, reason: reason)
+    group.instances = instanceIndices
+    return group
   }
 
   /// Replaces the commands from `start` to the end by one group pass of

@@ -24,7 +24,10 @@ extension FrameBuilder {
     let wasRetaining = retaining
     retaining = false
     defer { retaining = wasRetaining }
+    instanceIndices.append(0)
+    defer { instanceIndices.removeLast() }
     for (i, (placement, tint)) in Self.replicatorInstances(replicator).enumerated() {
+      instanceIndices[instanceIndices.count - 1] = i
       let start = commands.count
       // Instance i's placement, then the replicator's own sublayer transform.
       let forSublayers = sublayerTransform.map { placement.concatenating($0) } ?? placement

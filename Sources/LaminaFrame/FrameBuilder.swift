@@ -40,6 +40,9 @@ public struct FrameBuilder {
   /// The model layer being visited: items and passes made now are its
   /// (`DrawItem.source`, `GroupPass.source`).
   var currentLayer: ObjectIdentifier?
+  /// The instance of each enclosing replicator being visited, outermost
+  /// first: passes made now are for that copy (`GroupPass.instances`).
+  var instanceIndices: [Int] = []
   /// Scene time in seconds, for what is a function of time while drawn
   /// (emitter particles).
   public var time: Double = 0

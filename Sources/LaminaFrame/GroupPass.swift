@@ -33,6 +33,9 @@ package final class GroupPass {
   /// them) is captured when the renderer reaches it, filtered, and drawn
   /// back through `clip` (the layer's rounded bounds).
   package var backdrop = false
+  /// Which copy of its enclosing replicators the pass was made for: the
+  /// instance index of each, outermost first (what the frame limits name).
+  package var instances: [Int] = []
 
   package init(id: Int, bounds: PixelRect, opacity: Float, commands: [DrawCommand], reason: String) {
     self.id = id
@@ -58,6 +61,7 @@ package final class GroupPass {
     copy.filter = filter
     copy.blend = blend
     copy.backdrop = backdrop
+    copy.instances = instances
     return copy
   }
 }

@@ -28,9 +28,9 @@ public final class LottieAnimation {
       let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
       if let size = attributes[.size] as? Int, size > Limits.maxSceneFileBytes {
         throw LottieError.limitExceeded(
-          file: name, path: "the file",
+          file: name, path: "the Lottie file",
           exceeded: LimitExceeded(
-            what: "bytes of the Lottie file", found: size, limit: Limits.maxSceneFileBytes,
+            what: "size in bytes", found: size, limit: Limits.maxSceneFileBytes,
             name: "maxSceneFileBytes"))
       }
       data = try Data(contentsOf: url)
@@ -47,9 +47,9 @@ public final class LottieAnimation {
   public init(data: Data, name: String, baseDirectory: URL?, options: LottieOptions = LottieOptions()) throws {
     guard data.count <= Limits.maxSceneFileBytes else {
       throw LottieError.limitExceeded(
-        file: name, path: "the file",
+        file: name, path: "the Lottie file",
         exceeded: LimitExceeded(
-          what: "bytes of the Lottie file", found: data.count, limit: Limits.maxSceneFileBytes,
+          what: "size in bytes", found: data.count, limit: Limits.maxSceneFileBytes,
           name: "maxSceneFileBytes"))
     }
     let json: JSON

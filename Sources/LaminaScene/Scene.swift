@@ -77,6 +77,36 @@ public struct Scene {
     return "\(path), drawn \(Self.seconds(copies)) times by replicators"
   }
 
+  /// Where one copy of the model layer with identifier `id` is: its JSON
+  /// path and, for each replicator that encloses it (outermost first), the
+  /// index of the instance in `instances`
+  /// (`root.sublayers[0].sublayers[0], in copy 417 of the replicator at
+  /// root.sublayers[0]`); nil for a layer the file did not make, or when
+  /// `instances` does not match its replicators.
+  public func place(ofLayerWith id: ObjectIdentifier, copy instances: [Int]) -> String? {
+    guard let path = layerPaths[id] else { return nil }
+    // The replicators whose sublayers lead to the layer (not through a
+    // replicator's mask, which it does not replicate).
+    var replicators: [CAReplicatorLayer]?
+    var stack: [(CALayer, [CAReplicatorLayer])] = [(root, [])]
+    while let (layer, enclosing) = stack.popLast() {
+      if ObjectIdentifier(layer) == id {
+        replicators = enclosing
+        break
+      }
+      let inner = (layer as? CAReplicatorLayer).map { enclosing + [$0] } ?? enclosing
+      for sublayer in layer.sublayers ?? [] { stack.append((sublayer, inner)) }
+      if let mask = layer.mask { stack.append((mask, enclosing)) }
+    }
+    guard let replicators, !replicators.isEmpty, replicators.count == instances.count else {
+      return nil
+    }
+    let copies = zip(instances, replicators).map { index, replicator in
+      "copy \(index) of the replicator at \(layerPaths[ObjectIdentifier(replicator)] ?? "a layer")"
+    }
+    return "\(path), in " + copies.joined(separator: " and ")
+  }
+
   /// Checks a tree drawn from this scene (a presentation tree at `time`,
   /// or the model) against the `Limits` that animations can move past:
   /// every number geometry is built from, blur radii, counts and their

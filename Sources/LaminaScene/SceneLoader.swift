@@ -73,9 +73,9 @@ public enum SceneLoader {
     }
     let tooLarge = { (size: Int) in
       SceneError.limitExceeded(
-        file: fileName, path: "the file",
+        file: fileName, path: "the scene file",
         exceeded: LimitExceeded(
-          what: "bytes of the scene file", found: size, limit: Limits.maxSceneFileBytes,
+          what: "size in bytes", found: size, limit: Limits.maxSceneFileBytes,
           name: "maxSceneFileBytes"))
     }
     let regular = (info.st_mode & S_IFMT) == S_IFREG
@@ -110,9 +110,9 @@ public enum SceneLoader {
   ) throws -> Scene {
     guard data.count <= Limits.maxSceneFileBytes else {
       throw SceneError.limitExceeded(
-        file: fileName, path: "the file",
+        file: fileName, path: "the scene file",
         exceeded: LimitExceeded(
-          what: "bytes of the scene file", found: data.count, limit: Limits.maxSceneFileBytes,
+          what: "size in bytes", found: data.count, limit: Limits.maxSceneFileBytes,
           name: "maxSceneFileBytes"))
     }
     return try load(

@@ -68,7 +68,8 @@ let batchUsage = """
 /// `lamina batch JOBS.jsonl`: jobs in order, one result line each. See
 /// `batchUsage` and docs/servers.md.
 func runBatch(_ arguments: [String]) -> Int32 {
-  exitStatus {
+  Allocator.keepLargeBlocksMapped()
+  return exitStatus {
     let options = try Options(
       arguments,
       valued: AccessOptions.valued.union(["--memory-budget", "--output-root", "--scene-root"]),

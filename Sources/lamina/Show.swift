@@ -65,7 +65,8 @@ let showMemoryBudget = 256 << 20
 /// when `WAYLAND_DISPLAY` is set (or `--wayland`), else KMS on a card
 /// (`--drm`, `--connector`, `--mode`).
 func runShow(_ arguments: [String]) -> Int32 {
-  exitStatus {
+  Allocator.keepLargeBlocksMapped()
+  return exitStatus {
     let options = try Options(
       arguments,
       valued: AccessOptions.valued.union([

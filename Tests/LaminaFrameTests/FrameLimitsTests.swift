@@ -55,7 +55,9 @@ final class FrameLimitsTests: XCTestCase {
 
   /// The fill budget is far above what real scenes fill: every benchmark
   /// scene (at t = 0 and 10), reftest and example fills at most 1/16 of
-  /// `Limits.maxFramePixelFill` (the largest are printed for the record).
+  /// `Limits.maxFramePixelFill`, and is predicted to draw in at most a
+  /// tenth of `Limits.maxPredictedFrameSeconds` (the largest are printed
+  /// for the record).
   func testBenchmarksReftestsAndExamplesFillFarLessThanTheBudget() throws {
     var scenes: [URL] = []
     for folder in ["Benchmarks/scenes", "Examples", "Tests/LaminaRenderTests/Fixtures/reftests"] {
@@ -67,17 +69,25 @@ final class FrameLimitsTests: XCTestCase {
     }
     XCTAssertGreaterThan(scenes.count, 60)
     var largest: [(Int, String)] = []
+    var slowest: [(Double, String)] = []
     for url in scenes {
       for time in url.path.contains("Benchmarks") ? [0.0, 10] : [0] {
         let (_, frame) = try frame(of: url, time: time)
         let (totals, _) = FrameLimits.totals(frame)
         largest.append((totals.fill, "\(url.lastPathComponent)@\(time)"))
+        slowest.append((totals.seconds, "\(url.lastPathComponent)@\(time)"))
         XCTAssertLessThanOrEqual(
           totals.fill * 16, Limits.maxFramePixelFill, "\(url.lastPathComponent) at t=\(time)")
+        XCTAssertLessThanOrEqual(
+          totals.seconds * 10, Limits.maxPredictedFrameSeconds,
+          "\(url.lastPathComponent) at t=\(time)")
       }
     }
     for (fill, name) in largest.sorted(by: { $0.0 > $1.0 }).prefix(5) {
       print("\(name): \(fill) pixels filled")
+    }
+    for (seconds, name) in slowest.sorted(by: { $0.0 > $1.0 }).prefix(5) {
+      print("\(name): \(seconds) s predicted")
     }
   }
 
@@ -197,6 +207,167 @@ final class FrameLimitsTests: XCTestCase {
           + "over the limit of 8589934592 (maxFramePixelFill); the layer that costs most is "
           + "root.sublayers[1].sublayers[0].sublayers[0], drawn 3000 times by replicators "
           + "(12582912000 pixels filled)")
+    }
+  }
+
+  /// The scene of issue 41: 1,000 layers a million points on a side on a
+  /// 2048 × 2048 canvas passed every count (each covers the canvas once:
+  /// 4.2 · 10⁹ pixels, half the fill limit) and ran out of the 20 s frame
+  /// budget, 20 s later, naming no layer. Its predicted time refuses it from
+  /// the built frame, naming the first layer (all cost the same).
+  func testAThousandCanvasCoveringLayersAreRefusedForTheirPredictedTime() throws {
+    let layer = ##"{"frame": [0, 0, 1000000, 1000000], "backgroundColor": "#ff000080"}"##
+    let json =
+      #"{"lamina": 1, "canvas": {"width": 2048, "height": 2048}, "root": {"sublayers": ["#
+      + Array(repeating: layer, count: 1000).joined(separator: ",") + "]}}"
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "lamina-million-\(getpid()).json")
+    try json.write(to: url, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let started = Date()
+    let (scene, frame) = try frame(of: url, time: 0)
+    let built = Date()
+    XCTAssertThrowsError(try FrameLimits.check(frame, naming: scene.place(ofLayerWith:))) {
+      error in
+      // 2048² pixels × 9 ns each, 30 µs an item, the canvas cleared and read back.
+      XCTAssertEqual(
+        "\(error)",
+        "predicted seconds to draw one frame (llvmpipe at one thread): 37.8, over the limit "
+          + "of 20 (maxPredictedFrameSeconds); the layer that costs most is root.sublayers[0] "
+          + "(0.0378 s predicted)")
+    }
+    let refused = Date()
+    print(
+      "1,000 layers: loaded and built in \(built.timeIntervalSince(started)) s, refused in "
+        + "\(refused.timeIntervalSince(built)) s")
+    XCTAssertLessThan(refused.timeIntervalSince(built), 0.5)
+    XCTAssertLessThan(refused.timeIntervalSince(started), 5)
+  }
+
+  /// Sixteen full-canvas layers blurred by 3 points: every count within its
+  /// limit (67 · 10⁶ offscreen and filtered pixels, half and a quarter of
+  /// theirs), but 19-tap passes over every pixel, twice: about two seconds a
+  /// layer at one llvmpipe thread. The prediction refuses the frame.
+  func testBlurredFullCanvasLayersWithinEveryCountAreRefusedForTheirPredictedTime() throws {
+    let layer = ##"""
+      {"frame": [0, 0, 2048, 2048], "backgroundColor": "#ff000080",
+       "filters": [{"name": "CIGaussianBlur", "inputRadius": 3}],
+       "sublayers": [{"frame": [0, 0, 100, 100], "backgroundColor": "#00ff00"}]}
+      """##
+    let json =
+      #"{"lamina": 1, "canvas": {"width": 2048, "height": 2048}, "root": {"sublayers": ["#
+      + Array(repeating: layer, count: 16).joined(separator: ",") + "]}}"
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "lamina-blurred-\(getpid()).json")
+    try json.write(to: url, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let (scene, frame) = try frame(of: url, time: 0)
+    let (totals, _) = FrameLimits.totals(frame)
+    XCTAssertLessThanOrEqual(totals.passes, Limits.maxOffscreenPasses)
+    XCTAssertLessThanOrEqual(totals.pixels * 2, Limits.maxOffscreenPixels)
+    XCTAssertLessThanOrEqual(totals.filtered * 4, Limits.maxFilteredPixels)
+    XCTAssertLessThanOrEqual(totals.fill * 4, Limits.maxFramePixelFill)
+    XCTAssertThrowsError(try FrameLimits.check(frame, naming: scene.place(ofLayerWith:))) {
+      error in
+      let text = "\(error)"
+      XCTAssertTrue(
+        text.hasPrefix(
+          "predicted seconds to draw one frame (llvmpipe at one thread): "), text)
+      XCTAssertTrue(
+        text.contains(
+          "over the limit of 20 (maxPredictedFrameSeconds); the layer that costs most is "
+            + "root.sublayers[0] ("), text)
+    }
+    // Six of them are predicted within the budget (and took 10 s, measured).
+    let six = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "lamina-blurred-six-\(getpid()).json")
+    let sixJSON =
+      #"{"lamina": 1, "canvas": {"width": 2048, "height": 2048}, "root": {"sublayers": ["#
+      + Array(repeating: layer, count: 6).joined(separator: ",") + "]}}"
+    try sixJSON.write(to: six, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: six) }
+    XCTAssertNoThrow(try FrameLimits.check(self.frame(of: six, time: 0).1))
+  }
+
+  /// A pass made for one copy of a replicator is named by the layer's path,
+  /// the copy's index and its replicator's path; through nested
+  /// replicators, a copy of each. The copies grow (`instanceTransform`
+  /// scales), so the largest pass is the last copy's.
+  func testTheLargestPassOfAReplicatedLayerNamesItsCopy() throws {
+    let small = Array(
+      repeating:
+        ##"{"frame": [1, 1, 4, 4], "backgroundColor": "#00ff00", "filters": [{"name": "CIGaussianBlur", "inputRadius": 1}]}"##,
+      count: 1100
+    ).joined(separator: ",")
+    let blurred =
+      ##"{"frame": [80, 80, 40, 40], "backgroundColor": "#ff0000", "filters": [{"name": "CIGaussianBlur", "inputRadius": 2}]}"##
+    let json = """
+      {"lamina": 1, "canvas": {"width": 400, "height": 300},
+       "root": {"sublayers": [
+         {"class": "CAReplicatorLayer", "frame": [0, 0, 200, 200], "instanceCount": 2,
+          "instanceTransform": [{"scale": [1.5, 1.5, 1]}],
+          "sublayers": [{"class": "CAReplicatorLayer", "frame": [0, 0, 200, 200],
+            "instanceCount": 3, "instanceTransform": [{"scale": [1.2, 1.2, 1]}],
+            "sublayers": [\(blurred)]}]},
+         \(small)]}}
+      """
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "lamina-copies-\(getpid()).json")
+    try json.write(to: url, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let (scene, frame) = try frame(of: url, time: 0)
+    XCTAssertThrowsError(
+      try FrameLimits.check(
+        frame, naming: scene.place(ofLayerWith:), copy: scene.place(ofLayerWith:copy:))
+    ) { error in
+      XCTAssertEqual(
+        "\(error)",
+        "offscreen passes in one frame: more than 1024, over the limit of 1024 "
+          + "(maxOffscreenPasses); the largest pass is the filters of a layer at "
+          + "root.sublayers[0].sublayers[0].sublayers[0], in copy 1 of the replicator at "
+          + "root.sublayers[0] and copy 2 of the replicator at root.sublayers[0].sublayers[0]")
+    }
+    // Indices that do not match the layer's replicators name no copy.
+    let inner = try XCTUnwrap(scene.root.sublayers?[0].sublayers?[0].sublayers?[0])
+    XCTAssertEqual(
+      scene.place(ofLayerWith: ObjectIdentifier(inner), copy: [1, 0]),
+      "root.sublayers[0].sublayers[0].sublayers[0], in copy 1 of the replicator at "
+        + "root.sublayers[0] and copy 0 of the replicator at root.sublayers[0].sublayers[0]")
+    XCTAssertNil(scene.place(ofLayerWith: ObjectIdentifier(inner), copy: [1]))
+    let sibling = try XCTUnwrap(scene.root.sublayers?[1])
+    XCTAssertNil(scene.place(ofLayerWith: ObjectIdentifier(sibling), copy: [0]))
+    // Without the copy namer, the layer with how many times replicators draw it.
+    XCTAssertThrowsError(try FrameLimits.check(frame, naming: scene.place(ofLayerWith:))) {
+      error in
+      XCTAssertTrue(
+        "\(error)".hasSuffix(
+          "at root.sublayers[0].sublayers[0].sublayers[0], drawn 6 times by replicators"),
+        "\(error)")
+    }
+  }
+
+  /// A frame of too many items names the layer that makes the most.
+  func testAFrameOfTooManyItemsNamesTheLayerWithTheMost() throws {
+    let (a, b) = (CALayer(), CALayer())
+    func item(_ layer: CALayer) -> DrawCommand {
+      .item(
+        DrawItem(
+          material: .solid, rect: CGRect(x: 0, y: 0, width: 1, height: 1), uv: (0, 0, 1, 1),
+          matrix: CATransform3DIdentity, color: SIMD4(1, 0, 0, 1),
+          bounds: PixelRect(x: 0, y: 0, width: 1, height: 1), layerName: nil,
+          source: ObjectIdentifier(layer)))
+    }
+    let commands =
+      Array(repeating: item(b), count: 400_000) + Array(repeating: item(a), count: 600_001)
+    let frame = DrawList(width: 10, height: 10, background: .zero, commands: commands)
+    let names = [
+      ObjectIdentifier(a): "root.sublayers[1]", ObjectIdentifier(b): "root.sublayers[0]",
+    ]
+    XCTAssertThrowsError(try FrameLimits.check(frame, naming: { names[$0] })) { error in
+      XCTAssertEqual(
+        "\(error)",
+        "draw items in one frame: more than 1000000, over the limit of 1000000 (maxDrawItems); "
+          + "the layer with the most items is root.sublayers[1] (600001 items)")
     }
   }
 }

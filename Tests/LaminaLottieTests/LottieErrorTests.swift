@@ -22,6 +22,18 @@ final class LottieErrorTests: XCTestCase {
       LottieAnimation.isLottie(["v": "5", "fr": 30, "ip": 0, "op": 1, "w": 1, "h": 1, "layers": [Any]()]))
   }
 
+  /// A document over the size limit is refused before it is parsed, its
+  /// place "the Lottie file" as a scene's is "the scene file".
+  func testADocumentOverTheSizeLimitNamesTheLottieFile() {
+    let big = Data(repeating: 0x20, count: Limits.maxSceneFileBytes + 1)
+    XCTAssertThrowsError(try LottieAnimation(data: big, name: "big.json", baseDirectory: nil)) {
+      XCTAssertEqual(
+        "\($0)",
+        "big.json: the Lottie file: size in bytes: 33554433, over the limit of 33554432 (maxSceneFileBytes)"
+      )
+    }
+  }
+
   func testWrongTypeInAKeyframeNamesItsPath() {
     let path =
       #"{"ty": "sh", "ks": {"a": 1, "k": [{"t": 0, "s": [{"v": [[0, 0]], "i": [[0, 0]], "o": [[0, 0]], "c": false}]}, {"t": 10, "s": "oops"}]}}"#

@@ -35,7 +35,7 @@ final class SceneLimitTests: XCTestCase {
     XCTAssertThrowsError(try SceneLoader.load(data: big, baseURL: nil, fileName: "scene.json")) {
       XCTAssertEqual(
         "\($0)",
-        "scene.json: the file: bytes of the scene file: 33554433, over the limit of 33554432 (maxSceneFileBytes)"
+        "scene.json: the scene file: size in bytes: 33554433, over the limit of 33554432 (maxSceneFileBytes)"
       )
     }
   }
