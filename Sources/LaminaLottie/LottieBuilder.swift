@@ -35,6 +35,9 @@ final class Builder {
   var glyphCache: [String: Glyph] = [:]
   /// Fonts of `fonts.list` by name.
   var fonts: [String: (family: String, style: String)] = [:]
+  /// What each expression gave, by the JSON path of its property
+  /// (`evaluateExpressions`, before any layer is built).
+  var expressionOutcomes: [String: ExpressionOutcome] = [:]
 
   init(file: String, options: LottieOptions, baseDirectory: URL?, frameRate: Double, width: Double, height: Double) {
     self.file = file
@@ -97,14 +100,20 @@ final class Builder {
 
   // MARK: Properties
 
-  /// An animatable property (`{"a": 0|1, "k": …}`), with `defaultValue` when absent.
+  /// An animatable property (`{"a": 0|1, "k": …}`), with `defaultValue`
+  /// when absent: the values its expression gives when it has one that
+  /// was evaluated, else its keyframed values.
   func property(_ node: Node?, _ defaultValue: [Double]) throws -> Property {
-    guard let node else { return Property(constant: defaultValue) }
-    var expression = false
-    if node.has("x") {
-      report("expression", node.path + ".x")
-      expression = true
+    if let node, case .string? = node.child("x")?.json, let p = try expressionProperty(node, defaultValue) {
+      return p
     }
+    return try keyframedProperty(node, defaultValue)
+  }
+
+  /// A property's keyframed values (what an expression reads as `value`).
+  func keyframedProperty(_ node: Node?, _ defaultValue: [Double]) throws -> Property {
+    guard let node else { return Property(constant: defaultValue) }
+    let expression = node.has("x")
     // A bare number or array stands for a static value.
     guard node.isObject else {
       var p = Property(constant: try finite(node.numbers(), node), path: node.path)

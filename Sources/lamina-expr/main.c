@@ -127,6 +127,7 @@ int main(int argc, char **argv) {
   }
   input[length] = 0;
   close(STDIN_FILENO);
+  if (chdir("/") != 0) return EXIT_SANDBOX;
 
   // Past the soft CPU limit SIGXCPU ends the process; the hard limit a
   // second later is SIGKILL's.

@@ -1,0 +1,506 @@
+/// The After Effects expression API as JavaScript, written for Lamina: the
+/// program `lamina-expr` runs before a document's expressions (see
+/// `ExpressionRunner`). Values arrive sampled per frame from the importer;
+/// semantics follow After Effects as lottie-web documents them (loops,
+/// `linear`/`ease`, the `$bm_` helpers of exported files); `wiggle`,
+/// `random` and `noise` are deterministic (seeded by the property's JSON
+/// path and the frame). docs/lottie.md lists what is supported.
+enum ExpressionLibrary {
+  static let source = #"""
+// The After Effects expression API over one document's data, run in
+// lamina-expr (Duktape, no clock, no I/O). The importer appends
+// `__run(<data>)`; results leave through __emit, one line each:
+//   B id          evaluation of property `id` begins
+//   V id [[…],…]  its values at its frames
+//   X id message  it threw (or returned something that is not numbers)
+//   D             all done
+var __fr = 30, __comps = [], __props = [], __stack = [], __seedState = 0;
+
+function __hash(s, h) {
+  h = (h | 0) ^ 0x811c9dc5;
+  s = String(s);
+  for (var i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return __mix(h);
+}
+function __mix(h) {
+  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
+  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+// A small counter-based generator: deterministic from its seed.
+function __next() {
+  __seedState = (__seedState + 0x9e3779b9) >>> 0;
+  return __mix(__seedState) / 4294967296;
+}
+Math.random = function () { return __next(); };
+
+function __isProp(x) { return x instanceof __Prop || x instanceof __Pair; }
+function __v(x) {
+  if (__isProp(x)) return x.value;
+  if (x && typeof x === 'object' && typeof x.length === 'number') {
+    var out = [];
+    for (var i = 0; i < x.length; i++) out.push(__v(x[i]));
+    return out;
+  }
+  return x;
+}
+function __isArray(x) { return x instanceof Array; }
+function __unwrap(a) { return a.length === 1 ? a[0] : a; }
+function __lerp(a, b, u) {
+  if (__isArray(a) || __isArray(b)) {
+    a = __isArray(a) ? a : [a]; b = __isArray(b) ? b : [b];
+    var out = [], n = Math.max(a.length, b.length);
+    for (var i = 0; i < n; i++) {
+      var x = i < a.length ? a[i] : 0, y = i < b.length ? b[i] : 0;
+      out.push(x + (y - x) * u);
+    }
+    return out;
+  }
+  return a + (b - a) * u;
+}
+function __pmod(a, b) { var m = a % b; return m < 0 ? m + b : m; }
+
+// MARK: Properties
+
+function __Prop(d) {
+  this.d = d;
+  this.cache = {};
+  this.name = d.name || '';
+}
+// The keyframed (pre-expression) value at a frame: the importer's samples,
+// one a frame from f0 (every `step` frames), linear between.
+__Prop.prototype.raw = function (f) {
+  var v = this.d.v, n = v.length;
+  if (n === 1) return v[0].slice();
+  var u = (f - this.d.f0) / (this.d.s || 1);
+  if (!(u > 0)) return v[0].slice();
+  if (u >= n - 1) return v[n - 1].slice();
+  var i = Math.floor(u);
+  return __lerp(v[i], v[i + 1], u - i);
+};
+// The value after its expression; the keyframed one while the property's
+// own expression runs (After Effects: a property's valueAtTime in its own
+// expression is the pre-expression value), which also ends cycles.
+__Prop.prototype.at = function (f) {
+  if (this.d.x == null || this.running) return this.raw(f);
+  var key = String(f);
+  if (key in this.cache) return this.cache[key].slice();
+  var r = __evaluate(this, f);
+  this.cache[key] = r;
+  return r.slice();
+};
+__Prop.prototype.now = function () {
+  return __stack.length ? __stack[__stack.length - 1].frame : 0;
+};
+Object.defineProperty(__Prop.prototype, 'value', { get: function () { return __unwrap(this.at(this.now())); } });
+Object.defineProperty(__Prop.prototype, 'numKeys', { get: function () { return this.d.k.length; } });
+Object.defineProperty(__Prop.prototype, 'velocity', { get: function () { return this.velocityAtTime(this.now() / __fr); } });
+Object.defineProperty(__Prop.prototype, 'speed', { get: function () { return this.speedAtTime(this.now() / __fr); } });
+__Prop.prototype.valueOf = function () { return this.value; };
+__Prop.prototype.valueAtTime = function (t) { return __unwrap(this.at(t * __fr)); };
+__Prop.prototype.velocityAtTime = function (t) {
+  var f = t * __fr, h = 0.01;
+  var a = this.at(f), b = this.at(f + h), out = [];
+  for (var i = 0; i < a.length; i++) out.push((b[i] - a[i]) * __fr / h);
+  return __unwrap(out);
+};
+__Prop.prototype.speedAtTime = function (t) { return length(this.velocityAtTime(t)); };
+__Prop.prototype.key = function (i) {
+  var k = this.d.k;
+  if (!(i >= 1 && i <= k.length)) throw new RangeError('key(' + i + '): there are ' + k.length + ' keys');
+  return { index: i, time: k[i - 1] / __fr, value: __unwrap(this.raw(k[i - 1])) };
+};
+__Prop.prototype.nearestKey = function (t) {
+  var k = this.d.k, f = t * __fr, best = 1;
+  if (!k.length) throw new RangeError('nearestKey: the property has no keys');
+  for (var i = 1; i < k.length; i++) if (Math.abs(k[i] - f) < Math.abs(k[best - 1] - f)) best = i + 1;
+  return this.key(best);
+};
+
+// loopOut / loopIn: the keyframed values repeated after the last key (or
+// before the first) over the last (first) `keys` segments, or `frames`.
+__Prop.prototype.loop = function (out, type, keys, frames) {
+  var k = this.d.k, n = k.length, cur = this.now();
+  type = type === undefined ? 'cycle' : String(type).toLowerCase();
+  if (n < 2) return __unwrap(this.raw(cur));
+  var first, last;
+  if (out) {
+    last = k[n - 1];
+    if (cur <= last) return __unwrap(this.raw(cur));
+    first = frames !== undefined ? (frames > 0 ? Math.max(k[0], last - frames) : k[0])
+      : (keys > 0 && keys < n ? k[n - 1 - keys] : k[0]);
+  } else {
+    first = k[0];
+    if (cur >= first) return __unwrap(this.raw(cur));
+    last = frames !== undefined ? (frames > 0 ? Math.min(k[n - 1], first + frames) : k[n - 1])
+      : (keys > 0 && keys < n ? k[keys] : k[n - 1]);
+  }
+  var dur = last - first;
+  if (!(dur > 0)) return __unwrap(this.raw(cur));
+  var m = __pmod(cur - first, dur);
+  var reps = Math.round((cur - first - m) / dur);
+  if (type === 'pingpong') {
+    if (reps % 2 !== 0) return __unwrap(this.raw(last - m));
+    return __unwrap(this.raw(first + m));
+  }
+  if (type === 'offset') {
+    var a = this.raw(first), b = this.raw(last), c = this.raw(first + m);
+    for (var i = 0; i < c.length; i++) c[i] += (b[i] - a[i]) * reps;
+    return __unwrap(c);
+  }
+  if (type === 'continue') {
+    var edge = out ? last : first, h = 0.01;
+    var e = this.raw(edge), e2 = this.raw(out ? edge - h : edge + h), r = [];
+    for (var j = 0; j < e.length; j++) r.push(e[j] + (e[j] - e2[j]) / h * Math.abs(cur - edge));
+    return __unwrap(r);
+  }
+  if (type !== 'cycle') throw new TypeError('loop type "' + type + '": cycle, pingpong, offset or continue');
+  return __unwrap(this.raw(first + m));
+};
+__Prop.prototype.loopOut = function (type, keys) { return this.loop(true, type, keys); };
+__Prop.prototype.loopIn = function (type, keys) { return this.loop(false, type, keys); };
+__Prop.prototype.loopOutDuration = function (type, seconds) { return this.loop(true, type, 0, (seconds || 0) * __fr); };
+__Prop.prototype.loopInDuration = function (type, seconds) { return this.loop(false, type, 0, (seconds || 0) * __fr); };
+
+// wiggle: the value plus smooth noise per dimension, `freq` knots a second
+// of random offsets in [-amp, amp] joined by smootherstep, `octaves` layers
+// each at twice the frequency and `ampMult` times the amplitude. The noise
+// is seeded by the property's path: the same frame gives the same value.
+__Prop.prototype.wiggle = function (freq, amp, octaves, ampMult, t) {
+  freq = +freq; amp = __v(amp);
+  octaves = octaves === undefined ? 1 : Math.max(1, Math.min(16, Math.floor(octaves)));
+  ampMult = ampMult === undefined ? 0.5 : +ampMult;
+  var f = t === undefined ? this.now() : t * __fr;
+  var base = this.at(f), out = base.slice(), seed = __hash(this.d.path, 0);
+  for (var d = 0; d < out.length; d++) {
+    var a = __isArray(amp) ? (d < amp.length ? amp[d] : 0) : amp, q = freq, sum = 0;
+    for (var o = 0; o < octaves; o++) {
+      sum += a * __noise(seed + d * 7919 + o * 104729, f / __fr * q);
+      a *= ampMult; q *= 2;
+    }
+    out[d] += sum;
+  }
+  return __unwrap(out);
+};
+function __knot(seed, i) { return __mix(seed ^ Math.imul(i | 0, 0x27d4eb2d)) / 2147483648 - 1; }
+function __noise(seed, x) {
+  var i = Math.floor(x), u = x - i, s = u * u * u * (u * (u * 6 - 15) + 10);
+  return __knot(seed, i) + (__knot(seed, i + 1) - __knot(seed, i)) * s;
+}
+
+// Two separated dimensions (x and y position) as one property.
+function __Pair(a, b) { this.a = a; this.b = b; this.name = 'Position'; }
+__Pair.prototype = Object.create(__Prop.prototype);
+__Pair.prototype.at = function (f) { return [this.a.at(f)[0], this.b.at(f)[0]]; };
+__Pair.prototype.raw = function (f) { return [this.a.raw(f)[0], this.b.raw(f)[0]]; };
+__Pair.prototype.now = __Prop.prototype.now;
+__Pair.prototype.d = { k: [], path: '', v: [[0, 0]], f0: 0 };
+
+// A constant property for what the document leaves out (defaults).
+function __constant(v, name) { return new __Prop({ v: [v], k: [], f0: 0, path: '', x: null, name: name }); }
+
+// MARK: Layers and compositions
+
+function __Layer(comp, d) {
+  this.comp = comp; this.d = d;
+  this.name = d.name; this.index = d.ind;
+  this.inPoint = d.ip / __fr; this.outPoint = d.op / __fr; this.startTime = d.st / __fr;
+  var ks = d.ks || {};
+  function p(id, v, name) { return id != null ? __props[id] : __constant(v, name); }
+  var position = ks.p != null ? __props[ks.p]
+    : (ks.px != null ? new __Pair(__props[ks.px], __props[ks.py]) : __constant([0, 0, 0], 'Position'));
+  this.transform = {
+    anchorPoint: p(ks.a, [0, 0, 0], 'Anchor Point'), position: position,
+    xPosition: ks.px != null ? __props[ks.px] : __constant([0], 'X Position'),
+    yPosition: ks.py != null ? __props[ks.py] : __constant([0], 'Y Position'),
+    scale: p(ks.s, [100, 100, 100], 'Scale'), rotation: p(ks.r, [0], 'Rotation'),
+    opacity: p(ks.o, [100], 'Opacity')
+  };
+  this.transform.zRotation = this.transform.rotation;
+  this.anchorPoint = this.transform.anchorPoint; this.position = position;
+  this.scale = this.transform.scale; this.rotation = this.transform.rotation;
+  this.opacity = this.transform.opacity;
+}
+Object.defineProperty(__Layer.prototype, 'parent', { get: function () {
+  if (this.d.parent == null) throw new ReferenceError('layer "' + this.name + '" has no parent');
+  return this.comp.layer(this.d.parent, true);
+} });
+Object.defineProperty(__Layer.prototype, 'hasParent', { get: function () { return this.d.parent != null; } });
+// effect(name or index)(param name or index): an effect's parameter.
+__Layer.prototype.effect = function (which) {
+  var list = this.d.ef || [], e = null;
+  for (var i = 0; i < list.length && !e; i++) if (list[i].name === which || list[i].mn === which) e = list[i];
+  if (!e && typeof which === 'number') e = list[which - 1] || null;
+  if (!e) throw new ReferenceError('layer "' + this.name + '" has no effect ' + JSON.stringify(which));
+  var fx = function (param) {
+    var ps = e.params;
+    for (var j = 0; j < ps.length; j++) if (ps[j].name === param || ps[j].mn === param) return __props[ps[j].p];
+    if (typeof param === 'number' && ps[param - 1]) return __props[ps[param - 1].p];
+    throw new ReferenceError('effect "' + e.name + '" has no parameter ' + JSON.stringify(param));
+  };
+  fx.param = fx;
+  fx.name = e.name;
+  return fx;
+};
+
+function __Comp(d) {
+  this.d = d; this.name = d.name; this.width = d.w; this.height = d.h;
+  this.frameDuration = 1 / __fr; this.duration = (d.op - d.ip) / __fr; this.displayStartTime = 0;
+  this.numLayers = d.layers.length;
+  this.layers = null;
+}
+__Comp.prototype.all = function () {
+  if (!this.layers) {
+    this.layers = [];
+    for (var i = 0; i < this.d.layers.length; i++) this.layers.push(new __Layer(this, this.d.layers[i]));
+  }
+  return this.layers;
+};
+// layer(name) or layer(index): the index is the layer's `ind` (After
+// Effects' 1-based index in the timeline), else its place in the list.
+__Comp.prototype.layer = function (which, byInd) {
+  var all = this.all(), i;
+  if (__isProp(which)) which = which.value;
+  if (typeof which === 'number') {
+    for (i = 0; i < all.length; i++) if (all[i].index === which) return all[i];
+    if (!byInd && all[which - 1]) return all[which - 1];
+  } else {
+    for (i = 0; i < all.length; i++) if (all[i].name === which) return all[i];
+  }
+  throw new ReferenceError('no layer ' + JSON.stringify(which) + ' in composition "' + this.name + '"');
+};
+function comp(name) {
+  for (var i = 0; i < __comps.length; i++) if (__comps[i].name === name) return __comps[i];
+  throw new ReferenceError('no composition named ' + JSON.stringify(name));
+}
+
+// MARK: Evaluation
+
+var __names = [
+  'time', 'value', 'thisProperty', 'thisLayer', 'thisComp', 'index', 'transform', 'position',
+  'scale', 'rotation', 'opacity', 'anchorPoint', 'effect', 'inPoint', 'outPoint', 'startTime',
+  'hasParent', 'wiggle', 'loopIn', 'loopOut', 'loopInDuration', 'loopOutDuration', 'valueAtTime',
+  'velocityAtTime', 'speedAtTime', 'velocity', 'speed', 'numKeys', 'key', 'nearestKey'
+];
+function __compile(p) {
+  var code = String(p.d.x);
+  // Exported files leave their result in $bm_rt; hand-written ones in
+  // their last statement (evaluated each time: a direct eval).
+  if (code.indexOf('$bm_rt') >= 0) return new Function(__names.join(','), 'var $bm_rt;\n' + code + '\n;return $bm_rt;');
+  return new Function(__names.join(','), 'return eval(arguments[' + __names.length + ']);');
+}
+function __evaluate(p, f) {
+  if (!p.fn) p.fn = __compile(p);
+  if (__stack.length > 64) throw new RangeError('expressions refer to each other too deeply');
+  var layer = p.d.layer != null ? __comps[p.d.layer[0]].all()[p.d.layer[1]] : null;
+  var comp = p.d.layer != null ? __comps[p.d.layer[0]] : __comps[0];
+  var saved = __seedState;
+  __stack.push({ prop: p, frame: f });
+  p.running = true;
+  __seedState = __hash(p.d.path, Math.round(f * 1000));
+  try {
+    var raw = p.raw(f);
+    var bind = function (name) { return function () { return p[name].apply(p, arguments); }; };
+    var ks = layer ? layer.transform : {};
+    var args = [
+      f / __fr, __unwrap(raw), p, layer, comp, layer ? layer.index : 0, ks, ks.position, ks.scale,
+      ks.rotation, ks.opacity, ks.anchorPoint,
+      layer ? function (w) { return layer.effect(w); } : undefined,
+      layer ? layer.inPoint : 0, layer ? layer.outPoint : 0, layer ? layer.startTime : 0,
+      layer ? layer.hasParent : false, bind('wiggle'), bind('loopIn'), bind('loopOut'),
+      bind('loopInDuration'), bind('loopOutDuration'), bind('valueAtTime'), bind('velocityAtTime'),
+      bind('speedAtTime'), p.velocity, p.speed, p.numKeys, bind('key'), bind('nearestKey'), p.d.x
+    ];
+    var r = __v(p.fn.apply(null, args));
+    if (r === undefined) throw new TypeError('the expression gives no value');
+    var out = __isArray(r) ? r : [r];
+    if (out.length === 0 || out.length > 64) throw new TypeError('the expression gives ' + out.length + ' values');
+    for (var i = 0; i < out.length; i++) {
+      if (typeof out[i] === 'boolean') out[i] = out[i] ? 1 : 0;
+      if (typeof out[i] !== 'number' || !isFinite(out[i]))
+        throw new TypeError('the expression gives ' + String(out[i]) + ' at frame ' + f + ', not a finite number');
+    }
+    return out;
+  } finally {
+    __stack.pop();
+    p.running = false;
+    __seedState = saved;
+  }
+}
+
+function __run(data) {
+  __fr = data.fr;
+  var i;
+  for (i = 0; i < data.props.length; i++) __props.push(new __Prop(data.props[i]));
+  for (i = 0; i < data.comps.length; i++) __comps.push(new __Comp(data.comps[i]));
+  for (i = 0; i < data.jobs.length; i++) {
+    var id = data.jobs[i], p = __props[id], values = [];
+    __emit('B ' + id);
+    try {
+      for (var n = 0; n < p.d.n; n++) values.push(p.at(p.d.from + n * (p.d.step || 1)));
+      __emit('V ' + id + ' ' + JSON.stringify(values));
+    } catch (e) {
+      __emit('X ' + id + ' ' + String(e));
+    }
+    p.cache = {};
+  }
+  __emit('D');
+}
+
+// MARK: The After Effects functions
+
+function __thisProp() {
+  if (!__stack.length) throw new ReferenceError('no property is being evaluated');
+  return __stack[__stack.length - 1].prop;
+}
+function seedRandom(seed, timeless) {
+  var top = __stack[__stack.length - 1];
+  __seedState = __hash(top ? top.prop.d.path : '', (seed | 0) ^ (timeless ? 0x5bd1e995 : Math.round((top ? top.frame : 0) * 1000)));
+}
+function random(a, b) {
+  if (a === undefined) return __next();
+  a = __v(a);
+  if (b === undefined) { b = a; a = __isArray(b) ? b.map(function () { return 0; }) : 0; }
+  b = __v(b);
+  if (__isArray(a) || __isArray(b)) {
+    var n = Math.max(__isArray(a) ? a.length : 1, __isArray(b) ? b.length : 1), out = [];
+    for (var i = 0; i < n; i++) {
+      var lo = __isArray(a) ? (a[i] || 0) : a, hi = __isArray(b) ? (b[i] || 0) : b;
+      out.push(lo + (hi - lo) * __next());
+    }
+    return out;
+  }
+  return a + (b - a) * __next();
+}
+// gaussRandom: normally distributed, mean halfway, 90 % within the range
+// (After Effects' description), by Box–Muller.
+function gaussRandom(a, b) {
+  function g() {
+    var u = Math.max(__next(), 1e-12), v = __next();
+    return 0.5 + Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v) * (0.5 / 1.6449);
+  }
+  if (a === undefined) return g();
+  a = __v(a);
+  if (b === undefined) { b = a; a = __isArray(b) ? b.map(function () { return 0; }) : 0; }
+  b = __v(b);
+  if (__isArray(a) || __isArray(b)) {
+    var n = Math.max(__isArray(a) ? a.length : 1, __isArray(b) ? b.length : 1), out = [];
+    for (var i = 0; i < n; i++) {
+      var lo = __isArray(a) ? (a[i] || 0) : a, hi = __isArray(b) ? (b[i] || 0) : b;
+      out.push(lo + (hi - lo) * g());
+    }
+    return out;
+  }
+  return a + (b - a) * g();
+}
+function noise(x) {
+  x = __v(x);
+  var s = __isArray(x) ? x.reduce(function (h, v, i) { return h + v * (i + 1) * 0.7071; }, 0) : x;
+  return __noise(0x2545f491, s);
+}
+
+// linear, ease, easeIn, easeOut: t mapped from [tMin, tMax] (or [0, 1]) to
+// [value1, value2], eased by lottie-web's curves for After Effects' ease.
+function __bezier(x1, y1, x2, y2) {
+  return function (u) {
+    if (u <= 0) return 0;
+    if (u >= 1) return 1;
+    var lo = 0, hi = 1, t = u;
+    for (var i = 0; i < 60; i++) {
+      var x = 3 * (1 - t) * (1 - t) * t * x1 + 3 * (1 - t) * t * t * x2 + t * t * t;
+      if (Math.abs(x - u) < 1e-10) break;
+      if (x < u) lo = t; else hi = t;
+      t = (lo + hi) / 2;
+    }
+    return 3 * (1 - t) * (1 - t) * t * y1 + 3 * (1 - t) * t * t * y2 + t * t * t;
+  };
+}
+function __interpolate(curve, args) {
+  var t = __v(args[0]), tMin, tMax, a, b;
+  if (args.length <= 3) { tMin = 0; tMax = 1; a = __v(args[1]); b = __v(args[2]); }
+  else { tMin = __v(args[1]); tMax = __v(args[2]); a = __v(args[3]); b = __v(args[4]); }
+  if (tMin > tMax) { var s = tMin; tMin = tMax; tMax = s; s = a; a = b; b = s; }
+  var u = tMax === tMin ? (t >= tMax ? 1 : 0) : Math.min(Math.max((t - tMin) / (tMax - tMin), 0), 1);
+  return __lerp(a, b, curve(u));
+}
+var __easeInOut = __bezier(0.33, 0, 0.667, 1), __easeIn = __bezier(0.333, 0, 0.833, 0.833),
+  __easeOut = __bezier(0.167, 0.167, 0.667, 1);
+function linear() { return __interpolate(function (u) { return u; }, arguments); }
+function ease() { return __interpolate(__easeInOut, arguments); }
+function easeIn() { return __interpolate(__easeIn, arguments); }
+function easeOut() { return __interpolate(__easeOut, arguments); }
+
+// Vector math as After Effects does it: arrays element by element (the
+// shorter padded with 0); a number added to an array adds to its first
+// element; a number times an array scales it.
+function __zip(a, b, op) {
+  var n = Math.max(a.length, b.length), out = [];
+  for (var i = 0; i < n; i++) out.push(op(i < a.length ? a[i] : 0, i < b.length ? b[i] : 0));
+  return out;
+}
+function sum(a, b) {
+  a = __v(a); b = __v(b);
+  if (__isArray(a) && __isArray(b)) return __zip(a, b, function (x, y) { return x + y; });
+  if (__isArray(a) && typeof b === 'number') { a = a.slice(); a[0] += b; return a; }
+  if (typeof a === 'number' && __isArray(b)) { b = b.slice(); b[0] += a; return b; }
+  return a + b;
+}
+function sub(a, b) {
+  a = __v(a); b = __v(b);
+  if (__isArray(a) && __isArray(b)) return __zip(a, b, function (x, y) { return x - y; });
+  if (__isArray(a) && typeof b === 'number') { a = a.slice(); a[0] -= b; return a; }
+  if (typeof a === 'number' && __isArray(b)) { b = b.map(function (x) { return -x; }); b[0] += a; return b; }
+  return a - b;
+}
+function mul(a, b) {
+  a = __v(a); b = __v(b);
+  if (__isArray(a) && __isArray(b)) return __zip(a, b, function (x, y) { return x * y; });
+  if (__isArray(a)) return a.map(function (x) { return x * b; });
+  if (__isArray(b)) return b.map(function (x) { return x * a; });
+  return a * b;
+}
+function div(a, b) {
+  a = __v(a); b = __v(b);
+  if (__isArray(a) && __isArray(b)) return __zip(a, b, function (x, y) { return x / y; });
+  if (__isArray(a)) return a.map(function (x) { return x / b; });
+  if (__isArray(b)) return b.map(function (x) { return a / x; });
+  return a / b;
+}
+function mod(a, b) {
+  a = __v(a); b = __v(b);
+  if (__isArray(a)) return a.map(function (x) { return x % b; });
+  return a % b;
+}
+function neg(a) { a = __v(a); return __isArray(a) ? a.map(function (x) { return -x; }) : -a; }
+function add(a, b) { return sum(a, b); }
+function length(a, b) {
+  a = __v(a);
+  if (b !== undefined) a = sub(a, b);
+  if (!__isArray(a)) return Math.abs(a);
+  var s = 0;
+  for (var i = 0; i < a.length; i++) s += a[i] * a[i];
+  return Math.sqrt(s);
+}
+function normalize(a) { var l = length(a); return l === 0 ? __v(a) : div(a, l); }
+function dot(a, b) { var p = mul(__v(a), __v(b)), s = 0; for (var i = 0; i < p.length; i++) s += p[i]; return s; }
+function cross(a, b) {
+  a = __v(a); b = __v(b);
+  return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+}
+function clamp(v, lo, hi) {
+  v = __v(v); lo = __v(lo); hi = __v(hi);
+  function c(x, l, h) { if (l > h) { var s = l; l = h; h = s; } return Math.min(Math.max(x, l), h); }
+  if (__isArray(v)) return v.map(function (x, i) { return c(x, __isArray(lo) ? lo[i] : lo, __isArray(hi) ? hi[i] : hi); });
+  return c(v, lo, hi);
+}
+function degreesToRadians(d) { return __v(d) * Math.PI / 180; }
+function radiansToDegrees(r) { return __v(r) * 180 / Math.PI; }
+function framesToTime(frames, fps) { return __v(frames) / (fps === undefined ? __fr : fps); }
+function timeToFrames(t, fps) {
+  if (t === undefined) t = __stack.length ? __stack[__stack.length - 1].frame / __fr : 0;
+  return Math.floor(__v(t) * (fps === undefined ? __fr : fps) + 1e-6);
+}
+var $bm_sum = sum, $bm_sub = sub, $bm_mul = mul, $bm_div = div, $bm_mod = mod, $bm_neg = neg;
+function $bm_isInstanceOfArray(a) { return __isArray(a) || __isProp(a) && __isArray(a.value); }
+"""#
+}

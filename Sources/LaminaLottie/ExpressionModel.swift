@@ -1,0 +1,144 @@
+import Foundation
+import LaminaScene
+
+/// What a document's expressions can see, decoded before any layer is
+/// built: its compositions, their layers (name, index, parent, in and out
+/// points, transform and effect properties) and every property that has an
+/// expression, each a keyframed `Property` with its JSON path. The
+/// expressions run over this model in one child process (`ExpressionRunner`);
+/// the builder then reads their values by path.
+struct ExpressionModel {
+  struct Composition {
+    var name: String
+    var width: Double
+    var height: Double
+    var inPoint: Double
+    var outPoint: Double
+    var layers: [Layer]
+  }
+
+  struct Layer {
+    var name: String
+    var index: Int
+    var parent: Int?
+    var inPoint: Double
+    var outPoint: Double
+    var startTime: Double
+    /// Transform properties by Lottie key (`a`, `p`, `px`, `py`, `s`, `r`, `o`): ids into `properties`.
+    var transform: [String: Int]
+    var effects: [Effect]
+  }
+
+  struct Effect {
+    var name: String
+    var matchName: String
+    var parameters: [(name: String, matchName: String, property: Int)]
+  }
+
+  struct Entry {
+    var property: Property
+    /// The expression's source, when the property has one.
+    var expression: String?
+    /// Where it is evaluated: composition and layer (indices into `compositions`).
+    var layer: (composition: Int, layer: Int)?
+    /// The frames its values are sampled at: `from`, `from + step`, … (`count` of them).
+    var from: Double = 0
+    var step: Double = 1
+    var count: Int = 0
+  }
+
+  var frameRate: Double
+  var compositions: [Composition] = []
+  var properties: [Entry] = []
+  /// Ids of the properties with an expression, in document order.
+  var jobs: [Int] = []
+
+  /// The program `lamina-expr` runs for `jobs`: the expression library,
+  /// then the model as one JSON value.
+  func program(jobs: [Int]) -> String {
+    var s = ExpressionLibrary.source
+    s.reserveCapacity(s.utf8.count + properties.count * 64)
+    s += "\n__run({\"fr\":\(Self.number(frameRate)),\"comps\":["
+    for (ci, c) in compositions.enumerated() {
+      if ci > 0 { s += "," }
+      s += "{\"name\":\(Self.string(c.name)),\"w\":\(Self.number(c.width)),\"h\":\(Self.number(c.height))"
+      s += ",\"ip\":\(Self.number(c.inPoint)),\"op\":\(Self.number(c.outPoint)),\"layers\":["
+      for (li, l) in c.layers.enumerated() {
+        if li > 0 { s += "," }
+        s += "{\"name\":\(Self.string(l.name)),\"ind\":\(l.index),\"parent\":\(l.parent.map(String.init) ?? "null")"
+        s += ",\"ip\":\(Self.number(l.inPoint)),\"op\":\(Self.number(l.outPoint)),\"st\":\(Self.number(l.startTime))"
+        s += ",\"ks\":{" + l.transform.sorted { $0.key < $1.key }.map { "\(Self.string($0.key)):\($0.value)" }
+          .joined(separator: ",") + "},\"ef\":["
+        s += l.effects.map { e in
+          "{\"name\":\(Self.string(e.name)),\"mn\":\(Self.string(e.matchName)),\"params\":["
+            + e.parameters.map {
+              "{\"name\":\(Self.string($0.name)),\"mn\":\(Self.string($0.matchName)),\"p\":\($0.property)}"
+            }.joined(separator: ",") + "]}"
+        }.joined(separator: ",")
+        s += "]}"
+      }
+      s += "]}"
+    }
+    s += "],\"props\":["
+    for (i, e) in properties.enumerated() {
+      if i > 0 { s += ",\n" }
+      let p = e.property
+      s += "{\"path\":\(Self.string(p.path)),\"k\":["
+      s += (p.isAnimated ? p.keyframes.map { Self.number($0.t) } : []).joined(separator: ",")
+      let (f0, step, values) = Self.samples(p)
+      s += "],\"f0\":\(Self.number(f0)),\"s\":\(Self.number(step)),\"v\":["
+      s += values.map { "[" + $0.map(Self.number).joined(separator: ",") + "]" }.joined(separator: ",")
+      s += "],\"x\":" + (e.expression.map(Self.string) ?? "null")
+      if let l = e.layer { s += ",\"layer\":[\(l.composition),\(l.layer)]" }
+      s += ",\"from\":\(Self.number(e.from)),\"step\":\(Self.number(e.step)),\"n\":\(e.count)}"
+    }
+    s += "],\"jobs\":[" + jobs.map(String.init).joined(separator: ",") + "]});\n"
+    return s
+  }
+
+  /// Sampled keyframed values, one a frame from the first key to the last
+  /// (fewer, evenly, past 5,000 frames): expressions read values between
+  /// frames linearly from these.
+  static func samples(_ p: Property) -> (Double, Double, [[Double]]) {
+    guard p.isAnimated else { return (0, 1, [p.first]) }
+    let a = p.firstFrame.rounded(.down)
+    let b = p.lastFrame.rounded(.up)
+    let step = max(1, ((b - a) / 5000).rounded(.up))
+    var out: [[Double]] = []
+    var f = a
+    while f < b + step {
+      out.append(p.value(at: f))
+      f += step
+    }
+    return (a, step, out)
+  }
+
+  static func number(_ x: Double) -> String {
+    guard x.isFinite else { return "0" }
+    if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
+    return "\(x)"
+  }
+
+  /// A JSON string (also a JavaScript string literal).
+  static func string(_ s: String) -> String {
+    var out = "\""
+    for u in s.unicodeScalars {
+      switch u {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default:
+        // Control characters and the two line separators JavaScript
+        // does not allow in a string literal.
+        if u.value < 0x20 || u.value == 0x2028 || u.value == 0x2029 {
+          out += String(format: "\\u%04x", u.value)
+        } else {
+          out.unicodeScalars.append(u)
+        }
+      }
+    }
+    return out + "\""
+  }
+}

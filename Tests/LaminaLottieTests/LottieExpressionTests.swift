@@ -1,0 +1,398 @@
+import Foundation
+import Lamina
+import LaminaLottie
+import XCTest
+
+/// Expressions evaluated in lamina-expr: each After Effects function on a
+/// small document of its own, its value at three frames against the
+/// formula worked out by hand; hostile expressions against the limits.
+final class LottieExpressionTests: XCTestCase {
+  typealias S = LottieTestSupport
+
+  /// A document at 10 fps over frames 0..<30 whose layers are `layers`.
+  func document(_ layers: String, extra: String = "") -> String {
+    """
+    {"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "nm": "Main", "layers": [\(layers)]\(extra)}
+    """
+  }
+
+  /// A null layer `name` (index `ind`) with transform `ks` (JSON members).
+  func null(_ name: String, ind: Int = 1, ks: String, extra: String = "") -> String {
+    """
+    {"ty": 3, "nm": "\(name)", "ind": \(ind), "ip": 0, "op": 30, "st": 0, "ks": {\(ks)}\(extra)}
+    """
+  }
+
+  /// A property with expression `x` over static value `k`.
+  func expr(_ x: String, _ k: String = "[0, 0]") -> String {
+    let quoted = String(data: try! JSONSerialization.data(withJSONObject: [x]), encoding: .utf8)!.dropFirst().dropLast()
+    return #"{"a": 0, "k": \#(k), "x": \#(quoted)}"#
+  }
+
+  func options(_ policy: LottieExpressionPolicy = .evaluate) -> LottieOptions {
+    var o = LottieOptions()
+    o.expressions = policy
+    return o
+  }
+
+  /// The position of layer `name` at each frame.
+  func positions(_ a: LottieAnimation, _ name: String = "n", _ frames: [Double]) throws -> [CGPoint] {
+    try frames.map { f in
+      try XCTUnwrap(S.named(name, in: S.presentation(a, at: a.time(ofFrame: f)))).position
+    }
+  }
+
+  /// X of layer n's position, evaluated from `x` over `k`, at frames 0, 10, 25.
+  func xs(_ x: String, _ k: String = "[0, 0]", layers: String = "", frames: [Double] = [0, 10, 25]) throws
+    -> [Double]
+  {
+    let doc = document((layers.isEmpty ? "" : layers + ",") + null("n", ind: 1, ks: #""p": \#(expr(x, k))"#))
+    let a = try S.load(doc, options: options())
+    XCTAssertTrue(a.unsupported.isEmpty, "\(a.unsupported)")
+    return try positions(a, "n", frames).map { Double($0.x) }
+  }
+
+  func assertEqual(_ a: [Double], _ b: [Double], accuracy: Double = 1e-4, file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertEqual(a.count, b.count, file: file, line: line)
+    for (x, y) in zip(a, b) { XCTAssertEqual(x, y, accuracy: accuracy, "\(a) vs \(b)", file: file, line: line) }
+  }
+
+  // MARK: Time, value and keyframes
+
+  func testTime() throws {
+    // time is the composition's seconds: frame / 10.
+    assertEqual(try xs("[time * 100, 0]"), [0, 100, 250])
+  }
+
+  func testValueIsTheKeyframedValue() throws {
+    // Keys 0 → 0 and 20 → 200 (linear), plus 5 by expression.
+    let k = #"[{"t": 0, "s": [0, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [200, 0]}]"#
+    let doc = document(null("n", ks: #""p": {"a": 1, "k": \#(k), "x": "var $bm_rt; $bm_rt = $bm_sum(value, [5, 0]);"}"#))
+    let a = try S.load(doc, options: options())
+    assertEqual(try positions(a, "n", [0, 10, 25]).map { Double($0.x) }, [5, 105, 205])
+  }
+
+  func testValueAtTimeAndVelocityAtTime() throws {
+    let k = #"[{"t": 0, "s": [0, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [200, 0]}]"#
+    let lag = null("n", ks: #""p": {"a": 1, "k": \#(k), "x": "valueAtTime(time - 0.5)"}"#)
+    let a = try S.load(document(lag), options: options())
+    // Half a second (5 frames) behind, clamped before the first key.
+    assertEqual(try positions(a, "n", [0, 10, 25]).map { Double($0.x) }, [0, 50, 200])
+    // 10 units a frame = 100 a second while it moves, 0 after.
+    let v = null("n", ks: #""p": {"a": 1, "k": \#(k), "x": "[velocityAtTime(time)[0], 0]"}"#)
+    let b = try S.load(document(v), options: options())
+    assertEqual(try positions(b, "n", [0, 10, 25]).map { Double($0.x) }, [100, 100, 0], accuracy: 1e-3)
+  }
+
+  // MARK: Loops
+
+  /// Keys at 0 (0), 5 (50), 10 (0), linear.
+  let triangle = #"[{"t": 0, "s": [0, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 5, "s": [50, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 10, "s": [20, 0]}]"#
+
+  func loopXs(_ x: String, frames: [Double]) throws -> [Double] {
+    let doc = document(null("n", ks: #""p": {"a": 1, "k": \#(triangle), "x": "\#(x)"}"#))
+    return try positions(try S.load(doc, options: options()), "n", frames).map { Double($0.x) }
+  }
+
+  func testLoopOutCycle() throws {
+    // Frame 12 = 2 into the cycle: 20; 17 = 7 in: 50 - 30 * 2/5 = 38; 23 = 3 in: 30.
+    assertEqual(try loopXs("loopOut('cycle')", frames: [12, 17, 23]), [20, 38, 30])
+  }
+
+  func testLoopOutPingpong() throws {
+    // 12: 2 back from the end: 50 - 30 * 3/5 = 32; 17: 7 back = key at 3: 30; 23: forward 3: 30.
+    assertEqual(try loopXs("loopOut('pingpong')", frames: [12, 17, 22]), [32, 30, 20])
+  }
+
+  func testLoopOutOffset() throws {
+    // Each cycle adds last − first = 20: 12 → 20 + 20 = 40; 17 → 38 + 20 = 58; 23 → 30 + 40 = 70.
+    assertEqual(try loopXs("loopOut('offset')", frames: [12, 17, 23]), [40, 58, 70])
+  }
+
+  func testLoopOutContinue() throws {
+    // The last segment's velocity (−6 a frame) goes on: 20 − 6 × 2, × 7, × 15.
+    assertEqual(try loopXs("loopOut('continue')", frames: [12, 17, 25]), [8, -22, -70], accuracy: 1e-3)
+  }
+
+  func testLoopOutOverLastKeysAndDuration() throws {
+    // loopOut('cycle', 1): the last segment only (5 → 10): 12 → 2 in: 50 − 12 = 38.
+    assertEqual(try loopXs("loopOut('cycle', 1)", frames: [12, 16, 21]), [38, 44, 44])
+    // loopOutDuration('cycle', 0.5): the last 5 frames, the same segment.
+    assertEqual(try loopXs("loopOutDuration('cycle', 0.5)", frames: [12, 16, 21]), [38, 44, 44])
+  }
+
+  func testLoopIn() throws {
+    // Keys moved to 10, 15, 20 by a layer that starts before them.
+    let k = #"[{"t": 10, "s": [0, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 15, "s": [50, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [20, 0]}]"#
+    let doc = document(null("n", ks: #""p": {"a": 1, "k": \#(k), "x": "loopIn('cycle')"}"#))
+    let a = try S.load(doc, options: options())
+    // Frame 2 = 2 into the cycle that ends at 10: 20; 7 → 2 into the second half: 38; 12 (after): 20.
+    assertEqual(try positions(a, "n", [2, 7, 12]).map { Double($0.x) }, [20, 38, 20])
+    let d = document(null("n", ks: #""p": {"a": 1, "k": \#(k), "x": "loopInDuration('pingpong', 0.5)"}"#))
+    let b = try S.load(d, options: options())
+    // Over the first 5 frames, mirrored: frame 8 = 2 before: key value at 12 = 20; 3 → 7 before: 3 in from 10: 30.
+    assertEqual(try positions(b, "n", [8, 3, 10]).map { Double($0.x) }, [20, 30, 0])
+  }
+
+  // MARK: Interpolation
+
+  /// y at x on the cubic (0,0) (x1,y1) (x2,y2) (1,1), by bisection.
+  func bezier(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ u: Double) -> Double {
+    var lo = 0.0
+    var hi = 1.0
+    for _ in 0..<80 {
+      let t = (lo + hi) / 2
+      let x = 3 * (1 - t) * (1 - t) * t * x1 + 3 * (1 - t) * t * t * x2 + t * t * t
+      if x < u { lo = t } else { hi = t }
+    }
+    let t = (lo + hi) / 2
+    return 3 * (1 - t) * (1 - t) * t * y1 + 3 * (1 - t) * t * t * y2 + t * t * t
+  }
+
+  func testLinear() throws {
+    // linear(time, 0.5, 2, 10, 160): 10 before 0.5 s, 10 + 150 (t − 0.5)/1.5, 160 after 2 s.
+    assertEqual(try xs("[linear(time, 0.5, 2, 10, 160), 0]"), [10, 60, 160])
+    // The three-argument form over [0, 1].
+    assertEqual(try xs("[linear(time / 2, 0, 100), 0]", frames: [0, 10, 20]), [0, 50, 100])
+  }
+
+  func testEaseEaseInEaseOut() throws {
+    // After Effects' curves as lottie-web gives them.
+    for (name, c) in [
+      ("ease", (0.33, 0.0, 0.667, 1.0)), ("easeIn", (0.333, 0.0, 0.833, 0.833)),
+      ("easeOut", (0.167, 0.167, 0.667, 1.0)),
+    ] {
+      let got = try xs("[\(name)(time, 0, 2, 0, 100), 0]", frames: [4, 10, 15])
+      let want = [0.2, 0.5, 0.75].map { 100 * bezier(c.0, c.1, c.2, c.3, $0) }
+      assertEqual(got, want, accuracy: 1e-3)
+    }
+  }
+
+  // MARK: Other layers and effects
+
+  func testThisCompLayerTransform() throws {
+    // Layer "A" moves 0 → 200 over frames 0–20; n follows its position
+    // (by name) and its rotation (by index), offset.
+    let k = #"[{"t": 0, "s": [0, 30], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [200, 30]}]"#
+    let leader = null("A", ind: 2, ks: #""p": {"a": 1, "k": \#(k)}, "r": {"a": 0, "k": 45}"#)
+    let x = "var $bm_rt; $bm_rt = $bm_sum(thisComp.layer('A').transform.position, [thisComp.layer(2).transform.rotation, 0]);"
+    let doc = document(null("n", ind: 1, ks: #""p": \#(expr(x))"#) + "," + leader)
+    let a = try S.load(doc, options: options())
+    let p = try positions(a, "n", [0, 10, 25])
+    assertEqual(p.map { Double($0.x) }, [45, 145, 245])
+    assertEqual(p.map { Double($0.y) }, [30, 30, 30])
+  }
+
+  func testLayerFollowsAnotherLayersExpression() throws {
+    // B's position is itself an expression (time × 100); n reads B's value.
+    let b = null("B", ind: 2, ks: #""p": \#(expr("[time * 100, 0]"))"#)
+    assertEqual(try xs("thisComp.layer('B').position.value", layers: b), [0, 100, 250])
+  }
+
+  func testEffectSlider() throws {
+    let slider = #"""
+      , "ef": [{"ty": 5, "nm": "Speed", "mn": "ADBE Slider Control", "ef": [
+        {"ty": 0, "nm": "Slider", "mn": "ADBE Slider Control-0001", "v": {"a": 0, "k": 40}}]}]
+      """#
+    let doc = document(
+      null("n", ks: #""p": \#(expr("[effect('Speed')('Slider') * time, thisLayer.effect('Speed')(1).value]"))"#, extra: slider))
+    let a = try S.load(doc, options: options())
+    let p = try positions(a, "n", [0, 10, 25])
+    assertEqual(p.map { Double($0.x) }, [0, 40, 100])
+    assertEqual(p.map { Double($0.y) }, [40, 40, 40])
+  }
+
+  func testIndexAndCompFunctions() throws {
+    // index, thisComp.width, framesToTime, timeToFrames, comp(name).
+    let x = "[index * 10 + thisComp.width + comp('Main').height, framesToTime(timeToFrames(time) * 2)]"
+    let doc = document(null("n", ind: 3, ks: #""p": \#(expr(x))"#))
+    let a = try S.load(doc, options: options())
+    let p = try positions(a, "n", [0, 10, 25])
+    assertEqual(p.map { Double($0.x) }, [230, 230, 230])
+    assertEqual(p.map { Double($0.y) }, [0, 2, 5])
+  }
+
+  // MARK: Vector math, $bm_ helpers, Math
+
+  func testVectorMath() throws {
+    let x = """
+      var a = [3, 4]; var b = add(a, [1, 1]); var c = sub(b, [2, 2]); var d = mul(c, time * 10);
+      var e = div(d, 2); [length(a) + length([0, 0], [6, 8]) + e[0], normalize(a)[1] + clamp(time * 10, 2, 20)]
+      """
+    let doc = document(null("n", ks: #""p": \#(expr(x))"#))
+    let p = try positions(try S.load(doc, options: options()), "n", [0, 10, 25])
+    // length 5 + 10 + (2 × frame / 2); 0.8 + frame clamped to [2, 20].
+    assertEqual(p.map { Double($0.x) }, [15, 25, 40])
+    assertEqual(p.map { Double($0.y) }, [2.8, 10.8, 20.8])
+  }
+
+  func testBodymovinHelpers() throws {
+    let x = """
+      var $bm_rt; var s = $bm_mul([2, 4], 3);
+      $bm_rt = $bm_sub($bm_div($bm_sum(s, [time, 0]), 2), [0, $bm_mod(7, 4)]);
+      """
+    let p = try positions(try S.load(document(null("n", ks: #""p": \#(expr(x))"#)), options: options()), "n", [0, 10, 25])
+    assertEqual(p.map { Double($0.x) }, [3, 3.5, 4.25])
+    assertEqual(p.map { Double($0.y) }, [3, 3, 3])
+  }
+
+  func testMath() throws {
+    assertEqual(
+      try xs("[Math.sin(time * Math.PI / 2) * 100 + Math.max(1, 2) + Math.round(2.6), 0]"),
+      [5, 105, 5 + 100 * sin(2.5 * .pi / 2)])
+  }
+
+  // MARK: Randomness, deterministic
+
+  func testWiggleIsDeterministicAndBounded() throws {
+    let doc = document(null("n", ks: #""p": \#(expr("wiggle(3, 20)", "[50, 50]"))"#))
+    let frames = Array(stride(from: 0.0, to: 30, by: 1))
+    let a = try positions(try S.load(doc, options: options()), "n", frames)
+    let b = try positions(try S.load(doc, options: options()), "n", frames)
+    XCTAssertEqual(a, b)
+    for p in a {
+      XCTAssertLessThanOrEqual(abs(p.x - 50), 20)
+      XCTAssertLessThanOrEqual(abs(p.y - 50), 20)
+    }
+    // It moves, and x and y move apart.
+    XCTAssertGreaterThan(Set(a.map(\.x)).count, 20)
+    XCTAssertNotEqual(a.map(\.x), a.map(\.y))
+    // With one octave at the knots (t × freq whole) it stays within amp;
+    // with two octaves at most amp × 1.5.
+    let two = document(null("n", ks: #""p": \#(expr("wiggle(2, 10, 2, 0.5)", "[50, 50]"))"#))
+    for p in try positions(try S.load(two, options: options()), "n", frames) {
+      XCTAssertLessThanOrEqual(abs(p.x - 50), 15)
+    }
+  }
+
+  func testRandomSeeded() throws {
+    let x = "seedRandom(5, true); [random(10, 20), gaussRandom(100, 200)]"
+    let doc = document(null("n", ks: #""p": \#(expr(x))"#))
+    let p = try positions(try S.load(doc, options: options()), "n", [0, 10, 25])
+    // Timeless: one value at every frame, within the range.
+    XCTAssertEqual(Set(p.map(\.x)).count, 1)
+    XCTAssertTrue((10..<20).contains(p[0].x))
+    // Without timeless, each frame its own value, the same on every load.
+    let y = "[random(), random([5, 5])[1]]"
+    let d2 = document(null("n", ks: #""p": \#(expr(y))"#))
+    let q1 = try positions(try S.load(d2, options: options()), "n", [0, 10, 25])
+    let q2 = try positions(try S.load(d2, options: options()), "n", [0, 10, 25])
+    XCTAssertEqual(q1, q2)
+    XCTAssertEqual(Set(q1.map(\.x)).count, 3)
+    for q in q1 {
+      XCTAssertTrue((0..<1).contains(q.x))
+      XCTAssertTrue((0..<5).contains(q.y))
+    }
+  }
+
+  // MARK: The sandbox and its limits
+
+  func testNoClockNoHostObjects() throws {
+    let x = """
+      [typeof Date == 'undefined' && typeof performance == 'undefined' && typeof Duktape == 'undefined'
+       && typeof require == 'undefined' && typeof process == 'undefined' ? 1 : 0, 0]
+      """
+    assertEqual(try xs(x), [1, 1, 1])
+  }
+
+  func hostile(_ x: String, cpu: Int = 1, memory: Int = 64 << 20, policy: LottieExpressionPolicy = .evaluate)
+    throws -> (String, TimeInterval)
+  {
+    var o = options(policy)
+    o.limits.expressionCPUSeconds = cpu
+    o.limits.expressionMemoryBytes = memory
+    o.limits.expressionWallSeconds = 20
+    let doc = document(null("n", ks: #""p": \#(expr(x))"#))
+    let start = Date()
+    let message = S.error(doc, options: o)
+    return (message, Date().timeIntervalSince(start))
+  }
+
+  func testEndlessLoopEndsAtItsCPULimit() throws {
+    let (message, seconds) = try hostile("while (true) {}")
+    XCTAssertTrue(message.contains("test.json: layers[0].ks.p.x: expression:"), message)
+    XCTAssertTrue(message.contains("CPU time limit (1 s)"), message)
+    XCTAssertLessThan(seconds, 10)
+  }
+
+  func testDeepRecursionEnds() throws {
+    let (message, _) = try hostile("function f(n) { return f(n + 1) + 1; } f(0)")
+    XCTAssertTrue(message.contains("layers[0].ks.p.x: expression:"), message)
+    XCTAssertTrue(message.contains("RangeError"), message)
+  }
+
+  func testHugeAllocationEndsAtItsMemoryLimit() throws {
+    let (message, _) = try hostile("var s = 'x'; while (true) s = s + s;", cpu: 5)
+    XCTAssertTrue(message.contains("layers[0].ks.p.x: expression:"), message)
+    XCTAssertTrue(message.contains("memory limit (64 MiB)"), message)
+  }
+
+  func testErrorsNameThePath() throws {
+    XCTAssertTrue(try hostile("[1, ").0.contains("layers[0].ks.p.x: expression: SyntaxError"))
+    XCTAssertTrue(try hostile("[0/0, 0]").0.contains("layers[0].ks.p.x: expression: TypeError: the expression gives NaN"))
+    XCTAssertTrue(try hostile("thisComp.layer('nope').position").0.contains("no layer \"nope\""))
+  }
+
+  func testFallBackKeepsTheKeyframedValueWithAWarning() throws {
+    var o = options(.fallBack)
+    o.limits.expressionCPUSeconds = 1
+    // The endless one falls back; the batch runs again for the other.
+    let doc = document(
+      null("n", ind: 1, ks: #""p": \#(expr("while (true) {}", "[7, 8]"))"#) + ","
+        + null("m", ind: 2, ks: #""p": \#(expr("[time * 100, 0]"))"#))
+    let a = try S.load(doc, options: o)
+    XCTAssertEqual(try positions(a, "n", [0, 10]), [CGPoint(x: 7, y: 8), CGPoint(x: 7, y: 8)])
+    assertEqual(try positions(a, "m", [0, 10, 25]).map { Double($0.x) }, [0, 100, 250])
+    XCTAssertEqual(a.unsupported.map(\.path), ["layers[0].ks.p.x"])
+    XCTAssertTrue(a.unsupported[0].feature.contains("CPU time limit"), a.unsupported[0].feature)
+  }
+
+  func testKeyframedPolicyRunsNothing() throws {
+    let doc = document(null("n", ks: #""p": \#(expr("while (true) {}", "[7, 8]"))"#))
+    let a = try S.load(doc, options: options(.keyframed))
+    XCTAssertEqual(try positions(a, "n", [10]), [CGPoint(x: 7, y: 8)])
+    XCTAssertEqual(a.unsupported, [LottieUnsupported(feature: "expression", path: "layers[0].ks.p.x")])
+  }
+}
+
+/// Expressions inside precompositions and batches.
+final class LottieExpressionPrecompTests: XCTestCase {
+  typealias S = LottieTestSupport
+
+  /// An expression of a composition asset runs in the asset's time and
+  /// sees the asset as thisComp; three uses share one evaluation.
+  func testPrecompositionExpression() throws {
+    let assets = """
+      [{"id": "a", "nm": "Inner", "w": 40, "h": 40, "layers": [{"ty": 3, "nm": "n", "ind": 1, "ip": 0, "op": 60, "st": 0,
+        "ks": {"p": {"a": 0, "k": [0, 0], "x": "[time * 60, thisComp.width + (thisComp.name == 'Inner' ? 1 : 0)]"}}}]}]
+      """
+    let use = #"{"ty": 0, "nm": "use", "refId": "a", "w": 100, "h": 100, "ip": 0, "op": 60, "st": 0, "ks": {}}"#
+    let a = try S.load(S.document(layers: "[\(use), \(use), \(use)]", assets: assets))
+    XCTAssertEqual(a.unsupported, [])
+    for frame in [0.0, 15, 30] {
+      let shown = S.all(S.presentation(a, at: a.time(ofFrame: frame))).filter { $0.name == "n" }
+      XCTAssertEqual(shown.count, 3)
+      for n in shown {
+        XCTAssertEqual(Double(n.position.x), frame, accuracy: 1e-6)
+        XCTAssertEqual(Double(n.position.y), 41, accuracy: 1e-6)
+      }
+    }
+  }
+
+  /// Many expressions of one document: one batch, every value right.
+  func testManyExpressionsInOneDocument() throws {
+    let layers = (1...40).map { i in
+      """
+      {"ty": 3, "nm": "n\(i)", "ind": \(i), "ip": 0, "op": 60, "st": 0,
+       "ks": {"p": {"a": 0, "k": [0, 0], "x": "[index * 2 + time * 60, 0]"}, "o": {"a": 0, "k": 100, "x": "50 + index"}}}
+      """
+    }.joined(separator: ",")
+    let a = try S.load(S.document(layers: "[\(layers)]"))
+    let p = S.presentation(a, at: a.time(ofFrame: 12))
+    for i in [1, 17, 40] {
+      let n = try XCTUnwrap(S.named("n\(i)", in: p))
+      XCTAssertEqual(Double(n.position.x), Double(i * 2 + 12), accuracy: 1e-6)
+      XCTAssertEqual(Double(try XCTUnwrap(n.sublayers?.first).opacity), Double(50 + i) / 100, accuracy: 1e-6)
+    }
+  }
+}
