@@ -97,6 +97,11 @@ Object.defineProperty(__Prop.prototype, 'numKeys', { get: function () { return t
 Object.defineProperty(__Prop.prototype, 'velocity', { get: function () { return this.velocityAtTime(this.now() / __fr); } });
 Object.defineProperty(__Prop.prototype, 'speed', { get: function () { return this.speedAtTime(this.now() / __fr); } });
 __Prop.prototype.valueOf = function () { return this.value; };
+// prop[0], prop[1], …: a property reads as its value's array.
+[0, 1, 2, 3].forEach(function (i) {
+  Object.defineProperty(__Prop.prototype, i, { get: function () { var v = this.at(this.now()); return v[i]; } });
+});
+Object.defineProperty(__Prop.prototype, 'length', { get: function () { return this.at(this.now()).length; } });
 __Prop.prototype.valueAtTime = function (t) { return __unwrap(this.at(t * __fr)); };
 __Prop.prototype.velocityAtTime = function (t) {
   var f = t * __fr, h = 0.01;
@@ -171,7 +176,7 @@ __Prop.prototype.wiggle = function (freq, amp, octaves, ampMult, t) {
   octaves = octaves === undefined ? 1 : Math.max(1, Math.min(16, Math.floor(octaves)));
   ampMult = ampMult === undefined ? 0.5 : +ampMult;
   var f = t === undefined ? this.now() : t * __fr;
-  var base = this.at(f), out = base.slice(), seed = __hash(this.d.path, 0);
+  var base = this.at(f), out = base.slice(), seed = this.seed !== undefined ? this.seed : __hash(this.d.path, 0);
   for (var d = 0; d < out.length; d++) {
     var a = __isArray(amp) ? (d < amp.length ? amp[d] : 0) : amp, q = freq, sum = 0;
     for (var o = 0; o < octaves; o++) {
@@ -199,49 +204,141 @@ __Pair.prototype.d = { k: [], path: '', v: [[0, 0]], f0: 0 };
 // A constant property for what the document leaves out (defaults).
 function __constant(v, name) { return new __Prop({ v: [v], k: [], f0: 0, path: '', x: null, name: name }); }
 
-// MARK: Layers and compositions
+// MARK: Layers, property groups and compositions
 
-function __Layer(comp, d) {
-  this.comp = comp; this.d = d;
-  this.name = d.name; this.index = d.ind;
-  this.inPoint = d.ip / __fr; this.outPoint = d.op / __fr; this.startTime = d.st / __fr;
-  var ks = d.ks || {};
-  function p(id, v, name) { return id != null ? __props[id] : __constant(v, name); }
-  var position = ks.p != null ? __props[ks.p]
-    : (ks.px != null ? new __Pair(__props[ks.px], __props[ks.py]) : __constant([0, 0, 0], 'Position'));
-  this.transform = {
-    anchorPoint: p(ks.a, [0, 0, 0], 'Anchor Point'), position: position,
-    xPosition: ks.px != null ? __props[ks.px] : __constant([0], 'X Position'),
-    yPosition: ks.py != null ? __props[ks.py] : __constant([0], 'Y Position'),
-    scale: p(ks.s, [100, 100, 100], 'Scale'), rotation: p(ks.r, [0], 'Rotation'),
-    opacity: p(ks.o, [100], 'Opacity')
-  };
-  this.transform.zRotation = this.transform.rotation;
-  this.anchorPoint = this.transform.anchorPoint; this.position = position;
-  this.scale = this.transform.scale; this.rotation = this.transform.rotation;
-  this.opacity = this.transform.opacity;
+// A property group as After Effects has them (a layer, its transform, a
+// shape group, its contents, an effect): callable by name, match name or
+// index (`thisLayer(2)('Group 1')(3)`), with its children as attributes
+// (`transform`, `position`, `size`, …), `propertyGroup(n)`,
+// `propertyIndex`, `numProperties`.
+function __camel(name) {
+  var words = String(name).split(/[^A-Za-z0-9]+/).filter(function (w) { return w.length; });
+  return words.map(function (w, i) { return i ? w.charAt(0).toUpperCase() + w.slice(1) : w.charAt(0).toLowerCase() + w.slice(1); }).join('');
 }
-Object.defineProperty(__Layer.prototype, 'parent', { get: function () {
-  if (this.d.parent == null) throw new ReferenceError('layer "' + this.name + '" has no parent');
-  return this.comp.layer(this.d.parent, true);
-} });
-Object.defineProperty(__Layer.prototype, 'hasParent', { get: function () { return this.d.parent != null; } });
-// effect(name or index)(param name or index): an effect's parameter.
-__Layer.prototype.effect = function (which) {
-  var list = this.d.ef || [], e = null;
-  for (var i = 0; i < list.length && !e; i++) if (list[i].name === which || list[i].mn === which) e = list[i];
-  if (!e && typeof which === 'number') e = list[which - 1] || null;
-  if (!e) throw new ReferenceError('layer "' + this.name + '" has no effect ' + JSON.stringify(which));
-  var fx = function (param) {
-    var ps = e.params;
-    for (var j = 0; j < ps.length; j++) if (ps[j].name === param || ps[j].mn === param) return __props[ps[j].p];
-    if (typeof param === 'number' && ps[param - 1]) return __props[ps[param - 1].p];
-    throw new ReferenceError('effect "' + e.name + '" has no parameter ' + JSON.stringify(param));
+function __group(d, parent) {
+  var g = function (key) { return g.child(key); };
+  Object.defineProperty(g, 'name', { value: d.n });
+  g.matchName = d.m; g.propertyIndex = d.i; g.parentGroup = parent; g.items = []; g._name = d.n;
+  for (var i = 0; i < d.c.length; i++) g.items.push(__node(d.c[i], g));
+  g.numProperties = g.items.length;
+  g.child = __child; g.propertyGroup = __propertyGroup; g.content = __content;
+  for (var j = 0; j < g.items.length; j++) {
+    var c = g.items[j], key = /Transform/.test(c.matchName) || c.name === 'Transform' ? 'transform' : __camel(c.name);
+    if (key && !(key in g)) g[key] = c;
+  }
+  return g;
+}
+function __node(d, parent) {
+  if (d.c) return __group(d, parent);
+  var p = d.p >= 0 ? __props[d.p] : new __Prop({ v: [[0]], k: [], f0: 0, path: '', x: null });
+  if (d.p < 0) p.raw = p.at = function () { throw new TypeError('"' + d.n + '" is not numbers (a path or text: not supported)'); };
+  p.name = p._name = d.n; p.matchName = d.m; p.propertyIndex = d.i; p.parentGroup = parent;
+  return p;
+}
+function __child(key) {
+  if (__isProp(key)) key = key.value;
+  var items = this.items, i;
+  for (i = 0; i < items.length; i++) if (items[i].name === key || items[i].matchName === key) return items[i];
+  if (typeof key === 'number') {
+    for (i = 0; i < items.length; i++) if (items[i].propertyIndex === key) return items[i];
+    if (items[key - 1]) return items[key - 1];
+  }
+  // A shape group's items by name, past its Contents.
+  for (i = 0; i < items.length; i++) if (items[i].matchName === 'ADBE Vectors Group') return items[i].child(key);
+  throw new ReferenceError('"' + this.name + '" has no property ' + JSON.stringify(key));
+}
+function __propertyGroup(n) {
+  var g = this;
+  n = n === undefined ? 1 : n;
+  for (var i = 0; i < n; i++) {
+    if (!g.parentGroup) throw new RangeError('propertyGroup(' + n + '): past the layer');
+    g = g.parentGroup;
+  }
+  return g;
+}
+// content(name): a layer's shape by name, or a shape group's item.
+function __content(name) {
+  for (var i = 0; i < this.items.length; i++) {
+    var m = this.items[i].matchName;
+    if (m === 'ADBE Root Vectors Group' || m === 'ADBE Vectors Group') return this.items[i].child(name);
+  }
+  if (this.matchName === 'ADBE Root Vectors Group' || this.matchName === 'ADBE Vectors Group') return this.child(name);
+  throw new ReferenceError('"' + this.name + '" has no contents');
+}
+__Prop.prototype.propertyGroup = __propertyGroup;
+
+// A layer: the group of its contents, effects and transform, with its
+// attributes (name, index, in and out points, parent).
+function __layer(comp, d) {
+  var g = __group({ n: d.name, m: '', i: d.ind, c: d.tree }, null);
+  g.comp = comp; g.d = d; g.index = d.ind;
+  g.inPoint = d.ip / __fr; g.outPoint = d.op / __fr; g.startTime = d.st / __fr;
+  var t = null, e = null;
+  for (var i = 0; i < g.items.length; i++) {
+    if (g.items[i].matchName === 'ADBE Transform Group') t = g.items[i];
+    if (g.items[i].matchName === 'ADBE Effect Parade') e = g.items[i];
+  }
+  if (!t) t = __group({ n: 'Transform', m: 'ADBE Transform Group', i: 6, c: [] }, g);
+  function get(name, v) {
+    for (var j = 0; j < t.items.length; j++) if (t.items[j].name === name) return t.items[j];
+    return __constant(v, name);
+  }
+  var x = get('X Position', [0]), y = get('Y Position', [0]);
+  var position = t.position || (t.xPosition ? new __Pair(x, y) : __constant([0, 0, 0], 'Position'));
+  t.anchorPoint = get('Anchor Point', [0, 0, 0]); t.position = position; t.xPosition = x; t.yPosition = y;
+  t.scale = get('Scale', [100, 100, 100]); t.rotation = get('Rotation', [0]); t.zRotation = t.rotation;
+  t.opacity = get('Opacity', [100]);
+  g.transform = t; g.anchorPoint = t.anchorPoint; g.position = position; g.scale = t.scale;
+  g.rotation = t.rotation; g.opacity = t.opacity;
+  g.effects = e || __group({ n: 'Effects', m: 'ADBE Effect Parade', i: 4, c: [] }, g);
+  g.effect = function (which) { return g.effects.child(which); };
+  Object.defineProperty(g, 'parent', { get: function () {
+    if (d.parent == null) throw new ReferenceError('layer "' + d.name + '" has no parent');
+    return comp.layer(d.parent, true);
+  } });
+  g.hasParent = d.parent != null;
+  // toComp / fromComp (toWorld / fromWorld: no cameras, the same): a
+  // point through the layer's transform and its parents', at time t.
+  g.toComp = function (point, t) {
+    var f = t === undefined ? __now() : __v(t) * __fr, q = __v(point), out = [q[0], q[1]];
+    var chain = __chain(g);
+    for (var i = 0; i < chain.length; i++) out = __apply(__matrix(chain[i], f), out);
+    return q.length > 2 ? [out[0], out[1], q[2]] : out;
   };
-  fx.param = fx;
-  fx.name = e.name;
-  return fx;
-};
+  g.fromComp = function (point, t) {
+    var f = t === undefined ? __now() : __v(t) * __fr, q = __v(point), out = [q[0], q[1]];
+    var chain = __chain(g);
+    for (var i = chain.length - 1; i >= 0; i--) out = __invert(__matrix(chain[i], f), out);
+    return q.length > 2 ? [out[0], out[1], q[2]] : out;
+  };
+  g.toWorld = g.toComp;
+  g.fromWorld = g.fromComp;
+  return g;
+}
+function __now() { return __stack.length ? __stack[__stack.length - 1].frame : 0; }
+// The layer, then its parents (at most 100).
+function __chain(layer) {
+  var out = [layer];
+  while (layer.hasParent && out.length < 100) { layer = layer.parent; out.push(layer); }
+  return out;
+}
+// A layer's 2D transform at frame f, to its parent: position · rotation ·
+// scale · −anchor, as [a, b, c, d, e, f] (x' = a x + c y + e).
+function __matrix(layer, f) {
+  var t = layer.transform, a = t.anchorPoint.at(f), p = t.position.at(f), s = t.scale.at(f);
+  var r = t.rotation.at(f)[0] * Math.PI / 180, sx = s[0] / 100, sy = (s.length > 1 ? s[1] : s[0]) / 100;
+  var m = [Math.cos(r) * sx, Math.sin(r) * sx, -Math.sin(r) * sy, Math.cos(r) * sy, 0, 0];
+  m[4] = p[0] - (m[0] * a[0] + m[2] * (a[1] || 0));
+  m[5] = (p[1] || 0) - (m[1] * a[0] + m[3] * (a[1] || 0));
+  return m;
+}
+function __apply(m, q) { return [m[0] * q[0] + m[2] * q[1] + m[4], m[1] * q[0] + m[3] * q[1] + m[5]]; }
+function __invert(m, q) {
+  var det = m[0] * m[3] - m[1] * m[2];
+  if (det === 0) return [q[0], q[1]];
+  var x = q[0] - m[4], y = q[1] - m[5];
+  return [(m[3] * x - m[2] * y) / det, (m[0] * y - m[1] * x) / det];
+}
 
 function __Comp(d) {
   this.d = d; this.name = d.name; this.width = d.w; this.height = d.h;
@@ -252,7 +349,7 @@ function __Comp(d) {
 __Comp.prototype.all = function () {
   if (!this.layers) {
     this.layers = [];
-    for (var i = 0; i < this.d.layers.length; i++) this.layers.push(new __Layer(this, this.d.layers[i]));
+    for (var i = 0; i < this.d.layers.length; i++) this.layers.push(__layer(this, this.d.layers[i]));
   }
   return this.layers;
 };
@@ -279,15 +376,25 @@ function comp(name) {
 var __names = [
   'time', 'value', 'thisProperty', 'thisLayer', 'thisComp', 'index', 'transform', 'position',
   'scale', 'rotation', 'opacity', 'anchorPoint', 'effect', 'inPoint', 'outPoint', 'startTime',
-  'hasParent', 'wiggle', 'loopIn', 'loopOut', 'loopInDuration', 'loopOutDuration', 'valueAtTime',
-  'velocityAtTime', 'speedAtTime', 'velocity', 'speed', 'numKeys', 'key', 'nearestKey'
+  'hasParent', 'parent', 'wiggle', 'loopIn', 'loopOut', 'loopInDuration', 'loopOutDuration',
+  'valueAtTime', 'velocityAtTime', 'speedAtTime', 'velocity', 'speed', 'numKeys', 'key', 'nearestKey',
+  'content'
 ];
 function __compile(p) {
   var code = String(p.d.x);
+  // Which of the names the code mentions: only those are worked out at
+  // each evaluation (the interpreter is slow; most expressions use two).
+  p.uses = __names.map(function (n) { return new RegExp('(^|[^\\w$.])' + n + '($|[^\\w$])').test(code); });
+  p.seed = __hash(p.d.path, 0);
   // Exported files leave their result in $bm_rt; hand-written ones in
   // their last statement (evaluated each time: a direct eval).
   if (code.indexOf('$bm_rt') >= 0) return new Function(__names.join(','), 'var $bm_rt;\n' + code + '\n;return $bm_rt;');
-  return new Function(__names.join(','), 'return eval(arguments[' + __names.length + ']);');
+  // Most are one expression (`loopOut()`, `wiggle(2, 30)`): compiled once.
+  try {
+    return new Function(__names.join(','), 'return (' + code.replace(/[\s;]+$/, '') + '\n);');
+  } catch (e) {
+    return new Function(__names.join(','), 'return eval(arguments[' + __names.length + ']);');
+  }
 }
 function __evaluate(p, f) {
   if (!p.fn) p.fn = __compile(p);
@@ -297,20 +404,32 @@ function __evaluate(p, f) {
   var saved = __seedState;
   __stack.push({ prop: p, frame: f });
   p.running = true;
-  __seedState = __hash(p.d.path, Math.round(f * 1000));
+  __seedState = __mix(p.seed ^ Math.round(f * 1000));
   try {
-    var raw = p.raw(f);
+    var u = p.uses, args = new Array(__names.length + 1);
     var bind = function (name) { return function () { return p[name].apply(p, arguments); }; };
     var ks = layer ? layer.transform : {};
-    var args = [
-      f / __fr, __unwrap(raw), p, layer, comp, layer ? layer.index : 0, ks, ks.position, ks.scale,
-      ks.rotation, ks.opacity, ks.anchorPoint,
-      layer ? function (w) { return layer.effect(w); } : undefined,
-      layer ? layer.inPoint : 0, layer ? layer.outPoint : 0, layer ? layer.startTime : 0,
-      layer ? layer.hasParent : false, bind('wiggle'), bind('loopIn'), bind('loopOut'),
-      bind('loopInDuration'), bind('loopOutDuration'), bind('valueAtTime'), bind('velocityAtTime'),
-      bind('speedAtTime'), p.velocity, p.speed, p.numKeys, bind('key'), bind('nearestKey'), p.d.x
-    ];
+    args[0] = f / __fr;
+    if (u[1]) args[1] = __unwrap(p.raw(f));
+    args[2] = p; args[3] = layer; args[4] = comp;
+    if (layer) {
+      args[5] = layer.index; args[6] = ks; args[7] = ks.position; args[8] = ks.scale;
+      args[9] = ks.rotation; args[10] = ks.opacity; args[11] = ks.anchorPoint;
+      if (u[12]) args[12] = layer.effect;
+      args[13] = layer.inPoint; args[14] = layer.outPoint; args[15] = layer.startTime;
+      if (u[16]) args[16] = layer.hasParent;
+      if (u[17]) args[17] = layer.hasParent ? layer.parent : undefined;
+    }
+    var methods = ['wiggle', 'loopIn', 'loopOut', 'loopInDuration', 'loopOutDuration', 'valueAtTime',
+      'velocityAtTime', 'speedAtTime'];
+    for (var m = 0; m < methods.length; m++) if (u[18 + m]) args[18 + m] = bind(methods[m]);
+    if (u[26]) args[26] = p.velocity;
+    if (u[27]) args[27] = p.speed;
+    args[28] = p.numKeys;
+    if (u[29]) args[29] = bind('key');
+    if (u[30]) args[30] = bind('nearestKey');
+    if (layer && u[31]) args[31] = function (name) { return layer.content(name); };
+    args[__names.length] = p.d.x;
     var r = __v(p.fn.apply(null, args));
     if (r === undefined) throw new TypeError('the expression gives no value');
     var out = __isArray(r) ? r : [r];

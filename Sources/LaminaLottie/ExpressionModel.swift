@@ -24,15 +24,28 @@ struct ExpressionModel {
     var inPoint: Double
     var outPoint: Double
     var startTime: Double
-    /// Transform properties by Lottie key (`a`, `p`, `px`, `py`, `s`, `r`, `o`): ids into `properties`.
-    var transform: [String: Int]
-    var effects: [Effect]
+    /// The layer's properties as After Effects groups them: contents
+    /// (index 2), effects (4) and transform (6), each group and property
+    /// with its name, match name and index.
+    var tree: [Group]
   }
 
-  struct Effect {
+  /// A property group (a layer's transform, a shape group, its contents,
+  /// an effect) or, with `property`, one property: an id into
+  /// `properties`, -1 for one that is not numbers (a path).
+  struct Group {
     var name: String
     var matchName: String
-    var parameters: [(name: String, matchName: String, property: Int)]
+    var index: Int
+    var children: [Group] = []
+    var property: Int?
+
+    var json: String {
+      var s = "{\"n\":\(ExpressionModel.string(name)),\"m\":\(ExpressionModel.string(matchName)),\"i\":\(index)"
+      if let property { return s + ",\"p\":\(property)}" }
+      s += ",\"c\":[" + children.map(\.json).joined(separator: ",") + "]}"
+      return s
+    }
   }
 
   struct Entry {
@@ -67,15 +80,7 @@ struct ExpressionModel {
         if li > 0 { s += "," }
         s += "{\"name\":\(Self.string(l.name)),\"ind\":\(l.index),\"parent\":\(l.parent.map(String.init) ?? "null")"
         s += ",\"ip\":\(Self.number(l.inPoint)),\"op\":\(Self.number(l.outPoint)),\"st\":\(Self.number(l.startTime))"
-        s += ",\"ks\":{" + l.transform.sorted { $0.key < $1.key }.map { "\(Self.string($0.key)):\($0.value)" }
-          .joined(separator: ",") + "},\"ef\":["
-        s += l.effects.map { e in
-          "{\"name\":\(Self.string(e.name)),\"mn\":\(Self.string(e.matchName)),\"params\":["
-            + e.parameters.map {
-              "{\"name\":\(Self.string($0.name)),\"mn\":\(Self.string($0.matchName)),\"p\":\($0.property)}"
-            }.joined(separator: ",") + "]}"
-        }.joined(separator: ",")
-        s += "]}"
+        s += ",\"tree\":[" + l.tree.map(\.json).joined(separator: ",") + "]}"
       }
       s += "]}"
     }

@@ -177,8 +177,10 @@ public struct LottieOptions {
   public var limits = LottieLimits()
   /// What to do with expressions: evaluate them (the default; one that
   /// fails fails the load), evaluate them and keep the keyframed value of
-  /// one that fails, or leave them out.
-  public var expressions = LottieExpressionPolicy.evaluate
+  /// one that fails, or leave them out. `LAMINA_EXPRESSIONS=fallback` (or
+  /// `keyframed`, `evaluate`) in the environment sets the default, so the
+  /// command takes it.
+  public var expressions = LottieExpressionPolicy.environmentDefault ?? .evaluate
   /// The `lamina-expr` program expressions run in; by default the one
   /// named by `LAMINA_EXPRESSION_HELPER`, else the one beside the running
   /// executable.

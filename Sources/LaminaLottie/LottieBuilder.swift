@@ -185,7 +185,8 @@ final class Builder {
 
   /// A path property (`sh.ks`, a mask's `pt`): values are shape vectors.
   func pathProperty(_ node: Node) throws -> Property {
-    if node.has("x") { report("expression", node.path + ".x") }
+    // (Evaluated, an expression on a path is reported by evaluateExpressions.)
+    if node.has("x"), options.expressions == .keyframed { report("expression", node.path + ".x") }
     let k = try node.required("k")
     var closed = false
     func shapeVector(_ n: Node) throws -> [Double] {

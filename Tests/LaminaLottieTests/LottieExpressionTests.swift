@@ -396,3 +396,85 @@ final class LottieExpressionPrecompTests: XCTestCase {
     }
   }
 }
+
+/// The property tree real files address: groups by name, match name and
+/// index, `content`, `propertyGroup`, `toComp`.
+final class LottieExpressionTreeTests: XCTestCase {
+  typealias S = LottieTestSupport
+
+  func testShapeGroupsByNameMatchNameAndIndex() throws {
+    // A rectangle of size [40, 30] animated to [80, 30] over frames 0–20,
+    // in group "G"; layer n reads it three ways.
+    let size = #"{"a": 1, "k": [{"t": 0, "s": [40, 30], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [80, 30]}], "ix": 2}"#
+    let shapes = #"""
+      [{"ty": "gr", "nm": "G", "ix": 1, "it": [
+        {"ty": "rc", "nm": "Box", "ix": 1, "s": \#(size), "p": {"a": 0, "k": [0, 0], "ix": 3}, "r": {"a": 0, "k": 0, "ix": 4}},
+        {"ty": "tr", "p": {"a": 0, "k": [5, 6], "ix": 2}, "a": {"a": 0, "k": [0, 0], "ix": 1},
+         "s": {"a": 0, "k": [100, 100], "ix": 3}, "r": {"a": 0, "k": 30, "ix": 6}, "o": {"a": 0, "k": 100, "ix": 7}}]}]
+      """#
+    let shapeLayer = #"{"ty": 4, "nm": "S", "ind": 2, "ip": 0, "op": 30, "st": 0, "ks": {}, "shapes": \#(shapes)}"#
+    let x = """
+      var $bm_rt; var L = thisComp.layer('S');
+      $bm_rt = [L.content('G').content('Box').size[0] + L(2)('G')(2)('Box')('ADBE Vector Rect Size')[1],
+        L.content('G').transform.rotation + L('ADBE Root Vectors Group')('G')('ADBE Vector Transform Group')(2)[1]];
+      """
+    let doc = """
+      {"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [
+        {"ty": 3, "nm": "n", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [0, 0], "x": \(quoted(x))}}},
+        \(shapeLayer)]}
+      """
+    let a = try S.load(doc)
+    for (frame, width) in [(0.0, 40.0), (10, 60), (25, 80)] {
+      let n = try XCTUnwrap(S.named("n", in: S.presentation(a, at: a.time(ofFrame: frame))))
+      XCTAssertEqual(Double(n.position.x), width + 30, accuracy: 1e-6, "frame \(frame)")
+      XCTAssertEqual(Double(n.position.y), 36, accuracy: 1e-6, "frame \(frame)")
+    }
+  }
+
+  func testPropertyGroupAndPropertyIndex() throws {
+    // The rectangle's position is half its size plus its value (a common
+    // exported rig): propertyGroup(1) is the rectangle, (2) its size.
+    let shapes = #"""
+      [{"ty": "rc", "nm": "Box", "ix": 1,
+        "s": {"a": 1, "k": [{"t": 0, "s": [40, 20], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [80, 20]}], "ix": 2},
+        "p": {"a": 0, "k": [1, 2], "ix": 3, "x": "var $bm_rt; $bm_rt = sum(div(thisProperty.propertyGroup(1)(2), 2), [value[0], thisProperty.propertyIndex]);"},
+        "r": {"a": 0, "k": 0, "ix": 4}}, {"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}}]
+      """#
+    let doc = """
+      {"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [
+        {"ty": 4, "nm": "S", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {}, "shapes": \(shapes)}]}
+      """
+    let a = try S.load(doc)
+    XCTAssertEqual(a.unsupported, [])
+    // The rectangle is centred at its position: its box's x origin is
+    // position.x − width / 2 = (width / 2 + 1) − width / 2 = 1 at every frame,
+    // and its y origin (10 + 3) − 10 = 3.
+    for frame in [0.0, 10, 25] {
+      let shape = try XCTUnwrap(S.first(CAShapeLayer.self, in: S.presentation(a, at: a.time(ofFrame: frame))))
+      let box = try XCTUnwrap(shape.path?.boundingBoxOfPath)
+      XCTAssertEqual(Double(box.minX), 1, accuracy: 1e-4, "frame \(frame)")
+      XCTAssertEqual(Double(box.minY), 3, accuracy: 1e-4, "frame \(frame)")
+      XCTAssertEqual(Double(box.width), [0.0: 40.0, 10: 60, 25: 80][frame]!, accuracy: 1e-4)
+    }
+  }
+
+  func testToCompAndFromComp() throws {
+    // P: position [50, 50], rotation 90, scale 200 %, anchor [10, 0].
+    // C (child of P): position [5, 0]. C's [1, 0] in the composition:
+    // in P: [6, 0]; − anchor [−4, 0]; × 2 [−8, 0]; rotated 90° (y down) [0, −8]; + [50, 50] = [50, 42].
+    let p = #"{"ty": 3, "nm": "P", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [50, 50]}, "r": {"a": 0, "k": 90}, "s": {"a": 0, "k": [200, 200]}, "a": {"a": 0, "k": [10, 0]}}}"#
+    let c = #"{"ty": 3, "nm": "C", "ind": 2, "parent": 1, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [5, 0]}}}"#
+    let x = "var $bm_rt; var c = thisComp.layer('C'); var q = c.toComp([1, 0]); var back = c.fromComp(q); $bm_rt = [q[0] * 1000 + q[1], back[0] * 1000 + time];"
+    let n = #"{"ty": 3, "nm": "n", "ind": 3, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [0, 0], "x": \#(quoted(x))}}}"#
+    let a = try S.load(#"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [\#(n), \#(c), \#(p)]}"#)
+    for frame in [0.0, 10, 25] {
+      let shown = try XCTUnwrap(S.named("n", in: S.presentation(a, at: a.time(ofFrame: frame))))
+      XCTAssertEqual(Double(shown.position.x), 50_042, accuracy: 1e-3)
+      XCTAssertEqual(Double(shown.position.y), 1000 + frame / 10, accuracy: 1e-3)
+    }
+  }
+
+  func quoted(_ s: String) -> String {
+    String(data: try! JSONSerialization.data(withJSONObject: [s]), encoding: .utf8)!.dropFirst().dropLast().description
+  }
+}
