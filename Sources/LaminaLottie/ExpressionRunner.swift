@@ -83,7 +83,13 @@ struct ExpressionRunner {
     var done = false
     var current: Int?
     var fatal: String?
-    for line in child.output.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
+    var output = child.output[...]
+    if child.outputTruncated {
+      // Only whole lines within the limit: the property being written is the one stopped.
+      output = output.prefix(maxOutputBytes)
+      output = output[..<(output.lastIndex(of: UInt8(ascii: "\n")) ?? output.startIndex)]
+    }
+    for line in output.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true) {
       guard let tag = line.first else { continue }
       let rest = line.dropFirst(2)
       switch tag {

@@ -478,3 +478,44 @@ final class LottieExpressionTreeTests: XCTestCase {
     String(data: try! JSONSerialization.data(withJSONObject: [s]), encoding: .utf8)!.dropFirst().dropLast().description
   }
 }
+
+/// The limits of expressions that are checked before anything runs.
+final class LottieExpressionLimitTests: XCTestCase {
+  typealias S = LottieTestSupport
+
+  func testExpressionSourceLimit() throws {
+    var o = LottieOptions()
+    o.limits.maxExpressionBytes = 100
+    let long = String(repeating: "1+", count: 60) + "1"
+    let doc = """
+      {"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [
+        {"ty": 3, "nm": "n", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {"o": {"a": 0, "k": 100, "x": "\(long)"}}}]}
+      """
+    let message = S.error(doc, options: o)
+    XCTAssertTrue(message.hasPrefix("test.json: layers[0].ks.o.x: bytes of one expression: 121"), message)
+    XCTAssertTrue(message.contains("maxExpressionBytes"), message)
+  }
+
+  func testOutputLimitStopsTheBatch() throws {
+    var o = LottieOptions()
+    o.limits.maxExpressionOutputBytes = 1000
+    let doc = """
+      {"v": "5.7.0", "fr": 10, "ip": 0, "op": 300, "w": 100, "h": 100, "layers": [
+        {"ty": 3, "nm": "n", "ind": 1, "ip": 0, "op": 300, "st": 0, "ks": {"p": {"a": 0, "k": [0, 0], "x": "[time * 1.2345678, time / 7]"}}}]}
+      """
+    let message = S.error(doc, options: o)
+    XCTAssertTrue(message.contains("layers[0].ks.p.x: expression: wrote more than 1000 bytes of values"), message)
+  }
+
+  func testAMissingHelperIsAClearError() throws {
+    var o = LottieOptions()
+    o.expressionHelper = URL(fileURLWithPath: "/nonexistent/lamina-expr")
+    let doc = """
+      {"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [
+        {"ty": 3, "nm": "n", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {"o": {"a": 0, "k": 100, "x": "50"}}}]}
+      """
+    let message = S.error(doc, options: o)
+    XCTAssertTrue(message.hasPrefix("test.json: layers[0].ks.o.x: expression:"), message)
+    XCTAssertTrue(message.contains("could not start"), message)
+  }
+}
