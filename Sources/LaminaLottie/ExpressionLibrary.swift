@@ -36,7 +36,8 @@ Math.random = function () { return __next(); };
 
 function __isProp(x) { return x instanceof __Prop || x instanceof __Pair; }
 function __v(x) {
-  if (__isProp(x)) return x.value;
+  if (__isProp(x)) x = x.value;
+  if (x instanceof __Path) return x.flat();
   if (x && typeof x === 'object' && typeof x.length === 'number') {
     var out = [];
     for (var i = 0; i < x.length; i++) out.push(__v(x[i]));
@@ -92,7 +93,10 @@ __Prop.prototype.at = function (f) {
 __Prop.prototype.now = function () {
   return __stack.length ? __stack[__stack.length - 1].frame : 0;
 };
-Object.defineProperty(__Prop.prototype, 'value', { get: function () { return __unwrap(this.at(this.now())); } });
+// A path property's value is a path object (`points()`, …); a number
+// property's a number or an array.
+__Prop.prototype.wrap = function (v) { return this.d.shape ? new __Path(v, this.d.c) : __unwrap(v); };
+Object.defineProperty(__Prop.prototype, 'value', { get: function () { return this.wrap(this.at(this.now())); } });
 Object.defineProperty(__Prop.prototype, 'numKeys', { get: function () { return this.d.k.length; } });
 Object.defineProperty(__Prop.prototype, 'velocity', { get: function () { return this.velocityAtTime(this.now() / __fr); } });
 Object.defineProperty(__Prop.prototype, 'speed', { get: function () { return this.speedAtTime(this.now() / __fr); } });
@@ -102,7 +106,14 @@ __Prop.prototype.valueOf = function () { return this.value; };
   Object.defineProperty(__Prop.prototype, i, { get: function () { var v = this.at(this.now()); return v[i]; } });
 });
 Object.defineProperty(__Prop.prototype, 'length', { get: function () { return this.at(this.now()).length; } });
-__Prop.prototype.valueAtTime = function (t) { return __unwrap(this.at(t * __fr)); };
+__Prop.prototype.valueAtTime = function (t) { return this.wrap(this.at(__v(t) * __fr)); };
+['points', 'inTangents', 'outTangents', 'isClosed', 'pointOnPath', 'tangentOnPath', 'normalOnPath'].forEach(function (m) {
+  __Prop.prototype[m] = function (a, t) {
+    var path = t === undefined ? this.value : this.valueAtTime(t);
+    if (!(path instanceof __Path)) throw new TypeError('"' + this.name + '" is not a path: no ' + m + '()');
+    return path[m](a);
+  };
+});
 __Prop.prototype.velocityAtTime = function (t) {
   var f = t * __fr, h = 0.01;
   var a = this.at(f), b = this.at(f + h), out = [];
@@ -191,6 +202,60 @@ function __knot(seed, i) { return __mix(seed ^ Math.imul(i | 0, 0x27d4eb2d)) / 2
 function __noise(seed, x) {
   var i = Math.floor(x), u = x - i, s = u * u * u * (u * (u * 6 - 15) + 10);
   return __knot(seed, i) + (__knot(seed, i + 1) - __knot(seed, i)) * s;
+}
+
+// A path: vertices, in and out tangents (relative), as the importer
+// flattens them: [x0, y0, x1, y1, …, in…, out…].
+function __Path(flat, closed) { this.v = flat; this.c = !!closed; this.n = Math.floor(flat.length / 6); }
+__Path.prototype.flat = function () { return this.v.slice(); };
+__Path.prototype.list = function (k) {
+  var out = [];
+  for (var i = 0; i < this.n; i++) out.push([this.v[2 * (k * this.n + i)], this.v[2 * (k * this.n + i) + 1]]);
+  return out;
+};
+__Path.prototype.points = function () { return this.list(0); };
+__Path.prototype.inTangents = function () { return this.list(1); };
+__Path.prototype.outTangents = function () { return this.list(2); };
+__Path.prototype.isClosed = function () { return this.c; };
+// The cubic segments, each as 4 points.
+__Path.prototype.segments = function () {
+  var p = this.points(), ti = this.inTangents(), to = this.outTangents(), out = [];
+  var count = this.c ? this.n : this.n - 1;
+  for (var i = 0; i < count; i++) {
+    var j = (i + 1) % this.n;
+    out.push([p[i], [p[i][0] + to[i][0], p[i][1] + to[i][1]], [p[j][0] + ti[j][0], p[j][1] + ti[j][1]], p[j]]);
+  }
+  return out;
+};
+function __cubic(s, t) {
+  var u = 1 - t, a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t;
+  return [a * s[0][0] + b * s[1][0] + c * s[2][0] + d * s[3][0], a * s[0][1] + b * s[1][1] + c * s[2][1] + d * s[3][1]];
+}
+// The point at fraction u of the path's length (16 steps a segment), and
+// the direction there.
+__Path.prototype.walk = function (u) {
+  var segs = this.segments(), pts = [], lens = [0];
+  if (!segs.length) return { p: this.n ? this.points()[0] : [0, 0], d: [1, 0] };
+  for (var i = 0; i < segs.length; i++) for (var k = i ? 1 : 0; k <= 16; k++) pts.push(__cubic(segs[i], k / 16));
+  for (var j = 1; j < pts.length; j++) lens.push(lens[j - 1] + length(sub(pts[j], pts[j - 1])));
+  var target = Math.min(Math.max(+u, 0), 1) * lens[lens.length - 1], m = 1;
+  while (m < lens.length - 1 && lens[m] < target) m++;
+  var span = lens[m] - lens[m - 1], f = span > 0 ? (target - lens[m - 1]) / span : 0;
+  var a = pts[m - 1], b = pts[m];
+  return { p: [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f], d: normalize(sub(b, a)) };
+};
+__Path.prototype.pointOnPath = function (u) { return this.walk(u === undefined ? 0.5 : u).p; };
+__Path.prototype.tangentOnPath = function (u) { return this.walk(u === undefined ? 0.5 : u).d; };
+__Path.prototype.normalOnPath = function (u) { var d = this.walk(u === undefined ? 0.5 : u).d; return [-d[1], d[0]]; };
+function createPath(points, inTangents, outTangents, closed) {
+  points = __v(points || [[0, 0], [100, 0], [100, 100], [0, 100]]);
+  inTangents = __v(inTangents || []); outTangents = __v(outTangents || []);
+  var flat = [], i, lists = [points, inTangents, outTangents];
+  for (var k = 0; k < 3; k++) for (i = 0; i < points.length; i++) {
+    var q = lists[k][i] || [0, 0];
+    flat.push(+q[0] || 0, +q[1] || 0);
+  }
+  return new __Path(flat, closed === undefined ? true : closed);
 }
 
 // Two separated dimensions (x and y position) as one property.
@@ -313,6 +378,7 @@ function __layer(comp, d) {
   };
   g.toWorld = g.toComp;
   g.fromWorld = g.fromComp;
+  g.fromCompToSurface = g.fromComp;
   return g;
 }
 function __now() { return __stack.length ? __stack[__stack.length - 1].frame : 0; }
@@ -410,7 +476,7 @@ function __evaluate(p, f) {
     var bind = function (name) { return function () { return p[name].apply(p, arguments); }; };
     var ks = layer ? layer.transform : {};
     args[0] = f / __fr;
-    if (u[1]) args[1] = __unwrap(p.raw(f));
+    if (u[1]) args[1] = p.wrap(p.raw(f));
     args[2] = p; args[3] = layer; args[4] = comp;
     if (layer) {
       args[5] = layer.index; args[6] = ks; args[7] = ks.position; args[8] = ks.scale;
@@ -433,7 +499,9 @@ function __evaluate(p, f) {
     var r = __v(p.fn.apply(null, args));
     if (r === undefined) throw new TypeError('the expression gives no value');
     var out = __isArray(r) ? r : [r];
-    if (out.length === 0 || out.length > 64) throw new TypeError('the expression gives ' + out.length + ' values');
+    if (out.length === 0 || out.length > 60000) throw new TypeError('the expression gives ' + out.length + ' values');
+    if (p.d.shape && (out.length % 6 !== 0 || !__isArray(r)))
+      throw new TypeError('the expression gives ' + out.length + ' numbers, not a path');
     for (var i = 0; i < out.length; i++) {
       if (typeof out[i] === 'boolean') out[i] = out[i] ? 1 : 0;
       if (typeof out[i] !== 'number' || !isFinite(out[i]))

@@ -58,6 +58,8 @@ struct ExpressionModel {
     var from: Double = 0
     var step: Double = 1
     var count: Int = 0
+    /// A path: each value its vertices, then in and out tangents (x, y each).
+    var isPath = false
   }
 
   var frameRate: Double
@@ -94,6 +96,7 @@ struct ExpressionModel {
       s += "],\"f0\":\(Self.number(f0)),\"s\":\(Self.number(step)),\"v\":["
       s += values.map { "[" + $0.map(Self.number).joined(separator: ",") + "]" }.joined(separator: ",")
       s += "],\"x\":" + (e.expression.map(Self.string) ?? "null")
+      if e.isPath { s += ",\"shape\":true,\"c\":\(p.closed)" }
       if let l = e.layer { s += ",\"layer\":[\(l.composition),\(l.layer)]" }
       s += ",\"from\":\(Self.number(e.from)),\"step\":\(Self.number(e.step)),\"n\":\(e.count)}"
     }

@@ -183,8 +183,16 @@ final class Builder {
     Ease(x: try n.child("x")?.numbers() ?? [0], y: try n.child("y")?.numbers() ?? [0])
   }
 
-  /// A path property (`sh.ks`, a mask's `pt`): values are shape vectors.
+  /// A path property (`sh.ks`, a mask's `pt`): values are shape vectors
+  /// (the values its expression gives when it has one that was evaluated).
   func pathProperty(_ node: Node) throws -> Property {
+    let keyframed = try keyframedPathProperty(node)
+    if case .string? = node.child("x")?.json, let p = try expressionPath(node, closed: keyframed.closed) { return p }
+    return keyframed
+  }
+
+  /// A path's keyframed shape vectors: vertices, in and out tangents.
+  func keyframedPathProperty(_ node: Node) throws -> Property {
     // (Evaluated, an expression on a path is reported by evaluateExpressions.)
     if node.has("x"), options.expressions == .keyframed { report("expression", node.path + ".x") }
     let k = try node.required("k")

@@ -80,14 +80,22 @@ extension Builder {
         guard case .string(let s) = n.json else { return nil }
         return s
       }
-      let p: Property
+      var p: Property
+      var isPath = false
       do {
         p = try keyframedProperty(node, [])
       } catch {
-        if code != nil { report("expression on a property that is not numbers (keyframed value used)", node.path + ".x") }
-        return nil
+        // A path (a bezier shape: vertices, then in and out tangents), or
+        // something else (text).
+        guard let path = try? keyframedPathProperty(node) else {
+          if code != nil { report("expression on a property that is not numbers or a path (keyframed value used)", node.path + ".x") }
+          return nil
+        }
+        p = path
+        isPath = true
       }
       var entry = ExpressionModel.Entry(property: p, expression: nil, layer: layer)
+      entry.isPath = isPath
       if let code, let (layerIn, layerOut) = range {
         // Sampled where the layer is on and its composition shown.
         var (ip, op) = (max(layerIn, shownFrames.0), min(layerOut, shownFrames.1))
@@ -100,7 +108,7 @@ extension Builder {
         entry.step = max(1, ((to - from) / Double(max(limits.maxSampledFrames, 1))).rounded(.up))
         entry.from = from
         entry.count = Int((to - from) / entry.step) + 1
-        try budget(from: from, to: to, path: node.path)
+        try budget(from: from, to: to, elements: isPath ? p.first.count / 6 : 0, path: node.path)
       }
       let id = model.properties.count
       model.properties.append(entry)
@@ -349,6 +357,37 @@ extension Builder {
       return items.contains { hasExpression($0) }
     default:
       return false
+    }
+  }
+
+  /// The path an expression drives (values: vertices, in and out
+  /// tangents, as `keyframedPathProperty` gives them); nil as for numbers.
+  func expressionPath(_ node: Node, closed: Bool) throws -> Property? {
+    guard let outcome = expressionOutcomes[node.path] else { return nil }
+    switch outcome {
+    case .failed(let message):
+      report("expression not evaluated (\(message))", node.path + ".x")
+      return nil
+    case .values(let from, let step, let values):
+      var keyframes: [Keyframe] = []
+      for (i, v) in values.enumerated() {
+        let x = node.child("x") ?? node
+        guard v.count % 6 == 0 else {
+          throw LottieError.expression(file: file, path: x.path, message: "gives \(v.count) numbers at frame \(from + Double(i) * step), not a path")
+        }
+        try limit(x, "vertices of one path", v.count / 6, limits.maxPathVertices, "maxPathVertices")
+        for c in v where !(c.isFinite && abs(c) <= 1e7) {
+          throw LottieError.expression(file: file, path: x.path, message: "gives the coordinate \(c) at frame \(from + Double(i) * step), out of range")
+        }
+        keyframes.append(Keyframe(t: from + Double(i) * step, value: v))
+      }
+      guard let first = keyframes.first else { return nil }
+      var p =
+        keyframes.allSatisfy({ $0.value == first.value })
+        ? Property(constant: first.value, path: node.path) : Property(keyframes: keyframes, path: node.path)
+      p.closed = closed
+      p.expression = true
+      return p
     }
   }
 

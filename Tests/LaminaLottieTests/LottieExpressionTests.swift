@@ -519,3 +519,64 @@ final class LottieExpressionLimitTests: XCTestCase {
     XCTAssertTrue(message.contains("could not start"), message)
   }
 }
+
+/// Expressions on paths and path functions.
+final class LottieExpressionPathTests: XCTestCase {
+  typealias S = LottieTestSupport
+
+  /// Path "Source" (a square of side 10 growing to 30 over frames 0–20);
+  /// "Copy"'s path is an expression over it.
+  func document(_ copy: String, extraLayers: String = "") -> String {
+    let square = { (s: Int) in
+      #"[{"v": [[0, 0], [\#(s), 0], [\#(s), \#(s)], [0, \#(s)]], "i": [[0, 0], [0, 0], [0, 0], [0, 0]], "o": [[0, 0], [0, 0], [0, 0], [0, 0]], "c": true}]"#
+    }
+    let source = #"{"a": 1, "k": [{"t": 0, "s": \#(square(10)), "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": \#(square(30))}]}"#
+    let quoted = String(data: try! JSONSerialization.data(withJSONObject: [copy]), encoding: .utf8)!.dropFirst().dropLast()
+    let fill = #"{"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}}"#
+    return """
+      {"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [
+        {"ty": 4, "nm": "Copy", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {},
+         "shapes": [{"ty": "sh", "nm": "Path 1", "ks": {"a": 0, "k": \(square(1).dropFirst().dropLast()), "x": \(quoted)}}, \(fill)]},
+        {"ty": 4, "nm": "Source", "ind": 2, "ip": 0, "op": 30, "st": 0, "ks": {},
+         "shapes": [{"ty": "gr", "nm": "Shape 1", "it": [{"ty": "sh", "nm": "Path 1", "ks": \(source)}, \(fill),
+           {"ty": "tr", "p": {"a": 0, "k": [0, 0]}}]}]}\(extraLayers)]}
+      """
+  }
+
+  func copyBox(_ a: LottieAnimation, _ frame: Double) throws -> CGRect {
+    let p = S.presentation(a, at: a.time(ofFrame: frame))
+    let copy = try XCTUnwrap(S.named("Copy", in: p))
+    let shape = try XCTUnwrap(S.first(CAShapeLayer.self, in: copy))
+    return try XCTUnwrap(shape.path?.boundingBoxOfPath)
+  }
+
+  func testAPathFollowsAnotherPath() throws {
+    let a = try S.load(document("thisComp.layer('Source').content('Shape 1').content('Path 1').path"))
+    XCTAssertEqual(a.unsupported, [])
+    for (frame, side) in [(0.0, 10.0), (10, 20), (25, 30)] {
+      XCTAssertEqual(Double(try copyBox(a, frame).width), side, accuracy: 1e-4, "frame \(frame)")
+    }
+  }
+
+  func testCreatePathFromPointsAndPointOnPath() throws {
+    // A triangle whose third point is the point half way along the source's
+    // outline (its opposite corner: [s, s]); the box is s × s.
+    let x = """
+      var src = thisComp.layer('Source').content('Shape 1').content('Path 1').path;
+      var q = src.pointOnPath(0.5); var pts = src.points();
+      createPath([pts[0], [pts[1][0], 0], q], [], [], true)
+      """
+    let a = try S.load(document(x))
+    XCTAssertEqual(a.unsupported, [])
+    for (frame, side) in [(0.0, 10.0), (10, 20), (25, 30)] {
+      let box = try copyBox(a, frame)
+      XCTAssertEqual(Double(box.width), side, accuracy: 1e-3, "frame \(frame)")
+      XCTAssertEqual(Double(box.height), side, accuracy: 1e-3, "frame \(frame)")
+    }
+  }
+
+  func testANumberIsNotAPath() throws {
+    let message = S.error(document("[1, 2]"))
+    XCTAssertTrue(message.contains("layers[0].shapes[0].ks.x: expression: TypeError: the expression gives 2 numbers, not a path"), message)
+  }
+}
