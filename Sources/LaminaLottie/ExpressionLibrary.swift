@@ -286,7 +286,7 @@ function __group(d, parent) {
   g.matchName = d.m; g.propertyIndex = d.i; g.parentGroup = parent; g.items = []; g._name = d.n;
   for (var i = 0; i < d.c.length; i++) g.items.push(__node(d.c[i], g));
   g.numProperties = g.items.length;
-  g.child = __child; g.propertyGroup = __propertyGroup; g.content = __content;
+  g.child = __child; g.find = __find; g.propertyGroup = __propertyGroup; g.content = __content;
   for (var j = 0; j < g.items.length; j++) {
     var c = g.items[j], key = /Transform/.test(c.matchName) || c.name === 'Transform' ? 'transform' : __camel(c.name);
     if (key && !(key in g)) g[key] = c;
@@ -301,6 +301,16 @@ function __node(d, parent) {
   return p;
 }
 function __child(key) {
+  var found = this.find(key);
+  // A Layer Control effect's parameter is the layer it names (its index).
+  if (__isProp(found) && /Layer Control-0001$/.test(found.matchName)) {
+    var root = this;
+    while (root.parentGroup) root = root.parentGroup;
+    return root.comp.layer(found.value, true);
+  }
+  return found;
+}
+function __find(key) {
   if (__isProp(key)) key = key.value;
   var items = this.items, i;
   for (i = 0; i < items.length; i++) if (items[i].name === key || items[i].matchName === key) return items[i];
@@ -444,7 +454,7 @@ var __names = [
   'scale', 'rotation', 'opacity', 'anchorPoint', 'effect', 'inPoint', 'outPoint', 'startTime',
   'hasParent', 'parent', 'wiggle', 'loopIn', 'loopOut', 'loopInDuration', 'loopOutDuration',
   'valueAtTime', 'velocityAtTime', 'speedAtTime', 'velocity', 'speed', 'numKeys', 'key', 'nearestKey',
-  'content'
+  'content', 'toComp', 'fromComp', 'toWorld', 'fromWorld', 'fromCompToSurface'
 ];
 function __compile(p) {
   var code = String(p.d.x);
@@ -495,6 +505,7 @@ function __evaluate(p, f) {
     if (u[29]) args[29] = bind('key');
     if (u[30]) args[30] = bind('nearestKey');
     if (layer && u[31]) args[31] = function (name) { return layer.content(name); };
+    if (layer) for (var s = 32; s <= 36; s++) if (u[s]) args[s] = layer[__names[s]];
     args[__names.length] = p.d.x;
     var r = __v(p.fn.apply(null, args));
     if (r === undefined) throw new TypeError('the expression gives no value');

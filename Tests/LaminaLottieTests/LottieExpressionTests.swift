@@ -197,6 +197,8 @@ final class LottieExpressionTests: XCTestCase {
     let doc = document(
       null("n", ks: #""p": \#(expr("[effect('Speed')('Slider') * time, thisLayer.effect('Speed')(1).value]"))"#, extra: slider))
     let a = try S.load(doc, options: options())
+    // An expression control draws nothing: not reported.
+    XCTAssertEqual(a.unsupported, [])
     let p = try positions(a, "n", [0, 10, 25])
     assertEqual(p.map { Double($0.x) }, [0, 40, 100])
     assertEqual(p.map { Double($0.y) }, [40, 40, 40])
@@ -471,6 +473,23 @@ final class LottieExpressionTreeTests: XCTestCase {
       let shown = try XCTUnwrap(S.named("n", in: S.presentation(a, at: a.time(ofFrame: frame))))
       XCTAssertEqual(Double(shown.position.x), 50_042, accuracy: 1e-3)
       XCTAssertEqual(Double(shown.position.y), 1000 + frame / 10, accuracy: 1e-3)
+    }
+  }
+
+  /// A Layer Control parameter is the layer it names; layer methods are
+  /// callable bare (`toComp`, `fromComp`).
+  func testLayerControlAndBareLayerMethods() throws {
+    let target = #"{"ty": 3, "nm": "T", "ind": 7, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 1, "k": [{"t": 0, "s": [0, 10], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [40, 10]}]}}}"#
+    let control = #", "ef": [{"ty": 5, "nm": "Target", "mn": "ADBE Layer Control", "ef": [{"ty": 10, "nm": "Layer", "mn": "ADBE Layer Control-0001", "v": {"a": 0, "k": 7}}]}]"#
+    let x = "var l = effect('Target')('ADBE Layer Control-0001'); fromComp(l.toComp(l.anchorPoint))"
+    let n = #"{"ty": 3, "nm": "n", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [5, 5], "x": \#(quoted(x))}}\#(control)}"#
+    let a = try S.load(#"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [\#(n), \#(target)]}"#)
+    XCTAssertEqual(a.unsupported, [])
+    // T's anchor in the composition is T's position; into n's space: − n's position [5, 5].
+    for (frame, x) in [(0.0, -5.0), (10, 15), (25, 35)] {
+      let shown = try XCTUnwrap(S.named("n", in: S.presentation(a, at: a.time(ofFrame: frame))))
+      XCTAssertEqual(Double(shown.position.x), x, accuracy: 1e-4, "frame \(frame)")
+      XCTAssertEqual(Double(shown.position.y), 5, accuracy: 1e-4, "frame \(frame)")
     }
   }
 
