@@ -23,6 +23,9 @@ struct ExpressionRunner {
   var memoryBytes: Int
   var wallSeconds: Double
   var maxOutputBytes: Int
+  /// The limits one run is held to (what is left of the document's).
+  var enforcedCPU: Int?
+  var enforcedWall: Double?
 
   /// The helper: `LAMINA_EXPRESSION_HELPER`, else `lamina-expr` beside the
   /// running executable (the package's build folder holds both the
@@ -40,13 +43,26 @@ struct ExpressionRunner {
   /// Runs `jobs` (ids into the program's properties) and returns the
   /// outcome of each. `program(jobs)` makes the whole program for a list of
   /// jobs. A batch stopped by a limit blames the property it was running;
-  /// the others run again (at most `restarts` times) without it.
+  /// the others run again (at most `restarts` times) without it, all the
+  /// runs of a document together within one wall-clock limit (and each
+  /// within the CPU limit and what is left of the wall-clock one).
   func run(jobs: [Int], restarts: Int, program: ([Int]) -> String) -> [Int: ExpressionOutcome] {
     var outcomes: [Int: ExpressionOutcome] = [:]
     var pending = jobs
     var tries = 0
+    let deadline = Date().addingTimeInterval(wallSeconds)
     while !pending.isEmpty {
-      let batch = runOnce(program(pending))
+      let left = deadline.timeIntervalSinceNow
+      guard left >= 1 else {
+        for id in pending {
+          outcomes[id] = .failed("not evaluated: the document's expressions ran past their wall-clock limit (\(wallSeconds) s)")
+        }
+        break
+      }
+      var limited = self
+      limited.enforcedWall = left
+      limited.enforcedCPU = max(1, min(cpuSeconds, Int(left.rounded(.up))))
+      let batch = limited.runOnce(program(pending))
       for (id, o) in batch.outcomes { outcomes[id] = o }
       if let culprit = batch.running {
         outcomes[culprit] = .failed(batch.stopped ?? "the expression process ended early")
@@ -208,7 +224,7 @@ struct ExpressionRunner {
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-    let args = [helper, String(cpuSeconds), String(memoryBytes), String(input.count + 1)]
+    let args = [helper, String(enforcedCPU ?? cpuSeconds), String(memoryBytes), String(input.count + 1)]
     var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
     defer { for p in argv { free(p) } }
     var envp: [UnsafeMutablePointer<CChar>?] = [nil]
@@ -219,7 +235,7 @@ struct ExpressionRunner {
 
     let flags = fcntl(ours, F_GETFL)
     _ = fcntl(ours, F_SETFL, flags | O_NONBLOCK)
-    let deadline = Date().addingTimeInterval(wallSeconds)
+    let deadline = Date().addingTimeInterval(enforcedWall ?? wallSeconds)
     var output: [UInt8] = []
     var sent = 0
     var timedOut = false

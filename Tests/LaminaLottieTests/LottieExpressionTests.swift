@@ -349,6 +349,22 @@ final class LottieExpressionTests: XCTestCase {
     XCTAssertTrue(a.unsupported[0].feature.contains("CPU time limit"), a.unsupported[0].feature)
   }
 
+  /// Falling back reruns the batch without the culprit, all runs within
+  /// the one wall-clock limit: three endless loops do not take three times it.
+  func testFallBackRunsStayWithinTheWallClockLimit() throws {
+    var o = options(.fallBack)
+    o.limits.expressionCPUSeconds = 1
+    o.limits.expressionWallSeconds = 2.5
+    let layers = (1...3).map { i in null("n\(i)", ind: i, ks: #""p": \#(expr("for (;;) {}", "[7, 8]"))"#) }
+    let start = Date()
+    let a = try S.load(document(layers.joined(separator: ",")), options: o)
+    XCTAssertLessThan(Date().timeIntervalSince(start), 4.5)
+    XCTAssertEqual(a.unsupported.count, 3)
+    XCTAssertTrue(a.unsupported.contains { $0.feature.contains("CPU time limit (1 s)") }, "\(a.unsupported)")
+    XCTAssertTrue(a.unsupported.contains { $0.feature.contains("wall-clock limit (2.5 s)") }, "\(a.unsupported)")
+    XCTAssertEqual(try positions(a, "n3", [10]), [CGPoint(x: 7, y: 8)])
+  }
+
   func testKeyframedPolicyRunsNothing() throws {
     let doc = document(null("n", ks: #""p": \#(expr("while (true) {}", "[7, 8]"))"#))
     let a = try S.load(doc, options: options(.keyframed))
