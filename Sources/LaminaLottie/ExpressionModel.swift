@@ -41,7 +41,8 @@ struct ExpressionModel {
     var property: Int?
 
     var json: String {
-      var s = "{\"n\":\(ExpressionModel.string(name)),\"m\":\(ExpressionModel.string(matchName)),\"i\":\(index)"
+      var s =
+        "{\"n\":\(ExpressionModel.string(name)),\"m\":\(ExpressionModel.string(matchName)),\"i\":\(index)"
       if let property { return s + ",\"p\":\(property)}" }
       s += ",\"c\":[" + children.map(\.json).joined(separator: ",") + "]}"
       return s
@@ -76,12 +77,15 @@ struct ExpressionModel {
     s += "\n__run({\"fr\":\(Self.number(frameRate)),\"comps\":["
     for (ci, c) in compositions.enumerated() {
       if ci > 0 { s += "," }
-      s += "{\"name\":\(Self.string(c.name)),\"w\":\(Self.number(c.width)),\"h\":\(Self.number(c.height))"
+      s +=
+        "{\"name\":\(Self.string(c.name)),\"w\":\(Self.number(c.width)),\"h\":\(Self.number(c.height))"
       s += ",\"ip\":\(Self.number(c.inPoint)),\"op\":\(Self.number(c.outPoint)),\"layers\":["
       for (li, l) in c.layers.enumerated() {
         if li > 0 { s += "," }
-        s += "{\"name\":\(Self.string(l.name)),\"ind\":\(l.index),\"parent\":\(l.parent.map(String.init) ?? "null")"
-        s += ",\"ip\":\(Self.number(l.inPoint)),\"op\":\(Self.number(l.outPoint)),\"st\":\(Self.number(l.startTime))"
+        s +=
+          "{\"name\":\(Self.string(l.name)),\"ind\":\(l.index),\"parent\":\(l.parent.map(String.init) ?? "null")"
+        s +=
+          ",\"ip\":\(Self.number(l.inPoint)),\"op\":\(Self.number(l.outPoint)),\"st\":\(Self.number(l.startTime))"
         s += ",\"tree\":[" + l.tree.map(\.json).joined(separator: ",") + "]}"
       }
       s += "]}"
@@ -94,7 +98,8 @@ struct ExpressionModel {
       s += (p.isAnimated ? p.keyframes.map { Self.number($0.t) } : []).joined(separator: ",")
       let (f0, step, values) = Self.samples(p)
       s += "],\"f0\":\(Self.number(f0)),\"s\":\(Self.number(step)),\"v\":["
-      s += values.map { "[" + $0.map(Self.number).joined(separator: ",") + "]" }.joined(separator: ",")
+      s += values.map { "[" + $0.map(Self.number).joined(separator: ",") + "]" }.joined(
+        separator: ",")
       s += "],\"x\":" + (e.expression.map(Self.string) ?? "null")
       if e.isPath { s += ",\"shape\":true,\"c\":\(p.closed)" }
       if let l = e.layer { s += ",\"layer\":[\(l.composition),\(l.layer)]" }

@@ -55,7 +55,9 @@ struct ExpressionRunner {
       let left = deadline.timeIntervalSinceNow
       guard left >= 1 else {
         for id in pending {
-          outcomes[id] = .failed("not evaluated: the document's expressions ran past their wall-clock limit (\(wallSeconds) s)")
+          outcomes[id] = .failed(
+            "not evaluated: the document's expressions ran past their wall-clock limit (\(wallSeconds) s)"
+          )
         }
         break
       }
@@ -144,8 +146,10 @@ struct ExpressionRunner {
     } else if child.signal == SIGXCPU || child.signal == SIGKILL {
       batch.stopped = "ran past its CPU time limit (\(cpuSeconds) s)"
     } else if let fatal {
-      batch.stopped = fatal.contains("alloc") || fatal.contains("memory")
-        ? "ran past its memory limit (\(memoryBytes >> 20) MiB): \(fatal)" : "the engine stopped: \(fatal)"
+      batch.stopped =
+        fatal.contains("alloc") || fatal.contains("memory")
+        ? "ran past its memory limit (\(memoryBytes >> 20) MiB): \(fatal)"
+        : "the engine stopped: \(fatal)"
     } else if child.signal != 0 {
       batch.stopped = "the expression process ended by signal \(child.signal)"
     } else {
@@ -155,7 +159,8 @@ struct ExpressionRunner {
   }
 
   static func values(_ data: Data) -> ExpressionOutcome {
-    guard case .array(let frames)? = try? SceneLoader.parseJSON(data, fileName: "lamina-expr") else {
+    guard case .array(let frames)? = try? SceneLoader.parseJSON(data, fileName: "lamina-expr")
+    else {
       return .failed("the expression process sent values that are not JSON arrays")
     }
     var out: [[Double]] = []
@@ -198,7 +203,9 @@ struct ExpressionRunner {
   /// then kills it.
   func spawn(input: [UInt8]) throws -> ChildResult {
     var fds: [Int32] = [-1, -1]
-    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+    guard
+      socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0
+    else {
       throw SpawnError.system("socketpair", errno)
     }
     let ours = fds[0]
@@ -224,7 +231,9 @@ struct ExpressionRunner {
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
-    let args = [helper, String(enforcedCPU ?? cpuSeconds), String(memoryBytes), String(input.count + 1)]
+    let args = [
+      helper, String(enforcedCPU ?? cpuSeconds), String(memoryBytes), String(input.count + 1),
+    ]
     var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
     defer { for p in argv { free(p) } }
     var envp: [UnsafeMutablePointer<CChar>?] = [nil]

@@ -33,7 +33,8 @@ extension Builder {
   /// for `property`.
   func evaluateExpressions(root: Node, inPoint: Double, outPoint: Double) throws {
     guard options.expressions != .keyframed else { return }
-    var compositions: [(layers: Node, name: String, w: Double, h: Double, ip: Double, op: Double)] = []
+    var compositions: [(layers: Node, name: String, w: Double, h: Double, ip: Double, op: Double)] =
+      []
     if let layers = root.child("layers") {
       compositions.append((layers, try root.string("nm") ?? "", width, height, inPoint, outPoint))
     }
@@ -42,7 +43,9 @@ extension Builder {
     // (op − st) / sr; under a time remapping, any.
     var shown: [String: (Double, Double)] = [:]
     var remapped: Set<String> = []
-    for c in [root.child("layers")] + (try root.child("assets")?.array() ?? []).map({ $0.child("layers") }) {
+    for c in [root.child("layers")]
+      + (try root.child("assets")?.array() ?? []).map({ $0.child("layers") })
+    {
       for l in c?.items ?? [] where Self.text(l, "refId") != "" {
         let id = Self.text(l, "refId")
         if l.has("tm") { remapped.insert(id) }
@@ -58,8 +61,10 @@ extension Builder {
       guard let layers = a.child("layers") else { continue }
       let id = Self.text(a, "id")
       let name = try a.string("nm") ?? a.string("id") ?? ""
-      let (from, to) = remapped.contains(id) ? (-Limits.maxMagnitude, Limits.maxMagnitude) : shown[id] ?? (0, 0)
-      compositions.append((layers, name, try a.number("w", default: 0), try a.number("h", default: 0), from, to))
+      let (from, to) =
+        remapped.contains(id) ? (-Limits.maxMagnitude, Limits.maxMagnitude) : shown[id] ?? (0, 0)
+      compositions.append(
+        (layers, name, try a.number("w", default: 0), try a.number("h", default: 0), from, to))
     }
     guard compositions.contains(where: { Self.hasExpression($0.layers.json) }) else { return }
     // The compositions expressions can reach: those with expressions, and
@@ -68,7 +73,8 @@ extension Builder {
     for c in compositions { Self.expressionSources(c.layers.json, into: &sources) }
     let reachable = compositions.filter { c in
       Self.hasExpression(c.layers.json)
-        || (!c.name.isEmpty && sources.contains { $0.contains("'\(c.name)'") || $0.contains("\"\(c.name)\"") })
+        || (!c.name.isEmpty
+          && sources.contains { $0.contains("'\(c.name)'") || $0.contains("\"\(c.name)\"") })
     }
 
     var model = ExpressionModel(frameRate: frameRate)
@@ -88,7 +94,11 @@ extension Builder {
         // A path (a bezier shape: vertices, then in and out tangents), or
         // something else (text).
         guard let path = try? keyframedPathProperty(node) else {
-          if code != nil { report("expression on a property that is not numbers or a path (keyframed value used)", node.path + ".x") }
+          if code != nil {
+            report(
+              "expression on a property that is not numbers or a path (keyframed value used)",
+              node.path + ".x")
+          }
           return nil
         }
         p = path
@@ -101,7 +111,9 @@ extension Builder {
         var (ip, op) = (max(layerIn, shownFrames.0), min(layerOut, shownFrames.1))
         if op < ip { (ip, op) = (layerIn, layerIn) }
         let bytes = code.utf8.count
-        try limit(at: node.path + ".x", "bytes of one expression", bytes, limits.maxExpressionBytes, "maxExpressionBytes")
+        try limit(
+          at: node.path + ".x", "bytes of one expression", bytes, limits.maxExpressionBytes,
+          "maxExpressionBytes")
         entry.expression = code
         let from = ip.rounded(.down)
         let to = max(op.rounded(.up), from)
@@ -125,23 +137,30 @@ extension Builder {
         guard n.isObject else { throw n.wrongType("a layer object") }
         let ip = try n.number("ip", default: 0)
         let op = try n.number("op", default: 0)
-        guard ip.isFinite, op.isFinite, abs(ip) <= Limits.maxMagnitude, abs(op) <= Limits.maxMagnitude else {
+        guard ip.isFinite, op.isFinite, abs(ip) <= Limits.maxMagnitude,
+          abs(op) <= Limits.maxMagnitude
+        else {
           throw n.invalid("in and out points must be finite")
         }
         let at = (model.compositions.count, li)
         var layer = ExpressionModel.Layer(
-          name: try n.string("nm") ?? "", index: n.has("ind") ? try n.int("ind", default: 0) : li + 1,
-          parent: n.has("parent") ? try n.int("parent", default: 0) : nil, inPoint: ip, outPoint: op,
+          name: try n.string("nm") ?? "",
+          index: n.has("ind") ? try n.int("ind", default: 0) : li + 1,
+          parent: n.has("parent") ? try n.int("parent", default: 0) : nil, inPoint: ip,
+          outPoint: op,
           startTime: try n.number("st", default: 0), tree: [])
         // One property of a group: its own `ix`, else its place in the table.
-        func leaves(_ owner: Node, _ table: [(String, String, String)]) throws -> [ExpressionModel.Group] {
+        func leaves(_ owner: Node, _ table: [(String, String, String)]) throws -> [ExpressionModel
+          .Group]
+        {
           var out: [ExpressionModel.Group] = []
           for (i, (key, name, matchName)) in table.enumerated() where !key.isEmpty {
             guard let p = owner.child(key), p.isObject, p.has("k") else { continue }
             let id = try add(p, layer: at, range: (ip, op)) ?? -1
             out.append(
               ExpressionModel.Group(
-                name: name, matchName: try p.string("mn") ?? matchName, index: try p.int("ix", default: i + 1),
+                name: name, matchName: try p.string("mn") ?? matchName,
+                index: try p.int("ix", default: i + 1),
                 property: id))
           }
           return out
@@ -149,15 +168,21 @@ extension Builder {
         if let ks = n.child("ks") {
           var children = try leaves(ks, Self.layerTransform)
           if let p = ks.child("p"), p.bool("s") {
-            for (key, name, ix) in [("x", "X Position", 3), ("y", "Y Position", 4), ("z", "Z Position", 5)] {
-              guard let q = p.child(key), let id = try add(q, layer: at, range: (ip, op)) else { continue }
+            for (key, name, ix) in [
+              ("x", "X Position", 3), ("y", "Y Position", 4), ("z", "Z Position", 5),
+            ] {
+              guard let q = p.child(key), let id = try add(q, layer: at, range: (ip, op)) else {
+                continue
+              }
               children.append(
                 ExpressionModel.Group(
-                  name: name, matchName: "ADBE Position_\(ix - 3)", index: try q.int("ix", default: ix), property: id))
+                  name: name, matchName: "ADBE Position_\(ix - 3)",
+                  index: try q.int("ix", default: ix), property: id))
             }
           }
           layer.tree.append(
-            ExpressionModel.Group(name: "Transform", matchName: "ADBE Transform Group", index: 6, children: children))
+            ExpressionModel.Group(
+              name: "Transform", matchName: "ADBE Transform Group", index: 6, children: children))
         }
         if let shapes = n.child("shapes") {
           layer.tree.append(
@@ -183,7 +208,8 @@ extension Builder {
                 index: (try? e.int("ix", default: i + 1)) ?? i + 1, children: params))
           }
           layer.tree.append(
-            ExpressionModel.Group(name: "Effects", matchName: "ADBE Effect Parade", index: 4, children: list))
+            ExpressionModel.Group(
+              name: "Effects", matchName: "ADBE Effect Parade", index: 4, children: list))
         }
         // Every other property of the layer with an expression (shapes,
         // masks, text animators, …).
@@ -212,12 +238,14 @@ extension Builder {
     guard let helper = ExpressionRunner.findHelper(options.expressionHelper) else {
       for id in model.jobs {
         expressionOutcomes[model.properties[id].property.path] = .failed(
-          "the expression helper lamina-expr was not found beside the program (build the package, or set LAMINA_EXPRESSION_HELPER)")
+          "the expression helper lamina-expr was not found beside the program (build the package, or set LAMINA_EXPRESSION_HELPER)"
+        )
       }
       return
     }
     let runner = ExpressionRunner(
-      helper: helper, cpuSeconds: limits.expressionCPUSeconds, memoryBytes: limits.expressionMemoryBytes,
+      helper: helper, cpuSeconds: limits.expressionCPUSeconds,
+      memoryBytes: limits.expressionMemoryBytes,
       wallSeconds: limits.expressionWallSeconds, maxOutputBytes: limits.maxExpressionOutputBytes)
     let outcomes = runner.run(
       jobs: model.jobs, restarts: options.expressions == .fallBack ? 3 : 0,
@@ -228,7 +256,8 @@ extension Builder {
       case .values(_, _, let values) where values.count == e.count:
         expressionOutcomes[e.property.path] = .values(from: e.from, step: e.step, values: values)
       case .values(_, _, let values):
-        expressionOutcomes[e.property.path] = .failed("gave \(values.count) values for \(e.count) frames")
+        expressionOutcomes[e.property.path] = .failed(
+          "gave \(values.count) values for \(e.count) frames")
       case .failed(let message):
         expressionOutcomes[e.property.path] = .failed(message)
         if options.expressions == .evaluate {
@@ -246,64 +275,102 @@ extension Builder {
 
   /// A layer transform's properties, in After Effects' order (`ix` 1, 2, 6, 10, 11 in exports).
   static let layerTransform = [
-    ("a", "Anchor Point", "ADBE Anchor Point"), ("p", "Position", "ADBE Position"), ("", "", ""), ("", "", ""),
+    ("a", "Anchor Point", "ADBE Anchor Point"), ("p", "Position", "ADBE Position"), ("", "", ""),
+    ("", "", ""),
     ("", "", ""), ("s", "Scale", "ADBE Scale"), ("or", "Orientation", "ADBE Orientation"),
-    ("rx", "X Rotation", "ADBE Rotate X"), ("ry", "Y Rotation", "ADBE Rotate Y"), ("r", "Rotation", "ADBE Rotate Z"),
-    ("o", "Opacity", "ADBE Opacity"), ("sk", "Skew", "ADBE Skew"), ("sa", "Skew Axis", "ADBE Skew Axis"),
+    ("rx", "X Rotation", "ADBE Rotate X"), ("ry", "Y Rotation", "ADBE Rotate Y"),
+    ("r", "Rotation", "ADBE Rotate Z"),
+    ("o", "Opacity", "ADBE Opacity"), ("sk", "Skew", "ADBE Skew"),
+    ("sa", "Skew Axis", "ADBE Skew Axis"),
   ]
 
   /// Each shape item's properties with After Effects' names and match names.
   static let shapeProperties: [String: [(String, String, String)]] = [
-    "rc": [("s", "Size", "ADBE Vector Rect Size"), ("p", "Position", "ADBE Vector Rect Position"), ("r", "Roundness", "ADBE Vector Rect Roundness")],
-    "el": [("s", "Size", "ADBE Vector Ellipse Size"), ("p", "Position", "ADBE Vector Ellipse Position")],
+    "rc": [
+      ("s", "Size", "ADBE Vector Rect Size"), ("p", "Position", "ADBE Vector Rect Position"),
+      ("r", "Roundness", "ADBE Vector Rect Roundness"),
+    ],
+    "el": [
+      ("s", "Size", "ADBE Vector Ellipse Size"), ("p", "Position", "ADBE Vector Ellipse Position"),
+    ],
     "sr": [
       ("p", "Position", "ADBE Vector Star Position"), ("pt", "Points", "ADBE Vector Star Points"),
-      ("r", "Rotation", "ADBE Vector Star Rotation"), ("ir", "Inner Radius", "ADBE Vector Star Inner Radius"),
-      ("or", "Outer Radius", "ADBE Vector Star Outer Radius"), ("is", "Inner Roundness", "ADBE Vector Star Inner Roundess"),
+      ("r", "Rotation", "ADBE Vector Star Rotation"),
+      ("ir", "Inner Radius", "ADBE Vector Star Inner Radius"),
+      ("or", "Outer Radius", "ADBE Vector Star Outer Radius"),
+      ("is", "Inner Roundness", "ADBE Vector Star Inner Roundess"),
       ("os", "Outer Roundness", "ADBE Vector Star Outer Roundess"),
     ],
     "sh": [("ks", "Path", "ADBE Vector Shape")],
     "fl": [("c", "Color", "ADBE Vector Fill Color"), ("o", "Opacity", "ADBE Vector Fill Opacity")],
-    "st": [("c", "Color", "ADBE Vector Stroke Color"), ("o", "Opacity", "ADBE Vector Stroke Opacity"), ("w", "Stroke Width", "ADBE Vector Stroke Width")],
+    "st": [
+      ("c", "Color", "ADBE Vector Stroke Color"), ("o", "Opacity", "ADBE Vector Stroke Opacity"),
+      ("w", "Stroke Width", "ADBE Vector Stroke Width"),
+    ],
     "gf": [
-      ("o", "Opacity", "ADBE Vector Grad Opacity"), ("s", "Start Point", "ADBE Vector Grad Start Pt"),
-      ("e", "End Point", "ADBE Vector Grad End Pt"), ("h", "Highlight Length", "ADBE Vector Grad HiLite Length"),
+      ("o", "Opacity", "ADBE Vector Grad Opacity"),
+      ("s", "Start Point", "ADBE Vector Grad Start Pt"),
+      ("e", "End Point", "ADBE Vector Grad End Pt"),
+      ("h", "Highlight Length", "ADBE Vector Grad HiLite Length"),
       ("a", "Highlight Angle", "ADBE Vector Grad HiLite Angle"),
     ],
     "gs": [
-      ("o", "Opacity", "ADBE Vector Grad Opacity"), ("s", "Start Point", "ADBE Vector Grad Start Pt"),
-      ("e", "End Point", "ADBE Vector Grad End Pt"), ("h", "Highlight Length", "ADBE Vector Grad HiLite Length"),
-      ("a", "Highlight Angle", "ADBE Vector Grad HiLite Angle"), ("w", "Stroke Width", "ADBE Vector Stroke Width"),
+      ("o", "Opacity", "ADBE Vector Grad Opacity"),
+      ("s", "Start Point", "ADBE Vector Grad Start Pt"),
+      ("e", "End Point", "ADBE Vector Grad End Pt"),
+      ("h", "Highlight Length", "ADBE Vector Grad HiLite Length"),
+      ("a", "Highlight Angle", "ADBE Vector Grad HiLite Angle"),
+      ("w", "Stroke Width", "ADBE Vector Stroke Width"),
     ],
-    "tm": [("s", "Start", "ADBE Vector Trim Start"), ("e", "End", "ADBE Vector Trim End"), ("o", "Offset", "ADBE Vector Trim Offset")],
+    "tm": [
+      ("s", "Start", "ADBE Vector Trim Start"), ("e", "End", "ADBE Vector Trim End"),
+      ("o", "Offset", "ADBE Vector Trim Offset"),
+    ],
     "rd": [("r", "Radius", "ADBE Vector RoundCorner Radius")],
-    "rp": [("c", "Copies", "ADBE Vector Repeater Copies"), ("o", "Offset", "ADBE Vector Repeater Offset")],
-    "op": [("a", "Amount", "ADBE Vector Offset Amount"), ("ml", "Miter Limit", "ADBE Vector Offset Miter Limit")],
+    "rp": [
+      ("c", "Copies", "ADBE Vector Repeater Copies"),
+      ("o", "Offset", "ADBE Vector Repeater Offset"),
+    ],
+    "op": [
+      ("a", "Amount", "ADBE Vector Offset Amount"),
+      ("ml", "Miter Limit", "ADBE Vector Offset Miter Limit"),
+    ],
     "pb": [("a", "Amount", "ADBE Vector PuckerBloat Amount")],
-    "zz": [("r", "Size", "ADBE Vector Zigzag Size"), ("s", "Ridges per segment", "ADBE Vector Zigzag Detail")],
+    "zz": [
+      ("r", "Size", "ADBE Vector Zigzag Size"),
+      ("s", "Ridges per segment", "ADBE Vector Zigzag Detail"),
+    ],
     "tr": [
       ("a", "Anchor Point", "ADBE Vector Anchor"), ("p", "Position", "ADBE Vector Position"),
-      ("s", "Scale", "ADBE Vector Scale"), ("sk", "Skew", "ADBE Vector Skew"), ("sa", "Skew Axis", "ADBE Vector Skew Axis"),
+      ("s", "Scale", "ADBE Vector Scale"), ("sk", "Skew", "ADBE Vector Skew"),
+      ("sa", "Skew Axis", "ADBE Vector Skew Axis"),
       ("r", "Rotation", "ADBE Vector Rotation"), ("o", "Opacity", "ADBE Vector Group Opacity"),
-      ("so", "Start Opacity", "ADBE Vector Repeater Start Opacity"), ("eo", "End Opacity", "ADBE Vector Repeater End Opacity"),
+      ("so", "Start Opacity", "ADBE Vector Repeater Start Opacity"),
+      ("eo", "End Opacity", "ADBE Vector Repeater End Opacity"),
     ],
   ]
 
   /// Shape items as After Effects groups them: a group holds its items in
   /// Contents (index 2) and its Transform (index 3).
-  func shapeItems(_ items: [Node], _ leaves: (Node, [(String, String, String)]) throws -> [ExpressionModel.Group]) throws
+  func shapeItems(
+    _ items: [Node], _ leaves: (Node, [(String, String, String)]) throws -> [ExpressionModel.Group]
+  ) throws
     -> [ExpressionModel.Group]
   {
     var out: [ExpressionModel.Group] = []
     for (i, it) in items.enumerated() where it.isObject {
       let ty = Self.text(it, "ty")
       let index = (try? it.int("ix", default: i + 1)) ?? i + 1
-      var group = ExpressionModel.Group(name: Self.text(it, "nm"), matchName: Self.text(it, "mn"), index: index)
+      var group = ExpressionModel.Group(
+        name: Self.text(it, "nm"), matchName: Self.text(it, "mn"), index: index)
       switch ty {
       case "gr":
         let inner = try it.child("it")?.array() ?? []
         let contents = try shapeItems(inner.filter { Self.text($0, "ty") != "tr" }, leaves)
-        group.children = [ExpressionModel.Group(name: "Contents", matchName: "ADBE Vectors Group", index: 2, children: contents)]
+        group.children = [
+          ExpressionModel.Group(
+            name: "Contents", matchName: "ADBE Vectors Group", index: 2, children: contents)
+        ]
         if let tr = inner.first(where: { Self.text($0, "ty") == "tr" }) {
           group.children.append(
             ExpressionModel.Group(
@@ -349,7 +416,9 @@ extension Builder {
     switch json {
     case .object(let pairs):
       for (key, value) in pairs {
-        if key == "x", case .string = value, pairs.contains(where: { $0.key == "k" }) { return true }
+        if key == "x", case .string = value, pairs.contains(where: { $0.key == "k" }) {
+          return true
+        }
         if hasExpression(value) { return true }
       }
       return false
@@ -373,18 +442,23 @@ extension Builder {
       for (i, v) in values.enumerated() {
         let x = node.child("x") ?? node
         guard v.count % 6 == 0 else {
-          throw LottieError.expression(file: file, path: x.path, message: "gives \(v.count) numbers at frame \(from + Double(i) * step), not a path")
+          throw LottieError.expression(
+            file: file, path: x.path,
+            message: "gives \(v.count) numbers at frame \(from + Double(i) * step), not a path")
         }
         try limit(x, "vertices of one path", v.count / 6, limits.maxPathVertices, "maxPathVertices")
         for c in v where !(c.isFinite && abs(c) <= 1e7) {
-          throw LottieError.expression(file: file, path: x.path, message: "gives the coordinate \(c) at frame \(from + Double(i) * step), out of range")
+          throw LottieError.expression(
+            file: file, path: x.path,
+            message: "gives the coordinate \(c) at frame \(from + Double(i) * step), out of range")
         }
         keyframes.append(Keyframe(t: from + Double(i) * step, value: v))
       }
       guard let first = keyframes.first else { return nil }
       var p =
         keyframes.allSatisfy({ $0.value == first.value })
-        ? Property(constant: first.value, path: node.path) : Property(keyframes: keyframes, path: node.path)
+        ? Property(constant: first.value, path: node.path)
+        : Property(keyframes: keyframes, path: node.path)
       p.closed = closed
       p.expression = true
       return p
@@ -408,14 +482,16 @@ extension Builder {
       keyframes.reserveCapacity(values.count)
       for (i, v) in values.enumerated() {
         let value = try finite(v, node.child("x") ?? node)
-        let padded = value.count >= defaultValue.count ? value : value + defaultValue[value.count...]
+        let padded =
+          value.count >= defaultValue.count ? value : value + defaultValue[value.count...]
         keyframes.append(Keyframe(t: from + Double(i) * step, value: padded))
       }
       guard let first = keyframes.first else { return nil }
       // An expression that gives one value throughout is a constant.
       var p =
         keyframes.allSatisfy({ $0.value == first.value })
-        ? Property(constant: first.value, path: node.path) : Property(keyframes: keyframes, path: node.path)
+        ? Property(constant: first.value, path: node.path)
+        : Property(keyframes: keyframes, path: node.path)
       p.expression = true
       return p
     }

@@ -25,7 +25,8 @@ final class LottieExpressionTests: XCTestCase {
 
   /// A property with expression `x` over static value `k`.
   func expr(_ x: String, _ k: String = "[0, 0]") -> String {
-    let quoted = String(data: try! JSONSerialization.data(withJSONObject: [x]), encoding: .utf8)!.dropFirst().dropLast()
+    let quoted = String(data: try! JSONSerialization.data(withJSONObject: [x]), encoding: .utf8)!
+      .dropFirst().dropLast()
     return #"{"a": 0, "k": \#(k), "x": \#(quoted)}"#
   }
 
@@ -36,25 +37,33 @@ final class LottieExpressionTests: XCTestCase {
   }
 
   /// The position of layer `name` at each frame.
-  func positions(_ a: LottieAnimation, _ name: String = "n", _ frames: [Double]) throws -> [CGPoint] {
+  func positions(_ a: LottieAnimation, _ name: String = "n", _ frames: [Double]) throws -> [CGPoint]
+  {
     try frames.map { f in
       try XCTUnwrap(S.named(name, in: S.presentation(a, at: a.time(ofFrame: f)))).position
     }
   }
 
   /// X of layer n's position, evaluated from `x` over `k`, at frames 0, 10, 25.
-  func xs(_ x: String, _ k: String = "[0, 0]", layers: String = "", frames: [Double] = [0, 10, 25]) throws
+  func xs(_ x: String, _ k: String = "[0, 0]", layers: String = "", frames: [Double] = [0, 10, 25])
+    throws
     -> [Double]
   {
-    let doc = document((layers.isEmpty ? "" : layers + ",") + null("n", ind: 1, ks: #""p": \#(expr(x, k))"#))
+    let doc = document(
+      (layers.isEmpty ? "" : layers + ",") + null("n", ind: 1, ks: #""p": \#(expr(x, k))"#))
     let a = try S.load(doc, options: options())
     XCTAssertTrue(a.unsupported.isEmpty, "\(a.unsupported)")
     return try positions(a, "n", frames).map { Double($0.x) }
   }
 
-  func assertEqual(_ a: [Double], _ b: [Double], accuracy: Double = 1e-4, file: StaticString = #filePath, line: UInt = #line) {
+  func assertEqual(
+    _ a: [Double], _ b: [Double], accuracy: Double = 1e-4, file: StaticString = #filePath,
+    line: UInt = #line
+  ) {
     XCTAssertEqual(a.count, b.count, file: file, line: line)
-    for (x, y) in zip(a, b) { XCTAssertEqual(x, y, accuracy: accuracy, "\(a) vs \(b)", file: file, line: line) }
+    for (x, y) in zip(a, b) {
+      XCTAssertEqual(x, y, accuracy: accuracy, "\(a) vs \(b)", file: file, line: line)
+    }
   }
 
   // MARK: Time, value and keyframes
@@ -66,14 +75,19 @@ final class LottieExpressionTests: XCTestCase {
 
   func testValueIsTheKeyframedValue() throws {
     // Keys 0 → 0 and 20 → 200 (linear), plus 5 by expression.
-    let k = #"[{"t": 0, "s": [0, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [200, 0]}]"#
-    let doc = document(null("n", ks: #""p": {"a": 1, "k": \#(k), "x": "var $bm_rt; $bm_rt = $bm_sum(value, [5, 0]);"}"#))
+    let k =
+      #"[{"t": 0, "s": [0, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [200, 0]}]"#
+    let doc = document(
+      null(
+        "n", ks: #""p": {"a": 1, "k": \#(k), "x": "var $bm_rt; $bm_rt = $bm_sum(value, [5, 0]);"}"#)
+    )
     let a = try S.load(doc, options: options())
     assertEqual(try positions(a, "n", [0, 10, 25]).map { Double($0.x) }, [5, 105, 205])
   }
 
   func testValueAtTimeAndVelocityAtTime() throws {
-    let k = #"[{"t": 0, "s": [0, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [200, 0]}]"#
+    let k =
+      #"[{"t": 0, "s": [0, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [200, 0]}]"#
     let lag = null("n", ks: #""p": {"a": 1, "k": \#(k), "x": "valueAtTime(time - 0.5)"}"#)
     let a = try S.load(document(lag), options: options())
     // Half a second (5 frames) behind, clamped before the first key.
@@ -81,13 +95,15 @@ final class LottieExpressionTests: XCTestCase {
     // 10 units a frame = 100 a second while it moves, 0 after.
     let v = null("n", ks: #""p": {"a": 1, "k": \#(k), "x": "[velocityAtTime(time)[0], 0]"}"#)
     let b = try S.load(document(v), options: options())
-    assertEqual(try positions(b, "n", [0, 10, 25]).map { Double($0.x) }, [100, 100, 0], accuracy: 1e-3)
+    assertEqual(
+      try positions(b, "n", [0, 10, 25]).map { Double($0.x) }, [100, 100, 0], accuracy: 1e-3)
   }
 
   // MARK: Loops
 
   /// Keys at 0 (0), 5 (50), 10 (0), linear.
-  let triangle = #"[{"t": 0, "s": [0, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 5, "s": [50, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 10, "s": [20, 0]}]"#
+  let triangle =
+    #"[{"t": 0, "s": [0, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 5, "s": [50, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 10, "s": [20, 0]}]"#
 
   func loopXs(_ x: String, frames: [Double]) throws -> [Double] {
     let doc = document(null("n", ks: #""p": {"a": 1, "k": \#(triangle), "x": "\#(x)"}"#))
@@ -111,7 +127,8 @@ final class LottieExpressionTests: XCTestCase {
 
   func testLoopOutContinue() throws {
     // The last segment's velocity (−6 a frame) goes on: 20 − 6 × 2, × 7, × 15.
-    assertEqual(try loopXs("loopOut('continue')", frames: [12, 17, 25]), [8, -22, -70], accuracy: 1e-3)
+    assertEqual(
+      try loopXs("loopOut('continue')", frames: [12, 17, 25]), [8, -22, -70], accuracy: 1e-3)
   }
 
   func testLoopOutOverLastKeysAndDuration() throws {
@@ -123,12 +140,14 @@ final class LottieExpressionTests: XCTestCase {
 
   func testLoopIn() throws {
     // Keys moved to 10, 15, 20 by a layer that starts before them.
-    let k = #"[{"t": 10, "s": [0, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 15, "s": [50, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [20, 0]}]"#
+    let k =
+      #"[{"t": 10, "s": [0, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 15, "s": [50, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [20, 0]}]"#
     let doc = document(null("n", ks: #""p": {"a": 1, "k": \#(k), "x": "loopIn('cycle')"}"#))
     let a = try S.load(doc, options: options())
     // Frame 2 = 2 into the cycle that ends at 10: 20; 7 → 2 into the second half: 38; 12 (after): 20.
     assertEqual(try positions(a, "n", [2, 7, 12]).map { Double($0.x) }, [20, 38, 20])
-    let d = document(null("n", ks: #""p": {"a": 1, "k": \#(k), "x": "loopInDuration('pingpong', 0.5)"}"#))
+    let d = document(
+      null("n", ks: #""p": {"a": 1, "k": \#(k), "x": "loopInDuration('pingpong', 0.5)"}"#))
     let b = try S.load(d, options: options())
     // Over the first 5 frames, mirrored: frame 8 = 2 before: key value at 12 = 20; 3 → 7 before: 3 in from 10: 30.
     assertEqual(try positions(b, "n", [8, 3, 10]).map { Double($0.x) }, [20, 30, 0])
@@ -173,9 +192,11 @@ final class LottieExpressionTests: XCTestCase {
   func testThisCompLayerTransform() throws {
     // Layer "A" moves 0 → 200 over frames 0–20; n follows its position
     // (by name) and its rotation (by index), offset.
-    let k = #"[{"t": 0, "s": [0, 30], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [200, 30]}]"#
+    let k =
+      #"[{"t": 0, "s": [0, 30], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [200, 30]}]"#
     let leader = null("A", ind: 2, ks: #""p": {"a": 1, "k": \#(k)}, "r": {"a": 0, "k": 45}"#)
-    let x = "var $bm_rt; $bm_rt = $bm_sum(thisComp.layer('A').transform.position, [thisComp.layer(2).transform.rotation, 0]);"
+    let x =
+      "var $bm_rt; $bm_rt = $bm_sum(thisComp.layer('A').transform.position, [thisComp.layer(2).transform.rotation, 0]);"
     let doc = document(null("n", ind: 1, ks: #""p": \#(expr(x))"#) + "," + leader)
     let a = try S.load(doc, options: options())
     let p = try positions(a, "n", [0, 10, 25])
@@ -195,7 +216,11 @@ final class LottieExpressionTests: XCTestCase {
         {"ty": 0, "nm": "Slider", "mn": "ADBE Slider Control-0001", "v": {"a": 0, "k": 40}}]}]
       """#
     let doc = document(
-      null("n", ks: #""p": \#(expr("[effect('Speed')('Slider') * time, thisLayer.effect('Speed')(1).value]"))"#, extra: slider))
+      null(
+        "n",
+        ks:
+          #""p": \#(expr("[effect('Speed')('Slider') * time, thisLayer.effect('Speed')(1).value]"))"#,
+        extra: slider))
     let a = try S.load(doc, options: options())
     // An expression control draws nothing: not reported.
     XCTAssertEqual(a.unsupported, [])
@@ -206,7 +231,8 @@ final class LottieExpressionTests: XCTestCase {
 
   func testIndexAndCompFunctions() throws {
     // index, thisComp.width, framesToTime, timeToFrames, comp(name).
-    let x = "[index * 10 + thisComp.width + comp('Main').height, framesToTime(timeToFrames(time) * 2)]"
+    let x =
+      "[index * 10 + thisComp.width + comp('Main').height, framesToTime(timeToFrames(time) * 2)]"
     let doc = document(null("n", ind: 3, ks: #""p": \#(expr(x))"#))
     let a = try S.load(doc, options: options())
     let p = try positions(a, "n", [0, 10, 25])
@@ -233,7 +259,9 @@ final class LottieExpressionTests: XCTestCase {
       var $bm_rt; var s = $bm_mul([2, 4], 3);
       $bm_rt = $bm_sub($bm_div($bm_sum(s, [time, 0]), 2), [0, $bm_mod(7, 4)]);
       """
-    let p = try positions(try S.load(document(null("n", ks: #""p": \#(expr(x))"#)), options: options()), "n", [0, 10, 25])
+    let p = try positions(
+      try S.load(document(null("n", ks: #""p": \#(expr(x))"#)), options: options()), "n",
+      [0, 10, 25])
     assertEqual(p.map { Double($0.x) }, [3, 3.5, 4.25])
     assertEqual(p.map { Double($0.y) }, [3, 3, 3])
   }
@@ -297,7 +325,9 @@ final class LottieExpressionTests: XCTestCase {
     assertEqual(try xs(x), [1, 1, 1])
   }
 
-  func hostile(_ x: String, cpu: Int = 1, memory: Int = 64 << 20, policy: LottieExpressionPolicy = .evaluate)
+  func hostile(
+    _ x: String, cpu: Int = 1, memory: Int = 64 << 20, policy: LottieExpressionPolicy = .evaluate
+  )
     throws -> (String, TimeInterval)
   {
     var o = options(policy)
@@ -331,7 +361,9 @@ final class LottieExpressionTests: XCTestCase {
 
   func testErrorsNameThePath() throws {
     XCTAssertTrue(try hostile("[1, ").0.contains("layers[0].ks.p.x: expression: SyntaxError"))
-    XCTAssertTrue(try hostile("[0/0, 0]").0.contains("layers[0].ks.p.x: expression: TypeError: the expression gives NaN"))
+    XCTAssertTrue(
+      try hostile("[0/0, 0]").0.contains(
+        "layers[0].ks.p.x: expression: TypeError: the expression gives NaN"))
     XCTAssertTrue(try hostile("thisComp.layer('nope').position").0.contains("no layer \"nope\""))
   }
 
@@ -355,13 +387,18 @@ final class LottieExpressionTests: XCTestCase {
     var o = options(.fallBack)
     o.limits.expressionCPUSeconds = 1
     o.limits.expressionWallSeconds = 2.5
-    let layers = (1...3).map { i in null("n\(i)", ind: i, ks: #""p": \#(expr("for (;;) {}", "[7, 8]"))"#) }
+    let layers = (1...3).map { i in
+      null("n\(i)", ind: i, ks: #""p": \#(expr("for (;;) {}", "[7, 8]"))"#)
+    }
     let start = Date()
     let a = try S.load(document(layers.joined(separator: ",")), options: o)
     XCTAssertLessThan(Date().timeIntervalSince(start), 4.5)
     XCTAssertEqual(a.unsupported.count, 3)
-    XCTAssertTrue(a.unsupported.contains { $0.feature.contains("CPU time limit (1 s)") }, "\(a.unsupported)")
-    XCTAssertTrue(a.unsupported.contains { $0.feature.contains("wall-clock limit (2.5 s)") }, "\(a.unsupported)")
+    XCTAssertTrue(
+      a.unsupported.contains { $0.feature.contains("CPU time limit (1 s)") }, "\(a.unsupported)")
+    XCTAssertTrue(
+      a.unsupported.contains { $0.feature.contains("wall-clock limit (2.5 s)") }, "\(a.unsupported)"
+    )
     XCTAssertEqual(try positions(a, "n3", [10]), [CGPoint(x: 7, y: 8)])
   }
 
@@ -369,7 +406,8 @@ final class LottieExpressionTests: XCTestCase {
     let doc = document(null("n", ks: #""p": \#(expr("while (true) {}", "[7, 8]"))"#))
     let a = try S.load(doc, options: options(.keyframed))
     XCTAssertEqual(try positions(a, "n", [10]), [CGPoint(x: 7, y: 8)])
-    XCTAssertEqual(a.unsupported, [LottieUnsupported(feature: "expression", path: "layers[0].ks.p.x")])
+    XCTAssertEqual(
+      a.unsupported, [LottieUnsupported(feature: "expression", path: "layers[0].ks.p.x")])
   }
 }
 
@@ -384,7 +422,8 @@ final class LottieExpressionPrecompTests: XCTestCase {
       [{"id": "a", "nm": "Inner", "w": 40, "h": 40, "layers": [{"ty": 3, "nm": "n", "ind": 1, "ip": 0, "op": 60, "st": 0,
         "ks": {"p": {"a": 0, "k": [0, 0], "x": "[time * 60, thisComp.width + (thisComp.name == 'Inner' ? 1 : 0)]"}}}]}]
       """
-    let use = #"{"ty": 0, "nm": "use", "refId": "a", "w": 100, "h": 100, "ip": 0, "op": 60, "st": 0, "ks": {}}"#
+    let use =
+      #"{"ty": 0, "nm": "use", "refId": "a", "w": 100, "h": 100, "ip": 0, "op": 60, "st": 0, "ks": {}}"#
     let a = try S.load(S.document(layers: "[\(use), \(use), \(use)]", assets: assets))
     XCTAssertEqual(a.unsupported, [])
     for frame in [0.0, 15, 30] {
@@ -410,7 +449,8 @@ final class LottieExpressionPrecompTests: XCTestCase {
     for i in [1, 17, 40] {
       let n = try XCTUnwrap(S.named("n\(i)", in: p))
       XCTAssertEqual(Double(n.position.x), Double(i * 2 + 12), accuracy: 1e-6)
-      XCTAssertEqual(Double(try XCTUnwrap(n.sublayers?.first).opacity), Double(50 + i) / 100, accuracy: 1e-6)
+      XCTAssertEqual(
+        Double(try XCTUnwrap(n.sublayers?.first).opacity), Double(50 + i) / 100, accuracy: 1e-6)
     }
   }
 }
@@ -423,14 +463,16 @@ final class LottieExpressionTreeTests: XCTestCase {
   func testShapeGroupsByNameMatchNameAndIndex() throws {
     // A rectangle of size [40, 30] animated to [80, 30] over frames 0–20,
     // in group "G"; layer n reads it three ways.
-    let size = #"{"a": 1, "k": [{"t": 0, "s": [40, 30], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [80, 30]}], "ix": 2}"#
+    let size =
+      #"{"a": 1, "k": [{"t": 0, "s": [40, 30], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [80, 30]}], "ix": 2}"#
     let shapes = #"""
       [{"ty": "gr", "nm": "G", "ix": 1, "it": [
         {"ty": "rc", "nm": "Box", "ix": 1, "s": \#(size), "p": {"a": 0, "k": [0, 0], "ix": 3}, "r": {"a": 0, "k": 0, "ix": 4}},
         {"ty": "tr", "p": {"a": 0, "k": [5, 6], "ix": 2}, "a": {"a": 0, "k": [0, 0], "ix": 1},
          "s": {"a": 0, "k": [100, 100], "ix": 3}, "r": {"a": 0, "k": 30, "ix": 6}, "o": {"a": 0, "k": 100, "ix": 7}}]}]
       """#
-    let shapeLayer = #"{"ty": 4, "nm": "S", "ind": 2, "ip": 0, "op": 30, "st": 0, "ks": {}, "shapes": \#(shapes)}"#
+    let shapeLayer =
+      #"{"ty": 4, "nm": "S", "ind": 2, "ip": 0, "op": 30, "st": 0, "ks": {}, "shapes": \#(shapes)}"#
     let x = """
       var $bm_rt; var L = thisComp.layer('S');
       $bm_rt = [L.content('G').content('Box').size[0] + L(2)('G')(2)('Box')('ADBE Vector Rect Size')[1],
@@ -468,7 +510,8 @@ final class LottieExpressionTreeTests: XCTestCase {
     // position.x − width / 2 = (width / 2 + 1) − width / 2 = 1 at every frame,
     // and its y origin (10 + 3) − 10 = 3.
     for frame in [0.0, 10, 25] {
-      let shape = try XCTUnwrap(S.first(CAShapeLayer.self, in: S.presentation(a, at: a.time(ofFrame: frame))))
+      let shape = try XCTUnwrap(
+        S.first(CAShapeLayer.self, in: S.presentation(a, at: a.time(ofFrame: frame))))
       let box = try XCTUnwrap(shape.path?.boundingBoxOfPath)
       XCTAssertEqual(Double(box.minX), 1, accuracy: 1e-4, "frame \(frame)")
       XCTAssertEqual(Double(box.minY), 3, accuracy: 1e-4, "frame \(frame)")
@@ -480,11 +523,17 @@ final class LottieExpressionTreeTests: XCTestCase {
     // P: position [50, 50], rotation 90, scale 200 %, anchor [10, 0].
     // C (child of P): position [5, 0]. C's [1, 0] in the composition:
     // in P: [6, 0]; − anchor [−4, 0]; × 2 [−8, 0]; rotated 90° (y down) [0, −8]; + [50, 50] = [50, 42].
-    let p = #"{"ty": 3, "nm": "P", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [50, 50]}, "r": {"a": 0, "k": 90}, "s": {"a": 0, "k": [200, 200]}, "a": {"a": 0, "k": [10, 0]}}}"#
-    let c = #"{"ty": 3, "nm": "C", "ind": 2, "parent": 1, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [5, 0]}}}"#
-    let x = "var $bm_rt; var c = thisComp.layer('C'); var q = c.toComp([1, 0]); var back = c.fromComp(q); $bm_rt = [q[0] * 1000 + q[1], back[0] * 1000 + time];"
-    let n = #"{"ty": 3, "nm": "n", "ind": 3, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [0, 0], "x": \#(quoted(x))}}}"#
-    let a = try S.load(#"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [\#(n), \#(c), \#(p)]}"#)
+    let p =
+      #"{"ty": 3, "nm": "P", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [50, 50]}, "r": {"a": 0, "k": 90}, "s": {"a": 0, "k": [200, 200]}, "a": {"a": 0, "k": [10, 0]}}}"#
+    let c =
+      #"{"ty": 3, "nm": "C", "ind": 2, "parent": 1, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [5, 0]}}}"#
+    let x =
+      "var $bm_rt; var c = thisComp.layer('C'); var q = c.toComp([1, 0]); var back = c.fromComp(q); $bm_rt = [q[0] * 1000 + q[1], back[0] * 1000 + time];"
+    let n =
+      #"{"ty": 3, "nm": "n", "ind": 3, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [0, 0], "x": \#(quoted(x))}}}"#
+    let a = try S.load(
+      #"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [\#(n), \#(c), \#(p)]}"#
+    )
     for frame in [0.0, 10, 25] {
       let shown = try XCTUnwrap(S.named("n", in: S.presentation(a, at: a.time(ofFrame: frame))))
       XCTAssertEqual(Double(shown.position.x), 50_042, accuracy: 1e-3)
@@ -495,11 +544,16 @@ final class LottieExpressionTreeTests: XCTestCase {
   /// A Layer Control parameter is the layer it names; layer methods are
   /// callable bare (`toComp`, `fromComp`).
   func testLayerControlAndBareLayerMethods() throws {
-    let target = #"{"ty": 3, "nm": "T", "ind": 7, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 1, "k": [{"t": 0, "s": [0, 10], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [40, 10]}]}}}"#
-    let control = #", "ef": [{"ty": 5, "nm": "Target", "mn": "ADBE Layer Control", "ef": [{"ty": 10, "nm": "Layer", "mn": "ADBE Layer Control-0001", "v": {"a": 0, "k": 7}}]}]"#
+    let target =
+      #"{"ty": 3, "nm": "T", "ind": 7, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 1, "k": [{"t": 0, "s": [0, 10], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [40, 10]}]}}}"#
+    let control =
+      #", "ef": [{"ty": 5, "nm": "Target", "mn": "ADBE Layer Control", "ef": [{"ty": 10, "nm": "Layer", "mn": "ADBE Layer Control-0001", "v": {"a": 0, "k": 7}}]}]"#
     let x = "var l = effect('Target')('ADBE Layer Control-0001'); fromComp(l.toComp(l.anchorPoint))"
-    let n = #"{"ty": 3, "nm": "n", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [5, 5], "x": \#(quoted(x))}}\#(control)}"#
-    let a = try S.load(#"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [\#(n), \#(target)]}"#)
+    let n =
+      #"{"ty": 3, "nm": "n", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [5, 5], "x": \#(quoted(x))}}\#(control)}"#
+    let a = try S.load(
+      #"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [\#(n), \#(target)]}"#
+    )
     XCTAssertEqual(a.unsupported, [])
     // T's anchor in the composition is T's position; into n's space: − n's position [5, 5].
     for (frame, x) in [(0.0, -5.0), (10, 15), (25, 35)] {
@@ -510,7 +564,8 @@ final class LottieExpressionTreeTests: XCTestCase {
   }
 
   func quoted(_ s: String) -> String {
-    String(data: try! JSONSerialization.data(withJSONObject: [s]), encoding: .utf8)!.dropFirst().dropLast().description
+    String(data: try! JSONSerialization.data(withJSONObject: [s]), encoding: .utf8)!.dropFirst()
+      .dropLast().description
   }
 }
 
@@ -527,7 +582,8 @@ final class LottieExpressionLimitTests: XCTestCase {
         {"ty": 3, "nm": "n", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {"o": {"a": 0, "k": 100, "x": "\(long)"}}}]}
       """
     let message = S.error(doc, options: o)
-    XCTAssertTrue(message.hasPrefix("test.json: layers[0].ks.o.x: bytes of one expression: 121"), message)
+    XCTAssertTrue(
+      message.hasPrefix("test.json: layers[0].ks.o.x: bytes of one expression: 121"), message)
     XCTAssertTrue(message.contains("maxExpressionBytes"), message)
   }
 
@@ -539,7 +595,9 @@ final class LottieExpressionLimitTests: XCTestCase {
         {"ty": 3, "nm": "n", "ind": 1, "ip": 0, "op": 300, "st": 0, "ks": {"p": {"a": 0, "k": [0, 0], "x": "[time * 1.2345678, time / 7]"}}}]}
       """
     let message = S.error(doc, options: o)
-    XCTAssertTrue(message.contains("layers[0].ks.p.x: expression: wrote more than 1000 bytes of values"), message)
+    XCTAssertTrue(
+      message.contains("layers[0].ks.p.x: expression: wrote more than 1000 bytes of values"),
+      message)
   }
 
   func testAMissingHelperIsAClearError() throws {
@@ -565,8 +623,10 @@ final class LottieExpressionPathTests: XCTestCase {
     let square = { (s: Int) in
       #"[{"v": [[0, 0], [\#(s), 0], [\#(s), \#(s)], [0, \#(s)]], "i": [[0, 0], [0, 0], [0, 0], [0, 0]], "o": [[0, 0], [0, 0], [0, 0], [0, 0]], "c": true}]"#
     }
-    let source = #"{"a": 1, "k": [{"t": 0, "s": \#(square(10)), "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": \#(square(30))}]}"#
-    let quoted = String(data: try! JSONSerialization.data(withJSONObject: [copy]), encoding: .utf8)!.dropFirst().dropLast()
+    let source =
+      #"{"a": 1, "k": [{"t": 0, "s": \#(square(10)), "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": \#(square(30))}]}"#
+    let quoted = String(data: try! JSONSerialization.data(withJSONObject: [copy]), encoding: .utf8)!
+      .dropFirst().dropLast()
     let fill = #"{"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}}"#
     return """
       {"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [
@@ -586,7 +646,8 @@ final class LottieExpressionPathTests: XCTestCase {
   }
 
   func testAPathFollowsAnotherPath() throws {
-    let a = try S.load(document("thisComp.layer('Source').content('Shape 1').content('Path 1').path"))
+    let a = try S.load(
+      document("thisComp.layer('Source').content('Shape 1').content('Path 1').path"))
     XCTAssertEqual(a.unsupported, [])
     for (frame, side) in [(0.0, 10.0), (10, 20), (25, 30)] {
       XCTAssertEqual(Double(try copyBox(a, frame).width), side, accuracy: 1e-4, "frame \(frame)")
@@ -612,6 +673,9 @@ final class LottieExpressionPathTests: XCTestCase {
 
   func testANumberIsNotAPath() throws {
     let message = S.error(document("[1, 2]"))
-    XCTAssertTrue(message.contains("layers[0].shapes[0].ks.x: expression: TypeError: the expression gives 2 numbers, not a path"), message)
+    XCTAssertTrue(
+      message.contains(
+        "layers[0].shapes[0].ks.x: expression: TypeError: the expression gives 2 numbers, not a path"
+      ), message)
   }
 }
