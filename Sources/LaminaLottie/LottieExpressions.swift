@@ -32,7 +32,15 @@ extension Builder {
   /// the document's `ExpressionModel`, and keeps their values by JSON path
   /// for `property`.
   func evaluateExpressions(root: Node, inPoint: Double, outPoint: Double) throws {
-    guard options.expressions != .keyframed else { return }
+    guard options.expressions != .keyframed,
+      let model = try expressionModel(root: root, inPoint: inPoint, outPoint: outPoint)
+    else { return }
+    try evaluate(model)
+  }
+
+  /// What the document's expressions see (nil when it has none): decoded
+  /// and sampled, nothing run.
+  func expressionModel(root: Node, inPoint: Double, outPoint: Double) throws -> ExpressionModel? {
     var compositions: [(layers: Node, name: String, w: Double, h: Double, ip: Double, op: Double)] =
       []
     if let layers = root.child("layers") {
@@ -66,7 +74,7 @@ extension Builder {
       compositions.append(
         (layers, name, try a.number("w", default: 0), try a.number("h", default: 0), from, to))
     }
-    guard compositions.contains(where: { Self.hasExpression($0.layers.json) }) else { return }
+    guard compositions.contains(where: { Self.hasExpression($0.layers.json) }) else { return nil }
     // The compositions expressions can reach: those with expressions, and
     // those an expression names (`comp('Palette')`).
     var sources: [String] = []
@@ -233,8 +241,11 @@ extension Builder {
         ExpressionModel.Composition(
           name: c.name, width: c.w, height: c.h, inPoint: c.ip, outPoint: c.op, layers: layers))
     }
-    guard !model.jobs.isEmpty else { return }
+    return model.jobs.isEmpty ? nil : model
+  }
 
+  /// Runs the model's expressions in `lamina-expr` and keeps what each gave.
+  func evaluate(_ model: ExpressionModel) throws {
     guard let helper = ExpressionRunner.findHelper(options.expressionHelper) else {
       for id in model.jobs {
         expressionOutcomes[model.properties[id].property.path] = .failed(
