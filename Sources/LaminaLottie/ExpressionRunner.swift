@@ -27,18 +27,30 @@ struct ExpressionRunner {
   var enforcedCPU: Int?
   var enforcedWall: Double?
 
-  /// The helper: `LAMINA_EXPRESSION_HELPER`, else `lamina-expr` beside the
-  /// running executable (the package's build folder holds both the
-  /// command, the tests and the helper).
+  /// The helper: `explicit`, else `LAMINA_EXPRESSION_HELPER`, else
+  /// `lamina-expr` beside the running executable (the package's build
+  /// folder holds the command, the tests and the helper); nil when that
+  /// is not an executable file.
   static func findHelper(_ explicit: URL?) -> String? {
-    if let explicit { return explicit.path }
+    if let explicit { return FileManager.default.isExecutableFile(atPath: explicit.path) ? explicit.path : nil }
     if let env = ProcessInfo.processInfo.environment["LAMINA_EXPRESSION_HELPER"], !env.isEmpty {
-      return env
+      return FileManager.default.isExecutableFile(atPath: env) ? env : nil
     }
-    let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    let beside = exe.deletingLastPathComponent().appendingPathComponent("lamina-expr").path
+    guard let folder = executableFolder else { return nil }
+    let beside = folder + "/lamina-expr"
     return FileManager.default.isExecutableFile(atPath: beside) ? beside : nil
   }
+
+  /// The running executable's folder, read once: a program rebuilt while it
+  /// runs (its file replaced) still finds the helper beside it.
+  static let executableFolder: String? = {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard n > 0 else { return nil }
+    var path = String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
+    return (path as NSString).deletingLastPathComponent
+  }()
 
   /// Runs `jobs` (ids into the program's properties) and returns the
   /// outcome of each. `program(jobs)` makes the whole program for a list of
@@ -64,7 +76,7 @@ struct ExpressionRunner {
       var limited = self
       limited.enforcedWall = left
       limited.enforcedCPU = max(1, min(cpuSeconds, Int(left.rounded(.up))))
-      let batch = limited.runOnce(program(pending))
+      let batch = limited.runOnce(program(pending), jobs: Set(pending))
       for (id, o) in batch.outcomes { outcomes[id] = o }
       if let culprit = batch.running {
         outcomes[culprit] = .failed(batch.stopped ?? "the expression process ended early")
@@ -89,7 +101,10 @@ struct ExpressionRunner {
     var stopped: String?
   }
 
-  func runOnce(_ program: String) -> Batch {
+  /// One run of `program` over `jobs`. An expression can call the output
+  /// function itself: lines about other ids are ignored, and the run is
+  /// done only when its last line says so.
+  func runOnce(_ program: String, jobs: Set<Int>) -> Batch {
     var batch = Batch()
     let child: ChildResult
     do {
@@ -112,17 +127,20 @@ struct ExpressionRunner {
       let rest = line.dropFirst(2)
       switch tag {
       case UInt8(ascii: "B"):
-        current = Int(String(decoding: rest, as: UTF8.self))
+        done = false
+        if let id = Int(String(decoding: rest, as: UTF8.self)), jobs.contains(id) { current = id }
       case UInt8(ascii: "V"):
         guard let space = rest.firstIndex(of: UInt8(ascii: " ")),
-          let id = Int(String(decoding: rest[..<space], as: UTF8.self))
+          let id = Int(String(decoding: rest[..<space], as: UTF8.self)), jobs.contains(id)
         else { continue }
+        done = false
         batch.outcomes[id] = Self.values(Data(rest[(space + 1)...]))
         current = nil
       case UInt8(ascii: "X"):
         let text = String(decoding: rest, as: UTF8.self)
         let parts = text.split(separator: " ", maxSplits: 1)
-        guard let first = parts.first, let id = Int(first) else { continue }
+        guard let first = parts.first, let id = Int(first), jobs.contains(id) else { continue }
+        done = false
         var message = parts.count > 1 ? String(parts[1]) : "failed"
         if message.contains("alloc failed") {
           message = "ran past its memory limit (\(memoryBytes >> 20) MiB): \(message)"

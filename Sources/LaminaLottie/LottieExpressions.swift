@@ -246,29 +246,30 @@ extension Builder {
 
   /// Runs the model's expressions in `lamina-expr` and keeps what each gave.
   func evaluate(_ model: ExpressionModel) throws {
-    guard let helper = ExpressionRunner.findHelper(options.expressionHelper) else {
-      for id in model.jobs {
-        expressionOutcomes[model.properties[id].property.path] = .failed(
-          "the expression helper lamina-expr was not found beside the program (build the package, or set LAMINA_EXPRESSION_HELPER)"
-        )
-      }
-      return
+    let outcomes: [Int: ExpressionOutcome]
+    if let helper = ExpressionRunner.findHelper(options.expressionHelper) {
+      let runner = ExpressionRunner(
+        helper: helper, cpuSeconds: limits.expressionCPUSeconds,
+        memoryBytes: limits.expressionMemoryBytes,
+        wallSeconds: limits.expressionWallSeconds, maxOutputBytes: limits.maxExpressionOutputBytes)
+      outcomes = runner.run(
+        jobs: model.jobs, restarts: options.expressions == .fallBack ? 3 : 0,
+        program: { model.program(jobs: $0) })
+    } else {
+      let missing = ExpressionOutcome.failed(
+        "the expression helper lamina-expr was not found beside the program (build the package, or set LAMINA_EXPRESSION_HELPER)"
+      )
+      outcomes = Dictionary(uniqueKeysWithValues: model.jobs.map { ($0, missing) })
     }
-    let runner = ExpressionRunner(
-      helper: helper, cpuSeconds: limits.expressionCPUSeconds,
-      memoryBytes: limits.expressionMemoryBytes,
-      wallSeconds: limits.expressionWallSeconds, maxOutputBytes: limits.maxExpressionOutputBytes)
-    let outcomes = runner.run(
-      jobs: model.jobs, restarts: options.expressions == .fallBack ? 3 : 0,
-      program: { model.program(jobs: $0) })
     for id in model.jobs {
       let e = model.properties[id]
-      switch outcomes[id] ?? .failed("not evaluated") {
-      case .values(_, _, let values) where values.count == e.count:
-        expressionOutcomes[e.property.path] = .values(from: e.from, step: e.step, values: values)
+      var outcome = outcomes[id] ?? .failed("not evaluated")
+      if case .values(_, _, let values) = outcome, values.count != e.count {
+        outcome = .failed("gave \(values.count) values for \(e.count) frames")
+      }
+      switch outcome {
       case .values(_, _, let values):
-        expressionOutcomes[e.property.path] = .failed(
-          "gave \(values.count) values for \(e.count) frames")
+        expressionOutcomes[e.property.path] = .values(from: e.from, step: e.step, values: values)
       case .failed(let message):
         expressionOutcomes[e.property.path] = .failed(message)
         if options.expressions == .evaluate {

@@ -609,7 +609,7 @@ final class LottieExpressionLimitTests: XCTestCase {
       """
     let message = S.error(doc, options: o)
     XCTAssertTrue(message.hasPrefix("test.json: layers[0].ks.o.x: expression:"), message)
-    XCTAssertTrue(message.contains("could not start"), message)
+    XCTAssertTrue(message.contains("lamina-expr was not found"), message)
   }
 }
 
