@@ -98,12 +98,14 @@ let package = Package(
         "Lamina", "LaminaScene", "LaminaRender", "LaminaFrame", "LaminaPlan", "LaminaGL", "CDRM", "CWayland",
         "CWaylandProtocols", "CInput",
       ]),
-    // The command: thin subcommands over the library.
+    // The command: thin subcommands over the library. It depends on
+    // lamina-expr so that building the command builds the helper its
+    // Lottie imports run expressions in (found beside it).
     .executableTarget(
       name: "lamina",
       dependencies: [
         "Lamina", "LaminaScene", "LaminaPlan", "LaminaRender", "LaminaDisplay", "LaminaLottie",
-        "LaminaBatch", "CZlib",
+        "LaminaBatch", "CZlib", "lamina-expr",
       ],
       plugins: ["EmbedSuite"]),
     // Generated tests: random scenes, metamorphic relations, the shrinker
