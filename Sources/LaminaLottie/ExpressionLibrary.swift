@@ -540,7 +540,6 @@ function __run(data) {
     } catch (e) {
       __emit('X ' + id + ' ' + String(e));
     }
-    p.cache = {};
   }
   __emit('D');
 }
