@@ -47,30 +47,45 @@ extension Builder {
       compositions.append((layers, try root.string("nm") ?? "", width, height, inPoint, outPoint))
     }
     // The frames of each composition asset that its uses show: a
-    // precomposition layer shows its asset's frames (ip − st) / sr to
-    // (op − st) / sr; under a time remapping, any.
-    var shown: [String: (Double, Double)] = [:]
+    // precomposition layer on [ip, op) of frames its composition shows
+    // shows its asset's frames (ip − st) / sr to (op − st) / sr; under a
+    // time remapping, any. From the document's frames inwards, one level of
+    // nesting a pass.
+    var shown: [String: [Double]] = [:]
     var remapped: Set<String> = []
-    for c in [root.child("layers")]
-      + (try root.child("assets")?.array() ?? []).map({ $0.child("layers") })
-    {
-      for l in c?.items ?? [] where Self.text(l, "refId") != "" {
+    var assetLayers: [String: Node] = [:]
+    for a in try root.child("assets")?.array() ?? [] {
+      if let layers = a.child("layers") { assetLayers[Self.text(a, "id")] = layers }
+    }
+    func uses(in layers: Node?, showing range: [Double]) {
+      for l in layers?.items ?? [] where Self.text(l, "refId") != "" {
         let id = Self.text(l, "refId")
         if l.has("tm") { remapped.insert(id) }
         let sr = (try? l.number("sr", default: 1)) ?? 1
         let st = (try? l.number("st", default: 0)) ?? 0
-        let a = (((try? l.number("ip", default: 0)) ?? 0) - st) / (sr == 0 ? 1 : sr)
-        let b = (((try? l.number("op", default: 0)) ?? 0) - st) / (sr == 0 ? 1 : sr)
+        let ip = max((try? l.number("ip", default: 0)) ?? 0, range[0])
+        let op = min((try? l.number("op", default: 0)) ?? 0, range[1])
+        guard ip <= op else { continue }
+        let (a, b) = ((ip - st) / (sr == 0 ? 1 : sr), (op - st) / (sr == 0 ? 1 : sr))
         let (lo, hi) = (min(a, b), max(a, b))
-        shown[id] = shown[id].map { (min($0.0, lo), max($0.1, hi)) } ?? (lo, hi)
+        shown[id] = shown[id].map { [min($0[0], lo), max($0[1], hi)] } ?? [lo, hi]
       }
+    }
+    uses(in: root.child("layers"), showing: [inPoint, outPoint])
+    for _ in 0..<limits.maxPrecompDepth {
+      let before = shown
+      for (id, range) in before {
+        uses(in: assetLayers[id], showing: remapped.contains(id) ? [-Limits.maxMagnitude, Limits.maxMagnitude] : range)
+      }
+      if shown == before { break }
     }
     for a in try root.child("assets")?.array() ?? [] {
       guard let layers = a.child("layers") else { continue }
       let id = Self.text(a, "id")
       let name = try a.string("nm") ?? a.string("id") ?? ""
-      let (from, to) =
-        remapped.contains(id) ? (-Limits.maxMagnitude, Limits.maxMagnitude) : shown[id] ?? (0, 0)
+      let range =
+        remapped.contains(id) ? [-Limits.maxMagnitude, Limits.maxMagnitude] : shown[id] ?? [0, 0]
+      let (from, to) = (range[0], range[1])
       compositions.append(
         (layers, name, try a.number("w", default: 0), try a.number("h", default: 0), from, to))
     }

@@ -12,7 +12,8 @@ final class ExpressionModelTests: XCTestCase {
     let builder = Builder(
       file: "m.json", options: LottieOptions(), baseDirectory: nil, frameRate: 10, width: 100, height: 100)
     for a in try root.child("assets")?.array() ?? [] { builder.assets[try a.required("id").string()] = a }
-    return try builder.expressionModel(root: root, inPoint: 0, outPoint: 30)
+    return try builder.expressionModel(
+      root: root, inPoint: try root.number("ip", default: 0), outPoint: try root.number("op", default: 0))
   }
 
   func testLayersTreeAndSampling() throws {
@@ -61,19 +62,34 @@ final class ExpressionModelTests: XCTestCase {
   }
 
   /// A composition asset is sampled over the frames its uses show: a use
-  /// from 20 to 40 starting at 15 shows its frames 5 to 25.
+  /// from 20 to 40 starting at 15 shows its frames 5 to 25; past the
+  /// document's out point, nothing.
   func testAssetFramesFromItsUses() throws {
     let doc = #"""
       {"v": "5.7.0", "fr": 10, "ip": 0, "op": 100, "w": 100, "h": 100, "assets": [
         {"id": "a", "nm": "Inner", "layers": [{"ty": 3, "nm": "n", "ip": 0, "op": 500, "st": 0,
           "ks": {"o": {"a": 0, "k": 100, "x": "time"}}}]}],
-       "layers": [{"ty": 0, "refId": "a", "ip": 20, "op": 40, "st": 15, "ks": {}}]}
+       "layers": [{"ty": 0, "refId": "a", "ip": 20, "op": 40, "st": 15, "ks": {}},
+         {"ty": 0, "refId": "a", "ip": 120, "op": 400, "st": 0, "ks": {}}]}
       """#
     let m = try XCTUnwrap(try model(doc))
     XCTAssertEqual(m.compositions.map(\.name), ["Inner"])
     let entry = m.properties[m.jobs[0]]
     XCTAssertEqual(entry.from, 5)
     XCTAssertEqual(entry.count, 21)
+    // Nested one level deeper (asset b uses a from its frame 0 to 10,
+    // starting at −5): b shows 5 to 25, so a shows 10 to 15.
+    let nested = #"""
+      {"v": "5.7.0", "fr": 10, "ip": 0, "op": 100, "w": 100, "h": 100, "assets": [
+        {"id": "a", "nm": "Inner", "layers": [{"ty": 3, "nm": "n", "ip": 0, "op": 500, "st": 0,
+          "ks": {"o": {"a": 0, "k": 100, "x": "time"}}}]},
+        {"id": "b", "nm": "Middle", "layers": [{"ty": 0, "refId": "a", "ip": 0, "op": 10, "st": -5, "ks": {}}]}],
+       "layers": [{"ty": 0, "refId": "b", "ip": 20, "op": 40, "st": 15, "ks": {}}]}
+      """#
+    let n = try XCTUnwrap(try model(nested))
+    let inner = n.properties[n.jobs[0]]
+    XCTAssertEqual(inner.from, 10)
+    XCTAssertEqual(inner.count, 6)
   }
 
   /// The program is the library, then the model as one JSON value.
