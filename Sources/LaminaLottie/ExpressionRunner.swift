@@ -32,7 +32,9 @@ struct ExpressionRunner {
   /// folder holds the command, the tests and the helper); nil when that
   /// is not an executable file.
   static func findHelper(_ explicit: URL?) -> String? {
-    if let explicit { return FileManager.default.isExecutableFile(atPath: explicit.path) ? explicit.path : nil }
+    if let explicit {
+      return FileManager.default.isExecutableFile(atPath: explicit.path) ? explicit.path : nil
+    }
     if let env = ProcessInfo.processInfo.environment["LAMINA_EXPRESSION_HELPER"], !env.isEmpty {
       return FileManager.default.isExecutableFile(atPath: env) ? env : nil
     }

@@ -8,12 +8,18 @@ import XCTest
 /// anything (no engine, no renderer).
 final class ExpressionModelTests: XCTestCase {
   func model(_ json: String) throws -> ExpressionModel? {
-    let root = Node(json: try SceneLoader.parseJSON(Data(json.utf8), fileName: "m.json"), path: "", file: "m.json")
+    let root = Node(
+      json: try SceneLoader.parseJSON(Data(json.utf8), fileName: "m.json"), path: "", file: "m.json"
+    )
     let builder = Builder(
-      file: "m.json", options: LottieOptions(), baseDirectory: nil, frameRate: 10, width: 100, height: 100)
-    for a in try root.child("assets")?.array() ?? [] { builder.assets[try a.required("id").string()] = a }
+      file: "m.json", options: LottieOptions(), baseDirectory: nil, frameRate: 10, width: 100,
+      height: 100)
+    for a in try root.child("assets")?.array() ?? [] {
+      builder.assets[try a.required("id").string()] = a
+    }
     return try builder.expressionModel(
-      root: root, inPoint: try root.number("ip", default: 0), outPoint: try root.number("op", default: 0))
+      root: root, inPoint: try root.number("ip", default: 0),
+      outPoint: try root.number("op", default: 0))
   }
 
   func testLayersTreeAndSampling() throws {
@@ -31,14 +37,16 @@ final class ExpressionModelTests: XCTestCase {
     XCTAssertEqual(layer.name, "S")
     XCTAssertEqual(layer.index, 5)
     XCTAssertEqual(layer.parent, 9)
-    XCTAssertEqual(layer.tree.map(\.matchName), ["ADBE Transform Group", "ADBE Root Vectors Group"])
+    XCTAssertEqual(
+      layer.tree.map(\.matchName), ["ADBE Transform Group", "ADBE Root Vectors Group"])
     XCTAssertEqual(layer.tree.map(\.index), [6, 2])
     let transform = layer.tree[0].children
     XCTAssertEqual(transform.map(\.name), ["Position", "Opacity"])
     XCTAssertEqual(transform.map(\.index), [2, 11])
     // The group holds Contents (2) with the rectangle, and its Transform (3).
     let group = try XCTUnwrap(layer.tree[1].children.first)
-    XCTAssertEqual(group.children.map(\.matchName), ["ADBE Vectors Group", "ADBE Vector Transform Group"])
+    XCTAssertEqual(
+      group.children.map(\.matchName), ["ADBE Vectors Group", "ADBE Vector Transform Group"])
     XCTAssertEqual(group.children[0].children.first?.children.map(\.name), ["Size"])
     // The one expression: sampled where the layer is on and the document
     // shown (frames 10 to 30), its keyframed values at every key frame.
@@ -57,7 +65,8 @@ final class ExpressionModelTests: XCTestCase {
   }
 
   func testNoExpressionsNoModel() throws {
-    let doc = #"{"v": "5", "fr": 10, "ip": 0, "op": 30, "w": 10, "h": 10, "layers": [{"ty": 3, "ks": {}}]}"#
+    let doc =
+      #"{"v": "5", "fr": 10, "ip": 0, "op": 30, "w": 10, "h": 10, "layers": [{"ty": 3, "ks": {}}]}"#
     XCTAssertNil(try model(doc))
   }
 
