@@ -74,7 +74,7 @@ extension Builder {
     var shownFrames = (0.0, 0.0)
     func add(_ node: Node, layer: (Int, Int)?, range: (Double, Double)?) throws -> Int? {
       if let id = ids[node.path] { return id }
-      let code = try node.child("x").flatMap { n -> String? in
+      let code = node.child("x").flatMap { n -> String? in
         guard case .string(let s) = n.json else { return nil }
         return s
       }
