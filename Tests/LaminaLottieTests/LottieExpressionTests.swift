@@ -1,6 +1,7 @@
 import Foundation
 import Lamina
 import LaminaLottie
+import LaminaTestSupport
 import XCTest
 
 /// Expressions evaluated in lamina-expr: each After Effects function on a
@@ -677,5 +678,39 @@ final class LottieExpressionPathTests: XCTestCase {
       message.contains(
         "layers[0].shapes[0].ks.x: expression: TypeError: the expression gives 2 numbers, not a path"
       ), message)
+  }
+}
+
+/// The command: `lamina` finds lamina-expr beside itself, and
+/// `LAMINA_EXPRESSIONS` chooses the policy.
+final class LottieExpressionCommandTests: XCTestCase {
+  func testTheCommandEvaluatesExpressionsAndTakesThePolicyFromTheEnvironment() throws {
+    let scratch = try Commands.commandScratch("lamina-expr")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let doc = #"""
+      {"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 10, "h": 10, "layers": [
+        {"ty": 3, "nm": "n", "ind": 1, "ip": 0, "op": 30, "st": 0,
+         "ks": {"p": {"a": 0, "k": [0, 0], "x": "[time, 0]"}, "o": {"a": 0, "k": 100, "x": "thisComp.layer('gone').opacity"}}}]}
+      """#
+    let file = scratch.appendingPathComponent("e.json")
+    try Data(doc.utf8).write(to: file)
+    func info(_ policy: String) throws -> (Int32, String) {
+      let r = try Commands.run(
+        Commands.laminaBinary, ["info", "--json", file.path], environment: ["LAMINA_EXPRESSIONS": policy])
+      return (r.status, String(decoding: r.stdout, as: UTF8.self) + r.stderr)
+    }
+    // Evaluated: the failing one fails the file, naming its path.
+    let (status, text) = try info("evaluate")
+    XCTAssertEqual(status, 1, text)
+    XCTAssertTrue(text.contains("e.json: layers[0].ks.o.x: expression: ReferenceError: no layer \"gone\""), text)
+    // Falling back: the good one evaluated, the failing one reported.
+    let (fallback, report) = try info("fallback")
+    XCTAssertEqual(fallback, 0, report)
+    XCTAssertTrue(report.contains("layers[0].ks.o.x"), report)
+    XCTAssertFalse(report.contains("layers[0].ks.p.x"), report)
+    // Keyframed: both reported, nothing run.
+    let (keyframed, both) = try info("keyframed")
+    XCTAssertEqual(keyframed, 0, both)
+    XCTAssertTrue(both.contains("layers[0].ks.p.x") && both.contains("layers[0].ks.o.x"), both)
   }
 }
