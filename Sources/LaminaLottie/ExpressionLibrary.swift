@@ -472,7 +472,29 @@ function __compile(p) {
     return new Function(__names.join(','), 'return eval(arguments[' + __names.length + ']);');
   }
 }
+// posterizeTime(fps): the expression runs at the frame of the last step
+// of 1/fps seconds at or before its time. Known from its first call on, the
+// property is evaluated at that frame; at the first call, run again there.
+function __Restart() {}
+function __posterized(f, fps) { return fps > 0 ? Math.floor(f / __fr * fps + 1e-9) / fps * __fr : f; }
+function posterizeTime(fps) {
+  var top = __stack[__stack.length - 1];
+  if (!top) return;
+  fps = +__v(fps);
+  var known = top.prop.posterize;
+  top.prop.posterize = fps;
+  if (known !== fps && __posterized(top.frame, fps) !== top.frame) throw new __Restart();
+}
 function __evaluate(p, f) {
+  for (var tries = 0; ; tries++) {
+    try {
+      return __evaluateAt(p, p.posterize ? __posterized(f, p.posterize) : f);
+    } catch (e) {
+      if (!(e instanceof __Restart) || tries > 2) throw e;
+    }
+  }
+}
+function __evaluateAt(p, f) {
   if (!p.fn) p.fn = __compile(p);
   if (__stack.length > 64) throw new RangeError('expressions refer to each other too deeply');
   var layer = p.d.layer != null ? __comps[p.d.layer[0]].all()[p.d.layer[1]] : null;

@@ -267,6 +267,14 @@ final class LottieExpressionTests: XCTestCase {
     assertEqual(p.map { Double($0.y) }, [3, 3, 3])
   }
 
+  func testPosterizeTime() throws {
+    // Two steps a second: frames 0–4 read time 0, 5–9 0.5, 25 2.5 s; a
+    // wiggle posterized holds its value over each step.
+    assertEqual(try xs("posterizeTime(2); [time * 100, 0]", frames: [4, 7, 25]), [0, 50, 250])
+    let held = try xs("posterizeTime(2); wiggle(3, 20)", "[50, 50]", frames: [5, 6, 9])
+    XCTAssertEqual(Set(held).count, 1, "\(held)")
+  }
+
   func testMath() throws {
     assertEqual(
       try xs("[Math.sin(time * Math.PI / 2) * 100 + Math.max(1, 2) + Math.round(2.6), 0]"),
