@@ -198,6 +198,31 @@ __Prop.prototype.wiggle = function (freq, amp, octaves, ampMult, t) {
   }
   return __unwrap(out);
 };
+// smooth(width, samples, t): the mean of `samples` values spread evenly
+// over `width` seconds around t.
+__Prop.prototype.smooth = function (width, samples, t) {
+  width = width === undefined ? 0.2 : +__v(width);
+  samples = samples === undefined ? 5 : Math.max(1, Math.min(1000, Math.floor(+__v(samples))));
+  var f = t === undefined ? this.now() : __v(t) * __fr, sum = null;
+  for (var i = 0; i < samples; i++) {
+    var v = this.at(samples === 1 ? f : f + (i / (samples - 1) - 0.5) * width * __fr);
+    if (!sum) sum = v; else for (var j = 0; j < sum.length; j++) sum[j] += v[j] || 0;
+  }
+  return this.wrap(sum.map(function (x) { return x / samples; }));
+};
+// temporalWiggle: the value at a time moved by wiggle's noise (amp in seconds).
+__Prop.prototype.temporalWiggle = function (freq, amp, octaves, ampMult, t) {
+  freq = +__v(freq); amp = +__v(amp);
+  octaves = octaves === undefined ? 1 : Math.max(1, Math.min(16, Math.floor(octaves)));
+  ampMult = ampMult === undefined ? 0.5 : +ampMult;
+  var f = t === undefined ? this.now() : __v(t) * __fr, a = amp, q = freq, shift = 0;
+  var seed = (this.seed !== undefined ? this.seed : __hash(this.d.path, 0)) ^ 0x51ed27;
+  for (var o = 0; o < octaves; o++) {
+    shift += a * __noise(seed + o * 104729, f / __fr * q);
+    a *= ampMult; q *= 2;
+  }
+  return this.wrap(this.at(f + shift * __fr));
+};
 function __knot(seed, i) { return __mix(seed ^ Math.imul(i | 0, 0x27d4eb2d)) / 2147483648 - 1; }
 function __noise(seed, x) {
   var i = Math.floor(x), u = x - i, s = u * u * u * (u * (u * 6 - 15) + 10);
@@ -454,7 +479,8 @@ var __names = [
   'scale', 'rotation', 'opacity', 'anchorPoint', 'effect', 'inPoint', 'outPoint', 'startTime',
   'hasParent', 'parent', 'wiggle', 'loopIn', 'loopOut', 'loopInDuration', 'loopOutDuration',
   'valueAtTime', 'velocityAtTime', 'speedAtTime', 'velocity', 'speed', 'numKeys', 'key', 'nearestKey',
-  'content', 'toComp', 'fromComp', 'toWorld', 'fromWorld', 'fromCompToSurface'
+  'content', 'toComp', 'fromComp', 'toWorld', 'fromWorld', 'fromCompToSurface', 'smooth',
+  'temporalWiggle'
 ];
 function __compile(p) {
   var code = String(p.d.x);
@@ -528,6 +554,8 @@ function __evaluateAt(p, f) {
     if (u[30]) args[30] = bind('nearestKey');
     if (layer && u[31]) args[31] = function (name) { return layer.content(name); };
     if (layer) for (var s = 32; s <= 36; s++) if (u[s]) args[s] = layer[__names[s]];
+    if (u[37]) args[37] = bind('smooth');
+    if (u[38]) args[38] = bind('temporalWiggle');
     args[__names.length] = p.d.x;
     var r = __v(p.fn.apply(null, args));
     if (r === undefined) throw new TypeError('the expression gives no value');

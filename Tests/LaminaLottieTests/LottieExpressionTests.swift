@@ -100,6 +100,23 @@ final class LottieExpressionTests: XCTestCase {
       try positions(b, "n", [0, 10, 25]).map { Double($0.x) }, [100, 100, 0], accuracy: 1e-3)
   }
 
+  func testSmoothAndTemporalWiggle() throws {
+    // Keys 0 → 0 and 20 → 200, linear: smooth(0.2, 5) averages frames
+    // f − 1, f − ½, f, f + ½, f + 1 (clamped to the keys).
+    let k = #"[{"t": 0, "s": [0, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [200, 0]}]"#
+    let doc = document(null("n", ks: #""p": {"a": 1, "k": \#(k), "x": "smooth(0.2, 5)"}"#))
+    let a = try S.load(doc, options: options())
+    assertEqual(try positions(a, "n", [0, 10, 20]).map { Double($0.x) }, [3, 100, 197])
+    // temporalWiggle(2, 0.3): the value at most 0.3 s (3 frames) away.
+    let w = document(null("n", ks: #""p": {"a": 1, "k": \#(k), "x": "temporalWiggle(2, 0.3)"}"#))
+    let b = try S.load(w, options: options())
+    let xs = try positions(b, "n", [5, 10, 15]).map { Double($0.x) }
+    for (x, frame) in zip(xs, [5.0, 10, 15]) {
+      XCTAssertLessThanOrEqual(abs(x - frame * 10), 30 + 1e-6, "frame \(frame)")
+    }
+    XCTAssertNotEqual(xs, [50, 100, 150])
+  }
+
   // MARK: Loops
 
   /// Keys at 0 (0), 5 (50), 10 (0), linear.
