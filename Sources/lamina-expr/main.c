@@ -104,6 +104,10 @@ int main(int argc, char **argv) {
     return EXIT_USAGE;
   }
 
+  // Nothing but standard input, output and error: descriptors the parent
+  // left open without close-on-exec (a library's, a GPU's) are closed.
+  closefrom(3);
+
   // The whole program first: nothing of it runs before the limits hold.
   size_t capacity = 1 << 16, length = 0;
   char *input = malloc(capacity + 1);
