@@ -103,7 +103,8 @@ final class LottieExpressionTests: XCTestCase {
   func testSmoothAndTemporalWiggle() throws {
     // Keys 0 → 0 and 20 → 200, linear: smooth(0.2, 5) averages frames
     // f − 1, f − ½, f, f + ½, f + 1 (clamped to the keys).
-    let k = #"[{"t": 0, "s": [0, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [200, 0]}]"#
+    let k =
+      #"[{"t": 0, "s": [0, 0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [200, 0]}]"#
     let doc = document(null("n", ks: #""p": {"a": 1, "k": \#(k), "x": "smooth(0.2, 5)"}"#))
     let a = try S.load(doc, options: options())
     assertEqual(try positions(a, "n", [0, 10, 20]).map { Double($0.x) }, [3, 100, 197])
@@ -364,6 +365,54 @@ final class LottieExpressionTests: XCTestCase {
     let start = Date()
     let message = S.error(doc, options: o)
     return (message, Date().timeIntervalSince(start))
+  }
+
+  /// The child as the kernel sees it while an expression runs: seccomp
+  /// filter on, no new privileges, an empty environment, `/` as its folder,
+  /// only its socket and /dev/null open, no processes, the limits set.
+  func testTheHelperRunsConfined() throws {
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      _ = try? self.hostile("while (true) {}", cpu: 2)
+      done.signal()
+    }
+    defer { done.wait() }
+    let me = getpid()
+    var child: String?
+    for _ in 0..<200 where child == nil {
+      for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+      where Int(entry) != nil {
+        guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+          stat.contains("(lamina-expr)"),
+          let close = stat.lastIndex(of: ")"),
+          let ppid = stat[stat.index(close, offsetBy: 2)...].split(separator: " ").dropFirst()
+            .first,
+          Int32(ppid) == me
+        else { continue }
+        child = entry
+      }
+      if child == nil { usleep(10_000) }
+    }
+    let pid = try XCTUnwrap(child, "no lamina-expr child seen")
+    let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+    XCTAssertTrue(status.contains("Seccomp:\t2"), status)
+    XCTAssertTrue(status.contains("NoNewPrivs:\t1"), status)
+    let environment = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))
+    XCTAssertEqual(environment.count, 0)
+    XCTAssertEqual(
+      try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/cwd"), "/")
+    let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").sorted()
+    XCTAssertEqual(fds, ["1", "2"])
+    let limits = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
+    XCTAssertTrue(
+      limits.split(separator: "\n").contains {
+        $0.hasPrefix("Max cpu time")
+          && $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first == "2"
+      }, limits)
+    XCTAssertTrue(
+      limits.split(separator: "\n").contains {
+        $0.hasPrefix("Max address space") && $0.contains("\(64 << 20)")
+      }, limits)
   }
 
   func testEndlessLoopEndsAtItsCPULimit() throws {
@@ -721,13 +770,16 @@ final class LottieExpressionCommandTests: XCTestCase {
     try Data(doc.utf8).write(to: file)
     func info(_ policy: String) throws -> (Int32, String) {
       let r = try Commands.run(
-        Commands.laminaBinary, ["info", "--json", file.path], environment: ["LAMINA_EXPRESSIONS": policy])
+        Commands.laminaBinary, ["info", "--json", file.path],
+        environment: ["LAMINA_EXPRESSIONS": policy])
       return (r.status, String(decoding: r.stdout, as: UTF8.self) + r.stderr)
     }
     // Evaluated: the failing one fails the file, naming its path.
     let (status, text) = try info("evaluate")
     XCTAssertEqual(status, 1, text)
-    XCTAssertTrue(text.contains("e.json: layers[0].ks.o.x: expression: ReferenceError: no layer \"gone\""), text)
+    XCTAssertTrue(
+      text.contains("e.json: layers[0].ks.o.x: expression: ReferenceError: no layer \"gone\""), text
+    )
     // Falling back: the good one evaluated, the failing one reported.
     let (fallback, report) = try info("fallback")
     XCTAssertEqual(fallback, 0, report)
