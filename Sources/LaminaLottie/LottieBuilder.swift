@@ -104,7 +104,9 @@ final class Builder {
   /// when absent: the values its expression gives when it has one that
   /// was evaluated, else its keyframed values.
   func property(_ node: Node?, _ defaultValue: [Double]) throws -> Property {
-    if let node, case .string? = node.child("x")?.json, let p = try expressionProperty(node, defaultValue) {
+    if let node, case .string? = node.child("x")?.json,
+      let p = try fallingBack(node, { try expressionProperty(node, defaultValue) })
+    {
       return p
     }
     return try keyframedProperty(node, defaultValue)
@@ -187,7 +189,11 @@ final class Builder {
   /// (the values its expression gives when it has one that was evaluated).
   func pathProperty(_ node: Node) throws -> Property {
     let keyframed = try keyframedPathProperty(node)
-    if case .string? = node.child("x")?.json, let p = try expressionPath(node, closed: keyframed.closed) { return p }
+    if case .string? = node.child("x")?.json,
+      let p = try fallingBack(node, { try expressionPath(node, closed: keyframed.closed) })
+    {
+      return p
+    }
     return keyframed
   }
 

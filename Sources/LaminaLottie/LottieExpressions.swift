@@ -73,6 +73,20 @@ extension Builder {
     }
   }
 
+  /// `make`, or under `.fallBack` nil with a report when the values an
+  /// expression gave are out of range (the keyframed value is used).
+  func fallingBack(_ node: Node, _ make: () throws -> Property?) throws -> Property? {
+    do {
+      return try make()
+    } catch let error as LottieError where options.expressions == .fallBack {
+      var message = "\(error)"
+      let prefix = "\(file): \(node.path).x: "
+      if message.hasPrefix(prefix) { message.removeFirst(prefix.count) }
+      report("expression not evaluated (\(message))", node.path + ".x")
+      return nil
+    }
+  }
+
   /// The path an expression drives (values: vertices, in and out
   /// tangents, as `keyframedPathProperty` gives them); nil as for numbers.
   func expressionPath(_ node: Node, closed: Bool) throws -> Property? {

@@ -477,6 +477,18 @@ final class LottieExpressionTests: XCTestCase {
     XCTAssertEqual(try positions(a, "n3", [10]), [CGPoint(x: 7, y: 8)])
   }
 
+  /// Values out of range: an error naming the path, or with `.fallBack`
+  /// the keyframed value and a report.
+  func testOutOfRangeValues() throws {
+    let doc = document(null("n", ks: #""p": \#(expr("[1e12, 0]", "[7, 8]"))"#))
+    let message = S.error(doc, options: options())
+    XCTAssertTrue(message.hasPrefix("test.json: layers[0].ks.p.x: 1000000000000.0 is out of range"), message)
+    let a = try S.load(doc, options: options(.fallBack))
+    XCTAssertEqual(try positions(a, "n", [10]), [CGPoint(x: 7, y: 8)])
+    XCTAssertEqual(a.unsupported.map(\.path), ["layers[0].ks.p.x"])
+    XCTAssertTrue(a.unsupported[0].feature.contains("out of range"), a.unsupported[0].feature)
+  }
+
   func testKeyframedPolicyRunsNothing() throws {
     let doc = document(null("n", ks: #""p": \#(expr("while (true) {}", "[7, 8]"))"#))
     let a = try S.load(doc, options: options(.keyframed))
