@@ -98,6 +98,13 @@ extension Builder {
       }
       var entry = ExpressionModel.Entry(property: p, expression: nil, layer: layer)
       entry.isPath = isPath
+      // Its keyframed values go to the engine once a frame: counted like
+      // any values sampled from keyframes.
+      if p.isAnimated {
+        try budget(
+          from: p.firstFrame, to: p.lastFrame, elements: isPath ? p.first.count / 6 : 0,
+          path: node.path)
+      }
       if let code, let (layerIn, layerOut) = range {
         // Sampled where the layer is on and its composition shown.
         var (ip, op) = (max(layerIn, shownFrames.0), min(layerOut, shownFrames.1))

@@ -687,6 +687,24 @@ final class LottieExpressionLimitTests: XCTestCase {
       message)
   }
 
+  /// What expressions can read goes to the engine sampled once a frame:
+  /// counted against `maxSampledValues` before anything runs (many long
+  /// keyframed layers and one expression).
+  func testTheValuesSentAreBudgeted() throws {
+    var o = LottieOptions()
+    o.limits.maxSampledValues = 20_000
+    let layers = (1...10).map { i in
+      #"{"ty": 3, "nm": "l\#(i)", "ind": \#(i + 1), "ip": 0, "op": 30, "st": 0, "ks": {"r": {"a": 1, "k": [{"t": 0, "s": [0]}, {"t": 4000, "s": [360]}]}}}"#
+    }.joined(separator: ",")
+    let doc = """
+      {"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [
+        {"ty": 3, "nm": "n", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {"o": {"a": 0, "k": 100, "x": "50"}}}, \(layers)]}
+      """
+    let message = S.error(doc, options: o)
+    XCTAssertTrue(message.contains(".ks.r: values sampled from keyframes"), message)
+    XCTAssertTrue(message.contains("maxSampledValues"), message)
+  }
+
   func testAMissingHelperIsAClearError() throws {
     var o = LottieOptions()
     o.expressionHelper = URL(fileURLWithPath: "/nonexistent/lamina-expr")
