@@ -45,7 +45,9 @@ public enum LottieError: Error, Equatable, CustomStringConvertible {
     case .unknownAsset(let file, let path, let id): return "\(file): \(path): no asset with id '\(id)'"
     case .imageFailed(let file, let path, let message): return "\(file): \(path): \(message)"
     case .limitExceeded(let file, let path, let exceeded): return "\(file): \(path): \(exceeded)"
-    case .expression(let file, let path, let message): return "\(file): \(path): expression: \(message)"
+    case .expression(let file, let path, let message):
+      return
+        "\(file): \(path): expression: \(message) (LAMINA_EXPRESSIONS=fallback, or LottieOptions.expressions = .fallBack, keeps its keyframed value instead)"
     }
   }
 }

