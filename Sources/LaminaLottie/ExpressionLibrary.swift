@@ -373,6 +373,7 @@ function __layer(comp, d) {
   var g = __group({ n: d.name, m: '', i: d.ind, c: d.tree }, null);
   g.comp = comp; g.d = d; g.index = d.ind;
   g.inPoint = d.ip / __fr; g.outPoint = d.op / __fr; g.startTime = d.st / __fr;
+  g.width = d.w; g.height = d.h;
   var t = null, e = null;
   for (var i = 0; i < g.items.length; i++) {
     if (g.items[i].matchName === 'ADBE Transform Group') t = g.items[i];
@@ -392,6 +393,11 @@ function __layer(comp, d) {
   g.rotation = t.rotation; g.opacity = t.opacity;
   g.effects = e || __group({ n: 'Effects', m: 'ADBE Effect Parade', i: 4, c: [] }, g);
   g.effect = function (which) { return g.effects.child(which); };
+  for (var k = 0; k < g.items.length; k++) if (g.items[k].matchName === 'ADBE Mask Parade') g.masks = g.items[k];
+  g.mask = function (which) {
+    if (!g.masks) throw new ReferenceError('layer "' + d.name + '" has no masks');
+    return g.masks.child(which);
+  };
   Object.defineProperty(g, 'parent', { get: function () {
     if (d.parent == null) throw new ReferenceError('layer "' + d.name + '" has no parent');
     return comp.layer(d.parent, true);
@@ -480,7 +486,7 @@ var __names = [
   'hasParent', 'parent', 'wiggle', 'loopIn', 'loopOut', 'loopInDuration', 'loopOutDuration',
   'valueAtTime', 'velocityAtTime', 'speedAtTime', 'velocity', 'speed', 'numKeys', 'key', 'nearestKey',
   'content', 'toComp', 'fromComp', 'toWorld', 'fromWorld', 'fromCompToSurface', 'smooth',
-  'temporalWiggle'
+  'temporalWiggle', 'mask'
 ];
 function __compile(p) {
   var code = String(p.d.x);
@@ -556,6 +562,7 @@ function __evaluateAt(p, f) {
     if (layer) for (var s = 32; s <= 36; s++) if (u[s]) args[s] = layer[__names[s]];
     if (u[37]) args[37] = bind('smooth');
     if (u[38]) args[38] = bind('temporalWiggle');
+    if (layer && u[39]) args[39] = layer.mask;
     args[__names.length] = p.d.x;
     var r = __v(p.fn.apply(null, args));
     if (r === undefined) throw new TypeError('the expression gives no value');

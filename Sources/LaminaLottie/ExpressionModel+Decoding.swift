@@ -148,6 +148,8 @@ extension Builder {
           parent: n.has("parent") ? try n.int("parent", default: 0) : nil, inPoint: ip,
           outPoint: op,
           startTime: try n.number("st", default: 0), tree: [])
+        layer.width = (try? n.number("w", default: n.number("sw", default: c.w))) ?? c.w
+        layer.height = (try? n.number("h", default: n.number("sh", default: c.h))) ?? c.h
         // One property of a group: its own `ix`, else its place in the table.
         func leaves(_ owner: Node, _ table: [(String, String, String)]) throws -> [ExpressionModel
           .Group]
@@ -188,6 +190,22 @@ extension Builder {
             ExpressionModel.Group(
               name: "Contents", matchName: "ADBE Root Vectors Group", index: 2,
               children: try shapeItems(try shapes.array(), leaves)))
+        }
+        if let masks = n.child("masksProperties") {
+          var list: [ExpressionModel.Group] = []
+          for (i, m) in try masks.array().enumerated() where m.isObject {
+            let table = [
+              ("pt", "Mask Path", "ADBE Mask Shape"), ("f", "Mask Feather", "ADBE Mask Feather"),
+              ("o", "Mask Opacity", "ADBE Mask Opacity"), ("x", "Mask Expansion", "ADBE Mask Offset"),
+            ]
+            let name = Self.text(m, "nm").isEmpty ? "Mask \(i + 1)" : Self.text(m, "nm")
+            list.append(
+              ExpressionModel.Group(
+                name: name, matchName: "ADBE Mask Atom", index: i + 1, children: try leaves(m, table)))
+          }
+          layer.tree.append(
+            ExpressionModel.Group(
+              name: "Masks", matchName: "ADBE Mask Parade", index: 3, children: list))
         }
         if let effects = n.child("ef") {
           var list: [ExpressionModel.Group] = []

@@ -24,9 +24,13 @@ struct ExpressionModel {
     var inPoint: Double
     var outPoint: Double
     var startTime: Double
+    /// Its source's size: a precomposition's `w` × `h`, a solid's, else the
+    /// composition's.
+    var width: Double = 0
+    var height: Double = 0
     /// The layer's properties as After Effects groups them: contents
-    /// (index 2), effects (4) and transform (6), each group and property
-    /// with its name, match name and index.
+    /// (index 2), masks (3), effects (4) and transform (6), each group and
+    /// property with its name, match name and index.
     var tree: [Group]
   }
 
@@ -86,6 +90,7 @@ struct ExpressionModel {
           "{\"name\":\(Self.string(l.name)),\"ind\":\(l.index),\"parent\":\(l.parent.map(String.init) ?? "null")"
         s +=
           ",\"ip\":\(Self.number(l.inPoint)),\"op\":\(Self.number(l.outPoint)),\"st\":\(Self.number(l.startTime))"
+          + ",\"w\":\(Self.number(l.width)),\"h\":\(Self.number(l.height))"
         s += ",\"tree\":[" + l.tree.map(\.json).joined(separator: ",") + "]}"
       }
       s += "]}"

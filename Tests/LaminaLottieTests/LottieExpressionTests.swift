@@ -652,6 +652,26 @@ final class LottieExpressionTreeTests: XCTestCase {
     }
   }
 
+  /// A layer's width and height (a precomposition's, a solid's) and its
+  /// masks by name, index or match name.
+  func testLayerSizeAndMasks() throws {
+    let square = #"{"v": [[0, 0], [10, 0], [10, 10]], "i": [[0, 0], [0, 0], [0, 0]], "o": [[0, 0], [0, 0], [0, 0]], "c": true}"#
+    let mask = #"{"nm": "Cut", "mode": "a", "pt": {"a": 0, "k": \#(square)}, "o": {"a": 0, "k": 80}, "x": {"a": 1, "k": [{"t": 0, "s": [0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [20]}]}}"#
+    let solid = ##"{"ty": 1, "nm": "M", "ind": 2, "ip": 0, "op": 30, "st": 0, "sw": 40, "sh": 30, "sc": "#ff0000", "ks": {}, "masksProperties": [\##(mask)]}"##
+    let x = """
+      var m = thisComp.layer('M');
+      [m.width * 100 + m.height, m.mask('Cut').maskExpansion + m.mask(1)('ADBE Mask Opacity') + thisComp.layer('M').mask(1).maskPath.points()[1][0]]
+      """
+    let n = #"{"ty": 3, "nm": "n", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [0, 0], "x": \#(quoted(x))}}}"#
+    let a = try S.load(#"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [\#(n), \#(solid)]}"#)
+    XCTAssertEqual(a.unsupported, [])
+    for (frame, expansion) in [(0.0, 0.0), (10, 10), (25, 20)] {
+      let shown = try XCTUnwrap(S.named("n", in: S.presentation(a, at: a.time(ofFrame: frame))))
+      XCTAssertEqual(Double(shown.position.x), 4030, accuracy: 1e-6)
+      XCTAssertEqual(Double(shown.position.y), expansion + 80 + 10, accuracy: 1e-6, "frame \(frame)")
+    }
+  }
+
   func quoted(_ s: String) -> String {
     String(data: try! JSONSerialization.data(withJSONObject: [s]), encoding: .utf8)!.dropFirst()
       .dropLast().description
