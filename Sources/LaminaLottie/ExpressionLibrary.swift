@@ -71,6 +71,13 @@ function __Prop(d) {
 // The keyframed (pre-expression) value at a frame: the importer's samples,
 // one a frame from f0 (every `step` frames), linear between.
 __Prop.prototype.raw = function (f) {
+  // A text document: the text of the last keyframe at or before f, as
+  // UTF-16 code units.
+  if (this.d.text) {
+    var texts = this.d.texts, s = texts.length ? texts[0][1] : '';
+    for (var t = 0; t < texts.length && texts[t][0] <= f; t++) s = texts[t][1];
+    return __units(s);
+  }
   var v = this.d.v, n = v.length;
   if (n === 1) return v[0].slice();
   var u = (f - this.d.f0) / (this.d.s || 1);
@@ -95,7 +102,15 @@ __Prop.prototype.now = function () {
 };
 // A path property's value is a path object (`points()`, …); a number
 // property's a number or an array.
-__Prop.prototype.wrap = function (v) { return this.d.shape ? new __Path(v, this.d.c) : __unwrap(v); };
+__Prop.prototype.wrap = function (v) {
+  if (this.d.text) return String.fromCharCode.apply(null, v);
+  return this.d.shape ? new __Path(v, this.d.c) : __unwrap(v);
+};
+function __units(s) {
+  var out = [];
+  for (var i = 0; i < s.length; i++) out.push(s.charCodeAt(i));
+  return out;
+}
 Object.defineProperty(__Prop.prototype, 'value', { get: function () { return this.wrap(this.at(this.now())); } });
 Object.defineProperty(__Prop.prototype, 'numKeys', { get: function () { return this.d.k.length; } });
 Object.defineProperty(__Prop.prototype, 'velocity', { get: function () { return this.velocityAtTime(this.now() / __fr); } });
@@ -393,7 +408,10 @@ function __layer(comp, d) {
   g.rotation = t.rotation; g.opacity = t.opacity;
   g.effects = e || __group({ n: 'Effects', m: 'ADBE Effect Parade', i: 4, c: [] }, g);
   g.effect = function (which) { return g.effects.child(which); };
-  for (var k = 0; k < g.items.length; k++) if (g.items[k].matchName === 'ADBE Mask Parade') g.masks = g.items[k];
+  for (var k = 0; k < g.items.length; k++) {
+    if (g.items[k].matchName === 'ADBE Mask Parade') g.masks = g.items[k];
+    if (g.items[k].matchName === 'ADBE Text Properties') g.text = g.items[k];
+  }
   g.mask = function (which) {
     if (!g.masks) throw new ReferenceError('layer "' + d.name + '" has no masks');
     return g.masks.child(which);
@@ -486,7 +504,7 @@ var __names = [
   'hasParent', 'parent', 'wiggle', 'loopIn', 'loopOut', 'loopInDuration', 'loopOutDuration',
   'valueAtTime', 'velocityAtTime', 'speedAtTime', 'velocity', 'speed', 'numKeys', 'key', 'nearestKey',
   'content', 'toComp', 'fromComp', 'toWorld', 'fromWorld', 'fromCompToSurface', 'smooth',
-  'temporalWiggle', 'mask'
+  'temporalWiggle', 'mask', 'text'
 ];
 function __compile(p) {
   var code = String(p.d.x);
@@ -563,8 +581,11 @@ function __evaluateAt(p, f) {
     if (u[37]) args[37] = bind('smooth');
     if (u[38]) args[38] = bind('temporalWiggle');
     if (layer && u[39]) args[39] = layer.mask;
+    if (layer && u[40]) args[40] = layer.text;
     args[__names.length] = p.d.x;
     var r = __v(p.fn.apply(null, args));
+    // sourceText: any value as text (numbers too, as After Effects shows them).
+    if (p.d.text) return __units(r === undefined || r === null ? '' : String(r));
     if (r === undefined) throw new TypeError('the expression gives no value');
     var out = __isArray(r) ? r : [r];
     if (out.length === 0 || out.length > 60000) throw new TypeError('the expression gives ' + out.length + ' values');

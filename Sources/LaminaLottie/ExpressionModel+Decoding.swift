@@ -80,8 +80,16 @@ extension Builder {
       }
       var p: Property
       var isPath = false
+      var texts: [(frame: Double, text: String)]?
       do {
         p = try keyframedProperty(node, [])
+      } catch let error where node.path.hasSuffix(".t.d") {
+        // A text document: its keyframes' texts.
+        guard let docs = try? node.required("k").array(), !docs.isEmpty else { throw error }
+        texts = try docs.map { doc in
+          (try doc.number("t", default: 0), try doc.child("s")?.string("t") ?? "")
+        }
+        p = Property(constant: [0], path: node.path)
       } catch {
         // A path (a bezier shape: vertices, then in and out tangents), or
         // something else (text).
@@ -98,6 +106,7 @@ extension Builder {
       }
       var entry = ExpressionModel.Entry(property: p, expression: nil, layer: layer)
       entry.isPath = isPath
+      entry.texts = texts
       // Its keyframed values go to the engine once a frame: counted like
       // any values sampled from keyframes.
       if p.isAnimated {
@@ -191,17 +200,30 @@ extension Builder {
               name: "Contents", matchName: "ADBE Root Vectors Group", index: 2,
               children: try shapeItems(try shapes.array(), leaves)))
         }
+        if let d = n.child("t")?.child("d"), d.isObject,
+          let id = try add(d, layer: at, range: (ip, op))
+        {
+          layer.tree.append(
+            ExpressionModel.Group(
+              name: "Text", matchName: "ADBE Text Properties", index: 2,
+              children: [
+                ExpressionModel.Group(
+                  name: "Source Text", matchName: "ADBE Text Document", index: 1, property: id)
+              ]))
+        }
         if let masks = n.child("masksProperties") {
           var list: [ExpressionModel.Group] = []
           for (i, m) in try masks.array().enumerated() where m.isObject {
             let table = [
               ("pt", "Mask Path", "ADBE Mask Shape"), ("f", "Mask Feather", "ADBE Mask Feather"),
-              ("o", "Mask Opacity", "ADBE Mask Opacity"), ("x", "Mask Expansion", "ADBE Mask Offset"),
+              ("o", "Mask Opacity", "ADBE Mask Opacity"),
+              ("x", "Mask Expansion", "ADBE Mask Offset"),
             ]
             let name = Self.text(m, "nm").isEmpty ? "Mask \(i + 1)" : Self.text(m, "nm")
             list.append(
               ExpressionModel.Group(
-                name: name, matchName: "ADBE Mask Atom", index: i + 1, children: try leaves(m, table)))
+                name: name, matchName: "ADBE Mask Atom", index: i + 1,
+                children: try leaves(m, table)))
           }
           layer.tree.append(
             ExpressionModel.Group(

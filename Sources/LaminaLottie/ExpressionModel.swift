@@ -65,6 +65,9 @@ struct ExpressionModel {
     var count: Int = 0
     /// A path: each value its vertices, then in and out tangents (x, y each).
     var isPath = false
+    /// A text document (`t.d`): its texts from each keyframe's frame on;
+    /// values are UTF-16 code units.
+    var texts: [(frame: Double, text: String)]?
   }
 
   var frameRate: Double
@@ -107,6 +110,12 @@ struct ExpressionModel {
         separator: ",")
       s += "],\"x\":" + (e.expression.map(Self.string) ?? "null")
       if e.isPath { s += ",\"shape\":true,\"c\":\(p.closed)" }
+      if let texts = e.texts {
+        s +=
+          ",\"text\":true,\"texts\":["
+          + texts.map { "[\(Self.number($0.frame)),\(Self.string($0.text))]" }.joined(
+            separator: ",") + "]"
+      }
       if let l = e.layer { s += ",\"layer\":[\(l.composition),\(l.layer)]" }
       s += ",\"from\":\(Self.number(e.from)),\"step\":\(Self.number(e.step)),\"n\":\(e.count)}"
     }

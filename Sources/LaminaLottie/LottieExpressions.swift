@@ -73,6 +73,49 @@ extension Builder {
     }
   }
 
+  /// A text document's keyframes as its `sourceText` expression gives
+  /// them: one a run of frames with the same text, each the keyframed
+  /// document of its frame (font, size, colour, …) with the text replaced;
+  /// nil when it has no values (reported).
+  func expressionTexts(_ d: Node, _ docs: [Node]) throws -> [Node]? {
+    guard let outcome = expressionOutcomes[d.path] else {
+      report("expression", d.path + ".x")
+      return nil
+    }
+    guard case .values(let from, let step, let values) = outcome else {
+      if case .failed(let message) = outcome {
+        report("expression not evaluated (\(message))", d.path + ".x")
+      }
+      return nil
+    }
+    let times = docs.map { (try? $0.number("t", default: 0)) ?? 0 }
+    var out: [Node] = []
+    var last: (String, Int)?
+    for (i, units) in values.enumerated() {
+      let frame = from + Double(i) * step
+      guard units.allSatisfy({ $0 >= 0 && $0 <= 0xFFFF && $0 == $0.rounded() }) else {
+        throw LottieError.expression(
+          file: file, path: d.path + ".x",
+          message: "gives text that is not UTF-16 at frame \(frame)")
+      }
+      let text = String(decoding: units.map { UInt16($0) }, as: UTF16.self)
+      let keyframe = max(0, (times.lastIndex { $0 <= frame }) ?? 0)
+      guard last.map({ $0 != (text, keyframe) }) ?? true else { continue }
+      last = (text, keyframe)
+      guard case .object(var s)? = docs[keyframe].child("s")?.json else { return nil }
+      if let t = s.firstIndex(where: { $0.key == "t" }) {
+        s[t].value = .string(text)
+      } else {
+        s.append((key: "t", value: .string(text)))
+      }
+      let json = JSON.object([
+        (key: "t", value: .number(out.isEmpty ? times[0] : frame)), (key: "s", value: .object(s)),
+      ])
+      out.append(Node(json: json, path: docs[keyframe].path, file: file))
+    }
+    return out.isEmpty ? nil : out
+  }
+
   /// `make`, or under `.fallBack` nil with a report when the values an
   /// expression gave are out of range (the keyframed value is used).
   func fallingBack(_ node: Node, _ make: () throws -> Property?) throws -> Property? {

@@ -484,7 +484,8 @@ final class LottieExpressionTests: XCTestCase {
   func testOutOfRangeValues() throws {
     let doc = document(null("n", ks: #""p": \#(expr("[1e12, 0]", "[7, 8]"))"#))
     let message = S.error(doc, options: options())
-    XCTAssertTrue(message.hasPrefix("test.json: layers[0].ks.p.x: 1000000000000.0 is out of range"), message)
+    XCTAssertTrue(
+      message.hasPrefix("test.json: layers[0].ks.p.x: 1000000000000.0 is out of range"), message)
     let a = try S.load(doc, options: options(.fallBack))
     XCTAssertEqual(try positions(a, "n", [10]), [CGPoint(x: 7, y: 8)])
     XCTAssertEqual(a.unsupported.map(\.path), ["layers[0].ks.p.x"])
@@ -655,20 +656,27 @@ final class LottieExpressionTreeTests: XCTestCase {
   /// A layer's width and height (a precomposition's, a solid's) and its
   /// masks by name, index or match name.
   func testLayerSizeAndMasks() throws {
-    let square = #"{"v": [[0, 0], [10, 0], [10, 10]], "i": [[0, 0], [0, 0], [0, 0]], "o": [[0, 0], [0, 0], [0, 0]], "c": true}"#
-    let mask = #"{"nm": "Cut", "mode": "a", "pt": {"a": 0, "k": \#(square)}, "o": {"a": 0, "k": 80}, "x": {"a": 1, "k": [{"t": 0, "s": [0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [20]}]}}"#
-    let solid = ##"{"ty": 1, "nm": "M", "ind": 2, "ip": 0, "op": 30, "st": 0, "sw": 40, "sh": 30, "sc": "#ff0000", "ks": {}, "masksProperties": [\##(mask)]}"##
+    let square =
+      #"{"v": [[0, 0], [10, 0], [10, 10]], "i": [[0, 0], [0, 0], [0, 0]], "o": [[0, 0], [0, 0], [0, 0]], "c": true}"#
+    let mask =
+      #"{"nm": "Cut", "mode": "a", "pt": {"a": 0, "k": \#(square)}, "o": {"a": 0, "k": 80}, "x": {"a": 1, "k": [{"t": 0, "s": [0], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [20]}]}}"#
+    let solid =
+      ##"{"ty": 1, "nm": "M", "ind": 2, "ip": 0, "op": 30, "st": 0, "sw": 40, "sh": 30, "sc": "#ff0000", "ks": {}, "masksProperties": [\##(mask)]}"##
     let x = """
       var m = thisComp.layer('M');
       [m.width * 100 + m.height, m.mask('Cut').maskExpansion + m.mask(1)('ADBE Mask Opacity') + thisComp.layer('M').mask(1).maskPath.points()[1][0]]
       """
-    let n = #"{"ty": 3, "nm": "n", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [0, 0], "x": \#(quoted(x))}}}"#
-    let a = try S.load(#"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [\#(n), \#(solid)]}"#)
+    let n =
+      #"{"ty": 3, "nm": "n", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [0, 0], "x": \#(quoted(x))}}}"#
+    let a = try S.load(
+      #"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [\#(n), \#(solid)]}"#
+    )
     XCTAssertEqual(a.unsupported, [])
     for (frame, expansion) in [(0.0, 0.0), (10, 10), (25, 20)] {
       let shown = try XCTUnwrap(S.named("n", in: S.presentation(a, at: a.time(ofFrame: frame))))
       XCTAssertEqual(Double(shown.position.x), 4030, accuracy: 1e-6)
-      XCTAssertEqual(Double(shown.position.y), expansion + 80 + 10, accuracy: 1e-6, "frame \(frame)")
+      XCTAssertEqual(
+        Double(shown.position.y), expansion + 80 + 10, accuracy: 1e-6, "frame \(frame)")
     }
   }
 
@@ -841,5 +849,53 @@ final class LottieExpressionCommandTests: XCTestCase {
     let (keyframed, both) = try info("keyframed")
     XCTAssertEqual(keyframed, 0, both)
     XCTAssertTrue(both.contains("layers[0].ks.p.x") && both.contains("layers[0].ks.o.x"), both)
+  }
+}
+
+/// sourceText: a text layer's text from its expression, frame by frame.
+final class LottieExpressionTextTests: XCTestCase {
+  typealias S = LottieTestSupport
+
+  /// The text shown at a frame: the string of the text layer not hidden.
+  func shownText(_ a: LottieAnimation, _ frame: Double) -> [String] {
+    let p = S.presentation(a, at: a.time(ofFrame: frame))
+    func visible(_ l: CALayer) -> Bool {
+      var x: CALayer? = l
+      while let y = x {
+        if y.isHidden { return false }
+        x = y.superlayer
+      }
+      return true
+    }
+    return S.all(p).compactMap { $0 as? CATextLayer }.filter(visible).compactMap {
+      $0.string as? String
+    }
+  }
+
+  func testSourceTextCountsAndReadsAnotherLayersText() throws {
+    // A counter (numbers shown as text), and a label that reads it.
+    let counter =
+      #"{"ty": 5, "nm": "C", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {}, "t": {"d": {"k": [{"t": 0, "s": {"t": "x", "s": 10, "f": "Sans"}}], "x": "Math.round(time * 40)"}}}"#
+    let label =
+      #"{"ty": 5, "nm": "L", "ind": 2, "ip": 0, "op": 30, "st": 0, "ks": {}, "t": {"d": {"k": [{"t": 0, "s": {"t": "y", "s": 10, "f": "Sans"}}], "x": "value + ': ' + thisComp.layer('C').text.sourceText"}}}"#
+    let a = try S.load(
+      #"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [\#(counter), \#(label)]}"#
+    )
+    XCTAssertEqual(a.unsupported, [])
+    // time × 40 rounded: frame 0 → 0, 5 → 20, 25 → 100.
+    for (frame, n) in [(0.0, 0), (5, 20), (25, 100)] {
+      XCTAssertEqual(shownText(a, frame).sorted(), ["\(n)", "y: \(n)"].sorted(), "frame \(frame)")
+    }
+  }
+
+  func testKeyframedPolicyReportsTextExpressions() throws {
+    let doc =
+      #"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [{"ty": 5, "nm": "C", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {}, "t": {"d": {"k": [{"t": 0, "s": {"t": "x", "s": 10}}], "x": "'no'"}}}]}"#
+    var o = LottieOptions()
+    o.expressions = .keyframed
+    let a = try S.load(doc, options: o)
+    XCTAssertEqual(
+      a.unsupported, [LottieUnsupported(feature: "expression", path: "layers[0].t.d.x")])
+    XCTAssertEqual(shownText(a, 5), ["x"])
   }
 }
