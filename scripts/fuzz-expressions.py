@@ -36,6 +36,8 @@ CALLS = [
     "content('G').content('R').size", "content('G')(3)('ADBE Vector Position')",
     "thisProperty.propertyGroup(1)({i})", "key({i}).value", "nearestKey(time).time", "comp('{comp}').layer(1)",
     "thisComp.layer('{layer}').content('G').content('P').path.pointOnPath({e})", "createPath([[0,0],[{n},{n}]])",
+    "thisComp.layer('B').mask('M').maskExpansion", "thisComp.layer('B').mask(1)(3)", "thisComp.layer('T').text.sourceText.length",
+    "thisLayer.width", "posterizeTime({n})", "smooth({n}, {i})", "temporalWiggle({n}, {n})",
 ]
 HOSTILE = [
     "while (true) {}", "for (;;) { Math.sqrt(2); }", "function f(n) { return f(n + 1) + 1; } f(0)",
@@ -107,8 +109,15 @@ def document(rng):
          "ef": [{"ty": 5, "nm": "S", "mn": "ADBE Slider Control",
                  "ef": [{"ty": 0, "nm": "Slider", "mn": "ADBE Slider Control-0001", "v": prop(3)}]}]},
         {"ty": 3, "nm": "B", "ind": 2, "parent": 1, "ip": 0, "op": 30, "st": 0,
-         "ks": {"p": prop([1, 2]), "r": prop(10)}},
+         "ks": {"p": prop([1, 2]), "r": prop(10)},
+         "masksProperties": [{"nm": "M", "mode": "a", "pt": {"a": 0, "k": square}, "o": prop(100), "x": prop(0)}]},
     ]
+    text = {"k": [{"t": 0, "s": {"t": "abc", "s": 10}}]}
+    if rng.random() < 0.5:
+        text["x"] = rng.choice(["text.sourceText + 1", "Math.round(time * 100)", "value.split('').reverse().join('')",
+                                "thisComp.layer('A').mask", "new Array(30000).join('x')", expression(rng)])
+    layers.append({"ty": 5, "nm": "T", "ind": 3, "ip": 0, "op": 30, "st": 0, "ks": {"p": prop([0, 0])},
+                   "t": {"d": text}})
     return {"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 16, "h": 16, "nm": "Main", "layers": layers}
 
 
