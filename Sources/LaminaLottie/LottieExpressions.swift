@@ -113,6 +113,19 @@ extension Builder {
       ])
       out.append(Node(json: json, path: docs[keyframe].path, file: file))
     }
+    // The texts it gives count against the text layer's limit here, at
+    // the expression (the keyframed documents' own are counted later).
+    let characters = out.reduce(0) { $0 + ((try? $1.child("s")?.string("t"))??.unicodeScalars.count ?? 0) }
+    if characters > limits.maxTextLength {
+      let exceeded = LimitExceeded(
+        what: "characters of one text layer", found: characters, limit: limits.maxTextLength,
+        name: "maxTextLength")
+      guard options.expressions == .fallBack else {
+        throw LottieError.limitExceeded(file: file, path: d.path + ".x", exceeded: exceeded)
+      }
+      report("expression not evaluated (\(exceeded))", d.path + ".x")
+      return nil
+    }
     return out.isEmpty ? nil : out
   }
 

@@ -888,6 +888,19 @@ final class LottieExpressionTextTests: XCTestCase {
     }
   }
 
+  /// Text from an expression counts against maxTextLength at the expression.
+  func testTextFromAnExpressionIsLimited() throws {
+    let doc = #"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [{"ty": 5, "nm": "C", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {}, "t": {"d": {"k": [{"t": 0, "s": {"t": "x", "s": 10}}], "x": "new Array(Math.round(time * 10) + 1000).join('ab')"}}}]}"#
+    var o = LottieOptions()
+    o.limits.maxTextLength = 5000
+    let message = S.error(doc, options: o)
+    XCTAssertTrue(message.hasPrefix("test.json: layers[0].t.d.x: characters of one text layer:"), message)
+    o.expressions = .fallBack
+    let a = try S.load(doc, options: o)
+    XCTAssertEqual(a.unsupported.map(\.path), ["layers[0].t.d.x"])
+    XCTAssertEqual(shownText(a, 5), ["x"])
+  }
+
   func testKeyframedPolicyReportsTextExpressions() throws {
     let doc =
       #"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [{"ty": 5, "nm": "C", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {}, "t": {"d": {"k": [{"t": 0, "s": {"t": "x", "s": 10}}], "x": "'no'"}}}]}"#
