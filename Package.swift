@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "LaminaDisplay", targets: ["LaminaDisplay"]),
     .library(name: "LaminaLottie", targets: ["LaminaLottie"]),
     .executable(name: "lamina", targets: ["lamina"]),
+    .executable(name: "lamina-expr", targets: ["lamina-expr"]),
   ],
   targets: [
     // System libraries, found with pkg-config (Debian: see scripts/install-deps.sh).
@@ -44,6 +45,8 @@ let package = Package(
     // dotLottie archives (zip) and Telegram stickers (gzip): LaminaLottie.
     .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
     .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+    // Duktape, the JavaScript engine Lottie expressions run in (lamina-expr only).
+    .systemLibrary(name: "CDuktape", pkgConfig: "duktape", providers: [.apt(["duktape-dev"])]),
 
     // The public API: CALayer and its subclasses, CATransform3D, CGColor, CGImage, CGPath.
     // Core Text lays text out and measures fonts with Pango and HarfBuzz.
@@ -56,6 +59,9 @@ let package = Package(
     // Lottie (Bodymovin) documents, dotLottie archives and .tgs stickers as
     // CALayer trees with CAAnimations (docs/lottie.md).
     .target(name: "LaminaLottie", dependencies: ["Lamina", "LaminaScene", "CZip", "CZlib"]),
+    // Lottie expressions in a child process of their own: Duktape under CPU,
+    // memory and seccomp limits, run by LaminaLottie (docs/lottie.md).
+    .executableTarget(name: "lamina-expr", dependencies: ["CDuktape"]),
     // The render stages, each a target the compiler keeps apart (model →
     // frame → plan → GL); docs/rendering.md.
     // Frame building: render tree, 3D contexts, depth sorting, the draw
@@ -94,12 +100,14 @@ let package = Package(
         "Lamina", "LaminaScene", "LaminaRender", "LaminaFrame", "LaminaPlan", "LaminaGL", "CDRM", "CWayland",
         "CWaylandProtocols", "CInput",
       ]),
-    // The command: thin subcommands over the library.
+    // The command: thin subcommands over the library. It depends on
+    // lamina-expr so that building the command builds the helper its
+    // Lottie imports run expressions in (found beside it).
     .executableTarget(
       name: "lamina",
       dependencies: [
         "Lamina", "LaminaScene", "LaminaPlan", "LaminaRender", "LaminaDisplay", "LaminaLottie",
-        "LaminaBatch", "CZlib", "CMalloc",
+        "LaminaBatch", "CZlib", "CMalloc", "lamina-expr",
       ],
       plugins: ["EmbedSuite"]),
     // Generated tests: random scenes, metamorphic relations, the shrinker

@@ -10,6 +10,7 @@ packages=(
   libpng-dev libjpeg62-turbo-dev libwebp-dev
   libspng-dev   # PNG encoding (LaminaOutput: the zlib level and row filters chosen)
   libzip-dev zlib1g-dev   # dotLottie archives and .tgs stickers (LaminaLottie)
+  duktape-dev   # the JavaScript engine Lottie expressions run in (lamina-expr, a sandboxed child)
   libinput-dev libudev-dev   # touch and pointer under KMS (LaminaDisplay)
   libwayland-dev libwayland-bin wayland-protocols   # the Wayland window (wayland-scanner checks the glue)
   weston   # the tests show scenes on its headless backend and screenshot it

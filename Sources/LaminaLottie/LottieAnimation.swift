@@ -106,6 +106,7 @@ public final class LottieAnimation {
       }
     }
     if let chars = root.child("chars") { builder.charNodes = try chars.array() }
+    try builder.evaluateExpressions(root: root, inPoint: ip, outPoint: op)
     var markers: [LottieMarker] = []
     for m in try root.child("markers")?.array() ?? [] {
       markers.append(
@@ -174,6 +175,16 @@ public struct LottieOptions {
   public var access = FileAccessPolicy.confined
   /// The limits the document meets before it is built.
   public var limits = LottieLimits()
+  /// What to do with expressions: evaluate them (the default; one that
+  /// fails fails the load), evaluate them and keep the keyframed value of
+  /// one that fails, or leave them out. `LAMINA_EXPRESSIONS=fallback` (or
+  /// `keyframed`, `evaluate`) in the environment sets the default, so the
+  /// command takes it.
+  public var expressions = LottieExpressionPolicy.environmentDefault ?? .evaluate
+  /// The `lamina-expr` program expressions run in; by default the one
+  /// named by `LAMINA_EXPRESSION_HELPER`, else the one beside the running
+  /// executable.
+  public var expressionHelper: URL? = nil
 }
 
 public struct LottieMarker: Equatable {

@@ -35,6 +35,9 @@ final class Builder {
   var glyphCache: [String: Glyph] = [:]
   /// Fonts of `fonts.list` by name.
   var fonts: [String: (family: String, style: String)] = [:]
+  /// What each expression gave, by the JSON path of its property
+  /// (`evaluateExpressions`, before any layer is built).
+  var expressionOutcomes: [String: ExpressionOutcome] = [:]
 
   init(file: String, options: LottieOptions, baseDirectory: URL?, frameRate: Double, width: Double, height: Double) {
     self.file = file
@@ -97,14 +100,22 @@ final class Builder {
 
   // MARK: Properties
 
-  /// An animatable property (`{"a": 0|1, "k": …}`), with `defaultValue` when absent.
+  /// An animatable property (`{"a": 0|1, "k": …}`), with `defaultValue`
+  /// when absent: the values its expression gives when it has one that
+  /// was evaluated, else its keyframed values.
   func property(_ node: Node?, _ defaultValue: [Double]) throws -> Property {
-    guard let node else { return Property(constant: defaultValue) }
-    var expression = false
-    if node.has("x") {
-      report("expression", node.path + ".x")
-      expression = true
+    if let node, case .string? = node.child("x")?.json,
+      let p = try fallingBack(node, { try expressionProperty(node, defaultValue) })
+    {
+      return p
     }
+    return try keyframedProperty(node, defaultValue)
+  }
+
+  /// A property's keyframed values (what an expression reads as `value`).
+  func keyframedProperty(_ node: Node?, _ defaultValue: [Double]) throws -> Property {
+    guard let node else { return Property(constant: defaultValue) }
+    let expression = node.has("x")
     // A bare number or array stands for a static value.
     guard node.isObject else {
       var p = Property(constant: try finite(node.numbers(), node), path: node.path)
@@ -174,9 +185,22 @@ final class Builder {
     Ease(x: try n.child("x")?.numbers() ?? [0], y: try n.child("y")?.numbers() ?? [0])
   }
 
-  /// A path property (`sh.ks`, a mask's `pt`): values are shape vectors.
+  /// A path property (`sh.ks`, a mask's `pt`): values are shape vectors
+  /// (the values its expression gives when it has one that was evaluated).
   func pathProperty(_ node: Node) throws -> Property {
-    if node.has("x") { report("expression", node.path + ".x") }
+    let keyframed = try keyframedPathProperty(node)
+    if case .string? = node.child("x")?.json,
+      let p = try fallingBack(node, { try expressionPath(node, closed: keyframed.closed) })
+    {
+      return p
+    }
+    return keyframed
+  }
+
+  /// A path's keyframed shape vectors: vertices, in and out tangents.
+  func keyframedPathProperty(_ node: Node) throws -> Property {
+    // (Evaluated, an expression on a path is reported by evaluateExpressions.)
+    if node.has("x"), options.expressions == .keyframed { report("expression", node.path + ".x") }
     let k = try node.required("k")
     var closed = false
     func shapeVector(_ n: Node) throws -> [Double] {

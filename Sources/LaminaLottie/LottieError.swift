@@ -26,6 +26,9 @@ public enum LottieError: Error, Equatable, CustomStringConvertible {
   case imageFailed(file: String, path: String, message: String)
   /// The document exceeds one of the `LottieLimits` (or `Limits`).
   case limitExceeded(file: String, path: String, exceeded: LimitExceeded)
+  /// An expression (at `path`, the property's `x`) threw, gave something
+  /// other than numbers, or ran past its CPU, memory or wall-clock limit.
+  case expression(file: String, path: String, message: String)
 
   public var description: String {
     switch self {
@@ -42,6 +45,9 @@ public enum LottieError: Error, Equatable, CustomStringConvertible {
     case .unknownAsset(let file, let path, let id): return "\(file): \(path): no asset with id '\(id)'"
     case .imageFailed(let file, let path, let message): return "\(file): \(path): \(message)"
     case .limitExceeded(let file, let path, let exceeded): return "\(file): \(path): \(exceeded)"
+    case .expression(let file, let path, let message):
+      return
+        "\(file): \(path): expression: \(message) (LAMINA_EXPRESSIONS=fallback, or LottieOptions.expressions = .fallBack, keeps its keyframed value instead)"
     }
   }
 }
@@ -80,4 +86,15 @@ public struct LottieLimits: Equatable {
   /// Paths that fills and strokes draw, summed over all of them (a style
   /// draws every path above it: n paths and n styles in one group make n²/2).
   public var maxStyledPaths = 100_000
+  /// CPU seconds of the process that evaluates a document's expressions
+  /// (all of them, every frame); past it the kernel ends the process.
+  public var expressionCPUSeconds = 10
+  /// Address space of that process, in bytes.
+  public var expressionMemoryBytes = 512 << 20
+  /// Wall-clock seconds that process may take before it is killed.
+  public var expressionWallSeconds = 30.0
+  /// Bytes of one expression's source.
+  public var maxExpressionBytes = 256 << 10
+  /// Bytes of values the process may send back.
+  public var maxExpressionOutputBytes = 256 << 20
 }

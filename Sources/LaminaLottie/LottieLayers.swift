@@ -704,6 +704,8 @@ extension Builder {
         }
       case 22:
         break  // Stroke: drawn over the content (strokeEffects)
+      case _ where matchName.map({ $0.hasPrefix("ADBE ") && $0.hasSuffix(" Control") }) ?? false:
+        break  // An expression control (slider, angle, colour, point, checkbox, layer): draws nothing
       default:
         report("effect: \(name ?? "type \(ty)")", e.path)
       }

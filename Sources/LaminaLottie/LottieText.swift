@@ -113,8 +113,9 @@ extension Builder {
     let t = try n.required("t")
     let d = try t.required("d")
     let k = try d.required("k")
-    let docs = try k.array()
+    var docs = try k.array()
     guard !docs.isEmpty else { return nil }
+    if case .string? = d.child("x")?.json, let texts = try expressionTexts(d, docs) { docs = texts }
     try limit(k, "keyframes of one property", docs.count, limits.maxKeyframes, "maxKeyframes")
     // The characters of all the layer's documents count against one budget.
     var characters = 0

@@ -407,12 +407,15 @@ final class LottieModelTests: XCTestCase {
     }
   }
 
+  /// With `expressions = .keyframed` (LottieExpressionTests evaluate them).
   func testExpressionsUseTheStaticValueAndAreReported() throws {
     let layers = """
       [{"ty": 3, "nm": "n", "ip": 0, "op": 60, "st": 0,
         "ks": {"p": {"a": 0, "k": [30, 40], "x": "wiggle(2, 10)"}}}]
       """
-    let a = try S.load(S.document(layers: layers))
+    var options = LottieOptions()
+    options.expressions = .keyframed
+    let a = try S.load(S.document(layers: layers), options: options)
     XCTAssertEqual(S.named("n", in: a.rootLayer)?.position, CGPoint(x: 30, y: 40))
     XCTAssertEqual(a.unsupported, [LottieUnsupported(feature: "expression", path: "layers[0].ks.p.x")])
   }
@@ -425,7 +428,9 @@ final class LottieModelTests: XCTestCase {
         "ks": {"p": {"a": 0, "k": [30, 40], "x": "wiggle(2, 10)"}}}]}]
       """
     let use = #"{"ty": 0, "refId": "a", "w": 100, "h": 100, "ip": 0, "op": 60, "st": 0, "ks": {}}"#
-    let a = try S.load(S.document(layers: "[\(use), \(use), \(use)]", assets: assets))
+    var options = LottieOptions()
+    options.expressions = .keyframed
+    let a = try S.load(S.document(layers: "[\(use), \(use), \(use)]", assets: assets), options: options)
     XCTAssertEqual(a.unsupported, [LottieUnsupported(feature: "expression", path: "assets[0].layers[0].ks.p.x")])
   }
 

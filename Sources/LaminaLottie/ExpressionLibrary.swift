@@ -1,0 +1,781 @@
+/// The After Effects expression API as JavaScript, written for Lamina: the
+/// program `lamina-expr` runs before a document's expressions (see
+/// `ExpressionRunner`). Values arrive sampled per frame from the importer;
+/// semantics follow After Effects as lottie-web documents them (loops,
+/// `linear`/`ease`, the `$bm_` helpers of exported files); `wiggle`,
+/// `random` and `noise` are deterministic (seeded by the property's JSON
+/// path and the frame). docs/lottie.md lists what is supported.
+enum ExpressionLibrary {
+  static let source = #"""
+// The After Effects expression API over one document's data, run in
+// lamina-expr (Duktape, no clock, no I/O). The importer appends
+// `__run(<data>)`; results leave through __emit, one line each:
+//   B id          evaluation of property `id` begins
+//   V id [[…],…]  its values at its frames
+//   X id message  it threw (or returned something that is not numbers)
+//   D             all done
+var __fr = 30, __comps = [], __props = [], __stack = [], __seedState = 0;
+
+function __hash(s, h) {
+  h = (h | 0) ^ 0x811c9dc5;
+  s = String(s);
+  for (var i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return __mix(h);
+}
+function __mix(h) {
+  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
+  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+// A small counter-based generator: deterministic from its seed.
+function __next() {
+  __seedState = (__seedState + 0x9e3779b9) >>> 0;
+  return __mix(__seedState) / 4294967296;
+}
+Math.random = function () { return __next(); };
+
+function __isProp(x) { return x instanceof __Prop || x instanceof __Pair; }
+function __v(x) {
+  if (__isProp(x)) x = x.value;
+  if (x instanceof __Path) return x.flat();
+  if (x && typeof x === 'object' && typeof x.length === 'number') {
+    var out = [];
+    for (var i = 0; i < x.length; i++) out.push(__v(x[i]));
+    return out;
+  }
+  return x;
+}
+function __isArray(x) { return x instanceof Array; }
+function __unwrap(a) { return a.length === 1 ? a[0] : a; }
+function __lerp(a, b, u) {
+  if (__isArray(a) || __isArray(b)) {
+    a = __isArray(a) ? a : [a]; b = __isArray(b) ? b : [b];
+    var out = [], n = Math.max(a.length, b.length);
+    for (var i = 0; i < n; i++) {
+      var x = i < a.length ? a[i] : 0, y = i < b.length ? b[i] : 0;
+      out.push(x + (y - x) * u);
+    }
+    return out;
+  }
+  return a + (b - a) * u;
+}
+function __pmod(a, b) { var m = a % b; return m < 0 ? m + b : m; }
+
+// MARK: Properties
+
+function __Prop(d) {
+  this.d = d;
+  this.cache = {};
+  this.name = d.name || '';
+}
+// The keyframed (pre-expression) value at a frame: the importer's samples,
+// one a frame from f0 (every `step` frames), linear between.
+__Prop.prototype.raw = function (f) {
+  // A text document: the text of the last keyframe at or before f, as
+  // UTF-16 code units.
+  if (this.d.text) {
+    var texts = this.d.texts, s = texts.length ? texts[0][1] : '';
+    for (var t = 0; t < texts.length && texts[t][0] <= f; t++) s = texts[t][1];
+    return __units(s);
+  }
+  var v = this.d.v, n = v.length;
+  if (n === 1) return v[0].slice();
+  var u = (f - this.d.f0) / (this.d.s || 1);
+  if (!(u > 0)) return v[0].slice();
+  if (u >= n - 1) return v[n - 1].slice();
+  var i = Math.floor(u);
+  return __lerp(v[i], v[i + 1], u - i);
+};
+// The value after its expression; the keyframed one while the property's
+// own expression runs (After Effects: a property's valueAtTime in its own
+// expression is the pre-expression value), which also ends cycles.
+__Prop.prototype.at = function (f) {
+  if (this.d.x == null || this.running) return this.raw(f);
+  var key = String(f);
+  if (key in this.cache) return this.cache[key].slice();
+  var r = __evaluate(this, f);
+  this.cache[key] = r;
+  return r.slice();
+};
+__Prop.prototype.now = function () {
+  return __stack.length ? __stack[__stack.length - 1].frame : 0;
+};
+// A path property's value is a path object (`points()`, …); a number
+// property's a number or an array.
+__Prop.prototype.wrap = function (v) {
+  if (this.d.text) return String.fromCharCode.apply(null, v);
+  return this.d.shape ? new __Path(v, this.d.c) : __unwrap(v);
+};
+function __units(s) {
+  var out = [];
+  for (var i = 0; i < s.length; i++) out.push(s.charCodeAt(i));
+  return out;
+}
+Object.defineProperty(__Prop.prototype, 'value', { get: function () { return this.wrap(this.at(this.now())); } });
+Object.defineProperty(__Prop.prototype, 'numKeys', { get: function () { return this.d.k.length; } });
+Object.defineProperty(__Prop.prototype, 'velocity', { get: function () { return this.velocityAtTime(this.now() / __fr); } });
+Object.defineProperty(__Prop.prototype, 'speed', { get: function () { return this.speedAtTime(this.now() / __fr); } });
+__Prop.prototype.valueOf = function () { return this.value; };
+// prop[0], prop[1], …: a property reads as its value's array.
+[0, 1, 2, 3].forEach(function (i) {
+  Object.defineProperty(__Prop.prototype, i, { get: function () { var v = this.at(this.now()); return v[i]; } });
+});
+Object.defineProperty(__Prop.prototype, 'length', { get: function () { return this.at(this.now()).length; } });
+__Prop.prototype.valueAtTime = function (t) { return this.wrap(this.at(__v(t) * __fr)); };
+['points', 'inTangents', 'outTangents', 'isClosed', 'pointOnPath', 'tangentOnPath', 'normalOnPath'].forEach(function (m) {
+  __Prop.prototype[m] = function (a, t) {
+    var path = t === undefined ? this.value : this.valueAtTime(t);
+    if (!(path instanceof __Path)) throw new TypeError('"' + this.name + '" is not a path: no ' + m + '()');
+    return path[m](a);
+  };
+});
+__Prop.prototype.velocityAtTime = function (t) {
+  var f = t * __fr, h = 0.01;
+  var a = this.at(f), b = this.at(f + h), out = [];
+  for (var i = 0; i < a.length; i++) out.push((b[i] - a[i]) * __fr / h);
+  return __unwrap(out);
+};
+__Prop.prototype.speedAtTime = function (t) { return length(this.velocityAtTime(t)); };
+__Prop.prototype.key = function (i) {
+  var k = this.d.k;
+  if (!(i >= 1 && i <= k.length)) throw new RangeError('key(' + i + '): there are ' + k.length + ' keys');
+  return { index: i, time: k[i - 1] / __fr, value: __unwrap(this.raw(k[i - 1])) };
+};
+__Prop.prototype.nearestKey = function (t) {
+  var k = this.d.k, f = t * __fr, best = 1;
+  if (!k.length) throw new RangeError('nearestKey: the property has no keys');
+  for (var i = 1; i < k.length; i++) if (Math.abs(k[i] - f) < Math.abs(k[best - 1] - f)) best = i + 1;
+  return this.key(best);
+};
+
+// loopOut / loopIn: the keyframed values repeated after the last key (or
+// before the first) over the last (first) `keys` segments, or `frames`.
+__Prop.prototype.loop = function (out, type, keys, frames) {
+  var k = this.d.k, n = k.length, cur = this.now();
+  type = type === undefined ? 'cycle' : String(type).toLowerCase();
+  if (n < 2) return __unwrap(this.raw(cur));
+  var first, last;
+  if (out) {
+    last = k[n - 1];
+    if (cur <= last) return __unwrap(this.raw(cur));
+    first = frames !== undefined ? (frames > 0 ? Math.max(k[0], last - frames) : k[0])
+      : (keys > 0 && keys < n ? k[n - 1 - keys] : k[0]);
+  } else {
+    first = k[0];
+    if (cur >= first) return __unwrap(this.raw(cur));
+    last = frames !== undefined ? (frames > 0 ? Math.min(k[n - 1], first + frames) : k[n - 1])
+      : (keys > 0 && keys < n ? k[keys] : k[n - 1]);
+  }
+  var dur = last - first;
+  if (!(dur > 0)) return __unwrap(this.raw(cur));
+  var m = __pmod(cur - first, dur);
+  var reps = Math.round((cur - first - m) / dur);
+  if (type === 'pingpong') {
+    if (reps % 2 !== 0) return __unwrap(this.raw(last - m));
+    return __unwrap(this.raw(first + m));
+  }
+  if (type === 'offset') {
+    var a = this.raw(first), b = this.raw(last), c = this.raw(first + m);
+    for (var i = 0; i < c.length; i++) c[i] += (b[i] - a[i]) * reps;
+    return __unwrap(c);
+  }
+  if (type === 'continue') {
+    var edge = out ? last : first, h = 0.01;
+    var e = this.raw(edge), e2 = this.raw(out ? edge - h : edge + h), r = [];
+    for (var j = 0; j < e.length; j++) r.push(e[j] + (e[j] - e2[j]) / h * Math.abs(cur - edge));
+    return __unwrap(r);
+  }
+  if (type !== 'cycle') throw new TypeError('loop type "' + type + '": cycle, pingpong, offset or continue');
+  return __unwrap(this.raw(first + m));
+};
+__Prop.prototype.loopOut = function (type, keys) { return this.loop(true, type, keys); };
+__Prop.prototype.loopIn = function (type, keys) { return this.loop(false, type, keys); };
+__Prop.prototype.loopOutDuration = function (type, seconds) { return this.loop(true, type, 0, (seconds || 0) * __fr); };
+__Prop.prototype.loopInDuration = function (type, seconds) { return this.loop(false, type, 0, (seconds || 0) * __fr); };
+
+// wiggle: the value plus smooth noise per dimension, `freq` knots a second
+// of random offsets in [-amp, amp] joined by smootherstep, `octaves` layers
+// each at twice the frequency and `ampMult` times the amplitude. The noise
+// is seeded by the property's path: the same frame gives the same value.
+__Prop.prototype.wiggle = function (freq, amp, octaves, ampMult, t) {
+  freq = +freq; amp = __v(amp);
+  octaves = octaves === undefined ? 1 : Math.max(1, Math.min(16, Math.floor(octaves)));
+  ampMult = ampMult === undefined ? 0.5 : +ampMult;
+  var f = t === undefined ? this.now() : t * __fr;
+  var base = this.at(f), out = base.slice(), seed = this.seed !== undefined ? this.seed : __hash(this.d.path, 0);
+  for (var d = 0; d < out.length; d++) {
+    var a = __isArray(amp) ? (d < amp.length ? amp[d] : 0) : amp, q = freq, sum = 0;
+    for (var o = 0; o < octaves; o++) {
+      sum += a * __noise(seed + d * 7919 + o * 104729, f / __fr * q);
+      a *= ampMult; q *= 2;
+    }
+    out[d] += sum;
+  }
+  return __unwrap(out);
+};
+// smooth(width, samples, t): the mean of `samples` values spread evenly
+// over `width` seconds around t.
+__Prop.prototype.smooth = function (width, samples, t) {
+  width = width === undefined ? 0.2 : +__v(width);
+  samples = samples === undefined ? 5 : Math.max(1, Math.min(1000, Math.floor(+__v(samples))));
+  var f = t === undefined ? this.now() : __v(t) * __fr, sum = null;
+  for (var i = 0; i < samples; i++) {
+    var v = this.at(samples === 1 ? f : f + (i / (samples - 1) - 0.5) * width * __fr);
+    if (!sum) sum = v; else for (var j = 0; j < sum.length; j++) sum[j] += v[j] || 0;
+  }
+  return this.wrap(sum.map(function (x) { return x / samples; }));
+};
+// temporalWiggle: the value at a time moved by wiggle's noise (amp in seconds).
+__Prop.prototype.temporalWiggle = function (freq, amp, octaves, ampMult, t) {
+  freq = +__v(freq); amp = +__v(amp);
+  octaves = octaves === undefined ? 1 : Math.max(1, Math.min(16, Math.floor(octaves)));
+  ampMult = ampMult === undefined ? 0.5 : +ampMult;
+  var f = t === undefined ? this.now() : __v(t) * __fr, a = amp, q = freq, shift = 0;
+  var seed = (this.seed !== undefined ? this.seed : __hash(this.d.path, 0)) ^ 0x51ed27;
+  for (var o = 0; o < octaves; o++) {
+    shift += a * __noise(seed + o * 104729, f / __fr * q);
+    a *= ampMult; q *= 2;
+  }
+  return this.wrap(this.at(f + shift * __fr));
+};
+function __knot(seed, i) { return __mix(seed ^ Math.imul(i | 0, 0x27d4eb2d)) / 2147483648 - 1; }
+function __noise(seed, x) {
+  var i = Math.floor(x), u = x - i, s = u * u * u * (u * (u * 6 - 15) + 10);
+  return __knot(seed, i) + (__knot(seed, i + 1) - __knot(seed, i)) * s;
+}
+
+// A path: vertices, in and out tangents (relative), as the importer
+// flattens them: [x0, y0, x1, y1, …, in…, out…].
+function __Path(flat, closed) { this.v = flat; this.c = !!closed; this.n = Math.floor(flat.length / 6); }
+__Path.prototype.flat = function () { return this.v.slice(); };
+__Path.prototype.list = function (k) {
+  var out = [];
+  for (var i = 0; i < this.n; i++) out.push([this.v[2 * (k * this.n + i)], this.v[2 * (k * this.n + i) + 1]]);
+  return out;
+};
+__Path.prototype.points = function () { return this.list(0); };
+__Path.prototype.inTangents = function () { return this.list(1); };
+__Path.prototype.outTangents = function () { return this.list(2); };
+__Path.prototype.isClosed = function () { return this.c; };
+// The cubic segments, each as 4 points.
+__Path.prototype.segments = function () {
+  var p = this.points(), ti = this.inTangents(), to = this.outTangents(), out = [];
+  var count = this.c ? this.n : this.n - 1;
+  for (var i = 0; i < count; i++) {
+    var j = (i + 1) % this.n;
+    out.push([p[i], [p[i][0] + to[i][0], p[i][1] + to[i][1]], [p[j][0] + ti[j][0], p[j][1] + ti[j][1]], p[j]]);
+  }
+  return out;
+};
+function __cubic(s, t) {
+  var u = 1 - t, a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t;
+  return [a * s[0][0] + b * s[1][0] + c * s[2][0] + d * s[3][0], a * s[0][1] + b * s[1][1] + c * s[2][1] + d * s[3][1]];
+}
+// The point at fraction u of the path's length (16 steps a segment), and
+// the direction there.
+__Path.prototype.walk = function (u) {
+  var segs = this.segments(), pts = [], lens = [0];
+  if (!segs.length) return { p: this.n ? this.points()[0] : [0, 0], d: [1, 0] };
+  for (var i = 0; i < segs.length; i++) for (var k = i ? 1 : 0; k <= 16; k++) pts.push(__cubic(segs[i], k / 16));
+  for (var j = 1; j < pts.length; j++) lens.push(lens[j - 1] + length(sub(pts[j], pts[j - 1])));
+  var target = Math.min(Math.max(+u, 0), 1) * lens[lens.length - 1], m = 1;
+  while (m < lens.length - 1 && lens[m] < target) m++;
+  var span = lens[m] - lens[m - 1], f = span > 0 ? (target - lens[m - 1]) / span : 0;
+  var a = pts[m - 1], b = pts[m];
+  return { p: [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f], d: normalize(sub(b, a)) };
+};
+__Path.prototype.pointOnPath = function (u) { return this.walk(u === undefined ? 0.5 : u).p; };
+__Path.prototype.tangentOnPath = function (u) { return this.walk(u === undefined ? 0.5 : u).d; };
+__Path.prototype.normalOnPath = function (u) { var d = this.walk(u === undefined ? 0.5 : u).d; return [-d[1], d[0]]; };
+function createPath(points, inTangents, outTangents, closed) {
+  points = __v(points || [[0, 0], [100, 0], [100, 100], [0, 100]]);
+  inTangents = __v(inTangents || []); outTangents = __v(outTangents || []);
+  var flat = [], i, lists = [points, inTangents, outTangents];
+  for (var k = 0; k < 3; k++) for (i = 0; i < points.length; i++) {
+    var q = lists[k][i] || [0, 0];
+    flat.push(+q[0] || 0, +q[1] || 0);
+  }
+  return new __Path(flat, closed === undefined ? true : closed);
+}
+
+// Two separated dimensions (x and y position) as one property.
+function __Pair(a, b) { this.a = a; this.b = b; this.name = 'Position'; }
+__Pair.prototype = Object.create(__Prop.prototype);
+__Pair.prototype.at = function (f) { return [this.a.at(f)[0], this.b.at(f)[0]]; };
+__Pair.prototype.raw = function (f) { return [this.a.raw(f)[0], this.b.raw(f)[0]]; };
+__Pair.prototype.now = __Prop.prototype.now;
+__Pair.prototype.d = { k: [], path: '', v: [[0, 0]], f0: 0 };
+
+// A constant property for what the document leaves out (defaults).
+function __constant(v, name) { return new __Prop({ v: [v], k: [], f0: 0, path: '', x: null, name: name }); }
+
+// MARK: Layers, property groups and compositions
+
+// A property group as After Effects has them (a layer, its transform, a
+// shape group, its contents, an effect): callable by name, match name or
+// index (`thisLayer(2)('Group 1')(3)`), with its children as attributes
+// (`transform`, `position`, `size`, …), `propertyGroup(n)`,
+// `propertyIndex`, `numProperties`.
+function __camel(name) {
+  var words = String(name).split(/[^A-Za-z0-9]+/).filter(function (w) { return w.length; });
+  return words.map(function (w, i) { return i ? w.charAt(0).toUpperCase() + w.slice(1) : w.charAt(0).toLowerCase() + w.slice(1); }).join('');
+}
+function __group(d, parent) {
+  var g = function (key) { return g.child(key); };
+  Object.defineProperty(g, 'name', { value: d.n });
+  g.matchName = d.m; g.propertyIndex = d.i; g.parentGroup = parent; g.items = []; g._name = d.n;
+  for (var i = 0; i < d.c.length; i++) g.items.push(__node(d.c[i], g));
+  g.numProperties = g.items.length;
+  g.child = __child; g.find = __find; g.propertyGroup = __propertyGroup; g.content = __content;
+  for (var j = 0; j < g.items.length; j++) {
+    var c = g.items[j], key = /Transform/.test(c.matchName) || c.name === 'Transform' ? 'transform' : __camel(c.name);
+    if (key && !(key in g)) g[key] = c;
+  }
+  return g;
+}
+function __node(d, parent) {
+  if (d.c) return __group(d, parent);
+  var p = d.p >= 0 ? __props[d.p] : new __Prop({ v: [[0]], k: [], f0: 0, path: '', x: null });
+  if (d.p < 0) p.raw = p.at = function () { throw new TypeError('"' + d.n + '" is not numbers (a path or text: not supported)'); };
+  p.name = p._name = d.n; p.matchName = d.m; p.propertyIndex = d.i; p.parentGroup = parent;
+  return p;
+}
+function __child(key) {
+  var found = this.find(key);
+  // A Layer Control effect's parameter is the layer it names (its index).
+  if (__isProp(found) && /Layer Control-0001$/.test(found.matchName)) {
+    var root = this;
+    while (root.parentGroup) root = root.parentGroup;
+    return root.comp.layer(found.value, true);
+  }
+  return found;
+}
+function __find(key) {
+  if (__isProp(key)) key = key.value;
+  var items = this.items, i;
+  for (i = 0; i < items.length; i++) if (items[i].name === key || items[i].matchName === key) return items[i];
+  if (typeof key === 'number') {
+    for (i = 0; i < items.length; i++) if (items[i].propertyIndex === key) return items[i];
+    if (items[key - 1]) return items[key - 1];
+  }
+  // A shape group's items by name, past its Contents.
+  for (i = 0; i < items.length; i++) if (items[i].matchName === 'ADBE Vectors Group') return items[i].child(key);
+  throw new ReferenceError('"' + this.name + '" has no property ' + JSON.stringify(key));
+}
+function __propertyGroup(n) {
+  var g = this;
+  n = n === undefined ? 1 : n;
+  for (var i = 0; i < n; i++) {
+    if (!g.parentGroup) throw new RangeError('propertyGroup(' + n + '): past the layer');
+    g = g.parentGroup;
+  }
+  return g;
+}
+// content(name): a layer's shape by name, or a shape group's item.
+function __content(name) {
+  for (var i = 0; i < this.items.length; i++) {
+    var m = this.items[i].matchName;
+    if (m === 'ADBE Root Vectors Group' || m === 'ADBE Vectors Group') return this.items[i].child(name);
+  }
+  if (this.matchName === 'ADBE Root Vectors Group' || this.matchName === 'ADBE Vectors Group') return this.child(name);
+  throw new ReferenceError('"' + this.name + '" has no contents');
+}
+__Prop.prototype.propertyGroup = __propertyGroup;
+
+// A layer: the group of its contents, effects and transform, with its
+// attributes (name, index, in and out points, parent).
+function __layer(comp, d) {
+  var g = __group({ n: d.name, m: '', i: d.ind, c: d.tree }, null);
+  g.comp = comp; g.d = d; g.index = d.ind;
+  g.inPoint = d.ip / __fr; g.outPoint = d.op / __fr; g.startTime = d.st / __fr;
+  g.width = d.w; g.height = d.h;
+  var t = null, e = null;
+  for (var i = 0; i < g.items.length; i++) {
+    if (g.items[i].matchName === 'ADBE Transform Group') t = g.items[i];
+    if (g.items[i].matchName === 'ADBE Effect Parade') e = g.items[i];
+  }
+  if (!t) t = __group({ n: 'Transform', m: 'ADBE Transform Group', i: 6, c: [] }, g);
+  function get(name, v) {
+    for (var j = 0; j < t.items.length; j++) if (t.items[j].name === name) return t.items[j];
+    return __constant(v, name);
+  }
+  var x = get('X Position', [0]), y = get('Y Position', [0]);
+  var position = t.position || (t.xPosition ? new __Pair(x, y) : __constant([0, 0, 0], 'Position'));
+  t.anchorPoint = get('Anchor Point', [0, 0, 0]); t.position = position; t.xPosition = x; t.yPosition = y;
+  t.scale = get('Scale', [100, 100, 100]); t.rotation = get('Rotation', [0]); t.zRotation = t.rotation;
+  t.opacity = get('Opacity', [100]);
+  g.transform = t; g.anchorPoint = t.anchorPoint; g.position = position; g.scale = t.scale;
+  g.rotation = t.rotation; g.opacity = t.opacity;
+  g.effects = e || __group({ n: 'Effects', m: 'ADBE Effect Parade', i: 4, c: [] }, g);
+  g.effect = function (which) { return g.effects.child(which); };
+  for (var k = 0; k < g.items.length; k++) {
+    if (g.items[k].matchName === 'ADBE Mask Parade') g.masks = g.items[k];
+    if (g.items[k].matchName === 'ADBE Text Properties') g.text = g.items[k];
+  }
+  g.mask = function (which) {
+    if (!g.masks) throw new ReferenceError('layer "' + d.name + '" has no masks');
+    return g.masks.child(which);
+  };
+  Object.defineProperty(g, 'parent', { get: function () {
+    if (d.parent == null) throw new ReferenceError('layer "' + d.name + '" has no parent');
+    return comp.layer(d.parent, true);
+  } });
+  g.hasParent = d.parent != null;
+  // toComp / fromComp (toWorld / fromWorld: no cameras, the same): a
+  // point through the layer's transform and its parents', at time t.
+  g.toComp = function (point, t) {
+    var f = t === undefined ? __now() : __v(t) * __fr, q = __v(point), out = [q[0], q[1]];
+    var chain = __chain(g);
+    for (var i = 0; i < chain.length; i++) out = __apply(__matrix(chain[i], f), out);
+    return q.length > 2 ? [out[0], out[1], q[2]] : out;
+  };
+  g.fromComp = function (point, t) {
+    var f = t === undefined ? __now() : __v(t) * __fr, q = __v(point), out = [q[0], q[1]];
+    var chain = __chain(g);
+    for (var i = chain.length - 1; i >= 0; i--) out = __invert(__matrix(chain[i], f), out);
+    return q.length > 2 ? [out[0], out[1], q[2]] : out;
+  };
+  g.toWorld = g.toComp;
+  g.fromWorld = g.fromComp;
+  g.fromCompToSurface = g.fromComp;
+  return g;
+}
+function __now() { return __stack.length ? __stack[__stack.length - 1].frame : 0; }
+// The layer, then its parents (at most 100).
+function __chain(layer) {
+  var out = [layer];
+  while (layer.hasParent && out.length < 100) { layer = layer.parent; out.push(layer); }
+  return out;
+}
+// A layer's 2D transform at frame f, to its parent: position · rotation ·
+// scale · −anchor, as [a, b, c, d, e, f] (x' = a x + c y + e).
+function __matrix(layer, f) {
+  var t = layer.transform, a = t.anchorPoint.at(f), p = t.position.at(f), s = t.scale.at(f);
+  var r = t.rotation.at(f)[0] * Math.PI / 180, sx = s[0] / 100, sy = (s.length > 1 ? s[1] : s[0]) / 100;
+  var m = [Math.cos(r) * sx, Math.sin(r) * sx, -Math.sin(r) * sy, Math.cos(r) * sy, 0, 0];
+  m[4] = p[0] - (m[0] * a[0] + m[2] * (a[1] || 0));
+  m[5] = (p[1] || 0) - (m[1] * a[0] + m[3] * (a[1] || 0));
+  return m;
+}
+function __apply(m, q) { return [m[0] * q[0] + m[2] * q[1] + m[4], m[1] * q[0] + m[3] * q[1] + m[5]]; }
+function __invert(m, q) {
+  var det = m[0] * m[3] - m[1] * m[2];
+  if (det === 0) return [q[0], q[1]];
+  var x = q[0] - m[4], y = q[1] - m[5];
+  return [(m[3] * x - m[2] * y) / det, (m[0] * y - m[1] * x) / det];
+}
+
+function __Comp(d) {
+  this.d = d; this.name = d.name; this.width = d.w; this.height = d.h;
+  this.frameDuration = 1 / __fr; this.duration = (d.op - d.ip) / __fr; this.displayStartTime = 0;
+  this.numLayers = d.layers.length;
+  this.layers = null;
+}
+__Comp.prototype.all = function () {
+  if (!this.layers) {
+    this.layers = [];
+    for (var i = 0; i < this.d.layers.length; i++) this.layers.push(__layer(this, this.d.layers[i]));
+  }
+  return this.layers;
+};
+// layer(name) or layer(index): the index is the layer's `ind` (After
+// Effects' 1-based index in the timeline), else its place in the list.
+__Comp.prototype.layer = function (which, byInd) {
+  var all = this.all(), i;
+  if (__isProp(which)) which = which.value;
+  if (typeof which === 'number') {
+    for (i = 0; i < all.length; i++) if (all[i].index === which) return all[i];
+    if (!byInd && all[which - 1]) return all[which - 1];
+  } else {
+    for (i = 0; i < all.length; i++) if (all[i].name === which) return all[i];
+  }
+  throw new ReferenceError('no layer ' + JSON.stringify(which) + ' in composition "' + this.name + '"');
+};
+function comp(name) {
+  for (var i = 0; i < __comps.length; i++) if (__comps[i].name === name) return __comps[i];
+  throw new ReferenceError('no composition named ' + JSON.stringify(name));
+}
+
+// MARK: Evaluation
+
+var __names = [
+  'time', 'value', 'thisProperty', 'thisLayer', 'thisComp', 'index', 'transform', 'position',
+  'scale', 'rotation', 'opacity', 'anchorPoint', 'effect', 'inPoint', 'outPoint', 'startTime',
+  'hasParent', 'parent', 'wiggle', 'loopIn', 'loopOut', 'loopInDuration', 'loopOutDuration',
+  'valueAtTime', 'velocityAtTime', 'speedAtTime', 'velocity', 'speed', 'numKeys', 'key', 'nearestKey',
+  'content', 'toComp', 'fromComp', 'toWorld', 'fromWorld', 'fromCompToSurface', 'smooth',
+  'temporalWiggle', 'mask', 'text'
+];
+function __compile(p) {
+  var code = String(p.d.x);
+  // Which of the names the code mentions: only those are worked out at
+  // each evaluation (the interpreter is slow; most expressions use two).
+  p.uses = __names.map(function (n) { return new RegExp('(^|[^\\w$.])' + n + '($|[^\\w$])').test(code); });
+  p.seed = __hash(p.d.path, 0);
+  // Exported files leave their result in $bm_rt; hand-written ones in
+  // their last statement (evaluated each time: a direct eval).
+  if (code.indexOf('$bm_rt') >= 0) return new Function(__names.join(','), 'var $bm_rt;\n' + code + '\n;return $bm_rt;');
+  // Most are one expression (`loopOut()`, `wiggle(2, 30)`): compiled once.
+  try {
+    return new Function(__names.join(','), 'return (' + code.replace(/[\s;]+$/, '') + '\n);');
+  } catch (e) {
+    return new Function(__names.join(','), 'return eval(arguments[' + __names.length + ']);');
+  }
+}
+// posterizeTime(fps): the expression runs at the frame of the last step
+// of 1/fps seconds at or before its time. Known from its first call on, the
+// property is evaluated at that frame; at the first call, run again there.
+function __Restart() {}
+function __posterized(f, fps) { return fps > 0 ? Math.floor(f / __fr * fps + 1e-9) / fps * __fr : f; }
+function posterizeTime(fps) {
+  var top = __stack[__stack.length - 1];
+  if (!top) return;
+  fps = +__v(fps);
+  var known = top.prop.posterize;
+  top.prop.posterize = fps;
+  if (known !== fps && __posterized(top.frame, fps) !== top.frame) throw new __Restart();
+}
+function __evaluate(p, f) {
+  for (var tries = 0; ; tries++) {
+    try {
+      return __evaluateAt(p, p.posterize ? __posterized(f, p.posterize) : f);
+    } catch (e) {
+      if (!(e instanceof __Restart) || tries > 2) throw e;
+    }
+  }
+}
+function __evaluateAt(p, f) {
+  if (!p.fn) p.fn = __compile(p);
+  if (__stack.length > 64) throw new RangeError('expressions refer to each other too deeply');
+  var layer = p.d.layer != null ? __comps[p.d.layer[0]].all()[p.d.layer[1]] : null;
+  var comp = p.d.layer != null ? __comps[p.d.layer[0]] : __comps[0];
+  var saved = __seedState;
+  __stack.push({ prop: p, frame: f });
+  p.running = true;
+  __seedState = __mix(p.seed ^ Math.round(f * 1000));
+  try {
+    var u = p.uses, args = new Array(__names.length + 1);
+    var bind = function (name) { return function () { return p[name].apply(p, arguments); }; };
+    var ks = layer ? layer.transform : {};
+    args[0] = f / __fr;
+    if (u[1]) args[1] = p.wrap(p.raw(f));
+    args[2] = p; args[3] = layer; args[4] = comp;
+    if (layer) {
+      args[5] = layer.index; args[6] = ks; args[7] = ks.position; args[8] = ks.scale;
+      args[9] = ks.rotation; args[10] = ks.opacity; args[11] = ks.anchorPoint;
+      if (u[12]) args[12] = layer.effect;
+      args[13] = layer.inPoint; args[14] = layer.outPoint; args[15] = layer.startTime;
+      if (u[16]) args[16] = layer.hasParent;
+      if (u[17]) args[17] = layer.hasParent ? layer.parent : undefined;
+    }
+    var methods = ['wiggle', 'loopIn', 'loopOut', 'loopInDuration', 'loopOutDuration', 'valueAtTime',
+      'velocityAtTime', 'speedAtTime'];
+    for (var m = 0; m < methods.length; m++) if (u[18 + m]) args[18 + m] = bind(methods[m]);
+    if (u[26]) args[26] = p.velocity;
+    if (u[27]) args[27] = p.speed;
+    args[28] = p.numKeys;
+    if (u[29]) args[29] = bind('key');
+    if (u[30]) args[30] = bind('nearestKey');
+    if (layer && u[31]) args[31] = function (name) { return layer.content(name); };
+    if (layer) for (var s = 32; s <= 36; s++) if (u[s]) args[s] = layer[__names[s]];
+    if (u[37]) args[37] = bind('smooth');
+    if (u[38]) args[38] = bind('temporalWiggle');
+    if (layer && u[39]) args[39] = layer.mask;
+    if (layer && u[40]) args[40] = layer.text;
+    args[__names.length] = p.d.x;
+    var r = __v(p.fn.apply(null, args));
+    // sourceText: any value as text (numbers too, as After Effects shows them).
+    if (p.d.text) return __units(r === undefined || r === null ? '' : String(r));
+    if (r === undefined) throw new TypeError('the expression gives no value');
+    var out = __isArray(r) ? r : [r];
+    if (out.length === 0 || out.length > 60000) throw new TypeError('the expression gives ' + out.length + ' values');
+    if (p.d.shape && (out.length % 6 !== 0 || !__isArray(r)))
+      throw new TypeError('the expression gives ' + out.length + ' numbers, not a path');
+    for (var i = 0; i < out.length; i++) {
+      if (typeof out[i] === 'boolean') out[i] = out[i] ? 1 : 0;
+      if (typeof out[i] !== 'number' || !isFinite(out[i]))
+        throw new TypeError('the expression gives ' + String(out[i]) + ' at frame ' + f + ', not a finite number');
+    }
+    return out;
+  } finally {
+    __stack.pop();
+    p.running = false;
+    __seedState = saved;
+  }
+}
+
+function __run(data) {
+  __fr = data.fr;
+  var i;
+  for (i = 0; i < data.props.length; i++) __props.push(new __Prop(data.props[i]));
+  for (i = 0; i < data.comps.length; i++) __comps.push(new __Comp(data.comps[i]));
+  for (i = 0; i < data.jobs.length; i++) {
+    var id = data.jobs[i], p = __props[id], values = [];
+    __emit('B ' + id);
+    try {
+      for (var n = 0; n < p.d.n; n++) values.push(p.at(p.d.from + n * (p.d.step || 1)));
+      __emit('V ' + id + ' ' + JSON.stringify(values));
+    } catch (e) {
+      __emit('X ' + id + ' ' + String(e));
+    }
+  }
+  __emit('D');
+}
+
+// MARK: The After Effects functions
+
+function __thisProp() {
+  if (!__stack.length) throw new ReferenceError('no property is being evaluated');
+  return __stack[__stack.length - 1].prop;
+}
+function seedRandom(seed, timeless) {
+  var top = __stack[__stack.length - 1];
+  __seedState = __hash(top ? top.prop.d.path : '', (seed | 0) ^ (timeless ? 0x5bd1e995 : Math.round((top ? top.frame : 0) * 1000)));
+}
+function random(a, b) {
+  if (a === undefined) return __next();
+  a = __v(a);
+  if (b === undefined) { b = a; a = __isArray(b) ? b.map(function () { return 0; }) : 0; }
+  b = __v(b);
+  if (__isArray(a) || __isArray(b)) {
+    var n = Math.max(__isArray(a) ? a.length : 1, __isArray(b) ? b.length : 1), out = [];
+    for (var i = 0; i < n; i++) {
+      var lo = __isArray(a) ? (a[i] || 0) : a, hi = __isArray(b) ? (b[i] || 0) : b;
+      out.push(lo + (hi - lo) * __next());
+    }
+    return out;
+  }
+  return a + (b - a) * __next();
+}
+// gaussRandom: normally distributed, mean halfway, 90 % within the range
+// (After Effects' description), by Box–Muller.
+function gaussRandom(a, b) {
+  function g() {
+    var u = Math.max(__next(), 1e-12), v = __next();
+    return 0.5 + Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v) * (0.5 / 1.6449);
+  }
+  if (a === undefined) return g();
+  a = __v(a);
+  if (b === undefined) { b = a; a = __isArray(b) ? b.map(function () { return 0; }) : 0; }
+  b = __v(b);
+  if (__isArray(a) || __isArray(b)) {
+    var n = Math.max(__isArray(a) ? a.length : 1, __isArray(b) ? b.length : 1), out = [];
+    for (var i = 0; i < n; i++) {
+      var lo = __isArray(a) ? (a[i] || 0) : a, hi = __isArray(b) ? (b[i] || 0) : b;
+      out.push(lo + (hi - lo) * g());
+    }
+    return out;
+  }
+  return a + (b - a) * g();
+}
+function noise(x) {
+  x = __v(x);
+  var s = __isArray(x) ? x.reduce(function (h, v, i) { return h + v * (i + 1) * 0.7071; }, 0) : x;
+  return __noise(0x2545f491, s);
+}
+
+// linear, ease, easeIn, easeOut: t mapped from [tMin, tMax] (or [0, 1]) to
+// [value1, value2], eased by lottie-web's curves for After Effects' ease.
+function __bezier(x1, y1, x2, y2) {
+  return function (u) {
+    if (u <= 0) return 0;
+    if (u >= 1) return 1;
+    var lo = 0, hi = 1, t = u;
+    for (var i = 0; i < 60; i++) {
+      var x = 3 * (1 - t) * (1 - t) * t * x1 + 3 * (1 - t) * t * t * x2 + t * t * t;
+      if (Math.abs(x - u) < 1e-10) break;
+      if (x < u) lo = t; else hi = t;
+      t = (lo + hi) / 2;
+    }
+    return 3 * (1 - t) * (1 - t) * t * y1 + 3 * (1 - t) * t * t * y2 + t * t * t;
+  };
+}
+function __interpolate(curve, args) {
+  var t = __v(args[0]), tMin, tMax, a, b;
+  if (args.length <= 3) { tMin = 0; tMax = 1; a = __v(args[1]); b = __v(args[2]); }
+  else { tMin = __v(args[1]); tMax = __v(args[2]); a = __v(args[3]); b = __v(args[4]); }
+  if (tMin > tMax) { var s = tMin; tMin = tMax; tMax = s; s = a; a = b; b = s; }
+  var u = tMax === tMin ? (t >= tMax ? 1 : 0) : Math.min(Math.max((t - tMin) / (tMax - tMin), 0), 1);
+  return __lerp(a, b, curve(u));
+}
+var __easeInOut = __bezier(0.33, 0, 0.667, 1), __easeIn = __bezier(0.333, 0, 0.833, 0.833),
+  __easeOut = __bezier(0.167, 0.167, 0.667, 1);
+function linear() { return __interpolate(function (u) { return u; }, arguments); }
+function ease() { return __interpolate(__easeInOut, arguments); }
+function easeIn() { return __interpolate(__easeIn, arguments); }
+function easeOut() { return __interpolate(__easeOut, arguments); }
+
+// Vector math as After Effects does it: arrays element by element (the
+// shorter padded with 0); a number added to an array adds to its first
+// element; a number times an array scales it.
+function __zip(a, b, op) {
+  var n = Math.max(a.length, b.length), out = [];
+  for (var i = 0; i < n; i++) out.push(op(i < a.length ? a[i] : 0, i < b.length ? b[i] : 0));
+  return out;
+}
+function sum(a, b) {
+  a = __v(a); b = __v(b);
+  if (__isArray(a) && __isArray(b)) return __zip(a, b, function (x, y) { return x + y; });
+  if (__isArray(a) && typeof b === 'number') { a = a.slice(); a[0] += b; return a; }
+  if (typeof a === 'number' && __isArray(b)) { b = b.slice(); b[0] += a; return b; }
+  return a + b;
+}
+function sub(a, b) {
+  a = __v(a); b = __v(b);
+  if (__isArray(a) && __isArray(b)) return __zip(a, b, function (x, y) { return x - y; });
+  if (__isArray(a) && typeof b === 'number') { a = a.slice(); a[0] -= b; return a; }
+  if (typeof a === 'number' && __isArray(b)) { b = b.map(function (x) { return -x; }); b[0] += a; return b; }
+  return a - b;
+}
+function mul(a, b) {
+  a = __v(a); b = __v(b);
+  if (__isArray(a) && __isArray(b)) return __zip(a, b, function (x, y) { return x * y; });
+  if (__isArray(a)) return a.map(function (x) { return x * b; });
+  if (__isArray(b)) return b.map(function (x) { return x * a; });
+  return a * b;
+}
+function div(a, b) {
+  a = __v(a); b = __v(b);
+  if (__isArray(a) && __isArray(b)) return __zip(a, b, function (x, y) { return x / y; });
+  if (__isArray(a)) return a.map(function (x) { return x / b; });
+  if (__isArray(b)) return b.map(function (x) { return a / x; });
+  return a / b;
+}
+function mod(a, b) {
+  a = __v(a); b = __v(b);
+  if (__isArray(a)) return a.map(function (x) { return x % b; });
+  return a % b;
+}
+function neg(a) { a = __v(a); return __isArray(a) ? a.map(function (x) { return -x; }) : -a; }
+function add(a, b) { return sum(a, b); }
+function length(a, b) {
+  a = __v(a);
+  if (b !== undefined) a = sub(a, b);
+  if (!__isArray(a)) return Math.abs(a);
+  var s = 0;
+  for (var i = 0; i < a.length; i++) s += a[i] * a[i];
+  return Math.sqrt(s);
+}
+function normalize(a) { var l = length(a); return l === 0 ? __v(a) : div(a, l); }
+function dot(a, b) { var p = mul(__v(a), __v(b)), s = 0; for (var i = 0; i < p.length; i++) s += p[i]; return s; }
+function cross(a, b) {
+  a = __v(a); b = __v(b);
+  return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+}
+function clamp(v, lo, hi) {
+  v = __v(v); lo = __v(lo); hi = __v(hi);
+  function c(x, l, h) { if (l > h) { var s = l; l = h; h = s; } return Math.min(Math.max(x, l), h); }
+  if (__isArray(v)) return v.map(function (x, i) { return c(x, __isArray(lo) ? lo[i] : lo, __isArray(hi) ? hi[i] : hi); });
+  return c(v, lo, hi);
+}
+function degreesToRadians(d) { return __v(d) * Math.PI / 180; }
+function radiansToDegrees(r) { return __v(r) * 180 / Math.PI; }
+function framesToTime(frames, fps) { return __v(frames) / (fps === undefined ? __fr : fps); }
+function timeToFrames(t, fps) {
+  if (t === undefined) t = __stack.length ? __stack[__stack.length - 1].frame / __fr : 0;
+  return Math.floor(__v(t) * (fps === undefined ? __fr : fps) + 1e-6);
+}
+var $bm_sum = sum, $bm_sub = sub, $bm_mul = mul, $bm_div = div, $bm_mod = mod, $bm_neg = neg;
+function $bm_isInstanceOfArray(a) { return __isArray(a) || __isProp(a) && __isArray(a.value); }
+"""#
+}
