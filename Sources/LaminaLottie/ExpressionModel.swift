@@ -142,7 +142,7 @@ struct ExpressionModel {
 
   static func number(_ x: Double) -> String {
     guard x.isFinite else { return "0" }
-    if x == x.rounded(), abs(x) < 1e15 { return String(Int64(x)) }
+    if x == x.rounded(), abs(x) < 1e15, let whole = Int64(exactly: x) { return String(whole) }
     return "\(x)"
   }
 

@@ -77,7 +77,12 @@ struct ExpressionRunner {
       }
       var limited = self
       limited.enforcedWall = left
-      limited.enforcedCPU = max(1, min(cpuSeconds, Int(left.rounded(.up))))
+      // Whole seconds, up, within the CPU limit (a wall-clock budget
+      // left of more than that, or not finite, is the limit).
+      let leftSeconds =
+        left.isFinite && left < Double(cpuSeconds)
+        ? Int(exactly: left.rounded(.up)) ?? cpuSeconds : cpuSeconds
+      limited.enforcedCPU = max(1, min(cpuSeconds, leftSeconds))
       let batch = limited.runOnce(program(pending), jobs: Set(pending))
       for (id, o) in batch.outcomes { outcomes[id] = o }
       if let culprit = batch.running {
