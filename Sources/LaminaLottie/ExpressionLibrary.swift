@@ -632,8 +632,10 @@ function seedRandom(seed, timeless) {
   var top = __stack[__stack.length - 1];
   __seedState = __hash(top ? top.prop.d.path : '', (seed | 0) ^ (timeless ? 0x5bd1e995 : Math.round((top ? top.frame : 0) * 1000)));
 }
-function random(a, b) {
-  if (a === undefined) return __next();
+// A draw (0…1) mapped into [a, b], or [0, a] with one bound, per
+// component of vectors.
+function __between(a, b, draw) {
+  if (a === undefined) return draw();
   a = __v(a);
   if (b === undefined) { b = a; a = __isArray(b) ? b.map(function () { return 0; }) : 0; }
   b = __v(b);
@@ -641,12 +643,13 @@ function random(a, b) {
     var n = Math.max(__isArray(a) ? a.length : 1, __isArray(b) ? b.length : 1), out = [];
     for (var i = 0; i < n; i++) {
       var lo = __isArray(a) ? (a[i] || 0) : a, hi = __isArray(b) ? (b[i] || 0) : b;
-      out.push(lo + (hi - lo) * __next());
+      out.push(lo + (hi - lo) * draw());
     }
     return out;
   }
-  return a + (b - a) * __next();
+  return a + (b - a) * draw();
 }
+function random(a, b) { return __between(a, b, __next); }
 // gaussRandom: normally distributed, mean halfway, 90 % within the range
 // (After Effects' description), by Box–Muller.
 function gaussRandom(a, b) {
@@ -654,19 +657,7 @@ function gaussRandom(a, b) {
     var u = Math.max(__next(), 1e-12), v = __next();
     return 0.5 + Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v) * (0.5 / 1.6449);
   }
-  if (a === undefined) return g();
-  a = __v(a);
-  if (b === undefined) { b = a; a = __isArray(b) ? b.map(function () { return 0; }) : 0; }
-  b = __v(b);
-  if (__isArray(a) || __isArray(b)) {
-    var n = Math.max(__isArray(a) ? a.length : 1, __isArray(b) ? b.length : 1), out = [];
-    for (var i = 0; i < n; i++) {
-      var lo = __isArray(a) ? (a[i] || 0) : a, hi = __isArray(b) ? (b[i] || 0) : b;
-      out.push(lo + (hi - lo) * g());
-    }
-    return out;
-  }
-  return a + (b - a) * g();
+  return __between(a, b, g);
 }
 function noise(x) {
   x = __v(x);

@@ -168,13 +168,8 @@ extension Builder {
         }
         keyframes.append(Keyframe(t: from + Double(i) * step, value: v))
       }
-      guard let first = keyframes.first else { return nil }
-      var p =
-        keyframes.allSatisfy({ $0.value == first.value })
-        ? Property(constant: first.value, path: node.path)
-        : Property(keyframes: keyframes, path: node.path)
+      guard var p = Self.expressionValues(keyframes, path: node.path) else { return nil }
       p.closed = closed
-      p.expression = true
       return p
     }
   }
@@ -200,14 +195,19 @@ extension Builder {
           value.count >= defaultValue.count ? value : value + defaultValue[value.count...]
         keyframes.append(Keyframe(t: from + Double(i) * step, value: padded))
       }
-      guard let first = keyframes.first else { return nil }
-      // An expression that gives one value throughout is a constant.
-      var p =
-        keyframes.allSatisfy({ $0.value == first.value })
-        ? Property(constant: first.value, path: node.path)
-        : Property(keyframes: keyframes, path: node.path)
-      p.expression = true
-      return p
+      return Self.expressionValues(keyframes, path: node.path)
     }
+  }
+
+  /// An expression's values at its frames as the property it drives: a
+  /// constant when they are one value throughout (nil for none).
+  static func expressionValues(_ keyframes: [Keyframe], path: String) -> Property? {
+    guard let first = keyframes.first else { return nil }
+    var p =
+      keyframes.allSatisfy({ $0.value == first.value })
+      ? Property(constant: first.value, path: path)
+      : Property(keyframes: keyframes, path: path)
+    p.expression = true
+    return p
   }
 }
