@@ -11,6 +11,7 @@ Skipped, saying so, where Ray Serve is not installed
 (scripts/install-python-deps.sh installs it).
 """
 
+import collections
 import concurrent.futures
 import http.client
 import io
@@ -290,14 +291,28 @@ class Service(unittest.TestCase):
         pid = json.loads(health)["worker_pid"]
         with concurrent.futures.ThreadPoolExecutor(1) as pool:
             slow = pool.submit(self.post, f"/render?{SLOW}", SLOW_SCENE)
-            # Killed once the job is in the worker (a loaded machine takes
-            # a while to start it).
-            deadline = time.monotonic() + 30
+            # Killed once the job is in the worker. A loaded machine takes a
+            # while to start it, and while the replica is full Ray answers
+            # 503 (to the job: it is sent again after Retry-After; to
+            # /healthz: it is asked again). What was seen is in the message.
+            deadline = time.monotonic() + 60
+            seen = collections.Counter()
             while True:
+                if slow.done():
+                    status, headers, answer = slow.result()
+                    seen[f"job {status}"] += 1
+                    self.assertEqual(status, 503, f"the job ended before it could be killed:"
+                                     f" {answer[:300]!r}; seen {dict(seen)};"
+                                     f" service log: {self.service_log()}")
+                    time.sleep(float(headers.get("retry-after", 1)))
+                    slow = pool.submit(self.post, f"/render?{SLOW}", SLOW_SCENE)
                 status, _, health = self.get("/healthz")
+                seen[f"healthz {status}"] += 1
                 if status == 200 and json.loads(health)["queue"] > 0:
                     break
-                self.assertLess(time.monotonic(), deadline)
+                self.assertLess(time.monotonic(), deadline,
+                                f"the job never reached the worker; seen {dict(seen)};"
+                                f" service log: {self.service_log()}")
                 time.sleep(0.05)
             time.sleep(0.3)
             os.kill(pid, signal.SIGKILL)
