@@ -192,11 +192,11 @@ extension Builder {
       return nil
     }
     if let masks = n.child("masksProperties"), let list = masks.items, !list.isEmpty {
-      if let mask = try self.masks(list, timeline) {
+      if let (mask, mode) = try self.masks(list, timeline) {
         let holder = CALayer()
         for s in inner.sublayers ?? [] { holder.addSublayer(s) }
         holder.mask = mask
-        holder.maskMode = .luminance
+        holder.maskMode = mode
         inner.addSublayer(holder)
       }
     }
@@ -451,7 +451,7 @@ extension Builder {
   /// the path, feather (`f`) blurs it (σ = feather / 2, as the Gaussian
   /// blur effect); animated paths, expansions, opacities and feathers are
   /// sampled or animated per frame.
-  func masks(_ list: [Node], _ timeline: Timeline) throws -> CALayer? {
+  func masks(_ list: [Node], _ timeline: Timeline) throws -> (CALayer, CALayerMaskMode)? {
     let big = max(width, height) * 10 + 10000
     let everything = CGRect(x: -big, y: -big, width: 2 * big, height: 2 * big)
     func cover(_ gray: CGFloat) -> CALayer {
@@ -472,6 +472,10 @@ extension Builder {
       applicable.append((m, mode))
     }
     guard let firstMode = applicable.first?.1 else { return nil }
+    // One mask that adds: its shape in white at the mask's opacity, read by
+    // its alpha (what the luminance of the grey shape screened over black
+    // gives), one path the renderer draws with the masked content.
+    let alone = applicable.count == 1 && firstMode == "a"
     let group = CALayer()
     group.name = "masks"
     group.addSublayer(cover(["s", "i", "d"].contains(firstMode) ? 1 : 0))
@@ -512,12 +516,14 @@ extension Builder {
       // The grey of the mask's opacity (subtract: of one minus it).
       func gray(_ v: [Double]) -> CGColor {
         let o = min(max(v[0] / 100, 0), 1)
+        if alone { return CGColor(red: 1, green: 1, blue: 1, alpha: o) }
         let g = mode == "s" ? 1 - o : o
         return CGColor(red: g, green: g, blue: g, alpha: 1)
       }
       shape.fillColor = gray(opacity.first)
       try animate(shape, opacity, LayerKey.fillColor.rawValue, timeline) { gray($0) }
       try self.feather(feather, shape, timeline, path: m.path + ".f")
+      if alone { return (shape, .alpha) }
       let blend: String
       switch mode {
       case "s": blend = "CIMultiplyBlendMode"
@@ -538,7 +544,7 @@ extension Builder {
       piece.compositingFilter = CIFilter(name: blend)
       group.addSublayer(piece)
     }
-    return group
+    return (group, .luminance)
   }
 
   /// A mask's feather (`f`, two numbers: horizontal and vertical; their

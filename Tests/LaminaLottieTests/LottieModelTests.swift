@@ -480,6 +480,39 @@ final class LottieModelTests: XCTestCase {
     XCTAssertEqual(a.unsupported, [])
   }
 
+  /// A layer's one mask that adds is its shape in white at the mask's
+  /// opacity, read by its alpha (what the luminance of the grey shape
+  /// screened over black gives): one path, which the renderer draws with
+  /// the masked content instead of rendering the mask. Other lone masks,
+  /// and several, stay luminance masks.
+  func testALoneAddingMaskIsItsShapeReadByAlpha() throws {
+    func document(_ masks: String) -> String {
+      S.document(layers: """
+        [{"ty": 4, "nm": "n", "ip": 0, "op": 60, "st": 0, "ks": {}, "shapes": [\(S.rect()), \(S.redFill)],
+          "masksProperties": [\(masks)]}]
+        """)
+    }
+    func mask(_ mode: String, inv: Bool = false) -> String {
+      #"{"mode": "\#(mode)", "inv": \#(inv), "pt": {"a": 0, "k": {"v": [[0, 0], [10, 0], [10, 10]], "c": true}}, "o": {"a": 0, "k": 40}}"#
+    }
+    func holder(_ masks: String) throws -> CALayer {
+      let a = try S.load(document(masks))
+      let inner = try XCTUnwrap(S.named("n", in: a.rootLayer)?.sublayers?.first)
+      return try XCTUnwrap(inner.sublayers?.first)
+    }
+    for inverted in [false, true] {
+      let lone = try holder(mask("a", inv: inverted))
+      XCTAssertEqual(lone.maskMode, .alpha)
+      let shape = try XCTUnwrap(lone.mask as? CAShapeLayer)
+      XCTAssertEqual(shape.fillColor, CGColor(red: 1, green: 1, blue: 1, alpha: 0.4))
+      XCTAssertNil(shape.compositingFilter)
+      XCTAssertEqual(shape.sublayers ?? [], [])
+      XCTAssertEqual(shape.fillRule, inverted ? .evenOdd : .nonZero)
+    }
+    XCTAssertEqual(try holder(mask("s")).maskMode, .luminance)
+    XCTAssertEqual(try holder(mask("a") + ", " + mask("a")).maskMode, .luminance)
+  }
+
   func testMergePathsAndUnknownShapesAreReported() throws {
     let shapes = "[\(S.rect()), {\"ty\": \"mm\", \"mm\": 7}, {\"ty\": \"xx\"}, \(S.redFill)]"
     let a = try S.load(S.document(layers: "[" + S.shapeLayer(shapes) + "]"))
