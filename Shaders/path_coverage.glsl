@@ -7,6 +7,11 @@
 
 flat in vec4 v_color;  // premultiplied, opacity included
 flat in float v_depth;  // the item's depth level (path_vertex.glsl)
+#ifdef TEXTURE_PAINT
+uniform sampler2D s_paint;
+uniform vec4 u_paintRect;  // the texture coordinates holding the group's rendering
+in vec2 v_paint;
+#endif
 #ifdef PLANES
 uniform vec3 u_planes[8];  // half-planes a·x + b·y + c >= 0 of the plane (depth-sorted pieces)
 uniform int u_planeCount;
@@ -39,4 +44,17 @@ bool insidePlanes() {
   }
 #endif
   return true;
+}
+
+// The paint of a pixel the path covers by `coverage`: the item's color,
+// or (TEXTURE_PAINT) the group's rendering at the pixel times the
+// color's alpha (the mask's opacity and the group's); nothing outside
+// what the group's target holds.
+vec4 paint(float coverage) {
+#ifdef TEXTURE_PAINT
+  if (any(lessThan(v_paint, u_paintRect.xy)) || any(greaterThan(v_paint, u_paintRect.zw))) discard;
+  return texture(s_paint, v_paint) * (v_color.a * coverage);
+#else
+  return v_color * coverage;
+#endif
 }

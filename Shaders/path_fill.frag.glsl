@@ -46,5 +46,5 @@ void main() {
   if (coverage < 1.0 / 512.0) discard;
 #endif
   if (!insidePlanes()) discard;
-  o_color = v_color * (coverage * effectCoverage());
+  o_color = paint(coverage * effectCoverage());
 }

@@ -258,5 +258,5 @@ void main() {
   // Invisible fragments must not take the pixel from a piece that covers it.
   if (coverage < 1.0 / 512.0) discard;
   if (!insidePlanes()) discard;
-  o_color = v_color * (coverage * effectCoverage());
+  o_color = paint(coverage * effectCoverage());
 }

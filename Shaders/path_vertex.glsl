@@ -38,6 +38,14 @@ out vec3 v_clipPos;
 flat out vec4 v_clipRect;
 flat out vec4 v_clipRadii;
 #endif
+#ifdef TEXTURE_PAINT
+// A masked group's composite drawn as its mask's path (FramePlanner:
+// pathMask): the group's rendering is sampled where the path covers,
+// at texture coordinates of the target pixel (an affine plane: the pixel
+// is linear across the piece).
+uniform vec4 u_paint;  // xy: target pixels to texture coordinates scale, zw: offset
+out vec2 v_paint;
+#endif
 out vec2 v_local;
 flat out vec4 v_color;
 flat out float v_depth;
@@ -75,6 +83,9 @@ void place(vec2 p) {
   v_local = p;
   v_color = i_color;
   v_depth = i_matrix0.w;
+#ifdef TEXTURE_PAINT
+  v_paint = h.xy / h.z * u_paint.xy + u_paint.zw;
+#endif
 #ifdef CLIP
   v_clipPos = u_clipMatrix * vec3(p, 1.0);
   v_clipRect = u_clipRect;

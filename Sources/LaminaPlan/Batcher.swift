@@ -409,6 +409,24 @@ struct Batcher {
       key: key, indices: [], bounds: bounds)
   }
 
+  /// Adds a path item painted with `texture` (a masked group's composite
+  /// drawn as its mask's path, `FramePlanner.pathMask`): a batch of its
+  /// own, which nothing joins.
+  mutating func addPainted(
+    _ item: DrawItem, _ paint: PathPaint, texture: TextureSource, _ texturePaint: TexturePaint
+  ) {
+    let bounds = item.bounds
+    guard !paint.mesh.indices.isEmpty, !bounds.isEmpty else { return }
+    var path = PathBatch(item, paint, alone: isLarge(paint, bounds))
+    path.texturePaint = texturePaint
+    begin(
+      Batch(
+        program: .path, texture: texture, mask: nil, sampler: FramePlanner.nearest,
+        blend: item.blend, usesEffectVertices: false, paint: nil, firstIndex: 0, indexCount: 0,
+        items: 1, firstLayerName: item.layerName, breakReason: .texture, path: path),
+      key: nil, indices: [], bounds: bounds)
+  }
+
   /// Whether a fill covering `bounds` draws by its pieces' programs.
   private func isLarge(_ paint: PathPaint, _ bounds: PixelRect) -> Bool {
     paint.stroke == nil && bounds.width.multipliedReportingOverflow(by: bounds.height).partialValue

@@ -5,7 +5,8 @@ import LaminaFrame
 /// A masked group waiting for its place in a mask atlas.
 struct AtlasEntry {
   var group: GroupPass
-  var mask: GroupPass
+  /// Nil: the composite draws the mask (one path, `FramePlanner.pathMask`).
+  var mask: GroupPass?
   /// The canvas pixels both are rendered for.
   var area: PixelRect
   var contentKey: Int
@@ -107,7 +108,7 @@ extension FramePlanner {
   /// the next, when it is full). Its targets are known at once; what is
   /// drawn into them is planned by `flushAtlas`.
   mutating func deferToAtlas(
-    _ group: GroupPass, mask: GroupPass, area: PixelRect, contentKey: Int, maskKey: Int
+    _ group: GroupPass, mask: GroupPass?, area: PixelRect, contentKey: Int, maskKey: Int
   ) {
     if atlas == nil { openAtlas() }
     var slot = atlas?.place(area)
@@ -122,7 +123,7 @@ extension FramePlanner {
         group: group, mask: mask, area: area, contentKey: contentKey, maskKey: maskKey, slot: slot))
     atlas = open
     groupTargets[group.id] = open.content
-    groupTargets[mask.id] = open.masks
+    if let mask { groupTargets[mask.id] = open.masks }
     atlasSlots[group.id] = slot
   }
 
@@ -161,11 +162,15 @@ extension FramePlanner {
     // Each atlas is drawn only when the cache lacks it: masks that move over
     // still content draw the mask atlas alone (the keys hold the layout, so
     // a cached atlas has the slots of this one).
-    let maskHit = caches.holdsCachedPass(maskKey)
+    // (With no mask drawn, an atlas of masks is neither drawn nor kept.)
+    let drawsMasks = open.entries.contains { $0.mask != nil }
+    let maskHit = !drawsMasks || caches.holdsCachedPass(maskKey)
     let contentHit = caches.holdsCachedPass(contentKey)
-    resize(open.masks, width, height, role: .cached(key: maskKey, hit: maskHit))
+    if drawsMasks {
+      resize(open.masks, width, height, role: .cached(key: maskKey, hit: maskHit))
+      cachedPasses[maskKey] = open.masks
+    }
     resize(open.content, width, height, role: .cached(key: contentKey, hit: contentHit))
-    cachedPasses[maskKey] = open.masks
     cachedPasses[contentKey] = open.content
     let all = PixelRect(x: 0, y: 0, width: width, height: height)
     for (target, isMask) in [(open.masks, true), (open.content, false)]
@@ -175,7 +180,7 @@ extension FramePlanner {
         [], into: target, region: all, clear: .zero,
         label: "\(what) \(width)x\(height): \(open.entries.count) entries")
       for entry in open.entries {
-        let group = isMask ? entry.mask : entry.group
+        guard let group = isMask ? entry.mask : entry.group else { continue }
         drawList(
           group.commands, into: target, region: entry.area, clear: nil, scissor: entry.slot,
           viewport: entry.slot, label: "group \(group.id) \(entry.area) at \(entry.slot): \(group.reason)")
@@ -190,6 +195,7 @@ extension FramePlanner {
     for (target, group, key) in [
       (masks, entry.mask, entry.maskKey), (content, entry.group, entry.contentKey),
     ] {
+      guard let group else { continue }
       let hit = caches.holdsCachedPass(key)
       resize(target, area.width, area.height, role: .cached(key: key, hit: hit))
       cachedPasses[key] = target

@@ -41,6 +41,9 @@ package struct FramePlanner {
   /// made for one region (a shadow's canvas) and drawn back in another (a
   /// clip's) is sampled where that region lies in it.
   var groupAreas: [Int: PixelRect] = [:]
+  /// The masked groups of the frame that composite as their masks' paths
+  /// (`FramePlanner+PathMasks.swift`).
+  var pathMaskedGroups: Set<Int> = []
   private var rasters: [Int: TargetID] = [:]
   /// Each image's index in `plan.images`.
   private var imageIndices: [ObjectIdentifier: Int] = [:]
@@ -65,6 +68,7 @@ package struct FramePlanner {
 
   /// Plans `frame` whole, tile by tile (tiles of the canvas target's size).
   package mutating func planTiles(_ frame: DrawList) {
+    pathMaskedGroups = Self.pathMaskedGroups(frame.commands, options)
     let (tileWidth, tileHeight) = (plan.targets[0].width, plan.targets[0].height)
     var y = 0
     while y < frame.height {
@@ -93,6 +97,7 @@ package struct FramePlanner {
   /// drawn scissored, with the whole canvas's mapping, from the commands
   /// that touch it.
   package mutating func planDamage(_ frame: DrawList, rects: [PixelRect]) {
+    pathMaskedGroups = Self.pathMaskedGroups(frame.commands, options)
     let canvas = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
     for rect in rects {
       let touching = frame.commands.filter { $0.bounds.intersects(rect) }
@@ -190,17 +195,21 @@ package struct FramePlanner {
     let area = Self.targetArea(group.bounds, region)
     guard !area.isEmpty else { return }
     groupAreas[group.id] = area
+    // A mask that is one path is drawn by the composite itself: no pass.
+    let drawnMask = isMask || pathMask(of: group) != nil ? nil : group.mask
     if !isMask, let mask = group.mask,
       Self.fitsAtlas(group, area: area, blendEquations: options.blendEquations)
     {
       let contentKey = Self.cacheKey(group.commands, area: area)
       let maskKey = Self.cacheKey(mask.commands, area: area)
-      if !caches.holdsCachedPass(contentKey) || !caches.holdsCachedPass(maskKey) {
-        deferToAtlas(group, mask: mask, area: area, contentKey: contentKey, maskKey: maskKey)
+      if !caches.holdsCachedPass(contentKey)
+        || (drawnMask != nil && !caches.holdsCachedPass(maskKey))
+      {
+        deferToAtlas(group, mask: drawnMask, area: area, contentKey: contentKey, maskKey: maskKey)
         return
       }
     }
-    if let mask = group.mask { prepareGroup(mask, region: area, isMask: true) }
+    if let drawnMask { prepareGroup(drawnMask, region: area, isMask: true) }
     var key: Int?
     if isMask || group.mask != nil { key = Self.cacheKey(group.commands, area: area) }
     let label = "group \(group.id) \(area): \(group.reason)"
@@ -356,6 +365,14 @@ package struct FramePlanner {
         }
         if case .none(let inner) = Self.isolation(of: group) {
           draw(group.commands, into: &open, opacity: opacity * inner)
+          continue
+        }
+        if let (item, paint, texturePaint) = pathMaskComposite(group, region: region),
+          let texture = groupTargets[group.id]
+        {
+          var faded = item
+          faded.multiplyOpacity(opacity)
+          open.batcher.addPainted(faded, paint, texture: .target(texture), texturePaint)
           continue
         }
         if let item = compositeItem(group, region: region) {

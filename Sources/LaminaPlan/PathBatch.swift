@@ -54,6 +54,10 @@ package struct PathBatch {
   package var bounds: [PixelRect]
   /// The depth-sorting cuts of an item drawn alone (batched items have none).
   package var clipPlanes: [SIMD3<Double>]
+  /// A batch of one item painted with a group's rendering (the batch's
+  /// texture) instead of its color: a masked group's composite drawn as
+  /// its mask's path (`FramePlanner.pathMask`).
+  package var texturePaint: TexturePaint? = nil
 
   init(_ item: DrawItem, _ paint: PathPaint, alone: Bool = false) {
     self.paint = paint
@@ -79,6 +83,16 @@ package struct PathBatch {
 
   /// The meshes' indices drawn (each item its mesh's).
   package var indexCount: Int { paints.reduce(0) { $0 + $1.mesh.indices.count } }
+}
+
+/// Where a path painted with a texture samples it: target pixel p (the
+/// item's plane mapped by its matrix) at `p * scale + offset`, within
+/// `rect` (the texture coordinates the group's rendering holds; outside
+/// it, nothing).
+package struct TexturePaint: Equatable {
+  package var scale: SIMD2<Float>
+  package var offset: SIMD2<Float>
+  package var rect: SIMD4<Float>
 }
 
 /// What one path item of an instanced draw gives its vertices (112 bytes,

@@ -29,6 +29,9 @@ package final class PathPrograms {
     var clipPerVertex = false
     var planes = false
     var advanced = false
+    /// Paints a group's rendering from a texture (`TEXTURE_PAINT`: a masked
+    /// group's composite drawn as its mask's path).
+    var texturePaint = false
   }
 
   /// A linked path program and the uniforms a draw sets.
@@ -37,6 +40,7 @@ package final class PathPrograms {
     let viewport: Int32
     let clipMatrix, clipRect, clipRadii: Int32
     let planes, planeCount: Int32
+    let paint, paintRect: Int32
   }
 
   /// Weak: the device holds its path programs (`GPUDevice.pathPrograms`).
@@ -73,6 +77,7 @@ package final class PathPrograms {
     if variant.clip && variant.clipPerVertex { defines.append("CLIP_VERTEX") }
     if variant.planes { defines.append("PLANES") }
     if variant.advanced { defines.append("BLEND_ADVANCED") }
+    if variant.texturePaint { defines.append("TEXTURE_PAINT") }
     let vertex = stroke ? "path_stroke.vert.glsl" : "path_fill.vert.glsl"
     let fragment = stroke ? "path_stroke.frag.glsl" : "path_fill.frag.glsl"
     // Both stages see the defines, after their `#version` line.
@@ -83,7 +88,8 @@ package final class PathPrograms {
     let program = Program(
       id: id, viewport: location("u_viewport"), clipMatrix: location("u_clipMatrix"),
       clipRect: location("u_clipRect"), clipRadii: location("u_clipRadii"),
-      planes: location("u_planes"), planeCount: location("u_planeCount"))
+      planes: location("u_planes"), planeCount: location("u_planeCount"),
+      paint: location("u_paint"), paintRect: location("u_paintRect"))
     programs[variant] = program
     return program
   }

@@ -9,7 +9,8 @@ import LaminaFrame
 /// the instances when only a trim, a dash phase or a color changed.
 extension PlanExecutor {
   func drawPaths(
-    _ batch: PathBatch, blend: BlendMode, into target: RenderTarget, viewport: SIMD4<Float>
+    _ batch: PathBatch, blend: BlendMode, into target: RenderTarget, viewport: SIMD4<Float>,
+    texture: (texture: GPUHandle, sampler: GPUHandle)? = nil
   ) throws {
     let mesh = batch.paint.mesh
     guard !mesh.indices.isEmpty, !batch.instances.isEmpty else { return }
@@ -22,6 +23,10 @@ extension PlanExecutor {
     var variant = PathPrograms.Variant(role: .fill(.interior))
     variant.planes = !batch.clipPlanes.isEmpty
     if case .composite = blend { variant.advanced = true }
+    if batch.texturePaint != nil, let texture {
+      variant.texturePaint = true
+      device.bindTexture(texture.texture, unit: 0, sampler: texture.sampler)
+    }
     let count = instances.count
     switch batch.paint.geometry {
     case .fill:
@@ -80,7 +85,7 @@ extension PlanExecutor {
           variant.cut = cut
           try drawRange(
             batch.clip, batch.clipPlanes, blend, variant, viewport, groups[group.rawValue],
-            instanceCount)
+            instanceCount, batch.texturePaint)
         }
       }
     }
@@ -113,7 +118,8 @@ extension PlanExecutor {
       let (array, indexCount) = paths.buffers.mergedFills.upload(
         batch.paints[items], instances[items], clips: clipped ? batch.clips[items] : nil)
       device.bindVertexArray(array)
-      try drawRange(nil, batch.clipPlanes, blend, variant, viewport, 0..<indexCount, 0)
+      try drawRange(
+        nil, batch.clipPlanes, blend, variant, viewport, 0..<indexCount, 0, batch.texturePaint)
       return
     }
     // (One item's clip, if any, from uniforms.)
@@ -123,26 +129,33 @@ extension PlanExecutor {
     guard large, case .fill(let fill) = batch.paints[first].geometry else {
       variant.role = .fill(.cornerRibbon)
       try drawRange(
-        clip, batch.clipPlanes, blend, variant, viewport, 0..<mesh.indices.count, items.count)
+        clip, batch.clipPlanes, blend, variant, viewport, 0..<mesh.indices.count, items.count,
+        batch.texturePaint)
       return
     }
     for group in FillMesh.Group.allCases {
       variant.role = .fill(group)
       try drawRange(
-        clip, batch.clipPlanes, blend, variant, viewport, fill.groups[group.rawValue], items.count)
+        clip, batch.clipPlanes, blend, variant, viewport, fill.groups[group.rawValue], items.count,
+        batch.texturePaint)
     }
   }
 
   private func drawRange(
     _ clip: ClipEffect?, _ clipPlanes: [SIMD3<Double>], _ blend: BlendMode,
     _ variant: PathPrograms.Variant, _ viewport: SIMD4<Float>, _ range: Range<Int>,
-    _ instances: Int
+    _ instances: Int, _ texturePaint: TexturePaint? = nil
   ) throws {
     guard !range.isEmpty else { return }
     let program = try paths.programs.program(variant)
     device.useProgram(program.id)
     if case .composite = blend { device.blendBarrier() }
     device.setUniform(program.viewport, viewport)
+    if variant.texturePaint, let paint = texturePaint {
+      device.setUniform(
+        program.paint, SIMD4(paint.scale.x, paint.scale.y, paint.offset.x, paint.offset.y))
+      device.setUniform(program.paintRect, paint.rect)
+    }
     if let clip, !variant.clipPerVertex {
       let h = clip.itemToClip.m
       // [x y 1] × H: H's rows are the columns GL's matrix × vector takes.

@@ -194,7 +194,9 @@ package final class PlanExecutor {
       device.counters.batchBreaks[batch.breakReason.rawValue, default: 0] += 1
       device.setBlending(true, mode: batch.blend)
       if let path = batch.path {
-        try drawPaths(path, blend: batch.blend, into: target, viewport: viewport)
+        try drawPaths(
+          path, blend: batch.blend, into: target, viewport: viewport,
+          texture: input.texture.map { ($0.texture, $0.sampler) })
         continue
       }
       device.setDepthTest(false)

@@ -22,6 +22,10 @@ package struct PlanOptions {
   /// this many pixels outweighs the two draws saved (`PathBatch`). A
   /// hardware GPU merges every fill (`Int.max`).
   var mergedFillMaxPixels = PlanOptions.softwareMergedFillMaxPixels
+  /// A masked group whose mask is one path composites as that path painted
+  /// with the group's rendering, with no pass for the mask
+  /// (`FramePlanner.pathMask`).
+  package var pathMasks = true
 
   /// `mergedFillMaxPixels` on a software rasterizer (measured on llvmpipe:
   /// docs/rendering.md, "Batching and uploads").

@@ -38,10 +38,11 @@ extension Renderer {
   /// Plans `frame` whole (tile by tile), or only `damage` (a one-tile
   /// canvas, scissored).
   func makePlan(_ frame: DrawList, damage: [PixelRect]?) -> FramePlan {
-    let options = PlanOptions(
+    var options = PlanOptions(
       blendEquations: usesBlendEquations, edgeCoverage: antialiasing.usesEdgeCoverage,
       batching: batchesDraws, samples: samples, timesVertices: measuresStages,
       mergedFillMaxPixels: mergedFillMaxPixels)
+    options.pathMasks = pathMasks
     return runner.plan(frame, tile: maxTileSize, options: options, damage: damage)
   }
 

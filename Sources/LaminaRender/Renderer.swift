@@ -71,6 +71,9 @@ public final class Renderer {
   /// rasterizer, unlimited on a hardware GPU; `LAMINA_MERGED_FILL_MAX_PIXELS`
   /// sets it (for measuring a driver).
   package var mergedFillMaxPixels: Int
+  /// Masks that are one path composite as the path painted with the masked
+  /// rendering (`PlanOptions.pathMasks`); off only to compare.
+  package var pathMasks = true
 
   static func mergedFillMaxPixels(software: Bool) -> Int {
     if let given = ProcessInfo.processInfo.environment["LAMINA_MERGED_FILL_MAX_PIXELS"],

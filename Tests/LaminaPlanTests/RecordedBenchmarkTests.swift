@@ -137,7 +137,7 @@ final class RecordedBenchmarkTests: XCTestCase {
     try check("gradients", Counts(draws: 60, passes: 1, stateChanges: 13))
   }
   func testMasks() throws {
-    try check("masks", Counts(draws: 101, passes: 62, offscreenPasses: 1, stateChanges: 322))
+    try check("masks", Counts(draws: 107, passes: 22, offscreenPasses: 1, stateChanges: 126))
   }
   func testText() throws { try check("text", Counts(draws: 1, passes: 1, stateChanges: 13)) }
   func testParticles() throws {

@@ -1,0 +1,148 @@
+import Foundation
+import Lamina
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
+@testable import LaminaRender
+import XCTest
+
+/// A mask that is one path (a shape layer's fill or stroke, as a Lottie
+/// layer's mask or a gradient stroke's shape is) composites as that path
+/// painted with the masked rendering: no pass for the mask, and the
+/// pixels the offscreen mask gives, within antialiasing (the mask's
+/// coverage is no longer rounded to 8 bits before it multiplies).
+final class PathMaskTests: XCTestCase {
+  /// A gradient layer (with a translucent stop) at `opacity`, masked by
+  /// `mask` (laid out over the gradient's bounds), over a dark background
+  /// with a path drawn before it (so the composite takes a later depth
+  /// level of the canvas).
+  func scene(
+    _ mask: CALayer, opacity: Float = 1, transform: CATransform3D = CATransform3DIdentity,
+    clipped: Bool = false
+  ) -> CALayer {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: 120, height: 90)
+    root.position = CGPoint(x: 60, y: 45)
+    root.backgroundColor = CGColor(red: 0.1, green: 0.1, blue: 0.2, alpha: 1)
+    let before = CAShapeLayer()
+    before.frame = root.bounds
+    before.path = CGPath(ellipseIn: CGRect(x: 20, y: 30, width: 70, height: 40), transform: nil)
+    before.fillColor = CGColor(red: 0.9, green: 0.8, blue: 0.1, alpha: 0.9)
+    root.addSublayer(before)
+    let content = CAGradientLayer()
+    content.frame = CGRect(x: 6, y: 5, width: 100, height: 76)
+    content.colors = [
+      CGColor(red: 1, green: 0.4, blue: 0, alpha: 1), CGColor(red: 0, green: 0.6, blue: 1, alpha: 0.7),
+    ]
+    content.startPoint = CGPoint(x: 0, y: 0)
+    content.endPoint = CGPoint(x: 1, y: 1)
+    content.opacity = opacity
+    content.transform = transform
+    mask.frame = content.bounds
+    content.mask = mask
+    if clipped {
+      // A turned rounded clip over the masked layer: the group's clip,
+      // which the painted path takes in its own plane.
+      let holder = CALayer()
+      holder.frame = CGRect(x: 14, y: 8, width: 80, height: 70)
+      holder.transform = CATransform3DMakeRotation(0.3, 0, 0, 1)
+      holder.masksToBounds = true
+      holder.cornerRadius = 18
+      content.frame = content.frame.offsetBy(dx: -14, dy: -8)
+      holder.addSublayer(content)
+      root.addSublayer(holder)
+    } else {
+      root.addSublayer(content)
+    }
+    return root
+  }
+
+  /// A trimmed, round-capped stroke of a curve.
+  func strokeMask() -> CAShapeLayer {
+    let mask = CAShapeLayer()
+    let path = CGMutablePath()
+    path.move(to: CGPoint(x: 12, y: 14))
+    path.addCurve(
+      to: CGPoint(x: 30, y: 66), control1: CGPoint(x: 120, y: 0), control2: CGPoint(x: 110, y: 90))
+    mask.path = path
+    mask.fillColor = nil
+    mask.strokeColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
+    mask.lineWidth = 11
+    mask.lineCap = .round
+    mask.strokeEnd = 0.7
+    return mask
+  }
+
+  /// An ellipse filled at 80 % (a fill too large to merge: its pieces'
+  /// programs draw it).
+  func fillMask(evenOdd: Bool = false) -> CAShapeLayer {
+    let mask = CAShapeLayer()
+    let path = CGMutablePath()
+    path.addEllipse(in: CGRect(x: 8, y: 6, width: 84, height: 62))
+    if evenOdd { path.addEllipse(in: CGRect(x: 30, y: 20, width: 30, height: 24)) }
+    mask.path = path
+    mask.fillRule = evenOdd ? .evenOdd : .nonZero
+    mask.fillColor = CGColor(red: 1, green: 1, blue: 1, alpha: 0.8)
+    return mask
+  }
+
+  /// The frame of `root` from a renderer of its own, with path masks on or
+  /// off, and its offscreen passes.
+  func render(_ root: CALayer, pathMasks: Bool) throws -> (RenderedImage, Int) {
+    let renderer = try Renderer()
+    renderer.pathMasks = pathMasks
+    Renderer.commit(root)
+    var builder = FrameBuilder(size: CGSize(width: 120, height: 90), scale: 2, caches: renderer.caches)
+    let frame = builder.build(root: PresentationTree(root: root).update(time: 0), background: nil)
+    let image = try renderer.render(frame)
+    return (image, renderer.counters.offscreenPasses)
+  }
+
+  func testPathMasksTakeNoPassAndMatchTheOffscreenMask() throws {
+    let cases: [(String, () -> CALayer)] = [
+      ("stroke", { self.scene(self.strokeMask()) }),
+      ("stroke at 60 %", { self.scene(self.strokeMask(), opacity: 0.6) }),
+      ("stroke, turned", { self.scene(self.strokeMask(), transform: CATransform3DMakeRotation(0.5, 0, 0, 1)) }),
+      ("stroke, clipped", { self.scene(self.strokeMask(), clipped: true) }),
+      ("fill", { self.scene(self.fillMask()) }),
+      ("fill, clipped", { self.scene(self.fillMask(), opacity: 0.7, clipped: true) }),
+      ("fill even-odd, scaled", { self.scene(self.fillMask(evenOdd: true), transform: CATransform3DMakeScale(1.2, 0.8, 1)) }),
+    ]
+    for (name, make) in cases {
+      let (painted, paintedPasses) = try render(make(), pathMasks: true)
+      let (masked, maskedPasses) = try render(make(), pathMasks: false)
+      // The content's pass only; the mask's as well without path masks.
+      XCTAssertEqual(paintedPasses, 1, name)
+      XCTAssertEqual(maskedPasses, 2, name)
+      let comparison = ImageComparison(
+        actual: painted.straightPixels, expected: masked.straightPixels, threshold: 2)
+      XCTAssertEqual(comparison.pixelsOff, 0, "\(name): \(comparison.summary)")
+      // Something was drawn through the mask (not a blank match).
+      let background = ImageComparison(
+        actual: painted.straightPixels, expected: try render(scene(CALayer()), pathMasks: true).0.straightPixels,
+        threshold: 2)
+      XCTAssertGreaterThan(background.pixelsOff, 1000, name)
+    }
+  }
+
+  /// Masks the composite cannot draw as a path keep their pass.
+  func testOtherMasksKeepTheirPass() throws {
+    let luminance = scene(fillMask())
+    luminance.sublayers?[1].maskMode = .luminance
+    let twoShapes = CALayer()
+    twoShapes.addSublayer(fillMask())
+    twoShapes.addSublayer(strokeMask())
+    let perspective = CATransform3DRotate(
+      { var t = CATransform3DIdentity; t.m34 = -1 / 300; return t }(), 0.6, 0, 1, 0)
+    let cases: [(String, CALayer)] = [
+      ("luminance", luminance),
+      ("two shapes", scene(twoShapes)),
+      ("in perspective", scene(strokeMask(), transform: perspective)),
+    ]
+    for (name, root) in cases {
+      let (_, passes) = try render(root, pathMasks: true)
+      XCTAssertGreaterThanOrEqual(passes, 2, name)
+    }
+  }
+}
