@@ -283,7 +283,11 @@ final class AfterEffectsNullTreeTests: XCTestCase {
   }
 
   /// The player's tree of the document's two rings, paused at `frame`.
-  static func tree(frame: Double) -> CALayer {
+  /// `committed`: the layers were committed once before the player lays
+  /// them out and sets their values (as when a player is added to a tree
+  /// on screen and sets up in its next `display()`), so those changes run
+  /// actions.
+  static func tree(frame: Double, committed: Bool = false) -> CALayer {
     let root = Container()
     root.name = "root"
     root.bounds = CGRect(x: 0, y: 0, width: 80, height: 100)
@@ -291,6 +295,7 @@ final class AfterEffectsNullTreeTests: XCTestCase {
     root.masksToBounds = true
     // Back to front: the document lists the dark blue ring first.
     let animate = [addRing(.orange, to: root), addRing(.darkBlue, to: root)]
+    if committed { CATransaction.flush() }
     root.layoutIfNeeded()
     // Paused playback: speed 0 before the animations are added, the
     // frame's time as the root's time offset.
@@ -322,13 +327,24 @@ final class AfterEffectsNullTreeTests: XCTestCase {
   /// three quarters of the document): the dark blue ring shows in the
   /// first two, the grey one in the last two, as in Apple's frames.
   func testTheRingsUnderTheNullAreDrawn() throws {
+    try checkTheThreeFrames(committed: false)
+  }
+
+  /// The same when the layers were committed before the player set them
+  /// up: its layout and values run actions then.
+  func testTheRingsUnderTheNullAreDrawnWhenTheTreeWasCommittedFirst() throws {
+    try checkTheThreeFrames(committed: true)
+  }
+
+  func checkTheThreeFrames(committed: Bool) throws {
     let renderer = try RenderTestSupport.renderer()
     let expected: [(frame: Double, dark: Bool, grey: Bool)] = [
       (6.75, true, false), (13.5, true, true), (20.25, false, true),
     ]
     for e in expected {
-      let root = Self.tree(frame: e.frame)
-      let image = try renderer.render(layer: root, size: root.bounds.size, scale: 2, time: 0)
+      let root = Self.tree(frame: e.frame, committed: committed)
+      let image = try renderer.render(
+        layer: root, size: root.bounds.size, scale: 2, time: CACurrentMediaTime())
       let n = ringPixels(image)
       XCTAssertEqual(n.darkBlue > 0, e.dark, "frame \(e.frame): \(n)")
       XCTAssertEqual(n.grey > 0, e.grey, "frame \(e.frame): \(n)")
