@@ -381,6 +381,43 @@ class Unit(unittest.TestCase):
         self.assertEqual((error.status, error.limit), (422, "maxCanvasPixels"))
         error = lamina_serve.failed_job({"ok": False, "error": "x", "kind": "service"}, "/r")
         self.assertEqual(error.status, 500)
+        # An inline scene's messages name neither its (shared) base nor its output.
+        places = lamina_serve.Places("/s/inline", "/s/out/r7.png")
+        self.assertEqual(tidy("cannot write '/s/out/r7.png'", *places.folders()),
+                         "cannot write 'r7.png'")
+
+    def test_scratch_leaves_nothing_behind(self):
+        scratch = lamina_serve.Scratch(tempfile.mkdtemp(prefix="lamina-serve-test-"))
+        self.addCleanup(scratch.close)
+        inline = lamina_serve.Render(SCENE, {}, "png")
+        first, second = scratch.take(inline), scratch.take(inline)
+        # Inline scenes share an empty base (they read nothing there) and
+        # write a file each, named by the request.
+        self.assertEqual((first.base, second.base), (scratch.inline, scratch.inline))
+        self.assertNotEqual(first.output, second.output)
+        self.assertEqual(os.path.dirname(first.output), scratch.outputs)
+        line = json.loads(lamina_serve.job_line(inline, first))
+        self.assertEqual((line["base"], line["output"]), (scratch.inline, first.output))
+        with open(first.output, "wb") as f:
+            f.write(b"png")
+        self.assertEqual(scratch.result(first), b"png")
+        scratch.release(first)
+        # A job whose worker ended while it wrote leaves the batch's
+        # temporary file beside the output; its release removes it.
+        left = os.path.join(scratch.outputs, "." + os.path.basename(second.output) + ".9-1-0.tmp")
+        with open(left, "wb") as f:
+            f.write(b"half")
+        scratch.release(second)
+        # An upload gets a folder of its own, the document written in it.
+        upload = scratch.take(lamina_serve.Render(b"PK\x03\x04", {}, "png", upload_ext="lottie"))
+        self.assertEqual((upload.base, os.path.dirname(upload.output)), (upload.folder,) * 2)
+        with open(upload.upload, "rb") as f:
+            self.assertEqual(f.read(), b"PK\x03\x04")
+        self.assertEqual(json.loads(lamina_serve.job_line(inline, upload))["scene"],
+                         upload.upload)
+        scratch.release(upload)
+        self.assertEqual(sorted(os.listdir(scratch.root)), ["inline", "out"])
+        self.assertEqual(os.listdir(scratch.inline) + os.listdir(scratch.outputs), [])
 
 
 if __name__ == "__main__":
