@@ -524,6 +524,10 @@ class Worker:
         self.outbox = queue.Queue()
         self.process = None
         self.restarts = 0
+        # Seconds the process had no job in its input (done with one, the
+        # next not yet written): a replica that cannot keep its batch fed.
+        self.idle_s = 0.0
+        self._idle_since = None
         self.closed = False
         with self.lock:
             warm = self._spawn_locked()
@@ -556,6 +560,14 @@ class Worker:
         self.pending.append(job)
         if self.pending[0] is job:
             job.started = time.monotonic()
+            if self._idle_since is not None:
+                self.idle_s += job.started - self._idle_since
+                self._idle_since = None
+
+    def idle_seconds(self):
+        """`idle_s` with the wait going on now."""
+        since = self._idle_since
+        return self.idle_s + (time.monotonic() - since if since is not None else 0.0)
 
     def warm(self, timeout=120):
         """Waits until the process has rendered its warm-up job."""
@@ -599,6 +611,8 @@ class Worker:
                 job = self.pending.popleft()
                 if self.pending:
                     self.pending[0].started = time.monotonic()
+                else:
+                    self._idle_since = time.monotonic()
             job.future.set_result(result)
         status = process.wait()
         how = f"signal {-status}" if status < 0 else f"exit status {status}"
@@ -694,6 +708,7 @@ class Stats:
         self.queue = 0
         self.memory = {}
         self.restarts = 0
+        self.idle_s = 0.0
 
     def snapshot(self):
         return {
@@ -701,6 +716,7 @@ class Stats:
             "errors": dict(self.errors), "frames": self.frames,
             "frame_ms": list(self.frame_ms), "request_ms": list(self.request_ms),
             "queue": self.queue, "memory": dict(self.memory), "restarts": self.restarts,
+            "idle_s": self.idle_s,
             "at": time.time(),
         }
 
@@ -718,6 +734,7 @@ def prometheus(snapshots, stale_s=60):
     requests = collections.Counter()
     errors = collections.Counter()
     frames = restarts = queue = 0
+    idle_s = 0.0
     frame_ms, request_ms = [], []
     now = time.time()
     live = [s for s in snapshots if now - s["at"] < stale_s]
@@ -727,6 +744,7 @@ def prometheus(snapshots, stale_s=60):
         errors.update(s["errors"])
         frames += s["frames"]
         restarts += s["restarts"]
+        idle_s += s.get("idle_s", 0.0)
     for s in live:
         queue += s["queue"]
         frame_ms += s["frame_ms"]
@@ -747,6 +765,10 @@ def prometheus(snapshots, stale_s=60):
             "# HELP lamina_serve_worker_restarts_total Worker processes restarted after ending.",
             "# TYPE lamina_serve_worker_restarts_total counter",
             f"lamina_serve_worker_restarts_total {restarts}",
+            "# HELP lamina_serve_worker_idle_seconds_total Seconds the workers waited with no job"
+            " written to them.",
+            "# TYPE lamina_serve_worker_idle_seconds_total counter",
+            f"lamina_serve_worker_idle_seconds_total {idle_s:.3f}",
             "# HELP lamina_serve_queue_depth Render requests in the replicas (rendering or waiting).",
             "# TYPE lamina_serve_queue_depth gauge",
             f"lamina_serve_queue_depth {queue}"]
@@ -843,6 +865,7 @@ if serve is not None:
             self.stats.memory = {"replica": rss_bytes(os.getpid()),
                                  "worker": rss_bytes(self.worker.pid)}
             self.stats.restarts = self.worker.restarts
+            self.stats.idle_s = self.worker.idle_seconds()
             self.board.update.remote(self.stats.snapshot())
 
         async def __call__(self, request: Request):

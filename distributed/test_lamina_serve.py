@@ -351,6 +351,7 @@ class Service(unittest.TestCase):
         text = text.decode()
         for name in ("lamina_serve_requests_total{endpoint=\"render\",status=\"200\"}",
                      "lamina_serve_frames_rendered_total", "lamina_serve_queue_depth",
+                     "lamina_serve_worker_idle_seconds_total",
                      "lamina_serve_frame_seconds{quantile=\"0.99\"}",
                      "lamina_serve_memory_bytes{replica="):
             self.assertIn(name, text)
