@@ -197,8 +197,10 @@ def load(args, jobs):
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
     service = subprocess.Popen(
         [sys.executable, os.path.join(ROOT, "distributed/lamina_serve.py"), "--port", str(port),
-         "--lamina", args.lamina, "--num-replicas", str(args.replicas),
-         "--max-ongoing", str(args.max_ongoing), "--max-queued", str(args.max_queued)],
+         "--lamina", args.lamina, "--num-replicas", str(args.replicas)]
+        + [f"--{key.replace('_', '-')}={value}" for key, value in
+           (("max_ongoing", args.max_ongoing), ("max_queued", args.max_queued))
+           if value is not None],
         stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
     try:
         deadline = time.monotonic() + 180
@@ -267,8 +269,8 @@ def main():
     parser.add_argument("--baseline-minutes", type=float,
                         help="the one-batch run (default: the load's, at most 2)")
     parser.add_argument("--replicas", type=int, default=1)
-    parser.add_argument("--max-ongoing", type=int, default=4)
-    parser.add_argument("--max-queued", type=int, default=8)
+    parser.add_argument("--max-ongoing", type=int, help="the service's (default: its own)")
+    parser.add_argument("--max-queued", type=int, help="the service's (default: its own)")
     parser.add_argument("--port", type=int)
     args = parser.parse_args()
     args.lamina = os.path.abspath(args.lamina)

@@ -1008,11 +1008,17 @@ async def asyncio_wrap(future):
 
 
 def deployment_options(num_replicas=None, min_replicas=None, max_replicas=None, gpus="auto",
-                       max_ongoing=4, max_queued=8, retry_after_s=1):
+                       max_ongoing=16, max_queued=8, retry_after_s=1):
     """The Serve deployment's options: one replica per GPU where the
     cluster has them (num_gpus=1), else on CPUs; a fixed count or
     autoscaling; bounded concurrency per replica and a bounded queue at
-    the proxy, answered 503 with Retry-After when full."""
+    the proxy, answered 503 with Retry-After when full.
+
+    `max_ongoing` is deep on purpose: a request in the replica costs a line
+    in its batch's pipe, and keeps the batch fed; one that waits at Ray's
+    proxy for a full replica is routed again only after a backoff (up to
+    0.5 s) and a queue-length probe of the replica, during which the batch
+    can run dry (`lamina_serve_worker_idle_seconds_total`)."""
     if gpus == "auto":
         gpus = int(ray.cluster_resources().get("GPU", 0)) if ray.is_initialized() else 0
     gpus = int(gpus)
@@ -1071,8 +1077,9 @@ def main(argv=None):
     parser.add_argument("--max-replicas", type=int, help="autoscaling up to this many")
     parser.add_argument("--gpus", default="auto", help="auto (num_gpus=1 per replica when the"
                         " cluster has GPUs), 0 or 1")
-    parser.add_argument("--max-ongoing", type=int, default=4,
-                        help="requests in one replica at once (one renders, the rest wait)")
+    parser.add_argument("--max-ongoing", type=int, default=16,
+                        help="requests in one replica at once (one renders, the rest wait in"
+                        " its batch's input)")
     parser.add_argument("--max-queued", type=int, default=8,
                         help="requests waiting for a replica; past it: 503 with Retry-After")
     parser.add_argument("--max-body-bytes", type=int)
