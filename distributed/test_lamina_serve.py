@@ -3,7 +3,8 @@ with one replica, renders a scene and a Lottie document (JSON and
 dotLottie) to PNG and MP4 with the bytes `lamina render` writes for the
 same options, answers malformed and oversized requests with their status
 and message, survives its worker killed mid-request and a job past its
-time budget, and answers 503 with Retry-After when its queue is full.
+time budget, and answers 503 with Retry-After when its queue is full. A
+replica's worker and its scratch folders are tested without Ray too.
 
     LAMINA=.build/debug/lamina python3 -m unittest -v distributed/test_lamina_serve.py
 
@@ -17,6 +18,7 @@ import http.client
 import io
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -355,6 +357,42 @@ class Service(unittest.TestCase):
                      "lamina_serve_frame_seconds{quantile=\"0.99\"}",
                      "lamina_serve_memory_bytes{replica="):
             self.assertIn(name, text)
+
+
+@unittest.skipUnless(os.access(LAMINA, os.X_OK), f"no lamina at {LAMINA} (set LAMINA)")
+class WorkerJobs(unittest.TestCase):
+    """A replica's worker without Ray: jobs written at once, their results
+    in their own files, nothing left after."""
+
+    def test_jobs_at_once_render_what_lamina_render_writes_and_leave_nothing(self):
+        scratch = lamina_serve.Scratch(tempfile.mkdtemp(prefix="lamina-serve-test-"))
+        self.addCleanup(scratch.close)
+        worker = lamina_serve.Worker(LAMINA, scratch, 30)
+        self.addCleanup(worker.close)
+        worker.warm()
+        idle = worker.idle_seconds()
+        time.sleep(0.2)
+        # Nothing written: the batch waits, and the metric counts it.
+        self.assertGreaterEqual(worker.idle_seconds() - idle, 0.2)
+        renders = [lamina_serve.Render(SCENE, {"time": t}, "png") for t in (0, 0.25, 0.5, 0.75)]
+        places = [scratch.take(r) for r in renders]
+        futures = [worker.submit(lamina_serve.job_line(r, p)) for r, p in zip(renders, places)]
+        results = [f.result(60) for f in futures]
+        self.assertEqual([r["ok"] for r in results], [True] * 4, results)
+        expected = tempfile.mkdtemp(prefix="lamina-serve-test-")
+        self.addCleanup(shutil.rmtree, expected, True)
+        path = os.path.join(expected, "scene.json")
+        with open(path, "w") as f:
+            json.dump(SCENE, f)
+        for render, place in zip(renders, places):
+            out = os.path.join(expected, f"{render.options['time']}.png")
+            subprocess.run([LAMINA, "render", path, "--time", str(render.options["time"]),
+                            "-o", out], check=True, capture_output=True)
+            with open(out, "rb") as f:
+                self.assertEqual(scratch.result(place), f.read(), render.options)
+            scratch.release(place)
+        self.assertEqual(os.listdir(scratch.inline), [])
+        self.assertEqual(sorted(os.listdir(scratch.outputs)), ["warm-up.png"])
 
 
 class Unit(unittest.TestCase):
