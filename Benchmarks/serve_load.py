@@ -99,9 +99,12 @@ def baseline(lamina, jobs, seconds):
         line["quiet"] = True
         line["output"] = os.path.join(folder, f"out-{i}.{job.get('format', 'png')}")
         lines.append(json.dumps(line, separators=(",", ":")).encode() + b"\n")
+    # A session of its own, as the service has: where the kernel shares the
+    # CPU between sessions (autogroups), the batch then gets the share the
+    # service gets on a machine that others are using.
     process = subprocess.Popen([lamina, "batch", "-", "--output-root", folder,
                                 "--scene-root", folder], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, cwd=folder)
+                               stdout=subprocess.PIPE, cwd=folder, start_new_session=True)
     stop = threading.Event()
 
     def feed():
