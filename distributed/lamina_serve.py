@@ -18,7 +18,7 @@ PNG frames and videos out, from replicas that each keep one warm
 
 Requests are untrusted: the body, canvas, frame count and total pixels are
 checked before any work, every job has a time budget, and a scene reads no
-file outside its own upload (its own empty folder; `lamina batch
+file outside its own upload (an empty folder; `lamina batch
 --scene-root/--output-root`). A request over a limit gets 413 (the body) or
 422 with the limit's name; a full queue 503 with Retry-After. See
 docs/servers.md, "A render service".
