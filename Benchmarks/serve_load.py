@@ -14,8 +14,11 @@ clients on loopback for a bounded time, against the same jobs through one
    queue of `--max-queued`, and `--clients` clients sending the same mix
    for `--minutes`: every answer's status (2xx, or 503 when the queue is
    full; anything else is a failure), jobs per second answered 2xx,
-   latency percentiles, and each replica's memory (the replica process and
-   its worker) after warm-up and at the end, from GET /metrics.
+   latency percentiles, each replica's memory (the replica process and
+   its worker) after warm-up and at the end, and the seconds the workers
+   waited with no job written to them after warm-up (near 0 when the
+   service keeps its batch fed), from GET /metrics. The service runs with
+   its own --max-ongoing and --max-queued unless they are given.
 
 Prints a table and one JSON line; exit status 1 when a request got another
 status or the connection failed. Standard library only (the service needs
@@ -96,9 +99,12 @@ def baseline(lamina, jobs, seconds):
         line["quiet"] = True
         line["output"] = os.path.join(folder, f"out-{i}.{job.get('format', 'png')}")
         lines.append(json.dumps(line, separators=(",", ":")).encode() + b"\n")
+    # A session of its own, as the service has: where the kernel shares the
+    # CPU between sessions (autogroups), the batch then gets the share the
+    # service gets on a machine that others are using.
     process = subprocess.Popen([lamina, "batch", "-", "--output-root", folder,
                                 "--scene-root", folder], stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, cwd=folder)
+                               stdout=subprocess.PIPE, cwd=folder, start_new_session=True)
     stop = threading.Event()
 
     def feed():
@@ -158,14 +164,17 @@ def get(port, path):
     return response.status, response.read()
 
 
-def memory(port):
-    """{replica: bytes} of the replica process and its worker together."""
+def scrape(port):
+    """{replica: bytes} of the replica process and its worker together, and
+    the seconds the workers waited with no job written to them."""
     _, text = get(port, "/metrics")
+    text = text.decode()
     out = collections.Counter()
     for m in re.finditer(r'lamina_serve_memory_bytes\{replica="(\w+)",process="\w+"\} (\d+)',
-                         text.decode()):
+                         text):
         out[m.group(1)] += int(m.group(2))
-    return dict(out)
+    idle = re.search(r"^lamina_serve_worker_idle_seconds_total (\S+)$", text, re.M)
+    return dict(out), float(idle.group(1)) if idle else float("nan")
 
 
 def client(port, jobs, index, stride, deadline, record):
@@ -197,8 +206,10 @@ def load(args, jobs):
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
     service = subprocess.Popen(
         [sys.executable, os.path.join(ROOT, "distributed/lamina_serve.py"), "--port", str(port),
-         "--lamina", args.lamina, "--num-replicas", str(args.replicas),
-         "--max-ongoing", str(args.max_ongoing), "--max-queued", str(args.max_queued)],
+         "--lamina", args.lamina, "--num-replicas", str(args.replicas)]
+        + [f"--{key.replace('_', '-')}={value}" for key, value in
+           (("max_ongoing", args.max_ongoing), ("max_queued", args.max_queued))
+           if value is not None],
         stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True)
     try:
         deadline = time.monotonic() + 180
@@ -233,11 +244,11 @@ def load(args, jobs):
         time.sleep(warmup)
         with lock:
             marks["warm"] = (time.monotonic(), statuses[200])
-        first_memory = memory(port)
+        first_memory, first_idle = scrape(port)
         for t in threads:
             t.join()
         end = time.monotonic()
-        last_memory = memory(port)
+        last_memory, last_idle = scrape(port)
         ok_after_warmup = statuses[200] - marks["warm"][1]
         return {
             "clients": args.clients, "replicas": args.replicas, "seconds": round(end - start, 1),
@@ -245,6 +256,7 @@ def load(args, jobs):
             "jobsPerSecond": ok_after_warmup / (end - marks["warm"][0]),
             "latencyMs": {f"p{int(q * 100)}": round(percentile(latencies, q) * 1000, 1)
                           for q in (0.5, 0.9, 0.99)},
+            "workerIdleSeconds": round(last_idle - first_idle, 2),
             "memoryAfterWarmup": first_memory, "memoryAtEnd": last_memory,
             "memoryGrowthMiB": {r: round((last_memory.get(r, 0) - b) / 2**20, 1)
                                 for r, b in first_memory.items()},
@@ -267,8 +279,8 @@ def main():
     parser.add_argument("--baseline-minutes", type=float,
                         help="the one-batch run (default: the load's, at most 2)")
     parser.add_argument("--replicas", type=int, default=1)
-    parser.add_argument("--max-ongoing", type=int, default=4)
-    parser.add_argument("--max-queued", type=int, default=8)
+    parser.add_argument("--max-ongoing", type=int, help="the service's (default: its own)")
+    parser.add_argument("--max-queued", type=int, help="the service's (default: its own)")
     parser.add_argument("--port", type=int)
     args = parser.parse_args()
     args.lamina = os.path.abspath(args.lamina)
@@ -283,6 +295,8 @@ def main():
     print(f"service, {args.clients} clients, {args.replicas} replica(s):"
           f" {served['jobsPerSecond']:.2f} jobs/s after warm-up ({ratio:.1%} of one batch)")
     print(f"answers: {served['statuses']}   latency (200): {served['latencyMs']}")
+    print(f"the workers waited with no job written to them: {served['workerIdleSeconds']} s"
+          " after warm-up")
     print(f"memory after warm-up: {served['memoryAfterWarmup']}, at the end:"
           f" {served['memoryAtEnd']}, growth MiB: {served['memoryGrowthMiB']}")
     print(json.dumps({"batch": one, "service": served, "ratio": ratio}))

@@ -18,7 +18,7 @@ PNG frames and videos out, from replicas that each keep one warm
 
 Requests are untrusted: the body, canvas, frame count and total pixels are
 checked before any work, every job has a time budget, and a scene reads no
-file outside its own upload (its own empty folder; `lamina batch
+file outside its own upload (an empty folder; `lamina batch
 --scene-root/--output-root`). A request over a limit gets 413 (the body) or
 422 with the limit's name; a full queue 503 with Retry-After. See
 docs/servers.md, "A render service".
@@ -27,6 +27,8 @@ docs/servers.md, "A render service".
 import argparse
 import collections
 import concurrent.futures
+import glob
+import itertools
 import json
 import math
 import os
@@ -354,40 +356,119 @@ def check_limits(limits, facts, options):
                    f" {limits.maxTotalPixels} (maxTotalPixels)")
 
 
-def job_line(render, folder):
-    """The `lamina batch` job line of `render`, its upload and output in
-    `folder` (an inline scene's base: it reads nothing else)."""
-    output = os.path.join(folder, "out." + FORMATS[render.format][0])
-    job = {}
-    if render.upload_ext:
+class Scratch:
+    """Where a replica's jobs read and write, under one temporary root.
+
+    An inline scene (nearly every request) costs no folder of its own: its
+    base is `inline/`, which is empty and stays so (a scene reads nothing
+    there, and nothing of another request), and its result is one file in
+    `out/` named by the request's number, read and removed as the request
+    is answered. An upload (a dotLottie or .tgs file, which may name files
+    beside it) gets a folder of its own, `uN/`, with its result, removed
+    with the request."""
+
+    def __init__(self, root=None):
+        self.root = os.path.realpath(root or tempfile.mkdtemp(prefix="lamina-serve-"))
+        self.inline = os.path.join(self.root, "inline")
+        self.outputs = os.path.join(self.root, "out")
+        for folder in (self.inline, self.outputs):
+            os.makedirs(folder, exist_ok=True)
+        self.sequence = itertools.count(1)
+
+    def take(self, render):
+        """The places of a request: its upload written, where it is one."""
+        number = next(self.sequence)
+        ext = FORMATS[render.format][0]
+        if not render.upload_ext:
+            return Places(self.inline, os.path.join(self.outputs, f"r{number}.{ext}"))
+        folder = self.folder(number)
         upload = os.path.join(folder, "upload." + render.upload_ext)
         with open(upload, "wb") as f:
             f.write(render.document)
-        job["scene"] = upload
+        return Places(folder, os.path.join(folder, "out." + ext), folder=folder, upload=upload)
+
+    def folder(self, number=None):
+        """A new empty folder of a request's own."""
+        folder = os.path.join(self.root, f"u{number or next(self.sequence)}")
+        os.mkdir(folder)
+        return folder
+
+    @staticmethod
+    def result(places):
+        """The bytes of a finished job's output."""
+        with open(places.output, "rb") as f:
+            return f.read()
+
+    def release(self, places):
+        """Removes what the request left: its output, the temporary files
+        of a job whose worker ended while writing it (the batch writes
+        `.NAME.*.tmp` beside an output and renames it), its folder."""
+        if places.folder:
+            shutil.rmtree(places.folder, ignore_errors=True)
+            return
+        try:
+            os.unlink(places.output)
+        except FileNotFoundError:
+            # It failed: a temporary file is left only where its worker ended.
+            name = os.path.basename(places.output)
+            for left in glob.glob(os.path.join(glob.escape(self.outputs), f".{name}.*")):
+                try:
+                    os.unlink(left)
+                except OSError:
+                    pass
+
+    def close(self):
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+class Places:
+    """A request's places: the scene's base (an upload's folder, or the
+    empty `inline/`), the output's path, the upload's path and the
+    request's own folder where it has one."""
+
+    def __init__(self, base, output, folder=None, upload=None):
+        self.base = base
+        self.output = output
+        self.folder = folder
+        self.upload = upload
+
+    def folders(self):
+        """The folders a job message may name, for `tidy`."""
+        return (self.folder,) if self.folder else (self.base, os.path.dirname(self.output))
+
+
+def job_line(render, places):
+    """The `lamina batch` job line of `render` in `places` (an inline
+    scene's base: it reads nothing else)."""
+    job = {}
+    if places.upload:
+        job["scene"] = places.upload
     else:
         job["scene"] = render.document
-        job["base"] = folder
+        job["base"] = places.base
     job.setdefault("quiet", True)
     job.update(render.options)
-    job["output"] = output
+    job["output"] = places.output
     text = json.dumps(job, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
-    return text.encode() + b"\n", output
+    return text.encode() + b"\n"
 
 
 LIMIT_NAME = re.compile(r"\((max[A-Za-z]+|min[A-Za-z]+|frameTimeBudget)\)")
 
 
-def tidy(message, folder):
-    """A batch message as a client reads it: the request's folder left out,
-    `stdin:N` named 'request'."""
+def tidy(message, *folders):
+    """A batch message as a client reads it: the request's folders left
+    out, `stdin:N` named 'request'."""
     message = re.sub(r"^stdin:\d+(:\d+)?", "request", message)
-    return message.replace(folder + os.sep, "").replace(folder, "request")
+    for folder in folders:
+        message = message.replace(folder + os.sep, "").replace(folder, "request")
+    return message
 
 
-def failed_job(result, folder):
+def failed_job(result, *folders):
     """The `RequestError` of a failed job's result line: the job or its
     document is 4xx ("kind": "input"), the machine's failure 5xx."""
-    message = tidy(str(result.get("error", "the job failed")), folder)
+    message = tidy(str(result.get("error", "the job failed")), *folders)
     if result.get("kind") == "service":
         return RequestError(500, message, "service")
     found = LIMIT_NAME.search(message)
@@ -431,9 +512,10 @@ class Worker:
     `TimeBudgetExceeded` when the budget ended it), and a new process, warmed
     up first, runs the jobs that were behind it."""
 
-    def __init__(self, lamina, root, budget_s, memory_budget="512M"):
+    def __init__(self, lamina, scratch, budget_s, memory_budget="512M"):
         self.lamina = lamina
-        self.root = root
+        self.scratch = scratch
+        self.root = scratch.root
         self.budget_s = budget_s
         self.memory_budget = memory_budget
         # The jobs written to the process, oldest (the one rendering) first.
@@ -442,6 +524,10 @@ class Worker:
         self.outbox = queue.Queue()
         self.process = None
         self.restarts = 0
+        # Seconds the process had no job in its input (done with one, the
+        # next not yet written): a replica that cannot keep its batch fed.
+        self.idle_s = 0.0
+        self._idle_since = None
         self.closed = False
         with self.lock:
             warm = self._spawn_locked()
@@ -464,7 +550,8 @@ class Worker:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=self.root, env=env)
         threading.Thread(target=self._read, args=(self.process,), name="lamina-serve-results",
                          daemon=True).start()
-        warm = _Job(job_line(Render(WARM_UP, {}, "png"), self.root)[0], internal=True)
+        places = Places(self.scratch.inline, os.path.join(self.scratch.outputs, "warm-up.png"))
+        warm = _Job(job_line(Render(WARM_UP, {}, "png"), places), internal=True)
         self._append_locked(warm)
         self._put(self.process, warm.line)
         return warm
@@ -473,6 +560,14 @@ class Worker:
         self.pending.append(job)
         if self.pending[0] is job:
             job.started = time.monotonic()
+            if self._idle_since is not None:
+                self.idle_s += job.started - self._idle_since
+                self._idle_since = None
+
+    def idle_seconds(self):
+        """`idle_s` with the wait going on now."""
+        since = self._idle_since
+        return self.idle_s + (time.monotonic() - since if since is not None else 0.0)
 
     def warm(self, timeout=120):
         """Waits until the process has rendered its warm-up job."""
@@ -516,6 +611,8 @@ class Worker:
                 job = self.pending.popleft()
                 if self.pending:
                     self.pending[0].started = time.monotonic()
+                else:
+                    self._idle_since = time.monotonic()
             job.future.set_result(result)
         status = process.wait()
         how = f"signal {-status}" if status < 0 else f"exit status {status}"
@@ -611,6 +708,7 @@ class Stats:
         self.queue = 0
         self.memory = {}
         self.restarts = 0
+        self.idle_s = 0.0
 
     def snapshot(self):
         return {
@@ -618,6 +716,7 @@ class Stats:
             "errors": dict(self.errors), "frames": self.frames,
             "frame_ms": list(self.frame_ms), "request_ms": list(self.request_ms),
             "queue": self.queue, "memory": dict(self.memory), "restarts": self.restarts,
+            "idle_s": self.idle_s,
             "at": time.time(),
         }
 
@@ -635,6 +734,7 @@ def prometheus(snapshots, stale_s=60):
     requests = collections.Counter()
     errors = collections.Counter()
     frames = restarts = queue = 0
+    idle_s = 0.0
     frame_ms, request_ms = [], []
     now = time.time()
     live = [s for s in snapshots if now - s["at"] < stale_s]
@@ -644,6 +744,7 @@ def prometheus(snapshots, stale_s=60):
         errors.update(s["errors"])
         frames += s["frames"]
         restarts += s["restarts"]
+        idle_s += s.get("idle_s", 0.0)
     for s in live:
         queue += s["queue"]
         frame_ms += s["frame_ms"]
@@ -664,6 +765,10 @@ def prometheus(snapshots, stale_s=60):
             "# HELP lamina_serve_worker_restarts_total Worker processes restarted after ending.",
             "# TYPE lamina_serve_worker_restarts_total counter",
             f"lamina_serve_worker_restarts_total {restarts}",
+            "# HELP lamina_serve_worker_idle_seconds_total Seconds the workers waited with no job"
+            " written to them.",
+            "# TYPE lamina_serve_worker_idle_seconds_total counter",
+            f"lamina_serve_worker_idle_seconds_total {idle_s:.3f}",
             "# HELP lamina_serve_queue_depth Render requests in the replicas (rendering or waiting).",
             "# TYPE lamina_serve_queue_depth gauge",
             f"lamina_serve_queue_depth {queue}"]
@@ -727,11 +832,10 @@ if serve is not None:
         def __init__(self, lamina=None, limits=None, memory_budget="512M"):
             self.lamina = os.path.abspath(lamina or os.environ.get("LAMINA") or DEFAULT_LAMINA)
             self.limits = Limits(**(limits or {}))
-            self.root = os.path.realpath(tempfile.mkdtemp(prefix="lamina-serve-"))
-            self.worker = Worker(self.lamina, self.root, self.limits.timeBudget, memory_budget)
+            self.scratch = Scratch()
+            self.worker = Worker(self.lamina, self.scratch, self.limits.timeBudget, memory_budget)
             self.worker.warm()
             self.stats = Stats(uuid.uuid4().hex[:8])
-            self.sequence = 0
             self.board = MetricsBoard.options(
                 name=METRICS_ACTOR, namespace=METRICS_NAMESPACE, get_if_exists=True,
                 lifetime="detached").remote()
@@ -741,7 +845,7 @@ if serve is not None:
         def __del__(self):
             try:
                 self.worker.close()
-                shutil.rmtree(self.root, ignore_errors=True)
+                self.scratch.close()
             except Exception:
                 pass
 
@@ -761,6 +865,7 @@ if serve is not None:
             self.stats.memory = {"replica": rss_bytes(os.getpid()),
                                  "worker": rss_bytes(self.worker.pid)}
             self.stats.restarts = self.worker.restarts
+            self.stats.idle_s = self.worker.idle_seconds()
             self.board.update.remote(self.stats.snapshot())
 
         async def __call__(self, request: Request):
@@ -809,24 +914,18 @@ if serve is not None:
                 raise bad("the body is empty: send a job or a document", status=400)
             return body
 
-        def _folder(self):
-            self.sequence += 1
-            folder = os.path.join(self.root, f"r{self.sequence}")
-            os.mkdir(folder)
-            return folder
-
         async def render(self, request):
             body = await self._body(request)
             render = read_render(body, dict(request.query_params))
-            folder = self._folder()
+            if not render.upload_ext:
+                check_limits(self.limits, document_facts(render.document), render.options)
+            places = self.scratch.take(render)
             self.stats.queue += 1
             try:
                 if render.upload_ext:
-                    facts = info_facts(await self._info(body, render.upload_ext, folder))
-                else:
-                    facts = document_facts(render.document)
-                check_limits(self.limits, facts, render.options)
-                line, output = job_line(render, folder)
+                    info = await self._info(places.upload, places.folder)
+                    check_limits(self.limits, info_facts(info), render.options)
+                line = job_line(render, places)
                 try:
                     result = await asyncio_wrap(self.worker.submit(line))
                 except WorkerDied as e:
@@ -836,9 +935,8 @@ if serve is not None:
                     raise over("timeBudget", "the job ran past the request's time budget of"
                                f" {self.limits.timeBudget:g} s (timeBudget)")
                 if not result.get("ok"):
-                    raise failed_job(result, folder)
-                with open(output, "rb") as f:
-                    data = f.read()
+                    raise failed_job(result, *places.folders())
+                data = self.scratch.result(places)
                 frames = int(result.get("frames", 1))
                 self.stats.frames += frames
                 self.stats.frame_ms.append(float(result.get("ms", 0)) / max(1, frames))
@@ -847,13 +945,10 @@ if serve is not None:
                                          "X-Lamina-Ms": str(result.get("ms", ""))})
             finally:
                 self.stats.queue -= 1
-                shutil.rmtree(folder, ignore_errors=True)
+                self.scratch.release(places)
 
-        async def _info(self, body, ext, folder):
-            """`lamina info --json` of the document in `body`."""
-            upload = os.path.join(folder, "upload." + ext)
-            with open(upload, "wb") as f:
-                f.write(body)
+        async def _info(self, upload, folder):
+            """`lamina info --json` of the document `upload` in `folder`."""
             import asyncio
             process = await asyncio.create_subprocess_exec(
                 self.lamina, "info", upload, "--json", stdout=subprocess.PIPE,
@@ -868,7 +963,7 @@ if serve is not None:
                 message = re.sub(r"^lamina: ", "", message)
                 raise RequestError(422, tidy(message, folder), "input")
             info = json.loads(out)
-            info["file"] = "upload." + ext
+            info["file"] = os.path.basename(upload)
             return info
 
         async def info(self, request):
@@ -882,9 +977,12 @@ if serve is not None:
                     raise bad("the body: expected a scene or Lottie object, found "
                               + _kind(value))
                 body = json.dumps(value, ensure_ascii=False, allow_nan=False).encode()
-            folder = self._folder()
+            folder = self.scratch.folder()
             try:
-                info = await self._info(body, kind, folder)
+                upload = os.path.join(folder, "upload." + kind)
+                with open(upload, "wb") as f:
+                    f.write(body)
+                info = await self._info(upload, folder)
             finally:
                 shutil.rmtree(folder, ignore_errors=True)
             return Response(json.dumps(info).encode(), media_type="application/json")
@@ -910,11 +1008,17 @@ async def asyncio_wrap(future):
 
 
 def deployment_options(num_replicas=None, min_replicas=None, max_replicas=None, gpus="auto",
-                       max_ongoing=4, max_queued=8, retry_after_s=1):
+                       max_ongoing=16, max_queued=8, retry_after_s=1):
     """The Serve deployment's options: one replica per GPU where the
     cluster has them (num_gpus=1), else on CPUs; a fixed count or
     autoscaling; bounded concurrency per replica and a bounded queue at
-    the proxy, answered 503 with Retry-After when full."""
+    the proxy, answered 503 with Retry-After when full.
+
+    `max_ongoing` is deep on purpose: a request in the replica costs a line
+    in its batch's pipe, and keeps the batch fed; one that waits at Ray's
+    proxy for a full replica is routed again only after a backoff (up to
+    0.5 s) and a queue-length probe of the replica, during which the batch
+    can run dry (`lamina_serve_worker_idle_seconds_total`)."""
     if gpus == "auto":
         gpus = int(ray.cluster_resources().get("GPU", 0)) if ray.is_initialized() else 0
     gpus = int(gpus)
@@ -973,8 +1077,9 @@ def main(argv=None):
     parser.add_argument("--max-replicas", type=int, help="autoscaling up to this many")
     parser.add_argument("--gpus", default="auto", help="auto (num_gpus=1 per replica when the"
                         " cluster has GPUs), 0 or 1")
-    parser.add_argument("--max-ongoing", type=int, default=4,
-                        help="requests in one replica at once (one renders, the rest wait)")
+    parser.add_argument("--max-ongoing", type=int, default=16,
+                        help="requests in one replica at once (one renders, the rest wait in"
+                        " its batch's input)")
     parser.add_argument("--max-queued", type=int, default=8,
                         help="requests waiting for a replica; past it: 503 with Retry-After")
     parser.add_argument("--max-body-bytes", type=int)

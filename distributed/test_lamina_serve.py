@@ -3,7 +3,8 @@ with one replica, renders a scene and a Lottie document (JSON and
 dotLottie) to PNG and MP4 with the bytes `lamina render` writes for the
 same options, answers malformed and oversized requests with their status
 and message, survives its worker killed mid-request and a job past its
-time budget, and answers 503 with Retry-After when its queue is full.
+time budget, and answers 503 with Retry-After when its queue is full. A
+replica's worker and its scratch folders are tested without Ray too.
 
     LAMINA=.build/debug/lamina python3 -m unittest -v distributed/test_lamina_serve.py
 
@@ -17,6 +18,7 @@ import http.client
 import io
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -351,9 +353,46 @@ class Service(unittest.TestCase):
         text = text.decode()
         for name in ("lamina_serve_requests_total{endpoint=\"render\",status=\"200\"}",
                      "lamina_serve_frames_rendered_total", "lamina_serve_queue_depth",
+                     "lamina_serve_worker_idle_seconds_total",
                      "lamina_serve_frame_seconds{quantile=\"0.99\"}",
                      "lamina_serve_memory_bytes{replica="):
             self.assertIn(name, text)
+
+
+@unittest.skipUnless(os.access(LAMINA, os.X_OK), f"no lamina at {LAMINA} (set LAMINA)")
+class WorkerJobs(unittest.TestCase):
+    """A replica's worker without Ray: jobs written at once, their results
+    in their own files, nothing left after."""
+
+    def test_jobs_at_once_render_what_lamina_render_writes_and_leave_nothing(self):
+        scratch = lamina_serve.Scratch(tempfile.mkdtemp(prefix="lamina-serve-test-"))
+        self.addCleanup(scratch.close)
+        worker = lamina_serve.Worker(LAMINA, scratch, 30)
+        self.addCleanup(worker.close)
+        worker.warm()
+        idle = worker.idle_seconds()
+        time.sleep(0.2)
+        # Nothing written: the batch waits, and the metric counts it.
+        self.assertGreaterEqual(worker.idle_seconds() - idle, 0.2)
+        renders = [lamina_serve.Render(SCENE, {"time": t}, "png") for t in (0, 0.25, 0.5, 0.75)]
+        places = [scratch.take(r) for r in renders]
+        futures = [worker.submit(lamina_serve.job_line(r, p)) for r, p in zip(renders, places)]
+        results = [f.result(60) for f in futures]
+        self.assertEqual([r["ok"] for r in results], [True] * 4, results)
+        expected = tempfile.mkdtemp(prefix="lamina-serve-test-")
+        self.addCleanup(shutil.rmtree, expected, True)
+        path = os.path.join(expected, "scene.json")
+        with open(path, "w") as f:
+            json.dump(SCENE, f)
+        for render, place in zip(renders, places):
+            out = os.path.join(expected, f"{render.options['time']}.png")
+            subprocess.run([LAMINA, "render", path, "--time", str(render.options["time"]),
+                            "-o", out], check=True, capture_output=True)
+            with open(out, "rb") as f:
+                self.assertEqual(scratch.result(place), f.read(), render.options)
+            scratch.release(place)
+        self.assertEqual(os.listdir(scratch.inline), [])
+        self.assertEqual(sorted(os.listdir(scratch.outputs)), ["warm-up.png"])
 
 
 class Unit(unittest.TestCase):
@@ -381,6 +420,43 @@ class Unit(unittest.TestCase):
         self.assertEqual((error.status, error.limit), (422, "maxCanvasPixels"))
         error = lamina_serve.failed_job({"ok": False, "error": "x", "kind": "service"}, "/r")
         self.assertEqual(error.status, 500)
+        # An inline scene's messages name neither its (shared) base nor its output.
+        places = lamina_serve.Places("/s/inline", "/s/out/r7.png")
+        self.assertEqual(tidy("cannot write '/s/out/r7.png'", *places.folders()),
+                         "cannot write 'r7.png'")
+
+    def test_scratch_leaves_nothing_behind(self):
+        scratch = lamina_serve.Scratch(tempfile.mkdtemp(prefix="lamina-serve-test-"))
+        self.addCleanup(scratch.close)
+        inline = lamina_serve.Render(SCENE, {}, "png")
+        first, second = scratch.take(inline), scratch.take(inline)
+        # Inline scenes share an empty base (they read nothing there) and
+        # write a file each, named by the request.
+        self.assertEqual((first.base, second.base), (scratch.inline, scratch.inline))
+        self.assertNotEqual(first.output, second.output)
+        self.assertEqual(os.path.dirname(first.output), scratch.outputs)
+        line = json.loads(lamina_serve.job_line(inline, first))
+        self.assertEqual((line["base"], line["output"]), (scratch.inline, first.output))
+        with open(first.output, "wb") as f:
+            f.write(b"png")
+        self.assertEqual(scratch.result(first), b"png")
+        scratch.release(first)
+        # A job whose worker ended while it wrote leaves the batch's
+        # temporary file beside the output; its release removes it.
+        left = os.path.join(scratch.outputs, "." + os.path.basename(second.output) + ".9-1-0.tmp")
+        with open(left, "wb") as f:
+            f.write(b"half")
+        scratch.release(second)
+        # An upload gets a folder of its own, the document written in it.
+        upload = scratch.take(lamina_serve.Render(b"PK\x03\x04", {}, "png", upload_ext="lottie"))
+        self.assertEqual((upload.base, os.path.dirname(upload.output)), (upload.folder,) * 2)
+        with open(upload.upload, "rb") as f:
+            self.assertEqual(f.read(), b"PK\x03\x04")
+        self.assertEqual(json.loads(lamina_serve.job_line(inline, upload))["scene"],
+                         upload.upload)
+        scratch.release(upload)
+        self.assertEqual(sorted(os.listdir(scratch.root)), ["inline", "out"])
+        self.assertEqual(os.listdir(scratch.inline) + os.listdir(scratch.outputs), [])
 
 
 if __name__ == "__main__":
