@@ -48,7 +48,15 @@ final class Builder {
     self.height = height
   }
 
+  /// While a model is decoded, its reports are held here (the builder
+  /// reports them when it builds what they are of, in building order).
+  var heldReports: [LottieUnsupported]?
+
   func report(_ feature: String, _ path: String) {
+    if heldReports != nil {
+      heldReports?.append(LottieUnsupported(feature: feature, path: path))
+      return
+    }
     guard reported.insert([feature, path]).inserted else { return }
     unsupported.append(LottieUnsupported(feature: feature, path: path))
   }

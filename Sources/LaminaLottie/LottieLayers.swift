@@ -152,7 +152,8 @@ extension Builder {
     try applyOpacity(t.opacity, inner, timeline)
     let bm = try n.int("bm", default: 0)
     blendMode(bm, outer, n.path + ".bm")
-    if let effects = n.child("ef") { try self.effects(effects, inner, timeline) }
+    let effects = try n.child("ef").map(effectList) ?? []
+    try self.effects(effects, inner, timeline)
     if n.has("tm"), info.type != 0 { report("time remapping on a non-precomp layer", n.path + ".tm") }
     switch info.type {
     case 0:
@@ -171,11 +172,10 @@ extension Builder {
     case 3:
       break
     case 4:
-      let shapes = try n.required("shapes")
+      let shapes = try shapeList(try n.required("shapes"))
       let blendedBefore = blendedShapeItems
       let group = try shapeGroup(
-        items: try shapes.array(), itemsPath: shapes.path, timeline: timeline, inheritedStyles: [],
-        inheritedModifiers: [], repeats: 1)
+        shapes, timeline: timeline, inheritedStyles: [], inheritedModifiers: [], repeats: 1)
       if blendedShapeItems > blendedBefore {
         // A shape item's blend mode blends with what its layer drew below
         // it, not with the layers below (After Effects, lottie-web and
@@ -200,7 +200,7 @@ extension Builder {
         inner.addSublayer(holder)
       }
     }
-    if let effects = n.child("ef") { try strokeEffects(effects, masks: n.child("masksProperties"), inner, timeline) }
+    try strokeEffects(effects, masks: n.child("masksProperties"), inner, timeline)
     return outer
   }
 
@@ -564,150 +564,66 @@ extension Builder {
     return true
   }
 
-  /// A `CIColorMatrix` (on straight colour) of three colour rows and a bias.
-  static func colorMatrix(rows: [[Double]], bias: [Double]) -> [String: CIVector] {
-    let keys = ["inputRVector", "inputGVector", "inputBVector"]
-    var out: [String: CIVector] = [:]
-    for (i, key) in keys.enumerated() {
-      out[key] = CIVector(x: CGFloat(rows[i][0]), y: CGFloat(rows[i][1]), z: CGFloat(rows[i][2]), w: 0)
-    }
-    out["inputBiasVector"] = CIVector(x: CGFloat(bias[0]), y: CGFloat(bias[1]), z: CGFloat(bias[2]), w: 0)
-    return out
-  }
-
   /// Effects (`ef`) as the layer's filters (or shadow), each input
   /// animated when its effect's values are: sampled per frame over the
   /// frames any of them changes.
-  func effects(_ list: Node, _ layer: CALayer, _ timeline: Timeline) throws {
-    for (index, e) in try list.array().enumerated() {
-      let ty = try e.int("ty", default: -1)
-      let name = (try? e.string("nm")) ?? nil
-      let matchName = (try? e.string("mn")) ?? nil
-      if e.has("en"), (try? e.required("en").number()) == 0 { continue }
-      let values = try e.child("ef")?.array() ?? []
-      var props: [Property?] = []
-      for v in values { props.append(v.isObject ? try property(v.child("v"), [0]) : nil) }
-      let animated = props.compactMap { $0 }
-      func value(_ i: Int, _ f: Double, _ fallback: [Double]) -> [Double] {
-        guard i < props.count, let p = props[i] else { return fallback }
-        let v = p.value(at: f)
-        return v.count >= fallback.count ? v : v + fallback[v.count...]
-      }
-      func scalar(_ i: Int, _ f: Double, _ fallback: Double) -> Double { value(i, f, [fallback])[0] }
-      let first = animated.map(\.firstFrame).min() ?? 0
-      let id = "effect\(index)"
-      /// Animates `keyPath` of the layer, sampled per frame, when the effect is animated.
-      func sample(_ keyPath: String, _ make: @escaping (Double) -> Any) throws {
-        guard let (a, b) = range(animated) else { return }
+  func effects(_ effects: [Effect], _ layer: CALayer, _ timeline: Timeline) throws {
+    for e in effects {
+      for note in e.notes { report(note.feature, note.path) }
+      let first = e.firstFrame
+      let id = "effect\(e.index)"
+      let changes = range(e.properties)
+      /// Animates `keyPath` of the layer with `value` sampled per frame, when the effect is animated.
+      func sample<Value>(_ keyPath: String, _ value: @escaping (Double) -> Value) throws {
+        guard let (a, b) = changes else { return }
         try budget(from: a, to: b, path: e.path)
         layer.add(
           Animations.sampled(
             keyPath: keyPath, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
-            discrete: false, value: make), forKey: keyPath)
+            discrete: false, value: { value($0) }), forKey: keyPath)
       }
-      /// A Gaussian blur of standard deviation `sigma(f)` points.
-      func blur(_ sigma: @escaping (Double) -> Double, dimensions: Int) throws {
+      switch e.kind {
+      case .gaussianBlur, .boxBlur:
+        let dimensions = e.blurDimensions
         if dimensions == 2 || dimensions == 3 {
-          report("effect: \(name ?? "blur") in one direction only (blurred both ways)", e.path)
+          report("effect: \(e.name ?? "blur") in one direction only (blurred both ways)", e.path)
         }
-        func radius(_ f: Double) -> CGFloat { CGFloat(min(max(sigma(f), 0), Double(Limits.maxBlurRadius))) }
-        guard let filter = CIFilter(name: "CIGaussianBlur") else { return }
+        func radius(_ f: Double) -> CGFloat {
+          CGFloat(min(max(e.blurSigma(at: f) ?? 0, 0), Double(Limits.maxBlurRadius)))
+        }
+        guard let filter = CIFilter(name: "CIGaussianBlur") else { continue }
         filter.setValue(radius(first), forKey: "inputRadius")
-        guard addFilter(filter, named: id, to: layer) else { return }
+        guard addFilter(filter, named: id, to: layer) else { continue }
         try sample("filters.\(id).inputRadius") { radius($0) }
-      }
-      /// A colour matrix whose rows and bias are `matrix(f)`.
-      func colorMatrix(_ matrix: @escaping (Double) -> [String: CIVector]) throws {
-        guard let filter = CIFilter(name: "CIColorMatrix") else { return }
-        for (key, v) in matrix(first) { filter.setValue(v, forKey: key) }
-        guard addFilter(filter, named: id, to: layer) else { return }
-        for key in ["inputRVector", "inputGVector", "inputBVector", "inputBiasVector"] {
-          try sample("filters.\(id).\(key)") { matrix($0)[key] ?? CIVector(x: 0, y: 0, z: 0, w: 0) }
+      case .dropShadow:
+        guard let shadow = e.shadow(at: first) else { continue }
+        layer.shadowColor = color(shadow.color)
+        layer.shadowOpacity = shadow.opacity
+        layer.shadowOffset = shadow.offset
+        layer.shadowRadius = shadow.radius
+        func at(_ f: Double) -> ShadowValues { e.shadow(at: f) ?? shadow }
+        try sample(LayerKey.shadowColor.rawValue) { self.color(at($0).color) }
+        try sample(LayerKey.shadowOpacity.rawValue) { at($0).opacity }
+        try sample(LayerKey.shadowOffset.rawValue) { at($0).offset }
+        try sample(LayerKey.shadowRadius.rawValue) { at($0).radius }
+      case .fill, .tint, .tritone:
+        if case .fill(_, let inverted, _) = e.kind, inverted.scalar(at: first, 0) != 0 {
+          report("effect: Fill (inverted)", e.path)
         }
-      }
-      let rgb = { (v: [Double]) -> [Double] in Array((v + [0, 0, 0]).prefix(3)) }
-      let luma = [0.2126, 0.7152, 0.0722]
-      let isBoxBlur =
-        matchName == "ADBE Box Blur2" || matchName == "ADBE Box Blur"
-        || (name?.lowercased().contains("box blur") ?? false)
-      switch ty {
-      case 29:
-        // Gaussian blur: blurriness (After Effects' radius is about twice
-        // the standard deviation), dimensions (1 both, 2 horizontal, 3 vertical).
-        try blur({ scalar(0, $0, 0) / 2 }, dimensions: Int(scalar(1, first, 1)))
-      case _ where isBoxBlur:
-        // Fast Box Blur: radius r, iterations n (default 3). n passes of a
-        // box 2r + 1 wide have the variance n·r·(r + 1) / 3 of a Gaussian.
-        try blur(
-          { f in
-            let r = max(scalar(0, f, 0), 0)
-            let n = min(max(scalar(1, f, 3), 1), 50)
-            return (n * r * (r + 1) / 3).squareRoot()
-          }, dimensions: Int(scalar(2, first, 1)))
-      case 25:
-        // Drop shadow: color, opacity (0–255), direction (degrees), distance, softness.
-        func offset(_ f: Double) -> CGSize {
-          let direction = scalar(2, f, 135) * .pi / 180
-          let d = min(max(scalar(3, f, 5), -1e6), 1e6)
-          return CGSize(width: sin(direction) * d, height: -cos(direction) * d)
-        }
-        func opacity(_ f: Double) -> Float { Float(min(max(scalar(1, f, 127.5) / 255, 0), 1)) }
-        func radius(_ f: Double) -> CGFloat { CGFloat(min(max(scalar(4, f, 0) / 2, 0), Double(Limits.maxBlurRadius))) }
-        layer.shadowColor = color(value(0, first, [0, 0, 0, 1]))
-        layer.shadowOpacity = opacity(first)
-        layer.shadowOffset = offset(first)
-        layer.shadowRadius = radius(first)
-        try sample(LayerKey.shadowColor.rawValue) { self.color(value(0, $0, [0, 0, 0, 1])) }
-        try sample(LayerKey.shadowOpacity.rawValue) { opacity($0) }
-        try sample(LayerKey.shadowOffset.rawValue) { offset($0) }
-        try sample(LayerKey.shadowRadius.rawValue) { radius($0) }
-      case 21:
-        // Fill: the layer's colour mixed towards the fill colour by its opacity (alpha kept).
-        if scalar(3, first, 0) != 0 { report("effect: Fill (inverted)", e.path) }
-        try colorMatrix { f in
-          let c = rgb(value(2, f, [1, 0, 0, 1]))
-          let o = min(max(scalar(6, f, 1), 0), 1)
-          return Self.colorMatrix(
-            rows: (0..<3).map { i in (0..<3).map { j in i == j ? 1 - o : 0 } }, bias: c.map { $0 * o })
-        }
-      case 20:
-        // Tint: luminance mapped from the black colour to the white one, mixed by the amount.
-        try colorMatrix { f in
-          let black = rgb(value(0, f, [0, 0, 0]))
-          let white = rgb(value(1, f, [1, 1, 1]))
-          let amount = min(max(scalar(2, f, 100) / 100, 0), 1)
-          let rows = (0..<3).map { i in
-            (0..<3).map { j in (i == j ? 1 - amount : 0) + amount * (white[i] - black[i]) * luma[j] }
-          }
-          return Self.colorMatrix(rows: rows, bias: black.map { $0 * amount })
-        }
-      case 23:
-        // Tritone: luminance mapped to shadows (0), midtones (0.5) and
-        // highlights (1), mixed with the original by "blend with original"
-        // (0–100). A colour matrix is linear in luminance: the midtones
-        // are exact when halfway between, else the line from shadows to
-        // highlights is drawn (reported).
-        let mid0 = rgb(value(1, first, [0.5, 0.5, 0.5]))
-        let ends = zip(rgb(value(0, first, [1, 1, 1])), rgb(value(2, first, [0, 0, 0]))).map { ($0 + $1) / 2 }
-        if zip(mid0, ends).contains(where: { abs($0 - $1) > 2.0 / 255 }) || (props.count > 1 && props[1]?.isAnimated == true) {
+        if e.tritoneMidtonesOffLine {
           report("effect: Tritone midtones (shadows to highlights drawn as a line)", e.path)
         }
-        try colorMatrix { f in
-          let high = rgb(value(0, f, [1, 1, 1]))
-          let shadow = rgb(value(2, f, [0, 0, 0]))
-          let keep = min(max(scalar(3, f, 0) / 100, 0), 1)
-          let amount = 1 - keep
-          let rows = (0..<3).map { i in
-            (0..<3).map { j in (i == j ? keep : 0) + amount * (high[i] - shadow[i]) * luma[j] }
-          }
-          return Self.colorMatrix(rows: rows, bias: shadow.map { $0 * amount })
+        guard let matrix = e.colorMatrix(at: first), let filter = CIFilter(name: "CIColorMatrix")
+        else { continue }
+        for (key, v) in zip(ColorMatrix.inputKeys, matrix.inputs) { filter.setValue(v, forKey: key) }
+        guard addFilter(filter, named: id, to: layer) else { continue }
+        for (i, key) in ColorMatrix.inputKeys.enumerated() {
+          try sample("filters.\(id).\(key)") { (e.colorMatrix(at: $0) ?? matrix).inputs[i] }
         }
-      case 22:
-        break  // Stroke: drawn over the content (strokeEffects)
-      case _ where matchName.map({ $0.hasPrefix("ADBE ") && $0.hasSuffix(" Control") }) ?? false:
-        break  // An expression control (slider, angle, colour, point, checkbox, layer): draws nothing
-      default:
-        report("effect: \(name ?? "type \(ty)")", e.path)
+      case .stroke, .control:
+        break  // A stroke is drawn over the content (strokeEffects); a control draws nothing.
+      case .other:
+        report("effect: \(e.name ?? "type \(e.type)")", e.path)
       }
     }
   }
@@ -718,31 +634,27 @@ extension Builder {
   /// (1 on the original, 2 on transparent: the content hidden, 3 revealing
   /// the original: the content shown through the stroke only). Brush
   /// hardness and spacing are not drawn (reported when not the defaults).
-  func strokeEffects(_ list: Node, masks: Node?, _ inner: CALayer, _ timeline: Timeline) throws {
-    for e in try list.array() where try e.int("ty", default: -1) == 22 {
-      if e.has("en"), (try? e.required("en").number()) == 0 { continue }
-      let values = try e.child("ef")?.array() ?? []
-      func value(_ i: Int, _ fallback: [Double]) throws -> Property {
-        guard i < values.count, values[i].isObject else { return Property(constant: fallback) }
-        return try property(values[i].child("v"), fallback)
-      }
+  func strokeEffects(_ effects: [Effect], masks: Node?, _ inner: CALayer, _ timeline: Timeline) throws {
+    for e in effects {
+      guard case .stroke(let stroke) = e.kind else { continue }
       let maskList = try masks?.array() ?? []
-      let all = try value(1, [0]).first[0] != 0
-      let index = Int(saturating: min(max(try value(0, [1]).first[0], 1), 1e6)) - 1
+      let all = stroke.allMasks.padded([0]).first[0] != 0
+      let index = Int(saturating: min(max(stroke.mask.padded([1]).first[0], 1), 1e6)) - 1
       let chosen = all ? Array(maskList.indices) : (index < maskList.count ? [index] : [])
       guard !chosen.isEmpty else {
         report("effect: Stroke without its mask", e.path)
         continue
       }
-      if try value(5, [0]).isAnimated || value(5, [0]).first[0] != 0 || value(9, [0]).first[0] != 0 {
+      let hardness = stroke.brushHardness.padded([0])
+      if hardness.isAnimated || hardness.first[0] != 0 || stroke.spacing.padded([0]).first[0] != 0 {
         report("effect: Stroke brush hardness and spacing (a plain line drawn)", e.path)
       }
-      let colorProp = try value(3, [1, 1, 1, 1])
-      let size = try value(4, [2])
-      let opacity = try value(6, [1])
-      let start = try value(7, [0])
-      let end = try value(8, [100])
-      let style = Int(try value(10, [1]).first[0])
+      let colorProp = stroke.color.padded([1, 1, 1, 1])
+      let size = stroke.brushSize.padded([2])
+      let opacity = stroke.opacity.padded([1])
+      let start = stroke.start.padded([0])
+      let end = stroke.end.padded([100])
+      let style = Int(stroke.paintStyle.padded([1]).first[0])
       let strokes = CALayer()
       strokes.name = "stroke effect"
       try madeShapeLayers(chosen.count + 1, e.path)

@@ -1,0 +1,231 @@
+import Foundation
+import LaminaScene
+import XCTest
+
+@testable import LaminaLottie
+
+/// The typed model the builder reads (shapes, effects, their properties
+/// with keyframes and JSON paths), decoded from JSON with no layer built
+/// and no renderer.
+final class LottieDocumentModelTests: XCTestCase {
+  func builder(_ options: LottieOptions = LottieOptions()) -> Builder {
+    Builder(
+      file: "m.json", options: options, baseDirectory: nil, frameRate: 10, width: 100, height: 100)
+  }
+
+  func node(_ json: String, path: String) throws -> Node {
+    Node(json: try SceneLoader.parseJSON(Data(json.utf8), fileName: "m.json"), path: path, file: "m.json")
+  }
+
+  func shapes(_ json: String, _ options: LottieOptions = LottieOptions()) throws -> ShapeList {
+    try builder(options).shapeList(try node(json, path: "layers[0].shapes"))
+  }
+
+  func effects(_ json: String) throws -> [Effect] {
+    try builder().effectList(try node(json, path: "layers[0].ef"))
+  }
+
+  func kind(_ item: ShapeItem) -> String {
+    switch item {
+    case .group: return "group"
+    case .geometry(.path): return "path"
+    case .geometry(.rect): return "rect"
+    case .geometry(.ellipse): return "ellipse"
+    case .geometry(.star(let star, _, _, _, _, _, _, _, _, _)): return star ? "star" : "polygon"
+    case .style(let s): return "\(s.kind)"
+    case .modifier(let m):
+      switch m.kind {
+      case .trim: return "trim"
+      case .round: return "round"
+      case .puckerBloat: return "puckerBloat"
+      case .zigZag: return "zigZag"
+      case .offset: return "offset"
+      }
+    case .repeater: return "repeater"
+    case .merge(let mode, _): return "merge \(mode)"
+    case .inert: return "inert"
+    }
+  }
+
+  func testEveryShapeKindIsDecodedByItsDecoder() throws {
+    let list = try shapes(
+      #"""
+      [{"ty": "rc", "s": {"a": 0, "k": [10, 20]}, "p": {"a": 0, "k": [0, 0]}},
+       {"ty": "el", "s": {"a": 0, "k": [4, 4]}},
+       {"ty": "sr", "sy": 2, "pt": {"a": 0, "k": 6}},
+       {"ty": "sh", "ks": {"a": 0, "k": {"v": [[0, 0], [1, 1]], "i": [[0, 0], [0, 0]], "o": [[0, 0], [0, 0]], "c": true}}},
+       {"ty": "tm"}, {"ty": "rd"}, {"ty": "pb"}, {"ty": "zz"}, {"ty": "op"},
+       {"ty": "mm", "mm": 3}, {"ty": "mm", "mm": 1},
+       {"ty": "fl"}, {"ty": "st"}, {"ty": "gf", "g": {"p": 2, "k": {"a": 0, "k": [0, 1, 0, 0, 1, 0, 0, 1]}}},
+       {"ty": "gs", "g": {"p": 0, "k": {"a": 0, "k": []}}},
+       {"ty": "rp", "c": {"a": 0, "k": 3}},
+       {"ty": "fl", "hd": true}, {"ty": "xx"},
+       {"ty": "gr", "it": [{"ty": "tr"}]}]
+      """#)
+    XCTAssertEqual(
+      list.items.map(kind),
+      [
+        "rect", "ellipse", "polygon", "path", "trim", "round", "puckerBloat", "zigZag", "offset",
+        "merge 3", "inert", "fill", "stroke", "gradientFill", "gradientStroke", "repeater", "inert",
+        "inert", "group",
+      ])
+    // What the model leaves out is held with the list, reported when it is built.
+    XCTAssertEqual(list.notes, [LottieUnsupported(feature: "shape 'xx'", path: "layers[0].shapes[17]")])
+    guard case .style(let gradient) = list.items[13] else { return XCTFail("not a style") }
+    XCTAssertEqual(gradient.path, "layers[0].shapes[13]")
+    XCTAssertEqual(gradient.colorStops, 2)
+    XCTAssertEqual(gradient.stops.path, "layers[0].shapes[13].g.k")
+  }
+
+  func testPropertiesAnswerTheirValueAtAnyFrame() throws {
+    let list = try shapes(
+      #"""
+      [{"ty": "rc", "s": {"a": 1, "k": [
+          {"t": 0, "s": [0, 0], "o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}},
+          {"t": 10, "s": [100, 50], "h": 1},
+          {"t": 20, "s": [10, 10]}]},
+        "p": {"a": 0, "k": [5, 6]}, "r": 4}]
+      """#)
+    guard case .geometry(.rect(let position, let size, let roundness, let reversed)) = list.items[0]
+    else { return XCTFail("not a rect") }
+    XCTAssertEqual(size.path, "layers[0].shapes[0].s")
+    XCTAssertEqual(size.keyframes.map(\.t), [0, 10, 20])
+    XCTAssertTrue(size.isAnimated)
+    XCTAssertEqual(size.value(at: -5), [0, 0])
+    XCTAssertEqual(size.value(at: 5)[0], 50, accuracy: 1e-6)  // linear easing written as a curve
+    XCTAssertEqual(size.value(at: 15), [100, 50])  // held
+    XCTAssertEqual(size.value(at: 25), [10, 10])
+    XCTAssertEqual(position.value(at: 7), [5, 6])
+    XCTAssertFalse(position.isAnimated)
+    XCTAssertEqual(roundness.first, [4])  // a bare number is a static value
+    XCTAssertFalse(reversed)
+  }
+
+  func testGroupsAndRepeatersAreDecodedOnce() throws {
+    let list = try shapes(
+      #"""
+      [{"ty": "gr", "nm": "G", "it": [
+         {"ty": "rc", "s": {"a": 0, "k": [1, 1]}},
+         {"ty": "tr", "p": {"a": 0, "k": [1, 2]}},
+         {"ty": "tr", "p": {"a": 0, "k": [30, 40]}, "o": {"a": 0, "k": 50}}]},
+       {"ty": "rp", "c": {"a": 1, "k": [{"t": 0, "s": [2]}, {"t": 10, "s": [4.5]}]}, "o": {"a": 0, "k": 1},
+        "m": 2, "tr": {"p": {"a": 0, "k": [10, 0]}, "so": {"a": 0, "k": 100}, "eo": {"a": 0, "k": 20}}}]
+      """#)
+    guard case .group(let g) = list.items[0], case .repeater(let r) = list.items[1] else {
+      return XCTFail("\(list.items.map(kind))")
+    }
+    XCTAssertEqual(g.name, "G")
+    XCTAssertEqual(g.path, "layers[0].shapes[0]")
+    XCTAssertEqual(g.contents.items.map(kind), ["rect", "inert", "inert"])
+    // The last transform is the group's.
+    XCTAssertEqual(g.transform?.path, "layers[0].shapes[0].it[2]")
+    XCTAssertEqual(g.transform?.spec.position?.first, [30, 40, 0])
+    XCTAssertEqual(g.transform?.spec.opacity.first, [50])
+    XCTAssertEqual(r.maxCopies, 5)  // 4.5 copies at most, rounded up
+    XCTAssertEqual(r.copies.value(at: 5), [3.25])
+    XCTAssertEqual(r.copiesPath, "layers[0].shapes[1].c")
+    XCTAssertFalse(r.above)
+    XCTAssertEqual(r.transform.position?.first, [10, 0, 0])
+    XCTAssertEqual(r.endOpacity.first, [20])
+    XCTAssertEqual(r.offset.first, [1])
+  }
+
+  func testExpressionsLeftOutAreHeldWithTheirList() throws {
+    var options = LottieOptions()
+    options.expressions = .keyframed
+    let list = try shapes(
+      #"""
+      [{"ty": "gr", "it": [{"ty": "el", "s": {"a": 0, "k": [3, 3], "x": "value * 2"}}]},
+       {"ty": "fl", "o": {"a": 0, "k": 80, "x": "50"}}]
+      """#, options)
+    XCTAssertEqual(list.notes, [LottieUnsupported(feature: "expression", path: "layers[0].shapes[1].o.x")])
+    guard case .group(let g) = list.items[0], case .style(let fill) = list.items[1] else {
+      return XCTFail("\(list.items.map(kind))")
+    }
+    XCTAssertEqual(
+      g.contents.notes, [LottieUnsupported(feature: "expression", path: "layers[0].shapes[0].it[0].s.x")])
+    XCTAssertEqual(fill.opacity.first, [80])  // the keyframed value
+    XCTAssertTrue(fill.opacity.expression)
+  }
+
+  func testDecodingErrorsNameTheFileAndPath() throws {
+    func error(_ json: String, _ limits: LottieLimits = LottieLimits()) -> String {
+      var options = LottieOptions()
+      options.limits = limits
+      do {
+        _ = try shapes(json, options)
+        return "no error"
+      } catch {
+        return "\(error)"
+      }
+    }
+    XCTAssertEqual(
+      error(#"[{"ty": "gr", "it": [3]}]"#),
+      "m.json: layers[0].shapes[0].it[0]: expected a shape object, found a number")
+    XCTAssertEqual(
+      error(#"[{"ty": "gr"}]"#), "m.json: layers[0].shapes[0]: missing required key 'it'")
+    XCTAssertEqual(
+      error(#"[{"ty": "rc", "s": {"a": 1, "k": [{"t": 5, "s": [1, 1]}, {"t": 2, "s": [2, 2]}]}}]"#),
+      "m.json: layers[0].shapes[0].s.k[1].t: keyframe times must not decrease (2.0 after 5.0)")
+    XCTAssertEqual(
+      error(#"[{"ty": "gf", "g": {"p": -1, "k": {"a": 0, "k": []}}}]"#),
+      "m.json: layers[0].shapes[0].g.p: a gradient's colour-stop count must not be negative (found -1)")
+    // Limits on what one item asks for are checked as it is decoded.
+    XCTAssertEqual(
+      error(#"[{"ty": "sr", "pt": {"a": 0, "k": 1000000}}]"#),
+      "m.json: layers[0].shapes[0].pt: vertices of one path: 2000000, over the limit of 10000 (maxPathVertices)"
+    )
+    var few = LottieLimits()
+    few.maxKeyframes = 1
+    XCTAssertTrue(
+      error(#"[{"ty": "el", "s": {"a": 1, "k": [{"t": 0, "s": [1, 1]}, {"t": 2, "s": [2, 2]}]}}]"#, few)
+        .hasPrefix("m.json: layers[0].shapes[0].s.k: keyframes of one property: 2, over the limit of 1"))
+  }
+
+  func testEffectsAreNamedKindsWithTypedValues() throws {
+    let list = try effects(
+      #"""
+      [{"ty": 29, "nm": "Gaussian Blur", "ef": [{"v": {"a": 1, "k": [{"t": 0, "s": [10]}, {"t": 10, "s": [30]}]}}, {"v": {"a": 0, "k": 2}}]},
+       {"ty": 25, "nm": "Drop Shadow", "ef": [{"v": {"a": 0, "k": [1, 0, 0, 1]}}, {"v": {"a": 0, "k": 255}},
+         {"v": {"a": 0, "k": 90}}, {"v": {"a": 0, "k": 10}}, {"v": {"a": 0, "k": 8}}]},
+       {"ty": 5, "nm": "Off", "en": 0, "ef": []},
+       {"ty": 20, "nm": "Tint", "ef": [{"v": {"a": 0, "k": [0, 0, 0, 1]}}, {"v": {"a": 0, "k": [1, 0, 0, 1]}}, {"v": {"a": 0, "k": 100}}]},
+       {"ty": 5, "nm": "Box", "mn": "ADBE Box Blur2", "ef": [{"v": {"a": 0, "k": 2}}, {"v": {"a": 0, "k": 3}}]},
+       {"ty": 5, "nm": "Slider", "mn": "ADBE Slider Control", "ef": [{"v": {"a": 0, "k": 1}}]},
+       {"ty": 22, "nm": "Stroke", "ef": [{"v": {"a": 0, "k": 1}}, {"v": {"a": 0, "k": 0}}, {}, {"v": {"a": 0, "k": [0, 1, 0, 1]}}]},
+       {"ty": 5, "nm": "Fractal Noise", "ef": []}]
+      """#)
+    // The disabled effect is left out; the others keep their place (their filter's name).
+    XCTAssertEqual(list.map(\.index), [0, 1, 3, 4, 5, 6, 7])
+    XCTAssertEqual(list.map(\.path).first, "layers[0].ef[0]")
+    let blur = list[0]
+    guard case .gaussianBlur = blur.kind else { return XCTFail("not a blur") }
+    XCTAssertEqual(blur.blurSigma(at: 5), 10)  // blurriness 20 halfway, halved
+    XCTAssertEqual(blur.blurDimensions, 2)
+    XCTAssertEqual(blur.properties.map(\.path), ["layers[0].ef[0].ef[0].v", "layers[0].ef[0].ef[1].v"])
+
+    let shadow = try XCTUnwrap(list[1].shadow(at: 0))
+    XCTAssertEqual(shadow.color, [1, 0, 0, 1])
+    XCTAssertEqual(shadow.opacity, 1)
+    XCTAssertEqual(shadow.offset.width, 10, accuracy: 1e-9)  // direction 90°: to the right
+    XCTAssertEqual(shadow.offset.height, 0, accuracy: 1e-9)
+    XCTAssertEqual(shadow.radius, 4)
+
+    // Tint at full amount: luminance mapped from black to red.
+    let tint = try XCTUnwrap(list[2].colorMatrix(at: 0))
+    XCTAssertEqual(tint.rows[0], [0.2126, 0.7152, 0.0722])
+    XCTAssertEqual(tint.rows[1], [0, 0, 0])
+    XCTAssertEqual(tint.bias, [0, 0, 0])
+
+    guard case .boxBlur = list[3].kind else { return XCTFail("not a box blur") }
+    XCTAssertEqual(try XCTUnwrap(list[3].blurSigma(at: 0)), 6.0.squareRoot(), accuracy: 1e-9)  // √(3·2·3 / 3)
+    guard case .control = list[4].kind else { return XCTFail("not a control") }
+    guard case .stroke(let stroke) = list[5].kind else { return XCTFail("not a stroke") }
+    XCTAssertEqual(stroke.mask.scalar(at: 0, 1), 1)
+    XCTAssertNil(stroke.brushSize.property)  // absent: the default
+    XCTAssertEqual(stroke.color.padded([1, 1, 1, 1]).first, [0, 1, 0, 1])
+    XCTAssertEqual(stroke.end.padded([100]).first, [100])
+    guard case .other = list[6].kind else { return XCTFail("not other") }
+    XCTAssertEqual(list[6].name, "Fractal Noise")
+  }
+}
