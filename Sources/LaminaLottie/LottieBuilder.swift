@@ -15,6 +15,11 @@ final class Builder {
   /// Feature and path of each report, so a precomposition used many times reports once.
   var reported: Set<[String]> = []
   var assets: [String: Node] = [:]
+  /// The decoded model, by JSON path: each composition's layers, each
+  /// layer's transform and content (decoded once however often used).
+  var compositionModels: [String: CompositionModel] = [:]
+  var layerTransforms: [String: (TransformSpec, [LottieUnsupported])] = [:]
+  var layerContents: [String: LayerContent] = [:]
   var images: [String: CGImage?] = [:]
   var decodedImageBytes = 0
   var layerCount = 0

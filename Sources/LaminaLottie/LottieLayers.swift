@@ -2,24 +2,6 @@ import Foundation
 import Lamina
 import LaminaScene
 
-/// The fields of a Lottie layer that building needs.
-struct LayerInfo {
-  let node: Node
-  let index: Int
-  let ind: Int?
-  let parent: Int?
-  let type: Int
-  let ip: Double
-  let op: Double
-  let st: Double
-  let sr: Double
-  let isMatteSource: Bool
-  let matteMode: Int
-  let matteParent: Int?
-  let hidden: Bool
-  let is3D: Bool
-}
-
 extension Builder {
   // MARK: Compositions
 
@@ -30,33 +12,9 @@ extension Builder {
   /// lottie-ios shows layers that end at `op` at `op` (the last frame of a
   /// document is on screen at its duration, not an empty canvas).
   func composition(_ layersNode: Node, depth: Int, chain: [String], end: Double? = nil) throws -> [CALayer] {
-    let nodes = try layersNode.array()
-    var infos: [LayerInfo] = []
-    for (i, n) in nodes.enumerated() {
-      guard n.isObject else { throw n.wrongType("a layer object") }
-      let sr = try n.number("sr", default: 1)
-      let ip = try n.number("ip", default: 0)
-      let op = try n.number("op", default: 0)
-      let st = try n.number("st", default: 0)
-      for (key, v) in [("ip", ip), ("op", op), ("st", st)] where !(v.isFinite && abs(v) <= Limits.maxMagnitude) {
-        throw n.child(key)!.invalid("\(v) is out of range")
-      }
-      // A negative stretch is After Effects' time reverse (the inner
-      // composition runs backwards from `st`, as lottie-web reads it).
-      guard sr.isFinite, abs(sr) >= 1e-6, abs(sr) <= 1e6 else {
-        throw (n.child("sr") ?? n).invalid("time stretch \(sr) must not be zero (at least 1e-06 and at most 1e+06 in magnitude)")
-      }
-      infos.append(
-        LayerInfo(
-          node: n, index: i, ind: n.has("ind") ? try n.int("ind", default: 0) : nil,
-          parent: n.has("parent") ? try n.int("parent", default: 0) : nil,
-          type: try n.int("ty", default: -1), ip: ip, op: op, st: st, sr: sr,
-          isMatteSource: n.bool("td"), matteMode: try n.int("tt", default: 0),
-          matteParent: n.has("tp") ? try n.int("tp", default: 0) : nil, hidden: n.bool("hd"),
-          is3D: n.bool("ddd")))
-    }
-    var byInd: [Int: LayerInfo] = [:]
-    for info in infos { if let ind = info.ind, byInd[ind] == nil { byInd[ind] = info } }
+    let model = try compositionModel(layersNode)
+    let infos = model.layers
+    let byInd = model.byInd
     var out: [CALayer] = []
     for info in infos.reversed() {
       if info.isMatteSource || info.hidden { continue }
@@ -65,7 +23,7 @@ extension Builder {
       let reachesEnd = end.map { info.op >= $0 - 1e-9 } ?? false
       guard var tree = try layerTree(info, byInd, depth: depth, chain: chain, reachesEnd: reachesEnd) else { continue }
       if info.matteMode != 0 {
-        var source: LayerInfo?
+        var source: LayerModel?
         if let tp = info.matteParent {
           source = byInd[tp]
         } else if info.index > 0 {
@@ -95,7 +53,7 @@ extension Builder {
 
   /// A layer with its parents' transforms around it, hidden outside [ip, op).
   func layerTree(
-    _ info: LayerInfo, _ byInd: [Int: LayerInfo], depth: Int, chain: [String], reachesEnd: Bool = false
+    _ info: LayerModel, _ byInd: [Int: LayerModel], depth: Int, chain: [String], reachesEnd: Bool = false
   ) throws -> CALayer? {
     guard let content = try layer(info, depth: depth, chain: chain, reachesEnd: reachesEnd) else { return nil }
     var tree = content
@@ -109,9 +67,9 @@ extension Builder {
       guard seen.insert(p).inserted else {
         throw (info.node.child("parent") ?? info.node).invalid("parenting loops back to layer \(p)")
       }
-      var t = try transform(parent.node.child("ks"), layer3D: parent.is3D)
       // An auto-oriented parent (a null along a path) turns its children too.
-      t.autoOrient = parent.node.bool("ao")
+      let (t, notes) = try layerTransform(parent)
+      for note in notes { report(note.feature, note.path) }
       let outer = CALayer()
       let inner = CALayer()
       outer.name = "parent \(p)"
@@ -135,44 +93,40 @@ extension Builder {
   }
 
   /// One layer: transform (outer), anchor and opacity (inner), masks and content.
-  func layer(_ info: LayerInfo, depth: Int, chain: [String], reachesEnd: Bool = false) throws -> CALayer? {
+  func layer(_ info: LayerModel, depth: Int, chain: [String], reachesEnd: Bool = false) throws -> CALayer? {
     let n = info.node
+    let content = try layerContent(info)
+    for note in content.notes { report(note.feature, note.path) }
     // A layer's own keyframes are in its composition's time: its start time
     // `st` sets only a precomposition's content time (as lottie-web reads
     // them: its offset cancels between the frame and the key times).
     let timeline = Timeline(frameRate: frameRate, offset: 0, remap: currentRemap)
     let outer = CALayer()
-    outer.name = (try? n.string("nm")) ?? nil
+    outer.name = content.name
     let inner = CALayer()
     outer.addSublayer(inner)
-    let t = try transform(n.child("ks"), layer3D: info.is3D)
-    var spec = t
-    spec.autoOrient = n.bool("ao")
-    try apply(spec, outer: outer, inner: inner, timeline: timeline, path: n.path + ".ks")
+    let t = content.transform
+    try apply(t, outer: outer, inner: inner, timeline: timeline, path: n.path + ".ks")
     try applyOpacity(t.opacity, inner, timeline)
-    let bm = try n.int("bm", default: 0)
-    blendMode(bm, outer, n.path + ".bm")
-    let effects = try n.child("ef").map(effectList) ?? []
-    try self.effects(effects, inner, timeline)
-    if n.has("tm"), info.type != 0 { report("time remapping on a non-precomp layer", n.path + ".tm") }
-    switch info.type {
-    case 0:
-      try precomp(info, into: inner, depth: depth, chain: chain, reachesEnd: reachesEnd)
-    case 1:
+    blendMode(content.blendMode, outer, n.path + ".bm")
+    try self.effects(content.effects, inner, timeline)
+    if n.has("tm"), info.kind != .precomposition { report("time remapping on a non-precomp layer", n.path + ".tm") }
+    switch info.kind {
+    case .precomposition:
+      try precomp(info, content, into: inner, depth: depth, chain: chain, reachesEnd: reachesEnd)
+    case .solid:
+      guard let (w, h, color) = content.solid else { break }
       let solid = CALayer()
       solid.anchorPoint = .zero
-      let w = try n.number("sw", default: 0)
-      let h = try n.number("sh", default: 0)
-      guard w >= 0, h >= 0, w <= 1e6, h <= 1e6 else { throw n.invalid("solid size \(w) x \(h) is out of range") }
       solid.bounds = CGRect(x: 0, y: 0, width: w, height: h)
-      solid.backgroundColor = hexColor(try n.string("sc") ?? "#000000")
+      solid.backgroundColor = hexColor(color)
       inner.addSublayer(solid)
-    case 2:
+    case .image:
       if let image = try imageLayer(n) { inner.addSublayer(image) }
-    case 3:
+    case .null:
       break
-    case 4:
-      let shapes = try shapeList(try n.required("shapes"))
+    case .shape:
+      let shapes = content.shapes ?? ShapeList(items: [])
       let blendedBefore = blendedShapeItems
       let group = try shapeGroup(
         shapes, timeline: timeline, inheritedStyles: [], inheritedModifiers: [], repeats: 1)
@@ -184,11 +138,10 @@ extension Builder {
       } else {
         for l in group { inner.addSublayer(l) }
       }
-    case 5:
+    case .text:
       if let text = try textLayer(n, timeline) { inner.addSublayer(text) }
-    default:
-      let kinds = [6: "audio layer", 7: "video placeholder", 8: "image sequence", 9: "video layer", 10: "placeholder", 11: "guide layer", 12: "adjustment layer", 13: "camera layer", 15: "data layer"]
-      report(kinds[info.type] ?? "layer type \(info.type)", n.path + ".ty")
+    case .other:
+      report(info.kind.reportedName, n.path + ".ty")
       return nil
     }
     if let masks = n.child("masksProperties"), let list = masks.items, !list.isEmpty {
@@ -200,7 +153,7 @@ extension Builder {
         inner.addSublayer(holder)
       }
     }
-    try strokeEffects(effects, masks: n.child("masksProperties"), inner, timeline)
+    try strokeEffects(content.effects, masks: n.child("masksProperties"), inner, timeline)
     return outer
   }
 
@@ -260,7 +213,8 @@ extension Builder {
     return total
   }
 
-  func precomp(_ info: LayerInfo, into inner: CALayer, depth: Int, chain: [String], reachesEnd: Bool = false) throws {
+  func precomp(
+    _ info: LayerModel, _ content: LayerContent, into inner: CALayer, depth: Int, chain: [String], reachesEnd: Bool = false) throws {
     let n = info.node
     let a = try asset(n)
     let id = try a.required("id").string()
@@ -289,7 +243,8 @@ extension Builder {
     let time = CALayer()
     time.anchorPoint = .zero
     var remap: TimeRemap?
-    let tm = try n.child("tm").map { try property($0, [0]) }
+    for note in content.timeRemapNotes { report(note.feature, note.path) }
+    let tm = content.timeRemap
     if let tm, tm.keyframes.count == 1, currentRemap == nil {
       time.speed = 0
       time.timeOffset = tm.keyframes[0].value[0]

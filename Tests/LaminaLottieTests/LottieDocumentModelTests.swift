@@ -228,4 +228,66 @@ final class LottieDocumentModelTests: XCTestCase {
     guard case .other = list[6].kind else { return XCTFail("not other") }
     XCTAssertEqual(list[6].name, "Fractal Noise")
   }
+
+  func testLayersAreDecodedOnceWithTheirKindAndContent() throws {
+    let b = builder()
+    let layers = try node(
+      #"""
+      [{"ty": 1, "ind": 1, "nm": "Solid", "sw": 20, "sh": 10, "sc": "#ff0000", "ip": 0, "op": 30, "bm": 3, "ao": 1,
+        "ks": {"p": {"a": 1, "k": [{"t": 0, "s": [0, 0]}, {"t": 10, "s": [10, 20]}]}}},
+       {"ty": 0, "ind": 2, "parent": 1, "refId": "a", "ip": 5, "op": 25, "st": 5, "sr": -2, "td": 1,
+        "tm": {"a": 0, "k": 0.5}},
+       {"ty": 4, "ind": 3, "tt": 3, "tp": 2, "hd": true, "shapes": [{"ty": "el"}],
+        "ef": [{"ty": 29, "ef": [{"v": {"a": 0, "k": 4}}]}]},
+       {"ty": 13, "ind": 1, "ddd": 1}]
+      """#, path: "assets[0].layers")
+    let model = try b.compositionModel(layers)
+    XCTAssertEqual(model.layers.map(\.kind), [.solid, .precomposition, .shape, .other(13)])
+    XCTAssertEqual(model.layers.map(\.path).last, "assets[0].layers[3]")
+    XCTAssertEqual(model.layers[3].kind.reportedName, "camera layer")
+    XCTAssertEqual(model.byInd[1]?.index, 0)  // the first layer of an ind
+    let precomp = model.layers[1]
+    XCTAssertEqual(precomp.parent, 1)
+    XCTAssertEqual(precomp.sr, -2)
+    XCTAssertTrue(precomp.isMatteSource)
+    XCTAssertEqual(model.layers[2].matteMode, 3)
+    XCTAssertEqual(model.layers[2].matteParent, 2)
+    XCTAssertTrue(model.layers[2].hidden)
+    XCTAssertTrue(model.layers[3].is3D)
+
+    let solid = try b.layerContent(model.layers[0])
+    XCTAssertEqual(solid.solid?.width, 20)
+    XCTAssertEqual(solid.solid?.color, "#ff0000")
+    XCTAssertEqual(solid.blendMode, 3)
+    XCTAssertEqual(solid.transform.position?.value(at: 5), [5, 10, 0])
+    XCTAssertTrue(solid.transform.autoOrient)
+    XCTAssertEqual(try b.layerContent(model.layers[1]).timeRemap?.first, [0.5])
+    let shape = try b.layerContent(model.layers[2])
+    XCTAssertEqual(shape.shapes?.items.count, 1)
+    XCTAssertEqual(shape.effects.map(\.path), ["assets[0].layers[2].ef[0]"])
+    // Decoded once: every later use (another instance of the precomposition,
+    // a parent's transform, a matte source) reads what is kept by path.
+    XCTAssertEqual(b.compositionModels.keys.sorted(), ["assets[0].layers"])
+    XCTAssertEqual(
+      b.layerContents.keys.sorted(), ["assets[0].layers[0]", "assets[0].layers[1]", "assets[0].layers[2]"])
+  }
+
+  func testLayerErrorsNameTheFileAndPath() throws {
+    func error(_ json: String) -> String {
+      do {
+        let b = builder()
+        let model = try b.compositionModel(try node(json, path: "layers"))
+        for l in model.layers { _ = try b.layerContent(l) }
+        return "no error"
+      } catch {
+        return "\(error)"
+      }
+    }
+    XCTAssertEqual(error(#"[{"ty": 3, "sr": 0}]"#),
+      "m.json: layers[0].sr: time stretch 0.0 must not be zero (at least 1e-06 and at most 1e+06 in magnitude)")
+    XCTAssertEqual(error(#"[{"ty": 3, "st": "zero"}]"#), "m.json: layers[0].st: expected a number, found a string")
+    XCTAssertEqual(error(#"[3]"#), "m.json: layers[0]: expected a layer object, found a number")
+    XCTAssertEqual(error(#"[{"ty": 4}]"#), "m.json: layers[0]: missing required key 'shapes'")
+    XCTAssertEqual(error(#"[{"ty": 1, "sw": -1}]"#), "m.json: layers[0]: solid size -1.0 x 0.0 is out of range")
+  }
 }
