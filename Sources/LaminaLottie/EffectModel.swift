@@ -201,7 +201,7 @@ extension Effect {
   }
 }
 
-extension Builder {
+extension Decoder {
   /// The effects of a layer (`ef`), each decoded once; disabled ones (`en`
   /// 0) are left out.
   func effectList(_ list: Node) throws -> [Effect] {

@@ -93,7 +93,7 @@ struct LayerContent {
   var notes: [LottieUnsupported]
 }
 
-extension Builder {
+extension Decoder {
   /// The layers of a composition (`layers` of the document or of an
   /// asset), decoded once for every use.
   func compositionModel(_ layersNode: Node) throws -> CompositionModel {

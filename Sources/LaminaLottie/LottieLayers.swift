@@ -12,7 +12,7 @@ extension Builder {
   /// lottie-ios shows layers that end at `op` at `op` (the last frame of a
   /// document is on screen at its duration, not an empty canvas).
   func composition(_ layersNode: Node, depth: Int, chain: [String], end: Double? = nil) throws -> [CALayer] {
-    let model = try compositionModel(layersNode)
+    let model = try decoder.compositionModel(layersNode)
     let infos = model.layers
     let byInd = model.byInd
     var out: [CALayer] = []
@@ -68,7 +68,7 @@ extension Builder {
         throw (info.node.child("parent") ?? info.node).invalid("parenting loops back to layer \(p)")
       }
       // An auto-oriented parent (a null along a path) turns its children too.
-      let (t, notes) = try layerTransform(parent)
+      let (t, notes) = try decoder.layerTransform(parent)
       for note in notes { report(note.feature, note.path) }
       let outer = CALayer()
       let inner = CALayer()
@@ -95,7 +95,7 @@ extension Builder {
   /// One layer: transform (outer), anchor and opacity (inner), masks and content.
   func layer(_ info: LayerModel, depth: Int, chain: [String], reachesEnd: Bool = false) throws -> CALayer? {
     let n = info.node
-    let content = try layerContent(info)
+    let content = try decoder.layerContent(info)
     for note in content.notes { report(note.feature, note.path) }
     // A layer's own keyframes are in its composition's time: its start time
     // `st` sets only a precomposition's content time (as lottie-web reads

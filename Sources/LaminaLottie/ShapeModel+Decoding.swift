@@ -5,8 +5,8 @@ import Lamina
 /// one decoder per kind (`ty`), found through `shapeDecoders`. Errors name
 /// the file and JSON path as before; the limits on what one item asks for
 /// (keyframes, vertices, gradient stops) are checked here, before any work.
-extension Builder {
-  typealias ShapeDecoder = (Builder, Node) throws -> ShapeItem
+extension Decoder {
+  typealias ShapeDecoder = (Decoder, Node) throws -> ShapeItem
 
   /// The decoder of each shape kind, by `ty`.
   static let shapeDecoders: [String: ShapeDecoder] = [
@@ -89,21 +89,6 @@ extension Builder {
       return items
     }
     return ShapeList(items: items, notes: notes)
-  }
-
-  /// `body`'s result, the reports made while it ran put in `notes` (held
-  /// back from `unsupported`: the builder reports them when it builds what
-  /// they are of, in building order).
-  func collectingReports<T>(into notes: inout [LottieUnsupported], _ body: () throws -> T) rethrows
-    -> T
-  {
-    let saved = heldReports
-    heldReports = []
-    defer {
-      notes = heldReports ?? []
-      heldReports = saved
-    }
-    return try body()
   }
 
   /// A group (`gr`): its transform (the last `tr` among its items) and items.

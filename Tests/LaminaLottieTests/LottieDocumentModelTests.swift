@@ -4,13 +4,12 @@ import XCTest
 
 @testable import LaminaLottie
 
-/// The typed model the builder reads (shapes, effects, their properties
-/// with keyframes and JSON paths), decoded from JSON with no layer built
-/// and no renderer.
+/// The typed model the builder reads (compositions, layers, shapes,
+/// effects, their properties with keyframes and JSON paths), decoded from
+/// JSON by a `Decoder`: no builder, no layer, no renderer.
 final class LottieDocumentModelTests: XCTestCase {
-  func builder(_ options: LottieOptions = LottieOptions()) -> Builder {
-    Builder(
-      file: "m.json", options: options, baseDirectory: nil, frameRate: 10, width: 100, height: 100)
+  func decoder(_ options: LottieOptions = LottieOptions()) -> Decoder {
+    Decoder(file: "m.json", options: options)
   }
 
   func node(_ json: String, path: String) throws -> Node {
@@ -18,11 +17,11 @@ final class LottieDocumentModelTests: XCTestCase {
   }
 
   func shapes(_ json: String, _ options: LottieOptions = LottieOptions()) throws -> ShapeList {
-    try builder(options).shapeList(try node(json, path: "layers[0].shapes"))
+    try decoder(options).shapeList(try node(json, path: "layers[0].shapes"))
   }
 
   func effects(_ json: String) throws -> [Effect] {
-    try builder().effectList(try node(json, path: "layers[0].ef"))
+    try decoder().effectList(try node(json, path: "layers[0].ef"))
   }
 
   func kind(_ item: ShapeItem) -> String {
@@ -230,7 +229,7 @@ final class LottieDocumentModelTests: XCTestCase {
   }
 
   func testLayersAreDecodedOnceWithTheirKindAndContent() throws {
-    let b = builder()
+    let b = decoder()
     let layers = try node(
       #"""
       [{"ty": 1, "ind": 1, "nm": "Solid", "sw": 20, "sh": 10, "sc": "#ff0000", "ip": 0, "op": 30, "bm": 3, "ao": 1,
@@ -275,7 +274,7 @@ final class LottieDocumentModelTests: XCTestCase {
   func testLayerErrorsNameTheFileAndPath() throws {
     func error(_ json: String) -> String {
       do {
-        let b = builder()
+        let b = decoder()
         let model = try b.compositionModel(try node(json, path: "layers"))
         for l in model.layers { _ = try b.layerContent(l) }
         return "no error"
