@@ -7,7 +7,7 @@ import Lamina
 // transform, blend mode, effects, shapes, solid) decoded the first time it
 // is built. Both are kept by JSON path, so a precomposition asset used many
 // times, a matte source and a parent are decoded once and shared by every
-// use. Text layers, masks and images are still read from the layer's JSON.
+// use. Text layers and images are still read from the layer's JSON.
 
 /// A layer's kind (`ty`).
 enum LayerKind: Equatable {
@@ -46,7 +46,7 @@ enum LayerKind: Equatable {
 
 /// A layer as its composition lists it.
 struct LayerModel {
-  /// Its JSON (text layers, masks and images are still read from it).
+  /// Its JSON (text layers and images are still read from it).
   let node: Node
   /// Its place in the composition's `layers`.
   let index: Int
@@ -74,7 +74,60 @@ struct CompositionModel {
   var byInd: [Int: LayerModel]
 }
 
-/// What a layer draws besides its text, masks and image, decoded once.
+/// A layer mask (`masksProperties[i]`).
+struct Mask {
+  /// How the mask combines with the masks before it (`mode`).
+  enum Mode: Equatable {
+    case add, subtract, intersect, lighten, darken, difference
+    /// `n`: the mask does nothing (a stroke effect may still follow its path).
+    case none
+    /// Any other letter: drawn as add (reported).
+    case other(String)
+
+    init(code: String) {
+      switch code {
+      case "a": self = .add
+      case "s": self = .subtract
+      case "i": self = .intersect
+      case "l": self = .lighten
+      case "d": self = .darken
+      case "f": self = .difference
+      case "n": self = .none
+      default: self = .other(code)
+      }
+    }
+
+    /// The letter the document writes.
+    var code: String {
+      switch self {
+      case .add: return "a"
+      case .subtract: return "s"
+      case .intersect: return "i"
+      case .lighten: return "l"
+      case .darken: return "d"
+      case .difference: return "f"
+      case .none: return "n"
+      case .other(let code): return code
+      }
+    }
+  }
+
+  var mode: Mode
+  /// The mask's JSON path.
+  var path: String
+  /// `inv`: the path's outside.
+  var inverted: Bool
+  /// `pt`: the path, shape vectors (vertices, in and out tangents).
+  var shape: Property
+  /// `o`: 0–100.
+  var opacity: Property
+  /// `x`: the path offset by this many points.
+  var expansion: Property
+  /// `f`: horizontal and vertical feather.
+  var feather: Property
+}
+
+/// What a layer draws besides its text and image, decoded once.
 struct LayerContent {
   var name: String?
   /// Its transform (`ks`), with auto-orient (`ao`).
@@ -86,6 +139,9 @@ struct LayerContent {
   var shapes: ShapeList?
   /// A solid's size and colour (`sw`, `sh`, `sc`).
   var solid: (width: Double, height: Double, color: String)?
+  /// Its masks (`masksProperties`), with the reports of decoding them.
+  var masks: [Mask] = []
+  var maskNotes: [LottieUnsupported] = []
   /// A precomposition's time remapping (`tm`), with the reports of decoding it.
   var timeRemap: Property?
   var timeRemapNotes: [LottieUnsupported] = []
@@ -153,6 +209,9 @@ extension Decoder {
     var content = LayerContent(
       name: (try? n.string("nm")) ?? nil, transform: transform, blendMode: try n.int("bm", default: 0),
       effects: try n.child("ef").map(effectList) ?? [], notes: notes)
+    if let list = n.child("masksProperties")?.items, !list.isEmpty {
+      content.masks = try collectingReports(into: &content.maskNotes) { try list.map(mask) }
+    }
     switch layer.kind {
     case .shape:
       content.shapes = try shapeList(try n.required("shapes"))
@@ -172,5 +231,14 @@ extension Decoder {
     }
     layerContents[layer.path] = content
     return content
+  }
+
+  /// A mask (`masksProperties[i]`).
+  func mask(_ m: Node) throws -> Mask {
+    let mode = Mask.Mode(code: try m.string("mode") ?? "a")
+    return Mask(
+      mode: mode, path: m.path, inverted: m.bool("inv"), shape: try pathProperty(try m.required("pt")),
+      opacity: try property(m.child("o"), [100]), expansion: try property(m.child("x"), [0]),
+      feather: try property(m.child("f"), [0, 0]))
   }
 }

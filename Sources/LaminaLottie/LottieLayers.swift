@@ -144,8 +144,8 @@ extension Builder {
       report(info.kind.reportedName, n.path + ".ty")
       return nil
     }
-    if let masks = n.child("masksProperties"), let list = masks.items, !list.isEmpty {
-      if let mask = try self.masks(list, timeline) {
+    if !content.masks.isEmpty {
+      if let mask = try self.masks(content.masks, notes: content.maskNotes, timeline) {
         let holder = CALayer()
         for s in inner.sublayers ?? [] { holder.addSublayer(s) }
         holder.mask = mask
@@ -153,7 +153,7 @@ extension Builder {
         inner.addSublayer(holder)
       }
     }
-    try strokeEffects(content.effects, masks: n.child("masksProperties"), inner, timeline)
+    try strokeEffects(content.effects, masks: content.masks, inner, timeline)
     return outer
   }
 
@@ -406,7 +406,7 @@ extension Builder {
   /// the path, feather (`f`) blurs it (σ = feather / 2, as the Gaussian
   /// blur effect); animated paths, expansions, opacities and feathers are
   /// sampled or animated per frame.
-  func masks(_ list: [Node], _ timeline: Timeline) throws -> CALayer? {
+  func masks(_ list: [Mask], notes: [LottieUnsupported], _ timeline: Timeline) throws -> CALayer? {
     let big = max(width, height) * 10 + 10000
     let everything = CGRect(x: -big, y: -big, width: 2 * big, height: 2 * big)
     func cover(_ gray: CGFloat) -> CALayer {
@@ -417,27 +417,26 @@ extension Builder {
       l.backgroundColor = CGColor(red: gray, green: gray, blue: gray, alpha: 1)
       return l
     }
-    var applicable: [(Node, String)] = []
+    var applicable: [Mask] = []
     for m in list {
-      let mode = try m.string("mode") ?? "a"
-      if mode == "n" { continue }
-      if !["a", "s", "i", "l", "d", "f"].contains(mode) {
-        report("mask mode '\(mode)' (drawn as add)", m.path + ".mode")
-      }
-      applicable.append((m, mode))
+      if m.mode == .none { continue }
+      if case .other(let code) = m.mode { report("mask mode '\(code)' (drawn as add)", m.path + ".mode") }
+      applicable.append(m)
     }
-    guard let firstMode = applicable.first?.1 else { return nil }
+    for note in notes { report(note.feature, note.path) }
+    guard let firstMode = applicable.first?.mode else { return nil }
     let group = CALayer()
     group.name = "masks"
-    group.addSublayer(cover(["s", "i", "d"].contains(firstMode) ? 1 : 0))
-    for (m, mode) in applicable {
-      let inverted = m.bool("inv")
-      let pathProp = try pathProperty(try m.required("pt"))
-      let opacity = try property(m.child("o"), [100])
-      let expansion = try property(m.child("x"), [0])
-      let feather = try property(m.child("f"), [0, 0])
+    group.addSublayer(cover([.subtract, .intersect, .darken].contains(firstMode) ? 1 : 0))
+    for m in applicable {
+      let mode = m.mode
+      let inverted = m.inverted
+      let pathProp = m.shape
+      let opacity = m.opacity
+      let expansion = m.expansion
+      let feather = m.feather
       let shape = CAShapeLayer()
-      shape.name = "mask \(mode)"
+      shape.name = "mask \(mode.code)"
       if inverted { shape.fillRule = .evenOdd }
       func path(_ f: Double) -> CGPath {
         var s = BezierShape(vector: pathProp.value(at: f), closed: pathProp.closed)
@@ -467,7 +466,7 @@ extension Builder {
       // The grey of the mask's opacity (subtract: of one minus it).
       func gray(_ v: [Double]) -> CGColor {
         let o = min(max(v[0] / 100, 0), 1)
-        let g = mode == "s" ? 1 - o : o
+        let g = mode == .subtract ? 1 - o : o
         return CGColor(red: g, green: g, blue: g, alpha: 1)
       }
       shape.fillColor = gray(opacity.first)
@@ -475,18 +474,17 @@ extension Builder {
       try self.feather(feather, shape, timeline, path: m.path + ".f")
       let blend: String
       switch mode {
-      case "s": blend = "CIMultiplyBlendMode"
-      case "i": blend = "CIMultiplyBlendMode"
-      case "l": blend = "CILightenBlendMode"
-      case "d": blend = "CIDarkenBlendMode"
-      case "f": blend = "CIDifferenceBlendMode"
-      default: blend = "CIScreenBlendMode"
+      case .subtract, .intersect: blend = "CIMultiplyBlendMode"
+      case .lighten: blend = "CILightenBlendMode"
+      case .darken: blend = "CIDarkenBlendMode"
+      case .difference: blend = "CIDifferenceBlendMode"
+      case .add, .none, .other: blend = "CIScreenBlendMode"
       }
       var piece: CALayer = shape
-      if mode == "i" || mode == "d" {
+      if mode == .intersect || mode == .darken {
         // Zero outside the path: the path over black, combined as one.
         piece = CALayer()
-        piece.name = "mask \(mode) over black"
+        piece.name = "mask \(mode.code) over black"
         piece.addSublayer(cover(0))
         piece.addSublayer(shape)
       }
@@ -589,10 +587,9 @@ extension Builder {
   /// (1 on the original, 2 on transparent: the content hidden, 3 revealing
   /// the original: the content shown through the stroke only). Brush
   /// hardness and spacing are not drawn (reported when not the defaults).
-  func strokeEffects(_ effects: [Effect], masks: Node?, _ inner: CALayer, _ timeline: Timeline) throws {
+  func strokeEffects(_ effects: [Effect], masks maskList: [Mask], _ inner: CALayer, _ timeline: Timeline) throws {
     for e in effects {
       guard case .stroke(let stroke) = e.kind else { continue }
-      let maskList = try masks?.array() ?? []
       let all = stroke.allMasks.padded([0]).first[0] != 0
       let index = Int(saturating: min(max(stroke.mask.padded([1]).first[0], 1), 1e6)) - 1
       let chosen = all ? Array(maskList.indices) : (index < maskList.count ? [index] : [])
@@ -614,8 +611,7 @@ extension Builder {
       strokes.name = "stroke effect"
       try madeShapeLayers(chosen.count + 1, e.path)
       for i in chosen {
-        let m = maskList[i]
-        let pathProp = try pathProperty(try m.required("pt"))
+        let pathProp = maskList[i].shape
         let shape = CAShapeLayer()
         shape.fillColor = nil
         shape.lineCap = .round

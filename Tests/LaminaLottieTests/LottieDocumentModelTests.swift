@@ -289,4 +289,29 @@ final class LottieDocumentModelTests: XCTestCase {
     XCTAssertEqual(error(#"[{"ty": 4}]"#), "m.json: layers[0]: missing required key 'shapes'")
     XCTAssertEqual(error(#"[{"ty": 1, "sw": -1}]"#), "m.json: layers[0]: solid size -1.0 x 0.0 is out of range")
   }
+
+  func testMasksAreDecodedWithTheirLayer() throws {
+    let b = decoder()
+    let model = try b.compositionModel(
+      try node(
+        #"""
+        [{"ty": 3, "masksProperties": [
+           {"mode": "s", "inv": true, "pt": {"a": 0, "k": {"v": [[0, 0], [10, 0], [10, 10]], "c": true}},
+            "o": {"a": 1, "k": [{"t": 0, "s": [100]}, {"t": 10, "s": [0]}]}, "x": {"a": 0, "k": -2}},
+           {"mode": "n", "pt": {"a": 0, "k": {"v": [], "c": false}}},
+           {"mode": "z", "pt": {"a": 0, "k": {"v": [[1, 2]], "c": false}}, "f": {"a": 0, "k": [4, 6]}}]}]
+        """#, path: "layers"))
+    let masks = try b.layerContent(model.layers[0]).masks
+    XCTAssertEqual(masks.map(\.mode), [.subtract, .none, .other("z")])
+    XCTAssertEqual(masks.map(\.mode.code), ["s", "n", "z"])
+    XCTAssertEqual(masks[0].path, "layers[0].masksProperties[0]")
+    XCTAssertTrue(masks[0].inverted)
+    XCTAssertTrue(masks[0].shape.closed)
+    // Shape vectors: vertices, then in and out tangents (absent: zero).
+    XCTAssertEqual(masks[0].shape.first, [0, 0, 10, 0, 10, 10] + Array(repeating: 0, count: 12))
+    XCTAssertEqual(masks[0].opacity.value(at: 2.5), [75])
+    XCTAssertEqual(masks[0].expansion.first, [-2])
+    XCTAssertEqual(masks[2].feather.first, [4, 6])
+    XCTAssertEqual(masks[1].opacity.first, [100])  // the default
+  }
 }
