@@ -16,7 +16,11 @@ final class Builder {
   /// The document's typed model, decoded from its JSON (and kept by path).
   let decoder: Decoder
   var unsupported: [LottieUnsupported] { reports.unsupported }
-  var assets: [String: Node] = [:]
+  /// The document's assets by id: the decoder's.
+  var assets: [String: Node] {
+    get { decoder.assets }
+    set { decoder.assets = newValue }
+  }
   var images: [String: CGImage?] = [:]
   var decodedImageBytes = 0
   var layerCount = 0

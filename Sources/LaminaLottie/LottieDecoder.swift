@@ -18,6 +18,9 @@ final class Decoder {
   /// before layers are decoded; empty when none ran).
   var expressionOutcomes: [String: ExpressionOutcome] = [:]
   let reports: ImportReports
+  /// The document's assets by id (the first of each id), and each once decoded.
+  var assets: [String: Node] = [:]
+  var decodedAssets: [String: Asset] = [:]
   /// Each composition's layers, each layer's transform and content, by JSON path.
   var compositionModels: [String: CompositionModel] = [:]
   var layerTransforms: [String: (TransformSpec, [LottieUnsupported])] = [:]

@@ -186,11 +186,10 @@ extension Builder {
 
   // MARK: Precompositions
 
-  func asset(_ n: Node) throws -> Node {
+  /// The asset a layer's `refId` names.
+  func asset(_ n: Node) throws -> Asset {
     let refNode = try n.required("refId")
-    let id = try refNode.string()
-    guard let a = assets[id] else { throw LottieError.unknownAsset(file: file, path: refNode.path, id: id) }
-    return a
+    return try decoder.asset(try refNode.string(), refPath: refNode.path)
   }
 
   /// Layers of a composition asset once expanded (precomps inside counted too).
@@ -217,8 +216,8 @@ extension Builder {
     _ info: LayerModel, _ content: LayerContent, into inner: CALayer, depth: Int, chain: [String], reachesEnd: Bool = false) throws {
     let n = info.node
     let a = try asset(n)
-    let id = try a.required("id").string()
-    guard let layers = a.child("layers") else {
+    let id = a.id
+    guard case .precomposition(let layers) = a.kind, let node = assets[id] else {
       report("precomp layer of an image asset", n.path + ".refId")
       return
     }
@@ -226,13 +225,13 @@ extension Builder {
       throw LottieError.precompCycle(file: file, path: n.path + ".refId", chain: chain + [id])
     }
     try limit(n, "precomposition nesting", depth + 1, limits.maxPrecompDepth, "maxPrecompDepth")
-    let count = try expandedCount(id, a, chain: chain)
+    let count = try expandedCount(id, node, chain: chain)
     try limit(n, "layers once precompositions are expanded", layerCount + count, limits.maxLayers, "maxLayers")
     let container = CALayer()
     container.name = "precomp \(id)"
     container.anchorPoint = .zero
-    let w = try n.number("w", default: try a.number("w", default: 0))
-    let h = try n.number("h", default: try a.number("h", default: 0))
+    let w = try n.number("w", default: a.width)
+    let h = try n.number("h", default: a.height)
     if w > 0 && h > 0 && w <= 1e6 && h <= 1e6 {
       container.bounds = CGRect(x: 0, y: 0, width: w, height: h)
       container.masksToBounds = true
@@ -299,9 +298,9 @@ extension Builder {
 
   func imageLayer(_ n: Node) throws -> CALayer? {
     let a = try asset(n)
-    let id = try a.required("id").string()
-    let w = try a.number("w", default: 0)
-    let h = try a.number("h", default: 0)
+    let id = a.id
+    let w = a.width
+    let h = a.height
     let cached: CGImage?
     if let c = images[id] {
       cached = c
@@ -317,10 +316,10 @@ extension Builder {
     return l
   }
 
-  func loadImage(_ a: Node) throws -> CGImage? {
-    let p = try a.string("p") ?? ""
-    let u = try a.string("u") ?? ""
-    let embedded = a.bool("e") || p.hasPrefix("data:")
+  func loadImage(_ a: Asset) throws -> CGImage? {
+    // (An image layer naming a precomposition reads it as an image of no file.)
+    var (u, p, embedded) = ("", "", false)
+    if case .image(let directory, let file, let isEmbedded) = a.kind { (u, p, embedded) = (directory, file, isEmbedded) }
     var data: Data
     var where_ = a.path + ".p"
     if embedded {
@@ -329,7 +328,7 @@ extension Builder {
       }
       let header = p[p.startIndex..<comma]
       let body = p[p.index(after: comma)...]
-      try limit(a.child("p") ?? a, "bytes of a data URI", body.utf8.count, limits.maxDataURIBytes, "maxDataURIBytes")
+      try limit(at: a.filePath, "bytes of a data URI", body.utf8.count, limits.maxDataURIBytes, "maxDataURIBytes")
       guard header.hasSuffix(";base64"), let d = Data(base64Encoded: String(body), options: .ignoreUnknownCharacters) else {
         throw LottieError.imageFailed(file: file, path: where_, message: "data URI is not base64")
       }

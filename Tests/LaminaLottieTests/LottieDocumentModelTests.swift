@@ -314,4 +314,33 @@ final class LottieDocumentModelTests: XCTestCase {
     XCTAssertEqual(masks[2].feather.first, [4, 6])
     XCTAssertEqual(masks[1].opacity.first, [100])  // the default
   }
+
+  func testAssetsAreDecodedOnceByTheirId() throws {
+    let b = decoder()
+    let list = try node(
+      #"""
+      [{"id": "c", "w": 50, "h": 40, "layers": []},
+       {"id": "img", "w": 10, "h": 20, "u": "", "p": "data:image/png;base64,AAAA", "e": 1},
+       {"id": "file", "u": "images/", "p": "a.png"}]
+      """#, path: "assets")
+    for a in try list.array() { b.assets[try a.required("id").string()] = a }
+    let c = try b.asset("c", refPath: "layers[0].refId")
+    guard case .precomposition(let layers) = c.kind else { return XCTFail("not a precomposition") }
+    XCTAssertEqual(layers.path, "assets[0].layers")
+    XCTAssertEqual(c.width, 50)
+    XCTAssertEqual(c.height, 40)
+    let image = try b.asset("img", refPath: "layers[1].refId")
+    guard case .image(_, let file, let embedded) = image.kind else { return XCTFail("not an image") }
+    XCTAssertTrue(embedded)
+    XCTAssertEqual(file, "data:image/png;base64,AAAA")
+    XCTAssertEqual(image.filePath, "assets[1].p")
+    guard case .image(let directory, "a.png", false) = try b.asset("file", refPath: "x").kind else {
+      return XCTFail("not a file")
+    }
+    XCTAssertEqual(directory, "images/")
+    XCTAssertEqual(b.decodedAssets.keys.sorted(), ["c", "file", "img"])
+    XCTAssertThrowsError(try b.asset("nope", refPath: "layers[2].refId")) { error in
+      XCTAssertEqual("\(error)", "m.json: layers[2].refId: no asset with id 'nope'")
+    }
+  }
 }
