@@ -32,13 +32,6 @@ final class Builder {
   var blendedShapeItems = 0
   /// The time remapping the layers being built are under (nil: none).
   var currentRemap: TimeRemap?
-  /// The document's glyph shapes (`chars`), indexed on first use by
-  /// character, family and style; glyphs made, by JSON path.
-  var charNodes: [Node] = []
-  var charsByKey: [[String]: Node] = [:]
-  var glyphCache: [String: Glyph] = [:]
-  /// Fonts of `fonts.list` by name.
-  var fonts: [String: (family: String, style: String)] = [:]
   /// What each expression gave, by the JSON path of its property
   /// (`evaluateExpressions`, before any layer is built): the decoder's.
   var expressionOutcomes: [String: ExpressionOutcome] {

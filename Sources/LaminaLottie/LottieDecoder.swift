@@ -18,6 +18,8 @@ final class Decoder {
   /// before layers are decoded; empty when none ran).
   var expressionOutcomes: [String: ExpressionOutcome] = [:]
   let reports: ImportReports
+  /// The document's fonts and glyph shapes.
+  var fonts = FontTable()
   /// The document's assets by id (the first of each id), and each once decoded.
   var assets: [String: Node] = [:]
   var decodedAssets: [String: Asset] = [:]

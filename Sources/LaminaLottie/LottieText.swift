@@ -271,13 +271,15 @@ extension Builder {
   /// `fonts.list` family and style), or nil when the document has no
   /// `chars` or lacks one (a space or tab lacking has a third of an em).
   func glyphs(for text: String, font: String, path: String) throws -> [Character: Glyph]? {
-    guard !charsByKey.isEmpty || !charNodes.isEmpty else { return nil }
-    if charsByKey.isEmpty { try indexChars() }
+    guard !decoder.fonts.charsByKey.isEmpty || !decoder.fonts.chars.isEmpty else { return nil }
+    if decoder.fonts.charsByKey.isEmpty { try decoder.indexChars() }
+    let fonts = decoder.fonts.list
     let family = fonts[font]?.family ?? font
     let style = fonts[font]?.style ?? ""
     var out: [Character: Glyph] = [:]
     for c in Set(text) where c != "\n" {
       let key = String(c)
+      let charsByKey = decoder.fonts.charsByKey
       let node = charsByKey[[key, family, style]] ?? charsByKey[[key, family, ""]] ?? charsByKey[[key, "", ""]]
       guard let node else {
         if c == " " || c == "\t" || c == "\u{a0}" {
@@ -287,45 +289,9 @@ extension Builder {
         report("glyph shapes (chars) without '\(c)' (a font drawn instead)", path)
         return nil
       }
-      out[c] = try glyph(node)
+      out[c] = try decoder.glyph(node)
     }
     return out
-  }
-
-  /// Indexes `chars` by character, family and style (and by character alone).
-  func indexChars() throws {
-    for c in charNodes {
-      guard c.isObject, let ch = try c.string("ch") else { continue }
-      let family = try c.string("fFamily") ?? ""
-      let style = try c.string("style") ?? ""
-      for key in [[ch, family, style], [ch, family, ""], [ch, "", ""]] where charsByKey[key] == nil {
-        charsByKey[key] = c
-      }
-    }
-  }
-
-  /// A glyph's advance (`w`) and outline: the paths of `data.shapes`, in groups, at size 100.
-  func glyph(_ c: Node) throws -> Glyph {
-    if let g = glyphCache[c.path] { return g }
-    let w = try c.number("w", default: 0)
-    guard w.isFinite, abs(w) <= Limits.maxMagnitude else { throw (c.child("w") ?? c).invalid("glyph width \(w) is out of range") }
-    var shapes: [BezierShape] = []
-    func walk(_ items: [Node], depth: Int) throws {
-      guard depth < 16 else { return }
-      for item in items where item.isObject {
-        switch try item.string("ty") ?? "" {
-        case "gr": try walk(try item.child("it")?.array() ?? [], depth: depth + 1)
-        case "sh":
-          let p = try pathProperty(try item.required("ks"))
-          shapes.append(BezierShape(vector: p.first, closed: p.closed))
-        default: break
-        }
-      }
-    }
-    try walk(try c.child("data")?.child("shapes")?.array() ?? [], depth: 0)
-    let g = Glyph(width: w, shapes: shapes)
-    glyphCache[c.path] = g
-    return g
   }
 
   /// Text laid out from glyph shapes as lottie-web lays it out: each glyph
@@ -539,7 +505,7 @@ extension Builder {
   /// "ExtraLight" in Pango's words). Font files and URLs (`fPath`) are
   /// never fetched.
   func fontFamily(_ name: String, path: String) -> String? {
-    if let f = fonts[name] {
+    if let f = decoder.fonts.list[name] {
       let style = f.style.lowercased()
       if ["", "regular", "book", "roman", "normal"].contains(style) { return f.family }
       var words = f.style

@@ -343,4 +343,27 @@ final class LottieDocumentModelTests: XCTestCase {
       XCTAssertEqual("\(error)", "m.json: layers[2].refId: no asset with id 'nope'")
     }
   }
+
+  func testFontsAndGlyphShapes() throws {
+    let b = decoder()
+    try b.decodeFonts(
+      try node(
+        #"""
+        {"fonts": {"list": [{"fName": "Sans-Bold", "fFamily": "Sans", "fStyle": "Bold", "fPath": "https://x/s.ttf"}]},
+         "chars": [{"ch": "A", "fFamily": "Sans", "style": "Bold", "w": 60, "data": {"shapes": [
+           {"ty": "gr", "it": [{"ty": "sh", "ks": {"a": 0, "k": {"v": [[0, 0], [10, 0]], "c": false}}}]}]}}]}
+        """#, path: ""))
+    XCTAssertEqual(b.fonts.list["Sans-Bold"]?.family, "Sans")
+    XCTAssertEqual(b.fonts.list["Sans-Bold"]?.style, "Bold")
+    XCTAssertEqual(
+      b.reports.unsupported,
+      [LottieUnsupported(feature: "font file or URL (never fetched)", path: "fonts.list[0].fPath")])
+    try b.indexChars()
+    let node = try XCTUnwrap(b.fonts.charsByKey[["A", "Sans", "Bold"]])
+    XCTAssertEqual(node.path, "chars[0]")
+    let glyph = try b.glyph(node)
+    XCTAssertEqual(glyph.width, 60)
+    XCTAssertEqual(glyph.shapes.count, 1)
+    XCTAssertEqual(b.fonts.glyphs.keys.sorted(), ["chars[0]"])
+  }
 }
