@@ -27,16 +27,20 @@ extension Decoder {
   /// The asset `id` (named by the `refId` at `refPath`), decoded once.
   func asset(_ id: String, refPath: String) throws -> Asset {
     if let a = decodedAssets[id] { return a }
-    guard let a = assets[id] else { throw LottieError.unknownAsset(file: file, path: refPath, id: id) }
+    guard let a = assets[id] else {
+      throw LottieError.unknownAsset(file: file, path: refPath, id: id)
+    }
     let kind: Asset.Kind
     if let layers = a.child("layers") {
       kind = .precomposition(layers: layers)
     } else {
       let p = try a.string("p") ?? ""
-      kind = .image(directory: try a.string("u") ?? "", file: p, embedded: a.bool("e") || p.hasPrefix("data:"))
+      kind = .image(
+        directory: try a.string("u") ?? "", file: p, embedded: a.bool("e") || p.hasPrefix("data:"))
     }
     let asset = Asset(
-      id: id, path: a.path, width: try a.number("w", default: 0), height: try a.number("h", default: 0),
+      id: id, path: a.path, width: try a.number("w", default: 0),
+      height: try a.number("h", default: 0),
       kind: kind, filePath: (a.child("p") ?? a).path)
     decodedAssets[id] = asset
     return asset

@@ -43,10 +43,13 @@ final class BuildBudget {
   func styled(_ count: Int, _ path: String) throws {
     styledPaths += count
     try check(
-      path, "paths drawn by fills and strokes", styledPaths, limits.maxStyledPaths, "maxStyledPaths")
+      path, "paths drawn by fills and strokes", styledPaths, limits.maxStyledPaths, "maxStyledPaths"
+    )
   }
 
-  private func check(_ path: String, _ what: String, _ found: Int, _ limit: Int, _ name: String) throws {
+  private func check(_ path: String, _ what: String, _ found: Int, _ limit: Int, _ name: String)
+    throws
+  {
     if found > limit {
       throw LottieError.limitExceeded(
         file: file, path: path,

@@ -194,8 +194,10 @@ extension Effect {
     guard case .tritone(let highlights, let midtones, let shadows, _) = kind else { return false }
     let f = firstFrame
     let mid = Self.rgb(midtones.value(at: f, [0.5, 0.5, 0.5]))
-    let ends = zip(Self.rgb(highlights.value(at: f, [1, 1, 1])), Self.rgb(shadows.value(at: f, [0, 0, 0])))
-      .map { ($0 + $1) / 2 }
+    let ends = zip(
+      Self.rgb(highlights.value(at: f, [1, 1, 1])), Self.rgb(shadows.value(at: f, [0, 0, 0]))
+    )
+    .map { ($0 + $1) / 2 }
     return zip(mid, ends).contains(where: { abs($0 - $1) > 2.0 / 255 })
       || midtones.property?.isAnimated == true
   }
@@ -231,7 +233,8 @@ extension Decoder {
             opacity: at(6), start: at(7), end: at(8), spacing: at(9), paintStyle: at(10)))
       case _ where isBoxBlur: kind = .boxBlur(radius: at(0), iterations: at(1), dimensions: at(2))
       case 25:
-        kind = .dropShadow(color: at(0), opacity: at(1), direction: at(2), distance: at(3), softness: at(4))
+        kind = .dropShadow(
+          color: at(0), opacity: at(1), direction: at(2), distance: at(3), softness: at(4))
       case 21: kind = .fill(color: at(2), inverted: at(3), opacity: at(6))
       case 20: kind = .tint(black: at(0), white: at(1), amount: at(2))
       case 23: kind = .tritone(highlights: at(0), midtones: at(1), shadows: at(2), blend: at(3))

@@ -19,7 +19,9 @@ extension Decoder {
       for f in try list.array() {
         guard let fName = try f.string("fName") else { continue }
         fonts.list[fName] = (try f.string("fFamily") ?? fName, try f.string("fStyle") ?? "")
-        if let p = try f.string("fPath"), !p.isEmpty { report("font file or URL (never fetched)", f.path + ".fPath") }
+        if let p = try f.string("fPath"), !p.isEmpty {
+          report("font file or URL (never fetched)", f.path + ".fPath")
+        }
       }
     }
     if let chars = root.child("chars") { fonts.chars = try chars.array() }
@@ -31,7 +33,8 @@ extension Decoder {
       guard c.isObject, let ch = try c.string("ch") else { continue }
       let family = try c.string("fFamily") ?? ""
       let style = try c.string("style") ?? ""
-      for key in [[ch, family, style], [ch, family, ""], [ch, "", ""]] where fonts.charsByKey[key] == nil {
+      for key in [[ch, family, style], [ch, family, ""], [ch, "", ""]]
+      where fonts.charsByKey[key] == nil {
         fonts.charsByKey[key] = c
       }
     }
@@ -41,7 +44,9 @@ extension Decoder {
   func glyph(_ c: Node) throws -> Glyph {
     if let g = fonts.glyphs[c.path] { return g }
     let w = try c.number("w", default: 0)
-    guard w.isFinite, abs(w) <= Limits.maxMagnitude else { throw (c.child("w") ?? c).invalid("glyph width \(w) is out of range") }
+    guard w.isFinite, abs(w) <= Limits.maxMagnitude else {
+      throw (c.child("w") ?? c).invalid("glyph width \(w) is out of range")
+    }
     var shapes: [BezierShape] = []
     func walk(_ items: [Node], depth: Int) throws {
       guard depth < 16 else { return }

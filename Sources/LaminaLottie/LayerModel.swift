@@ -163,7 +163,8 @@ extension Decoder {
       let ip = try n.number("ip", default: 0)
       let op = try n.number("op", default: 0)
       let st = try n.number("st", default: 0)
-      for (key, v) in [("ip", ip), ("op", op), ("st", st)] where !(v.isFinite && abs(v) <= Limits.maxMagnitude) {
+      for (key, v) in [("ip", ip), ("op", op), ("st", st)]
+      where !(v.isFinite && abs(v) <= Limits.maxMagnitude) {
         throw (n.child(key) ?? n).invalid("\(v) is out of range")
       }
       // A negative stretch is After Effects' time reverse (the inner
@@ -207,7 +208,8 @@ extension Decoder {
     let n = layer.node
     let (transform, notes) = try layerTransform(layer)
     var content = LayerContent(
-      name: (try? n.string("nm")) ?? nil, transform: transform, blendMode: try n.int("bm", default: 0),
+      name: (try? n.string("nm")) ?? nil, transform: transform,
+      blendMode: try n.int("bm", default: 0),
       effects: try n.child("ef").map(effectList) ?? [], notes: notes)
     if let list = n.child("masksProperties")?.items, !list.isEmpty {
       content.masks = try collectingReports(into: &content.maskNotes) { try list.map(mask) }
@@ -237,7 +239,8 @@ extension Decoder {
   func mask(_ m: Node) throws -> Mask {
     let mode = Mask.Mode(code: try m.string("mode") ?? "a")
     return Mask(
-      mode: mode, path: m.path, inverted: m.bool("inv"), shape: try pathProperty(try m.required("pt")),
+      mode: mode, path: m.path, inverted: m.bool("inv"),
+      shape: try pathProperty(try m.required("pt")),
       opacity: try property(m.child("o"), [100]), expansion: try property(m.child("x"), [0]),
       feather: try property(m.child("f"), [0, 0]))
   }

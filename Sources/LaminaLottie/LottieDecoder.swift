@@ -104,13 +104,16 @@ final class Decoder {
     return values
   }
 
-  func keyframes(_ frames: [Node], _ k: Node, value: (Node) throws -> [Double]) throws -> [Keyframe] {
+  func keyframes(_ frames: [Node], _ k: Node, value: (Node) throws -> [Double]) throws -> [Keyframe]
+  {
     try limit(k, "keyframes of one property", frames.count, limits.maxKeyframes, "maxKeyframes")
     var out: [Keyframe] = []
     for f in frames {
       guard f.isObject else { throw f.wrongType("a keyframe object") }
       let t = try f.required("t").number()
-      guard t.isFinite, abs(t) <= Limits.maxMagnitude else { throw f.invalid("keyframe time \(t) is out of range") }
+      guard t.isFinite, abs(t) <= Limits.maxMagnitude else {
+        throw f.invalid("keyframe time \(t) is out of range")
+      }
       if let last = out.last, t < last.t {
         throw f.child("t")!.invalid("keyframe times must not decrease (\(t) after \(last.t))")
       }

@@ -15,13 +15,15 @@ extension Decoder {
     "rc": { b, n in
       .geometry(
         .rect(
-          position: try b.property(n.child("p"), [0, 0]), size: try b.property(n.child("s"), [0, 0]),
+          position: try b.property(n.child("p"), [0, 0]),
+          size: try b.property(n.child("s"), [0, 0]),
           roundness: try b.property(n.child("r"), [0]), reversed: try n.int("d", default: 1) == 3))
     },
     "el": { b, n in
       .geometry(
         .ellipse(
-          position: try b.property(n.child("p"), [0, 0]), size: try b.property(n.child("s"), [0, 0]),
+          position: try b.property(n.child("p"), [0, 0]),
+          size: try b.property(n.child("s"), [0, 0]),
           reversed: try n.int("d", default: 1) == 3))
     },
     "sr": { b, n in try b.polystar(n) },
@@ -34,7 +36,8 @@ extension Decoder {
         Modifier(
           .trim(
             start: try b.property(n.child("s"), [0]), end: try b.property(n.child("e"), [100]),
-            offset: try b.property(n.child("o"), [0]), individually: try n.int("m", default: 1) == 2)))
+            offset: try b.property(n.child("o"), [0]), individually: try n.int("m", default: 1) == 2
+          )))
     },
     "rd": { b, n in .modifier(Modifier(.round(try b.property(n.child("r"), [0])))) },
     "pb": { b, n in .modifier(Modifier(.puckerBloat(try b.property(n.child("a"), [0])))) },
@@ -132,12 +135,14 @@ extension Decoder {
     return Repeater(
       path: n.path, copies: copies, maxCopies: c, copiesPath: (n.child("c") ?? n).path,
       offset: try property(n.child("o"), [0]), transform: try transform(tr, layer3D: false),
-      startOpacity: try property(tr?.child("so"), [100]), endOpacity: try property(tr?.child("eo"), [100]),
+      startOpacity: try property(tr?.child("so"), [100]),
+      endOpacity: try property(tr?.child("eo"), [100]),
       above: try n.int("m", default: 1) == 1)
   }
 
   func style(_ n: Node, _ ty: String) throws -> Style {
-    let kind: Style.Kind = ty == "fl" ? .fill : ty == "st" ? .stroke : ty == "gf" ? .gradientFill : .gradientStroke
+    let kind: Style.Kind =
+      ty == "fl" ? .fill : ty == "st" ? .stroke : ty == "gf" ? .gradientFill : .gradientStroke
     var s = Style(kind: kind, path: n.path)
     s.opacity = try property(n.child("o"), [100])
     s.evenOdd = try n.int("r", default: 1) == 2

@@ -80,7 +80,8 @@ enum GeometrySource {
     case .path(let p): return [p]
     case .rect(let a, let b, let c, _): return [a, b, c]
     case .ellipse(let a, let b, _): return [a, b]
-    case .star(_, let a, let b, let c, let d, let e, let f, let g, _, _): return [a, b, c, d, e, f, g]
+    case .star(_, let a, let b, let c, let d, let e, let f, let g, _, _):
+      return [a, b, c, d, e, f, g]
     }
   }
 
@@ -97,8 +98,10 @@ enum GeometrySource {
       let pv = p.value(at: f)
       let sv = s.value(at: f)
       return Geometry.ellipse(
-        center: CGPoint(x: pv[0], y: pv[1]), size: CGSize(width: sv[0], height: sv[1]), reversed: reversed)
-    case .star(let star, let pt, let p, let r, let or, let ir, let os, let is_, let reversed, let maxV):
+        center: CGPoint(x: pv[0], y: pv[1]), size: CGSize(width: sv[0], height: sv[1]),
+        reversed: reversed)
+    case .star(
+      let star, let pt, let p, let r, let or, let ir, let os, let is_, let reversed, let maxV):
       let pv = p.value(at: f)
       return Geometry.polystar(
         star: star, points: pt.scalar(at: f), center: CGPoint(x: pv[0], y: pv[1]),
@@ -142,7 +145,8 @@ final class Modifier {
     case .round(let r): return Geometry.roundCorners(s, radius: r.scalar(at: f))
     case .puckerBloat(let a): return Geometry.puckerBloat(s, amount: a.scalar(at: f))
     case .zigZag(let size, let ridges, let smooth):
-      return Geometry.zigZag(s, amplitude: size.scalar(at: f), ridges: ridges.scalar(at: f), smooth: smooth)
+      return Geometry.zigZag(
+        s, amplitude: size.scalar(at: f), ridges: ridges.scalar(at: f), smooth: smooth)
     case .offset(let a, let join, let ml):
       return Geometry.offset(s, amount: a.scalar(at: f), join: join, miterLimit: ml.scalar(at: f))
     }
@@ -181,4 +185,3 @@ struct SourceRef {
   var source: GeometrySource
   var modifiers: [Modifier]
 }
-

@@ -13,7 +13,9 @@ final class LottieDocumentModelTests: XCTestCase {
   }
 
   func node(_ json: String, path: String) throws -> Node {
-    Node(json: try SceneLoader.parseJSON(Data(json.utf8), fileName: "m.json"), path: path, file: "m.json")
+    Node(
+      json: try SceneLoader.parseJSON(Data(json.utf8), fileName: "m.json"), path: path,
+      file: "m.json")
   }
 
   func shapes(_ json: String, _ options: LottieOptions = LottieOptions()) throws -> ShapeList {
@@ -69,7 +71,8 @@ final class LottieDocumentModelTests: XCTestCase {
         "inert", "group",
       ])
     // What the model leaves out is held with the list, reported when it is built.
-    XCTAssertEqual(list.notes, [LottieUnsupported(feature: "shape 'xx'", path: "layers[0].shapes[17]")])
+    XCTAssertEqual(
+      list.notes, [LottieUnsupported(feature: "shape 'xx'", path: "layers[0].shapes[17]")])
     guard case .style(let gradient) = list.items[13] else { return XCTFail("not a style") }
     XCTAssertEqual(gradient.path, "layers[0].shapes[13]")
     XCTAssertEqual(gradient.colorStops, 2)
@@ -137,12 +140,14 @@ final class LottieDocumentModelTests: XCTestCase {
       [{"ty": "gr", "it": [{"ty": "el", "s": {"a": 0, "k": [3, 3], "x": "value * 2"}}]},
        {"ty": "fl", "o": {"a": 0, "k": 80, "x": "50"}}]
       """#, options)
-    XCTAssertEqual(list.notes, [LottieUnsupported(feature: "expression", path: "layers[0].shapes[1].o.x")])
+    XCTAssertEqual(
+      list.notes, [LottieUnsupported(feature: "expression", path: "layers[0].shapes[1].o.x")])
     guard case .group(let g) = list.items[0], case .style(let fill) = list.items[1] else {
       return XCTFail("\(list.items.map(kind))")
     }
     XCTAssertEqual(
-      g.contents.notes, [LottieUnsupported(feature: "expression", path: "layers[0].shapes[0].it[0].s.x")])
+      g.contents.notes,
+      [LottieUnsupported(feature: "expression", path: "layers[0].shapes[0].it[0].s.x")])
     XCTAssertEqual(fill.opacity.first, [80])  // the keyframed value
     XCTAssertTrue(fill.opacity.expression)
   }
@@ -168,7 +173,8 @@ final class LottieDocumentModelTests: XCTestCase {
       "m.json: layers[0].shapes[0].s.k[1].t: keyframe times must not decrease (2.0 after 5.0)")
     XCTAssertEqual(
       error(#"[{"ty": "gf", "g": {"p": -1, "k": {"a": 0, "k": []}}}]"#),
-      "m.json: layers[0].shapes[0].g.p: a gradient's colour-stop count must not be negative (found -1)")
+      "m.json: layers[0].shapes[0].g.p: a gradient's colour-stop count must not be negative (found -1)"
+    )
     // Limits on what one item asks for are checked as it is decoded.
     XCTAssertEqual(
       error(#"[{"ty": "sr", "pt": {"a": 0, "k": 1000000}}]"#),
@@ -177,8 +183,11 @@ final class LottieDocumentModelTests: XCTestCase {
     var few = LottieLimits()
     few.maxKeyframes = 1
     XCTAssertTrue(
-      error(#"[{"ty": "el", "s": {"a": 1, "k": [{"t": 0, "s": [1, 1]}, {"t": 2, "s": [2, 2]}]}}]"#, few)
-        .hasPrefix("m.json: layers[0].shapes[0].s.k: keyframes of one property: 2, over the limit of 1"))
+      error(
+        #"[{"ty": "el", "s": {"a": 1, "k": [{"t": 0, "s": [1, 1]}, {"t": 2, "s": [2, 2]}]}}]"#, few
+      )
+      .hasPrefix(
+        "m.json: layers[0].shapes[0].s.k: keyframes of one property: 2, over the limit of 1"))
   }
 
   func testEffectsAreNamedKindsWithTypedValues() throws {
@@ -201,7 +210,8 @@ final class LottieDocumentModelTests: XCTestCase {
     guard case .gaussianBlur = blur.kind else { return XCTFail("not a blur") }
     XCTAssertEqual(blur.blurSigma(at: 5), 10)  // blurriness 20 halfway, halved
     XCTAssertEqual(blur.blurDimensions, 2)
-    XCTAssertEqual(blur.properties.map(\.path), ["layers[0].ef[0].ef[0].v", "layers[0].ef[0].ef[1].v"])
+    XCTAssertEqual(
+      blur.properties.map(\.path), ["layers[0].ef[0].ef[0].v", "layers[0].ef[0].ef[1].v"])
 
     let shadow = try XCTUnwrap(list[1].shadow(at: 0))
     XCTAssertEqual(shadow.color, [1, 0, 0, 1])
@@ -217,7 +227,8 @@ final class LottieDocumentModelTests: XCTestCase {
     XCTAssertEqual(tint.bias, [0, 0, 0])
 
     guard case .boxBlur = list[3].kind else { return XCTFail("not a box blur") }
-    XCTAssertEqual(try XCTUnwrap(list[3].blurSigma(at: 0)), 6.0.squareRoot(), accuracy: 1e-9)  // √(3·2·3 / 3)
+    // Radius 2, 3 iterations: σ = √(3·2·3 / 3).
+    XCTAssertEqual(try XCTUnwrap(list[3].blurSigma(at: 0)), 6.0.squareRoot(), accuracy: 1e-9)
     guard case .control = list[4].kind else { return XCTFail("not a control") }
     guard case .stroke(let stroke) = list[5].kind else { return XCTFail("not a stroke") }
     XCTAssertEqual(stroke.mask.scalar(at: 0, 1), 1)
@@ -268,7 +279,8 @@ final class LottieDocumentModelTests: XCTestCase {
     // a parent's transform, a matte source) reads what is kept by path.
     XCTAssertEqual(b.compositionModels.keys.sorted(), ["assets[0].layers"])
     XCTAssertEqual(
-      b.layerContents.keys.sorted(), ["assets[0].layers[0]", "assets[0].layers[1]", "assets[0].layers[2]"])
+      b.layerContents.keys.sorted(),
+      ["assets[0].layers[0]", "assets[0].layers[1]", "assets[0].layers[2]"])
   }
 
   func testLayerErrorsNameTheFileAndPath() throws {
@@ -282,12 +294,17 @@ final class LottieDocumentModelTests: XCTestCase {
         return "\(error)"
       }
     }
-    XCTAssertEqual(error(#"[{"ty": 3, "sr": 0}]"#),
-      "m.json: layers[0].sr: time stretch 0.0 must not be zero (at least 1e-06 and at most 1e+06 in magnitude)")
-    XCTAssertEqual(error(#"[{"ty": 3, "st": "zero"}]"#), "m.json: layers[0].st: expected a number, found a string")
+    XCTAssertEqual(
+      error(#"[{"ty": 3, "sr": 0}]"#),
+      "m.json: layers[0].sr: time stretch 0.0 must not be zero (at least 1e-06 and at most 1e+06 in magnitude)"
+    )
+    XCTAssertEqual(
+      error(#"[{"ty": 3, "st": "zero"}]"#),
+      "m.json: layers[0].st: expected a number, found a string")
     XCTAssertEqual(error(#"[3]"#), "m.json: layers[0]: expected a layer object, found a number")
     XCTAssertEqual(error(#"[{"ty": 4}]"#), "m.json: layers[0]: missing required key 'shapes'")
-    XCTAssertEqual(error(#"[{"ty": 1, "sw": -1}]"#), "m.json: layers[0]: solid size -1.0 x 0.0 is out of range")
+    XCTAssertEqual(
+      error(#"[{"ty": 1, "sw": -1}]"#), "m.json: layers[0]: solid size -1.0 x 0.0 is out of range")
   }
 
   func testMasksAreDecodedWithTheirLayer() throws {
@@ -330,7 +347,9 @@ final class LottieDocumentModelTests: XCTestCase {
     XCTAssertEqual(c.width, 50)
     XCTAssertEqual(c.height, 40)
     let image = try b.asset("img", refPath: "layers[1].refId")
-    guard case .image(_, let file, let embedded) = image.kind else { return XCTFail("not an image") }
+    guard case .image(_, let file, let embedded) = image.kind else {
+      return XCTFail("not an image")
+    }
     XCTAssertTrue(embedded)
     XCTAssertEqual(file, "data:image/png;base64,AAAA")
     XCTAssertEqual(image.filePath, "assets[1].p")
