@@ -385,4 +385,48 @@ final class LottieDocumentModelTests: XCTestCase {
     XCTAssertEqual(glyph.shapes.count, 1)
     XCTAssertEqual(b.fonts.glyphs.keys.sorted(), ["chars[0]"])
   }
+
+  /// A precomposition used three times: its asset, layers and their
+  /// content decoded once, its report made once (layers are made, but
+  /// nothing is rendered).
+  func testAPrecompositionUsedManyTimesIsDecodedOnce() throws {
+    let b = Builder(
+      file: "m.json", options: LottieOptions(), baseDirectory: nil, frameRate: 10, width: 100,
+      height: 100)
+    let assets = try node(
+      #"""
+      [{"id": "c", "w": 10, "h": 10, "layers": [{"ty": 4, "ind": 1, "ip": 0, "op": 10,
+        "shapes": [{"ty": "el", "s": {"a": 0, "k": [4, 4]}}, {"ty": "fl"}, {"ty": "zz9"}]}]}]
+      """#, path: "assets")
+    for a in try assets.array() { b.assets[try a.required("id").string()] = a }
+    let layers = try node(
+      #"""
+      [{"ty": 0, "refId": "c", "ip": 0, "op": 10}, {"ty": 0, "refId": "c", "ip": 0, "op": 10},
+       {"ty": 0, "refId": "c", "ip": 0, "op": 10, "st": 2}]
+      """#, path: "layers")
+    XCTAssertEqual(try b.composition(layers, depth: 0, chain: []).count, 3)
+    XCTAssertEqual(b.layerCount, 6)
+    XCTAssertEqual(b.decoder.compositionModels.keys.sorted(), ["assets[0].layers", "layers"])
+    XCTAssertEqual(
+      b.decoder.layerContents.keys.sorted(),
+      ["assets[0].layers[0]", "layers[0]", "layers[1]", "layers[2]"])
+    XCTAssertEqual(b.decoder.decodedAssets.keys.sorted(), ["c"])
+    XCTAssertEqual(
+      b.unsupported,
+      [LottieUnsupported(feature: "shape 'zz9'", path: "assets[0].layers[0].shapes[2]")])
+  }
+
+  /// What decoding leaves out is reported in building order: a list's own
+  /// items first, then its groups' (built after), as before the model.
+  func testReportsKeepTheirBuildingOrder() throws {
+    let shapes = #"[{"ty": "gr", "it": [{"ty": "inner"}]}, {"ty": "outer"}]"#
+    let a = try LottieTestSupport.load(
+      LottieTestSupport.document(layers: "[" + LottieTestSupport.shapeLayer(shapes) + "]"))
+    XCTAssertEqual(
+      a.unsupported,
+      [
+        LottieUnsupported(feature: "shape 'outer'", path: "layers[0].shapes[1]"),
+        LottieUnsupported(feature: "shape 'inner'", path: "layers[0].shapes[0].it[0]"),
+      ])
+  }
 }
