@@ -429,4 +429,51 @@ final class LottieDocumentModelTests: XCTestCase {
         LottieUnsupported(feature: "shape 'inner'", path: "layers[0].shapes[0].it[0]"),
       ])
   }
+
+  func testTextDocumentsAndAnimators() throws {
+    let b = decoder()
+    let d = try b.textDocument(
+      try node(
+        #"""
+        {"t": "ab\rcd", "s": 20, "f": "Sans-Bold", "j": 2, "tr": 50, "ca": 1,
+         "fc": [1, 0, 0], "sw": 2, "sc": [0, 0, 1], "of": false}
+        """#, path: "layers[0].t.d.k[0].s"))
+    XCTAssertEqual(d.text, "AB\nCD")
+    XCTAssertEqual(d.size, 20)
+    XCTAssertEqual(d.lineHeight, 24)  // 1.2 × size by default
+    XCTAssertEqual(d.justify, 2)
+    XCTAssertEqual(d.fontName, "Sans-Bold")
+    XCTAssertEqual(d.tracking, 50)
+    XCTAssertEqual(d.fill, [1, 0, 0])
+    XCTAssertEqual(d.stroke, [0, 0, 1])
+    XCTAssertFalse(d.strokeOverFill)
+    // No stroke colour without a stroke width.
+    XCTAssertNil(try b.textDocument(try node(#"{"t": "x", "sc": [0, 0, 1]}"#, path: "s")).stroke)
+    var few = LottieOptions()
+    few.limits.maxTextLength = 2
+    XCTAssertThrowsError(try decoder(few).textDocument(try node(#"{"t": "abc"}"#, path: "s"))) {
+      XCTAssertEqual(
+        "\($0)", "m.json: s.t: characters of one text layer: 3, over the limit of 2 (maxTextLength)"
+      )
+    }
+
+    let animators = try XCTUnwrap(
+      try b.textAnimators(
+        try node(
+          #"""
+          [{"s": {"t": 0, "s": {"a": 0, "k": 10}, "e": {"a": 0, "k": 60}, "r": 2, "sh": 3},
+            "a": {"o": {"a": 0, "k": 0}, "sk": {"a": 0, "k": 5}}}]
+          """#, path: "layers[0].t.a")))
+    XCTAssertEqual(animators.path, "layers[0].t.a")
+    let a = try XCTUnwrap(animators.list.first)
+    XCTAssertEqual(a.start.first, [10])
+    XCTAssertEqual(a.end.first, [60])
+    XCTAssertTrue(a.byIndex)
+    XCTAssertEqual(a.shape, 3)
+    XCTAssertEqual(a.opacity?.first, [0])
+    XCTAssertNil(a.position)
+    XCTAssertEqual(
+      b.reports.unsupported,
+      [LottieUnsupported(feature: "text animator property 'sk'", path: "layers[0].t.a[0].a.sk")])
+  }
 }
