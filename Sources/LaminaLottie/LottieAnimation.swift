@@ -98,14 +98,7 @@ public final class LottieAnimation {
         if builder.assets[id] == nil { builder.assets[id] = a }
       }
     }
-    if let fonts = root.child("fonts")?.child("list") {
-      for f in try fonts.array() {
-        guard let fName = try f.string("fName") else { continue }
-        builder.fonts[fName] = (try f.string("fFamily") ?? fName, try f.string("fStyle") ?? "")
-        if let p = try f.string("fPath"), !p.isEmpty { builder.report("font file or URL (never fetched)", f.path + ".fPath") }
-      }
-    }
-    if let chars = root.child("chars") { builder.charNodes = try chars.array() }
+    try builder.decoder.decodeFonts(root)
     try builder.evaluateExpressions(root: root, inPoint: ip, outPoint: op)
     var markers: [LottieMarker] = []
     for m in try root.child("markers")?.array() ?? [] {

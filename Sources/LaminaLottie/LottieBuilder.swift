@@ -11,33 +11,33 @@ final class Builder {
   let frameRate: Double
   let width: Double
   let height: Double
-  var unsupported: [LottieUnsupported] = []
-  /// Feature and path of each report, so a precomposition used many times reports once.
-  var reported: Set<[String]> = []
-  var assets: [String: Node] = [:]
+  /// What the import leaves out, shared with the decoder.
+  let reports: ImportReports
+  /// The document's typed model, decoded from its JSON (and kept by path).
+  let decoder: Decoder
+  var unsupported: [LottieUnsupported] { reports.unsupported }
+  /// The document's assets by id: the decoder's.
+  var assets: [String: Node] {
+    get { decoder.assets }
+    set { decoder.assets = newValue }
+  }
   var images: [String: CGImage?] = [:]
   var decodedImageBytes = 0
   var layerCount = 0
   /// Expanded layer counts of each composition asset (memoised).
   var expandedCounts: [String: Int] = [:]
-  var sampledValues = 0
-  var sampledPathElements = 0
-  var shapeLayers = 0
-  var styledPaths = 0
+  /// What building has made, counted against the limits.
+  let counts: BuildBudget
   /// Fills and strokes made with a blend mode (their layer is isolated).
   var blendedShapeItems = 0
   /// The time remapping the layers being built are under (nil: none).
   var currentRemap: TimeRemap?
-  /// The document's glyph shapes (`chars`), indexed on first use by
-  /// character, family and style; glyphs made, by JSON path.
-  var charNodes: [Node] = []
-  var charsByKey: [[String]: Node] = [:]
-  var glyphCache: [String: Glyph] = [:]
-  /// Fonts of `fonts.list` by name.
-  var fonts: [String: (family: String, style: String)] = [:]
   /// What each expression gave, by the JSON path of its property
-  /// (`evaluateExpressions`, before any layer is built).
-  var expressionOutcomes: [String: ExpressionOutcome] = [:]
+  /// (`evaluateExpressions`, before any layer is built): the decoder's.
+  var expressionOutcomes: [String: ExpressionOutcome] {
+    get { decoder.expressionOutcomes }
+    set { decoder.expressionOutcomes = newValue }
+  }
 
   init(file: String, options: LottieOptions, baseDirectory: URL?, frameRate: Double, width: Double, height: Double) {
     self.file = file
@@ -46,210 +46,51 @@ final class Builder {
     self.frameRate = frameRate
     self.width = width
     self.height = height
+    reports = ImportReports()
+    counts = BuildBudget(file: file, limits: options.limits)
+    decoder = Decoder(file: file, options: options, reports: reports)
   }
 
-  func report(_ feature: String, _ path: String) {
-    guard reported.insert([feature, path]).inserted else { return }
-    unsupported.append(LottieUnsupported(feature: feature, path: path))
-  }
+  func report(_ feature: String, _ path: String) { reports.report(feature, path) }
 
   func limit(_ node: Node, _ what: String, _ found: Int, _ limit: Int, _ name: String) throws {
-    try self.limit(at: node.path, what, found, limit, name)
+    try decoder.limit(node, what, found, limit, name)
   }
 
-  /// Throws `limitExceeded` at the JSON path `path` when `found` is over `limit`.
   func limit(at path: String, _ what: String, _ found: Int, _ limit: Int, _ name: String) throws {
-    if found > limit {
-      throw LottieError.limitExceeded(
-        file: file, path: path,
-        exceeded: LimitExceeded(what: what, found: found, limit: limit, name: name))
-    }
+    try decoder.limit(at: path, what, found, limit, name)
   }
 
-  /// Counts `frames` sampled values (of `elements` path elements each)
-  /// against the document's budgets before they are made.
+  // The model's decoding, for what the builder still reads from JSON
+  // (text layers, masks, images).
+  func property(_ node: Node?, _ defaultValue: [Double]) throws -> Property {
+    try decoder.property(node, defaultValue)
+  }
+
+  func keyframedProperty(_ node: Node?, _ defaultValue: [Double]) throws -> Property {
+    try decoder.keyframedProperty(node, defaultValue)
+  }
+
+  func pathProperty(_ node: Node) throws -> Property { try decoder.pathProperty(node) }
+
+  func keyframedPathProperty(_ node: Node) throws -> Property { try decoder.keyframedPathProperty(node) }
+
+  func finite(_ values: [Double], _ node: Node) throws -> [Double] { try decoder.finite(values, node) }
+
+  /// Counts the values sampled over frames `a` to `b` (of `elements` path
+  /// elements each) against the document's budgets before they are made.
   func budget(from a: Double, to b: Double, elements: Int = 0, path: String) throws {
     // Under a time remapping every sampled value is sampled over the
     // remapped layer's frames instead.
     let (a, b) = currentRemap.map { ($0.from, $0.to) } ?? (a, b)
-    let frames = Int(saturating: min(max(b - a, 0), Double(limits.maxSampledFrames))) + 2
-    sampledValues += frames
-    try limit(
-      at: path, "values sampled from keyframes", sampledValues, limits.maxSampledValues,
-      "maxSampledValues")
-    sampledPathElements += frames * elements
-    try limit(
-      at: path, "path elements sampled from keyframes", sampledPathElements,
-      limits.maxSampledPathElements, "maxSampledPathElements")
+    try counts.sampled(from: a, to: b, elements: elements, path: path)
   }
 
   /// Counts `count` layers made for shapes.
-  func madeShapeLayers(_ count: Int, _ path: String) throws {
-    shapeLayers += count
-    try limit(
-      at: path, "layers made for shapes", shapeLayers, limits.maxShapeLayers, "maxShapeLayers")
-  }
+  func madeShapeLayers(_ count: Int, _ path: String) throws { try counts.madeShapeLayers(count, path) }
 
   /// Counts the paths a style draws.
-  func styled(_ count: Int, _ path: String) throws {
-    styledPaths += count
-    try limit(
-      at: path, "paths drawn by fills and strokes", styledPaths, limits.maxStyledPaths,
-      "maxStyledPaths")
-  }
-
-  // MARK: Properties
-
-  /// An animatable property (`{"a": 0|1, "k": …}`), with `defaultValue`
-  /// when absent: the values its expression gives when it has one that
-  /// was evaluated, else its keyframed values.
-  func property(_ node: Node?, _ defaultValue: [Double]) throws -> Property {
-    if let node, case .string? = node.child("x")?.json,
-      let p = try fallingBack(node, { try expressionProperty(node, defaultValue) })
-    {
-      return p
-    }
-    return try keyframedProperty(node, defaultValue)
-  }
-
-  /// A property's keyframed values (what an expression reads as `value`).
-  func keyframedProperty(_ node: Node?, _ defaultValue: [Double]) throws -> Property {
-    guard let node else { return Property(constant: defaultValue) }
-    let expression = node.has("x")
-    // A bare number or array stands for a static value.
-    guard node.isObject else {
-      var p = Property(constant: try finite(node.numbers(), node), path: node.path)
-      if p.first.isEmpty { p = Property(constant: defaultValue, path: node.path) }
-      return p.map { v in v.count >= defaultValue.count ? v : v + defaultValue[v.count...] }
-    }
-    let k = try node.required("k")
-    var p: Property
-    if let frames = k.items, let first = frames.first, first.isObject {
-      p = Property(keyframes: try keyframes(frames, k) { try $0.numbers() }, path: node.path)
-    } else {
-      let value = try finite(k.numbers(), k)
-      p = Property(constant: value.isEmpty ? defaultValue : value, path: node.path)
-    }
-    p.expression = expression
-    // Pad short values (a 2D value where 3 are expected), every keyframe's.
-    p = p.map { v in v.count >= defaultValue.count ? v : v + defaultValue[v.count...] }
-    return p
-  }
-
-  /// Numbers within `Limits.maxMagnitude`.
-  func finite(_ values: [Double], _ node: Node) throws -> [Double] {
-    for x in values where !(x.isFinite && abs(x) <= Limits.maxMagnitude) {
-      throw node.invalid("\(x) is out of range (at most \(Int(Limits.maxMagnitude)) in magnitude)")
-    }
-    return values
-  }
-
-  func keyframes(_ frames: [Node], _ k: Node, value: (Node) throws -> [Double]) throws -> [Keyframe] {
-    try limit(k, "keyframes of one property", frames.count, limits.maxKeyframes, "maxKeyframes")
-    var out: [Keyframe] = []
-    for f in frames {
-      guard f.isObject else { throw f.wrongType("a keyframe object") }
-      let t = try f.required("t").number()
-      guard t.isFinite, abs(t) <= Limits.maxMagnitude else { throw f.invalid("keyframe time \(t) is out of range") }
-      if let last = out.last, t < last.t {
-        throw f.child("t")!.invalid("keyframe times must not decrease (\(t) after \(last.t))")
-      }
-      var kf = Keyframe(t: t, value: [])
-      if let s = f.child("s") {
-        kf.value = try value(s)
-      } else if let last = out.last {
-        kf.value = last.end ?? last.value
-      } else {
-        throw LottieError.missingKey(file: file, path: f.path, key: "s")
-      }
-      if let e = f.child("e") { kf.end = try value(e) }
-      kf.hold = f.bool("h")
-      if let o = f.child("o"), let i = f.child("i") {
-        kf.easeOut = try ease(o)
-        kf.easeIn = try ease(i)
-      }
-      if let to = f.child("to") { kf.to = try to.numbers() }
-      if let ti = f.child("ti") { kf.ti = try ti.numbers() }
-      out.append(kf)
-    }
-    guard !out.isEmpty else { throw k.invalid("no keyframes") }
-    for v in out.map(\.value) + out.compactMap(\.end) {
-      for x in v where !(x.isFinite && abs(x) <= Limits.maxMagnitude) {
-        throw k.invalid("value \(x) is out of range")
-      }
-    }
-    return out
-  }
-
-  func ease(_ n: Node) throws -> Ease {
-    Ease(x: try n.child("x")?.numbers() ?? [0], y: try n.child("y")?.numbers() ?? [0])
-  }
-
-  /// A path property (`sh.ks`, a mask's `pt`): values are shape vectors
-  /// (the values its expression gives when it has one that was evaluated).
-  func pathProperty(_ node: Node) throws -> Property {
-    let keyframed = try keyframedPathProperty(node)
-    if case .string? = node.child("x")?.json,
-      let p = try fallingBack(node, { try expressionPath(node, closed: keyframed.closed) })
-    {
-      return p
-    }
-    return keyframed
-  }
-
-  /// A path's keyframed shape vectors: vertices, in and out tangents.
-  func keyframedPathProperty(_ node: Node) throws -> Property {
-    // (Evaluated, an expression on a path is reported by evaluateExpressions.)
-    if node.has("x"), options.expressions == .keyframed { report("expression", node.path + ".x") }
-    let k = try node.required("k")
-    var closed = false
-    func shapeVector(_ n: Node) throws -> [Double] {
-      var s = n
-      if let items = n.items {
-        guard let first = items.first else { return [] }
-        s = first
-      }
-      guard s.isObject else { throw s.wrongType("a bezier shape object (v, i, o, c)") }
-      let v = try s.required("v").array()
-      try limit(s, "vertices of one path", v.count, limits.maxPathVertices, "maxPathVertices")
-      let i = try s.child("i")?.array() ?? []
-      let o = try s.child("o")?.array() ?? []
-      closed = s.bool("c")
-      func points(_ list: [Node]) throws -> [Double] {
-        var out: [Double] = []
-        for index in 0..<v.count {
-          if index < list.count {
-            let n = try list[index].numbers()
-            let x = n.count > 0 ? n[0] : 0
-            let y = n.count > 1 ? n[1] : 0
-            guard x.isFinite, y.isFinite, abs(x) <= 1e7, abs(y) <= 1e7 else {
-              throw list[index].invalid("coordinate out of range")
-            }
-            out += [x, y]
-          } else {
-            out += [0, 0]
-          }
-        }
-        return out
-      }
-      return try points(v) + points(i) + points(o)
-    }
-    if let frames = k.items, let first = frames.first, first.isObject, first.has("t") {
-      var firstClosed: Bool?
-      let kfs = try keyframes(frames, k) { n in
-        let v = try shapeVector(n)
-        if firstClosed == nil { firstClosed = closed }
-        return v
-      }
-      var p = Property(keyframes: kfs, path: node.path)
-      p.closed = firstClosed ?? false
-      return p
-    }
-    let v = try shapeVector(k)
-    var p = Property(constant: v, path: node.path)
-    p.closed = closed
-    return p
-  }
+  func styled(_ count: Int, _ path: String) throws { try counts.styled(count, path) }
 
   func color(_ v: [Double]) -> CGColor {
     var c = v
@@ -259,32 +100,6 @@ final class Builder {
     return CGColor(
       red: min(max(c[0] / scale, 0), 1), green: min(max(c[1] / scale, 0), 1),
       blue: min(max(c[2] / scale, 0), 1), alpha: a)
-  }
-
-  func transform(_ node: Node?, layer3D: Bool) throws -> TransformSpec {
-    var t = TransformSpec()
-    guard let node else { return t }
-    t.is3D = layer3D
-    t.anchor = try property(node.child("a"), [0, 0, 0])
-    if let p = node.child("p") {
-      if p.bool("s") {
-        t.position = nil
-        t.positionX = try property(p.child("x"), [0])
-        t.positionY = try property(p.child("y"), [0])
-        if p.has("z") { t.is3D = true }
-      } else {
-        t.position = try property(p, [0, 0, 0])
-      }
-    }
-    t.scale = try property(node.child("s"), [100, 100, 100])
-    t.rotation = try property(node.child("r") ?? node.child("rz"), [0])
-    t.rotationX = try property(node.child("rx"), [0])
-    t.rotationY = try property(node.child("ry"), [0])
-    t.orientation = try property(node.child("or"), [0, 0, 0])
-    t.opacity = try property(node.child("o"), [100])
-    t.skew = try property(node.child("sk"), [0])
-    t.skewAxis = try property(node.child("sa"), [0])
-    return t
   }
 
   // MARK: Applying properties to layers

@@ -2,24 +2,6 @@ import Foundation
 import Lamina
 import LaminaScene
 
-/// The fields of a Lottie layer that building needs.
-struct LayerInfo {
-  let node: Node
-  let index: Int
-  let ind: Int?
-  let parent: Int?
-  let type: Int
-  let ip: Double
-  let op: Double
-  let st: Double
-  let sr: Double
-  let isMatteSource: Bool
-  let matteMode: Int
-  let matteParent: Int?
-  let hidden: Bool
-  let is3D: Bool
-}
-
 extension Builder {
   // MARK: Compositions
 
@@ -30,33 +12,9 @@ extension Builder {
   /// lottie-ios shows layers that end at `op` at `op` (the last frame of a
   /// document is on screen at its duration, not an empty canvas).
   func composition(_ layersNode: Node, depth: Int, chain: [String], end: Double? = nil) throws -> [CALayer] {
-    let nodes = try layersNode.array()
-    var infos: [LayerInfo] = []
-    for (i, n) in nodes.enumerated() {
-      guard n.isObject else { throw n.wrongType("a layer object") }
-      let sr = try n.number("sr", default: 1)
-      let ip = try n.number("ip", default: 0)
-      let op = try n.number("op", default: 0)
-      let st = try n.number("st", default: 0)
-      for (key, v) in [("ip", ip), ("op", op), ("st", st)] where !(v.isFinite && abs(v) <= Limits.maxMagnitude) {
-        throw n.child(key)!.invalid("\(v) is out of range")
-      }
-      // A negative stretch is After Effects' time reverse (the inner
-      // composition runs backwards from `st`, as lottie-web reads it).
-      guard sr.isFinite, abs(sr) >= 1e-6, abs(sr) <= 1e6 else {
-        throw (n.child("sr") ?? n).invalid("time stretch \(sr) must not be zero (at least 1e-06 and at most 1e+06 in magnitude)")
-      }
-      infos.append(
-        LayerInfo(
-          node: n, index: i, ind: n.has("ind") ? try n.int("ind", default: 0) : nil,
-          parent: n.has("parent") ? try n.int("parent", default: 0) : nil,
-          type: try n.int("ty", default: -1), ip: ip, op: op, st: st, sr: sr,
-          isMatteSource: n.bool("td"), matteMode: try n.int("tt", default: 0),
-          matteParent: n.has("tp") ? try n.int("tp", default: 0) : nil, hidden: n.bool("hd"),
-          is3D: n.bool("ddd")))
-    }
-    var byInd: [Int: LayerInfo] = [:]
-    for info in infos { if let ind = info.ind, byInd[ind] == nil { byInd[ind] = info } }
+    let model = try decoder.compositionModel(layersNode)
+    let infos = model.layers
+    let byInd = model.byInd
     var out: [CALayer] = []
     for info in infos.reversed() {
       if info.isMatteSource || info.hidden { continue }
@@ -65,7 +23,7 @@ extension Builder {
       let reachesEnd = end.map { info.op >= $0 - 1e-9 } ?? false
       guard var tree = try layerTree(info, byInd, depth: depth, chain: chain, reachesEnd: reachesEnd) else { continue }
       if info.matteMode != 0 {
-        var source: LayerInfo?
+        var source: LayerModel?
         if let tp = info.matteParent {
           source = byInd[tp]
         } else if info.index > 0 {
@@ -95,7 +53,7 @@ extension Builder {
 
   /// A layer with its parents' transforms around it, hidden outside [ip, op).
   func layerTree(
-    _ info: LayerInfo, _ byInd: [Int: LayerInfo], depth: Int, chain: [String], reachesEnd: Bool = false
+    _ info: LayerModel, _ byInd: [Int: LayerModel], depth: Int, chain: [String], reachesEnd: Bool = false
   ) throws -> CALayer? {
     guard let content = try layer(info, depth: depth, chain: chain, reachesEnd: reachesEnd) else { return nil }
     var tree = content
@@ -109,9 +67,9 @@ extension Builder {
       guard seen.insert(p).inserted else {
         throw (info.node.child("parent") ?? info.node).invalid("parenting loops back to layer \(p)")
       }
-      var t = try transform(parent.node.child("ks"), layer3D: parent.is3D)
       // An auto-oriented parent (a null along a path) turns its children too.
-      t.autoOrient = parent.node.bool("ao")
+      let (t, notes) = try decoder.layerTransform(parent)
+      for note in notes { report(note.feature, note.path) }
       let outer = CALayer()
       let inner = CALayer()
       outer.name = "parent \(p)"
@@ -135,47 +93,43 @@ extension Builder {
   }
 
   /// One layer: transform (outer), anchor and opacity (inner), masks and content.
-  func layer(_ info: LayerInfo, depth: Int, chain: [String], reachesEnd: Bool = false) throws -> CALayer? {
+  func layer(_ info: LayerModel, depth: Int, chain: [String], reachesEnd: Bool = false) throws -> CALayer? {
     let n = info.node
+    let content = try decoder.layerContent(info)
+    for note in content.notes { report(note.feature, note.path) }
     // A layer's own keyframes are in its composition's time: its start time
     // `st` sets only a precomposition's content time (as lottie-web reads
     // them: its offset cancels between the frame and the key times).
     let timeline = Timeline(frameRate: frameRate, offset: 0, remap: currentRemap)
     let outer = CALayer()
-    outer.name = (try? n.string("nm")) ?? nil
+    outer.name = content.name
     let inner = CALayer()
     outer.addSublayer(inner)
-    let t = try transform(n.child("ks"), layer3D: info.is3D)
-    var spec = t
-    spec.autoOrient = n.bool("ao")
-    try apply(spec, outer: outer, inner: inner, timeline: timeline, path: n.path + ".ks")
+    let t = content.transform
+    try apply(t, outer: outer, inner: inner, timeline: timeline, path: n.path + ".ks")
     try applyOpacity(t.opacity, inner, timeline)
-    let bm = try n.int("bm", default: 0)
-    blendMode(bm, outer, n.path + ".bm")
-    if let effects = n.child("ef") { try self.effects(effects, inner, timeline) }
-    if n.has("tm"), info.type != 0 { report("time remapping on a non-precomp layer", n.path + ".tm") }
-    switch info.type {
-    case 0:
-      try precomp(info, into: inner, depth: depth, chain: chain, reachesEnd: reachesEnd)
-    case 1:
+    blendMode(content.blendMode, outer, n.path + ".bm")
+    try self.effects(content.effects, inner, timeline)
+    if n.has("tm"), info.kind != .precomposition { report("time remapping on a non-precomp layer", n.path + ".tm") }
+    switch info.kind {
+    case .precomposition:
+      try precomp(info, content, into: inner, depth: depth, chain: chain, reachesEnd: reachesEnd)
+    case .solid:
+      guard let (w, h, color) = content.solid else { break }
       let solid = CALayer()
       solid.anchorPoint = .zero
-      let w = try n.number("sw", default: 0)
-      let h = try n.number("sh", default: 0)
-      guard w >= 0, h >= 0, w <= 1e6, h <= 1e6 else { throw n.invalid("solid size \(w) x \(h) is out of range") }
       solid.bounds = CGRect(x: 0, y: 0, width: w, height: h)
-      solid.backgroundColor = hexColor(try n.string("sc") ?? "#000000")
+      solid.backgroundColor = hexColor(color)
       inner.addSublayer(solid)
-    case 2:
+    case .image:
       if let image = try imageLayer(n) { inner.addSublayer(image) }
-    case 3:
+    case .null:
       break
-    case 4:
-      let shapes = try n.required("shapes")
+    case .shape:
+      let shapes = content.shapes ?? ShapeList(items: [])
       let blendedBefore = blendedShapeItems
       let group = try shapeGroup(
-        items: try shapes.array(), itemsPath: shapes.path, timeline: timeline, inheritedStyles: [],
-        inheritedModifiers: [], repeats: 1)
+        shapes, timeline: timeline, inheritedStyles: [], inheritedModifiers: [], repeats: 1)
       if blendedShapeItems > blendedBefore {
         // A shape item's blend mode blends with what its layer drew below
         // it, not with the layers below (After Effects, lottie-web and
@@ -184,15 +138,14 @@ extension Builder {
       } else {
         for l in group { inner.addSublayer(l) }
       }
-    case 5:
+    case .text:
       if let text = try textLayer(n, timeline) { inner.addSublayer(text) }
-    default:
-      let kinds = [6: "audio layer", 7: "video placeholder", 8: "image sequence", 9: "video layer", 10: "placeholder", 11: "guide layer", 12: "adjustment layer", 13: "camera layer", 15: "data layer"]
-      report(kinds[info.type] ?? "layer type \(info.type)", n.path + ".ty")
+    case .other:
+      report(info.kind.reportedName, n.path + ".ty")
       return nil
     }
-    if let masks = n.child("masksProperties"), let list = masks.items, !list.isEmpty {
-      if let (mask, mode) = try self.masks(list, timeline) {
+    if !content.masks.isEmpty {
+      if let (mask, mode) = try self.masks(content.masks, notes: content.maskNotes, timeline) {
         let holder = CALayer()
         for s in inner.sublayers ?? [] { holder.addSublayer(s) }
         holder.mask = mask
@@ -200,7 +153,7 @@ extension Builder {
         inner.addSublayer(holder)
       }
     }
-    if let effects = n.child("ef") { try strokeEffects(effects, masks: n.child("masksProperties"), inner, timeline) }
+    try strokeEffects(content.effects, masks: content.masks, inner, timeline)
     return outer
   }
 
@@ -233,11 +186,10 @@ extension Builder {
 
   // MARK: Precompositions
 
-  func asset(_ n: Node) throws -> Node {
+  /// The asset a layer's `refId` names.
+  func asset(_ n: Node) throws -> Asset {
     let refNode = try n.required("refId")
-    let id = try refNode.string()
-    guard let a = assets[id] else { throw LottieError.unknownAsset(file: file, path: refNode.path, id: id) }
-    return a
+    return try decoder.asset(try refNode.string(), refPath: refNode.path)
   }
 
   /// Layers of a composition asset once expanded (precomps inside counted too).
@@ -260,11 +212,12 @@ extension Builder {
     return total
   }
 
-  func precomp(_ info: LayerInfo, into inner: CALayer, depth: Int, chain: [String], reachesEnd: Bool = false) throws {
+  func precomp(
+    _ info: LayerModel, _ content: LayerContent, into inner: CALayer, depth: Int, chain: [String], reachesEnd: Bool = false) throws {
     let n = info.node
     let a = try asset(n)
-    let id = try a.required("id").string()
-    guard let layers = a.child("layers") else {
+    let id = a.id
+    guard case .precomposition(let layers) = a.kind, let node = assets[id] else {
       report("precomp layer of an image asset", n.path + ".refId")
       return
     }
@@ -272,13 +225,13 @@ extension Builder {
       throw LottieError.precompCycle(file: file, path: n.path + ".refId", chain: chain + [id])
     }
     try limit(n, "precomposition nesting", depth + 1, limits.maxPrecompDepth, "maxPrecompDepth")
-    let count = try expandedCount(id, a, chain: chain)
+    let count = try expandedCount(id, node, chain: chain)
     try limit(n, "layers once precompositions are expanded", layerCount + count, limits.maxLayers, "maxLayers")
     let container = CALayer()
     container.name = "precomp \(id)"
     container.anchorPoint = .zero
-    let w = try n.number("w", default: try a.number("w", default: 0))
-    let h = try n.number("h", default: try a.number("h", default: 0))
+    let w = try n.number("w", default: a.width)
+    let h = try n.number("h", default: a.height)
     if w > 0 && h > 0 && w <= 1e6 && h <= 1e6 {
       container.bounds = CGRect(x: 0, y: 0, width: w, height: h)
       container.masksToBounds = true
@@ -289,7 +242,8 @@ extension Builder {
     let time = CALayer()
     time.anchorPoint = .zero
     var remap: TimeRemap?
-    let tm = try n.child("tm").map { try property($0, [0]) }
+    for note in content.timeRemapNotes { report(note.feature, note.path) }
+    let tm = content.timeRemap
     if let tm, tm.keyframes.count == 1, currentRemap == nil {
       time.speed = 0
       time.timeOffset = tm.keyframes[0].value[0]
@@ -344,9 +298,9 @@ extension Builder {
 
   func imageLayer(_ n: Node) throws -> CALayer? {
     let a = try asset(n)
-    let id = try a.required("id").string()
-    let w = try a.number("w", default: 0)
-    let h = try a.number("h", default: 0)
+    let id = a.id
+    let w = a.width
+    let h = a.height
     let cached: CGImage?
     if let c = images[id] {
       cached = c
@@ -362,10 +316,10 @@ extension Builder {
     return l
   }
 
-  func loadImage(_ a: Node) throws -> CGImage? {
-    let p = try a.string("p") ?? ""
-    let u = try a.string("u") ?? ""
-    let embedded = a.bool("e") || p.hasPrefix("data:")
+  func loadImage(_ a: Asset) throws -> CGImage? {
+    // (An image layer naming a precomposition reads it as an image of no file.)
+    var (u, p, embedded) = ("", "", false)
+    if case .image(let directory, let file, let isEmbedded) = a.kind { (u, p, embedded) = (directory, file, isEmbedded) }
     var data: Data
     var where_ = a.path + ".p"
     if embedded {
@@ -374,7 +328,7 @@ extension Builder {
       }
       let header = p[p.startIndex..<comma]
       let body = p[p.index(after: comma)...]
-      try limit(a.child("p") ?? a, "bytes of a data URI", body.utf8.count, limits.maxDataURIBytes, "maxDataURIBytes")
+      try limit(at: a.filePath, "bytes of a data URI", body.utf8.count, limits.maxDataURIBytes, "maxDataURIBytes")
       guard header.hasSuffix(";base64"), let d = Data(base64Encoded: String(body), options: .ignoreUnknownCharacters) else {
         throw LottieError.imageFailed(file: file, path: where_, message: "data URI is not base64")
       }
@@ -451,7 +405,9 @@ extension Builder {
   /// the path, feather (`f`) blurs it (σ = feather / 2, as the Gaussian
   /// blur effect); animated paths, expansions, opacities and feathers are
   /// sampled or animated per frame.
-  func masks(_ list: [Node], _ timeline: Timeline) throws -> (CALayer, CALayerMaskMode)? {
+  func masks(_ list: [Mask], notes: [LottieUnsupported], _ timeline: Timeline) throws
+    -> (CALayer, CALayerMaskMode)?
+  {
     let big = max(width, height) * 10 + 10000
     let everything = CGRect(x: -big, y: -big, width: 2 * big, height: 2 * big)
     func cover(_ gray: CGFloat) -> CALayer {
@@ -462,31 +418,30 @@ extension Builder {
       l.backgroundColor = CGColor(red: gray, green: gray, blue: gray, alpha: 1)
       return l
     }
-    var applicable: [(Node, String)] = []
+    var applicable: [Mask] = []
     for m in list {
-      let mode = try m.string("mode") ?? "a"
-      if mode == "n" { continue }
-      if !["a", "s", "i", "l", "d", "f"].contains(mode) {
-        report("mask mode '\(mode)' (drawn as add)", m.path + ".mode")
-      }
-      applicable.append((m, mode))
+      if m.mode == .none { continue }
+      if case .other(let code) = m.mode { report("mask mode '\(code)' (drawn as add)", m.path + ".mode") }
+      applicable.append(m)
     }
-    guard let firstMode = applicable.first?.1 else { return nil }
+    for note in notes { report(note.feature, note.path) }
+    guard let firstMode = applicable.first?.mode else { return nil }
     // One mask that adds: its shape in white at the mask's opacity, read by
     // its alpha (what the luminance of the grey shape screened over black
     // gives), one path the renderer draws with the masked content.
-    let alone = applicable.count == 1 && firstMode == "a"
+    let alone = applicable.count == 1 && firstMode == .add
     let group = CALayer()
     group.name = "masks"
-    group.addSublayer(cover(["s", "i", "d"].contains(firstMode) ? 1 : 0))
-    for (m, mode) in applicable {
-      let inverted = m.bool("inv")
-      let pathProp = try pathProperty(try m.required("pt"))
-      let opacity = try property(m.child("o"), [100])
-      let expansion = try property(m.child("x"), [0])
-      let feather = try property(m.child("f"), [0, 0])
+    group.addSublayer(cover([.subtract, .intersect, .darken].contains(firstMode) ? 1 : 0))
+    for m in applicable {
+      let mode = m.mode
+      let inverted = m.inverted
+      let pathProp = m.shape
+      let opacity = m.opacity
+      let expansion = m.expansion
+      let feather = m.feather
       let shape = CAShapeLayer()
-      shape.name = "mask \(mode)"
+      shape.name = "mask \(mode.code)"
       if inverted { shape.fillRule = .evenOdd }
       func path(_ f: Double) -> CGPath {
         var s = BezierShape(vector: pathProp.value(at: f), closed: pathProp.closed)
@@ -517,7 +472,7 @@ extension Builder {
       func gray(_ v: [Double]) -> CGColor {
         let o = min(max(v[0] / 100, 0), 1)
         if alone { return CGColor(red: 1, green: 1, blue: 1, alpha: o) }
-        let g = mode == "s" ? 1 - o : o
+        let g = mode == .subtract ? 1 - o : o
         return CGColor(red: g, green: g, blue: g, alpha: 1)
       }
       shape.fillColor = gray(opacity.first)
@@ -526,18 +481,17 @@ extension Builder {
       if alone { return (shape, .alpha) }
       let blend: String
       switch mode {
-      case "s": blend = "CIMultiplyBlendMode"
-      case "i": blend = "CIMultiplyBlendMode"
-      case "l": blend = "CILightenBlendMode"
-      case "d": blend = "CIDarkenBlendMode"
-      case "f": blend = "CIDifferenceBlendMode"
-      default: blend = "CIScreenBlendMode"
+      case .subtract, .intersect: blend = "CIMultiplyBlendMode"
+      case .lighten: blend = "CILightenBlendMode"
+      case .darken: blend = "CIDarkenBlendMode"
+      case .difference: blend = "CIDifferenceBlendMode"
+      case .add, .none, .other: blend = "CIScreenBlendMode"
       }
       var piece: CALayer = shape
-      if mode == "i" || mode == "d" {
+      if mode == .intersect || mode == .darken {
         // Zero outside the path: the path over black, combined as one.
         piece = CALayer()
-        piece.name = "mask \(mode) over black"
+        piece.name = "mask \(mode.code) over black"
         piece.addSublayer(cover(0))
         piece.addSublayer(shape)
       }
@@ -570,150 +524,66 @@ extension Builder {
     return true
   }
 
-  /// A `CIColorMatrix` (on straight colour) of three colour rows and a bias.
-  static func colorMatrix(rows: [[Double]], bias: [Double]) -> [String: CIVector] {
-    let keys = ["inputRVector", "inputGVector", "inputBVector"]
-    var out: [String: CIVector] = [:]
-    for (i, key) in keys.enumerated() {
-      out[key] = CIVector(x: CGFloat(rows[i][0]), y: CGFloat(rows[i][1]), z: CGFloat(rows[i][2]), w: 0)
-    }
-    out["inputBiasVector"] = CIVector(x: CGFloat(bias[0]), y: CGFloat(bias[1]), z: CGFloat(bias[2]), w: 0)
-    return out
-  }
-
   /// Effects (`ef`) as the layer's filters (or shadow), each input
   /// animated when its effect's values are: sampled per frame over the
   /// frames any of them changes.
-  func effects(_ list: Node, _ layer: CALayer, _ timeline: Timeline) throws {
-    for (index, e) in try list.array().enumerated() {
-      let ty = try e.int("ty", default: -1)
-      let name = (try? e.string("nm")) ?? nil
-      let matchName = (try? e.string("mn")) ?? nil
-      if e.has("en"), (try? e.required("en").number()) == 0 { continue }
-      let values = try e.child("ef")?.array() ?? []
-      var props: [Property?] = []
-      for v in values { props.append(v.isObject ? try property(v.child("v"), [0]) : nil) }
-      let animated = props.compactMap { $0 }
-      func value(_ i: Int, _ f: Double, _ fallback: [Double]) -> [Double] {
-        guard i < props.count, let p = props[i] else { return fallback }
-        let v = p.value(at: f)
-        return v.count >= fallback.count ? v : v + fallback[v.count...]
-      }
-      func scalar(_ i: Int, _ f: Double, _ fallback: Double) -> Double { value(i, f, [fallback])[0] }
-      let first = animated.map(\.firstFrame).min() ?? 0
-      let id = "effect\(index)"
-      /// Animates `keyPath` of the layer, sampled per frame, when the effect is animated.
-      func sample(_ keyPath: String, _ make: @escaping (Double) -> Any) throws {
-        guard let (a, b) = range(animated) else { return }
+  func effects(_ effects: [Effect], _ layer: CALayer, _ timeline: Timeline) throws {
+    for e in effects {
+      for note in e.notes { report(note.feature, note.path) }
+      let first = e.firstFrame
+      let id = "effect\(e.index)"
+      let changes = range(e.properties)
+      /// Animates `keyPath` of the layer with `value` sampled per frame, when the effect is animated.
+      func sample<Value>(_ keyPath: String, _ value: @escaping (Double) -> Value) throws {
+        guard let (a, b) = changes else { return }
         try budget(from: a, to: b, path: e.path)
         layer.add(
           Animations.sampled(
             keyPath: keyPath, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
-            discrete: false, value: make), forKey: keyPath)
+            discrete: false, value: { value($0) }), forKey: keyPath)
       }
-      /// A Gaussian blur of standard deviation `sigma(f)` points.
-      func blur(_ sigma: @escaping (Double) -> Double, dimensions: Int) throws {
+      switch e.kind {
+      case .gaussianBlur, .boxBlur:
+        let dimensions = e.blurDimensions
         if dimensions == 2 || dimensions == 3 {
-          report("effect: \(name ?? "blur") in one direction only (blurred both ways)", e.path)
+          report("effect: \(e.name ?? "blur") in one direction only (blurred both ways)", e.path)
         }
-        func radius(_ f: Double) -> CGFloat { CGFloat(min(max(sigma(f), 0), Double(Limits.maxBlurRadius))) }
-        guard let filter = CIFilter(name: "CIGaussianBlur") else { return }
+        func radius(_ f: Double) -> CGFloat {
+          CGFloat(min(max(e.blurSigma(at: f) ?? 0, 0), Double(Limits.maxBlurRadius)))
+        }
+        guard let filter = CIFilter(name: "CIGaussianBlur") else { continue }
         filter.setValue(radius(first), forKey: "inputRadius")
-        guard addFilter(filter, named: id, to: layer) else { return }
+        guard addFilter(filter, named: id, to: layer) else { continue }
         try sample("filters.\(id).inputRadius") { radius($0) }
-      }
-      /// A colour matrix whose rows and bias are `matrix(f)`.
-      func colorMatrix(_ matrix: @escaping (Double) -> [String: CIVector]) throws {
-        guard let filter = CIFilter(name: "CIColorMatrix") else { return }
-        for (key, v) in matrix(first) { filter.setValue(v, forKey: key) }
-        guard addFilter(filter, named: id, to: layer) else { return }
-        for key in ["inputRVector", "inputGVector", "inputBVector", "inputBiasVector"] {
-          try sample("filters.\(id).\(key)") { matrix($0)[key] ?? CIVector(x: 0, y: 0, z: 0, w: 0) }
+      case .dropShadow:
+        guard let shadow = e.shadow(at: first) else { continue }
+        layer.shadowColor = color(shadow.color)
+        layer.shadowOpacity = shadow.opacity
+        layer.shadowOffset = shadow.offset
+        layer.shadowRadius = shadow.radius
+        func at(_ f: Double) -> ShadowValues { e.shadow(at: f) ?? shadow }
+        try sample(LayerKey.shadowColor.rawValue) { self.color(at($0).color) }
+        try sample(LayerKey.shadowOpacity.rawValue) { at($0).opacity }
+        try sample(LayerKey.shadowOffset.rawValue) { at($0).offset }
+        try sample(LayerKey.shadowRadius.rawValue) { at($0).radius }
+      case .fill, .tint, .tritone:
+        if case .fill(_, let inverted, _) = e.kind, inverted.scalar(at: first, 0) != 0 {
+          report("effect: Fill (inverted)", e.path)
         }
-      }
-      let rgb = { (v: [Double]) -> [Double] in Array((v + [0, 0, 0]).prefix(3)) }
-      let luma = [0.2126, 0.7152, 0.0722]
-      let isBoxBlur =
-        matchName == "ADBE Box Blur2" || matchName == "ADBE Box Blur"
-        || (name?.lowercased().contains("box blur") ?? false)
-      switch ty {
-      case 29:
-        // Gaussian blur: blurriness (After Effects' radius is about twice
-        // the standard deviation), dimensions (1 both, 2 horizontal, 3 vertical).
-        try blur({ scalar(0, $0, 0) / 2 }, dimensions: Int(scalar(1, first, 1)))
-      case _ where isBoxBlur:
-        // Fast Box Blur: radius r, iterations n (default 3). n passes of a
-        // box 2r + 1 wide have the variance n·r·(r + 1) / 3 of a Gaussian.
-        try blur(
-          { f in
-            let r = max(scalar(0, f, 0), 0)
-            let n = min(max(scalar(1, f, 3), 1), 50)
-            return (n * r * (r + 1) / 3).squareRoot()
-          }, dimensions: Int(scalar(2, first, 1)))
-      case 25:
-        // Drop shadow: color, opacity (0–255), direction (degrees), distance, softness.
-        func offset(_ f: Double) -> CGSize {
-          let direction = scalar(2, f, 135) * .pi / 180
-          let d = min(max(scalar(3, f, 5), -1e6), 1e6)
-          return CGSize(width: sin(direction) * d, height: -cos(direction) * d)
-        }
-        func opacity(_ f: Double) -> Float { Float(min(max(scalar(1, f, 127.5) / 255, 0), 1)) }
-        func radius(_ f: Double) -> CGFloat { CGFloat(min(max(scalar(4, f, 0) / 2, 0), Double(Limits.maxBlurRadius))) }
-        layer.shadowColor = color(value(0, first, [0, 0, 0, 1]))
-        layer.shadowOpacity = opacity(first)
-        layer.shadowOffset = offset(first)
-        layer.shadowRadius = radius(first)
-        try sample(LayerKey.shadowColor.rawValue) { self.color(value(0, $0, [0, 0, 0, 1])) }
-        try sample(LayerKey.shadowOpacity.rawValue) { opacity($0) }
-        try sample(LayerKey.shadowOffset.rawValue) { offset($0) }
-        try sample(LayerKey.shadowRadius.rawValue) { radius($0) }
-      case 21:
-        // Fill: the layer's colour mixed towards the fill colour by its opacity (alpha kept).
-        if scalar(3, first, 0) != 0 { report("effect: Fill (inverted)", e.path) }
-        try colorMatrix { f in
-          let c = rgb(value(2, f, [1, 0, 0, 1]))
-          let o = min(max(scalar(6, f, 1), 0), 1)
-          return Self.colorMatrix(
-            rows: (0..<3).map { i in (0..<3).map { j in i == j ? 1 - o : 0 } }, bias: c.map { $0 * o })
-        }
-      case 20:
-        // Tint: luminance mapped from the black colour to the white one, mixed by the amount.
-        try colorMatrix { f in
-          let black = rgb(value(0, f, [0, 0, 0]))
-          let white = rgb(value(1, f, [1, 1, 1]))
-          let amount = min(max(scalar(2, f, 100) / 100, 0), 1)
-          let rows = (0..<3).map { i in
-            (0..<3).map { j in (i == j ? 1 - amount : 0) + amount * (white[i] - black[i]) * luma[j] }
-          }
-          return Self.colorMatrix(rows: rows, bias: black.map { $0 * amount })
-        }
-      case 23:
-        // Tritone: luminance mapped to shadows (0), midtones (0.5) and
-        // highlights (1), mixed with the original by "blend with original"
-        // (0–100). A colour matrix is linear in luminance: the midtones
-        // are exact when halfway between, else the line from shadows to
-        // highlights is drawn (reported).
-        let mid0 = rgb(value(1, first, [0.5, 0.5, 0.5]))
-        let ends = zip(rgb(value(0, first, [1, 1, 1])), rgb(value(2, first, [0, 0, 0]))).map { ($0 + $1) / 2 }
-        if zip(mid0, ends).contains(where: { abs($0 - $1) > 2.0 / 255 }) || (props.count > 1 && props[1]?.isAnimated == true) {
+        if e.tritoneMidtonesOffLine {
           report("effect: Tritone midtones (shadows to highlights drawn as a line)", e.path)
         }
-        try colorMatrix { f in
-          let high = rgb(value(0, f, [1, 1, 1]))
-          let shadow = rgb(value(2, f, [0, 0, 0]))
-          let keep = min(max(scalar(3, f, 0) / 100, 0), 1)
-          let amount = 1 - keep
-          let rows = (0..<3).map { i in
-            (0..<3).map { j in (i == j ? keep : 0) + amount * (high[i] - shadow[i]) * luma[j] }
-          }
-          return Self.colorMatrix(rows: rows, bias: shadow.map { $0 * amount })
+        guard let matrix = e.colorMatrix(at: first), let filter = CIFilter(name: "CIColorMatrix")
+        else { continue }
+        for (key, v) in zip(ColorMatrix.inputKeys, matrix.inputs) { filter.setValue(v, forKey: key) }
+        guard addFilter(filter, named: id, to: layer) else { continue }
+        for (i, key) in ColorMatrix.inputKeys.enumerated() {
+          try sample("filters.\(id).\(key)") { (e.colorMatrix(at: $0) ?? matrix).inputs[i] }
         }
-      case 22:
-        break  // Stroke: drawn over the content (strokeEffects)
-      case _ where matchName.map({ $0.hasPrefix("ADBE ") && $0.hasSuffix(" Control") }) ?? false:
-        break  // An expression control (slider, angle, colour, point, checkbox, layer): draws nothing
-      default:
-        report("effect: \(name ?? "type \(ty)")", e.path)
+      case .stroke, .control:
+        break  // A stroke is drawn over the content (strokeEffects); a control draws nothing.
+      case .other:
+        report("effect: \(e.name ?? "type \(e.type)")", e.path)
       }
     }
   }
@@ -724,37 +594,31 @@ extension Builder {
   /// (1 on the original, 2 on transparent: the content hidden, 3 revealing
   /// the original: the content shown through the stroke only). Brush
   /// hardness and spacing are not drawn (reported when not the defaults).
-  func strokeEffects(_ list: Node, masks: Node?, _ inner: CALayer, _ timeline: Timeline) throws {
-    for e in try list.array() where try e.int("ty", default: -1) == 22 {
-      if e.has("en"), (try? e.required("en").number()) == 0 { continue }
-      let values = try e.child("ef")?.array() ?? []
-      func value(_ i: Int, _ fallback: [Double]) throws -> Property {
-        guard i < values.count, values[i].isObject else { return Property(constant: fallback) }
-        return try property(values[i].child("v"), fallback)
-      }
-      let maskList = try masks?.array() ?? []
-      let all = try value(1, [0]).first[0] != 0
-      let index = Int(saturating: min(max(try value(0, [1]).first[0], 1), 1e6)) - 1
+  func strokeEffects(_ effects: [Effect], masks maskList: [Mask], _ inner: CALayer, _ timeline: Timeline) throws {
+    for e in effects {
+      guard case .stroke(let stroke) = e.kind else { continue }
+      let all = stroke.allMasks.padded([0]).first[0] != 0
+      let index = Int(saturating: min(max(stroke.mask.padded([1]).first[0], 1), 1e6)) - 1
       let chosen = all ? Array(maskList.indices) : (index < maskList.count ? [index] : [])
       guard !chosen.isEmpty else {
         report("effect: Stroke without its mask", e.path)
         continue
       }
-      if try value(5, [0]).isAnimated || value(5, [0]).first[0] != 0 || value(9, [0]).first[0] != 0 {
+      let hardness = stroke.brushHardness.padded([0])
+      if hardness.isAnimated || hardness.first[0] != 0 || stroke.spacing.padded([0]).first[0] != 0 {
         report("effect: Stroke brush hardness and spacing (a plain line drawn)", e.path)
       }
-      let colorProp = try value(3, [1, 1, 1, 1])
-      let size = try value(4, [2])
-      let opacity = try value(6, [1])
-      let start = try value(7, [0])
-      let end = try value(8, [100])
-      let style = Int(try value(10, [1]).first[0])
+      let colorProp = stroke.color.padded([1, 1, 1, 1])
+      let size = stroke.brushSize.padded([2])
+      let opacity = stroke.opacity.padded([1])
+      let start = stroke.start.padded([0])
+      let end = stroke.end.padded([100])
+      let style = Int(stroke.paintStyle.padded([1]).first[0])
       let strokes = CALayer()
       strokes.name = "stroke effect"
       try madeShapeLayers(chosen.count + 1, e.path)
       for i in chosen {
-        let m = maskList[i]
-        let pathProp = try pathProperty(try m.required("pt"))
+        let pathProp = maskList[i].shape
         let shape = CAShapeLayer()
         shape.fillColor = nil
         shape.lineCap = .round

@@ -1,220 +1,18 @@
 import Foundation
 import Lamina
 
-/// A shape that makes a path: `sh`, `rc`, `el`, `sr`.
-enum GeometrySource {
-  case path(Property)
-  case rect(position: Property, size: Property, roundness: Property, reversed: Bool)
-  case ellipse(position: Property, size: Property, reversed: Bool)
-  case star(
-    star: Bool, points: Property, position: Property, rotation: Property, outer: Property,
-    inner: Property, outerRoundness: Property, innerRoundness: Property, reversed: Bool,
-    maxVertices: Int)
-
-  var properties: [Property] {
-    switch self {
-    case .path(let p): return [p]
-    case .rect(let a, let b, let c, _): return [a, b, c]
-    case .ellipse(let a, let b, _): return [a, b]
-    case .star(_, let a, let b, let c, let d, let e, let f, let g, _, _): return [a, b, c, d, e, f, g]
-    }
-  }
-
-  func shape(at f: Double) -> BezierShape {
-    switch self {
-    case .path(let p): return BezierShape(vector: p.value(at: f), closed: p.closed)
-    case .rect(let p, let s, let r, let reversed):
-      let pv = p.value(at: f)
-      let sv = s.value(at: f)
-      return Geometry.rect(
-        center: CGPoint(x: pv[0], y: pv[1]), size: CGSize(width: sv[0], height: sv[1]),
-        roundness: r.scalar(at: f), reversed: reversed)
-    case .ellipse(let p, let s, let reversed):
-      let pv = p.value(at: f)
-      let sv = s.value(at: f)
-      return Geometry.ellipse(
-        center: CGPoint(x: pv[0], y: pv[1]), size: CGSize(width: sv[0], height: sv[1]), reversed: reversed)
-    case .star(let star, let pt, let p, let r, let or, let ir, let os, let is_, let reversed, let maxV):
-      let pv = p.value(at: f)
-      return Geometry.polystar(
-        star: star, points: pt.scalar(at: f), center: CGPoint(x: pv[0], y: pv[1]),
-        rotation: r.scalar(at: f), outerRadius: or.scalar(at: f), innerRadius: ir.scalar(at: f),
-        outerRoundness: os.scalar(at: f), innerRoundness: is_.scalar(at: f), reversed: reversed,
-        maxVertices: maxV)
-    }
-  }
-}
-
-/// A shape modifier: changes the paths above it.
-final class Modifier {
-  enum Kind {
-    case trim(start: Property, end: Property, offset: Property, individually: Bool)
-    case round(Property)
-    case puckerBloat(Property)
-    case zigZag(size: Property, ridges: Property, smooth: Bool)
-    case offset(amount: Property, join: Int, miterLimit: Property)
-  }
-  let kind: Kind
-  init(_ kind: Kind) { self.kind = kind }
-
-  var properties: [Property] {
-    switch kind {
-    case .trim(let s, let e, let o, _): return [s, e, o]
-    case .round(let r): return [r]
-    case .puckerBloat(let a): return [a]
-    case .zigZag(let s, let r, _): return [s, r]
-    case .offset(let a, _, let m): return [a, m]
-    }
-  }
-
-  var isTrim: Bool {
-    if case .trim = kind { return true }
-    return false
-  }
-
-  func apply(_ s: BezierShape, at f: Double) -> BezierShape {
-    switch kind {
-    case .trim: return s
-    case .round(let r): return Geometry.roundCorners(s, radius: r.scalar(at: f))
-    case .puckerBloat(let a): return Geometry.puckerBloat(s, amount: a.scalar(at: f))
-    case .zigZag(let size, let ridges, let smooth):
-      return Geometry.zigZag(s, amplitude: size.scalar(at: f), ridges: ridges.scalar(at: f), smooth: smooth)
-    case .offset(let a, let join, let ml):
-      return Geometry.offset(s, amount: a.scalar(at: f), join: join, miterLimit: ml.scalar(at: f))
-    }
-  }
-}
-
-/// A fill, stroke, gradient fill or gradient stroke.
-struct Style {
-  enum Kind { case fill, stroke, gradientFill, gradientStroke }
-  var kind: Kind
-  var node: Node
-  var color = Property(constant: [0, 0, 0, 1])
-  var opacity = Property(constant: [100])
-  var width = Property(constant: [1])
-  var cap = 2
-  var join = 2
-  var miterLimit = 4.0
-  var dashes: [(String, Property)] = []
-  var evenOdd = false
-  var blend = 0
-  // Gradients.
-  var radial = false
-  var start = Property(constant: [0, 0])
-  var end = Property(constant: [0, 0])
-  var highlight = Property(constant: [0])
-  var highlightAngle = Property(constant: [0])
-  var stops = Property(constant: [])
-  var colorStops = 0
-
-  var isStroke: Bool { kind == .stroke || kind == .gradientStroke }
-}
-
-/// A path item with the modifiers that apply to it (nearest first).
-struct SourceRef {
-  var source: GeometrySource
-  var modifiers: [Modifier]
-}
-
 extension Builder {
-  /// Builds a shape group's items into layers, bottom first.
+  /// Builds a shape list's items into layers, bottom first.
   func shapeGroup(
-    items: [Node], itemsPath: String, timeline: Timeline, inheritedStyles: [Style],
-    inheritedModifiers: [Modifier], repeats: Int
+    _ list: ShapeList, timeline: Timeline, inheritedStyles: [Style], inheritedModifiers: [Modifier],
+    repeats: Int
   ) throws -> [CALayer] {
-    // Parse the items once.
-    enum Item {
-      case group(Node)
-      case geometry(GeometrySource)
-      case style(Style)
-      case modifier(Modifier)
-      case repeater(Node, Int)
-      /// Merge paths other than "merge" (2 add, 3 subtract, 4 intersect, 5 exclude).
-      case merge(Int, Node)
-      case other
-    }
-    var parsed: [Item] = []
-    for n in items {
-      guard n.isObject else { throw n.wrongType("a shape object") }
-      if n.bool("hd") {
-        parsed.append(.other)
-        continue
-      }
-      let ty = try n.string("ty") ?? ""
-      switch ty {
-      case "gr": parsed.append(.group(n))
-      case "sh": parsed.append(.geometry(.path(try pathProperty(try n.required("ks")))))
-      case "rc":
-        parsed.append(
-          .geometry(
-            .rect(
-              position: try property(n.child("p"), [0, 0]), size: try property(n.child("s"), [0, 0]),
-              roundness: try property(n.child("r"), [0]), reversed: try n.int("d", default: 1) == 3)))
-      case "el":
-        parsed.append(
-          .geometry(
-            .ellipse(
-              position: try property(n.child("p"), [0, 0]), size: try property(n.child("s"), [0, 0]),
-              reversed: try n.int("d", default: 1) == 3)))
-      case "sr":
-        let points = try property(n.child("pt"), [5])
-        for k in points.keyframes where k.value[0] > Double(limits.maxPathVertices / 2) {
-          try limit(n.child("pt") ?? n, "vertices of one path", Int(saturating: min(k.value[0] * 2, 1e9)), limits.maxPathVertices, "maxPathVertices")
-        }
-        parsed.append(
-          .geometry(
-            .star(
-              star: try n.int("sy", default: 1) == 1, points: points,
-              position: try property(n.child("p"), [0, 0]), rotation: try property(n.child("r"), [0]),
-              outer: try property(n.child("or"), [0]), inner: try property(n.child("ir"), [0]),
-              outerRoundness: try property(n.child("os"), [0]),
-              innerRoundness: try property(n.child("is"), [0]), reversed: try n.int("d", default: 1) == 3,
-              maxVertices: limits.maxPathVertices)))
-      case "fl", "st", "gf", "gs":
-        parsed.append(.style(try style(n, ty)))
-      case "tm":
-        parsed.append(
-          .modifier(
-            Modifier(
-              .trim(
-                start: try property(n.child("s"), [0]), end: try property(n.child("e"), [100]),
-                offset: try property(n.child("o"), [0]), individually: try n.int("m", default: 1) == 2))))
-      case "rd": parsed.append(.modifier(Modifier(.round(try property(n.child("r"), [0])))))
-      case "pb": parsed.append(.modifier(Modifier(.puckerBloat(try property(n.child("a"), [0])))))
-      case "zz":
-        parsed.append(
-          .modifier(
-            Modifier(
-              .zigZag(
-                size: try property(n.child("s"), [0]), ridges: try property(n.child("r"), [0]),
-                smooth: try property(n.child("pt"), [1]).first[0] == 2))))
-      case "op":
-        parsed.append(
-          .modifier(
-            Modifier(
-              .offset(
-                amount: try property(n.child("a"), [0]), join: try n.int("lj", default: 1),
-                miterLimit: try property(n.child("ml"), [4])))))
-      case "rp":
-        let copies = try property(n.child("c"), [1])
-        let c = Int(saturating: min(max(copies.keyframes.map { $0.value[0] }.max() ?? 1, 0), 1e9), rounding: .up)
-        try limit(n.child("c") ?? n, "repeater copies multiplied through nesting", repeats * max(c, 1), limits.maxRepeaterCopies, "maxRepeaterCopies")
-        parsed.append(.repeater(n, c))
-      case "tr":
-        parsed.append(.other)
-      case "mm":
-        let mode = try n.int("mm", default: 1)
-        if (2...5).contains(mode) {
-          parsed.append(.merge(mode, n))
-        } else {
-          if mode != 1 { report("merge paths mode \(mode) (paths kept as they are)", n.path) }
-          parsed.append(.other)
-        }
-      default:
-        report("shape '\(ty)'", n.path)
-        parsed.append(.other)
-      }
+    for note in list.notes { report(note.feature, note.path) }
+    let parsed = list.items
+    for case .repeater(let r) in parsed {
+      try limit(
+        at: r.copiesPath, "repeater copies multiplied through nesting", repeats * max(r.maxCopies, 1),
+        limits.maxRepeaterCopies, "maxRepeaterCopies")
     }
 
     // Where each kind of item is, so that what comes after (or before) an
@@ -266,21 +64,21 @@ extension Builder {
     let repeaterAt = parsed.indices.filter { if case .repeater = parsed[$0] { return true } else { return false } }
     if let last = repeaterAt.last {
       var layers: [CALayer] = []
-      let tail = Array(items[(last + 1)...])
+      let tail = Array(parsed[(last + 1)...])
       if !tail.isEmpty {
         layers += try shapeGroup(
-          items: tail, itemsPath: itemsPath, timeline: timeline, inheritedStyles: inheritedStyles,
+          ShapeList(items: tail), timeline: timeline, inheritedStyles: inheritedStyles,
           inheritedModifiers: inheritedModifiers, repeats: repeats)
       }
       for (n, k) in repeaterAt.enumerated().reversed() {
-        guard case .repeater(let node, let copies) = parsed[k] else { continue }
+        guard case .repeater(let repeater) = parsed[k] else { continue }
         let from = n == 0 ? 0 : repeaterAt[n - 1] + 1
         let stylesBelow = styleAt[firstAfter(styleAt, k)...].compactMap { i -> Style? in
           if case .style(let s) = parsed[i] { return s } else { return nil }
         }
         layers.append(
           try repeated(
-            Array(items[from..<k]), node: node, copies: copies, itemsPath: itemsPath, timeline: timeline,
+            ShapeList(items: Array(parsed[from..<k])), repeater, timeline: timeline,
             inheritedStyles: stylesBelow + inheritedStyles, inheritedModifiers: modifiers(after: k) + inheritedModifiers,
             repeats: repeats))
       }
@@ -299,15 +97,15 @@ extension Builder {
         let sources = sources(before: k)
         // The nearest merge paths above this style merges the paths above it.
         let m = firstAfter(mergeAt, k - 1)
-        if m > 0, case .merge(let mode, let node) = parsed[mergeAt[m - 1]] {
+        if m > 0, case .merge(let mode, let mergePath) = parsed[mergeAt[m - 1]] {
           let j = mergeAt[m - 1]
           let merged = self.sourcesCount(sources, before: j, geometryAt)
           let rest = Array(sources.dropFirst(merged.count))
           if let g = groupAt.first, g < j {
-            report("merge paths mode \(mode) across groups (the groups' paths kept as they are)", node.path)
+            report("merge paths mode \(mode) across groups (the groups' paths kept as they are)", mergePath)
           }
           if style.isStroke || merged.isEmpty {
-            if style.isStroke { report("merge paths mode \(mode) on a stroke (paths stroked as they are)", node.path) }
+            if style.isStroke { report("merge paths mode \(mode) on a stroke (paths stroked as they are)", mergePath) }
             if !sources.isEmpty { layers.append(try styleLayer(style, sources, timeline)) }
           } else {
             if !rest.isEmpty { layers.append(try styleLayer(style, rest, timeline)) }
@@ -337,24 +135,22 @@ extension Builder {
     Array(sources.prefix(geometryAt.prefix { $0 < j }.count))
   }
 
-  /// A group (`gr`): its transform (`tr` among its items) and its items.
+  /// A group (`gr`): its transform and its items.
   func group(
-    _ n: Node, timeline: Timeline, inheritedStyles: [Style], inheritedModifiers: [Modifier], repeats: Int
+    _ g: ShapeGroup, timeline: Timeline, inheritedStyles: [Style], inheritedModifiers: [Modifier],
+    repeats: Int
   ) throws -> CALayer {
-    let it = try n.required("it")
-    let items = try it.array()
-    try madeShapeLayers(2, n.path)
+    try madeShapeLayers(2, g.path)
     let outer = CALayer()
-    outer.name = (try? n.string("nm")) ?? nil
+    outer.name = g.name
     let inner = CALayer()
     outer.addSublayer(inner)
-    if let tr = items.last(where: { (try? $0.string("ty")) == "tr" }) {
-      let t = try transform(tr, layer3D: false)
-      try apply(t, outer: outer, inner: inner, timeline: timeline, path: tr.path)
+    if let (t, path) = g.transform {
+      try apply(t, outer: outer, inner: inner, timeline: timeline, path: path)
       try applyOpacity(t.opacity, inner, timeline)
     }
     for l in try shapeGroup(
-      items: items, itemsPath: it.path, timeline: timeline, inheritedStyles: inheritedStyles,
+      g.contents, timeline: timeline, inheritedStyles: inheritedStyles,
       inheritedModifiers: inheritedModifiers, repeats: repeats)
     {
       inner.addSublayer(l)
@@ -365,17 +161,17 @@ extension Builder {
   /// The copies of a repeater (`rp`): each copy of the items above it moved
   /// by the repeater's transform once more, opacity from `so` to `eo`.
   func repeated(
-    _ items: [Node], node: Node, copies: Int, itemsPath: String, timeline: Timeline, inheritedStyles: [Style],
+    _ items: ShapeList, _ repeater: Repeater, timeline: Timeline, inheritedStyles: [Style],
     inheritedModifiers: [Modifier], repeats: Int
   ) throws -> CALayer {
     let holder = CALayer()
     holder.name = "repeater"
-    let offset = try property(node.child("o"), [0])
-    let tr = node.child("tr")
-    let t = try transform(tr, layer3D: false)
-    let so = try property(tr?.child("so"), [100])
-    let eo = try property(tr?.child("eo"), [100])
-    let above = try node.int("m", default: 1) == 1
+    let offset = repeater.offset
+    let t = repeater.transform
+    let so = repeater.startOpacity
+    let eo = repeater.endOpacity
+    let above = repeater.above
+    let copies = repeater.maxCopies
     let props = [offset, so, eo] + t.geometryProperties
     let f = props.map(\.firstFrame).min() ?? 0
     let n = max(copies, 0)
@@ -401,14 +197,14 @@ extension Builder {
     let animated = range(props)
     var made: [CALayer] = []
     for i in 0..<n {
-      try madeShapeLayers(1, node.path)
+      try madeShapeLayers(1, repeater.path)
       let copy = CALayer()
       copy.transform = matrix(i, f)
       copy.opacity = Float(opacity(i, f))
       if let (a, b) = animated {
         // An animated repeater: each copy's transform and opacity sampled per frame.
-        try budget(from: a, to: b, path: node.path)
-        try budget(from: a, to: b, path: node.path)
+        try budget(from: a, to: b, path: repeater.path)
+        try budget(from: a, to: b, path: repeater.path)
         let keyframes = [offset, so, eo].flatMap { $0.keyframes.map(\.t) }
         copy.add(
           Animations.sampled(
@@ -422,7 +218,7 @@ extension Builder {
           ) { opacity(i, $0) }, forKey: LayerKey.opacity.rawValue)
       }
       for l in try shapeGroup(
-        items: items, itemsPath: itemsPath, timeline: timeline, inheritedStyles: inheritedStyles,
+        items, timeline: timeline, inheritedStyles: inheritedStyles,
         inheritedModifiers: inheritedModifiers, repeats: repeats * max(n, 1))
       {
         copy.addSublayer(l)
@@ -433,47 +229,11 @@ extension Builder {
     return holder
   }
 
-  func style(_ n: Node, _ ty: String) throws -> Style {
-    let kind: Style.Kind = ty == "fl" ? .fill : ty == "st" ? .stroke : ty == "gf" ? .gradientFill : .gradientStroke
-    var s = Style(kind: kind, node: n)
-    s.opacity = try property(n.child("o"), [100])
-    s.evenOdd = try n.int("r", default: 1) == 2
-    s.blend = try n.int("bm", default: 0)
-    if kind == .fill || kind == .stroke { s.color = try property(n.child("c"), [0, 0, 0, 1]) }
-    if s.isStroke {
-      s.width = try property(n.child("w"), [1])
-      s.cap = try n.int("lc", default: 2)
-      s.join = try n.int("lj", default: 2)
-      s.miterLimit = try n.number("ml", default: 4)
-      if let d = n.child("d") {
-        for e in try d.array() {
-          s.dashes.append((try e.string("n") ?? "d", try property(e.child("v"), [0])))
-        }
-      }
-    }
-    if kind == .gradientFill || kind == .gradientStroke {
-      s.radial = try n.int("t", default: 1) == 2
-      s.start = try property(n.child("s"), [0, 0])
-      s.end = try property(n.child("e"), [0, 0])
-      s.highlight = try property(n.child("h"), [0])
-      s.highlightAngle = try property(n.child("a"), [0])
-      let g = try n.required("g")
-      s.colorStops = try g.int("p", default: 0)
-      if s.colorStops < 0, let p = g.child("p") {
-        throw p.invalid(
-          "a gradient's colour-stop count must not be negative (found \(s.colorStops))")
-      }
-      s.stops = try property(g.child("k"), [])
-      try limit(g, "gradient stops", s.colorStops, Limits.maxGradientStops, "maxGradientStops")
-    }
-    return s
-  }
-
   // MARK: Style layers
 
   func styleLayer(_ style: Style, _ sources: [SourceRef], _ timeline: Timeline) throws -> CALayer {
-    try madeShapeLayers(style.kind == .gradientFill || style.kind == .gradientStroke ? 2 : 1, style.node.path)
-    try styled(sources.count, style.node.path)
+    try madeShapeLayers(style.kind == .gradientFill || style.kind == .gradientStroke ? 2 : 1, style.path)
+    try styled(sources.count, style.path)
     let shape = CAShapeLayer()
     let layer: CALayer
     switch style.kind {
@@ -506,7 +266,7 @@ extension Builder {
       try dashes(style, shape, timeline)
     }
     try applyOpacity(style.opacity, layer, timeline)
-    blendMode(style.blend, layer, style.node.path + ".bm")
+    blendMode(style.blend, layer, style.path + ".bm")
     if layer.compositingFilter != nil { blendedShapeItems += 1 }
     try geometry(style, sources, shape, timeline)
     return layer
@@ -535,14 +295,14 @@ extension Builder {
     let mask = CALayer()
     mask.name = "merged paths"
     mask.addSublayer(plain(0))
-    try madeShapeLayers(sources.count + 2, style.node.path)
+    try madeShapeLayers(sources.count + 2, style.path)
     for (i, ref) in sources.enumerated() {
       let shape = CAShapeLayer()
       shape.fillRule = style.evenOdd ? .evenOdd : .nonZero
       let props = ref.source.properties + ref.modifiers.flatMap(\.properties)
       shape.path = path([ref], at: props.map(\.firstFrame).min() ?? 0)
       if let (a, b) = range(props) {
-        try budget(from: a, to: b, elements: shape.path?.elements.count ?? 0, path: style.node.path)
+        try budget(from: a, to: b, elements: shape.path?.elements.count ?? 0, path: style.path)
         shape.add(
           Animations.sampled(
             keyPath: LayerKey.path.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
@@ -593,7 +353,7 @@ extension Builder {
     shape.lineDashPattern = p
     shape.lineDashPhase = CGFloat(offset?.scalar(at: first) ?? 0)
     if let (a, b) = range(lengths) {
-      try budget(from: a, to: b, path: style.node.path + ".d")
+      try budget(from: a, to: b, path: style.path + ".d")
       shape.add(
         Animations.sampled(
           keyPath: LayerKey.lineDashPattern.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,
@@ -650,7 +410,7 @@ extension Builder {
       try animate(shape, p, LayerKey.path.rawValue, timeline) { BezierShape(vector: $0, closed: p.closed).cgPath }
       return
     }
-    try budget(from: a, to: b, elements: shape.path?.elements.count ?? 0, path: style.node.path)
+    try budget(from: a, to: b, elements: shape.path?.elements.count ?? 0, path: style.path)
     let anim = Animations.sampled(
       keyPath: LayerKey.path.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames, discrete: true
     ) { self.path(sources, at: $0) }
@@ -822,7 +582,7 @@ extension Builder {
       let first = [style.start, style.end, style.highlight, style.highlightAngle].map(\.firstFrame).min() ?? 0
       g.focalPointOffset = focalPoint(at: first)
       if let (a, b) = range([style.start, style.end, style.highlight, style.highlightAngle]) {
-        try budget(from: a, to: b, path: style.node.path)
+        try budget(from: a, to: b, path: style.path)
         g.add(
           Animations.sampled(
             keyPath: LayerKey.focalPointOffset.rawValue, from: a, to: b, timeline: timeline,
@@ -834,7 +594,7 @@ extension Builder {
       try animate(g, style.start, LayerKey.startPoint.rawValue, timeline) { unit($0) }
     }
     if style.radial, let (a, b) = range([style.start, style.end]) {
-      try budget(from: a, to: b, path: style.node.path)
+      try budget(from: a, to: b, path: style.path)
       g.add(
         Animations.sampled(
           keyPath: LayerKey.startPoint.rawValue, from: a, to: b, timeline: timeline, limit: limits.maxSampledFrames,

@@ -125,7 +125,7 @@ extension Builder {
         doc.child("s")?.child("t") ?? doc, "characters of one text layer", characters, limits.maxTextLength,
         "maxTextLength")
     }
-    let animators = try textAnimators(t.child("a"))
+    let animators = try decoder.textAnimators(t.child("a"))
     var onPath: TextPath?
     if let p = t.child("p"), p.isObject, p.has("m") {
       let index = try p.int("m", default: 0)
@@ -146,7 +146,10 @@ extension Builder {
         report("text on a path without its mask", p.path + ".m")
       }
     }
-    if docs.count == 1 { return try textDocument(try docs[0].required("s"), animators, timeline, onPath: onPath) }
+    if docs.count == 1 {
+      return try textDocument(
+        try decoder.textDocument(try docs[0].required("s")), animators, timeline, onPath: onPath)
+    }
     // Text document keyframes: each document visible until the next one's frame.
     let holder = CALayer()
     holder.name = "text documents"
@@ -157,7 +160,10 @@ extension Builder {
       times.append(f)
     }
     for (i, doc) in docs.enumerated() {
-      guard let content = try textDocument(try doc.required("s"), animators, timeline, onPath: onPath) else { continue }
+      guard
+        let content = try textDocument(
+          try decoder.textDocument(try doc.required("s")), animators, timeline, onPath: onPath)
+      else { continue }
       let from = i == 0 ? -Limits.maxMagnitude : times[i]
       let to = i + 1 < times.count ? times[i + 1] : Limits.maxMagnitude
       let shown = CALayer()
@@ -168,83 +174,36 @@ extension Builder {
     return holder
   }
 
-  /// A text layer's animators (`t.a`): each with a range selector (`s`)
-  /// and its position, scale, rotation, opacity and fill colour (`a`);
-  /// other selectors and properties reported.
-  func textAnimators(_ node: Node?) throws -> (node: Node, list: [TextAnimator])? {
-    guard let node, let items = node.items, !items.isEmpty else { return nil }
-    var list: [TextAnimator] = []
-    for item in items where item.isObject {
-      let sel = item.child("s")
-      if let sel, try sel.int("t", default: 0) != 0 { report("text animator selector type (expression or wiggly)", sel.path) }
-      if let sel {
-        for key in ["xe", "ne"] where try property(sel.child(key), [0]).keyframes.contains(where: { $0.value[0] != 0 }) {
-          report("text selector ease (high and low)", sel.path + "." + key)
-        }
-      }
-      if let sel, try sel.int("sh", default: 1) > 4 { report("text selector shape round or smooth (drawn square)", sel.path + ".sh") }
-      if let sel, try sel.int("b", default: 1) != 1 { report("text selector based on words or lines (characters used)", sel.path + ".b") }
-      let a = item.child("a")
-      for key in ["a", "sk", "sa", "sc", "sw", "t", "fh", "fs", "fb", "rx", "ry"] where a?.has(key) == true {
-        report("text animator property '\(key)'", (a?.path ?? item.path) + "." + key)
-      }
-      list.append(
-        TextAnimator(
-          start: try property(sel?.child("s"), [0]), end: try property(sel?.child("e"), [100]),
-          offset: try property(sel?.child("o"), [0]), amount: try property(sel?.child("a"), [100]),
-          byIndex: try sel?.int("r", default: 1) == 2, shape: try sel?.int("sh", default: 1) ?? 1,
-          position: try a?.child("p").map { try property($0, [0, 0, 0]) },
-          scale: try a?.child("s").map { try property($0, [100, 100, 100]) },
-          rotation: try a?.child("r").map { try property($0, [0]) },
-          opacity: try a?.child("o").map { try property($0, [100]) },
-          fillColor: try a?.child("fc").map { try property($0, [0, 0, 0, 1]) }))
-    }
-    return list.isEmpty ? nil : (node, list)
-  }
-
-  /// One text document (`s`): glyph shapes when `chars` has them all, else a `CATextLayer`.
+  /// One text document: glyph shapes when `chars` has them all, else a `CATextLayer`.
   func textDocument(
-    _ s: Node, _ animators: (node: Node, list: [TextAnimator])? = nil, _ timeline: Timeline, onPath: TextPath? = nil
+    _ d: TextDocument, _ animators: (path: String, list: [TextAnimator])? = nil, _ timeline: Timeline,
+    onPath: TextPath? = nil
   ) throws -> CALayer? {
-    var text = try s.string("t") ?? ""
-    try limit(s.child("t") ?? s, "characters of one text layer", text.unicodeScalars.count, limits.maxTextLength, "maxTextLength")
-    let size = try s.number("s", default: 12)
-    guard size.isFinite, size >= 0, size <= Double(Limits.maxFontSize) else {
-      throw (s.child("s") ?? s).invalid("font size \(size) is out of range")
-    }
-    text = text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
-      .replacingOccurrences(of: "\u{3}", with: "\n")
-    if try s.int("ca", default: 0) == 1 { text = text.uppercased() }
-    let justify = try s.int("j", default: 0)
-    let fontName = try s.string("f") ?? ""
-    let lineHeight = try s.number("lh", default: size * 1.2)
-    let tracking = try s.number("tr", default: 0)
-    guard lineHeight.isFinite, abs(lineHeight) <= Limits.maxMagnitude, tracking.isFinite, abs(tracking) <= Limits.maxMagnitude
-    else { throw s.invalid("line height or tracking is out of range") }
-    let fill = try s.child("fc").map { color(try $0.numbers()) }
-    let strokeWidth = try s.number("sw", default: 0)
-    let stroke = strokeWidth > 0 && strokeWidth.isFinite ? try s.child("sc").map { color(try $0.numbers()) } : nil
-    if let glyphs = try glyphs(for: text, font: fontName, path: s.path) {
+    let (text, size, justify, fontName) = (d.text, d.size, d.justify, d.fontName)
+    let (lineHeight, tracking, strokeWidth) = (d.lineHeight, d.tracking, d.strokeWidth)
+    let fill = d.fill.map { color($0) }
+    let stroke = d.stroke.map { color($0) }
+    if let glyphs = try glyphs(for: text, font: fontName, path: d.path) {
       if animators != nil || onPath != nil {
         return try animatedGlyphText(
           text, glyphs, size: size, lineHeight: lineHeight, tracking: tracking, justify: justify,
           fill: fill ?? color([0, 0, 0]), stroke: stroke, strokeWidth: min(strokeWidth, 1e4),
-          strokeOverFill: s.has("of") ? s.bool("of") : true, animators: animators?.list ?? [], timeline,
-          onPath: onPath, path: s.path)
+          strokeOverFill: d.strokeOverFill, animators: animators?.list ?? [], timeline,
+          onPath: onPath, path: d.path)
       }
       return try glyphText(
         text, glyphs, size: size, lineHeight: lineHeight, tracking: tracking, justify: justify, fill: fill,
-        stroke: stroke, strokeWidth: min(strokeWidth, 1e4), strokeOverFill: s.has("of") ? s.bool("of") : true,
-        path: s.path)
+        stroke: stroke, strokeWidth: min(strokeWidth, 1e4), strokeOverFill: d.strokeOverFill,
+        path: d.path)
     }
-    if let animators { report("text animator (without glyph shapes)", animators.node.path) }
+    if let animators { report("text animator (without glyph shapes)", animators.path) }
     if let onPath { report("text on a path (without glyph shapes)", onPath.node.path) }
-    if stroke != nil { report("text stroke", s.path + ".sc") }
-    if tracking != 0 { report("text tracking", s.path + ".tr") }
+    if stroke != nil { report("text stroke", d.path + ".sc") }
+    if tracking != 0 { report("text tracking", d.path + ".tr") }
     let layer = CATextLayer()
     layer.string = text
     layer.fontSize = CGFloat(size)
-    layer.font = fontFamily(fontName, path: s.path + ".f")
+    layer.font = fontFamily(fontName, path: d.path + ".f")
     layer.foregroundColor = fill ?? color([0, 0, 0])
     let lines = Double(max(1, text.split(separator: "\n", omittingEmptySubsequences: false).count))
     let width = max(size * Double(text.count) + 100, 10)
@@ -271,13 +230,15 @@ extension Builder {
   /// `fonts.list` family and style), or nil when the document has no
   /// `chars` or lacks one (a space or tab lacking has a third of an em).
   func glyphs(for text: String, font: String, path: String) throws -> [Character: Glyph]? {
-    guard !charsByKey.isEmpty || !charNodes.isEmpty else { return nil }
-    if charsByKey.isEmpty { try indexChars() }
+    guard !decoder.fonts.charsByKey.isEmpty || !decoder.fonts.chars.isEmpty else { return nil }
+    if decoder.fonts.charsByKey.isEmpty { try decoder.indexChars() }
+    let fonts = decoder.fonts.list
     let family = fonts[font]?.family ?? font
     let style = fonts[font]?.style ?? ""
     var out: [Character: Glyph] = [:]
     for c in Set(text) where c != "\n" {
       let key = String(c)
+      let charsByKey = decoder.fonts.charsByKey
       let node = charsByKey[[key, family, style]] ?? charsByKey[[key, family, ""]] ?? charsByKey[[key, "", ""]]
       guard let node else {
         if c == " " || c == "\t" || c == "\u{a0}" {
@@ -287,45 +248,9 @@ extension Builder {
         report("glyph shapes (chars) without '\(c)' (a font drawn instead)", path)
         return nil
       }
-      out[c] = try glyph(node)
+      out[c] = try decoder.glyph(node)
     }
     return out
-  }
-
-  /// Indexes `chars` by character, family and style (and by character alone).
-  func indexChars() throws {
-    for c in charNodes {
-      guard c.isObject, let ch = try c.string("ch") else { continue }
-      let family = try c.string("fFamily") ?? ""
-      let style = try c.string("style") ?? ""
-      for key in [[ch, family, style], [ch, family, ""], [ch, "", ""]] where charsByKey[key] == nil {
-        charsByKey[key] = c
-      }
-    }
-  }
-
-  /// A glyph's advance (`w`) and outline: the paths of `data.shapes`, in groups, at size 100.
-  func glyph(_ c: Node) throws -> Glyph {
-    if let g = glyphCache[c.path] { return g }
-    let w = try c.number("w", default: 0)
-    guard w.isFinite, abs(w) <= Limits.maxMagnitude else { throw (c.child("w") ?? c).invalid("glyph width \(w) is out of range") }
-    var shapes: [BezierShape] = []
-    func walk(_ items: [Node], depth: Int) throws {
-      guard depth < 16 else { return }
-      for item in items where item.isObject {
-        switch try item.string("ty") ?? "" {
-        case "gr": try walk(try item.child("it")?.array() ?? [], depth: depth + 1)
-        case "sh":
-          let p = try pathProperty(try item.required("ks"))
-          shapes.append(BezierShape(vector: p.first, closed: p.closed))
-        default: break
-        }
-      }
-    }
-    try walk(try c.child("data")?.child("shapes")?.array() ?? [], depth: 0)
-    let g = Glyph(width: w, shapes: shapes)
-    glyphCache[c.path] = g
-    return g
   }
 
   /// Text laid out from glyph shapes as lottie-web lays it out: each glyph
@@ -539,7 +464,7 @@ extension Builder {
   /// "ExtraLight" in Pango's words). Font files and URLs (`fPath`) are
   /// never fetched.
   func fontFamily(_ name: String, path: String) -> String? {
-    if let f = fonts[name] {
+    if let f = decoder.fonts.list[name] {
       let style = f.style.lowercased()
       if ["", "regular", "book", "roman", "normal"].contains(style) { return f.family }
       var words = f.style
