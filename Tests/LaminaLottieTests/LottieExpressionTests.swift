@@ -394,7 +394,14 @@ final class LottieExpressionTests: XCTestCase {
       if child == nil { usleep(10_000) }
     }
     let pid = try XCTUnwrap(child, "no lamina-expr child seen")
-    let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+    // Seen right after its exec, the child may not have confined itself
+    // yet (a loaded machine); it does before it reads anything, so wait
+    // for its filter (up to 10 s) before reading the rest.
+    var status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+    for _ in 0..<1000 where !status.contains("Seccomp:\t2") {
+      usleep(10_000)
+      status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+    }
     XCTAssertTrue(status.contains("Seccomp:\t2"), status)
     XCTAssertTrue(status.contains("NoNewPrivs:\t1"), status)
     let environment = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))

@@ -38,7 +38,7 @@ final class LayerPropertyTests: XCTestCase {
     "LaminaBatch/BatchJob.swift": ["frame", "scale"],
     "lamina/Bench.swift": ["scale"],
     "lamina/DocumentInfo.swift": ["name", "path", "scale"],
-    "LaminaLottie/LottieText.swift": ["style"],
+    "LaminaLottie/FontTable.swift": ["style"],
     // The control protocol's own words: a frame event, an error's JSON path,
     // a change to frame (applied through bounds and position).
     "LaminaDisplay/ControlServer.swift": ["frame", "path"],
