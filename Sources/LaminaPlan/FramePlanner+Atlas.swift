@@ -163,15 +163,25 @@ extension FramePlanner {
     // still content draw the mask atlas alone (the keys hold the layout, so
     // a cached atlas has the slots of this one).
     // (With no mask drawn, an atlas of masks is neither drawn nor kept.)
-    let drawsMasks = open.entries.contains { $0.mask != nil }
+    // An atlas this frame made already (the same layout of the same
+    // renderings) is taken, not made again (`flushSingle`).
+    let madeMasks = cachedPasses[maskKey]
+    let madeContent = cachedPasses[contentKey]
+    for entry in open.entries {
+      if let madeMasks, let mask = entry.mask { groupTargets[mask.id] = madeMasks }
+      if let madeContent { groupTargets[entry.group.id] = madeContent }
+    }
+    let drawsMasks = open.entries.contains { $0.mask != nil } && madeMasks == nil
     let maskHit = !drawsMasks || caches.holdsCachedPass(maskKey)
-    let contentHit = caches.holdsCachedPass(contentKey)
+    let contentHit = madeContent != nil || caches.holdsCachedPass(contentKey)
     if drawsMasks {
       resize(open.masks, width, height, role: .cached(key: maskKey, hit: maskHit))
       cachedPasses[maskKey] = open.masks
     }
-    resize(open.content, width, height, role: .cached(key: contentKey, hit: contentHit))
-    cachedPasses[contentKey] = open.content
+    if madeContent == nil {
+      resize(open.content, width, height, role: .cached(key: contentKey, hit: contentHit))
+      cachedPasses[contentKey] = open.content
+    }
     let all = PixelRect(x: 0, y: 0, width: width, height: height)
     for (target, isMask) in [(open.masks, true), (open.content, false)]
     where !(isMask ? maskHit : contentHit) {
@@ -189,13 +199,22 @@ extension FramePlanner {
   }
 
   /// One masked group: its mask's target, then its own, each its area's
-  /// size and a cache entry of its own.
+  /// size and a cache entry of its own, unless this frame made that
+  /// rendering already (the same commands over the same area: two masked
+  /// layers under one mask shape), whose target it takes. A second new
+  /// entry of one key would push the first out of the cache, back into the
+  /// pool, while a pass still to come samples it (intelia_logo_animation
+  /// drew another layer's content through a gradient stroke's mask).
   private mutating func flushSingle(_ entry: AtlasEntry, masks: TargetID, content: TargetID) {
     let area = entry.area
     for (target, group, key) in [
       (masks, entry.mask, entry.maskKey), (content, entry.group, entry.contentKey),
     ] {
       guard let group else { continue }
+      if let made = cachedPasses[key] {
+        groupTargets[group.id] = made
+        continue
+      }
       let hit = caches.holdsCachedPass(key)
       resize(target, area.width, area.height, role: .cached(key: key, hit: hit))
       cachedPasses[key] = target

@@ -119,6 +119,40 @@ final class FramePlanTests: XCTestCase {
     XCTAssertEqual(FramePlanner.isolation(of: plain), .offscreen)
   }
 
+  /// Two masked layers under the same mask shape, each put in the atlas
+  /// and flushed alone (each inside a group drawn in place), whose content
+  /// differs: the second takes the mask target the first made this frame.
+  /// A second new cache entry of one key pushed the first out of the cache
+  /// into the pool while the canvas pass still sampled it: another layer's
+  /// rendering showed through intelia_logo_animation's gradient strokes.
+  func testOneFrameMakesEachCacheEntryOnce() throws {
+    let area = PixelRect(x: 10, y: 10, width: 40, height: 40)
+    var containers: [DrawCommand] = []
+    for (i, gray) in [(0, Float(0.2)), (1, Float(0.8))] {
+      var content = item(area, name: "content \(i)")
+      content.color = SIMD4(gray, gray, gray, 1)
+      let mask = GroupPass(
+        id: 10 + i, bounds: area, opacity: 1,
+        commands: [.item(item(PixelRect(x: 20, y: 20, width: 20, height: 20), name: "mask"))],
+        reason: "mask")
+      let masked = GroupPass(
+        id: 20 + i, bounds: area, opacity: 1, commands: [.item(content)], reason: "masked layer")
+      masked.mask = mask
+      let container = GroupPass(
+        id: 30 + i, bounds: area, opacity: 1, commands: [.group(masked)], reason: "container")
+      XCTAssertEqual(FramePlanner.isolation(of: container), .none(opacity: 1))
+      containers.append(.group(container))
+    }
+    let p = plan(DrawList(width: 60, height: 60, background: .zero, commands: containers))
+    var made: [Int: Int] = [:]
+    for target in p.targets {
+      if case .cached(let key, false) = target.role { made[key, default: 0] += 1 }
+    }
+    // One mask, two contents: three entries, each made once.
+    XCTAssertEqual(made.count, 3, "\(p)")
+    XCTAssertEqual(made.values.max(), 1, "\(p)")
+  }
+
   /// A masked layer renders its mask and its content offscreen, both kept
   /// in the cache; the next frame with the same draw lists renders neither.
   func testMaskedLayerRendersOnceThenComesFromTheCache() {
