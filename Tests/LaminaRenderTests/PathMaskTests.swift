@@ -30,13 +30,7 @@ final class PathMaskTests: XCTestCase {
     before.path = CGPath(ellipseIn: CGRect(x: 20, y: 30, width: 70, height: 40), transform: nil)
     before.fillColor = CGColor(red: 0.9, green: 0.8, blue: 0.1, alpha: 0.9)
     root.addSublayer(before)
-    let content = CAGradientLayer()
-    content.frame = CGRect(x: 6, y: 5, width: 100, height: 76)
-    content.colors = [
-      CGColor(red: 1, green: 0.4, blue: 0, alpha: 1), CGColor(red: 0, green: 0.6, blue: 1, alpha: 0.7),
-    ]
-    content.startPoint = CGPoint(x: 0, y: 0)
-    content.endPoint = CGPoint(x: 1, y: 1)
+    let content = RectMaskClipTests.gradientContent()
     content.opacity = opacity
     content.transform = transform
     mask.frame = content.bounds

@@ -22,13 +22,7 @@ final class RectMaskClipTests: XCTestCase {
     root.bounds = CGRect(x: 0, y: 0, width: 120, height: 90)
     root.position = CGPoint(x: 60, y: 45)
     root.backgroundColor = CGColor(red: 0.1, green: 0.1, blue: 0.2, alpha: 1)
-    let content = CAGradientLayer()
-    content.frame = CGRect(x: 6, y: 5, width: 100, height: 76)
-    content.colors = [
-      CGColor(red: 1, green: 0.4, blue: 0, alpha: 1), CGColor(red: 0, green: 0.6, blue: 1, alpha: 0.7),
-    ]
-    content.startPoint = CGPoint(x: 0, y: 0)
-    content.endPoint = CGPoint(x: 1, y: 1)
+    let content = Self.gradientContent()
     for i in 0..<dots {
       let dot = CAShapeLayer()
       dot.path = CGPath(
@@ -46,6 +40,19 @@ final class RectMaskClipTests: XCTestCase {
     content.mask = mask
     root.addSublayer(content)
     return root
+  }
+
+  /// The masked content of these tests and `PathMaskTests`: a diagonal
+  /// gradient with a translucent stop, 100 × 76 at (6, 5).
+  static func gradientContent() -> CAGradientLayer {
+    let content = CAGradientLayer()
+    content.frame = CGRect(x: 6, y: 5, width: 100, height: 76)
+    content.colors = [
+      CGColor(red: 1, green: 0.4, blue: 0, alpha: 1), CGColor(red: 0, green: 0.6, blue: 1, alpha: 0.7),
+    ]
+    content.startPoint = CGPoint(x: 0, y: 0)
+    content.endPoint = CGPoint(x: 1, y: 1)
+    return content
   }
 
   /// The frame of `root` rendered by a renderer of its own (nothing
