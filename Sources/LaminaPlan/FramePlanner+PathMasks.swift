@@ -61,13 +61,12 @@ extension FramePlanner {
 
   /// The composite of a group whose mask is one path (`pathMask`): the
   /// path item at the group's opacity, clipped by the group's clip, within
-  /// what the group's target holds, and where it samples that target. Nil
-  /// for other groups, or when nothing of the group was rendered.
+  /// what the group's target holds, that target, and where it samples it.
+  /// Nil for other groups, or when nothing of the group was rendered.
   func pathMaskComposite(_ group: GroupPass, region: PixelRect) -> (
-    DrawItem, PathPaint, TexturePaint
+    DrawItem, PathPaint, TargetID, TexturePaint
   )? {
-    guard group.mask != nil, let (mask, paint) = pathMask(of: group),
-      let id = groupTargets[group.id]
+    guard let (mask, paint) = pathMask(of: group), let id = groupTargets[group.id]
     else { return nil }
     let (w, h) = size(of: id)
     var area = Self.targetArea(group.bounds, region)
@@ -93,6 +92,6 @@ extension FramePlanner {
     let rect = SIMD4(
       Float(base.x + area.x - made.x) / Float(w), Float(base.y + area.y - made.y) / Float(h),
       Float(base.x + area.maxX - made.x) / Float(w), Float(base.y + area.maxY - made.y) / Float(h))
-    return (item, paint, TexturePaint(scale: scale, offset: offset, rect: rect))
+    return (item, paint, id, TexturePaint(scale: scale, offset: offset, rect: rect))
   }
 }

@@ -367,9 +367,7 @@ package struct FramePlanner {
           draw(group.commands, into: &open, opacity: opacity * inner)
           continue
         }
-        if let (item, paint, texturePaint) = pathMaskComposite(group, region: region),
-          let texture = groupTargets[group.id]
-        {
+        if let (item, paint, texture, texturePaint) = pathMaskComposite(group, region: region) {
           var faded = item
           faded.multiplyOpacity(opacity)
           open.batcher.addPainted(faded, paint, texture: .target(texture), texturePaint)
