@@ -12,6 +12,9 @@ uniform sampler2D s_paint;
 uniform vec4 u_paintRect;  // the texture coordinates holding the group's rendering
 in vec2 v_paint;
 #endif
+#ifdef GRADIENT_PAINT
+in vec2 v_gradient;  // the point of the gradient layer's bounds (gradient.glsl, included before)
+#endif
 #ifdef PLANES
 uniform vec3 u_planes[8];  // half-planes a·x + b·y + c >= 0 of the plane (depth-sorted pieces)
 uniform int u_planeCount;
@@ -48,12 +51,17 @@ bool insidePlanes() {
 
 // The paint of a pixel the path covers by `coverage`: the item's color,
 // or (TEXTURE_PAINT) the group's rendering at the pixel times the
-// color's alpha (the mask's opacity and the group's); nothing outside
-// what the group's target holds.
+// color's alpha (the mask's opacity and the group's), nothing outside
+// what the group's target holds; or (GRADIENT_PAINT) the gradient that is
+// the group's whole rendering, as gradient.frag draws it, times that
+// alpha (the planner takes this way only when the path lies inside the
+// gradient's bounds).
 vec4 paint(float coverage) {
-#ifdef TEXTURE_PAINT
+#if defined(TEXTURE_PAINT)
   if (any(lessThan(v_paint, u_paintRect.xy)) || any(greaterThan(v_paint, u_paintRect.zw))) discard;
   return texture(s_paint, v_paint) * (v_color.a * coverage);
+#elif defined(GRADIENT_PAINT)
+  return dithered(gradientColor(v_gradient) * v_color.a) * coverage;
 #else
   return v_color * coverage;
 #endif

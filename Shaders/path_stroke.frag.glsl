@@ -19,6 +19,9 @@ precision highp int;
 
 #define SHAPE_MODE 0
 #include "shape.glsl"
+#ifdef GRADIENT_PAINT
+#include "gradient.glsl"
+#endif
 #include "path_coverage.glsl"
 #include "path_stroke.glsl"
 

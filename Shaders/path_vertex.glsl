@@ -46,6 +46,14 @@ flat out vec4 v_clipRadii;
 uniform vec4 u_paint;  // xy: target pixels to texture coordinates scale, zw: offset
 out vec2 v_paint;
 #endif
+#ifdef GRADIENT_PAINT
+// A masked gradient's composite drawn as its mask's path with the
+// gradient computed per pixel (FramePlanner: gradientMask): the plane's
+// (x, y, 1) to the point of the gradient layer's bounds that gradient.glsl
+// takes (both planes affine).
+uniform mat3 u_gradientMatrix;
+out vec2 v_gradient;
+#endif
 out vec2 v_local;
 flat out vec4 v_color;
 flat out float v_depth;
@@ -85,6 +93,9 @@ void place(vec2 p) {
   v_depth = i_matrix0.w;
 #ifdef TEXTURE_PAINT
   v_paint = h.xy / h.z * u_paint.xy + u_paint.zw;
+#endif
+#ifdef GRADIENT_PAINT
+  v_gradient = (u_gradientMatrix * vec3(p, 1.0)).xy;
 #endif
 #ifdef CLIP
   v_clipPos = u_clipMatrix * vec3(p, 1.0);

@@ -427,6 +427,23 @@ struct Batcher {
       key: nil, indices: [], bounds: bounds)
   }
 
+  /// Adds a path item painted with a gradient computed per pixel (a masked
+  /// gradient's composite drawn as its mask's path,
+  /// `FramePlanner.gradientMask`): a batch of its own, sampling the
+  /// gradient's ramp.
+  mutating func addGradientPainted(_ item: DrawItem, _ paint: PathPaint, _ gradient: GradientPainting) {
+    let bounds = item.bounds
+    guard !paint.mesh.indices.isEmpty, !bounds.isEmpty else { return }
+    var path = PathBatch(item, paint, alone: isLarge(paint, bounds))
+    path.gradientPaint = gradient
+    begin(
+      Batch(
+        program: .path, texture: nil, mask: nil, sampler: nil, blend: item.blend,
+        usesEffectVertices: false, paint: gradient.paint, firstIndex: 0, indexCount: 0, items: 1,
+        firstLayerName: item.layerName, breakReason: .program, path: path),
+      key: nil, indices: [], bounds: bounds)
+  }
+
   /// Whether a fill covering `bounds` draws by its pieces' programs.
   private func isLarge(_ paint: PathPaint, _ bounds: PixelRect) -> Bool {
     paint.stroke == nil && bounds.width.multipliedReportingOverflow(by: bounds.height).partialValue

@@ -94,4 +94,83 @@ extension FramePlanner {
       Float(base.x + area.maxX - made.x) / Float(w), Float(base.y + area.maxY - made.y) / Float(h))
     return (item, paint, id, TexturePaint(scale: scale, offset: offset, rect: rect))
   }
+
+  /// The composite of a group whose mask is one path (`pathMask`) and
+  /// whose rendering is one gradient (a Lottie gradient fill or stroke, a
+  /// `CAGradientLayer` masked by a shape): the path item painted with the
+  /// gradient computed per pixel (`GRADIENT_PAINT`), at the group's and
+  /// the gradient's opacity, clipped by the group's clip. The group needs
+  /// no pass at all. Nil for other groups, or when nothing of it is in
+  /// `region`.
+  func gradientMaskComposite(_ group: GroupPass, region: PixelRect) -> (
+    DrawItem, PathPaint, GradientPainting
+  )? {
+    guard let (mask, paint, gradient, alpha) = gradientMask(of: group) else { return nil }
+    var item = mask
+    item.bounds = item.bounds.intersection(Self.targetArea(group.bounds, region))
+    guard !item.bounds.isEmpty else { return nil }
+    item.multiplyOpacity(group.opacity * alpha)
+    if let clip = group.clip {
+      var moved = clip
+      moved.itemToClip = Homography(item.matrix).then(clip.itemToClip)
+      item.clip = moved
+    }
+    return (item, paint, gradient)
+  }
+
+  /// `gradientPainting(of:mask:)` for a group whose mask is one path.
+  func gradientMask(of group: GroupPass) -> (DrawItem, PathPaint, GradientPainting, Float)? {
+    guard let (mask, paint) = pathMask(of: group),
+      let (gradient, alpha) = Self.gradientPainting(of: group, mask: mask)
+    else { return nil }
+    return (mask, paint, gradient, alpha)
+  }
+
+  /// The gradient a group's rendering is, and its opacity, when the group
+  /// draws one gradient item alone (source-over, unclipped, uncut, white at
+  /// some opacity) in an affine plane, and the mask path's pixels lie
+  /// inside that item's quad (the gradient's own antialiased edges, which
+  /// the path's paint leaves out, are then outside every pixel it draws).
+  static func gradientPainting(of group: GroupPass, mask: DrawItem) -> (GradientPainting, Float)? {
+    guard group.commands.count == 1, case .item(let item) = group.commands[0],
+      case .gradient(let gradient) = item.material, item.blend == .sourceOver, item.clip == nil,
+      item.shape == nil, item.clippedPolygon == nil, item.clipPlanes.isEmpty,
+      item.rect.width > 0, item.rect.height > 0
+    else { return nil }
+    let c = item.color
+    let m = item.matrix
+    guard c.x == c.w, c.y == c.w, c.z == c.w, m.m14 == 0, m.m24 == 0, m.m44 == 1,
+      let targetToLayer = Homography(m).inverse
+    else { return nil }
+    // The layer's point to gradient.glsl's: the item's texture
+    // coordinates run linearly over its rect.
+    let r = item.rect
+    let uv = item.uv
+    let sx = Double(uv.u1 - uv.u0) / Double(r.width)
+    let sy = Double(uv.v1 - uv.v0) / Double(r.height)
+    let toGradient = Homography(
+      m: (sx, 0, 0, 0, sy, 0, Double(uv.u0) - Double(r.minX) * sx, Double(uv.v0) - Double(r.minY) * sy, 1))
+    let targetToGradient = targetToLayer.then(toGradient)
+    let (u0, u1) = (Double(min(uv.u0, uv.u1)), Double(max(uv.u0, uv.u1)))
+    let (v0, v1) = (Double(min(uv.v0, uv.v1)), Double(max(uv.v0, uv.v1)))
+    // The path's bounds in its plane, grown by as far as its pieces reach
+    // past them (pixels, in points of the plane where a pixel is longest).
+    let planeToGradient = Homography(mask.matrix).then(targetToGradient)
+    let j = Homography(mask.matrix).m
+    let (j11, j12, j21, j22): (Double, Double, Double, Double) = (j.0, j.1, j.3, j.4)
+    let mid: Double = (j11 * j11 + j12 * j12 + j21 * j21 + j22 * j22) / 2
+    let det: Double = abs(j11 * j22 - j12 * j21)
+    // The smallest singular value of the plane's linear part.
+    let smallest: Double = max(mid - max(mid * mid - det * det, 0).squareRoot(), 0).squareRoot()
+    guard smallest > 1e-9 else { return nil }
+    let reach = Double(FillTessellator.boundsReach + 1) / smallest
+    let r0 = mask.rect.insetBy(dx: -reach, dy: -reach)
+    for (x, y) in [(r0.minX, r0.minY), (r0.maxX, r0.minY), (r0.minX, r0.maxY), (r0.maxX, r0.maxY)] {
+      let q = planeToGradient.apply(CGPoint(x: x, y: y))
+      guard q.x >= u0, q.x <= u1, q.y >= v0, q.y <= v1 else { return nil }
+    }
+    let h = planeToGradient.m
+    let columns = [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7, h.8].map { Float($0) }
+    return (GradientPainting(paint: gradient, planeToGradient: columns), c.w)
+  }
 }

@@ -192,6 +192,8 @@ package struct FramePlanner {
       prepareFiltered(group, region: region)
       return
     }
+    // A masked gradient drawn as its mask's path needs no rendering.
+    if !isMask, gradientMask(of: group) != nil { return }
     let area = Self.targetArea(group.bounds, region)
     guard !area.isEmpty else { return }
     groupAreas[group.id] = area
@@ -365,6 +367,14 @@ package struct FramePlanner {
         }
         if case .none(let inner) = Self.isolation(of: group) {
           draw(group.commands, into: &open, opacity: opacity * inner)
+          continue
+        }
+        if gradientMask(of: group) != nil {
+          if let (item, paint, gradient) = gradientMaskComposite(group, region: region) {
+            var faded = item
+            faded.multiplyOpacity(opacity)
+            open.batcher.addGradientPainted(faded, paint, gradient)
+          }
           continue
         }
         if let (item, paint, texture, texturePaint) = pathMaskComposite(group, region: region) {

@@ -60,15 +60,23 @@ final class GradientProgram {
         during: "setting gradient uniforms",
         differences: ["program \(program.id) is not in use (\(device.program ?? 0) is)"])
     }
-    let (lower, upper) = paint.span
-    let n = Float(GradientPaint.rampWidth)
-    // u = ((t − lower) / (upper − lower) · (n − 1) + 0.5) / n.
-    let scale = (n - 1) / (n * (upper - lower))
+    let (scale, offset) = rampMapping(paint)
     device.setUniform(program.uniform("u_params"), paint.parameters)
     // Half a pixel left and up in the target (gradient.glsl turns it to the framebuffer's axes).
     if paint.atPixelCorners { device.setUniform(program.uniform("u_sampleShift"), -0.5, -0.5) }
     if paint.kind == .focal { device.setUniform(program.uniform("u_focal"), paint.focal.x, paint.focal.y) }
-    device.setUniform(program.uniform("u_ramp"), scale, 0.5 / n - lower * scale)
+    device.setUniform(program.uniform("u_ramp"), scale, offset)
     device.bindTexture(ramp, unit: 0, sampler: sampler)
+  }
+
+  /// `u_ramp`: where a position t along the gradient lands on its ramp
+  /// texture (u = t · scale + offset puts the span's ends on the centers
+  /// of the first and last texels).
+  static func rampMapping(_ paint: GradientPaint) -> (scale: Float, offset: Float) {
+    let (lower, upper) = paint.span
+    let n = Float(GradientPaint.rampWidth)
+    // u = ((t − lower) / (upper − lower) · (n − 1) + 0.5) / n.
+    let scale = (n - 1) / (n * (upper - lower))
+    return (scale, 0.5 / n - lower * scale)
   }
 }

@@ -58,6 +58,9 @@ package struct PathBatch {
   /// texture) instead of its color: a masked group's composite drawn as
   /// its mask's path (`FramePlanner.pathMask`).
   package var texturePaint: TexturePaint? = nil
+  /// The gradient it paints instead of its color (a masked gradient's
+  /// composite drawn as its mask's path, `FramePlanner.gradientMask`).
+  package var gradientPaint: GradientPainting? = nil
 
   init(_ item: DrawItem, _ paint: PathPaint, alone: Bool = false) {
     self.paint = paint
@@ -89,6 +92,14 @@ package struct PathBatch {
 /// item's plane mapped by its matrix) at `p * scale + offset`, within
 /// `rect` (the texture coordinates the group's rendering holds; outside
 /// it, nothing).
+/// A gradient painted over a path: the gradient, and the map from the
+/// path's plane (x, y, 1) to the point of the gradient layer's bounds it
+/// is evaluated at, as `Homography` rows (GL's mat3 columns).
+package struct GradientPainting: Equatable {
+  package var paint: GradientPaint
+  package var planeToGradient: [Float]
+}
+
 package struct TexturePaint: Equatable {
   package var scale: SIMD2<Float>
   package var offset: SIMD2<Float>

@@ -32,6 +32,11 @@ package final class PathPrograms {
     /// Paints a group's rendering from a texture (`TEXTURE_PAINT`: a masked
     /// group's composite drawn as its mask's path).
     var texturePaint = false
+    /// Paints a gradient computed per pixel, of this kind (`GRADIENT_PAINT`:
+    /// a masked gradient's composite drawn as its mask's path).
+    var gradient: GradientPaint.Kind? = nil
+    /// The gradient's color taken at pixel corners (`GRADIENT_AT_CORNERS`).
+    var gradientCorners = false
   }
 
   /// A linked path program and the uniforms a draw sets.
@@ -41,6 +46,8 @@ package final class PathPrograms {
     let clipMatrix, clipRect, clipRadii: Int32
     let planes, planeCount: Int32
     let paint, paintRect: Int32
+    /// `GRADIENT_PAINT`'s (gradient.glsl's and the plane-to-gradient map).
+    let gradientMatrix, gradientParams, gradientFocal, gradientRamp, sampleShift, canvasOrigin: Int32
   }
 
   /// Weak: the device holds its path programs (`GPUDevice.pathPrograms`).
@@ -78,6 +85,10 @@ package final class PathPrograms {
     if variant.planes { defines.append("PLANES") }
     if variant.advanced { defines.append("BLEND_ADVANCED") }
     if variant.texturePaint { defines.append("TEXTURE_PAINT") }
+    if let kind = variant.gradient {
+      defines += ["GRADIENT_PAINT", GradientProgram.define(kind)]
+      if variant.gradientCorners { defines.append("GRADIENT_AT_CORNERS") }
+    }
     let vertex = stroke ? "path_stroke.vert.glsl" : "path_fill.vert.glsl"
     let fragment = stroke ? "path_stroke.frag.glsl" : "path_fill.frag.glsl"
     // Both stages see the defines, after their `#version` line.
@@ -89,7 +100,10 @@ package final class PathPrograms {
       id: id, viewport: location("u_viewport"), clipMatrix: location("u_clipMatrix"),
       clipRect: location("u_clipRect"), clipRadii: location("u_clipRadii"),
       planes: location("u_planes"), planeCount: location("u_planeCount"),
-      paint: location("u_paint"), paintRect: location("u_paintRect"))
+      paint: location("u_paint"), paintRect: location("u_paintRect"),
+      gradientMatrix: location("u_gradientMatrix"), gradientParams: location("u_params"),
+      gradientFocal: location("u_focal"), gradientRamp: location("u_ramp"),
+      sampleShift: location("u_sampleShift"), canvasOrigin: location("u_canvasOrigin"))
     programs[variant] = program
     return program
   }

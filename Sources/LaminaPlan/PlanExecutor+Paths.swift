@@ -10,7 +10,7 @@ import LaminaFrame
 extension PlanExecutor {
   func drawPaths(
     _ batch: PathBatch, blend: BlendMode, into target: RenderTarget, viewport: SIMD4<Float>,
-    texture: (texture: GPUHandle, sampler: GPUHandle)? = nil
+    texture: (texture: GPUHandle, sampler: GPUHandle)? = nil, canvasOrigin: SIMD2<Float> = .zero
   ) throws {
     let mesh = batch.paint.mesh
     guard !mesh.indices.isEmpty, !batch.instances.isEmpty else { return }
@@ -27,6 +27,13 @@ extension PlanExecutor {
       variant.texturePaint = true
       device.bindTexture(texture.texture, unit: 0, sampler: texture.sampler)
     }
+    if let gradient = batch.gradientPaint, let texture {
+      // The ramp on unit 0; the uniforms per program (drawRange).
+      variant.gradient = gradient.paint.kind
+      variant.gradientCorners = gradient.paint.atPixelCorners
+      device.bindTexture(texture.texture, unit: 0, sampler: texture.sampler)
+    }
+    let painting = Painting(texture: batch.texturePaint, gradient: batch.gradientPaint, canvasOrigin: canvasOrigin)
     let count = instances.count
     switch batch.paint.geometry {
     case .fill:
@@ -47,7 +54,7 @@ extension PlanExecutor {
             end += 1
           }
         }
-        try drawFills(batch, start..<end, instances, blend, variant, viewport)
+        try drawFills(batch, start..<end, instances, blend, variant, viewport, painting)
         start = end
       }
     case .stroke(let stroke, let parameters):
@@ -85,7 +92,7 @@ extension PlanExecutor {
           variant.cut = cut
           try drawRange(
             batch.clip, batch.clipPlanes, blend, variant, viewport, groups[group.rawValue],
-            instanceCount, batch.texturePaint)
+            instanceCount, painting)
         }
       }
     }
@@ -103,7 +110,7 @@ extension PlanExecutor {
   /// vertices, each with its item's matrix, color and clip.
   private func drawFills(
     _ batch: PathBatch, _ items: Range<Int>, _ instances: [PathInstance], _ blend: BlendMode,
-    _ variant: PathPrograms.Variant, _ viewport: SIMD4<Float>
+    _ variant: PathPrograms.Variant, _ viewport: SIMD4<Float>, _ painting: Painting
   ) throws {
     var variant = variant
     let first = items.lowerBound
@@ -119,7 +126,7 @@ extension PlanExecutor {
         batch.paints[items], instances[items], clips: clipped ? batch.clips[items] : nil)
       device.bindVertexArray(array)
       try drawRange(
-        nil, batch.clipPlanes, blend, variant, viewport, 0..<indexCount, 0, batch.texturePaint)
+        nil, batch.clipPlanes, blend, variant, viewport, 0..<indexCount, 0, painting)
       return
     }
     // (One item's clip, if any, from uniforms.)
@@ -130,31 +137,41 @@ extension PlanExecutor {
       variant.role = .fill(.cornerRibbon)
       try drawRange(
         clip, batch.clipPlanes, blend, variant, viewport, 0..<mesh.indices.count, items.count,
-        batch.texturePaint)
+        painting)
       return
     }
     for group in FillMesh.Group.allCases {
       variant.role = .fill(group)
       try drawRange(
         clip, batch.clipPlanes, blend, variant, viewport, fill.groups[group.rawValue], items.count,
-        batch.texturePaint)
+        painting)
     }
   }
 
   private func drawRange(
     _ clip: ClipEffect?, _ clipPlanes: [SIMD3<Double>], _ blend: BlendMode,
     _ variant: PathPrograms.Variant, _ viewport: SIMD4<Float>, _ range: Range<Int>,
-    _ instances: Int, _ texturePaint: TexturePaint? = nil
+    _ instances: Int, _ painting: Painting
   ) throws {
     guard !range.isEmpty else { return }
     let program = try paths.programs.program(variant)
     device.useProgram(program.id)
     if case .composite = blend { device.blendBarrier() }
     device.setUniform(program.viewport, viewport)
-    if variant.texturePaint, let paint = texturePaint {
+    if variant.texturePaint, let paint = painting.texture {
       device.setUniform(
         program.paint, SIMD4(paint.scale.x, paint.scale.y, paint.offset.x, paint.offset.y))
       device.setUniform(program.paintRect, paint.rect)
+    }
+    if variant.gradient != nil, let gradient = painting.gradient {
+      device.setUniform(program.gradientMatrix, matrix3: gradient.planeToGradient)
+      let paint = gradient.paint
+      let (scale, offset) = GradientProgram.rampMapping(paint)
+      device.setUniform(program.gradientParams, paint.parameters)
+      device.setUniform(program.gradientRamp, scale, offset)
+      if paint.atPixelCorners { device.setUniform(program.sampleShift, -0.5, -0.5) }
+      if paint.kind == .focal { device.setUniform(program.gradientFocal, paint.focal.x, paint.focal.y) }
+      device.setUniform(program.canvasOrigin, painting.canvasOrigin.x, painting.canvasOrigin.y)
     }
     if let clip, !variant.clipPerVertex {
       let h = clip.itemToClip.m
@@ -179,6 +196,14 @@ extension PlanExecutor {
         indexCount: range.count, firstIndex: range.lowerBound, instances: instances)
     }
   }
+}
+
+/// What a path draw paints instead of its items' colors, and where the
+/// target's corner lies on the canvas (for a gradient's dithering).
+struct Painting {
+  var texture: TexturePaint?
+  var gradient: GradientPainting?
+  var canvasOrigin: SIMD2<Float>
 }
 
 /// What a renderer keeps for path items: the program variants (its

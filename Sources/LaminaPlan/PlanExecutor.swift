@@ -196,7 +196,8 @@ package final class PlanExecutor {
       if let path = batch.path {
         try drawPaths(
           path, blend: batch.blend, into: target, viewport: viewport,
-          texture: input.texture.map { ($0.texture, $0.sampler) })
+          texture: input.texture.map { ($0.texture, $0.sampler) },
+          canvasOrigin: SIMD2(Float(region.x - area.x), Float(region.y - area.y)))
         continue
       }
       device.setDepthTest(false)

@@ -11,7 +11,9 @@ import XCTest
 /// layer's mask or a gradient stroke's shape is) composites as that path
 /// painted with the masked rendering: no pass for the mask, and the
 /// pixels the offscreen mask gives, within antialiasing (the mask's
-/// coverage is no longer rounded to 8 bits before it multiplies).
+/// coverage is no longer rounded to 8 bits before it multiplies). When the
+/// masked rendering is one gradient, the path is painted with the gradient
+/// computed per pixel: no pass at all.
 final class PathMaskTests: XCTestCase {
   /// A gradient layer (with a translucent stop) at `opacity`, masked by
   /// `mask` (laid out over the gradient's bounds), over a dark background
@@ -19,7 +21,8 @@ final class PathMaskTests: XCTestCase {
   /// level of the canvas).
   func scene(
     _ mask: CALayer, opacity: Float = 1, transform: CATransform3D = CATransform3DIdentity,
-    clipped: Bool = false
+    clipped: Bool = false, content: CAGradientLayer = RectMaskClipTests.gradientContent(),
+    composed: Bool = false
   ) -> CALayer {
     let root = CALayer()
     root.bounds = CGRect(x: 0, y: 0, width: 120, height: 90)
@@ -30,7 +33,13 @@ final class PathMaskTests: XCTestCase {
     before.path = CGPath(ellipseIn: CGRect(x: 20, y: 30, width: 70, height: 40), transform: nil)
     before.fillColor = CGColor(red: 0.9, green: 0.8, blue: 0.1, alpha: 0.9)
     root.addSublayer(before)
-    let content = RectMaskClipTests.gradientContent()
+    if composed {
+      // More than the gradient: the masked layer's rendering is a texture.
+      let dot = CALayer()
+      dot.frame = CGRect(x: 40, y: 30, width: 24, height: 18)
+      dot.backgroundColor = CGColor(red: 0.2, green: 1, blue: 0.3, alpha: 0.8)
+      content.addSublayer(dot)
+    }
     content.opacity = opacity
     content.transform = transform
     mask.frame = content.bounds
@@ -52,13 +61,14 @@ final class PathMaskTests: XCTestCase {
     return root
   }
 
-  /// A trimmed, round-capped stroke of a curve.
+  /// A trimmed, round-capped stroke of a curve (inside the gradient's
+  /// bounds, with what its pieces reach past it).
   func strokeMask() -> CAShapeLayer {
     let mask = CAShapeLayer()
     let path = CGMutablePath()
     path.move(to: CGPoint(x: 12, y: 14))
     path.addCurve(
-      to: CGPoint(x: 30, y: 66), control1: CGPoint(x: 120, y: 0), control2: CGPoint(x: 110, y: 90))
+      to: CGPoint(x: 30, y: 60), control1: CGPoint(x: 100, y: 0), control2: CGPoint(x: 95, y: 78))
     mask.path = path
     mask.fillColor = nil
     mask.strokeColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
@@ -94,30 +104,78 @@ final class PathMaskTests: XCTestCase {
   }
 
   func testPathMasksTakeNoPassAndMatchTheOffscreenMask() throws {
-    let cases: [(String, () -> CALayer)] = [
-      ("stroke", { self.scene(self.strokeMask()) }),
-      ("stroke at 60 %", { self.scene(self.strokeMask(), opacity: 0.6) }),
-      ("stroke, turned", { self.scene(self.strokeMask(), transform: CATransform3DMakeRotation(0.5, 0, 0, 1)) }),
-      ("stroke, clipped", { self.scene(self.strokeMask(), clipped: true) }),
-      ("fill", { self.scene(self.fillMask()) }),
-      ("fill, clipped", { self.scene(self.fillMask(), opacity: 0.7, clipped: true) }),
-      ("fill even-odd, scaled", { self.scene(self.fillMask(evenOdd: true), transform: CATransform3DMakeScale(1.2, 0.8, 1)) }),
+    let cases: [(String, (Bool) -> CALayer)] = [
+      ("stroke", { self.scene(self.strokeMask(), composed: $0) }),
+      ("stroke at 60 %", { self.scene(self.strokeMask(), opacity: 0.6, composed: $0) }),
+      ("stroke, turned", { self.scene(self.strokeMask(), transform: CATransform3DMakeRotation(0.5, 0, 0, 1), composed: $0) }),
+      ("stroke, clipped", { self.scene(self.strokeMask(), clipped: true, composed: $0) }),
+      ("fill", { self.scene(self.fillMask(), composed: $0) }),
+      ("fill, clipped", { self.scene(self.fillMask(), opacity: 0.7, clipped: true, composed: $0) }),
+      ("fill even-odd, scaled", { self.scene(self.fillMask(evenOdd: true), transform: CATransform3DMakeScale(1.2, 0.8, 1), composed: $0) }),
     ]
     for (name, make) in cases {
-      let (painted, paintedPasses) = try render(make(), pathMasks: true)
-      let (masked, maskedPasses) = try render(make(), pathMasks: false)
-      // The content's pass only; the mask's as well without path masks.
-      XCTAssertEqual(paintedPasses, 1, name)
-      XCTAssertEqual(maskedPasses, 2, name)
-      let comparison = ImageComparison(
-        actual: painted.straightPixels, expected: masked.straightPixels, threshold: 2)
-      XCTAssertEqual(comparison.pixelsOff, 0, "\(name): \(comparison.summary)")
-      // Something was drawn through the mask (not a blank match).
-      let background = ImageComparison(
-        actual: painted.straightPixels, expected: try render(scene(CALayer()), pathMasks: true).0.straightPixels,
-        threshold: 2)
-      XCTAssertGreaterThan(background.pixelsOff, 1000, name)
+      for composed in [false, true] {
+        let label = "\(name)\(composed ? ", composed" : "")"
+        // The gradient alone: no pass; composed: the content's pass only;
+        // without path masks, the mask's as well.
+        try check(label, make(composed), passes: composed ? 1 : 0, threshold: composed ? 2 : 3)
+      }
     }
+  }
+
+  /// Renders `root` with path masks on and off and compares: `passes`
+  /// offscreen passes against 2, every pixel within `threshold`, and
+  /// something drawn through the mask.
+  func check(_ name: String, _ root: @autoclosure () -> CALayer, passes: Int, threshold: Int) throws {
+    let (painted, paintedPasses) = try render(root(), pathMasks: true)
+    let (masked, maskedPasses) = try render(root(), pathMasks: false)
+    XCTAssertEqual(paintedPasses, passes, name)
+    XCTAssertEqual(maskedPasses, 2, name)
+    // A gradient painted per pixel is dithered after its opacity and
+    // coverage multiply, not before (one level more).
+    let comparison = ImageComparison(
+      actual: painted.straightPixels, expected: masked.straightPixels, threshold: threshold)
+    XCTAssertEqual(comparison.pixelsOff, 0, "\(name): \(comparison.summary)")
+    let background = ImageComparison(
+      actual: painted.straightPixels, expected: try render(scene(CALayer()), pathMasks: true).0.straightPixels,
+      threshold: 2)
+    XCTAssertGreaterThan(background.pixelsOff, 1000, name)
+  }
+
+  /// Every kind of gradient, and its color taken at pixel corners, painted
+  /// over a path as the offscreen route draws it.
+  func testGradientsOfEveryKindPaintTheirMaskPath() throws {
+    func gradient(_ type: CAGradientLayerType, focal: CGPoint = .zero, corners: Bool = false) -> CAGradientLayer {
+      let g = RectMaskClipTests.gradientContent()
+      g.type = type
+      g.colors = [
+        CGColor(red: 1, green: 0.4, blue: 0, alpha: 1), CGColor(red: 0.3, green: 0.9, blue: 0.2, alpha: 0.5),
+        CGColor(red: 0, green: 0.6, blue: 1, alpha: 0.9),
+      ]
+      g.locations = [0, 0.4, 1]
+      g.startPoint = CGPoint(x: 0.45, y: 0.5)
+      g.endPoint = type == .axial ? CGPoint(x: 1, y: 0.8) : CGPoint(x: 0.95, y: 1)
+      g.focalPointOffset = focal
+      g.samplesAtPixelCorners = corners
+      return g
+    }
+    let cases: [(String, CAGradientLayer)] = [
+      ("radial", gradient(.radial)),
+      ("radial, focal point", gradient(.radial, focal: CGPoint(x: -0.2, y: 0.15))),
+      ("conic", gradient(.conic)),
+      ("axial at pixel corners", gradient(.axial, corners: true)),
+    ]
+    for (name, content) in cases {
+      try check(name, scene(fillMask(), opacity: 0.8, content: content), passes: 0, threshold: 3)
+    }
+  }
+
+  /// A mask path reaching past the gradient's bounds keeps the texture
+  /// (the gradient's own edges are antialiased there).
+  func testAPathPastTheGradientsBoundsPaintsItsRendering() throws {
+    let mask = fillMask()
+    mask.path = CGPath(ellipseIn: CGRect(x: -10, y: 6, width: 84, height: 62), transform: nil)
+    try check("past the bounds", scene(mask), passes: 1, threshold: 2)
   }
 
   /// Masks the composite cannot draw as a path keep their pass.

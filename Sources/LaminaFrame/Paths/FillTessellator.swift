@@ -22,7 +22,7 @@ import Lamina
 ///   trapezoids overlap their neighbours by `interiorOverlap` pixels so
 ///   that no crack opens between slabs; the overlap cannot show, because
 ///   it lies under the ribbon.
-enum FillTessellator {
+package enum FillTessellator {
   /// How far the ribbon reaches to each side of the boundary, in pixels:
   /// box-filter coverage ends √2/2 pixels from an edge.
   static let ribbonReach: Float = 0.8
@@ -32,7 +32,7 @@ enum FillTessellator {
   static let longestMiter = 4.0
   /// How far past the filled region's bounds the ribbon's fragments reach,
   /// in whole pixels: what a fill item's bounds (damage, overlap) hold.
-  static var boundsReach: Int { Int(saturating: Double(ribbonReach) * longestMiter, rounding: .up) }
+  package static var boundsReach: Int { Int(saturating: Double(ribbonReach) * longestMiter, rounding: .up) }
   /// How far interior trapezoids grow beyond their slab, in pixels.
   static let interiorOverlap: Float = 0.25
   /// The most work (edges sorted, over all slabs) a path may need: a path
