@@ -56,9 +56,13 @@ final class RectMaskClipTests: XCTestCase {
   }
 
   /// The frame of `root` rendered by a renderer of its own (nothing
-  /// cached from another rendering), and its offscreen passes.
+  /// cached from another rendering), and its offscreen passes. Masks that
+  /// are one path are left offscreen (`pathMasks` off): what these tests
+  /// compare is a rect mask as a clip against its offscreen mask
+  /// (PathMaskTests has the masks the composite draws).
   func render(_ root: CALayer, asClips: Bool, _ shared: Renderer) throws -> (RenderedImage, Int) {
     let renderer = try Renderer()
+    renderer.pathMasks = false
     Renderer.commit(root)
     var builder = FrameBuilder(size: CGSize(width: 120, height: 90), scale: 2, caches: renderer.caches)
     builder.masksAsClips = asClips
