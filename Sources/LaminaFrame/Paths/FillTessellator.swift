@@ -215,6 +215,9 @@ package enum FillTessellator {
     var work = 0
     var xTop: [Double] = []
     var xBottom: [Double] = []
+    var sorted: [Int] = []
+    var scratch: [Int] = []
+    var scratchX: [Double] = []
     for k in 0..<(ys.count - 1) {
       let (ya, yb) = (ys[k], ys[k + 1])
       while next < order.count, edges[order[next]].y0 <= ya {
@@ -227,11 +230,16 @@ package enum FillTessellator {
         work += (active.count + 1) * (Int.bitWidth - active.count.leadingZeroBitCount + 1)
         guard work <= maxWork else { return nil }
         // Order at the slab's top (ties by where the edges go).
-        xTop = active.map { edges[$0].x(at: top) }
-        xBottom = active.map { edges[$0].x(at: yb) }
-        var sorted = active.indices.sorted {
-          xTop[$0] != xTop[$1] ? xTop[$0] < xTop[$1] : xBottom[$0] < xBottom[$1]
+        // (The buffers are reused from slab to slab.)
+        xTop.removeAll(keepingCapacity: true)
+        xBottom.removeAll(keepingCapacity: true)
+        for e in active {
+          xTop.append(edges[e].x(at: top))
+          xBottom.append(edges[e].x(at: yb))
         }
+        sorted.removeAll(keepingCapacity: true)
+        sorted.append(contentsOf: active.indices)
+        sorted.sort { xTop[$0] != xTop[$1] ? xTop[$0] < xTop[$1] : xBottom[$0] < xBottom[$1] }
         // Edges that meet at the top (within rounding: a crossing just
         // found) go in the order they take below it.
         var run = 0
@@ -241,9 +249,15 @@ package enum FillTessellator {
           if end - run > 1 { sorted[run..<end].sort { xBottom[$0] < xBottom[$1] } }
           run = end
         }
-        active = sorted.map { active[$0] }
-        xTop = sorted.map { xTop[$0] }
-        xBottom = sorted.map { xBottom[$0] }
+        scratch.removeAll(keepingCapacity: true)
+        for i in sorted { scratch.append(active[i]) }
+        swap(&active, &scratch)
+        scratchX.removeAll(keepingCapacity: true)
+        for i in sorted { scratchX.append(xTop[i]) }
+        swap(&xTop, &scratchX)
+        scratchX.removeAll(keepingCapacity: true)
+        for i in sorted { scratchX.append(xBottom[i]) }
+        swap(&xBottom, &scratchX)
         // The first crossing is between two edges adjacent at the top.
         var bottom = yb
         for i in active.indices.dropLast() where xBottom[i] - xBottom[i + 1] > eps {
@@ -306,22 +320,25 @@ package enum FillTessellator {
   ) -> CGRect {
     struct Key: Hashable { var left: Int, right: Int }
     var trapezoids: [(top: Double, bottom: Double, span: Span)] = []
-    var open: [Key: Int] = [:]
+    // The trapezoids open at the last slab's bottom, by their edges: a slab
+    // has a few spans, so a list searched beats a dictionary made per slab.
+    var open: [(key: Key, index: Int)] = []
+    var stillOpen: [(key: Key, index: Int)] = []
     for slab in slabs {
-      var stillOpen: [Key: Int] = [:]
+      stillOpen.removeAll(keepingCapacity: true)
       for span in slab.spans {
         let key = Key(left: span.left, right: span.right)
-        if let t = open[key], trapezoids[t].bottom == slab.top {
+        if let t = open.first(where: { $0.key == key })?.index, trapezoids[t].bottom == slab.top {
           trapezoids[t].bottom = slab.bottom
           trapezoids[t].span.xlb = span.xlb
           trapezoids[t].span.xrb = span.xrb
-          stillOpen[key] = t
+          stillOpen.append((key, t))
         } else {
-          stillOpen[key] = trapezoids.count
+          stillOpen.append((key, trapezoids.count))
           trapezoids.append((slab.top, slab.bottom, span))
         }
       }
-      open = stillOpen
+      swap(&open, &stillOpen)
     }
     var box = (
       minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity
@@ -335,15 +352,17 @@ package enum FillTessellator {
       box.minY = min(box.minY, t.top)
       box.maxY = max(box.maxY, t.bottom)
       let base = UInt32(vertices.count)
-      for (x, y, extrude) in [
-        (s.xlt, t.top, up), (s.xrt, t.top, up), (s.xrb, t.bottom, down), (s.xlb, t.bottom, down),
-      ] {
+      func put(_ x: Double, _ y: Double, _ extrude: SIMD2<Float>) {
         vertices.append(
           FillVertex(
             position: SIMD2(Float(x), Float(y)), extrude: extrude, own: .zero, prev: .zero,
             next: .zero))
       }
-      indices += [base, base + 1, base + 2, base, base + 2, base + 3]
+      put(s.xlt, t.top, up)
+      put(s.xrt, t.top, up)
+      put(s.xrb, t.bottom, down)
+      put(s.xlb, t.bottom, down)
+      appendQuad(base, to: &indices)
     }
     guard box.minX <= box.maxX else { return .null }
     return CGRect(x: box.minX, y: box.minY, width: box.maxX - box.minX, height: box.maxY - box.minY)
@@ -437,18 +456,34 @@ package enum FillTessellator {
   /// loop); consecutive pieces on one line become one edge.
   static func boundary(_ slabs: [Slab], eps: Double) -> [BoundaryEdge] {
     let pieces = boundaryPieces(slabs, eps: eps)
-    var leaving: [SIMD2<Double>: [Int]] = [:]
-    for (i, piece) in pieces.enumerated() { leaving[piece.from, default: []].append(i) }
+    // The pieces leaving each point, in increasing order: the first by
+    // point, the rest chained (one allocation, not an array per point).
+    var leaving: [SIMD2<Double>: Int] = [:]
+    leaving.reserveCapacity(pieces.count)
+    var nextLeaving = [Int](repeating: -1, count: pieces.count)
+    for i in pieces.indices.reversed() {
+      if let first = leaving.updateValue(i, forKey: pieces[i].from) { nextLeaving[i] = first }
+    }
     var successor = [Int?](repeating: nil, count: pieces.count)
     var predecessor = [Int?](repeating: nil, count: pieces.count)
     for (i, piece) in pieces.enumerated() {
-      guard let candidates = leaving[piece.to] else { continue }
+      guard var j = leaving[piece.to] else { continue }
       let d = piece.to - piece.from
+      // The candidate turning most to the left (the first of equals); one
+      // alone needs no angle.
       var best: (Int, Double)?
-      for j in candidates where predecessor[j] == nil {
-        let e = pieces[j].to - pieces[j].from
-        let turn = atan2(d.x * e.y - d.y * e.x, d.x * e.x + d.y * e.y)
-        if best == nil || turn > best!.1 { best = (j, turn) }
+      let single = nextLeaving[j] < 0
+      while j >= 0 {
+        if predecessor[j] == nil {
+          if single {
+            best = (j, 0)
+          } else {
+            let e = pieces[j].to - pieces[j].from
+            let turn = atan2(d.x * e.y - d.y * e.x, d.x * e.x + d.y * e.y)
+            if best == nil || turn > best!.1 { best = (j, turn) }
+          }
+        }
+        j = nextLeaving[j]
       }
       if let (j, _) = best {
         successor[i] = j
@@ -551,19 +586,34 @@ package enum FillTessellator {
       let nextLine = line4(next, weight: w1)
       let reach = Double(ribbonReach)
       let base = UInt32(vertices.count)
-      for (p, m) in [(edge.from, m0), (edge.to, m1), (edge.to, -m1), (edge.from, -m0)] {
+      func put(_ p: SIMD2<Double>, _ m: SIMD2<Double>) {
         vertices.append(
           FillVertex(
             position: SIMD2(Float(p.x), Float(p.y)),
             extrude: SIMD2(Float(m.x * reach), Float(m.y * reach)), own: ownLine, prev: prevLine,
             next: nextLine))
       }
-      let quad = [base, base + 1, base + 2, base, base + 2, base + 3]
+      put(edge.from, m0)
+      put(edge.to, m1)
+      put(edge.to, -m1)
+      put(edge.from, -m0)
       if abs(w0) < smoothCorner && abs(w1) < smoothCorner {
-        smooth += quad
+        appendQuad(base, to: &smooth)
       } else {
-        corners += quad
+        appendQuad(base, to: &corners)
       }
     }
+  }
+
+  /// The two triangles of the quad whose corners are the four vertices
+  /// from `base`, in order.
+  @inline(__always)
+  static func appendQuad(_ base: UInt32, to indices: inout [UInt32]) {
+    indices.append(base)
+    indices.append(base + 1)
+    indices.append(base + 2)
+    indices.append(base)
+    indices.append(base + 2)
+    indices.append(base + 3)
   }
 }
