@@ -84,7 +84,9 @@ extension Renderer {
   /// Drops the lost context and everything on it, and makes a new context
   /// and runner with the same settings.
   private func replaceContext(lost reason: String) throws {
-    guard replacesLostContext else {
+    // A window's context is replaced with its window: a new offscreen one
+    // could not present.
+    guard replacesLostContext, !context.isWindow else {
       throw RendererError.contextLost(
         reason: reason + "; this renderer was given its context: its owner must make a new one")
     }
