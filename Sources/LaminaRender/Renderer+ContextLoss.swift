@@ -27,7 +27,7 @@ extension Renderer {
   ///   be replaced (`replacesLostContext` is false, or no new one could be
   ///   made).
   package func begin() throws {
-    if let reason = lostContext { try replaceContext(lost: reason) }
+    try replaceContextIfLost()
     if let reason = context.makeCurrentFailure() { throw lose(reason) }
     device.reset()
   }
@@ -79,6 +79,13 @@ extension Renderer {
   /// a frame that meant a loss): the next frame replaces it.
   package func markContextLost(_ reason: String) {
     if lostContext == nil { lostContext = reason }
+  }
+
+  /// Replaces the context now when it was found lost (else the next frame
+  /// would): for a caller that reports the replacement on its own, as
+  /// `lamina batch` does before it retries a job.
+  package func replaceContextIfLost() throws {
+    if let reason = lostContext { try replaceContext(lost: reason) }
   }
 
   /// Drops the lost context and everything on it, and makes a new context
