@@ -27,7 +27,9 @@ public final class Renderer {
   /// Whether the renderer makes a new context of its own when its context
   /// is lost or wedged (see `contextsReplaced`): true for one made on the
   /// process's shared context, false for one given a context (a display's
-  /// window, which its owner must replace with the window).
+  /// window, which its owner must replace with the window). Make a renderer
+  /// whose context something else draws on too (a `HeadlessOutput`'s
+  /// panel) with false: what the other made is not on the new context.
   public let replacesLostContext: Bool
   /// How many times the renderer replaced a lost context.
   public internal(set) var contextsReplaced = 0

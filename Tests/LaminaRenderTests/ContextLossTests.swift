@@ -1,10 +1,12 @@
 import CEGL
 import Foundation
 import Lamina
+import LaminaDisplay
 import LaminaFrame
 import LaminaGL
 import LaminaPlan
 @testable import LaminaRender
+import LaminaScene
 import XCTest
 
 /// A lost or wedged GL context under a renderer (docs/rendering.md, "A lost
@@ -166,5 +168,41 @@ final class ContextLossTests: XCTestCase {
     }
     XCTAssertEqual(renderer.contextsReplaced, 0)
     XCTAssertTrue(renderer.context === given)
+  }
+
+  func testADisplayEndsWithTheLossOfItsContextInsteadOfShowingAStaleFrame() throws {
+    let context = try GPUContext.create()
+    let renderer = try Renderer(context: context)
+    let output = try HeadlessOutput(width: 64, height: 48, paced: false, context: context)
+    let scene = FileManager.default.temporaryDirectory
+      .appendingPathComponent("context-loss-\(getpid()).json")
+    try """
+    { "lamina": 1, "canvas": { "width": 64, "height": 48, "background": "#202020" },
+      "root": { "sublayers": [
+        { "bounds": [0, 0, 10, 10], "position": [10, 24], "backgroundColor": "#ff0000",
+          "animations": [ { "keyPath": "position", "fromValue": [10, 24], "toValue": [54, 24],
+                            "duration": 1, "repeatCount": 1000 } ] } ] } }
+    """.write(to: scene, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: scene) }
+    let loop = DisplayLoop(output: output, watcher: try SceneWatcher(url: scene), renderer: renderer)
+    var logged: [String] = []
+    loop.log = { logged.append($0) }
+    // A frame, then its page flip's event (as ControlChannelTests steps).
+    func step(_ t: Double) throws {
+      XCTAssertTrue(try loop.step(now: t))
+      try loop.handle(try output.waitForEvents(timeout: 0, alsoWatching: []).events)
+    }
+    try step(0)
+    try step(0.1)
+    let display = eglGetCurrentDisplay()
+    let made = eglGetCurrentContext()
+    eglMakeCurrent(display, nil, nil, nil)
+    eglDestroyContext(display, made)
+    XCTAssertThrowsError(try loop.step(now: 0.2)) { error in
+      XCTAssertTrue(
+        lossReason(error)?.hasPrefix("eglMakeCurrent failed with EGL_BAD_CONTEXT") ?? false,
+        "\(error)")
+    }
+    XCTAssertEqual(logged, [])
   }
 }
