@@ -129,6 +129,40 @@ final class ContextLossTests: XCTestCase {
     XCTAssertEqual(differing(try renderer.render(layer: scene(), size: size, scale: 2), image), 0)
   }
 
+  func testAContextLeftCurrentOnAnotherThreadFailsOneFrameAndTheNextRendersRight() throws {
+    let renderer = try warmRenderer()
+    let held = renderer.context
+    // Another thread takes the context and keeps it: EGL will not make it
+    // current here any more (before, every frame after drew with no
+    // context: "framebuffer … incomplete (0x0000)" from then on).
+    eglMakeCurrent(eglGetCurrentDisplay(), nil, nil, nil)
+    let taken = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      XCTAssertTrue(held.makeCurrent())
+      taken.signal()
+      release.wait()
+      eglMakeCurrent(eglGetCurrentDisplay(), nil, nil, nil)
+      done.signal()
+    }
+    thread.start()
+    taken.wait()
+    defer {
+      release.signal()
+      done.wait()
+    }
+    XCTAssertThrowsError(try renderer.render(layer: scene(), size: size, scale: 2)) { error in
+      XCTAssertEqual(
+        "\(error)",
+        "the GL context was lost (eglMakeCurrent failed with EGL_BAD_ACCESS:"
+          + " it is current on another thread)")
+    }
+    let image = try renderer.render(layer: scene(), size: size, scale: 2)
+    XCTAssertEqual(renderer.contextsReplaced, 1)
+    XCTAssertEqual(differing(image, try expected()), 0)
+  }
+
   func testAContextReleasedBetweenFramesIsTakenBackWithoutALoss() throws {
     let renderer = try warmRenderer()
     eglMakeCurrent(eglGetCurrentDisplay(), nil, nil, nil)
