@@ -218,7 +218,8 @@ final class ContextLossTests: XCTestCase {
                             "duration": 1, "repeatCount": 1000 } ] } ] } }
     """.write(to: scene, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: scene) }
-    let loop = DisplayLoop(output: output, watcher: try SceneWatcher(url: scene), renderer: renderer)
+    let loop = DisplayLoop(
+      output: output, watcher: try SceneWatcher(url: scene), renderer: renderer)
     var logged: [String] = []
     loop.log = { logged.append($0) }
     // A frame, then its page flip's event (as ControlChannelTests steps).
