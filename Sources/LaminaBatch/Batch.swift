@@ -23,9 +23,10 @@ package struct Batch {
   package let access: FileAccessPolicy
   package let outputRoot: OutputRoot?
   package let sceneRoot: SceneRoot?
+  /// Made on first use; after a lost context it makes a new one itself
+  /// before its next frame (`Renderer.replacesLostContext`), keeping its
+  /// CPU caches.
   private var renderer: Renderer?
-  /// Set when a context was lost: the next renderer gets a context of its own.
-  private var needsFreshContext = false
   package private(set) var jobs = 0
   package private(set) var failed = 0
   /// Jobs whose attempts lose the context on purpose: each attempt of job N
@@ -80,6 +81,9 @@ package struct Batch {
       let renderer: Renderer
       do {
         renderer = try current()
+        // After a loss, the new context is made here, so that a failure to
+        // make one is reported as such.
+        try renderer.replaceContextIfLost()
       } catch {
         return .failure(
           lost.map { "\(error) (making a new context after: \($0))" } ?? "\(error)",
@@ -107,9 +111,8 @@ package struct Batch {
           }
         }
         guard let loss else { return .failure("\(error)", kind: FailureKind(of: error)) }
-        // Drop the renderer (and with it the context) before making another.
-        self.renderer = nil
-        needsFreshContext = true
+        // The renderer replaces the context before its next frame.
+        renderer.markContextLost(loss)
         if lost != nil {
           return .failure("\(error); it was lost again after a retry", kind: .service)
         }
@@ -120,14 +123,10 @@ package struct Batch {
     return .failure(lost ?? "the GL context was lost", kind: .service)
   }
 
-  /// The renderer, made on first use and again after a lost context.
+  /// The renderer, made on first use (on the process's shared context).
   private mutating func current() throws -> Renderer {
     if let renderer { return renderer }
-    // The process's shared context first; one of its own after a loss.
-    let made =
-      needsFreshContext
-      ? try Renderer(context: GPUContext.create(), cacheBytes: cacheBudget)
-      : try Renderer(cacheBytes: cacheBudget)
+    let made = try Renderer(cacheBytes: cacheBudget)
     renderer = made
     return made
   }

@@ -320,6 +320,12 @@ public final class DisplayLoop {
   /// changes. Only the first scene's first frame, with nothing to show
   /// instead, ends the loop with the error.
   private func failed(_ scene: Scene, _ error: Error, time: Double) throws {
+    // A display's context is its window's: the renderer cannot replace it
+    // alone, and nothing more would be drawn. Ending lets a service manager
+    // start the display anew (docs/display.md, "A lost GL context").
+    if case .contextLost = error as? RendererError, !renderer.replacesLostContext {
+      throw error
+    }
     // What the canvas holds is no longer known: the next frame is drawn
     // whole, by a new builder (the failed scene's retained state goes).
     previousFrame = nil

@@ -19,7 +19,7 @@ extension Renderer {
     tinted: [PixelRect] = [], tint: SIMD4<Float> = [0.5, 0, 0.25, 0.5]
   ) throws {
     guard let canvas = canvasTarget else { return }
-    begin()
+    try begin()
     device.counters = counters
     defer { counters = device.counters }
     canvas.resolve()

@@ -10,12 +10,7 @@ extension GLDevice {
   /// every object is undefined). Other pending errors are read and dropped:
   /// in debug builds `check(_:)` has already turned them into thrown ones.
   package func lostContextReason() -> String? {
-    switch Int32(glGetGraphicsResetStatus()) {
-    case GL_NO_ERROR: break
-    case GL_GUILTY_CONTEXT_RESET: return "GPU reset caused by this context"
-    case GL_INNOCENT_CONTEXT_RESET: return "GPU reset caused by another context"
-    default: return "GPU reset"
-    }
+    if let reset = resetReason() { return reset }
     // Errors are flags: each call returns and clears one of them.
     for _ in 0..<8 {
       switch Int32(glGetError()) {
@@ -26,6 +21,19 @@ extension GLDevice {
       }
     }
     return nil
+  }
+}
+
+extension GLDevice {
+  /// The reset the driver reports (`glGetGraphicsResetStatus`), or nil:
+  /// one call, cheap enough for the end of every frame.
+  package func resetReason() -> String? {
+    switch Int32(glGetGraphicsResetStatus()) {
+    case GL_NO_ERROR: return nil
+    case GL_GUILTY_CONTEXT_RESET: return "GPU reset caused by this context"
+    case GL_INNOCENT_CONTEXT_RESET: return "GPU reset caused by another context"
+    default: return "GPU reset"
+    }
   }
 }
 

@@ -11,7 +11,7 @@ extension GLDevice {
   /// current: objects are deleted from the context that made them, even
   /// when another renderer's context is current, as when that renderer is
   /// mid-frame and this one's cache lets go of something. The context that
-  /// was current is current again after. Nothing runs when the context is
+  /// was current (or none) is current again after. Nothing runs when the context is
   /// gone or current on another thread: an object left undeleted is freed
   /// with its context, while a name deleted in the wrong context would
   /// delete another renderer's object.
@@ -29,6 +29,11 @@ extension GLDevice {
     body()
     if let previous, let display {
       eglMakeCurrent(display, draw, read, previous)
+    } else {
+      // None was current, so none is after: a frame that lost its context
+      // (made not current under it) must still find it not current at its
+      // end, not silently current again halfway through.
+      eglMakeCurrent(context.display, nil, nil, nil)
     }
   }
 

@@ -28,13 +28,14 @@ extension Renderer {
 
   /// Throws `RendererError.contextLost` when the context can no longer be
   /// trusted (EGL or GL says it was lost or reset, or GL ran out of
-  /// memory): what was drawn since the last check may be wrong, and this
-  /// renderer and its context should be replaced. Cheap enough to call
-  /// after every frame; `lamina render` and `lamina batch` do before they
-  /// write a frame.
+  /// memory): what was drawn since the last check may be wrong. The next
+  /// frame replaces the context when `replacesLostContext` (else its owner
+  /// must). Cheap enough to call after every frame; `lamina render` and
+  /// `lamina batch` do before they write a frame.
   public func checkContext() throws {
+    if let reason = lostContext { throw RendererError.contextLost(reason: reason) }
     if let reason = context.lostReason() ?? device.lostContextReason() {
-      throw RendererError.contextLost(reason: reason)
+      throw lose(reason)
     }
   }
 }

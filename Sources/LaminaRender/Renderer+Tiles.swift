@@ -51,7 +51,7 @@ extension Renderer {
   func draw(
     _ frame: DrawList, damage: [PixelRect]?, output: (RenderTarget, OutputStep) throws -> Void
   ) throws {
-    begin()
+    try begin()
     device.counters = RenderCounters()
     device.callTimes = GLCallTimes()
     device.timesCalls = measuresStages
@@ -72,7 +72,7 @@ extension Renderer {
     let plan = makePlan(frame, damage: damage)
     planned = DispatchTime.now().uptimeNanoseconds
     vertexNanoseconds = plan.vertexNanoseconds
-    try run(plan, output: output)
+    try guardingContext { try run(plan, output: output) }
   }
 
   /// Runs `plan` on the canvas target (made at the plan's canvas size).

@@ -20,7 +20,21 @@ import LaminaPlan
 /// GL state. `plan(_:)` shows the plan of a frame; `LAMINA_DUMP_PLAN=1`
 /// writes every frame's plan to standard error.
 public final class Renderer {
-  public let context: GPUContext
+  /// The context the renderer draws with. A renderer that
+  /// `replacesLostContext` changes it for a new one after a loss
+  /// (`Renderer+ContextLoss.swift`); read it anew for each use.
+  public internal(set) var context: GPUContext
+  /// Whether the renderer makes a new context of its own when its context
+  /// is lost or wedged (see `contextsReplaced`): true for one made on the
+  /// process's shared context, false for one given a context (a display's
+  /// window, which its owner must replace with the window). Make a renderer
+  /// whose context something else draws on too (a `HeadlessOutput`'s
+  /// panel) with false: what the other made is not on the new context.
+  public let replacesLostContext: Bool
+  /// How many times the renderer replaced a lost context.
+  public internal(set) var contextsReplaced = 0
+  /// Why the context was found lost, until the next frame replaces it.
+  var lostContext: String?
   /// How edges are antialiased.
   public let antialiasing: Antialiasing
   /// Multisamples per pixel of the targets (1 unless multisampling).
@@ -94,8 +108,9 @@ public final class Renderer {
   /// Its own: another renderer shares none of it.
   public let caches: RenderCaches
 
-  /// Plans frames and runs them on the context's device.
-  package let runner: FrameRunner
+  /// Plans frames and runs them on the context's device (replaced with
+  /// the context).
+  package internal(set) var runner: FrameRunner
   package var executor: PlanExecutor { runner.executor }
   var pool: TargetPool { runner.pool }
   /// The GL device of the renderer's context (the executor sees it as a
@@ -132,10 +147,14 @@ public final class Renderer {
   ///   - maxTileSize: the largest tile side (canvases above it render in tiles).
   ///   - cacheBytes: the byte budget of everything kept across frames
   ///     (`caches`).
+  ///   - replacesLostContext: whether a lost context is replaced by a new
+  ///     one of the renderer's own (nil: when no `context` is given).
   public init(
     context: GPUContext? = nil, antialiasing: Antialiasing = .automatic,
-    maxTileSize tile: Int = 4096, cacheBytes: Int = Limits.maxCacheBytes
+    maxTileSize tile: Int = 4096, cacheBytes: Int = Limits.maxCacheBytes,
+    replacesLostContext: Bool? = nil
   ) throws {
+    self.replacesLostContext = replacesLostContext ?? (context == nil)
     let context = try context ?? GPUContext.shared()
     context.makeCurrent()
     context.device.reset()
@@ -181,12 +200,6 @@ public final class Renderer {
     }
   }
 
-  /// Makes the context current and takes its GL state back (another
-  /// renderer, or the application, may have used it since).
-  package func begin() {
-    context.makeCurrent()
-    device.reset()
-  }
 }
 
 /// How a renderer antialiases the edges of layers.

@@ -22,7 +22,9 @@ final class ControlChannelTests: XCTestCase {
 
   static func renderer() throws -> Renderer {
     if let sharedRenderer { return sharedRenderer }
-    let made = try Renderer()
+    // Its context is the headless panel's too: a loss must end the loop,
+    // not move the renderer to a context the panel is not on.
+    let made = try Renderer(replacesLostContext: false)
     sharedRenderer = made
     return made
   }

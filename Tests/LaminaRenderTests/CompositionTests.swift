@@ -359,7 +359,7 @@ final class PlanExecutionTests: XCTestCase {
     plan.computeLifetimes(samples: renderer.samples)
     XCTAssertTrue(plan.description.contains("viewport [20, 0, 20x20]"), plan.description)
     var pixels = [UInt8](repeating: 0, count: 40 * 20 * 4)
-    renderer.begin()
+    try renderer.begin()
     try renderer.run(plan) { target, step in
       pixels.withUnsafeMutableBytes { raw in
         if let base = raw.baseAddress { target.read(step.rect, into: base) }
@@ -391,7 +391,7 @@ final class PlanExecutionTests: XCTestCase {
       clear: .zero, label: "canvas")
     var plan = planner.plan
     plan.computeLifetimes(samples: renderer.samples)
-    renderer.begin()
+    try renderer.begin()
     XCTAssertThrowsError(try renderer.run(plan) { _, _ in }) { error in
       XCTAssertEqual(
         "\(error)", "frame plan defect: a pass reads T1 (never drawn) before any drew it")

@@ -33,6 +33,9 @@ public final class GPUContext: @unchecked Sendable {
   let context: EGLContext
   /// A 1×1 pbuffer where the display cannot go without a surface; else nil.
   let surface: EGLSurface?
+  /// Whether `surface` is a window's (`GPUContext.window`): such a context
+  /// is replaced with its window, never by a renderer alone.
+  public let isWindow: Bool
   private let gbmDevice: OpaquePointer?
   private let fd: Int32
   /// See `keepAlive(_:)`. Stored properties are released after `deinit`
@@ -57,13 +60,15 @@ public final class GPUContext: @unchecked Sendable {
   /// current on it.
   init(
     platform: EGLPlatformKind, log: [String], display: EGLDisplay, context: EGLContext,
-    surface: EGLSurface?, gbmDevice: OpaquePointer?, fd: Int32, debug: Bool
+    surface: EGLSurface?, gbmDevice: OpaquePointer?, fd: Int32, debug: Bool,
+    window: Bool = false
   ) {
     self.platform = platform
     selectionLog = log
     self.display = display
     self.context = context
     self.surface = surface
+    isWindow = window
     self.gbmDevice = gbmDevice
     self.fd = fd
     // The context is current: ask it now, once.
@@ -108,7 +113,8 @@ public final class GPUContext: @unchecked Sendable {
   nonisolated(unsafe) private static var sharedContext: GPUContext?
 
   /// The process's context, created on first use (see `create`) and made
-  /// current on the calling thread.
+  /// current on the calling thread. After `forgetShared(_:)` of a lost one,
+  /// a new one.
   public static func shared() throws -> GPUContext {
     lock.lock()
     defer { lock.unlock() }
@@ -119,6 +125,15 @@ public final class GPUContext: @unchecked Sendable {
     let made = try create()
     sharedContext = made
     return made
+  }
+
+  /// Makes `shared()` create a new context from now on when `context` is
+  /// the shared one (it was lost): a lost context is never handed out
+  /// again. Its holders keep it until they see the loss themselves.
+  public static func forgetShared(_ context: GPUContext) {
+    lock.lock()
+    defer { lock.unlock() }
+    if sharedContext === context { sharedContext = nil }
   }
 
   /// Opens a display as the type documentation describes, creates an

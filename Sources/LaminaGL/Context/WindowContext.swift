@@ -82,7 +82,7 @@ extension GPUContext {
       "\(platform.rawValue): EGL \(major).\(minor) (\(eglString(display, EGL_VENDOR))), window surface"
     return GPUContext(
       platform: platform, log: [summary], display: display, context: context, surface: surface,
-      gbmDevice: nil, fd: -1, debug: debug)
+      gbmDevice: nil, fd: -1, debug: debug, window: true)
   }
 
   /// An 8-bit RGB(A) window config that renders ES 3: without alpha first.
@@ -151,7 +151,11 @@ extension GPUContext {
       ok = eglSwapBuffers(display, surface)
     }
     guard ok != 0 else {
-      throw GPUContextError.noContext(reason: "eglSwapBuffers failed (\(lastEGLError()))")
+      let error = eglGetError()
+      if error == EGL_CONTEXT_LOST {
+        throw RendererError.contextLost(reason: "eglSwapBuffers reported EGL_CONTEXT_LOST")
+      }
+      throw GPUContextError.noContext(reason: "eglSwapBuffers failed (\(eglErrorName(error)))")
     }
   }
 
