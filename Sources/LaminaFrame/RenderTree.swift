@@ -133,6 +133,10 @@ final class RenderTree {
     }
   }
 
+  /// The fewest commands whose copy a node changing frame after frame
+  /// does not keep (`visitRetained`).
+  static let keptCopyLimit = 32
+
   /// The visit of the root layer.
   @exclusivity(unchecked) var root = Scope(previous: [])
   /// The tick of the build under way (`LayerChangeClock.advance()`), and
@@ -184,6 +188,7 @@ extension FrameBuilder {
     flipped: Bool, tree: RenderTree, into commands: inout [DrawCommand]
   ) {
     let node = scope.claim(layer, tick: tree.tick)
+    let derivedBefore = node.derivedAt
     let sameInputs = node.sameInputs(
       parentToTarget, parentSublayers, flipped, atlasVersion: atlasVersion)
     let unchanged = sameInputs && layer.changeStamp <= node.derivedAt
@@ -252,6 +257,18 @@ extension FrameBuilder {
     node.derivedAt = tree.tick
     // Serials mark the items as derived now; reused ones keep theirs.
     for i in start..<commands.count { commands[i].assignSerials(&tree.nextSerial) }
+    if !unchanged && derivedBefore == tree.previousTick && derivedBefore != 0
+      && commands.count - start >= RenderTree.keptCopyLimit
+    {
+      // Derived in the last build too and changed since, over many
+      // commands: a layer that changes frame after frame (a turning layer
+      // over hundreds of shapes, and its ancestors) would pay a copy of
+      // them every frame for nothing. It keeps them again once a build
+      // finds it unchanged.
+      node.keeps = false
+      node.commands = []
+      return
+    }
     node.commands = Array(commands[start...])
     node.keeps = true
   }

@@ -359,6 +359,30 @@ final class RetainedFrameTests: XCTestCase {
     XCTAssertEqual(frame.allItems.count, 10_000)
   }
 
+  /// A layer over many sublayers turning frame after frame does not keep
+  /// a copy of its commands (nor do its ancestors) while it turns; once
+  /// still, it is derived once more (its sublayers reused) and kept.
+  func testALayerChangingFrameAfterFrameKeepsItsManyCommandsOnceStill() {
+    let (root, container, _) = makeTree()
+    for i in 0..<(RenderTree.keptCopyLimit + 8) {
+      let dot = CALayer()
+      dot.frame = CGRect(x: CGFloat(i % 10) * 9, y: 30 + CGFloat(i / 10) * 7, width: 6, height: 5)
+      dot.backgroundColor = .black
+      dot.name = "dot"
+      container.addSublayer(dot)
+    }
+    var builder = FrameBuilder(size: CGSize(width: 120, height: 80), scale: 1)
+    build(&builder, root)
+    for step in 1...3 {
+      container.transform = CATransform3DMakeRotation(0.1 * CGFloat(step), 0, 0, 1)
+      XCTAssertEqual(build(&builder, root).count, 2 + 3 + RenderTree.keptCopyLimit + 8)
+    }
+    // Still: the container and the root did not keep their commands; the
+    // sublayers (a command each) did.
+    XCTAssertEqual(build(&builder, root), ["root", "container"])
+    XCTAssertEqual(build(&builder, root), [])
+  }
+
   // MARK: Retained = from scratch, for random trees and random changes
 
   func testRetainedFramesMatchFreshFramesForRandomTreesAndChanges() {
