@@ -34,7 +34,9 @@ float cornerCoverage(float c, float o, float w) {
 }
 
 void main() {
+#ifndef AFFINE_DEPTH
   gl_FragDepth = v_depth;
+#endif
 #ifdef INTERIOR
   float coverage = 1.0;
 #else

@@ -242,7 +242,9 @@ float dotCoverage() {
 #endif
 
 void main() {
+#ifndef AFFINE_DEPTH
   gl_FragDepth = v_depth;
+#endif
   g_halfWidth = v_stroke.x;
 #if DASH_COUNT > 0
   g_period = v_stroke.y;

@@ -8,7 +8,11 @@
 // (greater) lets each pixel be drawn once per item, later items over
 // earlier ones. The fragments write the level itself (gl_FragDepth): the
 // interpolated z of two pieces of one item under a perspective differs in
-// its last bits, which let a second piece paint a pixel again. Pieces grow by a number of screen pixels (antialiasing
+// its last bits, which let a second piece paint a pixel again. A draw whose
+// items are all affine (w = 1 at every vertex: z is the same at every
+// vertex of an item, and its plane's slope exactly zero) leaves the depth
+// to the vertices (AFFINE_DEPTH): the rasterizer then tests depth before
+// shading, where the level written by the fragment forces the test after. Pieces grow by a number of screen pixels (antialiasing
 // margins): the vertex shader turns pixels into points at each vertex.
 
 layout(location = 8) in vec4 i_matrix0;

@@ -139,4 +139,8 @@ package struct PathInstance {
     dashes0 = SIMD4(dash(0).x, dash(0).y, dash(1).x, dash(1).y)
     dashes1 = SIMD4(dash(2).x, dash(2).y, dash(3).x, dash(3).y)
   }
+
+  /// Whether the plane maps to the target without perspective (w = 1
+  /// everywhere: the homography's last row is 0, 0, 1).
+  var isAffine: Bool { matrix0.z == 0 && matrix1.z == 0 && matrix2.z == 1 }
 }

@@ -37,6 +37,9 @@ package final class PathPrograms {
     var gradient: GradientPaint.Kind? = nil
     /// The gradient's color taken at pixel corners (`GRADIENT_AT_CORNERS`).
     var gradientCorners = false
+    /// Every item of the draw is affine: the depth comes from the vertices
+    /// (`AFFINE_DEPTH`, path_vertex.glsl), tested before shading.
+    var affineDepth = false
   }
 
   /// A linked path program and the uniforms a draw sets.
@@ -85,6 +88,7 @@ package final class PathPrograms {
     if variant.planes { defines.append("PLANES") }
     if variant.advanced { defines.append("BLEND_ADVANCED") }
     if variant.texturePaint { defines.append("TEXTURE_PAINT") }
+    if variant.affineDepth { defines.append("AFFINE_DEPTH") }
     if let kind = variant.gradient {
       defines += ["GRADIENT_PAINT", GradientProgram.define(kind)]
       if variant.gradientCorners { defines.append("GRADIENT_AT_CORNERS") }

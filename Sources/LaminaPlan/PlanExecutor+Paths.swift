@@ -22,6 +22,7 @@ extension PlanExecutor {
     }
     var variant = PathPrograms.Variant(role: .fill(.interior))
     variant.planes = !batch.clipPlanes.isEmpty
+    variant.affineDepth = instances.allSatisfy(\.isAffine)
     if case .composite = blend { variant.advanced = true }
     if batch.texturePaint != nil, let texture {
       variant.texturePaint = true
