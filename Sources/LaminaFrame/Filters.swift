@@ -140,14 +140,18 @@ extension FrameBuilder {
     guard let chain = FilterChain(filters, pixelsPerPoint: scale > 0 ? scale : 1) else { return }
     let range = start..<commands.count
     // A chain that gives transparent pixels alpha fills its whole area, so
-    // the area shows: it is what the layer's geometry covers, as in
-    // points, not the bounds with the antialiasing reach they add in
-    // pixels (a point at scale 1, half of one at scale 2: finding
-    // alpha-bias-filter-area-in-pixels-at-scale-2).
+    // the area shows: it is laid out in points as the layer is, what the
+    // layer's geometry covers rounded out to whole points, and not the
+    // bounds with the antialiasing reach they add in pixels (4 points
+    // around a path's fill at scale 1, 2 at scale 2: finding
+    // alpha-bias-filter-area-in-pixels-at-scale-2). Rounded out to pixels
+    // only, a layer's edge on a half point would be biased over the whole
+    // edge pixel at scale 1 and over none of the outer half at scale 2.
     let fills = chain.fillsTransparentPixels
     var bounds = commands[range].reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
       $0.union(fills ? Self.coveredPixels($1) : $1.bounds)
     }
+    if fills { bounds = roundedOutToPoints(bounds) }
     let reach = chain.reach
     bounds = PixelRect(
       x: bounds.x - reach, y: bounds.y - reach, width: bounds.width + 2 * reach,
@@ -165,6 +169,18 @@ extension FrameBuilder {
 }
 
 extension FrameBuilder {
+  /// `rect` grown to the nearest whole points around it (the grid of
+  /// `canvasToPixels`: the canvas's points, or a raster's).
+  func roundedOutToPoints(_ rect: PixelRect) -> PixelRect {
+    let m = canvasToPixels
+    guard !rect.isEmpty, m.m11 > 0, m.m22 > 0, m.m12 == 0, m.m21 == 0 else { return rect }
+    let x0 = ((CGFloat(rect.x) - m.m41) / m.m11).rounded(.down) * m.m11 + m.m41
+    let y0 = ((CGFloat(rect.y) - m.m42) / m.m22).rounded(.down) * m.m22 + m.m42
+    let x1 = ((CGFloat(rect.maxX) - m.m41) / m.m11).rounded(.up) * m.m11 + m.m41
+    let y1 = ((CGFloat(rect.maxY) - m.m42) / m.m22).rounded(.up) * m.m22 + m.m42
+    return PixelRect(enclosing: CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)).union(rect)
+  }
+
   /// The pixels a command's geometry covers: an item's polygon rounded out
   /// to whole pixels, without the pixel of antialiasing reach (more for a
   /// path's fill ribbon) that its bounds add, where edge coverage is zero
