@@ -203,7 +203,8 @@ final class FilterTests: XCTestCase {
       let shape = CAShapeLayer()
       shape.frame = root.bounds
       shape.path = path
-      shape.filters = [filter("CIColorMatrix", ["inputBiasVector": CIVector(x: 0, y: 0, z: 0, w: 0.2)])]
+      let bias = CIVector(x: 0, y: 0, z: 0, w: 0.2)
+      shape.filters = [filter("CIColorMatrix", ["inputBiasVector": bias])]
       root.addSublayer(shape)
       let image = try RenderTestSupport.renderer().render(
         layer: root, size: root.bounds.size, scale: scale)
