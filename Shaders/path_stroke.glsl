@@ -152,11 +152,16 @@ bool endsIn(float x0, float x1, float lo, float hi, bool connected) {
   return dashBoundaryIn(x0, x1, lo, hi, true);
 }
 
-// Whether anything of [x0, x1] is visible.
+// Whether anything of [x0, x1] is visible. A window that only touches it
+// at x0 or x1 shows nothing of it: startsIn and endsIn leave such an end
+// out (it is a neighbour's), so the segment would pass for one wholly
+// inside the window and be drawn whole (a trim ending on a corner, exactly
+// a reach before the next segment: trim-end-on-a-corner-strokes-closing-edge).
+// A window of length zero (a dot where round caps draw one) still shows.
 bool anyVisible(float x0, float x1, float lo, float hi) {
   float a = max(x0, lo);
   float b = min(x1, hi);
-  if (b < a) return false;
+  if (b < a || (b == a && hi > lo)) return false;
 #if DASH_COUNT > 0
   return dashOn(a, lo) || dashBoundaryIn(a, b, lo, hi, false);
 #else

@@ -26,6 +26,21 @@ package struct FilterChain: Equatable {
     return Int(clamping: 3 * variance.squareRoot(), to: 0...(1 << 24), rounding: .up)
   }
 
+  /// Whether the chain gives a transparent pixel some alpha (a color
+  /// matrix's alpha bias), so that it fills the whole area it runs over.
+  package var fillsTransparentPixels: Bool {
+    // What the chain makes of a transparent pixel (straight color).
+    var c = SIMD4<Float>(0, 0, 0, 0)
+    for case .color(let m, let bias) in stages where m.count == 16 {
+      let rows = (0..<4).map { r in
+        m[r * 4] * c.x + m[r * 4 + 1] * c.y + m[r * 4 + 2] * c.z + m[r * 4 + 3] * c.w
+      }
+      c = (SIMD4(rows[0], rows[1], rows[2], rows[3]) + bias).clamped(
+        lowerBound: .zero, upperBound: .one)
+    }
+    return c.w > 0
+  }
+
   /// The chain of `filters` (CIFilter values; unknown ones are skipped), or
   /// nil when none applies. `pixelsPerPoint` converts blur radii.
   init?(_ filters: [Any], pixelsPerPoint: Float) {
@@ -124,9 +139,19 @@ extension FrameBuilder {
     let scale = Float((abs(a).squareRoot() / w))
     guard let chain = FilterChain(filters, pixelsPerPoint: scale > 0 ? scale : 1) else { return }
     let range = start..<commands.count
+    // A chain that gives transparent pixels alpha fills its whole area, so
+    // the area shows: it is laid out in points as the layer is, what the
+    // layer's geometry covers rounded out to whole points, and not the
+    // bounds with the antialiasing reach they add in pixels (4 points
+    // around a path's fill at scale 1, 2 at scale 2: finding
+    // alpha-bias-filter-area-in-pixels-at-scale-2). Rounded out to pixels
+    // only, a layer's edge on a half point would be biased over the whole
+    // edge pixel at scale 1 and over none of the outer half at scale 2.
+    let fills = chain.fillsTransparentPixels
     var bounds = commands[range].reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {
-      $0.union($1.bounds)
+      $0.union(fills ? Self.coveredPixels($1) : $1.bounds)
     }
+    if fills { bounds = roundedOutToPoints(bounds) }
     let reach = chain.reach
     bounds = PixelRect(
       x: bounds.x - reach, y: bounds.y - reach, width: bounds.width + 2 * reach,
@@ -140,6 +165,38 @@ extension FrameBuilder {
     wrapTail(of: &commands, from: start, bounds: bounds, reason: "filters of \(layer.name ?? "a layer")") {
       $0.filter = chain
     }
+  }
+}
+
+extension FrameBuilder {
+  /// `rect` grown to the nearest whole points around it (the grid of
+  /// `canvasToPixels`: the canvas's points, or a raster's).
+  func roundedOutToPoints(_ rect: PixelRect) -> PixelRect {
+    let m = canvasToPixels
+    guard !rect.isEmpty, m.m11 > 0, m.m22 > 0, m.m12 == 0, m.m21 == 0 else { return rect }
+    let x0 = ((CGFloat(rect.x) - m.m41) / m.m11).rounded(.down) * m.m11 + m.m41
+    let y0 = ((CGFloat(rect.y) - m.m42) / m.m22).rounded(.down) * m.m22 + m.m42
+    let x1 = ((CGFloat(rect.maxX) - m.m41) / m.m11).rounded(.up) * m.m11 + m.m41
+    let y1 = ((CGFloat(rect.maxY) - m.m42) / m.m22).rounded(.up) * m.m22 + m.m42
+    return PixelRect(enclosing: CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)).union(rect)
+  }
+
+  /// The pixels a command's geometry covers: an item's polygon rounded out
+  /// to whole pixels, without the pixel of antialiasing reach (more for a
+  /// path's fill ribbon) that its bounds add, where edge coverage is zero
+  /// or faint; a group's bounds.
+  static func coveredPixels(_ command: DrawCommand) -> PixelRect {
+    guard case .item(let item) = command else { return command.bounds }
+    let m = item.matrix
+    var box = CGRect.null
+    for p in item.polygon {
+      let q = m.apply(p.x, p.y)
+      guard q.w > 0 else { return item.bounds }
+      box = box.union(CGRect(x: q.x / q.w, y: q.y / q.w, width: 0, height: 0))
+    }
+    guard !box.isNull, box.minX.isFinite, box.minY.isFinite, box.maxX.isFinite, box.maxY.isFinite
+    else { return item.bounds }
+    return PixelRect(enclosing: box).intersection(item.bounds)
   }
 }
 

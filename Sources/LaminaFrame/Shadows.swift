@@ -216,13 +216,51 @@ extension FrameBuilder {
       return .rendering
     }
     for sublayer in visibleSublayers where sublayer !== cover {
-      let frame = sublayer.frame
-      guard !frame.isNull, inside(frame, shape), sublayer.shadowOpacity == 0,
-        Self.clipsToBounds(sublayer)
-          || sublayer.storedSublayersForRendering.allSatisfy({ drawsNothing($0) })
-      else { return .rendering }
+      guard drawsInside(sublayer, frame: sublayer.frame, shape) else { return .rendering }
     }
     return .shape(shape, alpha: 1)
+  }
+
+  /// Whether `sublayer`, at `frame` in the shadow's layer, draws only
+  /// inside `shape` and casts no shadow of its own: its frame inside, and
+  /// it clips its subtree or that draws nothing; or a container that
+  /// draws nothing of its own, untransformed, whose sublayers draw inside
+  /// (the identity container of the finding wrap-container seed 11: its
+  /// frame reached past the layer, its only sublayer drew nothing, and the
+  /// shadow went to the blurred path, 1/255 off the closed form per copy).
+  /// Looks `depth` levels down.
+  static func drawsInside(
+    _ sublayer: CALayer, frame: CGRect, _ shape: RoundedRect, depth: Int = 8
+  ) -> Bool {
+    guard sublayer.shadowOpacity == 0, !frame.isNull else { return false }
+    if inside(frame, shape),
+      clipsToBounds(sublayer)
+        || sublayer.storedSublayersForRendering.allSatisfy({ drawsNothing($0) })
+    {
+      return true
+    }
+    guard depth > 0, drawsNothingOfItsOwn(sublayer), sublayer.mask == nil,
+      CATransform3DIsIdentity(sublayer.transform),
+      CATransform3DIsIdentity(sublayer.sublayerTransform), !sublayer.isGeometryFlipped
+    else { return false }
+    // Its sublayers' frames, in the shadow's layer.
+    let dx = frame.minX - sublayer.bounds.minX
+    let dy = frame.minY - sublayer.bounds.minY
+    return sublayer.storedSublayersForRendering.allSatisfy {
+      drawsNothing($0)
+        || drawsInside($0, frame: $0.frame.offsetBy(dx: dx, dy: dy), shape, depth: depth - 1)
+    }
+  }
+
+  /// Whether `layer` draws nothing itself (what its sublayers draw aside),
+  /// and changes nothing of what they draw but their opacity: as
+  /// `drawsNothing` asks of it, without its sublayers.
+  static func drawsNothingOfItsOwn(_ layer: CALayer) -> Bool {
+    drawsNoContent(layer) && layer.delegate == nil && layer.contents == nil
+      && (layer.backgroundColor?.alpha ?? 0) <= 0
+      && (layer.borderWidth <= 0 || (layer.borderColor?.alpha ?? 0) <= 0)
+      && (layer.filters?.isEmpty ?? true) && (layer.backgroundFilters?.isEmpty ?? true)
+      && layer.compositingFilter == nil
   }
 
   /// Whether `layer` keeps its subtree inside its bounds: `masksToBounds`,

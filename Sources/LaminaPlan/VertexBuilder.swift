@@ -49,6 +49,33 @@ enum VertexBuilder {
     return appendFan(base: base, count: n, &indices)
   }
 
+  /// The texture coordinates of an image sampled with the nearest filter,
+  /// moved by 1/512 of a texel toward larger coordinates. Where a pixel's
+  /// center falls exactly on a texel boundary (an image of 64 texels in 20
+  /// points: 2.5 × 3.2 = 8), the texel is decided by the rounding of the
+  /// interpolated coordinate, which depends on where the target starts
+  /// (an offscreen group's origin moved the center to 7.99999 and the
+  /// texel to the one before: finding nearest-tie-depends-on-filter-group-origin).
+  /// A GPU's sampler snaps the coordinate to a fixed-point grid below the
+  /// texel before choosing (Direct3D 11 asks for 8 bits; Vulkan reports
+  /// them as `subTexelPrecisionBits`), so an error that small does not move
+  /// the choice there. The floor of a coordinate rounded to 1/256 of a
+  /// texel is floor(u + 1/512): llvmpipe's float sampling does the same
+  /// with this, and ties go to the texel the exact coordinate names
+  /// wherever the target starts. The clamp to the shown part of the image
+  /// is taken from the unmoved coordinates.
+  static func nearestTiesResolved(
+    _ uv: (u0: Float, v0: Float, u1: Float, v1: Float), _ material: Material
+  ) -> (u0: Float, v0: Float, u1: Float, v1: Float) {
+    guard case .image(let image, let sampler) = material,
+      sampler.minification == .nearest || sampler.magnification == .nearest,
+      image.width > 0, image.height > 0
+    else { return uv }
+    let du = 1 / (512 * Float(image.width))
+    let dv = 1 / (512 * Float(image.height))
+    return (uv.u0 + du, uv.v0 + dv, uv.u1 + du, uv.v1 + dv)
+  }
+
   static func appendFan(base: UInt32, count n: Int, _ indices: inout [UInt32]) -> Int {
     guard n >= 3 else { return 0 }
     for i in 1..<UInt32(n - 1) {
@@ -73,14 +100,15 @@ enum VertexBuilder {
     let m = item.matrix
     let r = item.rect
     let c = item.color
-    let uv = item.uv
+    let uv = nearestTiesResolved(item.uv, item.material)
     func byte(_ v: Float) -> UInt32 {
       UInt32(clamping: Int(clamping: v * 255, to: 0...255, rounding: .toNearestOrAwayFromZero))
     }
     let color = byte(c.x) | byte(c.y) << 8 | byte(c.z) << 16 | byte(c.w) << 24
+    let shown = item.uv
     let clamp = SIMD4(
-      min(uv.u0, uv.u1), min(uv.v0, uv.v1),
-      max(uv.u0, uv.u1), max(uv.v0, uv.v1))
+      min(shown.u0, shown.u1), min(shown.v0, shown.v1),
+      max(shown.u0, shown.u1), max(shown.v0, shown.v1))
     let du = r.width != 0 ? CGFloat(uv.u1 - uv.u0) / r.width : 0
     let dv = r.height != 0 ? CGFloat(uv.v1 - uv.v0) / r.height : 0
     let isShape = item.shape != nil

@@ -193,6 +193,33 @@ final class EffectFrameTests: XCTestCase {
     XCTAssertEqual(shadow.first?.shape?.width ?? 0, 8)
   }
 
+  /// An identity container reaching past the layer, holding what draws
+  /// inside it (or nothing), leaves the shadow in closed form: Core
+  /// Animation casts the shadow of what is drawn, and the blurred path
+  /// differs from the closed form by a level (finding wrap-container
+  /// seed 11: five replicated copies stacked it to 5/255). One whose
+  /// sublayer draws past the layer sends it offscreen.
+  func testShadowThroughAnEmptyContainerStaysAnalytic() {
+    func card(sublayerFrame: CGRect) -> CALayer {
+      let card = layer(CGRect(x: 0, y: 10, width: 20, height: 30), .white)
+      card.shadowOpacity = 1
+      let container = CALayer()
+      container.frame = CGRect(x: 0, y: 0, width: 20, height: 42)
+      let bordered = CALayer()
+      bordered.frame = sublayerFrame
+      bordered.borderWidth = 2
+      container.addSublayer(bordered)
+      card.addSublayer(container)
+      return card
+    }
+    XCTAssertTrue(build([card(sublayerFrame: .zero)]).allGroups.isEmpty, "no offscreen pass")
+    XCTAssertTrue(
+      build([card(sublayerFrame: CGRect(x: 2, y: 3, width: 10, height: 10))]).allGroups.isEmpty,
+      "no offscreen pass")
+    let past = build([card(sublayerFrame: CGRect(x: 2, y: 25, width: 10, height: 10))])
+    XCTAssertEqual(past.allGroups.count, 1, "the shadow of a border past the layer, offscreen")
+  }
+
   func testShadowOfATranslucentImageIsBlurredOffscreen() {
     let l = layer(CGRect(x: 20, y: 20, width: 60, height: 60), nil)
     l.contents = CGImage(width: 2, height: 2, rgba: [UInt8](repeating: 128, count: 16))

@@ -102,6 +102,29 @@ final class RelationTests: XCTestCase {
     XCTAssertEqual(image.halved().premultipliedPixels, [128, 0, 0, 255])
   }
 
+  /// `scale-2` takes out the contents of layers that the linear filter
+  /// minifies by more than 2× (a pixel's 2×2 texels skip those between
+  /// pixels, and scale 2 reads others): the 64×64 `quads` shown 5 points
+  /// tall (12.8×, finding linear-minification-aliases-at-scale-2), or 20
+  /// points wide under a rotation and a scale of 1/2; not at 2× or less,
+  /// nor in 40 or 34 points (1.6×, 1.9×), nor with the nearest filter.
+  func testScale2TakesOutContentsMinifiedPastTheLinearFootprint() throws {
+    let harness = try Harness()
+    let scene = try Self.scene(
+      """
+      { "sublayers": [ { "frame": [20, 0, 40, 5], "contents": "quads" },
+        { "frame": [0, 10, 40, 40], "contents": "quads" },
+        { "frame": [0, 10, 34, 34], "contents": "quads" },
+        { "frame": [10, 20, 20, 20], "contents": "quads", "transform": [{ "rotate": [0.5, 0, 0, 1] }, { "scale": [0.5, 0.5, 1] }] },
+        { "frame": [0, 0, 64, 64], "sublayers": [{ "frame": [0, 0, 10, 10], "contents": "quads" }] },
+        { "frame": [0, 0, 10, 10], "contents": "quads", "minificationFilter": "nearest" } ] }
+      """)
+    let found = try harness.layersMinifyingPastTheLinearFootprint(scene, time: 0)
+    XCTAssertEqual(
+      found.map(\.description),
+      ["root.sublayers[0]", "root.sublayers[3]", "root.sublayers[4].sublayers[0]"])
+  }
+
   /// `batchesDraws = false` draws each item on its own: more draw calls, the same pixels.
   func testUnbatchedDrawingTakesOneCallPerItem() throws {
     let harness = try Harness()

@@ -186,4 +186,37 @@ final class FilterTests: XCTestCase {
       XCTAssertTrue("\(error)".contains("filters.CIGaussianBlur.inputSize"), "\(error)")
     }
   }
+
+  /// A color matrix with an alpha bias fills the area the filter runs
+  /// over, so that area is laid out in points as the layer is: the shape's
+  /// box rounded out to whole points, the same at every scale, and not its
+  /// bounds grown by an antialiasing reach in pixels (4 points at scale 1,
+  /// 2 at scale 2; metamorphic finding
+  /// alpha-bias-filter-area-in-pixels-at-scale-2, scale-2 seed 996550).
+  func testAlphaBiasFillsTheAreaTheGeometryCoversAtEveryScale() throws {
+    // The path's bounding box is x 3.3 to 14.5, y 25.2 to 35.5 (points).
+    let path = try CGPath.parseSVG("M 14.5 30.5 L 3.3 25.2 L 9 35.5 Z")
+    for scale in [1, 2] as [CGFloat] {
+      let root = CALayer()
+      root.bounds = CGRect(x: 0, y: 0, width: 40, height: 48)
+      root.position = CGPoint(x: 20, y: 24)
+      let shape = CAShapeLayer()
+      shape.frame = root.bounds
+      shape.path = path
+      let bias = CIVector(x: 0, y: 0, z: 0, w: 0.2)
+      shape.filters = [filter("CIColorMatrix", ["inputBiasVector": bias])]
+      root.addSublayer(shape)
+      let image = try RenderTestSupport.renderer().render(
+        layer: root, size: root.bounds.size, scale: scale)
+      var box = (minX: Int.max, minY: Int.max, maxX: Int.min, maxY: Int.min)
+      for y in 0..<image.height {
+        for x in 0..<image.width where image.pixel(x, y).a > 0 {
+          box = (min(box.minX, x), min(box.minY, y), max(box.maxX, x + 1), max(box.maxY, y + 1))
+        }
+      }
+      // The geometry's box rounded out to whole points.
+      let found = [box.minX, box.minY, box.maxX, box.maxY].map { CGFloat($0) / scale }
+      XCTAssertEqual(found, [3, 25, 15, 36], "at scale \(scale)")
+    }
+  }
 }

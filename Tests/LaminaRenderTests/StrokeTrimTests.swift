@@ -161,10 +161,44 @@ class StrokeTrimChecks: XCTestCase {
       }
     }
   }
+
+  /// A closed outline trimmed to end exactly on a corner renders as the
+  /// open path drawn to that corner: nothing of the segment after it.
+  /// At scale 1 the next segment's reach (a pixel of antialiasing margin)
+  /// ended exactly where the trim did, and the segment, touched by the
+  /// visible window at one point, was drawn whole (metamorphic finding
+  /// trim-end-on-a-corner-strokes-closing-edge, scale-2 seed 996253).
+  func checkTrimEndingOnACornerDrawsNothingPastIt() throws {
+    func image(_ svg: String, end: CGFloat) throws -> RenderedImage {
+      let root = CALayer()
+      root.bounds = CGRect(x: 0, y: 0, width: 20, height: 64)
+      root.position = CGPoint(x: 10, y: 32)
+      let shape = CAShapeLayer()
+      shape.frame = root.bounds
+      shape.path = try CGPath.parseSVG(svg)
+      shape.fillColor = nil
+      shape.strokeColor = .black
+      shape.strokeEnd = end
+      root.addSublayer(shape)
+      return try RenderTestSupport.renderer().render(layer: root, size: root.bounds.size)
+    }
+    // 90 points long: half way is the corner (5, 54), after 1 + 44.
+    let trimmed = try image("M 4 10 H 5 V 54 H 4 Z", end: 0.5)
+    let drawn = try image("M 4 10 H 5 V 54", end: 1)
+    let comparison = ImageComparison(
+      actual: trimmed.straightPixels, expected: drawn.straightPixels, threshold: 2)
+    XCTAssertEqual(comparison.pixelsOff, 0, comparison.summary)
+    // The closing edge (x = 4, from y 10 to 54) is not drawn: column 3 is clear.
+    XCTAssertEqual((12..<52).filter { trimmed.pixel(3, $0).a != 0 }, [], "rows of column 3 drawn")
+  }
 }
 
 /// The checks on the GPU path renderer.
 final class StrokeTrimTests: StrokeTrimChecks {
+  func testTrimEndingOnACornerDrawsNothingPastIt() throws {
+    try checkTrimEndingOnACornerDrawsNothingPastIt()
+  }
+
   func testTrimmedCircleEqualsTheArcDrawnThatFar() throws {
     try checkTrimmedCircleEqualsTheArcDrawnThatFar()
   }
@@ -178,6 +212,10 @@ final class StrokeTrimTests: StrokeTrimChecks {
 /// and the GPU path's refusals use).
 final class StrokeTrimCairoTests: StrokeTrimChecks {
   override var onGPU: Bool { false }
+
+  func testTrimEndingOnACornerDrawsNothingPastIt() throws {
+    try checkTrimEndingOnACornerDrawsNothingPastIt()
+  }
 
   func testTrimmedCircleEqualsTheArcDrawnThatFar() throws {
     try checkTrimmedCircleEqualsTheArcDrawnThatFar()
