@@ -141,11 +141,20 @@ extension PlanExecutor {
         painting)
       return
     }
+    // The interior of opaque items, unclipped and painted with their
+    // color, replaces what it covers: blending would read every pixel of
+    // the target to weigh it by zero.
+    let opaque =
+      clip == nil && blend == .sourceOver && painting.texture == nil && painting.gradient == nil
+      && instances[items].allSatisfy { $0.color.w >= 1 }
     for group in FillMesh.Group.allCases {
       variant.role = .fill(group)
+      let replaces = opaque && group == .interior
+      if replaces { device.setBlending(false) }
       try drawRange(
         clip, batch.clipPlanes, blend, variant, viewport, fill.groups[group.rawValue], items.count,
         painting)
+      if replaces { device.setBlending(true, mode: blend) }
     }
   }
 
