@@ -415,16 +415,9 @@ struct Batcher {
   mutating func addPainted(
     _ item: DrawItem, _ paint: PathPaint, texture: TextureSource, _ texturePaint: TexturePaint
   ) {
-    let bounds = item.bounds
-    guard !paint.mesh.indices.isEmpty, !bounds.isEmpty else { return }
-    var path = PathBatch(item, paint, alone: isLarge(paint, bounds))
-    path.texturePaint = texturePaint
-    begin(
-      Batch(
-        program: .path, texture: texture, mask: nil, sampler: FramePlanner.nearest,
-        blend: item.blend, usesEffectVertices: false, paint: nil, firstIndex: 0, indexCount: 0,
-        items: 1, firstLayerName: item.layerName, breakReason: .texture, path: path),
-      key: nil, indices: [], bounds: bounds)
+    addAlone(item, paint, texture: texture, sampler: FramePlanner.nearest, reason: .texture) {
+      $0.texturePaint = texturePaint
+    }
   }
 
   /// Adds a path item painted with a gradient computed per pixel (a masked
@@ -432,15 +425,23 @@ struct Batcher {
   /// `FramePlanner.gradientMask`): a batch of its own, sampling the
   /// gradient's ramp.
   mutating func addGradientPainted(_ item: DrawItem, _ paint: PathPaint, _ gradient: GradientPainting) {
+    addAlone(item, paint, gradient: gradient.paint, reason: .program) { $0.gradientPaint = gradient }
+  }
+
+  /// A batch of `item` alone, its path batch set up by `setUp`.
+  private mutating func addAlone(
+    _ item: DrawItem, _ paint: PathPaint, texture: TextureSource? = nil, sampler: SamplerKey? = nil,
+    gradient: GradientPaint? = nil, reason: BatchBreak, setUp: (inout PathBatch) -> Void
+  ) {
     let bounds = item.bounds
     guard !paint.mesh.indices.isEmpty, !bounds.isEmpty else { return }
     var path = PathBatch(item, paint, alone: isLarge(paint, bounds))
-    path.gradientPaint = gradient
+    setUp(&path)
     begin(
       Batch(
-        program: .path, texture: nil, mask: nil, sampler: nil, blend: item.blend,
-        usesEffectVertices: false, paint: gradient.paint, firstIndex: 0, indexCount: 0, items: 1,
-        firstLayerName: item.layerName, breakReason: .program, path: path),
+        program: .path, texture: texture, mask: nil, sampler: sampler, blend: item.blend,
+        usesEffectVertices: false, paint: gradient, firstIndex: 0, indexCount: 0, items: 1,
+        firstLayerName: item.layerName, breakReason: reason, path: path),
       key: nil, indices: [], bounds: bounds)
   }
 
