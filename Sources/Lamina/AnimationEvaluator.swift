@@ -421,6 +421,12 @@ struct AnimatedProperty {
     for p in CALayer.layerProperties {
       if let animation = p.animation { table[p.key.rawValue] = animation }
     }
+    // (A subclass's own: a gradient's colors.)
+    for p in LayerProperty.tables.dropFirst().joined() {
+      if let animation = p.animation, table[p.key.rawValue] == nil {
+        table[p.key.rawValue] = animation
+      }
+    }
     // Every other stored value of every class (a shape's `path`, its
     // colours and stroke ends, `hidden`, …), by key and by its Objective-C
     // spelling: read and written typed, so that restoring it from the

@@ -71,14 +71,43 @@ open class CAGradientLayer: CALayer {
   /// The colors as `CGColor` values (entries of another type are skipped).
   public var cgColors: [CGColor] { (colors ?? []).compactMap { $0 as? CGColor } }
 
+  /// Colors given in any form a color takes, or nil.
+  static func convertColors(_ v: Any) -> [Any]? {
+    guard let list = v as? [Any] else { return nil }
+    let colors = list.compactMap { Convert.color($0) }
+    return colors.count == list.count ? colors : nil
+  }
+
+  /// `colors` read and written typed by animations, frame after frame: the
+  /// boxed read of `[Any]` tried a score of casts, each over the list.
+  static let colorsAnimation = AnimatedProperty.value(
+    { layer in
+      guard let list = (layer as? CAGradientLayer)?.colors else { return .none }
+      var colors: [CGColor] = []
+      colors.reserveCapacity(list.count)
+      for entry in list {
+        guard let color = entry as? CGColor else { return LayerValue(list) }
+        colors.append(color)
+      }
+      return .colors(colors)
+    },
+    { layer, value in
+      guard let gradient = layer as? CAGradientLayer else { return false }
+      switch value {
+      case .colors(let colors): gradient.colors = colors
+      case .none: gradient.colors = nil
+      default:
+        guard let boxed = value.boxed, let colors = convertColors(boxed) else { return false }
+        gradient.colors = colors
+      }
+      return true
+    })
+
   /// The descriptions of the gradient layer's own properties (LayerProperty.swift).
   static let gradientProperties: [LayerProperty] = [
-    LayerProperty.optional(.colors, .colors, \CAGradientLayer.colors, range: .stops, action: true) {
-      v -> [Any]? in
-      guard let list = v as? [Any] else { return nil }
-      let colors = list.compactMap { Convert.color($0) }
-      return colors.count == list.count ? colors : nil
-    },
+    LayerProperty.optional(
+      .colors, .colors, \CAGradientLayer.colors, range: .stops, action: true,
+      animation: colorsAnimation, convertColors),
     LayerProperty.optional(
       .locations, .numbers, \CAGradientLayer.locations, range: .stops, action: true,
       Convert.nsNumbers),
