@@ -859,6 +859,67 @@ final class LottieExpressionCommandTests: XCTestCase {
   }
 }
 
+extension LottieExpressionCommandTests {
+  /// `--expressions` chooses the policy on the command line, over the
+  /// environment's, for `info`, `render` and `batch`.
+  func testTheExpressionsOptionChoosesThePolicy() throws {
+    let scratch = try Commands.commandScratch("lamina-expr-option")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let doc = #"""
+      {"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 10, "h": 10, "layers": [
+        {"ty": 1, "nm": "s", "ind": 1, "ip": 0, "op": 30, "st": 0, "sw": 10, "sh": 10, "sc": "#ff0000",
+         "ks": {"o": {"a": 0, "k": 100, "x": "thisComp.layer('gone').opacity"}}}]}
+      """#
+    let file = scratch.appendingPathComponent("e.json")
+    try Data(doc.utf8).write(to: file)
+    func lamina(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+      Int32, String
+    ) {
+      let r = try Commands.run(Commands.laminaBinary, arguments, environment: environment)
+      return (r.status, String(decoding: r.stdout, as: UTF8.self) + r.stderr)
+    }
+    let failure = "e.json: layers[0].ks.o.x: expression: ReferenceError: no layer \"gone\""
+    // info: the option over the environment, both ways.
+    let (evaluated, text) = try lamina(
+      ["info", "--json", "--expressions", "evaluate", file.path],
+      environment: ["LAMINA_EXPRESSIONS": "fallback"])
+    XCTAssertEqual(evaluated, 1, text)
+    XCTAssertTrue(text.contains(failure), text)
+    let (fellBack, report) = try lamina(
+      ["info", "--json", "--expressions", "fallback", file.path],
+      environment: ["LAMINA_EXPRESSIONS": "evaluate"])
+    XCTAssertEqual(fellBack, 0, report)
+    XCTAssertTrue(report.contains("layers[0].ks.o.x"), report)
+    // render: fails naming the path; with fallback draws the keyframed
+    // opacity (the solid, opaque) and warns on standard error.
+    let out = scratch.appendingPathComponent("e.png").path
+    let (failed, message) = try lamina(["render", file.path, "-o", out])
+    XCTAssertEqual(failed, 1, message)
+    XCTAssertTrue(message.contains(failure), message)
+    XCTAssertTrue(message.contains("--expressions fallback"), message)
+    let (drawn, warning) = try lamina(["render", file.path, "-o", out, "--expressions", "fallback"])
+    XCTAssertEqual(drawn, 0, warning)
+    XCTAssertTrue(warning.contains("layers[0].ks.o.x"), warning)
+    let image = try CGImage.decode(fileAt: out)
+    XCTAssertEqual(Array(image.pixels[0..<4]), [255, 0, 0, 255])
+    // batch: every job under the policy.
+    let jobs = scratch.appendingPathComponent("jobs.jsonl")
+    let batchOut = scratch.appendingPathComponent("b.png").path
+    try Data("{\"scene\": \"\(file.path)\", \"output\": \"\(batchOut)\"}\n".utf8).write(to: jobs)
+    let (batchFailed, lines) = try lamina(["batch", jobs.path])
+    XCTAssertTrue(lines.contains("layers[0].ks.o.x"), lines)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: batchOut), lines)
+    _ = batchFailed
+    let (batchDone, done) = try lamina(["batch", "--expressions", "keyframed", jobs.path])
+    XCTAssertEqual(batchDone, 0, done)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: batchOut), done)
+    // Another name is a usage error naming the three.
+    let (usage, wrong) = try lamina(["render", file.path, "-o", out, "--expressions", "maybe"])
+    XCTAssertEqual(usage, 2, wrong)
+    XCTAssertTrue(wrong.contains("--expressions expects evaluate, fallback or keyframed"), wrong)
+  }
+}
+
 /// sourceText: a text layer's text from its expression, frame by frame.
 final class LottieExpressionTextTests: XCTestCase {
   typealias S = LottieTestSupport
