@@ -21,8 +21,12 @@ extension Builder {
     var shown: [String: [Double]] = [:]
     var remapped: Set<String> = []
     var assetLayers: [String: Node] = [:]
+    var assetSizes: [String: (Double, Double)] = [:]
     for a in try root.child("assets")?.array() ?? [] {
       if let layers = a.child("layers") { assetLayers[Self.text(a, "id")] = layers }
+      assetSizes[Self.text(a, "id")] = (
+        (try? a.number("w", default: 0)) ?? 0, (try? a.number("h", default: 0)) ?? 0
+      )
     }
     func uses(in layers: Node?, showing range: [Double]) {
       for l in layers?.items ?? [] where Self.text(l, "refId") != "" {
@@ -157,8 +161,12 @@ extension Builder {
           parent: n.has("parent") ? try n.int("parent", default: 0) : nil, inPoint: ip,
           outPoint: op,
           startTime: try n.number("st", default: 0), tree: [])
+        layer.kind = (try? n.int("ty", default: 3)) ?? 3
         layer.width = (try? n.number("w", default: n.number("sw", default: c.w))) ?? c.w
         layer.height = (try? n.number("h", default: n.number("sh", default: c.h))) ?? c.h
+        if layer.kind == 2, let (w, h) = assetSizes[Self.text(n, "refId")] {
+          (layer.width, layer.height) = (w, h)
+        }
         // One property of a group: its own `ix`, else its place in the table.
         func leaves(_ owner: Node, _ table: [(String, String, String)]) throws -> [ExpressionModel
           .Group]
@@ -268,9 +276,18 @@ extension Builder {
         }
         layers.append(layer)
       }
-      model.compositions.append(
-        ExpressionModel.Composition(
-          name: c.name, width: c.w, height: c.h, inPoint: c.ip, outPoint: c.op, layers: layers))
+      var composition = ExpressionModel.Composition(
+        name: c.name, width: c.w, height: c.h, inPoint: c.ip, outPoint: c.op, layers: layers)
+      if c.layers.path == root.child("layers")?.path {
+        for m in try root.child("markers")?.array() ?? [] where m.isObject {
+          composition.markers.append(
+            (
+              try m.number("tm", default: 0), try m.number("dr", default: 0),
+              Self.text(m, "cm")
+            ))
+        }
+      }
+      model.compositions.append(composition)
     }
     return model.jobs.isEmpty ? nil : model
   }
@@ -371,6 +388,7 @@ extension Builder {
       let index = (try? it.int("ix", default: i + 1)) ?? i + 1
       var group = ExpressionModel.Group(
         name: Self.text(it, "nm"), matchName: Self.text(it, "mn"), index: index)
+      group.type = ty
       switch ty {
       case "gr":
         let inner = try it.child("it")?.array() ?? []

@@ -15,6 +15,9 @@ struct ExpressionModel {
     var inPoint: Double
     var outPoint: Double
     var layers: [Layer]
+    /// Its markers (`thisComp.marker`): frame, duration in frames and
+    /// comment of each. A document keeps only its own composition's.
+    var markers: [(frame: Double, duration: Double, comment: String)] = []
   }
 
   struct Layer {
@@ -24,6 +27,9 @@ struct ExpressionModel {
     var inPoint: Double
     var outPoint: Double
     var startTime: Double
+    /// Its kind, the layer's `ty` (0 precomposition, 1 solid, 2 image, 3
+    /// null, 4 shape, 5 text): what `sourceRectAtTime` measures.
+    var kind: Int = 3
     /// Its source's size: a precomposition's `w` × `h`, a solid's, else the
     /// composition's.
     var width: Double = 0
@@ -43,10 +49,14 @@ struct ExpressionModel {
     var index: Int
     var children: [Group] = []
     var property: Int?
+    /// A shape item's kind, its `ty` (`gr`, `sh`, `rc`, `st`, …), for
+    /// `sourceRectAtTime`.
+    var type: String? = nil
 
     var json: String {
       var s =
         "{\"n\":\(ExpressionModel.string(name)),\"m\":\(ExpressionModel.string(matchName)),\"i\":\(index)"
+      if let type { s += ",\"t\":\(ExpressionModel.string(type))" }
       if let property { return s + ",\"p\":\(property)}" }
       s += ",\"c\":[" + children.map(\.json).joined(separator: ",") + "]}"
       return s
@@ -86,14 +96,18 @@ struct ExpressionModel {
       if ci > 0 { s += "," }
       s +=
         "{\"name\":\(Self.string(c.name)),\"w\":\(Self.number(c.width)),\"h\":\(Self.number(c.height))"
-      s += ",\"ip\":\(Self.number(c.inPoint)),\"op\":\(Self.number(c.outPoint)),\"layers\":["
+      s += ",\"ip\":\(Self.number(c.inPoint)),\"op\":\(Self.number(c.outPoint)),\"markers\":["
+      s += c.markers.map {
+        "[\(Self.number($0.frame)),\(Self.number($0.duration)),\(Self.string($0.comment))]"
+      }.joined(separator: ",")
+      s += "],\"layers\":["
       for (li, l) in c.layers.enumerated() {
         if li > 0 { s += "," }
         s +=
           "{\"name\":\(Self.string(l.name)),\"ind\":\(l.index),\"parent\":\(l.parent.map(String.init) ?? "null")"
         s +=
           ",\"ip\":\(Self.number(l.inPoint)),\"op\":\(Self.number(l.outPoint)),\"st\":\(Self.number(l.startTime))"
-          + ",\"w\":\(Self.number(l.width)),\"h\":\(Self.number(l.height))"
+          + ",\"w\":\(Self.number(l.width)),\"h\":\(Self.number(l.height)),\"ty\":\(l.kind)"
         s += ",\"tree\":[" + l.tree.map(\.json).joined(separator: ",") + "]}"
       }
       s += "]}"
