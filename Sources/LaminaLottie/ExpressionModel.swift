@@ -87,11 +87,19 @@ struct ExpressionModel {
   var jobs: [Int] = []
 
   /// The program `lamina-expr` runs for `jobs`: the expression library,
-  /// then the model as one JSON value.
+  /// then the model as one JSON value, in a string the program parses
+  /// (`JSON.parse`): as a literal, each of its numbers would be a constant
+  /// of the program, and Duktape compiles no function with more than 65,536
+  /// ("const limit": lottie-web's `navidad.json`).
   func program(jobs: [Int]) -> String {
-    var s = ExpressionLibrary.source
-    s.reserveCapacity(s.utf8.count + properties.count * 64)
-    s += "\n__run({\"fr\":\(Self.number(frameRate)),\"comps\":["
+    ExpressionLibrary.source + "\n__run(JSON.parse(" + Self.string(data(jobs: jobs)) + "));\n"
+  }
+
+  /// The model as one JSON value: compositions, properties and `jobs`.
+  func data(jobs: [Int]) -> String {
+    var s = ""
+    s.reserveCapacity(properties.count * 64)
+    s += "{\"fr\":\(Self.number(frameRate)),\"comps\":["
     for (ci, c) in compositions.enumerated() {
       if ci > 0 { s += "," }
       s +=
@@ -133,7 +141,7 @@ struct ExpressionModel {
       if let l = e.layer { s += ",\"layer\":[\(l.composition),\(l.layer)]" }
       s += ",\"from\":\(Self.number(e.from)),\"step\":\(Self.number(e.step)),\"n\":\(e.count)}"
     }
-    s += "],\"jobs\":[" + jobs.map(String.init).joined(separator: ",") + "]});\n"
+    s += "],\"jobs\":[" + jobs.map(String.init).joined(separator: ",") + "]}"
     return s
   }
 

@@ -958,11 +958,13 @@ final class LottieExpressionTextTests: XCTestCase {
 
   /// Text from an expression counts against maxTextLength at the expression.
   func testTextFromAnExpressionIsLimited() throws {
-    let doc = #"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [{"ty": 5, "nm": "C", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {}, "t": {"d": {"k": [{"t": 0, "s": {"t": "x", "s": 10}}], "x": "new Array(Math.round(time * 10) + 1000).join('ab')"}}}]}"#
+    let doc =
+      #"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [{"ty": 5, "nm": "C", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {}, "t": {"d": {"k": [{"t": 0, "s": {"t": "x", "s": 10}}], "x": "new Array(Math.round(time * 10) + 1000).join('ab')"}}}]}"#
     var o = LottieOptions()
     o.limits.maxTextLength = 5000
     let message = S.error(doc, options: o)
-    XCTAssertTrue(message.hasPrefix("test.json: layers[0].t.d.x: characters of one text layer:"), message)
+    XCTAssertTrue(
+      message.hasPrefix("test.json: layers[0].t.d.x: characters of one text layer:"), message)
     o.expressions = .fallBack
     let a = try S.load(doc, options: o)
     XCTAssertEqual(a.unsupported.map(\.path), ["layers[0].t.d.x"])
@@ -978,5 +980,24 @@ final class LottieExpressionTextTests: XCTestCase {
     XCTAssertEqual(
       a.unsupported, [LottieUnsupported(feature: "expression", path: "layers[0].t.d.x")])
     XCTAssertEqual(shownText(a, 5), ["x"])
+  }
+}
+
+/// The engine takes the model as data.
+extension LottieExpressionTests {
+  /// Many sampled values (20 layers keyframed over 4,000 frames: 80,020
+  /// numbers) reach the engine as data, not as constants of its program:
+  /// Duktape refuses a program with more than 65,536 constants ("const
+  /// limit"), which failed every expression of lottie-web's `navidad.json`.
+  func testManySampledValuesAreData() throws {
+    let layers = (1...20).map { i in
+      #"{"ty": 3, "nm": "l\#(i)", "ind": \#(i + 1), "ip": 0, "op": 30, "st": 0, "ks": {"r": {"a": 1, "k": [{"t": 0, "s": [0]}, {"t": 4000, "s": [\#(360 + i)]}]}}}"#
+    }.joined(separator: ",")
+    // l20 turns 0 to 380 degrees over 4,000 frames, read at 20 × time:
+    // frames 0, 200 and 500 at frames 0, 10 and 25 (0, 1 and 2.5 s).
+    assertEqual(
+      try xs(
+        "[thisComp.layer('l20').rotation.valueAtTime(time * 20), 0]", layers: layers),
+      [0, 19, 47.5])
   }
 }
