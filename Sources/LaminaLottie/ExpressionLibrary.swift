@@ -684,7 +684,8 @@ var __names = [
   'hasParent', 'parent', 'wiggle', 'loopIn', 'loopOut', 'loopInDuration', 'loopOutDuration',
   'valueAtTime', 'velocityAtTime', 'speedAtTime', 'velocity', 'speed', 'numKeys', 'key', 'nearestKey',
   'content', 'toComp', 'fromComp', 'toWorld', 'fromWorld', 'fromCompToSurface', 'smooth',
-  'temporalWiggle', 'mask', 'text', 'marker', 'sourceRectAtTime'
+  'temporalWiggle', 'mask', 'text', 'marker', 'sourceRectAtTime', 'textIndex', 'textTotal',
+  'selectorValue'
 ];
 function __compile(p) {
   var code = String(p.d.x);
@@ -765,7 +766,20 @@ function __evaluateAt(p, f) {
     if (layer && u[41]) args[41] = layer.marker;
     if (layer && u[42]) args[42] = layer.sourceRectAtTime;
     args[__names.length] = p.d.x;
-    var r = __v(p.fn.apply(null, args));
+    // A text animator's expression selector: once per character, with
+    // textIndex (from 1), textTotal and selectorValue (100); one number
+    // (its first) each.
+    if (p.d.chars) {
+      var each = [];
+      args[44] = p.d.chars; args[45] = 100;
+      for (var c = 1; c <= p.d.chars; c++) {
+        args[43] = c;
+        var rc = __v(p.fn.apply(null, args));
+        each.push(__isArray(rc) ? rc[0] : rc);
+      }
+      args[43] = undefined;
+    }
+    var r = p.d.chars ? each : __v(p.fn.apply(null, args));
     // sourceText: any value as text (numbers too, as After Effects shows them).
     if (p.d.text) return __units(r === undefined || r === null ? '' : String(r));
     if (r === undefined) throw new TypeError('the expression gives no value');

@@ -76,7 +76,9 @@ extension Builder {
     var model = ExpressionModel(frameRate: frameRate)
     var ids: [String: Int] = [:]
     var shownFrames = (0.0, 0.0)
-    func add(_ node: Node, layer: (Int, Int)?, range: (Double, Double)?) throws -> Int? {
+    func add(
+      _ node: Node, layer: (Int, Int)?, range: (Double, Double)?, characters: Int? = nil
+    ) throws -> Int? {
       if let id = ids[node.path] { return id }
       let code = node.child("x").flatMap { n -> String? in
         guard case .string(let s) = n.json else { return nil }
@@ -85,30 +87,36 @@ extension Builder {
       var p: Property
       var isPath = false
       var texts: [(frame: Double, text: String)]?
-      do {
-        p = try keyframedProperty(node, [])
-      } catch let error where node.path.hasSuffix(".t.d") {
-        // A text document: its keyframes' texts.
-        guard let docs = try? node.required("k").array(), !docs.isEmpty else { throw error }
-        texts = try docs.map { doc in
-          (try doc.number("t", default: 0), try doc.child("s")?.string("t") ?? "")
-        }
-        p = Property(constant: [0], path: node.path)
-      } catch {
-        // A path (a bezier shape: vertices, then in and out tangents), or
-        // something else (text).
-        guard let path = try? keyframedPathProperty(node) else {
-          if code != nil {
-            report(
-              "expression on a property that is not numbers or a path (keyframed value used)",
-              node.path + ".x")
+      if characters != nil {
+        // An expression selector's value before its expression: 100 %.
+        p = Property(constant: [100], path: node.path)
+      } else {
+        do {
+          p = try keyframedProperty(node, [])
+        } catch let error where node.path.hasSuffix(".t.d") {
+          // A text document: its keyframes' texts.
+          guard let docs = try? node.required("k").array(), !docs.isEmpty else { throw error }
+          texts = try docs.map { doc in
+            (try doc.number("t", default: 0), try doc.child("s")?.string("t") ?? "")
           }
-          return nil
+          p = Property(constant: [0], path: node.path)
+        } catch {
+          // A path (a bezier shape: vertices, then in and out tangents), or
+          // something else (text).
+          guard let path = try? keyframedPathProperty(node) else {
+            if code != nil {
+              report(
+                "expression on a property that is not numbers or a path (keyframed value used)",
+                node.path + ".x")
+            }
+            return nil
+          }
+          p = path
+          isPath = true
         }
-        p = path
-        isPath = true
       }
       var entry = ExpressionModel.Entry(property: p, expression: nil, layer: layer)
+      entry.characters = characters
       entry.isPath = isPath
       entry.texts = texts
       // Its keyframed values go to the engine once a frame: counted like
@@ -132,7 +140,9 @@ extension Builder {
         entry.step = max(1, ((to - from) / Double(max(limits.maxSampledFrames, 1))).rounded(.up))
         entry.from = from
         entry.count = Int((to - from) / entry.step) + 1
-        try budget(from: from, to: to, elements: isPath ? p.first.count / 6 : 0, path: node.path)
+        try budget(
+          from: from, to: to, elements: isPath ? p.first.count / 6 : (characters ?? 0),
+          path: node.path)
       }
       let id = model.properties.count
       model.properties.append(entry)
@@ -257,6 +267,20 @@ extension Builder {
           layer.tree.append(
             ExpressionModel.Group(
               name: "Effects", matchName: "ADBE Effect Parade", index: 4, children: list))
+        }
+        // Text animators' expression selectors: evaluated once per
+        // character of the layer's longest text document.
+        if let t = n.child("t"), let animators = t.child("a")?.items {
+          let characters =
+            (t.child("d")?.child("k")?.items ?? []).map {
+              Self.text($0.child("s") ?? $0, "t").unicodeScalars.count
+            }.max() ?? 0
+          for a in animators {
+            guard let s = a.child("s"), s.isObject, (try? s.int("t", default: 0)) == 1,
+              case .string? = s.child("x")?.json, characters > 0
+            else { continue }
+            _ = try add(s, layer: at, range: (ip, op), characters: characters)
+          }
         }
         // Every other property of the layer with an expression (shapes,
         // masks, text animators, …).
@@ -442,7 +466,11 @@ extension Builder {
     switch json {
     case .object(let pairs):
       for (key, value) in pairs {
-        if key == "x", case .string = value, pairs.contains(where: { $0.key == "k" }) {
+        // A property's expression, or a text animator's expression
+        // selector (`t` 1, no `k`).
+        if key == "x", case .string = value,
+          pairs.contains(where: { $0.key == "k" || ($0.key == "t" && $0.value == .number(1)) })
+        {
           return true
         }
         if hasExpression(value) { return true }

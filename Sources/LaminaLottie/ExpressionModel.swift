@@ -78,6 +78,10 @@ struct ExpressionModel {
     /// A text document (`t.d`): its texts from each keyframe's frame on;
     /// values are UTF-16 code units.
     var texts: [(frame: Double, text: String)]?
+    /// A text animator's expression selector (`t.a[i].s` with `t` 1): the
+    /// characters it is evaluated for (`textIndex` 1…, `textTotal`), one
+    /// value each a frame.
+    var characters: Int?
   }
 
   var frameRate: Double
@@ -138,6 +142,7 @@ struct ExpressionModel {
           + texts.map { "[\(Self.number($0.frame)),\(Self.string($0.text))]" }.joined(
             separator: ",") + "]"
       }
+      if let n = e.characters { s += ",\"chars\":\(n)" }
       if let l = e.layer { s += ",\"layer\":[\(l.composition),\(l.layer)]" }
       s += ",\"from\":\(Self.number(e.from)),\"step\":\(Self.number(e.step)),\"n\":\(e.count)}"
     }

@@ -70,15 +70,23 @@ struct TextAnimator {
   var rotation: Property?
   var opacity: Property?
   var fillColor: Property?
+  /// An expression selector's amount (percent) for each character at a
+  /// frame, in place of the range: nil for a range selector.
+  var perCharacter: Property? = nil
 
   var properties: [Property] {
-    [start, end, offset, amount] + [position, scale, rotation, opacity, fillColor].compactMap { $0 }
+    [start, end, offset, amount]
+      + [position, scale, rotation, opacity, fillColor, perCharacter].compactMap { $0 }
   }
 
   /// The share (0–1, times the amount) of the animator that character
   /// `index` of `count` takes at frame `f`: the part of its unit interval
   /// [index, index + 1] the selected range covers, shaped.
   func influence(_ index: Int, of count: Int, at f: Double) -> Double {
+    if let perCharacter {
+      let values = perCharacter.value(at: f)
+      return index < values.count ? min(max(values[index] / 100, -1), 1) : 0
+    }
     let total = Double(count)
     let scale = byIndex ? 1 : total / 100
     let o = offset.scalar(at: f) * scale

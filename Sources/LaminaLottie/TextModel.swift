@@ -139,7 +139,12 @@ extension Decoder {
     var list: [TextAnimator] = []
     for item in items where item.isObject {
       let sel = item.child("s")
-      if let sel, try sel.int("t", default: 0) != 0 {
+      // An expression selector (`t` 1, its expression its own `x`): the
+      // values lamina-expr gave, one per character a frame.
+      var perCharacter: Property?
+      if let sel, try sel.int("t", default: 0) == 1, case .string? = sel.child("x")?.json {
+        perCharacter = try expressionProperty(sel, [0])
+      } else if let sel, try sel.int("t", default: 0) != 0 {
         report("text animator selector type (expression or wiggly)", sel.path)
       }
       if let sel {
@@ -168,7 +173,8 @@ extension Decoder {
           scale: try a?.child("s").map { try property($0, [100, 100, 100]) },
           rotation: try a?.child("r").map { try property($0, [0]) },
           opacity: try a?.child("o").map { try property($0, [100]) },
-          fillColor: try a?.child("fc").map { try property($0, [0, 0, 0, 1]) }))
+          fillColor: try a?.child("fc").map { try property($0, [0, 0, 0, 1]) },
+          perCharacter: perCharacter))
     }
     return list.isEmpty ? nil : (node.path, list)
   }

@@ -1001,3 +1001,25 @@ extension LottieExpressionTests {
       [0, 19, 47.5])
   }
 }
+
+/// A text animator's expression selector: evaluated once per character.
+extension LottieExpressionTextTests {
+  /// "LOTTO" in glyph shapes, one animator moving characters up 100 points
+  /// by an expression selector `selectorValue * textIndex / textTotal *
+  /// time`: character k (from 0) of 5 rises 100 × (k + 1) / 5 × time, so at
+  /// frames 0, 15 and 30 (0, 0.5 and 1 s): 0; 10 … 50; 20 … 100.
+  func testExpressionSelectorIsEvaluatedPerCharacter() throws {
+    let a = try LottieAnimation(
+      contentsOf: S.fixtures.appendingPathComponent("text-expression-selector.json"))
+    XCTAssertEqual(a.unsupported, [])
+    for (frame, t) in [(0.0, 0.0), (15, 0.5), (30, 1)] {
+      let p = S.presentation(a, at: a.time(ofFrame: frame))
+      let glyphs = try XCTUnwrap(S.all(p).first { $0.name == "glyphs" })
+      let rises = (glyphs.sublayers ?? []).map { -Double($0.transform.m42) }
+      XCTAssertEqual(rises.count, 5)
+      for (k, rise) in rises.enumerated() {
+        XCTAssertEqual(rise, 100 * Double(k + 1) / 5 * t, accuracy: 1e-3, "frame \(frame) k \(k)")
+      }
+    }
+  }
+}
