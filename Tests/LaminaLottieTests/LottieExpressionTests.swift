@@ -492,7 +492,9 @@ final class LottieExpressionTests: XCTestCase {
     let doc = document(null("n", ks: #""p": \#(expr("[1e12, 0]", "[7, 8]"))"#))
     let message = S.error(doc, options: options())
     XCTAssertTrue(
-      message.hasPrefix("test.json: layers[0].ks.p.x: 1000000000000.0 is out of range"), message)
+      message.hasPrefix(
+        "test.json: layers[0].ks.p.x: expression: gives 1000000000000.0 at frame 0.0, out of range"),
+      message)
     let a = try S.load(doc, options: options(.fallBack))
     XCTAssertEqual(try positions(a, "n", [10]), [CGPoint(x: 7, y: 8)])
     XCTAssertEqual(a.unsupported.map(\.path), ["layers[0].ks.p.x"])
@@ -1021,5 +1023,24 @@ extension LottieExpressionTextTests {
         XCTAssertEqual(rise, 100 * Double(k + 1) / 5 * t, accuracy: 1e-3, "frame \(frame) k \(k)")
       }
     }
+  }
+}
+
+extension LottieExpressionTests {
+  /// A value out of range from an expression (scripts/fuzz-expressions.py
+  /// found `div(time, -1e-09)` on a rectangle's position) is the
+  /// expression's error, naming its path; with `.fallBack` the keyframed
+  /// value stays and the expression is reported.
+  func testAnExpressionValueOutOfRangeIsTheExpressionsError() throws {
+    let doc = document(
+      #"{"ty": 4, "nm": "A", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {}, "shapes": [{"ty": "rc", "s": {"a": 0, "k": [10, 10]}, "p": \#(expr("div(time, -1e-09)"))}]}"#
+    )
+    let message = S.error(doc, options: options())
+    XCTAssertTrue(
+      message.contains(
+        "layers[0].shapes[0].p.x: expression: gives -1100000000.0 at frame 11.0, out of range"),
+      message)
+    let a = try S.load(doc, options: options(.fallBack))
+    XCTAssertEqual(a.unsupported.map(\.path), ["layers[0].shapes[0].p.x"])
   }
 }
