@@ -37,7 +37,10 @@ CALLS = [
     "thisProperty.propertyGroup(1)({i})", "key({i}).value", "nearestKey(time).time", "comp('{comp}').layer(1)",
     "thisComp.layer('{layer}').content('G').content('P').path.pointOnPath({e})", "createPath([[0,0],[{n},{n}]])",
     "thisComp.layer('B').mask('M').maskExpansion", "thisComp.layer('B').mask(1)(3)", "thisComp.layer('T').text.sourceText.length",
-    "thisLayer.width", "posterizeTime({n})", "smooth({n}, {i})", "temporalWiggle({n}, {n})",
+    "thisLayer.width", "thisComp.layer('{layer}').sourceRectAtTime(time).width",
+    "thisLayer.sourceRectAtTime({e}, true).top", "sourceRectAtTime().height", "thisComp.marker.numKeys",
+    "thisComp.marker.nearestKey(time).time", "thisComp.marker.key({i}).duration", "marker.numKeys",
+    "posterizeTime({n})", "smooth({n}, {i})", "temporalWiggle({n}, {n})",
 ]
 HOSTILE = [
     "while (true) {}", "for (;;) { Math.sqrt(2); }", "function f(n) { return f(n + 1) + 1; } f(0)",

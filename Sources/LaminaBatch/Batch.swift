@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaLottie
 import LaminaRender
 import LaminaScene
 
@@ -21,6 +22,9 @@ package struct Batch {
   package let cacheBudget: Int
   /// What every job's scene may read, and where its output may go.
   package let access: FileAccessPolicy
+  /// What every job's Lottie expressions do (`--expressions`); nil: the
+  /// import's default.
+  package let expressions: LottieExpressionPolicy?
   package let outputRoot: OutputRoot?
   package let sceneRoot: SceneRoot?
   /// Made on first use; after a lost context it makes a new one itself
@@ -36,10 +40,12 @@ package struct Batch {
 
   package init(
     fileName: String, budgetBytes: Int, access: FileAccessPolicy = .confined,
-    outputRoot: OutputRoot? = nil, sceneRoot: SceneRoot? = nil
+    outputRoot: OutputRoot? = nil, sceneRoot: SceneRoot? = nil,
+    expressions: LottieExpressionPolicy? = nil
   ) {
     self.fileName = fileName
     self.access = access
+    self.expressions = expressions
     self.outputRoot = outputRoot
     self.sceneRoot = sceneRoot
     // One decoded-image cache for every job; RenderJob.load hands it to the
@@ -66,6 +72,7 @@ package struct Batch {
       var job = parsed.job
       let output = parsed.output
       job.access = access
+      job.expressions = expressions
       try outputRoot?.check(job, output: output, place: "\(fileName):\(number)")
       if let sceneRoot { job = try sceneRoot.confine(job, place: "\(fileName):\(number)") }
       outcome = attempt(job, number: number, output: output)

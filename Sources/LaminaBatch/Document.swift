@@ -20,14 +20,15 @@ package struct Document {
   /// Loads the file at `url`.
   package static func load(
     contentsOf url: URL, maxImageDimension: Int = SceneLoader.defaultMaxImageDimension,
-    images: ImageCache? = nil, access: FileAccessPolicy = .confined
+    images: ImageCache? = nil, access: FileAccessPolicy = .confined,
+    expressions: LottieExpressionPolicy? = nil
   ) throws -> Document {
     let name = url.lastPathComponent
     switch try sniff(url) {
     case .lottie(let kind, let data):
       let animation = try LottieAnimation.load(
         data: data, name: name, baseDirectory: url.deletingLastPathComponent(),
-        options: lottieOptions(access))
+        options: lottieOptions(access, expressions))
       return Document(animation, kind: kind, fileName: name)
     case .scene(let data):
       // A pipe, read once already.
@@ -46,13 +47,14 @@ package struct Document {
   /// relative files are read from `base` (the working directory when nil).
   package static func load(
     json: JSON, data: () -> Data, base: URL?, name: String, maxImageDimension: Int,
-    images: ImageCache?, access: FileAccessPolicy = .confined
+    images: ImageCache?, access: FileAccessPolicy = .confined,
+    expressions: LottieExpressionPolicy? = nil
   ) throws -> Document {
     if isLottie(json) {
       let animation = try LottieAnimation(
         data: data(), name: name,
         baseDirectory: base ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
-        options: lottieOptions(access))
+        options: lottieOptions(access, expressions))
       return Document(animation, kind: .json, fileName: name)
     }
     let scene = try SceneLoader.load(
@@ -65,12 +67,12 @@ package struct Document {
   /// `name`; relative files are read from `base`.
   package static func load(
     data: Data, base: URL, name: String, maxImageDimension: Int, images: ImageCache?,
-    access: FileAccessPolicy = .confined
+    access: FileAccessPolicy = .confined, expressions: LottieExpressionPolicy? = nil
   ) throws -> Document {
     let kind = LottieFileKind(sniffing: data)
     if kind != .json || looksLottie(data, name: name) {
       let animation = try LottieAnimation.load(
-        data: data, name: name, baseDirectory: base, options: lottieOptions(access))
+        data: data, name: name, baseDirectory: base, options: lottieOptions(access, expressions))
       return Document(animation, kind: kind, fileName: name)
     }
     let scene = try SceneLoader.load(
@@ -79,10 +81,15 @@ package struct Document {
     return Document(scene: scene, lottie: nil, kind: nil, fileName: name)
   }
 
-  /// A Lottie import that reads image files as `access` allows.
-  private static func lottieOptions(_ access: FileAccessPolicy) -> LottieOptions {
+  /// A Lottie import that reads image files as `access` allows and treats
+  /// expressions as `expressions` says (when nil, as `LottieOptions`'
+  /// default: `LAMINA_EXPRESSIONS`, else evaluate).
+  private static func lottieOptions(
+    _ access: FileAccessPolicy, _ expressions: LottieExpressionPolicy?
+  ) -> LottieOptions {
     var options = LottieOptions()
     options.access = access
+    if let expressions { options.expressions = expressions }
     return options
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaLottie
 import LaminaRender
 import LaminaScene
 
@@ -43,6 +44,9 @@ package struct RenderJob {
   /// Which image files the scene may read (its own folder and below
   /// unless `--assets` or `--allow-any-path` allow more).
   package var access = FileAccessPolicy.confined
+  /// What a Lottie document's expressions do (`--expressions`); nil: the
+  /// import's default.
+  package var expressions: LottieExpressionPolicy? = nil
   /// What only the loaded document answers (a Lottie frame number, every
   /// frame, a marker's range, the default rate), the background and the
   /// notes on what was left out: `DocumentRequest.swift`.
@@ -147,15 +151,17 @@ package struct RenderJob {
     switch source {
     case .file(let url):
       return try Document.load(
-        contentsOf: url, maxImageDimension: maxImageDimension, images: images, access: access)
+        contentsOf: url, maxImageDimension: maxImageDimension, images: images, access: access,
+        expressions: expressions)
     case .inline(let json, let base, let name):
       return try Document.load(
         json: json, data: { Data(json.serialized.utf8) }, base: base, name: name,
-        maxImageDimension: maxImageDimension, images: images, access: access)
+        maxImageDimension: maxImageDimension, images: images, access: access,
+        expressions: expressions)
     case .data(let data, let base, let name):
       return try Document.load(
         data: data, base: base, name: name, maxImageDimension: maxImageDimension, images: images,
-        access: access)
+        access: access, expressions: expressions)
     }
   }
 }

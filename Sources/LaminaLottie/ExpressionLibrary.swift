@@ -323,6 +323,7 @@ function __camel(name) {
 function __group(d, parent) {
   var g = function (key) { return g.child(key); };
   Object.defineProperty(g, 'name', { value: d.n });
+  g.type = d.t;
   g.matchName = d.m; g.propertyIndex = d.i; g.parentGroup = parent; g.items = []; g._name = d.n;
   for (var i = 0; i < d.c.length; i++) g.items.push(__node(d.c[i], g));
   g.numProperties = g.items.length;
@@ -438,6 +439,9 @@ function __layer(comp, d) {
   g.toWorld = g.toComp;
   g.fromWorld = g.fromComp;
   g.fromCompToSurface = g.fromComp;
+  // Lottie keeps no layer markers: a layer's marker has no keys.
+  g.marker = new __Markers([]);
+  g.sourceRectAtTime = function (t, extents) { return __sourceRect(g, d, t, extents); };
   return g;
 }
 function __now() { return __stack.length ? __stack[__stack.length - 1].frame : 0; }
@@ -465,11 +469,187 @@ function __invert(m, q) {
   return [(m[3] * x - m[2] * y) / det, (m[0] * y - m[1] * x) / det];
 }
 
+// MARK: Markers and content bounds
+
+// A marker property (`thisComp.marker`, `thisLayer.marker`): its keys in
+// time order, each with `time` and `duration` in seconds, `comment` and
+// `index`; `key(i)` (from 1) or `key(comment)`, `nearestKey(t)`, `numKeys`.
+function __Markers(list) {
+  var keys = [];
+  for (var i = 0; i < list.length; i++) {
+    keys.push({ time: list[i][0] / __fr, duration: list[i][1] / __fr, comment: list[i][2], chapter: '',
+      url: '', frameTarget: '', eventCuePoint: false, cuePointName: '', parameters: {}, protectedRegion: false,
+      order: i });
+  }
+  keys.sort(function (a, b) { return a.time - b.time || a.order - b.order; });
+  for (var k = 0; k < keys.length; k++) { keys[k].index = k + 1; delete keys[k].order; }
+  this.keys = keys;
+  this.numKeys = keys.length;
+}
+__Markers.prototype.key = function (which) {
+  which = __v(which);
+  var i;
+  if (typeof which === 'string') {
+    for (i = 0; i < this.keys.length; i++) if (this.keys[i].comment === which) return this.keys[i];
+    throw new ReferenceError('no marker ' + JSON.stringify(which));
+  }
+  var k = this.keys[Math.round(which) - 1];
+  if (!k) throw new RangeError('marker.key(' + which + '): there are ' + this.numKeys + ' markers');
+  return k;
+};
+__Markers.prototype.nearestKey = function (t) {
+  if (!this.numKeys) throw new RangeError('marker.nearestKey: there are no markers');
+  t = __v(t);
+  var best = this.keys[0];
+  for (var i = 1; i < this.keys.length; i++) {
+    if (Math.abs(this.keys[i].time - t) < Math.abs(best.time - t)) best = this.keys[i];
+  }
+  return best;
+};
+
+// sourceRectAtTime(t, includeExtents): the layer's content bounds in its
+// own space at time t, as { top, left, width, height }. A shape layer's are
+// its paths' (rectangles, ellipses, stars and polygons as their outlines,
+// paths as their curves, through group transforms), widened by half the
+// widest stroke over them with includeExtents; a solid's, an image's and a
+// precomposition's are its size; a null's 100 × 100, as After Effects has it.
+function __sourceRect(layer, d, t, extents) {
+  var f = t === undefined ? __now() : __v(t) * __fr;
+  if (d.ty === 5) throw new TypeError('sourceRectAtTime of a text layer is not supported (no glyph metrics)');
+  if (d.ty === 3) return { top: 0, left: 0, width: 100, height: 100 };
+  if (d.ty !== 4) return { top: 0, left: 0, width: d.w, height: d.h };
+  var box = [Infinity, Infinity, -Infinity, -Infinity];
+  for (var i = 0; i < layer.items.length; i++) {
+    if (layer.items[i].matchName === 'ADBE Root Vectors Group') __addBounds(layer.items[i].items, f, [1, 0, 0, 1, 0, 0], 0, !!__v(extents), box);
+  }
+  if (!(box[0] <= box[2])) return { top: 0, left: 0, width: 0, height: 0 };
+  return { top: box[1], left: box[0], width: box[2] - box[0], height: box[3] - box[1] };
+}
+// A shape item's property by name at frame f, or `dflt`.
+function __get(g, name, f, dflt) {
+  for (var i = 0; i < g.items.length; i++) if (g.items[i]._name === name && __isProp(g.items[i])) return g.items[i].at(f);
+  return dflt;
+}
+// m · n, for 2D affine matrices [a, b, c, d, e, f].
+function __compose(m, n) {
+  return [m[0] * n[0] + m[2] * n[1], m[1] * n[0] + m[3] * n[1], m[0] * n[2] + m[2] * n[3],
+    m[1] * n[2] + m[3] * n[3], m[0] * n[4] + m[2] * n[5] + m[4], m[1] * n[4] + m[3] * n[5] + m[5]];
+}
+// A shape group's transform: position · rotation · scale · −anchor.
+function __groupMatrix(tr, f) {
+  var a = __get(tr, 'Anchor Point', f, [0, 0]), p = __get(tr, 'Position', f, [0, 0]);
+  var s = __get(tr, 'Scale', f, [100, 100]), r = __get(tr, 'Rotation', f, [0])[0] * Math.PI / 180;
+  var sx = s[0] / 100, sy = (s.length > 1 ? s[1] : s[0]) / 100;
+  var m = [Math.cos(r) * sx, Math.sin(r) * sx, -Math.sin(r) * sy, Math.cos(r) * sy, 0, 0];
+  m[4] = p[0] - (m[0] * a[0] + m[2] * (a[1] || 0));
+  m[5] = (p[1] || 0) - (m[1] * a[0] + m[3] * (a[1] || 0));
+  return m;
+}
+// Straight segments through points, closed.
+function __polygon(points) {
+  var out = [];
+  for (var i = 0; i < points.length; i++) {
+    var a = points[i], b = points[(i + 1) % points.length];
+    out.push([a, a, b, b]);
+  }
+  return out;
+}
+// The cubic segments of one shape item at frame f (none for what draws
+// no outline: fills, strokes, modifiers).
+function __outline(it, f) {
+  var p, s, i, pts = [];
+  switch (it.type) {
+    case 'sh':
+      for (i = 0; i < it.items.length; i++) {
+        if (it.items[i].d && it.items[i].d.shape) {
+          var path = new __Path(it.items[i].at(f), it.items[i].d.c), segs = path.segments();
+          if (!segs.length && path.n) { var q = path.points()[0]; segs = [[q, q, q, q]]; }
+          return segs;
+        }
+      }
+      return [];
+    case 'rc':
+      s = __get(it, 'Size', f, [0, 0]); p = __get(it, 'Position', f, [0, 0]);
+      var x0 = p[0] - s[0] / 2, y0 = p[1] - s[1] / 2, x1 = p[0] + s[0] / 2, y1 = p[1] + s[1] / 2;
+      return __polygon([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]);
+    case 'el':
+      s = __get(it, 'Size', f, [0, 0]); p = __get(it, 'Position', f, [0, 0]);
+      var rx = s[0] / 2, ry = s[1] / 2, k = 0.5522847498;
+      var top = [p[0], p[1] - ry], right = [p[0] + rx, p[1]], bottom = [p[0], p[1] + ry], left = [p[0] - rx, p[1]];
+      return [[top, [p[0] + rx * k, top[1]], [right[0], p[1] - ry * k], right],
+        [right, [right[0], p[1] + ry * k], [p[0] + rx * k, bottom[1]], bottom],
+        [bottom, [p[0] - rx * k, bottom[1]], [left[0], p[1] + ry * k], left],
+        [left, [left[0], p[1] - ry * k], [p[0] - rx * k, top[1]], top]];
+    case 'sr':
+      p = __get(it, 'Position', f, [0, 0]);
+      var n = Math.max(0, Math.min(Math.round(__get(it, 'Points', f, [5])[0]), 1000));
+      var outer = __get(it, 'Outer Radius', f, [0])[0], inner = __get(it, 'Inner Radius', f, null);
+      var rot = __get(it, 'Rotation', f, [0])[0] * Math.PI / 180;
+      var steps = inner ? 2 * n : n;
+      for (i = 0; i < steps; i++) {
+        var r = inner && i % 2 ? inner[0] : outer, ang = rot - Math.PI / 2 + i * 2 * Math.PI / steps;
+        pts.push([p[0] + r * Math.cos(ang), p[1] + r * Math.sin(ang)]);
+      }
+      return pts.length ? __polygon(pts) : [];
+  }
+  return [];
+}
+// Extends `box` by the items' outlines through m; `half` is half the
+// stroke width over them, in the layer's units.
+function __addBounds(items, f, m, half, extents, box) {
+  var i, j, c, scale = Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
+  if (extents) {
+    for (i = 0; i < items.length; i++) {
+      if (items[i].type === 'st' || items[i].type === 'gs') half = Math.max(half, __get(items[i], 'Stroke Width', f, [0])[0] * scale / 2);
+    }
+  }
+  for (i = 0; i < items.length; i++) {
+    var it = items[i];
+    if (it.type === 'gr') {
+      var inner = null, m2 = m;
+      for (j = 0; j < it.items.length; j++) {
+        if (it.items[j].matchName === 'ADBE Vectors Group') inner = it.items[j];
+        if (it.items[j].matchName === 'ADBE Vector Transform Group') m2 = __compose(m, __groupMatrix(it.items[j], f));
+      }
+      if (inner) __addBounds(inner.items, f, m2, half, extents, box);
+      continue;
+    }
+    var segs = __outline(it, f);
+    for (j = 0; j < segs.length; j++) {
+      var s = segs[j].map(function (q) { return __apply(m, q); });
+      for (c = 0; c < 2; c++) {
+        var ends = __extrema(s[0][c], s[1][c], s[2][c], s[3][c]);
+        box[c] = Math.min(box[c], ends[0] - half);
+        box[c + 2] = Math.max(box[c + 2], ends[1] + half);
+      }
+    }
+  }
+}
+// The least and greatest values of a cubic Bézier's coordinate on [0, 1].
+function __extrema(p0, p1, p2, p3) {
+  var lo = Math.min(p0, p3), hi = Math.max(p0, p3);
+  var a = -p0 + 3 * p1 - 3 * p2 + p3, b = 2 * (p0 - 2 * p1 + p2), c = p1 - p0, ts = [];
+  if (Math.abs(a) < 1e-12) { if (Math.abs(b) > 1e-12) ts.push(-c / b); }
+  else {
+    var disc = b * b - 4 * a * c;
+    if (disc >= 0) { var r = Math.sqrt(disc); ts.push((-b + r) / (2 * a), (-b - r) / (2 * a)); }
+  }
+  for (var i = 0; i < ts.length; i++) {
+    var t = ts[i];
+    if (t > 0 && t < 1) {
+      var u = 1 - t, v = u * u * u * p0 + 3 * u * u * t * p1 + 3 * u * t * t * p2 + t * t * t * p3;
+      lo = Math.min(lo, v); hi = Math.max(hi, v);
+    }
+  }
+  return [lo, hi];
+}
+
 function __Comp(d) {
   this.d = d; this.name = d.name; this.width = d.w; this.height = d.h;
   this.frameDuration = 1 / __fr; this.duration = (d.op - d.ip) / __fr; this.displayStartTime = 0;
   this.numLayers = d.layers.length;
   this.layers = null;
+  this.marker = new __Markers(d.markers || []);
 }
 __Comp.prototype.all = function () {
   if (!this.layers) {
@@ -504,7 +684,8 @@ var __names = [
   'hasParent', 'parent', 'wiggle', 'loopIn', 'loopOut', 'loopInDuration', 'loopOutDuration',
   'valueAtTime', 'velocityAtTime', 'speedAtTime', 'velocity', 'speed', 'numKeys', 'key', 'nearestKey',
   'content', 'toComp', 'fromComp', 'toWorld', 'fromWorld', 'fromCompToSurface', 'smooth',
-  'temporalWiggle', 'mask', 'text'
+  'temporalWiggle', 'mask', 'text', 'marker', 'sourceRectAtTime', 'textIndex', 'textTotal',
+  'selectorValue'
 ];
 function __compile(p) {
   var code = String(p.d.x);
@@ -582,8 +763,23 @@ function __evaluateAt(p, f) {
     if (u[38]) args[38] = bind('temporalWiggle');
     if (layer && u[39]) args[39] = layer.mask;
     if (layer && u[40]) args[40] = layer.text;
+    if (layer && u[41]) args[41] = layer.marker;
+    if (layer && u[42]) args[42] = layer.sourceRectAtTime;
     args[__names.length] = p.d.x;
-    var r = __v(p.fn.apply(null, args));
+    // A text animator's expression selector: once per character, with
+    // textIndex (from 1), textTotal and selectorValue (100); one number
+    // (its first) each.
+    if (p.d.chars) {
+      var each = [];
+      args[44] = p.d.chars; args[45] = 100;
+      for (var c = 1; c <= p.d.chars; c++) {
+        args[43] = c;
+        var rc = __v(p.fn.apply(null, args));
+        each.push(__isArray(rc) ? rc[0] : rc);
+      }
+      args[43] = undefined;
+    }
+    var r = p.d.chars ? each : __v(p.fn.apply(null, args));
     // sourceText: any value as text (numbers too, as After Effects shows them).
     if (p.d.text) return __units(r === undefined || r === null ? '' : String(r));
     if (r === undefined) throw new TypeError('the expression gives no value');

@@ -21,8 +21,12 @@ extension Builder {
     var shown: [String: [Double]] = [:]
     var remapped: Set<String> = []
     var assetLayers: [String: Node] = [:]
+    var assetSizes: [String: (Double, Double)] = [:]
     for a in try root.child("assets")?.array() ?? [] {
       if let layers = a.child("layers") { assetLayers[Self.text(a, "id")] = layers }
+      assetSizes[Self.text(a, "id")] = (
+        (try? a.number("w", default: 0)) ?? 0, (try? a.number("h", default: 0)) ?? 0
+      )
     }
     func uses(in layers: Node?, showing range: [Double]) {
       for l in layers?.items ?? [] where Self.text(l, "refId") != "" {
@@ -72,7 +76,9 @@ extension Builder {
     var model = ExpressionModel(frameRate: frameRate)
     var ids: [String: Int] = [:]
     var shownFrames = (0.0, 0.0)
-    func add(_ node: Node, layer: (Int, Int)?, range: (Double, Double)?) throws -> Int? {
+    func add(
+      _ node: Node, layer: (Int, Int)?, range: (Double, Double)?, characters: Int? = nil
+    ) throws -> Int? {
       if let id = ids[node.path] { return id }
       let code = node.child("x").flatMap { n -> String? in
         guard case .string(let s) = n.json else { return nil }
@@ -81,30 +87,36 @@ extension Builder {
       var p: Property
       var isPath = false
       var texts: [(frame: Double, text: String)]?
-      do {
-        p = try keyframedProperty(node, [])
-      } catch let error where node.path.hasSuffix(".t.d") {
-        // A text document: its keyframes' texts.
-        guard let docs = try? node.required("k").array(), !docs.isEmpty else { throw error }
-        texts = try docs.map { doc in
-          (try doc.number("t", default: 0), try doc.child("s")?.string("t") ?? "")
-        }
-        p = Property(constant: [0], path: node.path)
-      } catch {
-        // A path (a bezier shape: vertices, then in and out tangents), or
-        // something else (text).
-        guard let path = try? keyframedPathProperty(node) else {
-          if code != nil {
-            report(
-              "expression on a property that is not numbers or a path (keyframed value used)",
-              node.path + ".x")
+      if characters != nil {
+        // An expression selector's value before its expression: 100 %.
+        p = Property(constant: [100], path: node.path)
+      } else {
+        do {
+          p = try keyframedProperty(node, [])
+        } catch let error where node.path.hasSuffix(".t.d") {
+          // A text document: its keyframes' texts.
+          guard let docs = try? node.required("k").array(), !docs.isEmpty else { throw error }
+          texts = try docs.map { doc in
+            (try doc.number("t", default: 0), try doc.child("s")?.string("t") ?? "")
           }
-          return nil
+          p = Property(constant: [0], path: node.path)
+        } catch {
+          // A path (a bezier shape: vertices, then in and out tangents), or
+          // something else (text).
+          guard let path = try? keyframedPathProperty(node) else {
+            if code != nil {
+              report(
+                "expression on a property that is not numbers or a path (keyframed value used)",
+                node.path + ".x")
+            }
+            return nil
+          }
+          p = path
+          isPath = true
         }
-        p = path
-        isPath = true
       }
       var entry = ExpressionModel.Entry(property: p, expression: nil, layer: layer)
+      entry.characters = characters
       entry.isPath = isPath
       entry.texts = texts
       // Its keyframed values go to the engine once a frame: counted like
@@ -128,7 +140,9 @@ extension Builder {
         entry.step = max(1, ((to - from) / Double(max(limits.maxSampledFrames, 1))).rounded(.up))
         entry.from = from
         entry.count = Int((to - from) / entry.step) + 1
-        try budget(from: from, to: to, elements: isPath ? p.first.count / 6 : 0, path: node.path)
+        try budget(
+          from: from, to: to, elements: isPath ? p.first.count / 6 : (characters ?? 0),
+          path: node.path)
       }
       let id = model.properties.count
       model.properties.append(entry)
@@ -157,8 +171,12 @@ extension Builder {
           parent: n.has("parent") ? try n.int("parent", default: 0) : nil, inPoint: ip,
           outPoint: op,
           startTime: try n.number("st", default: 0), tree: [])
+        layer.kind = (try? n.int("ty", default: 3)) ?? 3
         layer.width = (try? n.number("w", default: n.number("sw", default: c.w))) ?? c.w
         layer.height = (try? n.number("h", default: n.number("sh", default: c.h))) ?? c.h
+        if layer.kind == 2, let (w, h) = assetSizes[Self.text(n, "refId")] {
+          (layer.width, layer.height) = (w, h)
+        }
         // One property of a group: its own `ix`, else its place in the table.
         func leaves(_ owner: Node, _ table: [(String, String, String)]) throws -> [ExpressionModel
           .Group]
@@ -250,6 +268,20 @@ extension Builder {
             ExpressionModel.Group(
               name: "Effects", matchName: "ADBE Effect Parade", index: 4, children: list))
         }
+        // Text animators' expression selectors: evaluated once per
+        // character of the layer's longest text document.
+        if let t = n.child("t"), let animators = t.child("a")?.items {
+          let characters =
+            (t.child("d")?.child("k")?.items ?? []).map {
+              Self.text($0.child("s") ?? $0, "t").unicodeScalars.count
+            }.max() ?? 0
+          for a in animators {
+            guard let s = a.child("s"), s.isObject, (try? s.int("t", default: 0)) == 1,
+              case .string? = s.child("x")?.json, characters > 0
+            else { continue }
+            _ = try add(s, layer: at, range: (ip, op), characters: characters)
+          }
+        }
         // Every other property of the layer with an expression (shapes,
         // masks, text animators, …).
         var stack = [n]
@@ -268,9 +300,18 @@ extension Builder {
         }
         layers.append(layer)
       }
-      model.compositions.append(
-        ExpressionModel.Composition(
-          name: c.name, width: c.w, height: c.h, inPoint: c.ip, outPoint: c.op, layers: layers))
+      var composition = ExpressionModel.Composition(
+        name: c.name, width: c.w, height: c.h, inPoint: c.ip, outPoint: c.op, layers: layers)
+      if c.layers.path == root.child("layers")?.path {
+        for m in try root.child("markers")?.array() ?? [] where m.isObject {
+          composition.markers.append(
+            (
+              try m.number("tm", default: 0), try m.number("dr", default: 0),
+              Self.text(m, "cm")
+            ))
+        }
+      }
+      model.compositions.append(composition)
     }
     return model.jobs.isEmpty ? nil : model
   }
@@ -371,6 +412,7 @@ extension Builder {
       let index = (try? it.int("ix", default: i + 1)) ?? i + 1
       var group = ExpressionModel.Group(
         name: Self.text(it, "nm"), matchName: Self.text(it, "mn"), index: index)
+      group.type = ty
       switch ty {
       case "gr":
         let inner = try it.child("it")?.array() ?? []
@@ -424,7 +466,11 @@ extension Builder {
     switch json {
     case .object(let pairs):
       for (key, value) in pairs {
-        if key == "x", case .string = value, pairs.contains(where: { $0.key == "k" }) {
+        // A property's expression, or a text animator's expression
+        // selector (`t` 1, no `k`).
+        if key == "x", case .string = value,
+          pairs.contains(where: { $0.key == "k" || ($0.key == "t" && $0.value == .number(1)) })
+        {
           return true
         }
         if hasExpression(value) { return true }

@@ -15,6 +15,9 @@ struct ExpressionModel {
     var inPoint: Double
     var outPoint: Double
     var layers: [Layer]
+    /// Its markers (`thisComp.marker`): frame, duration in frames and
+    /// comment of each. A document keeps only its own composition's.
+    var markers: [(frame: Double, duration: Double, comment: String)] = []
   }
 
   struct Layer {
@@ -24,6 +27,9 @@ struct ExpressionModel {
     var inPoint: Double
     var outPoint: Double
     var startTime: Double
+    /// Its kind, the layer's `ty` (0 precomposition, 1 solid, 2 image, 3
+    /// null, 4 shape, 5 text): what `sourceRectAtTime` measures.
+    var kind: Int = 3
     /// Its source's size: a precomposition's `w` × `h`, a solid's, else the
     /// composition's.
     var width: Double = 0
@@ -43,10 +49,14 @@ struct ExpressionModel {
     var index: Int
     var children: [Group] = []
     var property: Int?
+    /// A shape item's kind, its `ty` (`gr`, `sh`, `rc`, `st`, …), for
+    /// `sourceRectAtTime`.
+    var type: String? = nil
 
     var json: String {
       var s =
         "{\"n\":\(ExpressionModel.string(name)),\"m\":\(ExpressionModel.string(matchName)),\"i\":\(index)"
+      if let type { s += ",\"t\":\(ExpressionModel.string(type))" }
       if let property { return s + ",\"p\":\(property)}" }
       s += ",\"c\":[" + children.map(\.json).joined(separator: ",") + "]}"
       return s
@@ -68,6 +78,10 @@ struct ExpressionModel {
     /// A text document (`t.d`): its texts from each keyframe's frame on;
     /// values are UTF-16 code units.
     var texts: [(frame: Double, text: String)]?
+    /// A text animator's expression selector (`t.a[i].s` with `t` 1): the
+    /// characters it is evaluated for (`textIndex` 1…, `textTotal`), one
+    /// value each a frame.
+    var characters: Int?
   }
 
   var frameRate: Double
@@ -77,23 +91,35 @@ struct ExpressionModel {
   var jobs: [Int] = []
 
   /// The program `lamina-expr` runs for `jobs`: the expression library,
-  /// then the model as one JSON value.
+  /// then the model as one JSON value, in a string the program parses
+  /// (`JSON.parse`): as a literal, each of its numbers would be a constant
+  /// of the program, and Duktape compiles no function with more than 65,536
+  /// ("const limit": lottie-web's `navidad.json`).
   func program(jobs: [Int]) -> String {
-    var s = ExpressionLibrary.source
-    s.reserveCapacity(s.utf8.count + properties.count * 64)
-    s += "\n__run({\"fr\":\(Self.number(frameRate)),\"comps\":["
+    ExpressionLibrary.source + "\n__run(JSON.parse(" + Self.string(data(jobs: jobs)) + "));\n"
+  }
+
+  /// The model as one JSON value: compositions, properties and `jobs`.
+  func data(jobs: [Int]) -> String {
+    var s = ""
+    s.reserveCapacity(properties.count * 64)
+    s += "{\"fr\":\(Self.number(frameRate)),\"comps\":["
     for (ci, c) in compositions.enumerated() {
       if ci > 0 { s += "," }
       s +=
         "{\"name\":\(Self.string(c.name)),\"w\":\(Self.number(c.width)),\"h\":\(Self.number(c.height))"
-      s += ",\"ip\":\(Self.number(c.inPoint)),\"op\":\(Self.number(c.outPoint)),\"layers\":["
+      s += ",\"ip\":\(Self.number(c.inPoint)),\"op\":\(Self.number(c.outPoint)),\"markers\":["
+      s += c.markers.map {
+        "[\(Self.number($0.frame)),\(Self.number($0.duration)),\(Self.string($0.comment))]"
+      }.joined(separator: ",")
+      s += "],\"layers\":["
       for (li, l) in c.layers.enumerated() {
         if li > 0 { s += "," }
         s +=
           "{\"name\":\(Self.string(l.name)),\"ind\":\(l.index),\"parent\":\(l.parent.map(String.init) ?? "null")"
         s +=
           ",\"ip\":\(Self.number(l.inPoint)),\"op\":\(Self.number(l.outPoint)),\"st\":\(Self.number(l.startTime))"
-          + ",\"w\":\(Self.number(l.width)),\"h\":\(Self.number(l.height))"
+          + ",\"w\":\(Self.number(l.width)),\"h\":\(Self.number(l.height)),\"ty\":\(l.kind)"
         s += ",\"tree\":[" + l.tree.map(\.json).joined(separator: ",") + "]}"
       }
       s += "]}"
@@ -116,10 +142,11 @@ struct ExpressionModel {
           + texts.map { "[\(Self.number($0.frame)),\(Self.string($0.text))]" }.joined(
             separator: ",") + "]"
       }
+      if let n = e.characters { s += ",\"chars\":\(n)" }
       if let l = e.layer { s += ",\"layer\":[\(l.composition),\(l.layer)]" }
       s += ",\"from\":\(Self.number(e.from)),\"step\":\(Self.number(e.step)),\"n\":\(e.count)}"
     }
-    s += "],\"jobs\":[" + jobs.map(String.init).joined(separator: ",") + "]});\n"
+    s += "],\"jobs\":[" + jobs.map(String.init).joined(separator: ",") + "]}"
     return s
   }
 

@@ -303,7 +303,16 @@ final class Decoder {
       var keyframes: [Keyframe] = []
       keyframes.reserveCapacity(values.count)
       for (i, v) in values.enumerated() {
-        let value = try finite(v, node.child("x") ?? node)
+        // Out of range, it is the expression's error (named as such, so
+        // that `.fallBack` keeps the keyframed value).
+        for c in v where !(c.isFinite && abs(c) <= Limits.maxMagnitude) {
+          throw LottieError.expression(
+            file: file, path: (node.child("x") ?? node).path,
+            message:
+              "gives \(c) at frame \(from + Double(i) * step), out of range (at most \(Int(Limits.maxMagnitude)) in magnitude)"
+          )
+        }
+        let value = v
         let padded =
           value.count >= defaultValue.count ? value : value + defaultValue[value.count...]
         keyframes.append(Keyframe(t: from + Double(i) * step, value: padded))

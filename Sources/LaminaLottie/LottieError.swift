@@ -47,7 +47,7 @@ public enum LottieError: Error, Equatable, CustomStringConvertible {
     case .limitExceeded(let file, let path, let exceeded): return "\(file): \(path): \(exceeded)"
     case .expression(let file, let path, let message):
       return
-        "\(file): \(path): expression: \(message) (LAMINA_EXPRESSIONS=fallback, or LottieOptions.expressions = .fallBack, keeps its keyframed value instead)"
+        "\(file): \(path): expression: \(message) (--expressions fallback, LAMINA_EXPRESSIONS=fallback or LottieOptions.expressions = .fallBack keeps its keyframed value instead)"
     }
   }
 }

@@ -15,14 +15,20 @@ public enum LottieExpressionPolicy: Equatable {
   /// Do not run them: keyframed values, each expression listed as unsupported.
   case keyframed
 
-  /// The policy `LAMINA_EXPRESSIONS` names (`evaluate`, `fallback`, `keyframed`), if any.
-  public static var environmentDefault: LottieExpressionPolicy? {
-    switch ProcessInfo.processInfo.environment["LAMINA_EXPRESSIONS"]?.lowercased() {
-    case "evaluate": return .evaluate
-    case "fallback", "fall-back": return .fallBack
-    case "keyframed", "off", "none": return .keyframed
+  /// The policy a name gives (`evaluate`, `fallback`, `keyframed`; the
+  /// command's `--expressions` and `LAMINA_EXPRESSIONS`), nil for another.
+  public init?(named name: String) {
+    switch name.lowercased() {
+    case "evaluate": self = .evaluate
+    case "fallback", "fall-back": self = .fallBack
+    case "keyframed", "off", "none": self = .keyframed
     default: return nil
     }
+  }
+
+  /// The policy `LAMINA_EXPRESSIONS` names (`evaluate`, `fallback`, `keyframed`), if any.
+  public static var environmentDefault: LottieExpressionPolicy? {
+    ProcessInfo.processInfo.environment["LAMINA_EXPRESSIONS"].flatMap { Self(named: $0) }
   }
 }
 

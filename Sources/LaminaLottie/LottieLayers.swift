@@ -34,6 +34,12 @@ extension Builder {
           wrapper.name = "matte"
           wrapper.addSublayer(tree)
           wrapper.mask = matte
+          // The matted layer's blend mode blends the matted result with
+          // what is below (After Effects, Skottie's
+          // `skottie-matte-blendmode`); inside the wrapper it would blend
+          // with nothing.
+          wrapper.compositingFilter = tree.compositingFilter
+          tree.compositingFilter = nil
           switch info.matteMode {
           case 1: break
           case 2: wrapper.maskMode = .alphaInverted

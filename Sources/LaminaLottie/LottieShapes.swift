@@ -444,15 +444,26 @@ extension Builder {
     let colorCurve = Self.midpoints(colorStops.map { ($0.0, $0.1) })
     let alphaCurve = Self.midpoints(alphaStops.map { ($0.0, [$0.1]) })
     var positions = colorCurve.positions
-    if !alphaStops.isEmpty { positions = Array(Set(positions + alphaCurve.positions)).sorted() }
+    if !alphaStops.isEmpty { positions += alphaCurve.positions }
+    positions = Array(Set(positions)).sorted()
+    // Two stops at one position are a hard edge (Skottie's
+    // `skottie-gradient-opacity`): the value before it, then the value
+    // after it, at the same location.
     var colors: [CGColor] = []
+    var locations: [NSNumber] = []
     for x in positions {
-      let c = colorCurve.value(x)
-      let alpha = alphaStops.isEmpty ? 1 : alphaCurve.value(x)[0]
-      colors.append(color(c + [alpha]))
+      let before = colorCurve.value(x) + [alphaStops.isEmpty ? 1 : alphaCurve.value(x)[0]]
+      let after =
+        colorCurve.value(after: x) + [alphaStops.isEmpty ? 1 : alphaCurve.value(after: x)[0]]
+      colors.append(color(before))
+      locations.append(NSNumber(value: x))
+      if after != before {
+        colors.append(color(after))
+        locations.append(NSNumber(value: x))
+      }
     }
     _ = interpolate(colorStops, 0) { a, _, _ in a }
-    return (colors, positions.map { NSNumber(value: $0) })
+    return (colors, locations)
   }
 
   /// Gradient stops with After Effects' midpoints: Bodymovin writes a
@@ -486,6 +497,20 @@ extension Builder {
         return zip(stops[j - 1].1, stops[j].1).map { $0 + ($1 - $0) * t }
       }
       return stops[stops.count - 1].1
+    }
+
+    /// The value just after `x`: where stops share `x`, the last one's
+    /// (`value` gives the first one's).
+    func value(after x: Double) -> [Double] {
+      guard let last = stops.last else { return [0] }
+      if x >= last.0 { return last.1 }
+      for j in 0..<stops.count where x < stops[j].0 {
+        guard j > 0 else { return stops[0].1 }
+        let span = stops[j].0 - stops[j - 1].0
+        let t = Self.blend(span > 0 ? (x - stops[j - 1].0) / span : 1, midpoint: midpoints[j - 1])
+        return zip(stops[j - 1].1, stops[j].1).map { $0 + ($1 - $0) * t }
+      }
+      return last.1
     }
   }
 

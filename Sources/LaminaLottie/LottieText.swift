@@ -70,15 +70,23 @@ struct TextAnimator {
   var rotation: Property?
   var opacity: Property?
   var fillColor: Property?
+  /// An expression selector's amount (percent) for each character at a
+  /// frame, in place of the range: nil for a range selector.
+  var perCharacter: Property? = nil
 
   var properties: [Property] {
-    [start, end, offset, amount] + [position, scale, rotation, opacity, fillColor].compactMap { $0 }
+    [start, end, offset, amount]
+      + [position, scale, rotation, opacity, fillColor, perCharacter].compactMap { $0 }
   }
 
   /// The share (0–1, times the amount) of the animator that character
   /// `index` of `count` takes at frame `f`: the part of its unit interval
   /// [index, index + 1] the selected range covers, shaped.
   func influence(_ index: Int, of count: Int, at f: Double) -> Double {
+    if let perCharacter {
+      let values = perCharacter.value(at: f)
+      return index < values.count ? min(max(values[index] / 100, -1), 1) : 0
+    }
     let total = Double(count)
     let scale = byIndex ? 1 : total / 100
     let o = offset.scalar(at: f) * scale
@@ -116,59 +124,36 @@ extension Builder {
     var docs = try k.array()
     guard !docs.isEmpty else { return nil }
     if case .string? = d.child("x")?.json, let texts = try expressionTexts(d, docs) { docs = texts }
-    try limit(k, "keyframes of one property", docs.count, limits.maxKeyframes, "maxKeyframes")
-    // The characters of all the layer's documents count against one budget.
-    var characters = 0
-    for doc in docs {
-      characters += (try doc.child("s")?.string("t") ?? "").unicodeScalars.count
-      try limit(
-        doc.child("s")?.child("t") ?? doc, "characters of one text layer", characters, limits.maxTextLength,
-        "maxTextLength")
-    }
+    let keyframes = try decoder.textKeyframes(docs, of: k)
     let animators = try decoder.textAnimators(t.child("a"))
     var onPath: TextPath?
-    if let p = t.child("p"), p.isObject, p.has("m") {
-      let index = try p.int("m", default: 0)
-      let masks = try n.child("masksProperties")?.array() ?? []
-      if index >= 0, index < masks.count {
-        let shape = try pathProperty(try masks[index].required("pt"))
-        let first = try property(p.child("f"), [0])
-        let last = try property(p.child("l"), [0])
-        if shape.isAnimated || first.isAnimated || last.isAnimated {
-          report("text on an animated path or margins (first values used)", p.path)
-        }
-        var bezier = BezierShape(vector: shape.first, closed: shape.closed)
-        if p.bool("r") { bezier = bezier.closed ? bezier : bezier.reversedOpen() }
-        onPath = TextPath(
-          polyline: TextPath.flatten(bezier), firstMargin: first.first[0], lastMargin: last.first[0],
-          perpendicular: p.has("p") ? p.bool("p") : true, node: p)
-      } else {
-        report("text on a path without its mask", p.path + ".m")
+    if let p = try decoder.textPath(t.child("p"), masks: n.child("masksProperties")) {
+      if p.shape.isAnimated || p.firstMargin.isAnimated || p.lastMargin.isAnimated {
+        report("text on an animated path or margins (first values used)", p.node.path)
       }
+      var bezier = BezierShape(vector: p.shape.first, closed: p.shape.closed)
+      if p.reversed { bezier = bezier.closed ? bezier : bezier.reversedOpen() }
+      onPath = TextPath(
+        polyline: TextPath.flatten(bezier), firstMargin: p.firstMargin.first[0],
+        lastMargin: p.lastMargin.first[0], perpendicular: p.perpendicular, node: p.node)
     }
-    if docs.count == 1 {
-      return try textDocument(
-        try decoder.textDocument(try docs[0].required("s")), animators, timeline, onPath: onPath)
+    if keyframes.count == 1 {
+      return try textDocument(keyframes[0].document, animators, timeline, onPath: onPath)
     }
     // Text document keyframes: each document visible until the next one's frame.
     let holder = CALayer()
     holder.name = "text documents"
-    var times: [Double] = []
-    for doc in docs {
-      let f = try doc.number("t", default: 0)
-      guard f.isFinite, abs(f) <= Limits.maxMagnitude else { throw doc.invalid("keyframe time \(f) is out of range") }
-      times.append(f)
-    }
-    for (i, doc) in docs.enumerated() {
+    for (i, keyframe) in keyframes.enumerated() {
       guard
-        let content = try textDocument(
-          try decoder.textDocument(try doc.required("s")), animators, timeline, onPath: onPath)
+        let content = try textDocument(keyframe.document, animators, timeline, onPath: onPath)
       else { continue }
-      let from = i == 0 ? -Limits.maxMagnitude : times[i]
-      let to = i + 1 < times.count ? times[i + 1] : Limits.maxMagnitude
+      let from = i == 0 ? -Limits.maxMagnitude : keyframe.frame
+      let to = i + 1 < keyframes.count ? keyframes[i + 1].frame : Limits.maxMagnitude
       let shown = CALayer()
       shown.addSublayer(content)
-      try applyVisibility(shown, ip: from, op: to, compFrameRate: frameRate, timeline: timeline, path: doc.path + ".t")
+      try applyVisibility(
+        shown, ip: from, op: to, compFrameRate: frameRate, timeline: timeline,
+        path: keyframe.path + ".t")
       holder.addSublayer(shown)
     }
     return holder

@@ -28,7 +28,76 @@ struct TextDocument {
   var strokeOverFill: Bool
 }
 
+/// A text layer's documents over time (`t.d.k`, or what its `sourceText`
+/// expression gave): each shown from its keyframe's frame on.
+struct TextKeyframe {
+  /// The keyframe's `t` (the first document shows from the start).
+  var frame: Double
+  var document: TextDocument
+  /// The keyframe's JSON path (`t.d.k[i]`).
+  var path: String
+}
+
+/// Text on a path (`t.p`): the mask path the text follows, its margins and
+/// options.
+struct TextPathModel {
+  /// The mask's path (`masksProperties[m].pt`).
+  var shape: Property
+  /// `f`, `l`: the first and last margins.
+  var firstMargin: Property
+  var lastMargin: Property
+  /// `r`: the path reversed.
+  var reversed: Bool
+  /// `p`: characters perpendicular to the path (the default).
+  var perpendicular: Bool
+  /// `t.p` itself, for reports.
+  var node: Node
+}
+
 extension Decoder {
+  /// A text layer's documents (`docs`: the keyframes of `t.d.k`, `k`),
+  /// within `maxKeyframes`, their characters together within
+  /// `maxTextLength`, their frames finite and in range.
+  func textKeyframes(_ docs: [Node], of k: Node) throws -> [TextKeyframe] {
+    try limit(k, "keyframes of one property", docs.count, limits.maxKeyframes, "maxKeyframes")
+    // The characters of all the layer's documents count against one budget.
+    var characters = 0
+    for doc in docs {
+      characters += (try doc.child("s")?.string("t") ?? "").unicodeScalars.count
+      try limit(
+        doc.child("s")?.child("t") ?? doc, "characters of one text layer", characters,
+        limits.maxTextLength, "maxTextLength")
+    }
+    var out: [TextKeyframe] = []
+    for doc in docs {
+      let f = try doc.number("t", default: 0)
+      guard f.isFinite, abs(f) <= Limits.maxMagnitude else {
+        throw doc.invalid("keyframe time \(f) is out of range")
+      }
+      out.append(
+        TextKeyframe(
+          frame: f, document: try textDocument(try doc.required("s")), path: doc.path))
+    }
+    return out
+  }
+
+  /// Text on a path (`t.p` with a mask index `m`) of a layer whose masks
+  /// are `masks`; nil when there is none, or (reported) when its mask is
+  /// missing.
+  func textPath(_ p: Node?, masks: Node?) throws -> TextPathModel? {
+    guard let p, p.isObject, p.has("m") else { return nil }
+    let index = try p.int("m", default: 0)
+    let list = try masks?.array() ?? []
+    guard index >= 0, index < list.count else {
+      report("text on a path without its mask", p.path + ".m")
+      return nil
+    }
+    return TextPathModel(
+      shape: try pathProperty(try list[index].required("pt")),
+      firstMargin: try property(p.child("f"), [0]), lastMargin: try property(p.child("l"), [0]),
+      reversed: p.bool("r"), perpendicular: p.has("p") ? p.bool("p") : true, node: p)
+  }
+
   /// A text document (`s`), its characters within `maxTextLength`.
   func textDocument(_ s: Node) throws -> TextDocument {
     var text = try s.string("t") ?? ""
@@ -70,7 +139,12 @@ extension Decoder {
     var list: [TextAnimator] = []
     for item in items where item.isObject {
       let sel = item.child("s")
-      if let sel, try sel.int("t", default: 0) != 0 {
+      // An expression selector (`t` 1, its expression its own `x`): the
+      // values lamina-expr gave, one per character a frame.
+      var perCharacter: Property?
+      if let sel, try sel.int("t", default: 0) == 1, case .string? = sel.child("x")?.json {
+        perCharacter = try expressionProperty(sel, [0])
+      } else if let sel, try sel.int("t", default: 0) != 0 {
         report("text animator selector type (expression or wiggly)", sel.path)
       }
       if let sel {
@@ -99,7 +173,8 @@ extension Decoder {
           scale: try a?.child("s").map { try property($0, [100, 100, 100]) },
           rotation: try a?.child("r").map { try property($0, [0]) },
           opacity: try a?.child("o").map { try property($0, [100]) },
-          fillColor: try a?.child("fc").map { try property($0, [0, 0, 0, 1]) }))
+          fillColor: try a?.child("fc").map { try property($0, [0, 0, 0, 1]) },
+          perCharacter: perCharacter))
     }
     return list.isEmpty ? nil : (node.path, list)
   }

@@ -72,7 +72,7 @@ func runBatch(_ arguments: [String]) -> Int32 {
   return exitStatus {
     let options = try Options(
       arguments,
-      valued: AccessOptions.valued.union(["--memory-budget", "--output-root", "--scene-root"]),
+      valued: AccessOptions.valued.union(ExpressionOptions.valued).union(["--memory-budget", "--output-root", "--scene-root"]),
       switches: AccessOptions.switches, command: "batch", usage: batchUsage)
     guard options.positional.count == 1 else {
       throw UsageError("batch needs one jobs file (or - for standard input)\n" + batchUsage)
@@ -91,7 +91,8 @@ func runBatch(_ arguments: [String]) -> Int32 {
     let stop = try BatchStop()
     var batch = Batch(
       fileName: path == "-" ? "stdin" : URL(fileURLWithPath: path).lastPathComponent,
-      budgetBytes: budget, access: access, outputRoot: outputRoot, sceneRoot: sceneRoot)
+      budgetBytes: budget, access: access, outputRoot: outputRoot, sceneRoot: sceneRoot,
+      expressions: try ExpressionOptions.policy(options))
     var reader = LineReader(fd: fd, stop: stop)
     var number = 0
     while stop.signal == nil, let line = try reader.next() {

@@ -1,6 +1,7 @@
 import Foundation
 import Lamina
 import LaminaBatch
+import LaminaLottie
 import LaminaRender
 import LaminaScene
 
@@ -41,6 +42,7 @@ let benchUsage = """
     --json                  print the report as JSON (for comparing runs)
     --suite                 run the built-in suite (the default without a file)
   \(AccessOptions.usage)
+  \(ExpressionOptions.usage)
     -h, --help              print this help
   """
 
@@ -58,7 +60,7 @@ func runBench(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
       arguments,
-      valued: AccessOptions.valued.union(["--frames", "--warmup", "--start", "--fps", "--size"]),
+      valued: AccessOptions.valued.union(ExpressionOptions.valued).union(["--frames", "--warmup", "--start", "--fps", "--size"]),
       switches: AccessOptions.switches.union(["--json", "--suite"]), command: "bench",
       usage: benchUsage)
     let suite = options.has("--suite") || options.positional.isEmpty
@@ -79,7 +81,8 @@ func runBench(_ arguments: [String]) -> Int32 {
     }
     let report = try benchDocument(
       URL(fileURLWithPath: options.positional[0]), settings,
-      access: try AccessOptions.policy(options))
+      access: try AccessOptions.policy(options),
+      expressions: try ExpressionOptions.policy(options))
     print(options.has("--json") ? report.json() : report.text())
     return 0
   }
@@ -95,7 +98,10 @@ struct BenchSettings {
 }
 
 /// One document benchmarked on a renderer of its own.
-func benchDocument(_ url: URL, _ settings: BenchSettings, access: FileAccessPolicy) throws
+func benchDocument(
+  _ url: URL, _ settings: BenchSettings, access: FileAccessPolicy,
+  expressions: LottieExpressionPolicy? = nil
+) throws
   -> BenchReport
 {
   let (frames, warmup, givenStart, givenFPS, size) = (
@@ -105,7 +111,8 @@ func benchDocument(_ url: URL, _ settings: BenchSettings, access: FileAccessPoli
   let renderer = try Renderer()
   renderer.measuresStages = true
   let document = try Document.load(
-    contentsOf: url, maxImageDimension: renderer.maxTextureSize, access: access)
+    contentsOf: url, maxImageDimension: renderer.maxTextureSize, access: access,
+    expressions: expressions)
   let lottie = document.lottie
   let start = givenStart ?? (lottie != nil ? 0 : 10)
   let fps = givenFPS ?? lottie?.frameRate ?? 60

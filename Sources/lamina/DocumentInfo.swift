@@ -9,8 +9,11 @@ import LaminaScene
 /// import left out with its JSON path. A scene: its canvas, layers and
 /// animations. Loads the file as `render` does (the same errors), draws
 /// nothing.
-func describeDocument(_ path: String, json: Bool) throws -> Int32 {
-  let document = try Document.load(contentsOf: URL(fileURLWithPath: path))
+func describeDocument(
+  _ path: String, json: Bool, expressions: LottieExpressionPolicy? = nil
+) throws -> Int32 {
+  let document = try Document.load(
+    contentsOf: URL(fileURLWithPath: path), expressions: expressions)
   let object = describe(document)
   if json {
     let data = try JSONSerialization.data(

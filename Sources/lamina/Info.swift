@@ -10,14 +10,16 @@ func runInfo(_ arguments: [String]) -> Int32 {
   let json: Bool
   do {
     let options = try Options(
-      Array(arguments.drop(while: { $0 == "info" })), valued: [], switches: ["--json"],
+      Array(arguments.drop(while: { $0 == "info" })), valued: ExpressionOptions.valued,
+      switches: ["--json"],
       command: "info", usage: infoUsage)
     guard options.positional.count <= 1 else {
       throw UsageError("info takes one file at most\n" + infoUsage)
     }
     json = options.has("--json")
     if let file = options.positional.first {
-      return exitStatus { try describeDocument(file, json: json) }
+      let expressions = try ExpressionOptions.policy(options)
+      return exitStatus { try describeDocument(file, json: json, expressions: expressions) }
     }
   } catch {
     return exitStatus { throw error }
@@ -49,7 +51,7 @@ func runInfo(_ arguments: [String]) -> Int32 {
 
 let infoUsage = """
   usage: lamina info [--json]
-         lamina info FILE.json [--json]
+         lamina info FILE.json [--json] [--expressions POLICY]
 
   Prints which EGL platform was chosen and why (GBM on the first working
   /dev/dri/renderD*, then hardware EGL devices, then Mesa's surfaceless
@@ -63,6 +65,7 @@ let infoUsage = """
 
   options:
     --json                  print the same as JSON
+  \(ExpressionOptions.usage)
     -h, --help              print this help
 
   environment:

@@ -75,6 +75,7 @@ let renderUsage = """
                             when the video goes to standard output); without -o, one
                             frame is only planned and drawn
   \(AccessOptions.usage)
+  \(ExpressionOptions.usage)
     -h, --help              print this help
 
   examples:
@@ -96,7 +97,7 @@ func runRender(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
       arguments,
-      valued: AccessOptions.valued.union([
+      valued: AccessOptions.valued.union(ExpressionOptions.valued).union([
         "-o", "--output", "--time", "--frame", "--scale", "--frames", "--fps", "--video",
         "--codec", "--crf", "--bitrate", "--background", "--marker", "--png-compression",
       ]),
@@ -174,6 +175,7 @@ func runRender(_ arguments: [String]) -> Int32 {
         scale: scale)
     }
     job.access = access
+    job.expressions = try ExpressionOptions.policy(options)
     job.document = request
     // (`--verbose` is every command's, taken off the arguments in main.swift.)
     job.verbose = verbose

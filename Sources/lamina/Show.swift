@@ -52,6 +52,7 @@ let showUsage = """
                             dropped first (suffixes K, M, G; default 256M, for a
                             small kiosk board)
   \(AccessOptions.usage)
+  \(ExpressionOptions.usage)
     -h, --help              print this help
   """
 
@@ -69,7 +70,7 @@ func runShow(_ arguments: [String]) -> Int32 {
   return exitStatus {
     let options = try Options(
       arguments,
-      valued: AccessOptions.valued.union([
+      valued: AccessOptions.valued.union(ExpressionOptions.valued).union([
         "--drm", "--connector", "--mode", "--rotate", "--frames", "--duration", "--headless",
         "--rate", "--control", "--control-token", "--output-root", "--memory-budget",
       ]),
@@ -127,11 +128,14 @@ func runShow(_ arguments: [String]) -> Int32 {
 
     let budget = try options.string("--memory-budget").map(parseByteCount) ?? showMemoryBudget
     let access = try AccessOptions.policy(options)
+    let expressions = try ExpressionOptions.policy(options)
     let watcher = try SceneWatcher(
       url: URL(fileURLWithPath: options.positional[0]),
       imageCache: ImageCache(budgetBytes: budget / 2), access: access
     ) { url, side, images in
-      try Document.load(contentsOf: url, maxImageDimension: side, images: images, access: access)
+      try Document.load(
+        contentsOf: url, maxImageDimension: side, images: images, access: access,
+        expressions: expressions)
         .loopingScene()
     }
     let stop = try StopSignal()
@@ -160,7 +164,7 @@ func runShow(_ arguments: [String]) -> Int32 {
       policy = ControlPolicy(outputRoot: root, access: access, token: token) { url in
         try Document.load(
           contentsOf: url, maxImageDimension: SceneLoader.defaultMaxImageDimension,
-          images: watcher.imageCache, access: access
+          images: watcher.imageCache, access: access, expressions: expressions
         ).loopingScene()
       }
     }

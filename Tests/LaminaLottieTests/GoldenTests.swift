@@ -291,6 +291,32 @@ final class GoldenTests: XCTestCase {
     XCTAssertLessThan(soft[0], 0xd0)
   }
 
+  // MARK: Bugs found on real files (issue 42)
+
+  /// Skottie's `skottie-matte-blendmode` and `skottie-gradient-opacity`, in
+  /// a document of our own. Left: a red solid in multiply mode through an
+  /// alpha matte (a square) over green: its blend mode blends the matted
+  /// red with the green, black inside the square (Lamina blended it inside
+  /// the matte's group, with nothing: red). Right: a gradient whose two
+  /// colour stops share 0.5 (green, then red) and whose opacity stops do
+  /// too (0.4, then 1): a hard edge at the middle, green at 40 % left of
+  /// it, opaque red right of it (Lamina kept one stop of each pair and
+  /// blended across).
+  func testMatteBlendModeAndHardGradientStops() throws {
+    try check("matte-blend-hard-stops", frames: [0])
+    let image = try Self.render("matte-blend-hard-stops", frame: 0)
+    XCTAssertEqual(Self.pixel(image, 50, 50), [0, 0, 0, 255])
+    XCTAssertEqual(Self.pixel(image, 10, 10), [0, 255, 0, 255])
+    // Either side of the edge at x 150, one point away.
+    let left = Self.pixel(image, 148, 50)
+    let right = Self.pixel(image, 152, 50)
+    XCTAssertEqual(Double(left[1]), 255, accuracy: 2, "\(left)")
+    XCTAssertEqual(Double(left[3]), 0.4 * 255, accuracy: 3, "\(left)")
+    for (value, expected) in zip(right, [255, 0, 0, 255]) {
+      XCTAssertEqual(Double(value), Double(expected), accuracy: 2, "\(right)")
+    }
+  }
+
   static func render(_ name: String, frame: Double) throws -> RenderedImage {
     let renderer = try Self.renderer ?? Renderer()
     Self.renderer = renderer

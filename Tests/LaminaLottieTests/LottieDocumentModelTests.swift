@@ -430,6 +430,58 @@ final class LottieDocumentModelTests: XCTestCase {
       ])
   }
 
+  /// A text layer's keyframe list and its path are model values: each
+  /// keyframe's frame, document and path; the path's mask shape, margins
+  /// and options; errors and limits name their paths.
+  func testTextKeyframesAndTextOnAPath() throws {
+    let k = try node(
+      #"""
+      [{"t": 0, "s": {"t": "one", "s": 10}}, {"t": 12.5, "s": {"t": "two", "s": 20}}]
+      """#, path: "layers[0].t.d.k")
+    let keyframes = try decoder().textKeyframes(try XCTUnwrap(k.items), of: k)
+    XCTAssertEqual(keyframes.map(\.frame), [0, 12.5])
+    XCTAssertEqual(keyframes.map(\.document.text), ["one", "two"])
+    XCTAssertEqual(keyframes.map(\.document.size), [10, 20])
+    XCTAssertEqual(keyframes.map(\.path), ["layers[0].t.d.k[0]", "layers[0].t.d.k[1]"])
+    // The characters of all the documents share one budget.
+    var few = LottieOptions()
+    few.limits.maxTextLength = 5
+    XCTAssertThrowsError(try decoder(few).textKeyframes(try XCTUnwrap(k.items), of: k)) {
+      XCTAssertEqual(
+        "\($0)",
+        "m.json: layers[0].t.d.k[1].s.t: characters of one text layer: 6, over the limit of 5 (maxTextLength)"
+      )
+    }
+    let late = try node(#"[{"t": 1e300, "s": {"t": "x"}}]"#, path: "layers[0].t.d.k")
+    XCTAssertThrowsError(try decoder().textKeyframes(try XCTUnwrap(late.items), of: late)) {
+      XCTAssertTrue("\($0)".contains("layers[0].t.d.k[0]: keyframe time"), "\($0)")
+    }
+
+    let masks = try node(
+      #"""
+      [{"mode": "n", "pt": {"a": 0, "k": {"v": [[0, 0], [100, 0]], "i": [[0, 0], [0, 0]], "o": [[0, 0], [0, 0]], "c": false}}}]
+      """#, path: "layers[0].masksProperties")
+    let b = decoder()
+    let path = try XCTUnwrap(
+      try b.textPath(
+        try node(#"{"m": 0, "f": {"a": 0, "k": 5}, "r": 1, "p": 0}"#, path: "layers[0].t.p"),
+        masks: masks))
+    XCTAssertEqual(path.shape.first, [0, 0, 100, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+    XCTAssertFalse(path.shape.closed)
+    XCTAssertEqual(path.firstMargin.first, [5])
+    XCTAssertEqual(path.lastMargin.first, [0])
+    XCTAssertTrue(path.reversed)
+    XCTAssertFalse(path.perpendicular)
+    XCTAssertEqual(path.node.path, "layers[0].t.p")
+    // No text path without `m`; a missing mask is reported.
+    XCTAssertNil(try b.textPath(try node(#"{"f": {"a": 0, "k": 5}}"#, path: "t.p"), masks: masks))
+    XCTAssertNil(try b.textPath(try node(#"{"m": 3}"#, path: "layers[0].t.p"), masks: masks))
+    XCTAssertTrue(
+      b.reports.unsupported.contains {
+        $0.path == "layers[0].t.p.m" && $0.feature == "text on a path without its mask"
+      })
+  }
+
   func testTextDocumentsAndAnimators() throws {
     let b = decoder()
     let d = try b.textDocument(

@@ -492,7 +492,9 @@ final class LottieExpressionTests: XCTestCase {
     let doc = document(null("n", ks: #""p": \#(expr("[1e12, 0]", "[7, 8]"))"#))
     let message = S.error(doc, options: options())
     XCTAssertTrue(
-      message.hasPrefix("test.json: layers[0].ks.p.x: 1000000000000.0 is out of range"), message)
+      message.hasPrefix(
+        "test.json: layers[0].ks.p.x: expression: gives 1000000000000.0 at frame 0.0, out of range"),
+      message)
     let a = try S.load(doc, options: options(.fallBack))
     XCTAssertEqual(try positions(a, "n", [10]), [CGPoint(x: 7, y: 8)])
     XCTAssertEqual(a.unsupported.map(\.path), ["layers[0].ks.p.x"])
@@ -859,6 +861,67 @@ final class LottieExpressionCommandTests: XCTestCase {
   }
 }
 
+extension LottieExpressionCommandTests {
+  /// `--expressions` chooses the policy on the command line, over the
+  /// environment's, for `info`, `render` and `batch`.
+  func testTheExpressionsOptionChoosesThePolicy() throws {
+    let scratch = try Commands.commandScratch("lamina-expr-option")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let doc = #"""
+      {"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 10, "h": 10, "layers": [
+        {"ty": 1, "nm": "s", "ind": 1, "ip": 0, "op": 30, "st": 0, "sw": 10, "sh": 10, "sc": "#ff0000",
+         "ks": {"o": {"a": 0, "k": 100, "x": "thisComp.layer('gone').opacity"}}}]}
+      """#
+    let file = scratch.appendingPathComponent("e.json")
+    try Data(doc.utf8).write(to: file)
+    func lamina(_ arguments: [String], environment: [String: String] = [:]) throws -> (
+      Int32, String
+    ) {
+      let r = try Commands.run(Commands.laminaBinary, arguments, environment: environment)
+      return (r.status, String(decoding: r.stdout, as: UTF8.self) + r.stderr)
+    }
+    let failure = "e.json: layers[0].ks.o.x: expression: ReferenceError: no layer \"gone\""
+    // info: the option over the environment, both ways.
+    let (evaluated, text) = try lamina(
+      ["info", "--json", "--expressions", "evaluate", file.path],
+      environment: ["LAMINA_EXPRESSIONS": "fallback"])
+    XCTAssertEqual(evaluated, 1, text)
+    XCTAssertTrue(text.contains(failure), text)
+    let (fellBack, report) = try lamina(
+      ["info", "--json", "--expressions", "fallback", file.path],
+      environment: ["LAMINA_EXPRESSIONS": "evaluate"])
+    XCTAssertEqual(fellBack, 0, report)
+    XCTAssertTrue(report.contains("layers[0].ks.o.x"), report)
+    // render: fails naming the path; with fallback draws the keyframed
+    // opacity (the solid, opaque) and warns on standard error.
+    let out = scratch.appendingPathComponent("e.png").path
+    let (failed, message) = try lamina(["render", file.path, "-o", out])
+    XCTAssertEqual(failed, 1, message)
+    XCTAssertTrue(message.contains(failure), message)
+    XCTAssertTrue(message.contains("--expressions fallback"), message)
+    let (drawn, warning) = try lamina(["render", file.path, "-o", out, "--expressions", "fallback"])
+    XCTAssertEqual(drawn, 0, warning)
+    XCTAssertTrue(warning.contains("layers[0].ks.o.x"), warning)
+    let image = try CGImage.decode(fileAt: out)
+    XCTAssertEqual(Array(image.pixels[0..<4]), [255, 0, 0, 255])
+    // batch: every job under the policy.
+    let jobs = scratch.appendingPathComponent("jobs.jsonl")
+    let batchOut = scratch.appendingPathComponent("b.png").path
+    try Data("{\"scene\": \"\(file.path)\", \"output\": \"\(batchOut)\"}\n".utf8).write(to: jobs)
+    let (batchFailed, lines) = try lamina(["batch", jobs.path])
+    XCTAssertTrue(lines.contains("layers[0].ks.o.x"), lines)
+    XCTAssertFalse(FileManager.default.fileExists(atPath: batchOut), lines)
+    _ = batchFailed
+    let (batchDone, done) = try lamina(["batch", "--expressions", "keyframed", jobs.path])
+    XCTAssertEqual(batchDone, 0, done)
+    XCTAssertTrue(FileManager.default.fileExists(atPath: batchOut), done)
+    // Another name is a usage error naming the three.
+    let (usage, wrong) = try lamina(["render", file.path, "-o", out, "--expressions", "maybe"])
+    XCTAssertEqual(usage, 2, wrong)
+    XCTAssertTrue(wrong.contains("--expressions expects evaluate, fallback or keyframed"), wrong)
+  }
+}
+
 /// sourceText: a text layer's text from its expression, frame by frame.
 final class LottieExpressionTextTests: XCTestCase {
   typealias S = LottieTestSupport
@@ -897,11 +960,13 @@ final class LottieExpressionTextTests: XCTestCase {
 
   /// Text from an expression counts against maxTextLength at the expression.
   func testTextFromAnExpressionIsLimited() throws {
-    let doc = #"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [{"ty": 5, "nm": "C", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {}, "t": {"d": {"k": [{"t": 0, "s": {"t": "x", "s": 10}}], "x": "new Array(Math.round(time * 10) + 1000).join('ab')"}}}]}"#
+    let doc =
+      #"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 30, "w": 100, "h": 100, "layers": [{"ty": 5, "nm": "C", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {}, "t": {"d": {"k": [{"t": 0, "s": {"t": "x", "s": 10}}], "x": "new Array(Math.round(time * 10) + 1000).join('ab')"}}}]}"#
     var o = LottieOptions()
     o.limits.maxTextLength = 5000
     let message = S.error(doc, options: o)
-    XCTAssertTrue(message.hasPrefix("test.json: layers[0].t.d.x: characters of one text layer:"), message)
+    XCTAssertTrue(
+      message.hasPrefix("test.json: layers[0].t.d.x: characters of one text layer:"), message)
     o.expressions = .fallBack
     let a = try S.load(doc, options: o)
     XCTAssertEqual(a.unsupported.map(\.path), ["layers[0].t.d.x"])
@@ -917,5 +982,65 @@ final class LottieExpressionTextTests: XCTestCase {
     XCTAssertEqual(
       a.unsupported, [LottieUnsupported(feature: "expression", path: "layers[0].t.d.x")])
     XCTAssertEqual(shownText(a, 5), ["x"])
+  }
+}
+
+/// The engine takes the model as data.
+extension LottieExpressionTests {
+  /// Many sampled values (20 layers keyframed over 4,000 frames: 80,020
+  /// numbers) reach the engine as data, not as constants of its program:
+  /// Duktape refuses a program with more than 65,536 constants ("const
+  /// limit"), which failed every expression of lottie-web's `navidad.json`.
+  func testManySampledValuesAreData() throws {
+    let layers = (1...20).map { i in
+      #"{"ty": 3, "nm": "l\#(i)", "ind": \#(i + 1), "ip": 0, "op": 30, "st": 0, "ks": {"r": {"a": 1, "k": [{"t": 0, "s": [0]}, {"t": 4000, "s": [\#(360 + i)]}]}}}"#
+    }.joined(separator: ",")
+    // l20 turns 0 to 380 degrees over 4,000 frames, read at 20 × time:
+    // frames 0, 200 and 500 at frames 0, 10 and 25 (0, 1 and 2.5 s).
+    assertEqual(
+      try xs(
+        "[thisComp.layer('l20').rotation.valueAtTime(time * 20), 0]", layers: layers),
+      [0, 19, 47.5])
+  }
+}
+
+/// A text animator's expression selector: evaluated once per character.
+extension LottieExpressionTextTests {
+  /// "LOTTO" in glyph shapes, one animator moving characters up 100 points
+  /// by an expression selector `selectorValue * textIndex / textTotal *
+  /// time`: character k (from 0) of 5 rises 100 × (k + 1) / 5 × time, so at
+  /// frames 0, 15 and 30 (0, 0.5 and 1 s): 0; 10 … 50; 20 … 100.
+  func testExpressionSelectorIsEvaluatedPerCharacter() throws {
+    let a = try LottieAnimation(
+      contentsOf: S.fixtures.appendingPathComponent("text-expression-selector.json"))
+    XCTAssertEqual(a.unsupported, [])
+    for (frame, t) in [(0.0, 0.0), (15, 0.5), (30, 1)] {
+      let p = S.presentation(a, at: a.time(ofFrame: frame))
+      let glyphs = try XCTUnwrap(S.all(p).first { $0.name == "glyphs" })
+      let rises = (glyphs.sublayers ?? []).map { -Double($0.transform.m42) }
+      XCTAssertEqual(rises.count, 5)
+      for (k, rise) in rises.enumerated() {
+        XCTAssertEqual(rise, 100 * Double(k + 1) / 5 * t, accuracy: 1e-3, "frame \(frame) k \(k)")
+      }
+    }
+  }
+}
+
+extension LottieExpressionTests {
+  /// A value out of range from an expression (scripts/fuzz-expressions.py
+  /// found `div(time, -1e-09)` on a rectangle's position) is the
+  /// expression's error, naming its path; with `.fallBack` the keyframed
+  /// value stays and the expression is reported.
+  func testAnExpressionValueOutOfRangeIsTheExpressionsError() throws {
+    let doc = document(
+      #"{"ty": 4, "nm": "A", "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {}, "shapes": [{"ty": "rc", "s": {"a": 0, "k": [10, 10]}, "p": \#(expr("div(time, -1e-09)"))}]}"#
+    )
+    let message = S.error(doc, options: options())
+    XCTAssertTrue(
+      message.contains(
+        "layers[0].shapes[0].p.x: expression: gives -1100000000.0 at frame 11.0, out of range"),
+      message)
+    let a = try S.load(doc, options: options(.fallBack))
+    XCTAssertEqual(a.unsupported.map(\.path), ["layers[0].shapes[0].p.x"])
   }
 }
