@@ -11,6 +11,10 @@ import Lamina
 /// would be; its own mask, clips and opacity apply as for any layer, so
 /// masks of masks nest.
 extension FrameBuilder {
+  /// A masked group covers only its overlap with its mask when the overlap
+  /// is less than this share (one in) of the masked rendering.
+  static let maskOverlapShare = 4
+
   /// `mode` (the masked layer's `maskMode`) says what of the mask's
   /// rendering multiplies: its alpha, its luminance, or one minus either
   /// (an inverted mask that draws nothing, or nothing over the content,
@@ -43,13 +47,20 @@ extension FrameBuilder {
     }
     // The group covers the masked rendering, not its overlap with the mask:
     // then a mask that moves leaves the content's pass (and its cached
-    // texture) as it was, and only the mask renders again.
-    let bounds = union(commands[range])
-    guard !bounds.isEmpty, bounds.intersects(union(maskCommands[...])) else {
+    // texture) as it was, and only the mask renders again. Unless the
+    // overlap is a small part of it (a full-screen solid under a dot of a
+    // mask): then rendering the rest, and keeping it, costs more than
+    // rendering the overlap again when the mask moves. Outside the mask's
+    // rendering a mask that is not inverted lets nothing through.
+    var bounds = union(commands[range])
+    let maskBounds = union(maskCommands[...])
+    guard !bounds.isEmpty, bounds.intersects(maskBounds) else {
       // The mask lets nothing through (an inverted one: everything).
       if !mode.isInverted { commands.removeSubrange(range) }
       return
     }
+    let overlap = bounds.intersection(maskBounds)
+    if !mode.isInverted, overlap.area * Self.maskOverlapShare < bounds.area { bounds = overlap }
     let maskGroup = makeGroup(maskCommands, bounds: bounds, reason: "mask \(mask.name ?? "")")
     wrapTail(of: &commands, from: start, bounds: bounds, reason: "masked layer") {
       $0.mask = maskGroup
