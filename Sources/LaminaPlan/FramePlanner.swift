@@ -222,7 +222,11 @@ package struct FramePlanner {
     // clears page by page), and `textureRect` samples only the area. A
     // masked group and its mask keep their area's size: the composite
     // samples both at the same coordinates, and the cache keeps them.
-    let size = key == nil ? Self.allocationSize(area, within: region) : (width: area.width, height: area.height)
+    // (Bounded by the frame, not by the region the group is drawn for: a
+    // group made first for a shadow's region and drawn again for the
+    // canvas's takes a target of one size, so its pixels map alike.)
+    let frame = PixelRect(x: 0, y: 0, width: plan.width, height: plan.height)
+    let size = key == nil ? Self.allocationSize(area, within: frame) : (width: area.width, height: area.height)
     if let key, let cached = cachedTarget(key, width: size.width, height: size.height, label) {
       groupTargets[group.id] = cached
       return
@@ -241,7 +245,7 @@ package struct FramePlanner {
 
   /// The size of the target made for a group's `area`: each side rounded
   /// up to a multiple of a quarter of its power of two (32 at least), not
-  /// past the region the group is drawn into (nor smaller than the area),
+  /// past `region` (the frame; nor smaller than the area),
   /// so that areas that change a little from frame to frame share a size
   /// and the pool's targets serve them.
   static func allocationSize(_ area: PixelRect, within region: PixelRect) -> (

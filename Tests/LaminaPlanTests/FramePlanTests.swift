@@ -360,7 +360,9 @@ final class FramePlanTests: XCTestCase {
     XCTAssertEqual(
       text.filter { $0.hasPrefix("pass") },
       [
-        "pass 0: draw T1 24x50 pooled, region [40, 0, 24x50], clear 0 0 0 0 — group 1 [40, 0, 24x50]: test",
+        // (The target's size class is bounded by the frame, not the tile:
+        // 32 wide, past the tile's edge, drawn and sampled within it.)
+        "pass 0: draw T1 32x50 pooled, region [40, 0, 32x50], clear 0 0 0 0 — group 1 [40, 0, 24x50]: test",
         "pass 1: draw T0 64x50 canvas, region [0, 0, 64x50], clear 0 0 0 0"
           + " — canvas tile [0, 0, 64x50]; frees T1",
         "pass 2: output T0 [0, 0, 64x50] as tile [0, 0, 64x50]",
