@@ -100,12 +100,12 @@ extension FramePlanner {
   /// `CAGradientLayer` masked by a shape): the path item painted with the
   /// gradient computed per pixel (`GRADIENT_PAINT`), at the group's and
   /// the gradient's opacity, clipped by the group's clip. The group needs
-  /// no pass at all. Nil for other groups, or when nothing of it is in
-  /// `region`.
-  func gradientMaskComposite(_ group: GroupPass, region: PixelRect) -> (
-    DrawItem, PathPaint, GradientPainting
-  )? {
-    guard let (mask, paint, gradient, alpha) = gradientMask(of: group) else { return nil }
+  /// no pass at all: `found` is what `gradientMask(of:)` gave for it. Nil
+  /// when nothing of it is in `region`.
+  func gradientMaskComposite(
+    _ group: GroupPass, _ found: (DrawItem, PathPaint, GradientPainting, Float), region: PixelRect
+  ) -> (DrawItem, PathPaint, GradientPainting)? {
+    let (mask, paint, gradient, alpha) = found
     var item = mask
     item.bounds = item.bounds.intersection(Self.targetArea(group.bounds, region))
     guard !item.bounds.isEmpty else { return nil }

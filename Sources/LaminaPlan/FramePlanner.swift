@@ -373,8 +373,8 @@ package struct FramePlanner {
           draw(group.commands, into: &open, opacity: opacity * inner)
           continue
         }
-        if gradientMask(of: group) != nil {
-          if let (item, paint, gradient) = gradientMaskComposite(group, region: region) {
+        if let found = gradientMask(of: group) {
+          if let (item, paint, gradient) = gradientMaskComposite(group, found, region: region) {
             var faded = item
             faded.multiplyOpacity(opacity)
             open.batcher.addGradientPainted(faded, paint, gradient)
