@@ -20,9 +20,12 @@ extension GLDevice: GPUDevice {
       }
       return text
     }
-    return try makeProgram(
+    let program = try makeProgram(
       vertex: specialized(source.vertex, source.vertexDefines),
       fragment: specialized(source.fragment, source.fragmentDefines), name: source.label)
+    DrawProfile.name(
+      program, ([source.fragment] + source.fragmentDefines).joined(separator: " "))
+    return program
   }
 
   package func texture(forDMABuf frame: DMABufFrame) throws -> GLuint {

@@ -113,12 +113,14 @@ extension GLDevice {
 
   /// `instances` instanced draws of `indexCount` indices from `firstIndex`.
   package func drawTriangles(indexCount: Int, firstIndex: Int, instances: Int) {
-    timed(\.draws) {
+    let draw = {
       glDrawElementsInstanced(
         GLenum(GL_TRIANGLES), GLsizei(indexCount), GLenum(GL_UNSIGNED_INT),
         UnsafeRawPointer(bitPattern: firstIndex * MemoryLayout<UInt32>.size), GLsizei(instances))
     }
     counters.drawCalls += 1
+    if DrawProfile.isOn { return DrawProfile.measure(program, draw) }
+    timed(\.draws, draw)
   }
 
   /// Sets a `vec3` array uniform from consecutive triples.

@@ -271,18 +271,22 @@ package final class GLDevice {
   // MARK: Drawing
 
   package func drawTriangles(indexCount: Int, firstIndex: Int) {
-    timed(\.draws) {
+    let draw = {
       glDrawElements(
         GLenum(GL_TRIANGLES), GLsizei(indexCount), GLenum(GL_UNSIGNED_INT),
         UnsafeRawPointer(bitPattern: firstIndex * MemoryLayout<UInt32>.size))
     }
     counters.drawCalls += 1
+    if DrawProfile.isOn { return DrawProfile.measure(program, draw) }
+    timed(\.draws, draw)
   }
 
   /// One triangle over the whole viewport (`fullscreen.vert`).
   package func drawFullTarget() {
-    timed(\.draws) { glDrawArrays(GLenum(GL_TRIANGLES), 0, 3) }
+    let draw = { glDrawArrays(GLenum(GL_TRIANGLES), 0, 3) }
     counters.drawCalls += 1
+    if DrawProfile.isOn { return DrawProfile.measure(program, draw) }
+    timed(\.draws, draw)
   }
 
   /// Waits until the GPU has finished every command.

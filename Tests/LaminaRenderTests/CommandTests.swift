@@ -121,6 +121,22 @@ final class CommandTests: XCTestCase {
     XCTAssertTrue(bench.stdout.contains("batches per frame by why each began: pass 1.00"), bench.stdout)
   }
 
+  /// `LAMINA_PROFILE_DRAWS=1` times every draw on its own (waited for on
+  /// both sides) and writes the totals per program when the process ends:
+  /// the one solid quad of the scene, each frame's, under its shader's name.
+  func testProfileDrawsNamesEachProgram() throws {
+    let scene = try write("good.json", good)
+    setenv("LAMINA_PROFILE_DRAWS", "1", 1)
+    defer { unsetenv("LAMINA_PROFILE_DRAWS") }
+    let bench = try run(["bench", scene, "--frames", "3", "--warmup", "0"])
+    XCTAssertEqual(bench.status, 0, bench.stderr)
+    let lines = bench.stderr.split(separator: "\n").map(String.init)
+    XCTAssertTrue(lines.contains { $0.hasPrefix("draw profile: ") && $0.hasSuffix(" ms in all") }, bench.stderr)
+    let solid = lines.first { $0.hasSuffix("solid.frag.glsl") }
+    XCTAssertNotNil(solid, bench.stderr)
+    XCTAssertTrue(solid?.contains(" 3 draws ") == true, bench.stderr)
+  }
+
   /// `--png-compression` takes fast, default or best; the files decode to
   /// the same pixels; anything else is a usage error naming the choices.
   func testPNGCompressionLevels() throws {
