@@ -145,6 +145,30 @@ package struct GradientPaint: Equatable {
     return texels
   }
 
+  /// The most stops the gradient shaders walk per pixel (`GRADIENT_STOPS`,
+  /// gradient.glsl); a gradient of more samples a ramp texture.
+  package static let maxShaderStops = 8
+
+  /// The stops the shader walks per pixel: the stop count when it is at
+  /// most `maxShaderStops`, else 0 (the ramp texture). On llvmpipe a
+  /// filtered texture sample costs about three times the mix of a few
+  /// stops (docs/drawing.md, "Gradients").
+  package var shaderStops: Int { colors.count <= Self.maxShaderStops ? colors.count : 0 }
+
+  /// The uniforms of `GRADIENT_STOPS`: each stop's straight color, and per
+  /// stop after the first how t maps to its segment's fraction, `w = t ·
+  /// x + y` (clamped to 0...1 in the shader; a hard stop's segment takes
+  /// a steep ramp whose step lies at its location).
+  package var shaderStopUniforms: (colors: [SIMD4<Float>], ramps: [SIMD4<Float>]) {
+    var ramps: [SIMD4<Float>] = [.zero]
+    for i in locations.indices.dropFirst() {
+      let width = locations[i] - locations[i - 1]
+      let scale: Float = width > 1e-6 ? 1 / width : 1e7
+      ramps.append(SIMD4(scale, -locations[i - 1] * scale, 0, 0))
+    }
+    return (colors, ramps)
+  }
+
   /// What the ramp texture is cached by: the stops, not the geometry.
   package var stops: GradientStops { GradientStops(colors: colors, locations: locations) }
 }

@@ -457,7 +457,8 @@ struct Batcher {
     switch program {
     case .solid: return .solidBlend
     case .image: return .imageBlend
-    case .gradient(let kind, _, let corners): return .gradient(kind, blend: true, corners: corners)
+    case .gradient(let kind, _, let corners, let stops):
+      return .gradient(kind, blend: true, corners: corners, stops: stops)
     case .effect(var variant):
       variant.blend = true
       return .effect(variant)
@@ -490,7 +491,10 @@ struct Batcher {
       shapeMode: mode, textured: textured, gradient: masked ? nil : resources.paint?.kind,
       clip: item.clip != nil, masked: masked)
     if masked { variant.maskMode = resources.maskMode }
-    if variant.gradient != nil { variant.gradientCorners = resources.paint?.atPixelCorners ?? false }
+    if variant.gradient != nil {
+      variant.gradientCorners = resources.paint?.atPixelCorners ?? false
+      variant.gradientStops = resources.paint?.shaderStops ?? 0
+    }
     return variant
   }
 }

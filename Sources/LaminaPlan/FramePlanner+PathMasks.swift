@@ -155,7 +155,17 @@ extension FramePlanner {
     let (v0, v1) = (Double(min(uv.v0, uv.v1)), Double(max(uv.v0, uv.v1)))
     // The path's bounds in its plane, grown by as far as its pieces reach
     // past them (pixels, in points of the plane where a pixel is longest).
-    let planeToGradient = Homography(mask.matrix).then(targetToGradient)
+    var paint = gradient
+    var planeToTarget = Homography(mask.matrix)
+    let n = mask.matrix
+    if paint.atPixelCorners, n.m14 == 0, n.m24 == 0, n.m44 == 1 {
+      // An affine path: the color's place at the pixel's top-left corner
+      // is the same shift of the point everywhere, folded in here rather
+      // than taken from screen derivatives per pixel (GRADIENT_AT_CORNERS).
+      planeToTarget = planeToTarget.then(Homography(m: (1, 0, 0, 0, 1, 0, -0.5, -0.5, 1)))
+      paint.atPixelCorners = false
+    }
+    let planeToGradient = planeToTarget.then(targetToGradient)
     let j = Homography(mask.matrix).m
     let (j11, j12, j21, j22): (Double, Double, Double, Double) = (j.0, j.1, j.3, j.4)
     let mid: Double = (j11 * j11 + j12 * j12 + j21 * j21 + j22 * j22) / 2
@@ -171,6 +181,6 @@ extension FramePlanner {
     }
     let h = planeToGradient.m
     let columns = [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7, h.8].map { Float($0) }
-    return (GradientPainting(paint: gradient, planeToGradient: columns), c.w)
+    return (GradientPainting(paint: paint, planeToGradient: columns), c.w)
   }
 }

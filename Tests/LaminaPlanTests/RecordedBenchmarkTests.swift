@@ -134,10 +134,10 @@ final class RecordedBenchmarkTests: XCTestCase {
   }
   func testShapes() throws { try check("shapes", Counts(draws: 36, passes: 1, stateChanges: 20)) }
   func testGradients() throws {
-    try check("gradients", Counts(draws: 60, passes: 1, stateChanges: 13))
+    try check("gradients", Counts(draws: 60, passes: 1, stateChanges: 11))
   }
   func testMasks() throws {
-    try check("masks", Counts(draws: 107, passes: 22, offscreenPasses: 1, stateChanges: 126))
+    try check("masks", Counts(draws: 107, passes: 22, offscreenPasses: 1, stateChanges: 125))
   }
   func testText() throws { try check("text", Counts(draws: 1, passes: 1, stateChanges: 13)) }
   func testParticles() throws {

@@ -70,11 +70,13 @@ final class GradientTests: XCTestCase {
     XCTAssertLessThanOrEqual(mid.g, 1)
   }
 
-  /// The stops go to the GPU as a ramp texture, uploaded once per distinct
-  /// stops: one draw per gradient, and no upload on later frames, nor for
-  /// another layer (of another kind and size) with the same stops.
+  /// Nine stops and more go to the GPU as a ramp texture, uploaded once
+  /// per distinct stops: one draw per gradient, and no upload on later
+  /// frames, nor for another layer (of another kind and size) with the
+  /// same stops. Up to eight are uniforms: nothing is uploaded.
   func testRampUploadsOncePerDistinctStops() throws {
-    let root = gradient([.white, .black], width: 64, height: 64, type: .conic)
+    let nine: [CGColor] = (0..<9).map { $0 % 2 == 0 ? .white : .black }
+    let root = gradient(nine, width: 64, height: 64, type: .conic)
     let renderer = try RenderTestSupport.renderer()
     _ = try renderer.render(layer: root, size: CGSize(width: 64, height: 64))
     XCTAssertEqual(renderer.counters.drawCalls, 1)
@@ -84,12 +86,76 @@ final class GradientTests: XCTestCase {
       _ = try renderer.render(layer: root, size: CGSize(width: 64, height: 64))
       XCTAssertEqual(renderer.counters.textureUploads, 0)
     }
-    let same = gradient([.white, .black], width: 30, height: 20, type: .radial)
+    let same = gradient(nine, width: 30, height: 20, type: .radial)
     _ = try renderer.render(layer: same, size: CGSize(width: 64, height: 64))
     XCTAssertEqual(renderer.counters.rampUploads, 0)
-    let other = gradient([.white, .black, .white], width: 30, height: 20)
+    let other = gradient(nine + [.white], width: 30, height: 20)
     _ = try renderer.render(layer: other, size: CGSize(width: 64, height: 64))
     XCTAssertEqual(renderer.counters.rampUploads, 1)
+    let few = gradient([.white, .black, .white], width: 30, height: 20)
+    _ = try renderer.render(layer: few, size: CGSize(width: 64, height: 64))
+    XCTAssertEqual(renderer.counters.drawCalls, 1)
+    XCTAssertEqual(renderer.counters.rampUploads, 0)
+    XCTAssertEqual(renderer.counters.textureUploads, 0)
+  }
+
+  /// Up to eight stops are walked per pixel (`GRADIENT_STOPS`): each stop
+  /// after the first maps t to its segment's fraction, a hard stop by a
+  /// steep step at its location; nine take the ramp.
+  func testFewStopsAreUniforms() throws {
+    let layer = CAGradientLayer()
+    layer.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
+    layer.colors = [
+      CGColor(red: 1, green: 0, blue: 0, alpha: 1), CGColor(red: 0, green: 0, blue: 1, alpha: 0),
+      CGColor(red: 0, green: 1, blue: 0, alpha: 1), CGColor(red: 0, green: 1, blue: 0, alpha: 1),
+    ]
+    layer.locations = [0, 0.5, 0.5, 1]
+    let paint = try XCTUnwrap(GradientPaint(layer))
+    XCTAssertEqual(paint.shaderStops, 4)
+    let (colors, ramps) = paint.shaderStopUniforms
+    XCTAssertEqual(colors, [SIMD4(1, 0, 0, 1), SIMD4(0, 0, 1, 0), SIMD4(0, 1, 0, 1), SIMD4(0, 1, 0, 1)])
+    XCTAssertEqual(ramps, [.zero, SIMD4(2, 0, 0, 0), SIMD4(1e7, -0.5e7, 0, 0), SIMD4(2, -1, 0, 0)])
+    layer.colors = (0..<8).map { _ in CGColor.white }
+    XCTAssertEqual(GradientPaint(layer)?.shaderStops, 8)
+    layer.colors = (0..<9).map { _ in CGColor.white }
+    XCTAssertEqual(GradientPaint(layer)?.shaderStops, 0)
+  }
+
+  /// The stops walked per pixel draw what the ramp draws: a gradient of
+  /// four stops with a hard one, against the same colors as nine stops
+  /// (the last segment split into equal ones), which take the ramp; and
+  /// both against the colors worked out by hand.
+  func testStopsDrawWhatTheRampDraws() throws {
+    let red = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
+    let clearBlue = CGColor(red: 0, green: 0, blue: 1, alpha: 0)
+    let green = CGColor(red: 0, green: 1, blue: 0, alpha: 1)
+    let renderer = try RenderTestSupport.renderer()
+    var images: [RenderedImage] = []
+    for many in [false, true] {
+      let root = gradient([], width: 200, height: 4)
+      let layer = try XCTUnwrap(root.sublayers?.first as? CAGradientLayer)
+      layer.colors = [red, clearBlue, green] + Array(repeating: green, count: many ? 6 : 1)
+      let extra: [NSNumber] = many ? [0.6, 0.7, 0.8, 0.9, 0.95, 1] : [1]
+      layer.locations = [0, 0.5, 0.5] + extra
+      XCTAssertEqual(GradientPaint(layer)?.shaderStops, many ? 0 : 4)
+      images.append(
+        try renderer.render(
+          layer: root, size: CGSize(width: 200, height: 4),
+          background: CGColor(red: 0, green: 0, blue: 0, alpha: 1)))
+    }
+    for x in 0..<200 {
+      let (a, b) = (images[0].pixel(x, 2), images[1].pixel(x, 2))
+      XCTAssertEqual(Double(a.r), Double(b.r), accuracy: 2, "x \(x)")
+      XCTAssertEqual(Double(a.g), Double(b.g), accuracy: 2, "x \(x)")
+      XCTAssertEqual(Double(a.b), Double(b.b), accuracy: 2, "x \(x)")
+    }
+    // Pixel 50's center lies at t = 0.2525, 0.505 of the way from opaque
+    // red to clear blue: (0.495, 0, 0.505) at alpha 0.495 over black;
+    // pixel 100, past the hard stop, green.
+    XCTAssertEqual(Double(images[0].pixel(50, 2).r), 255 * 0.495 * 0.495, accuracy: 2)
+    XCTAssertEqual(Double(images[0].pixel(50, 2).b), 255 * 0.505 * 0.495, accuracy: 2)
+    XCTAssertEqual(Double(images[0].pixel(100, 2).g), 255, accuracy: 2)
+    XCTAssertEqual(Double(images[0].pixel(99, 2).r), 0, accuracy: 4)
   }
 
   /// The ramp holds the stops exactly: straight colors interpolated, then
@@ -213,6 +279,61 @@ final class GradientTests: XCTestCase {
       XCTAssertEqual(try red(0), 0, accuracy: 3, vertical ? "down" : "across")
       XCTAssertEqual(try red(1), 255 * 0.5, accuracy: 3, vertical ? "down" : "across")
     }
+  }
+
+  /// On an affine plane the shift to the pixel's corner is folded into the
+  /// texture coordinates (`FramePlanner.cornerShiftFolded`: the item takes
+  /// the program that samples at the center); under a perspective the
+  /// shader takes it from screen derivatives. A plane turned a thousandth
+  /// of a radian under a perspective draws what the flat one draws.
+  func testCornerShiftFoldedOnAffinePlanes() throws {
+    let layer = CAGradientLayer()
+    layer.bounds = CGRect(x: 0, y: 0, width: 40, height: 20)
+    layer.colors = [CGColor.white, CGColor.black]
+    layer.samplesAtPixelCorners = true
+    let gradient = try XCTUnwrap(GradientPaint(layer))
+    var item = DrawItem(
+      material: .gradient(gradient), rect: CGRect(x: 0, y: 0, width: 40, height: 20),
+      uv: (0, 0, 40, 20), matrix: CATransform3DScale(CATransform3DMakeTranslation(3, 2, 0), 2, 1, 1),
+      color: SIMD4(repeating: 1), bounds: PixelRect(x: 0, y: 0, width: 90, height: 30), layerName: nil)
+    let folded = try XCTUnwrap(FramePlanner.cornerShiftFolded(item, gradient))
+    guard case .gradient(let foldedPaint) = folded.material else { return XCTFail("not a gradient") }
+    XCTAssertFalse(foldedPaint.atPixelCorners)
+    // Half a pixel left and up is a quarter point across (x scaled by 2)
+    // and half a point down the plane.
+    XCTAssertEqual(folded.uv.u0, -0.25)
+    XCTAssertEqual(folded.uv.v0, -0.5)
+    XCTAssertEqual(folded.uv.u1, 39.75)
+    XCTAssertEqual(folded.uv.v1, 19.5)
+    var turned = CATransform3DIdentity
+    turned.m34 = -1 / 500
+    item.matrix = CATransform3DConcat(CATransform3DMakeRotation(0.001, 0, 1, 0), turned)
+    XCTAssertNil(FramePlanner.cornerShiftFolded(item, gradient))
+
+    func render(turn: CGFloat) throws -> RenderedImage {
+      let root = CALayer()
+      root.bounds = CGRect(x: 0, y: 0, width: 40, height: 10)
+      root.position = CGPoint(x: 20, y: 5)
+      var perspective = CATransform3DIdentity
+      perspective.m34 = -1 / 500
+      root.sublayerTransform = perspective
+      let g = CAGradientLayer()
+      g.frame = root.bounds
+      g.colors = [CGColor(red: 0, green: 0, blue: 0, alpha: 1), CGColor(red: 0, green: 1, blue: 0, alpha: 1)]
+      g.startPoint = .zero
+      g.endPoint = CGPoint(x: 1, y: 0)
+      g.samplesAtPixelCorners = true
+      g.transform = CATransform3DMakeRotation(turn, 0, 1, 0)
+      root.addSublayer(g)
+      return try RenderTestSupport.renderer().render(layer: root, size: CGSize(width: 40, height: 10))
+    }
+    let (plane, tilted) = (try render(turn: 0), try render(turn: 0.001))
+    for x in 1..<39 {
+      XCTAssertEqual(Double(plane.pixel(x, 5).g), Double(tilted.pixel(x, 5).g), accuracy: 3, "x \(x)")
+    }
+    // At corners: pixel 0 reads t = 0, pixel 20 halfway.
+    XCTAssertEqual(Double(plane.pixel(0, 5).g), 0, accuracy: 2)
+    XCTAssertEqual(Double(plane.pixel(20, 5).g), 127.5, accuracy: 2)
   }
 
   /// Every stop is kept (the ramp takes any count); one stop renders.
