@@ -4,12 +4,11 @@
 // even a uniform one, so one program per kind saves the others' math (atan
 // above all). The point is in the layer's bounds, in points from the bounds'
 // origin (v_texcoord, interpolated perspective-correctly), so the gradient
-// is evaluated in the layer's own space under any transform. Up to 8 stops
-// are walked per pixel (GRADIENT_STOPS, the count: a few mixes cost less
-// on llvmpipe than one filtered sample); more are a ramp texture the
-// renderer writes once per distinct stops (GradientPaint.rampTexels:
-// straight colors interpolated as Core Animation does, then premultiplied),
-// so a pixel costs one sample, whatever the stop count. The result is dithered before the 8-bit target quantizes it, so
+// is evaluated in the layer's own space under any transform. The stops are
+// a ramp texture the renderer writes once per distinct stops
+// (GradientPaint.rampTexels: straight colors interpolated as Core Animation
+// does, then premultiplied), so a pixel costs one sample, whatever the stop
+// count. The result is dithered before the 8-bit target quantizes it, so
 // slow gradients do not band.
 
 // Per kind, computed on the CPU (GradientPaint.parameters):
@@ -34,17 +33,10 @@ uniform vec2 u_sampleShift;
 // x and y run in the framebuffer, where dFdx and dFdy step.
 uniform vec4 u_viewport;
 #endif
-#if defined(GRADIENT_STOPS)
-// Up to 8 stops (GradientPaint.shaderStopUniforms): straight colors, and
-// per stop after the first its segment's fraction w = t * x + y.
-uniform vec4 u_stopColors[GRADIENT_STOPS];
-uniform vec4 u_stopRamps[GRADIENT_STOPS];
-#else
 // Where t lands on the ramp: u = t * u_ramp.x + u_ramp.y puts the span's
 // ends (GradientPaint.span) on the centers of the first and last texels.
 uniform vec2 u_ramp;
 uniform sampler2D s_ramp;
-#endif
 // The target's corner in canvas pixels: the noise follows the canvas, so a
 // region drawn on its own (a tile, a damaged rect) gets the same pixels.
 uniform vec2 u_canvasOrigin;
@@ -77,21 +69,8 @@ vec4 gradientColor(vec2 p) {
   vec2 shift = u_sampleShift * sign(u_viewport.xy);
   p += dFdx(p) * shift.x + dFdy(p) * shift.y;
 #endif
-#if defined(GRADIENT_STOPS)
-  // Each stop takes over from the color so far by its segment's fraction:
-  // 0 before the segment, 1 past it, so that between two stops the color
-  // is their straight mix (GradientPaint.straightColor), then premultiplied.
-  float t = gradientPosition(p);
-  vec4 c = u_stopColors[0];
-  for (int i = 1; i < GRADIENT_STOPS; i++) {
-    c = mix(c, u_stopColors[i], clamp(t * u_stopRamps[i].x + u_stopRamps[i].y, 0.0, 1.0));
-  }
-  c = clamp(c, 0.0, 1.0);
-  return vec4(c.rgb * c.a, c.a);
-#else
   float u = gradientPosition(p) * u_ramp.x + u_ramp.y;
   return texture(s_ramp, vec2(u, 0.5));
-#endif
 }
 
 // Interleaved gradient noise: a cheap, deterministic per-pixel value in 0...1.

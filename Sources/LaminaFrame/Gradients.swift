@@ -145,28 +145,29 @@ package struct GradientPaint: Equatable {
     return texels
   }
 
-  /// The most stops the gradient shaders walk per pixel (`GRADIENT_STOPS`,
-  /// gradient.glsl); a gradient of more samples a ramp texture.
-  package static let maxShaderStops = 8
-
-  /// The stops the shader walks per pixel: the stop count when it is at
-  /// most `maxShaderStops`, else 0 (the ramp texture). On llvmpipe a
-  /// filtered texture sample costs about three times the mix of a few
-  /// stops (docs/drawing.md, "Gradients").
-  package var shaderStops: Int { colors.count <= Self.maxShaderStops ? colors.count : 0 }
-
-  /// The uniforms of `GRADIENT_STOPS`: each stop's straight color, and per
-  /// stop after the first how t maps to its segment's fraction, `w = t ·
-  /// x + y` (clamped to 0...1 in the shader; a hard stop's segment takes
-  /// a steep ramp whose step lies at its location).
-  package var shaderStopUniforms: (colors: [SIMD4<Float>], ramps: [SIMD4<Float>]) {
-    var ramps: [SIMD4<Float>] = [.zero]
+  /// Whether the ramp may be sampled without filtering: where no segment
+  /// between two stops changes a premultiplied component by more than an
+  /// 8-bit step from one texel to the next, the nearest texel is within
+  /// half a step of the exact color, as linear filtering is (a hard stop's
+  /// edge moves by at most half a texel either way). On llvmpipe a nearest
+  /// sample costs about two thirds of a filtered one; a steep segment (a
+  /// full change over less than a quarter of the span) keeps the filter.
+  package var rampSamplesNearest: Bool {
+    let (lower, upper) = span
+    let width = upper - lower
     for i in locations.indices.dropFirst() {
-      let width = locations[i] - locations[i - 1]
-      let scale: Float = width > 1e-6 ? 1 / width : 1e7
-      ramps.append(SIMD4(scale, -locations[i - 1] * scale, 0, 0))
+      let d = locations[i] - locations[i - 1]
+      guard d > 0 else { continue }
+      let a = colors[i - 1]
+      let b = colors[i]
+      // Premultiplied, a component moves by at most its straight change
+      // plus the alpha's.
+      let straight = max(abs(b.x - a.x), max(abs(b.y - a.y), abs(b.z - a.z)))
+      let change = straight + abs(b.w - a.w)
+      let perTexel = change * width / (d * Float(Self.rampWidth - 1))
+      if perTexel > 1 / 255 { return false }
     }
-    return (colors, ramps)
+    return true
   }
 
   /// What the ramp texture is cached by: the stops, not the geometry.

@@ -425,7 +425,10 @@ struct Batcher {
   /// `FramePlanner.gradientMask`): a batch of its own, sampling the
   /// gradient's ramp.
   mutating func addGradientPainted(_ item: DrawItem, _ paint: PathPaint, _ gradient: GradientPainting) {
-    addAlone(item, paint, gradient: gradient.paint, reason: .program) { $0.gradientPaint = gradient }
+    let sampler = gradient.paint.rampSamplesNearest ? FramePlanner.nearest : FramePlanner.linear
+    addAlone(item, paint, sampler: sampler, gradient: gradient.paint, reason: .program) {
+      $0.gradientPaint = gradient
+    }
   }
 
   /// A batch of `item` alone, its path batch set up by `setUp`.
@@ -457,8 +460,7 @@ struct Batcher {
     switch program {
     case .solid: return .solidBlend
     case .image: return .imageBlend
-    case .gradient(let kind, _, let corners, let stops):
-      return .gradient(kind, blend: true, corners: corners, stops: stops)
+    case .gradient(let kind, _, let corners): return .gradient(kind, blend: true, corners: corners)
     case .effect(var variant):
       variant.blend = true
       return .effect(variant)
@@ -491,10 +493,7 @@ struct Batcher {
       shapeMode: mode, textured: textured, gradient: masked ? nil : resources.paint?.kind,
       clip: item.clip != nil, masked: masked)
     if masked { variant.maskMode = resources.maskMode }
-    if variant.gradient != nil {
-      variant.gradientCorners = resources.paint?.atPixelCorners ?? false
-      variant.gradientStops = resources.paint?.shaderStops ?? 0
-    }
+    if variant.gradient != nil { variant.gradientCorners = resources.paint?.atPixelCorners ?? false }
     return variant
   }
 }

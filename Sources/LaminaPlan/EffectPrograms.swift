@@ -39,7 +39,6 @@ final class EffectPrograms {
       if let kind = variant.gradient {
         defines += ["GRADIENT", GradientProgram.define(kind)]
         if variant.gradientCorners { defines.append("GRADIENT_AT_CORNERS") }
-        if variant.gradientStops > 0 { defines.append("GRADIENT_STOPS \(variant.gradientStops)") }
       } else if variant.textured {
         defines.append("TEXTURED")
       }

@@ -12,9 +12,6 @@ package struct EffectVariant: Hashable {
   package var gradient: GradientPaint.Kind? = nil
   /// The gradient's color taken at pixel corners (`GRADIENT_AT_CORNERS`).
   package var gradientCorners = false
-  /// The gradient's stops walked per pixel (`GradientPaint.shaderStops`; 0:
-  /// its ramp).
-  package var gradientStops = 0
   /// Cuts by a rounded rect in another plane (`masksToBounds`).
   package var clip: Bool
   /// Multiplies by a mask's alpha (`masked.frag`).

@@ -127,7 +127,7 @@ extension FramePlan {
     case .shadow: parts.append("shadow")
     case .solidBlend: parts.append("solid+blend")
     case .imageBlend: parts.append("image+blend")
-    case .gradient(let kind, let blend, let corners, _):
+    case .gradient(let kind, let blend, let corners):
       parts.append("gradient \(kind)" + (corners ? " at corners" : "") + (blend ? "+blend" : ""))
     case .effect(let v):
       var name = "effect"

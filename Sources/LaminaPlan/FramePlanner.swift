@@ -470,9 +470,8 @@ package struct FramePlanner {
       return ItemResources(program: .solid)
     case .gradient(let paint):
       return ItemResources(
-        program: .gradient(
-          paint.kind, blend: false, corners: paint.atPixelCorners, stops: paint.shaderStops),
-        sampler: Self.nearest, paint: paint)
+        program: .gradient(paint.kind, blend: false, corners: paint.atPixelCorners),
+        sampler: paint.rampSamplesNearest ? Self.nearest : Self.linear, paint: paint)
     case .image(let image, let key):
       return ItemResources(program: .image, texture: .image(index(of: image)), sampler: key)
     case .group(let id), .filtered(let id):

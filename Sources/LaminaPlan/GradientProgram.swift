@@ -4,15 +4,13 @@ import LaminaFrame
 /// The gradient programs (`gradient.frag`): one per kind, and per kind a
 /// variant that declares the advanced blend equations (compositingFilter),
 /// compiled on first use. llvmpipe evaluates every side of a branch, so a
-/// kind's program carries only its own math. Up to 8 stops are uniforms
-/// walked per pixel, a variant per count; more are a ramp texture
-/// (`TextureCache.ramp`).
+/// kind's program carries only its own math. The stops are a ramp texture
+/// (`TextureCache.ramp`), so one program serves every stop count.
 final class GradientProgram {
   private struct Key: Hashable {
     var kind: GradientPaint.Kind
     var blend: Bool
     var corners: Bool
-    var stops: Int
   }
 
   private let device: any GPUDevice
@@ -38,15 +36,12 @@ final class GradientProgram {
   /// The program of a kind (declaring the blend equations when `blend`;
   /// taking the color at pixel corners when `corners`, a variant of its
   /// own, since llvmpipe would pay the shift on every gradient's pixels).
-  func program(
-    kind: GradientPaint.Kind, blend: Bool, corners: Bool = false, stops: Int = 0
-  ) throws -> GPUProgram {
-    let key = Key(kind: kind, blend: blend && advanced, corners: corners, stops: stops)
+  func program(kind: GradientPaint.Kind, blend: Bool, corners: Bool = false) throws -> GPUProgram {
+    let key = Key(kind: kind, blend: blend && advanced, corners: corners)
     if let program = programs[key] { return program }
     var defines = [Self.define(kind)]
     if key.blend { defines.append("BLEND_ADVANCED") }
     if corners { defines.append("GRADIENT_AT_CORNERS") }
-    if stops > 0 { defines.append("GRADIENT_STOPS \(stops)") }
     let program = try GPUProgram(
       vertex: "quad.vert.glsl", fragment: "gradient.frag.glsl", defines: defines, device: device)
     programs[key] = program
@@ -54,11 +49,10 @@ final class GradientProgram {
   }
 
   /// Sets `paint`'s uniforms on `program`, which must be the one in use
-  /// (a gradient program, or an effect program's gradient variant): its
-  /// stops, or (more than `GradientPaint.maxShaderStops`) its ramp, bound
-  /// on unit 0 with `sampler`.
+  /// (a gradient program, or an effect program's gradient variant), and
+  /// binds its ramp (on unit 0, with `sampler`).
   static func set(
-    _ paint: GradientPaint, on program: GPUProgram, ramp: (texture: GPUHandle, sampler: GPUHandle)?,
+    _ paint: GradientPaint, on program: GPUProgram, ramp: GPUHandle, sampler: GPUHandle,
     device: any GPUDevice
   ) throws {
     guard device.program == program.id else {
@@ -66,19 +60,13 @@ final class GradientProgram {
         during: "setting gradient uniforms",
         differences: ["program \(program.id) is not in use (\(device.program ?? 0) is)"])
     }
+    let (scale, offset) = rampMapping(paint)
     device.setUniform(program.uniform("u_params"), paint.parameters)
     // Half a pixel left and up in the target (gradient.glsl turns it to the framebuffer's axes).
     if paint.atPixelCorners { device.setUniform(program.uniform("u_sampleShift"), -0.5, -0.5) }
     if paint.kind == .focal { device.setUniform(program.uniform("u_focal"), paint.focal.x, paint.focal.y) }
-    if paint.shaderStops > 0 {
-      let (colors, ramps) = paint.shaderStopUniforms
-      device.setUniform(program.uniform("u_stopColors"), vec4Array: colors)
-      device.setUniform(program.uniform("u_stopRamps"), vec4Array: ramps)
-    } else if let ramp {
-      let (scale, offset) = rampMapping(paint)
-      device.setUniform(program.uniform("u_ramp"), scale, offset)
-      device.bindTexture(ramp.texture, unit: 0, sampler: ramp.sampler)
-    }
+    device.setUniform(program.uniform("u_ramp"), scale, offset)
+    device.bindTexture(ramp, unit: 0, sampler: sampler)
   }
 
   /// `u_ramp`: where a position t along the gradient lands on its ramp

@@ -37,8 +37,6 @@ package final class PathPrograms {
     var gradient: GradientPaint.Kind? = nil
     /// The gradient's color taken at pixel corners (`GRADIENT_AT_CORNERS`).
     var gradientCorners = false
-    /// The gradient's stops walked per pixel (`GRADIENT_STOPS`; 0: its ramp).
-    var gradientStops = 0
     /// Every item of the draw is affine: the depth comes from the vertices
     /// (`AFFINE_DEPTH`, path_vertex.glsl), tested before shading.
     var affineDepth = false
@@ -53,7 +51,6 @@ package final class PathPrograms {
     let paint, paintRect: Int32
     /// `GRADIENT_PAINT`'s (gradient.glsl's and the plane-to-gradient map).
     let gradientMatrix, gradientParams, gradientFocal, gradientRamp, sampleShift, canvasOrigin: Int32
-    let stopColors, stopRamps: Int32
   }
 
   /// Weak: the device holds its path programs (`GPUDevice.pathPrograms`).
@@ -95,7 +92,6 @@ package final class PathPrograms {
     if let kind = variant.gradient {
       defines += ["GRADIENT_PAINT", GradientProgram.define(kind)]
       if variant.gradientCorners { defines.append("GRADIENT_AT_CORNERS") }
-      if variant.gradientStops > 0 { defines.append("GRADIENT_STOPS \(variant.gradientStops)") }
     }
     let vertex = stroke ? "path_stroke.vert.glsl" : "path_fill.vert.glsl"
     let fragment = stroke ? "path_stroke.frag.glsl" : "path_fill.frag.glsl"
@@ -111,8 +107,7 @@ package final class PathPrograms {
       paint: location("u_paint"), paintRect: location("u_paintRect"),
       gradientMatrix: location("u_gradientMatrix"), gradientParams: location("u_params"),
       gradientFocal: location("u_focal"), gradientRamp: location("u_ramp"),
-      sampleShift: location("u_sampleShift"), canvasOrigin: location("u_canvasOrigin"),
-      stopColors: location("u_stopColors"), stopRamps: location("u_stopRamps"))
+      sampleShift: location("u_sampleShift"), canvasOrigin: location("u_canvasOrigin"))
     programs[variant] = program
     return program
   }

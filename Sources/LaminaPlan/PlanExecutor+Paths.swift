@@ -28,14 +28,11 @@ extension PlanExecutor {
       variant.texturePaint = true
       device.bindTexture(texture.texture, unit: 0, sampler: texture.sampler)
     }
-    if let gradient = batch.gradientPaint {
-      // Its stops, or its ramp on unit 0; the uniforms per program (drawRange).
+    if let gradient = batch.gradientPaint, let texture {
+      // The ramp on unit 0; the uniforms per program (drawRange).
       variant.gradient = gradient.paint.kind
       variant.gradientCorners = gradient.paint.atPixelCorners
-      variant.gradientStops = gradient.paint.shaderStops
-      if variant.gradientStops == 0, let texture {
-        device.bindTexture(texture.texture, unit: 0, sampler: texture.sampler)
-      }
+      device.bindTexture(texture.texture, unit: 0, sampler: texture.sampler)
     }
     let painting = Painting(texture: batch.texturePaint, gradient: batch.gradientPaint, canvasOrigin: canvasOrigin)
     let count = instances.count
@@ -179,15 +176,9 @@ extension PlanExecutor {
     if variant.gradient != nil, let gradient = painting.gradient {
       device.setUniform(program.gradientMatrix, matrix3: gradient.planeToGradient)
       let paint = gradient.paint
+      let (scale, offset) = GradientProgram.rampMapping(paint)
       device.setUniform(program.gradientParams, paint.parameters)
-      if variant.gradientStops > 0 {
-        let (colors, ramps) = paint.shaderStopUniforms
-        device.setUniform(program.stopColors, vec4Array: colors)
-        device.setUniform(program.stopRamps, vec4Array: ramps)
-      } else {
-        let (scale, offset) = GradientProgram.rampMapping(paint)
-        device.setUniform(program.gradientRamp, scale, offset)
-      }
+      device.setUniform(program.gradientRamp, scale, offset)
       if paint.atPixelCorners { device.setUniform(program.sampleShift, -0.5, -0.5) }
       if paint.kind == .focal { device.setUniform(program.gradientFocal, paint.focal.x, paint.focal.y) }
       device.setUniform(program.canvasOrigin, painting.canvasOrigin.x, painting.canvasOrigin.y)

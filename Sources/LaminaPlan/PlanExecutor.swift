@@ -167,9 +167,8 @@ package final class PlanExecutor {
     var inputs: [(texture: Sampled?, mask: Sampled?)] = []
     for batch in pass.batches {
       var texture = try batch.texture.map { try sampled($0, batch.sampler, plan, &bound) }
-      if let paint = batch.paint, paint.shaderStops == 0 {
-        // A gradient of many stops samples its ramp on unit 0 (it has no
-        // other texture); one of a few walks them per pixel.
+      if let paint = batch.paint {
+        // A gradient samples its ramp on unit 0 (it has no other texture).
         texture = Sampled(
           texture: try textures.ramp(for: paint),
           sampler: textures.sampler(batch.sampler ?? FramePlanner.linear))
@@ -214,9 +213,9 @@ package final class PlanExecutor {
             program.canvasOrigin, Float(region.x - area.x), Float(region.y - area.y))
         }
       }
-      if let paint = batch.paint {
+      if let paint = batch.paint, let ramp = input.texture {
         try GradientProgram.set(
-          paint, on: program, ramp: input.texture.map { ($0.texture, $0.sampler) }, device: device)
+          paint, on: program, ramp: ramp.texture, sampler: ramp.sampler, device: device)
       } else if let texture = input.texture {
         device.bindTexture(texture.texture, unit: 0, sampler: texture.sampler)
       }

@@ -12,10 +12,9 @@ package enum ProgramKey: Hashable {
   case shadow
   /// `solid` and `image` declaring the advanced blend equations.
   case solidBlend, imageBlend
-  /// A gradient kind (walking its `stops`, or sampling the batch's ramp
-  /// when 0: `GradientPaint.shaderStops`), declaring the advanced blend
-  /// equations when `blend`.
-  case gradient(GradientPaint.Kind, blend: Bool, corners: Bool = false, stops: Int = 0)
+  /// A gradient kind (sampling the batch's ramp), declaring the advanced
+  /// blend equations when `blend`.
+  case gradient(GradientPaint.Kind, blend: Bool, corners: Bool = false)
   /// The effect shader specialized for what the items need.
   case effect(EffectVariant)
   /// The path shaders (`path_fill.*`, `path_stroke.*`), one variant per

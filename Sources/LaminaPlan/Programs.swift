@@ -87,8 +87,8 @@ package struct ProgramSet {
     case .shadow: return shadow
     case .solidBlend: return solidBlend ?? solid
     case .imageBlend: return imageBlend ?? image
-    case .gradient(let kind, let blend, let corners, let stops):
-      return try gradient.program(kind: kind, blend: blend, corners: corners, stops: stops)
+    case .gradient(let kind, let blend, let corners):
+      return try gradient.program(kind: kind, blend: blend, corners: corners)
     case .effect(let variant): return try effects.program(variant)
     case .path:
       // Path batches draw with `PathPrograms` (`PlanExecutor+Paths.swift`).

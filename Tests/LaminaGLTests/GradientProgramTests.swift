@@ -15,15 +15,15 @@ final class GradientProgramTests: XCTestCase {
   func testUniformsOnlyGoToTheProgramInUse() throws {
     let device = try GPUContext.shared().device
     let programs = GradientProgram(device: device, advanced: false)
-    let axial = try programs.program(kind: .axial, blend: false, stops: 2)
-    let radial = try programs.program(kind: .radial, blend: false, stops: 2)
+    let axial = try programs.program(kind: .axial, blend: false)
+    let radial = try programs.program(kind: .radial, blend: false)
     let layer = CAGradientLayer()
     layer.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
     layer.colors = [CGColor.white, CGColor.black]
     let paint = try XCTUnwrap(GradientPaint(layer))
     device.useProgram(radial.id)
     XCTAssertThrowsError(
-      try GradientProgram.set(paint, on: axial, ramp: nil, device: device)
+      try GradientProgram.set(paint, on: axial, ramp: 0, sampler: 0, device: device)
     ) { error in
       guard case RendererError.deviceStateMismatch = error else {
         return XCTFail("unexpected \(error)")
@@ -31,7 +31,7 @@ final class GradientProgramTests: XCTestCase {
     }
     device.useProgram(axial.id)
     XCTAssertNoThrow(
-      try GradientProgram.set(paint, on: axial, ramp: nil, device: device))
+      try GradientProgram.set(paint, on: axial, ramp: 0, sampler: 0, device: device))
     try device.check("gradient uniforms")
     device.useProgram(0)
   }

@@ -70,13 +70,11 @@ final class GradientTests: XCTestCase {
     XCTAssertLessThanOrEqual(mid.g, 1)
   }
 
-  /// Nine stops and more go to the GPU as a ramp texture, uploaded once
-  /// per distinct stops: one draw per gradient, and no upload on later
-  /// frames, nor for another layer (of another kind and size) with the
-  /// same stops. Up to eight are uniforms: nothing is uploaded.
+  /// The stops go to the GPU as a ramp texture, uploaded once per distinct
+  /// stops: one draw per gradient, and no upload on later frames, nor for
+  /// another layer (of another kind and size) with the same stops.
   func testRampUploadsOncePerDistinctStops() throws {
-    let nine: [CGColor] = (0..<9).map { $0 % 2 == 0 ? .white : .black }
-    let root = gradient(nine, width: 64, height: 64, type: .conic)
+    let root = gradient([.white, .black], width: 64, height: 64, type: .conic)
     let renderer = try RenderTestSupport.renderer()
     _ = try renderer.render(layer: root, size: CGSize(width: 64, height: 64))
     XCTAssertEqual(renderer.counters.drawCalls, 1)
@@ -86,76 +84,54 @@ final class GradientTests: XCTestCase {
       _ = try renderer.render(layer: root, size: CGSize(width: 64, height: 64))
       XCTAssertEqual(renderer.counters.textureUploads, 0)
     }
-    let same = gradient(nine, width: 30, height: 20, type: .radial)
+    let same = gradient([.white, .black], width: 30, height: 20, type: .radial)
     _ = try renderer.render(layer: same, size: CGSize(width: 64, height: 64))
     XCTAssertEqual(renderer.counters.rampUploads, 0)
-    let other = gradient(nine + [.white], width: 30, height: 20)
+    let other = gradient([.white, .black, .white], width: 30, height: 20)
     _ = try renderer.render(layer: other, size: CGSize(width: 64, height: 64))
     XCTAssertEqual(renderer.counters.rampUploads, 1)
-    let few = gradient([.white, .black, .white], width: 30, height: 20)
-    _ = try renderer.render(layer: few, size: CGSize(width: 64, height: 64))
-    XCTAssertEqual(renderer.counters.drawCalls, 1)
-    XCTAssertEqual(renderer.counters.rampUploads, 0)
-    XCTAssertEqual(renderer.counters.textureUploads, 0)
   }
 
-  /// Up to eight stops are walked per pixel (`GRADIENT_STOPS`): each stop
-  /// after the first maps t to its segment's fraction, a hard stop by a
-  /// steep step at its location; nine take the ramp.
-  func testFewStopsAreUniforms() throws {
-    let layer = CAGradientLayer()
-    layer.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
+  /// The ramp, sampled without filtering (its 1,024 texels are closer than
+  /// the dither's step), draws the stops worked out by hand: a gradient of
+  /// four stops with a hard one.
+  func testNearestRampDrawsTheStops() throws {
+    let root = gradient([], width: 200, height: 4)
+    let layer = try XCTUnwrap(root.sublayers?.first as? CAGradientLayer)
     layer.colors = [
       CGColor(red: 1, green: 0, blue: 0, alpha: 1), CGColor(red: 0, green: 0, blue: 1, alpha: 0),
       CGColor(red: 0, green: 1, blue: 0, alpha: 1), CGColor(red: 0, green: 1, blue: 0, alpha: 1),
     ]
     layer.locations = [0, 0.5, 0.5, 1]
-    let paint = try XCTUnwrap(GradientPaint(layer))
-    XCTAssertEqual(paint.shaderStops, 4)
-    let (colors, ramps) = paint.shaderStopUniforms
-    XCTAssertEqual(colors, [SIMD4(1, 0, 0, 1), SIMD4(0, 0, 1, 0), SIMD4(0, 1, 0, 1), SIMD4(0, 1, 0, 1)])
-    XCTAssertEqual(ramps, [.zero, SIMD4(2, 0, 0, 0), SIMD4(1e7, -0.5e7, 0, 0), SIMD4(2, -1, 0, 0)])
-    layer.colors = (0..<8).map { _ in CGColor.white }
-    XCTAssertEqual(GradientPaint(layer)?.shaderStops, 8)
-    layer.colors = (0..<9).map { _ in CGColor.white }
-    XCTAssertEqual(GradientPaint(layer)?.shaderStops, 0)
-  }
-
-  /// The stops walked per pixel draw what the ramp draws: a gradient of
-  /// four stops with a hard one, against the same colors as nine stops
-  /// (the last segment split into equal ones), which take the ramp; and
-  /// both against the colors worked out by hand.
-  func testStopsDrawWhatTheRampDraws() throws {
-    let red = CGColor(red: 1, green: 0, blue: 0, alpha: 1)
-    let clearBlue = CGColor(red: 0, green: 0, blue: 1, alpha: 0)
-    let green = CGColor(red: 0, green: 1, blue: 0, alpha: 1)
-    let renderer = try RenderTestSupport.renderer()
-    var images: [RenderedImage] = []
-    for many in [false, true] {
-      let root = gradient([], width: 200, height: 4)
-      let layer = try XCTUnwrap(root.sublayers?.first as? CAGradientLayer)
-      layer.colors = [red, clearBlue, green] + Array(repeating: green, count: many ? 6 : 1)
-      let extra: [NSNumber] = many ? [0.6, 0.7, 0.8, 0.9, 0.95, 1] : [1]
-      layer.locations = [0, 0.5, 0.5] + extra
-      XCTAssertEqual(GradientPaint(layer)?.shaderStops, many ? 0 : 4)
-      images.append(
-        try renderer.render(
-          layer: root, size: CGSize(width: 200, height: 4),
-          background: CGColor(red: 0, green: 0, blue: 0, alpha: 1)))
-    }
-    for x in 0..<200 {
-      let (a, b) = (images[0].pixel(x, 2), images[1].pixel(x, 2))
-      XCTAssertEqual(Double(a.r), Double(b.r), accuracy: 2, "x \(x)")
-      XCTAssertEqual(Double(a.g), Double(b.g), accuracy: 2, "x \(x)")
-      XCTAssertEqual(Double(a.b), Double(b.b), accuracy: 2, "x \(x)")
-    }
+    let image = try RenderTestSupport.renderer().render(
+      layer: root, size: CGSize(width: 200, height: 4),
+      background: CGColor(red: 0, green: 0, blue: 0, alpha: 1))
     // Pixel 50's center lies at t = 0.2525, 0.505 of the way from opaque
     // red to clear blue: (0.495, 0, 0.505) at alpha 0.495 over black;
-    // pixel 100, past the hard stop, green.
-    XCTAssertEqual(Double(images[0].pixel(50, 2).r), 255 * 0.495 * 0.495, accuracy: 2)
-    XCTAssertEqual(Double(images[0].pixel(50, 2).b), 255 * 0.505 * 0.495, accuracy: 2)
-    XCTAssertEqual(Double(images[0].pixel(100, 2).g), 255, accuracy: 2)
-    XCTAssertEqual(Double(images[0].pixel(99, 2).r), 0, accuracy: 4)
+    // pixel 100, past the hard stop, green; pixel 99 before it, all but clear.
+    XCTAssertEqual(Double(image.pixel(50, 2).r), 255 * 0.495 * 0.495, accuracy: 2)
+    XCTAssertEqual(Double(image.pixel(50, 2).b), 255 * 0.505 * 0.495, accuracy: 2)
+    XCTAssertEqual(Double(image.pixel(100, 2).g), 255, accuracy: 2)
+    XCTAssertEqual(Double(image.pixel(99, 2).r), 0, accuracy: 4)
+    XCTAssertEqual(Double(image.pixel(99, 2).g), 0, accuracy: 4)
+  }
+
+  /// A ramp is sampled without filtering unless a segment changes a
+  /// component by more than an 8-bit step per texel: black to white over
+  /// the whole span moves 1/1023 a texel; over a fifth of it, 5/1023, more
+  /// than 1/255 (a hard stop's jump does not count).
+  func testRampSamplesNearestUnlessASegmentIsSteep() throws {
+    let layer = CAGradientLayer()
+    layer.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
+    layer.colors = [CGColor.black, CGColor.white]
+    XCTAssertEqual(GradientPaint(layer)?.rampSamplesNearest, true)
+    layer.locations = [0, 0.2]
+    XCTAssertEqual(GradientPaint(layer)?.rampSamplesNearest, false)
+    layer.locations = [0, 0.26]
+    XCTAssertEqual(GradientPaint(layer)?.rampSamplesNearest, true)
+    layer.colors = [CGColor.black, CGColor.black, CGColor.white, CGColor.white]
+    layer.locations = [0, 0.5, 0.5, 1]
+    XCTAssertEqual(GradientPaint(layer)?.rampSamplesNearest, true)
   }
 
   /// The ramp holds the stops exactly: straight colors interpolated, then
