@@ -290,10 +290,18 @@ extension FrameBuilder {
     return layer.storedSublayersForRendering.allSatisfy { drawsNothing($0, depth: depth - 1) }
   }
 
-  /// A plain layer, a text layer with no string or a shape layer with no
-  /// path: classes that draw nothing of their own.
+  /// A plain layer, a text layer with no string, a shape layer with no
+  /// path or a gradient layer with no colors: classes that draw nothing of
+  /// their own. (A gradient without colors counted as drawing: an empty one
+  /// inserted under a layer sent its shadow from the closed form to the
+  /// blurred rendering, whose area is a pixel wider, and a root filter
+  /// that biases alpha filled that pixel: finding
+  /// empty-gradient-sends-shadow-offscreen.)
   private static func drawsNoContent(_ layer: CALayer) -> Bool {
     if type(of: layer) === CALayer.self { return true }
+    if type(of: layer) === CAGradientLayer.self, let gradient = layer as? CAGradientLayer {
+      return gradient.cgColors.isEmpty
+    }
     if type(of: layer) === CATextLayer.self, let text = layer as? CATextLayer {
       if text.string == nil { return true }
       if let string = text.string as? String { return string.isEmpty }
