@@ -281,13 +281,25 @@ extension FrameBuilder {
   /// Looks `depth` levels down; deeper trees count as drawing.
   static func drawsNothing(_ layer: CALayer, depth: Int = 8) -> Bool {
     if layer.isHidden || layer.opacity <= 0 { return true }
-    guard depth > 0, drawsNoContent(layer), layer.delegate == nil,
+    guard depth > 0, drawsNoContent(layer) || drawsOnlySublayers(layer), layer.delegate == nil,
       layer.contents == nil, (layer.backgroundColor?.alpha ?? 0) <= 0,
       layer.borderWidth <= 0 || (layer.borderColor?.alpha ?? 0) <= 0,
       layer.shadowOpacity <= 0, layer.mask == nil, layer.filters?.isEmpty ?? true,
       layer.backgroundFilters?.isEmpty ?? true, layer.compositingFilter == nil
     else { return false }
     return layer.storedSublayersForRendering.allSatisfy { drawsNothing($0, depth: depth - 1) }
+  }
+
+  /// A replicator, transform or scroll layer: it draws its sublayers
+  /// (copied, in 3D, scrolled) and nothing else of its own, so with
+  /// sublayers that draw nothing it draws nothing. (An empty replicator
+  /// inserted under a layer sent its shadow offscreen: finding
+  /// empty-replicator-sends-shadow-offscreen.) Not a container for
+  /// `drawsInside`, which places sublayers by their frames alone.
+  private static func drawsOnlySublayers(_ layer: CALayer) -> Bool {
+    let kind = type(of: layer)
+    return kind === CAReplicatorLayer.self || kind === CATransformLayer.self
+      || kind === CAScrollLayer.self
   }
 
   /// A plain layer, a text layer with no string, a shape layer with no
