@@ -248,7 +248,9 @@ final class EffectFrameTests: XCTestCase {
   /// 1302568: an empty replicator sent it offscreen, 4/255 off). One that
   /// holds a drawing sublayer casts it offscreen.
   func testShadowOverEmptyReplicatorTransformAndScrollLayersStaysAnalytic() {
-    let makers: [() -> CALayer] = [{ CAReplicatorLayer() }, { CATransformLayer() }, { CAScrollLayer() }]
+    let makers: [() -> CALayer] = [
+      { CAReplicatorLayer() }, { CATransformLayer() }, { CAScrollLayer() },
+    ]
     for make in makers {
       let card = layer(CGRect(x: 10, y: 10, width: 30, height: 30), .white)
       card.shadowOpacity = 0.39
