@@ -17,8 +17,20 @@ float roundedRectDistance(vec2 p, vec4 rect, vec4 radii) {
 
 // Fraction of the pixel inside the field's zero line: the distance in
 // screen pixels is the distance over the length of its screen gradient.
-float fieldCoverage(float d) {
-  float pixel = max(length(vec2(dFdx(d), dFdy(d))), 1e-6);
+// The gradient comes from differences across the 2x2 block of pixels, and a
+// distance field is flat across the block where a square corner's two
+// edges meet on the fragment and its neighbours (all three at d = 0): the
+// gradient is then 0, and divided by it the rounding of d decided the
+// coverage, 0, 1/2 or 1 by where the target's origin put the block (a
+// 0.5-point border's inner corner on a pixel center: finding
+// square-corner-coverage-from-rounding). A tenth of a pixel's step in the
+// plane `p` is measured in floors it: a true gradient is below that only
+// under a projection that shrinks one direction to a tenth of the other,
+// and the rounding of d (a few ulps of the coordinates) moves the coverage
+// by under a percent.
+float fieldCoverage(float d, vec2 p) {
+  float grid = min(length(dFdx(p)), length(dFdy(p)));
+  float pixel = max(length(vec2(dFdx(d), dFdy(d))), max(0.1 * grid, 1e-6));
   return clamp(0.5 - d / pixel, 0.0, 1.0);
 }
 
@@ -118,12 +130,12 @@ flat in vec4 v_clipRadii;
 float effectCoverage() {
   float coverage = 1.0;
 #if SHAPE_MODE == 1
-  coverage = fieldCoverage(roundedRectDistance(v_local, v_shapeRect, v_shapeRadii));
+  coverage = fieldCoverage(roundedRectDistance(v_local, v_shapeRect, v_shapeRadii), v_local);
 #elif SHAPE_MODE == 2
   float w = v_shapeParams.y;
-  float outer = fieldCoverage(roundedRectDistance(v_local, v_shapeRect, v_shapeRadii));
+  float outer = fieldCoverage(roundedRectDistance(v_local, v_shapeRect, v_shapeRadii), v_local);
   float inner = fieldCoverage(roundedRectDistance(
-      v_local, v_shapeRect + vec4(w, w, -w, -w), max(v_shapeRadii - w, 0.0)));
+      v_local, v_shapeRect + vec4(w, w, -w, -w), max(v_shapeRadii - w, 0.0)), v_local);
   coverage = clamp(outer - inner, 0.0, 1.0);
 #elif SHAPE_MODE == 3
   coverage = blurredRoundedRectFast(v_local, v_shapeRect, v_shapeRadii, v_shapeParams.y);
@@ -132,7 +144,7 @@ float effectCoverage() {
 #endif
 #ifdef CLIP
   vec2 p = v_clipPos.xy / v_clipPos.z;
-  coverage *= fieldCoverage(roundedRectDistance(p, v_clipRect, v_clipRadii));
+  coverage *= fieldCoverage(roundedRectDistance(p, v_clipRect, v_clipRadii), p);
 #endif
   return coverage;
 }

@@ -122,13 +122,19 @@ extension FrameBuilder {
   }
 
   /// The part `local` (in the item's plane) of an item, its texture
-  /// coordinates interpolated.
+  /// coordinates interpolated; its bounds hold the corners its
+  /// antialiasing margin grows it to, as `makeItem`'s do (a pixel around
+  /// the piece alone missed them on a corner of a layer seen nearly
+  /// edge-on, and a partial redraw left them out: finding
+  /// corner-piece-bounds-under-slanted-projection).
   func subItem(_ item: DrawItem, _ local: CGRect) -> DrawItem? {
     let r = item.rect
     guard r.width > 0, r.height > 0 else { return nil }
     var out = item.cropped(to: local)
     guard let bounds = clipTargetBounds(local, item.matrix), !bounds.isEmpty else { return nil }
-    out.bounds = bounds
+    let grown = Self.grownCorners(local, item.matrix)
+    out.bounds =
+      grown.isNull ? bounds : bounds.union(PixelRect(enclosing: grown)).intersection(targetBounds)
     return out
   }
 }

@@ -632,24 +632,32 @@ public struct FrameBuilder {
     guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return nil }
     // One pixel more on each side: the reach of edge antialiasing.
     var reach = CGRect(x: minX - 1, y: minY - 1, width: maxX - minX + 2, height: maxY - minY + 2)
-    // Antialiasing grows the quad by a pixel across each edge, which under
-    // a slanted projection moves its corners further than a pixel: the
-    // bounds hold the grown corners too (damage, tiles and clips rely on
-    // every pixel drawn lying inside them).
-    if clipped == nil, let margin = EdgeGeometry.margins(rect, m) {
-      let grown = rect.insetBy(dx: -margin.x, dy: -margin.y)
-      if EdgeGeometry.inFront(grown, m) {
-        for p in EdgeGeometry.corners(grown) {
-          let q = m.apply(p.x, p.y)
-          reach = reach.union(CGRect(x: q.x / q.w, y: q.y / q.w, width: 0, height: 0))
-        }
-      }
-    }
+    if clipped == nil { reach = reach.union(Self.grownCorners(rect, m)) }
     let bounds = PixelRect(enclosing: reach).intersection(targetBounds)
     guard !bounds.isEmpty else { return nil }
     return DrawItem(
       material: material, clippedPolygon: clipped, rect: rect, uv: uv, matrix: m, color: color,
       bounds: bounds, layerName: name, source: currentLayer)
+  }
+}
+
+extension FrameBuilder {
+  /// Antialiasing grows an item's quad by a pixel across each edge
+  /// (`EdgeGeometry.margins`, as the vertex builder grows it), which under a
+  /// slanted projection moves its corners further than a pixel: the box of
+  /// the grown corners on the target, which an item's bounds hold (damage,
+  /// tiles and clips rely on every pixel drawn lying inside them). Null
+  /// when the plane is seen edge-on or the grown rect reaches behind the eye.
+  static func grownCorners(_ rect: CGRect, _ m: CATransform3D) -> CGRect {
+    guard let margin = EdgeGeometry.margins(rect, m) else { return .null }
+    let grown = rect.insetBy(dx: -margin.x, dy: -margin.y)
+    guard EdgeGeometry.inFront(grown, m) else { return .null }
+    var box = CGRect.null
+    for p in EdgeGeometry.corners(grown) {
+      let q = m.apply(p.x, p.y)
+      box = box.union(CGRect(x: q.x / q.w, y: q.y / q.w, width: 0, height: 0))
+    }
+    return box
   }
 }
 

@@ -281,7 +281,7 @@ extension FrameBuilder {
   /// Looks `depth` levels down; deeper trees count as drawing.
   static func drawsNothing(_ layer: CALayer, depth: Int = 8) -> Bool {
     if layer.isHidden || layer.opacity <= 0 { return true }
-    guard depth > 0, drawsNoContent(layer), layer.delegate == nil,
+    guard depth > 0, drawsNoContent(layer) || drawsOnlySublayers(layer), layer.delegate == nil,
       layer.contents == nil, (layer.backgroundColor?.alpha ?? 0) <= 0,
       layer.borderWidth <= 0 || (layer.borderColor?.alpha ?? 0) <= 0,
       layer.shadowOpacity <= 0, layer.mask == nil, layer.filters?.isEmpty ?? true,
@@ -290,10 +290,30 @@ extension FrameBuilder {
     return layer.storedSublayersForRendering.allSatisfy { drawsNothing($0, depth: depth - 1) }
   }
 
-  /// A plain layer, a text layer with no string or a shape layer with no
-  /// path: classes that draw nothing of their own.
+  /// A replicator, transform or scroll layer: it draws its sublayers
+  /// (copied, in 3D, scrolled) and nothing else of its own, so with
+  /// sublayers that draw nothing it draws nothing. (An empty replicator
+  /// inserted under a layer sent its shadow offscreen: finding
+  /// empty-replicator-sends-shadow-offscreen.) Not a container for
+  /// `drawsInside`, which places sublayers by their frames alone.
+  private static func drawsOnlySublayers(_ layer: CALayer) -> Bool {
+    let kind = type(of: layer)
+    return kind === CAReplicatorLayer.self || kind === CATransformLayer.self
+      || kind === CAScrollLayer.self
+  }
+
+  /// A plain layer, a text layer with no string, a shape layer with no
+  /// path or a gradient layer with no colors: classes that draw nothing of
+  /// their own. (A gradient without colors counted as drawing: an empty one
+  /// inserted under a layer sent its shadow from the closed form to the
+  /// blurred rendering, whose area is a pixel wider, and a root filter
+  /// that biases alpha filled that pixel: finding
+  /// empty-gradient-sends-shadow-offscreen.)
   private static func drawsNoContent(_ layer: CALayer) -> Bool {
     if type(of: layer) === CALayer.self { return true }
+    if type(of: layer) === CAGradientLayer.self, let gradient = layer as? CAGradientLayer {
+      return gradient.cgColors.isEmpty
+    }
     if type(of: layer) === CATextLayer.self, let text = layer as? CATextLayer {
       if text.string == nil { return true }
       if let string = text.string as? String { return string.isEmpty }

@@ -39,7 +39,16 @@ extension Relation {
   /// reads 2×2 texels at each pixel's center and skips those between, so
   /// which texels show depends on where the centers fall, and scale 2's
   /// centers fall elsewhere (Core Animation's `linear` filter aliases so
-  /// too). The rest is compared.
+  /// too). So are blend modes whose formula is not affine in the
+  /// backdrop's color and in the source's
+  /// (`blendModesAffineInEachColor`): an edge pixel blends the average of
+  /// what it covers at scale 1 and each half of it at scale 2, and for a
+  /// nonlinear B the blend of an average is not the average of the blends;
+  /// color burn over a black border's edge on white gives red 0 at scale
+  /// 1 and 255 on one of the two sub-pixels at scale 2 (finding
+  /// nonlinear-blend-of-edges-at-scale-2, 128/255). Core Animation blends
+  /// the pixels it has, so it differs between scales there too. The rest
+  /// is compared.
   static let scale2 = Relation(
     name: "scale-2", summary: "canvas scale 2 averaged down against scale 1",
     transformsScene: true
@@ -85,6 +94,11 @@ extension Relation {
       if let children = layer["sublayers"]?.elements {
         out = out.setting("sublayers", .array(children.compactMap(clean)))
       }
+      if let mode = layer["compositingFilter"]?.string,
+        SpecKeys.blendModes.contains(mode), !blendModesAffineInEachColor.contains(mode)
+      {
+        out = out.removing("compositingFilter")
+      }
       if let mask = layer["mask"], case .object = mask {
         out = clean(mask).map { out.setting("mask", $0) } ?? out.removing("mask")
       }
@@ -92,6 +106,18 @@ extension Relation {
     }
     return clean(root) ?? .object([])
   }
+
+  /// The blend modes whose B(Cs, Cb) is affine in Cb for a fixed Cs and in
+  /// Cs for a fixed Cb (multiply Cs·Cb, screen Cs + Cb − Cs·Cb, exclusion
+  /// Cs + Cb − 2·Cs·Cb), so that blending an edge pixel's average color is
+  /// blending each part and averaging, as source-over is. The others
+  /// switch on a color (overlay, hard light), take a minimum, maximum or
+  /// absolute value (darken, lighten, difference), divide by one (color
+  /// dodge, color burn), take a root (soft light) or mix the channels
+  /// through clipped luminosity (hue, saturation, color, luminosity).
+  static let blendModesAffineInEachColor: Set<String> = [
+    "CIMultiplyBlendMode", "CIScreenBlendMode", "CIExclusionBlendMode",
+  ]
 
   static let scaleTolerance = PixelTolerance(
     maxDifference: 32, maxPixels: 0,
@@ -217,12 +243,18 @@ extension Relation {
     return result
   }
 
-  /// The keys that place a layer's sublayers or clip them (kept on the
-  /// ancestors in a footprint rendering); the rest of what they draw goes.
+  /// The keys that place a layer's sublayers, clip them or set the
+  /// resolution they are drawn at (kept on the ancestors in a footprint
+  /// rendering); the rest of what they draw goes. A rasterized ancestor
+  /// draws its subtree at `rasterizationScale` and the linear filter
+  /// spreads each raster pixel over 1/scale canvas pixels, further than the
+  /// footprint's 3-pixel margin at 0.5: without the two keys the siblings'
+  /// footprint was drawn sharp and a wrapped text's edge showed 4 pixels
+  /// outside it (finding alone-footprint-of-rasterized-siblings).
   static let placementKeys = [
     "bounds", "position", "frame", "anchorPoint", "anchorPointZ", "zPosition", "transform",
     "sublayerTransform", "isGeometryFlipped", "isDoubleSided", "isHidden", "masksToBounds",
-    "cornerRadius", "maskedCorners", "scrollMode",
+    "cornerRadius", "maskedCorners", "scrollMode", "shouldRasterize", "rasterizationScale",
   ]
 
   static func isPlacementKey(_ key: String) -> Bool {

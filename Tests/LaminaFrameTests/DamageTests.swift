@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaScene
 @testable import LaminaFrame
 import XCTest
 
@@ -97,5 +98,48 @@ extension DamageTests {
     XCTAssertEqual(Damage.longestIncreasingRun([0, 1, 2, 3]), [0, 1, 2, 3])
     XCTAssertEqual(Damage.longestIncreasingRun([1, 0]).count, 1)
     XCTAssertEqual(Damage.longestIncreasingRun([3, 0, 1, 2]), [1, 2, 3])
+  }
+}
+
+extension DamageTests {
+  /// Every piece of a rounded layer seen nearly edge-on holds, in its
+  /// bounds, the corners that its antialiasing margin grows it to (where
+  /// the vertex builder draws it): the corner pieces' bounds were a pixel
+  /// around the piece alone, and a partial redraw over the frame where the
+  /// layer was hidden left two of its pixels out, 51/255 (finding
+  /// corner-piece-bounds-under-slanted-projection, partial-redraw seed
+  /// 1300769).
+  func testPiecesOfASlantedRoundedLayerHoldTheirGrownCorners() throws {
+    let json = """
+      {"lamina": 1, "canvas": {"width": 65, "height": 102, "scale": 1},
+       "root": {"sublayerTransform": [{"perspective": 180}, {"rotate": [-0.4, 0, 1, 0]}],
+        "sublayers": [{"class": "CATransformLayer", "frame": [0, 60, 20, 20],
+          "transform": [{"translate": [0, 0, -10]}, {"rotate": [1, 0, 0, 1]}],
+          "sublayers": [{"bounds": [0, 0, 7, 8], "backgroundColor": "#1fbb6aff", "cornerRadius": 2,
+            "transform": [{"translate": [0, 0, -30]}, {"rotate": [-1.56, 0, 1, 0]},
+                          {"translate": [0, 0, -26]}]}]}]}}
+      """
+    let scene = try SceneLoader.load(data: Data(json.utf8), baseURL: nil, fileName: "slanted.json")
+    var builder = FrameBuilder(size: CGSize(width: 65, height: 102), scale: 1)
+    let items = builder.build(root: scene.root, background: nil).allItems
+    XCTAssertGreaterThan(items.count, 4, "the layer is split at its corners")
+    var corners = 0
+    for item in items where item.clippedPolygon == nil {
+      guard let margin = EdgeGeometry.margins(item.rect, item.matrix) else { continue }
+      let grown = item.rect.insetBy(dx: -margin.x, dy: -margin.y)
+      for p in EdgeGeometry.corners(grown) {
+        let q = item.matrix.apply(p.x, p.y)
+        let x = Int((q.x / q.w).rounded(.down))
+        let y = Int((q.y / q.w).rounded(.down))
+        let pixel = PixelRect(x: x, y: y, width: 1, height: 1)
+          .intersection(PixelRect(x: 0, y: 0, width: 65, height: 102))
+        guard !pixel.isEmpty else { continue }
+        corners += 1
+        XCTAssertEqual(
+          item.bounds.union(pixel), item.bounds,
+          "a grown corner at (\(q.x / q.w), \(q.y / q.w)) outside \(item.bounds)")
+      }
+    }
+    XCTAssertGreaterThan(corners, 0)
   }
 }

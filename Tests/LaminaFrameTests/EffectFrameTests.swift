@@ -220,6 +220,50 @@ final class EffectFrameTests: XCTestCase {
     XCTAssertEqual(past.allGroups.count, 1, "the shadow of a border past the layer, offscreen")
   }
 
+  /// A gradient layer without colors draws nothing, so under a layer it
+  /// leaves that layer's shadow in closed form (finding
+  /// empty-gradient-sends-shadow-offscreen, insert-invisible seed 1300532:
+  /// it sent the shadow offscreen, whose area is a pixel wider, and a
+  /// root filter biasing alpha filled that column, 51/255). One with
+  /// colors casts its own shadow, offscreen.
+  func testShadowOverAGradientWithoutColorsStaysAnalytic() {
+    func card(colors: [CGColor]?) -> CALayer {
+      let card = layer(CGRect(x: 10, y: 10, width: 30, height: 30), .black)
+      card.shadowOpacity = 0.43
+      let gradient = CAGradientLayer()
+      gradient.frame = CGRect(x: 6, y: 50, width: 55, height: 15)
+      gradient.colors = colors
+      card.addSublayer(gradient)
+      return card
+    }
+    XCTAssertTrue(build([card(colors: nil)]).allGroups.isEmpty, "no offscreen pass")
+    XCTAssertTrue(build([card(colors: [])]).allGroups.isEmpty, "no offscreen pass")
+    let drawn = build([card(colors: [CGColor.white, CGColor.black])])
+    XCTAssertEqual(drawn.allGroups.count, 1, "the shadow of a drawn gradient, offscreen")
+  }
+
+  /// Replicator, transform and scroll layers draw only their sublayers, so
+  /// empty ones under a layer leave its shadow in closed form (finding
+  /// empty-replicator-sends-shadow-offscreen, insert-invisible seed
+  /// 1302568: an empty replicator sent it offscreen, 4/255 off). One that
+  /// holds a drawing sublayer casts it offscreen.
+  func testShadowOverEmptyReplicatorTransformAndScrollLayersStaysAnalytic() {
+    let makers: [() -> CALayer] = [
+      { CAReplicatorLayer() }, { CATransformLayer() }, { CAScrollLayer() },
+    ]
+    for make in makers {
+      let card = layer(CGRect(x: 10, y: 10, width: 30, height: 30), .white)
+      card.shadowOpacity = 0.39
+      card.shadowRadius = 0
+      let empty = make()
+      empty.frame = CGRect(x: 8, y: -5, width: 1, height: 42)
+      card.addSublayer(empty)
+      XCTAssertTrue(build([card]).allGroups.isEmpty, "\(type(of: empty)): no offscreen pass")
+      empty.addSublayer(layer(CGRect(x: 0, y: 0, width: 1, height: 42)))
+      XCTAssertEqual(build([card]).allGroups.count, 1, "\(type(of: empty)) holding a drawing")
+    }
+  }
+
   func testShadowOfATranslucentImageIsBlurredOffscreen() {
     let l = layer(CGRect(x: 20, y: 20, width: 60, height: 60), nil)
     l.contents = CGImage(width: 2, height: 2, rgba: [UInt8](repeating: 128, count: 16))

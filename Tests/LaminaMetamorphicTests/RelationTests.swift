@@ -65,6 +65,25 @@ final class RelationTests: XCTestCase {
     )
   }
 
+  /// A rasterized ancestor keeps its rasterization in the footprint tree, so
+  /// the siblings' footprint spreads as the full rendering's upsampled
+  /// raster does (finding alone-footprint-of-rasterized-siblings: at
+  /// rasterizationScale 0.5 a wrapped text showed 4 pixels past a sharp
+  /// footprint, 8/255).
+  func testTheFootprintTreeKeepsRasterization() throws {
+    let root = try JSON.parse(
+      """
+      { "sublayers": [{ "shouldRasterize": true, "rasterizationScale": 0.5, "opacity": 0.5,
+        "sublayers": [{ "name": "a" }, { "name": "b" }] }] }
+      """)
+    let tree = Relation.footprintTree(
+      root, path: LayerPath([.sublayer(0)]), sublayers: [.object([("name", .string("b"))])])
+    XCTAssertEqual(
+      tree.compact(),
+      #"{ "sublayers": [{ "shouldRasterize": true, "rasterizationScale": 0.5, "sublayers": [{ "name": "b" }] }] }"#
+    )
+  }
+
   /// A case that fails while it holds a red layer shrinks to (about) that layer.
   func testTheShrinkerKeepsWhatTheFailureNeeds() {
     var generated = SceneGenerator.generate(seed: 31)
@@ -123,6 +142,40 @@ final class RelationTests: XCTestCase {
     XCTAssertEqual(
       found.map(\.description),
       ["root.sublayers[0]", "root.sublayers[3]", "root.sublayers[4].sublayers[0]"])
+  }
+
+  /// Scale 2 takes out the blend modes that are not affine in each color,
+  /// and keeps multiply, screen, exclusion and Porter–Duff operators
+  /// (findings nonlinear-blend-of-edges-at-scale-2 and
+  /// nonlinear-color-blend-under-filter-at-scale-2: color burn and color
+  /// over edges that the two scales average at different points).
+  func testScale2TakesOutBlendModesNotAffineInEachColor() throws {
+    let root = try JSON.parse(
+      """
+      { "sublayers": [
+        { "name": "burn", "compositingFilter": "CIColorBurnBlendMode" },
+        { "name": "color", "compositingFilter": "CIColorBlendMode",
+          "sublayers": [{ "name": "overlay", "compositingFilter": "CIOverlayBlendMode" }] },
+        { "name": "multiply", "compositingFilter": "CIMultiplyBlendMode" },
+        { "name": "screen", "compositingFilter": "CIScreenBlendMode" },
+        { "name": "exclusion", "compositingFilter": "CIExclusionBlendMode" },
+        { "name": "xor", "compositingFilter": "xor" } ] }
+      """)
+    let kept = Relation.scaleInvariant(root)
+    func mode(_ path: [Int]) -> String? {
+      kept.layer(at: LayerPath(path.map { .sublayer($0) }))?["compositingFilter"]?.string
+    }
+    XCTAssertNil(mode([0]))
+    XCTAssertNil(mode([1]))
+    XCTAssertNil(mode([1, 0]))
+    XCTAssertEqual(mode([2]), "CIMultiplyBlendMode")
+    XCTAssertEqual(mode([3]), "CIScreenBlendMode")
+    XCTAssertEqual(mode([4]), "CIExclusionBlendMode")
+    XCTAssertEqual(mode([5]), "xor")
+    let removed = SpecKeys.blendModes.filter {
+      !Relation.blendModesAffineInEachColor.contains($0)
+    }
+    XCTAssertEqual(removed.count, 12, "the other twelve of the fifteen")
   }
 
   /// `batchesDraws = false` draws each item on its own: more draw calls, the same pixels.

@@ -332,3 +332,43 @@ final class ShadowCacheTests: XCTestCase {
     XCTAssertGreaterThan(renderer.counters.offscreenPasses, 0, "a moved layer casts a new shadow")
   }
 }
+
+extension EffectTests {
+  /// A 0.5-point border whose square inner corner lies on a pixel center
+  /// covers that pixel by a half (the ring's outer edge a half pixel away,
+  /// its inner corner through the center) wherever the layer's group lands:
+  /// the ring shader divided the distance by its gradient, which is 0 where
+  /// the field is flat across the 2×2 block, so the rounding of the
+  /// distance gave 1/2 in one group and 1 in another (finding
+  /// square-corner-coverage-from-rounding, alone seed 1300892: 58 against
+  /// 115 under an opacity of 0.45).
+  func testSquareInnerCornerOnAPixelCenterIsHalfCoveredInAnyGroup() throws {
+    var alphas: [UInt8] = []
+    for withSibling in [false, true] {
+      let root = self.root(105, 49)
+      root.opacity = 0.45
+      let shape = CAShapeLayer()
+      shape.bounds = CGRect(x: 0, y: 0, width: 60, height: 17)
+      shape.position = CGPoint(x: 20, y: 35.5)
+      shape.borderWidth = 0.5
+      shape.path = try CGPath.parseSVG(
+        "M 12 2 h 46 v 7 h -46 z m 11.5 1.75 l 23 0 l 0 3.5 l -23 0 z")
+      root.addSublayer(shape)
+      if withSibling {
+        // Overlapping the border: the group's area starts 14 rows higher.
+        let holder = CALayer()
+        holder.frame = CGRect(x: 0, y: 7, width: 80, height: 30)
+        let sibling = CALayer()
+        sibling.frame = CGRect(x: 40, y: 4, width: 10, height: 20)
+        sibling.backgroundColor = CGColor(red: 0.58, green: 0.3, blue: 0, alpha: 0.76)
+        holder.addSublayer(sibling)
+        root.addSublayer(holder)
+      }
+      let image = try RenderTestSupport.renderer().render(
+        layer: root, size: root.bounds.size, scale: 1)
+      alphas.append(image.pixel(49, 43).a)
+    }
+    // 0.45 × 1/2 of 255, give or take the 8-bit roundings.
+    for a in alphas { XCTAssertEqual(Double(a), 0.45 * 127.5, accuracy: 2, "\(alphas)") }
+  }
+}
