@@ -17,7 +17,10 @@ enum LayerKind: Equatable {
   case null
   case shape
   case text
-  /// A kind drawn as nothing and reported (audio 6, video 9, camera 13, …).
+  /// A camera (13): what it sees is how the composition's 3D layers are
+  /// projected (`CameraModel`); it draws nothing itself.
+  case camera
+  /// A kind drawn as nothing and reported (audio 6, video 9, …).
   case other(Int)
 
   init(type: Int) {
@@ -28,12 +31,14 @@ enum LayerKind: Equatable {
     case 3: self = .null
     case 4: self = .shape
     case 5: self = .text
+    case 13: self = .camera
     default: self = .other(type)
     }
   }
 
   /// What a report calls a kind that is left out.
   var reportedName: String {
+    if self == .camera { return "camera layer" }
     guard case .other(let type) = self else { return "\(self)" }
     let kinds = [
       6: "audio layer", 7: "video placeholder", 8: "image sequence", 9: "video layer",

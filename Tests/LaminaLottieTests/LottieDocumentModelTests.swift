@@ -252,7 +252,7 @@ final class LottieDocumentModelTests: XCTestCase {
        {"ty": 13, "ind": 1, "ddd": 1}]
       """#, path: "assets[0].layers")
     let model = try b.compositionModel(layers)
-    XCTAssertEqual(model.layers.map(\.kind), [.solid, .precomposition, .shape, .other(13)])
+    XCTAssertEqual(model.layers.map(\.kind), [.solid, .precomposition, .shape, .camera])
     XCTAssertEqual(model.layers.map(\.path).last, "assets[0].layers[3]")
     XCTAssertEqual(model.layers[3].kind.reportedName, "camera layer")
     XCTAssertEqual(model.byInd[1]?.index, 0)  // the first layer of an ind

@@ -526,7 +526,7 @@ final class LottieModelTests: XCTestCase {
 
   func testUnsupportedLayerKindsAreReported() throws {
     let layers = """
-      [{"ty": 13, "ip": 0, "op": 60, "st": 0, "ks": {}}, {"ty": 6, "ip": 0, "op": 60, "st": 0, "ks": {}},
+      [{"ty": 7, "ip": 0, "op": 60, "st": 0, "ks": {}}, {"ty": 6, "ip": 0, "op": 60, "st": 0, "ks": {}},
        {"ty": 3, "ip": 0, "op": 60, "st": 0, "ks": {}, "tm": {"a": 0, "k": 1}}]
       """
     let a = try S.load(S.document(layers: layers))
@@ -535,7 +535,7 @@ final class LottieModelTests: XCTestCase {
       [
         LottieUnsupported(feature: "time remapping on a non-precomp layer", path: "layers[2].tm"),
         LottieUnsupported(feature: "audio layer", path: "layers[1].ty"),
-        LottieUnsupported(feature: "camera layer", path: "layers[0].ty"),
+        LottieUnsupported(feature: "video placeholder", path: "layers[0].ty"),
       ])
   }
 
