@@ -413,6 +413,10 @@ extension Builder {
       var group = ExpressionModel.Group(
         name: Self.text(it, "nm"), matchName: Self.text(it, "mn"), index: index)
       group.type = ty
+      let optionKeys = ["rc": ["d"], "el": ["d"], "sr": ["d", "sy"], "tm": ["m"]][ty] ?? []
+      for key in optionKeys where it.has(key) {
+        if let v = try? it.number(key, default: 0), v.isFinite, abs(v) < 1e6 { group.options.append((key, Int(v))) }
+      }
       switch ty {
       case "gr":
         let inner = try it.child("it")?.array() ?? []

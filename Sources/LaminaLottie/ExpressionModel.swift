@@ -52,11 +52,18 @@ struct ExpressionModel {
     /// A shape item's kind, its `ty` (`gr`, `sh`, `rc`, `st`, …), for
     /// `sourceRectAtTime`.
     var type: String? = nil
+    /// A shape item's fields that are not properties, for
+    /// `sourceRectAtTime`: its direction `d` (rect, ellipse, star), star
+    /// type `sy`, a trim's mode `m`.
+    var options: [(key: String, value: Int)] = []
 
     var json: String {
       var s =
         "{\"n\":\(ExpressionModel.string(name)),\"m\":\(ExpressionModel.string(matchName)),\"i\":\(index)"
       if let type { s += ",\"t\":\(ExpressionModel.string(type))" }
+      if !options.isEmpty {
+        s += ",\"o\":{" + options.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
+      }
       if let property { return s + ",\"p\":\(property)}" }
       s += ",\"c\":[" + children.map(\.json).joined(separator: ",") + "]}"
       return s
