@@ -8,6 +8,8 @@ import Lamina
 // is built. Both are kept by JSON path, so a precomposition asset used many
 // times, a matte source and a parent are decoded once and shared by every
 // use. Text layers and images are still read from the layer's JSON.
+// The layers a composition expands to (`Builder.expandedCount`) are
+// counted from these models, not from the JSON.
 
 /// A layer's kind (`ty`).
 enum LayerKind: Equatable {
@@ -67,6 +69,8 @@ struct LayerModel {
   let matteParent: Int?
   let hidden: Bool
   let is3D: Bool
+  /// The asset a precomposition or image layer shows (`refId`).
+  let refId: String?
 
   /// The layer's JSON path (`assets[1].layers[0]`).
   var path: String { node.path }
@@ -185,7 +189,7 @@ extension Decoder {
           kind: LayerKind(type: try n.int("ty", default: -1)), ip: ip, op: op, st: st, sr: sr,
           isMatteSource: n.bool("td"), matteMode: try n.int("tt", default: 0),
           matteParent: n.has("tp") ? try n.int("tp", default: 0) : nil, hidden: n.bool("hd"),
-          is3D: n.bool("ddd")))
+          is3D: n.bool("ddd"), refId: (try? n.string("refId")) ?? nil))
     }
     var byInd: [Int: LayerModel] = [:]
     for layer in layers { if let ind = layer.ind, byInd[ind] == nil { byInd[ind] = layer } }

@@ -274,19 +274,23 @@ extension Builder {
     return try decoder.asset(try refNode.string(), refPath: refNode.path)
   }
 
-  /// Layers of a composition asset once expanded (precomps inside counted too).
-  func expandedCount(_ id: String, _ asset: Node, chain: [String]) throws -> Int {
+  /// Layers of a composition asset once expanded (precomps inside counted
+  /// too), from the compositions' models: every layer of each, and for a
+  /// precomposition layer the expanded count of the asset it shows.
+  func expandedCount(_ asset: Asset, _ layers: Node, chain: [String]) throws -> Int {
+    let id = asset.id
     if let c = expandedCounts[id] { return c }
     if chain.contains(id) {
       throw LottieError.precompCycle(file: file, path: asset.path, chain: chain + [id])
     }
     var total = 0
-    for l in try asset.child("layers")?.array() ?? [] {
+    for l in try decoder.compositionModel(layers).layers {
       total += 1
-      if (try? l.int("ty", default: -1)) == 0, let ref = try? l.string("refId"), let a = assets[ref],
-        a.has("layers")
-      {
-        total += try expandedCount(ref, a, chain: chain + [id])
+      if l.kind == .precomposition, let ref = l.refId, assets[ref] != nil {
+        let shown = try decoder.asset(ref, refPath: l.path + ".refId")
+        if case .precomposition(let inner) = shown.kind {
+          total += try expandedCount(shown, inner, chain: chain + [id])
+        }
       }
       if total > limits.maxLayers { break }
     }
@@ -299,7 +303,7 @@ extension Builder {
     let n = info.node
     let a = try asset(n)
     let id = a.id
-    guard case .precomposition(let layers) = a.kind, let node = assets[id] else {
+    guard case .precomposition(let layers) = a.kind else {
       report("precomp layer of an image asset", n.path + ".refId")
       return
     }
@@ -307,7 +311,7 @@ extension Builder {
       throw LottieError.precompCycle(file: file, path: n.path + ".refId", chain: chain + [id])
     }
     try limit(n, "precomposition nesting", depth + 1, limits.maxPrecompDepth, "maxPrecompDepth")
-    let count = try expandedCount(id, node, chain: chain)
+    let count = try expandedCount(a, layers, chain: chain)
     try limit(n, "layers once precompositions are expanded", layerCount + count, limits.maxLayers, "maxLayers")
     let container = CALayer()
     container.name = "precomp \(id)"
