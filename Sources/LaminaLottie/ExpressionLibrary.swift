@@ -962,15 +962,18 @@ function __evaluateAt(p, f) {
     if (layer && u[42]) args[42] = layer.sourceRectAtTime;
     args[__names.length] = p.d.x;
     // A text animator's expression selector: once per character, with
-    // textIndex (from 1), textTotal and selectorValue (100); one number
-    // (its first) each.
+    // textIndex (from 1), textTotal and selectorValue (100, as lottie-web
+    // has it); three numbers each, After Effects' Amount [x, y, z]: a
+    // number (or an array of one) for all three, a longer array's first
+    // three (missing ones 0).
     if (p.d.chars) {
       var each = [];
       args[44] = p.d.chars; args[45] = 100;
       for (var c = 1; c <= p.d.chars; c++) {
         args[43] = c;
         var rc = __v(p.fn.apply(null, args));
-        each.push(__isArray(rc) ? rc[0] : rc);
+        if (__isArray(rc) && rc.length > 1) each.push(rc[0], rc[1], rc.length > 2 ? rc[2] : 0);
+        else { var one = __isArray(rc) ? rc[0] : rc; each.push(one, one, one); }
       }
       args[43] = undefined;
     }

@@ -141,7 +141,7 @@ extension Builder {
         entry.from = from
         entry.count = Int((to - from) / entry.step) + 1
         try budget(
-          from: from, to: to, elements: isPath ? p.first.count / 6 : (characters ?? 0),
+          from: from, to: to, elements: isPath ? p.first.count / 6 : (characters ?? 0) * 3,
           path: node.path)
       }
       let id = model.properties.count

@@ -86,8 +86,8 @@ struct ExpressionModel {
     /// values are UTF-16 code units.
     var texts: [(frame: Double, text: String)]?
     /// A text animator's expression selector (`t.a[i].s` with `t` 1): the
-    /// characters it is evaluated for (`textIndex` 1…, `textTotal`), one
-    /// value each a frame.
+    /// characters it is evaluated for (`textIndex` 1…, `textTotal`), three
+    /// values each a frame (its Amount's x, y and z).
     var characters: Int?
   }
 
