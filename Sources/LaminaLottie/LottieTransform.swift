@@ -33,6 +33,16 @@ struct TransformSpec {
       || rotationY.first[0] != 0 || anchor.isAnimated && anchor.first.count > 2 && anchor.first[2] != 0
   }
 
+  /// True when the scale is negative in x or y at any keyframe: a flip.
+  /// Core Animation's `transform.rotation.z` and `transform.scale.x/y`
+  /// key paths take a transform apart into a rotation and positive
+  /// scales, so a flip (−100 %, −100 % is a half turn) animated through
+  /// them would be lost: such a transform is a whole matrix.
+  var hasNegativeScale: Bool {
+    let values = [scale.first] + scale.keyframes.flatMap { [$0.value] + ($0.end.map { [$0] } ?? []) }
+    return values.contains { $0.prefix(2).contains { $0 < 0 } }
+  }
+
   func positionValue(at f: Double) -> [Double] {
     if let x = positionX, let y = positionY { return [x.scalar(at: f), y.scalar(at: f), positionZ?.scalar(at: f) ?? 0] }
     return position?.value(at: f) ?? [0, 0, 0]
