@@ -323,7 +323,7 @@ function __camel(name) {
 function __group(d, parent) {
   var g = function (key) { return g.child(key); };
   Object.defineProperty(g, 'name', { value: d.n });
-  g.type = d.t;
+  g.type = d.t; g._options = d.o || {};
   g.matchName = d.m; g.propertyIndex = d.i; g.parentGroup = parent; g.items = []; g._name = d.n;
   for (var i = 0; i < d.c.length; i++) g.items.push(__node(d.c[i], g));
   g.numProperties = g.items.length;
@@ -509,18 +509,33 @@ __Markers.prototype.nearestKey = function (t) {
 
 // sourceRectAtTime(t, includeExtents): the layer's content bounds in its
 // own space at time t, as { top, left, width, height }. A shape layer's are
-// its paths' (rectangles, ellipses, stars and polygons as their outlines,
-// paths as their curves, through group transforms), widened by half the
-// widest stroke over them with includeExtents; a solid's, an image's and a
-// precomposition's are its size; a null's 100 × 100, as After Effects has it.
+// those of the outlines it draws, as After Effects measures them: its
+// rectangles (rounded), ellipses, stars and polygons (rounded) built as
+// the renderer builds them and its paths, through group transforms, after
+// the modifiers below them in their group (round corners, trim paths,
+// simultaneously or as one, repeater copies), curves by their extrema;
+// with includeExtents each outline widened by half the widest stroke that
+// draws it. A solid's, an image's and a precomposition's are its size; a
+// null's 100 × 100, as After Effects has it.
 function __sourceRect(layer, d, t, extents) {
   var f = t === undefined ? __now() : __v(t) * __fr;
   if (d.ty === 5) throw new TypeError('sourceRectAtTime of a text layer is not supported (no glyph metrics)');
   if (d.ty === 3) return { top: 0, left: 0, width: 100, height: 100 };
   if (d.ty !== 4) return { top: 0, left: 0, width: d.w, height: d.h };
-  var box = [Infinity, Infinity, -Infinity, -Infinity];
+  var box = [Infinity, Infinity, -Infinity, -Infinity], shapes = [];
   for (var i = 0; i < layer.items.length; i++) {
-    if (layer.items[i].matchName === 'ADBE Root Vectors Group') __addBounds(layer.items[i].items, f, [1, 0, 0, 1, 0, 0], 0, !!__v(extents), box);
+    if (layer.items[i].matchName === 'ADBE Root Vectors Group') shapes = shapes.concat(__shapes(layer.items[i].items, f, !!__v(extents)));
+  }
+  for (var k = 0; k < shapes.length; k++) {
+    var segs = __segments(shapes[k]), half = shapes[k].h;
+    if (!segs.length && shapes[k].v.length) { var q = shapes[k].v[0]; segs = [[q, q, q, q]]; }
+    for (var j = 0; j < segs.length; j++) {
+      for (var c = 0; c < 2; c++) {
+        var ends = __extrema(segs[j][0][c], segs[j][1][c], segs[j][2][c], segs[j][3][c]);
+        box[c] = Math.min(box[c], ends[0] - half);
+        box[c + 2] = Math.max(box[c + 2], ends[1] + half);
+      }
+    }
   }
   if (!(box[0] <= box[2])) return { top: 0, left: 0, width: 0, height: 0 };
   return { top: box[1], left: box[0], width: box[2] - box[0], height: box[3] - box[1] };
@@ -545,85 +560,265 @@ function __groupMatrix(tr, f) {
   m[5] = (p[1] || 0) - (m[1] * a[0] + m[3] * (a[1] || 0));
   return m;
 }
-// Straight segments through points, closed.
-function __polygon(points) {
-  var out = [];
-  for (var i = 0; i < points.length; i++) {
-    var a = points[i], b = points[(i + 1) % points.length];
-    out.push([a, a, b, b]);
+
+// An outline: vertices `v`, in and out tangents `i`, `o` (relative to
+// their vertex, as Lottie writes them), closed `c`, and `h`, half the
+// widest stroke that draws it (with includeExtents).
+function __shape(v, i, o, c) { return { v: v, i: i, o: o, c: !!c, h: 0 }; }
+// The cubic segments of an outline, each as 4 points.
+function __segments(s) {
+  var out = [], n = s.v.length, count = s.c ? n : n - 1;
+  for (var k = 0; k < count; k++) {
+    var j = (k + 1) % n;
+    out.push([s.v[k], [s.v[k][0] + s.o[k][0], s.v[k][1] + s.o[k][1]], [s.v[j][0] + s.i[j][0], s.v[j][1] + s.i[j][1]], s.v[j]]);
   }
   return out;
 }
-// The cubic segments of one shape item at frame f (none for what draws
-// no outline: fills, strokes, modifiers).
+// An open outline through cubic segments that follow each other.
+function __fromSegments(segs) {
+  var s = __shape([], [], [], false);
+  for (var k = 0; k < segs.length; k++) {
+    var g = segs[k];
+    if (k === 0) { s.v.push(g[0]); s.i.push([0, 0]); s.o.push([0, 0]); }
+    s.o[s.o.length - 1] = [g[1][0] - g[0][0], g[1][1] - g[0][1]];
+    s.v.push(g[3]); s.i.push([g[2][0] - g[3][0], g[2][1] - g[3][1]]); s.o.push([0, 0]);
+  }
+  return s;
+}
+// The outline run backwards (a closed one keeps its first vertex), as a
+// direction of 3 (`d`) builds rectangles, ellipses and stars.
+function __reversed(s) {
+  var n = s.v.length, order = [];
+  if (n < 2) return s;
+  for (var k = 0; k < n; k++) order.push(s.c ? (n - k) % n : n - 1 - k);
+  return __shape(order.map(function (k) { return s.v[k]; }), order.map(function (k) { return s.o[k]; }),
+    order.map(function (k) { return s.i[k]; }), s.c);
+}
+function __transformShape(s, m) {
+  var lin = function (q) { return [m[0] * q[0] + m[2] * q[1], m[1] * q[0] + m[3] * q[1]]; };
+  var out = __shape(s.v.map(function (q) { return __apply(m, q); }), s.i.map(lin), s.o.map(lin), s.c);
+  out.h = s.h * Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
+  return out;
+}
+var __kappa = 0.5519150244935105707435627;
+// The outline a shape item draws at frame f (lottie-web's and the
+// renderer's constructions: start vertex and direction), or null.
 function __outline(it, f) {
-  var p, s, i, pts = [];
+  var p, s, k, x, y, w, h, out, reversed = it._options.d === 3;
   switch (it.type) {
     case 'sh':
-      for (i = 0; i < it.items.length; i++) {
-        if (it.items[i].d && it.items[i].d.shape) {
-          var path = new __Path(it.items[i].at(f), it.items[i].d.c), segs = path.segments();
-          if (!segs.length && path.n) { var q = path.points()[0]; segs = [[q, q, q, q]]; }
-          return segs;
+      for (k = 0; k < it.items.length; k++) {
+        if (it.items[k].d && it.items[k].d.shape) {
+          var path = new __Path(it.items[k].at(f), it.items[k].d.c);
+          return __shape(path.points(), path.inTangents(), path.outTangents(), path.c);
         }
       }
-      return [];
+      return null;
     case 'rc':
       s = __get(it, 'Size', f, [0, 0]); p = __get(it, 'Position', f, [0, 0]);
-      var x0 = p[0] - s[0] / 2, y0 = p[1] - s[1] / 2, x1 = p[0] + s[0] / 2, y1 = p[1] + s[1] / 2;
-      return __polygon([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]);
+      w = s[0] / 2; h = s[1] / 2; x = p[0]; y = p[1];
+      var r = Math.max(0, Math.min(Math.min(w, h), __get(it, 'Roundness', f, [0])[0])), c = r * (1 - __kappa);
+      out = __shape([], [], [], true);
+      var add = function (v, o, i) { out.v.push(v); out.o.push([o[0] - v[0], o[1] - v[1]]); out.i.push([i[0] - v[0], i[1] - v[1]]); };
+      if (r > 0) {
+        add([x + w, y - h + r], [x + w, y - h + r], [x + w, y - h + c]);
+        add([x + w, y + h - r], [x + w, y + h - c], [x + w, y + h - r]);
+        add([x + w - r, y + h], [x + w - r, y + h], [x + w - c, y + h]);
+        add([x - w + r, y + h], [x - w + c, y + h], [x - w + r, y + h]);
+        add([x - w, y + h - r], [x - w, y + h - r], [x - w, y + h - c]);
+        add([x - w, y - h + r], [x - w, y - h + c], [x - w, y - h + r]);
+        add([x - w + r, y - h], [x - w + r, y - h], [x - w + c, y - h]);
+        add([x + w - r, y - h], [x + w - c, y - h], [x + w - r, y - h]);
+      } else {
+        add([x + w, y - h], [x + w, y - h], [x + w, y - h]);
+        add([x + w, y + h], [x + w, y + h], [x + w, y + h]);
+        add([x - w, y + h], [x - w, y + h], [x - w, y + h]);
+        add([x - w, y - h], [x - w, y - h], [x - w, y - h]);
+      }
+      return reversed ? __reversed(out) : out;
     case 'el':
       s = __get(it, 'Size', f, [0, 0]); p = __get(it, 'Position', f, [0, 0]);
-      var rx = s[0] / 2, ry = s[1] / 2, k = 0.5522847498;
-      var top = [p[0], p[1] - ry], right = [p[0] + rx, p[1]], bottom = [p[0], p[1] + ry], left = [p[0] - rx, p[1]];
-      return [[top, [p[0] + rx * k, top[1]], [right[0], p[1] - ry * k], right],
-        [right, [right[0], p[1] + ry * k], [p[0] + rx * k, bottom[1]], bottom],
-        [bottom, [p[0] - rx * k, bottom[1]], [left[0], p[1] + ry * k], left],
-        [left, [left[0], p[1] - ry * k], [p[0] - rx * k, top[1]], top]];
+      w = s[0] / 2; h = s[1] / 2; x = p[0]; y = p[1];
+      var cw = w * __kappa, ch = h * __kappa;
+      out = __shape([[x, y - h], [x + w, y], [x, y + h], [x - w, y]], [[-cw, 0], [0, -ch], [cw, 0], [0, ch]],
+        [[cw, 0], [0, ch], [-cw, 0], [0, -ch]], true);
+      return reversed ? __reversed(out) : out;
     case 'sr':
       p = __get(it, 'Position', f, [0, 0]);
-      var n = Math.max(0, Math.min(Math.round(__get(it, 'Points', f, [5])[0]), 1000));
-      var outer = __get(it, 'Outer Radius', f, [0])[0], inner = __get(it, 'Inner Radius', f, null);
-      var rot = __get(it, 'Rotation', f, [0])[0] * Math.PI / 180;
-      var steps = inner ? 2 * n : n;
-      for (i = 0; i < steps; i++) {
-        var r = inner && i % 2 ? inner[0] : outer, ang = rot - Math.PI / 2 + i * 2 * Math.PI / steps;
-        pts.push([p[0] + r * Math.cos(ang), p[1] + r * Math.sin(ang)]);
+      var star = (it._options.sy || 1) === 1;
+      var n = Math.max(0, Math.min(Math.floor(__get(it, 'Points', f, [5])[0]), 1000));
+      var outer = __get(it, 'Outer Radius', f, [0])[0], inner = __get(it, 'Inner Radius', f, [0])[0];
+      var os = __get(it, 'Outer Roundness', f, [0])[0] / 100, is = __get(it, 'Inner Roundness', f, [0])[0] / 100;
+      var count = star ? 2 * n : n, step = 2 * Math.PI / count, dir = reversed ? -1 : 1;
+      var angle = -Math.PI / 2 + __get(it, 'Rotation', f, [0])[0] * Math.PI / 180, long = true;
+      out = __shape([], [], [], true);
+      for (k = 0; k < count; k++) {
+        var rad = long || !star ? outer : inner, round = long || !star ? os : is;
+        var perim = star ? 2 * Math.PI * rad / (count * 2) : 2 * Math.PI * rad / (count * 4);
+        x = rad * Math.cos(angle); y = rad * Math.sin(angle);
+        var len = Math.sqrt(x * x + y * y), ox = len ? y / len : 0, oy = len ? -x / len : 0;
+        out.v.push([x + p[0], y + p[1]]);
+        out.o.push([-ox * perim * round * dir, -oy * perim * round * dir]);
+        out.i.push([ox * perim * round * dir, oy * perim * round * dir]);
+        long = !long; angle += step * dir;
       }
-      return pts.length ? __polygon(pts) : [];
+      return out.v.length ? out : null;
   }
-  return [];
+  return null;
 }
-// Extends `box` by the items' outlines through m; `half` is half the
-// stroke width over them, in the layer's units.
-function __addBounds(items, f, m, half, extents, box) {
-  var i, j, c, scale = Math.sqrt(Math.abs(m[0] * m[3] - m[1] * m[2]));
-  if (extents) {
-    for (i = 0; i < items.length; i++) {
-      if (items[i].type === 'st' || items[i].type === 'gs') half = Math.max(half, __get(items[i], 'Stroke Width', f, [0])[0] * scale / 2);
+// Round Corners: each sharp vertex (no tangents; not the ends of an open
+// outline) cut back by the radius, at most half of each side, and joined
+// by a quarter-circle-like curve, as the renderer rounds them.
+function __roundCorners(s, radius) {
+  var n = s.v.length;
+  if (!(radius > 0) || n < 2) return s;
+  var out = __shape([], [], [], s.c);
+  out.h = s.h;
+  for (var k = 0; k < n; k++) {
+    var cur = s.v[k], sharp = !s.i[k][0] && !s.i[k][1] && !s.o[k][0] && !s.o[k][1];
+    if (!sharp || (!s.c && (k === 0 || k === n - 1))) { out.v.push(cur); out.i.push(s.i[k]); out.o.push(s.o[k]); continue; }
+    var towards = function (q) {
+      var d = Math.sqrt((q[0] - cur[0]) * (q[0] - cur[0]) + (q[1] - cur[1]) * (q[1] - cur[1]));
+      var t = d > 0 ? Math.min(d / 2, radius) / d : 0;
+      return [cur[0] + (q[0] - cur[0]) * t, cur[1] + (q[1] - cur[1]) * t];
+    };
+    var a = towards(s.v[(k - 1 + n) % n]), b = towards(s.v[(k + 1) % n]);
+    out.v.push(a); out.i.push([0, 0]); out.o.push([(cur[0] - a[0]) * __kappa, (cur[1] - a[1]) * __kappa]);
+    out.v.push(b); out.i.push([(cur[0] - b[0]) * __kappa, (cur[1] - b[1]) * __kappa]); out.o.push([0, 0]);
+  }
+  return out;
+}
+// A cubic segment's part from t0 to t1 (de Casteljau).
+function __part(g, t0, t1) {
+  var split = function (g, t) {
+    var l = function (a, b) { return [a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]; };
+    var a = l(g[0], g[1]), b = l(g[1], g[2]), c = l(g[2], g[3]), d = l(a, b), e = l(b, c), m = l(d, e);
+    return [[g[0], a, d, m], [m, e, c, g[3]]];
+  };
+  var right = t0 > 0 ? split(g, t0)[1] : g;
+  if (t1 >= 1) return right;
+  return split(right, t0 < 1 ? (t1 - t0) / (1 - t0) : 0)[0];
+}
+// The trimmed pieces of outlines taken as one path (their lengths end to
+// end), between fractions `from` and `to` of the whole (lengths from 16
+// chords a segment).
+function __trimRun(shapes, from, to) {
+  var steps = [], total = 0, k, j, q;
+  for (k = 0; k < shapes.length; k++) {
+    var segs = __segments(shapes[k]);
+    for (j = 0; j < segs.length; j++) {
+      var lens = [0], prev = segs[j][0];
+      for (q = 1; q <= 16; q++) { var pt = __cubic(segs[j], q / 16); lens.push(lens[q - 1] + Math.sqrt((pt[0] - prev[0]) * (pt[0] - prev[0]) + (pt[1] - prev[1]) * (pt[1] - prev[1]))); prev = pt; }
+      steps.push({ shape: k, seg: segs[j], start: total, lens: lens });
+      total += lens[16];
     }
   }
+  var a = from * total, b = to * total, pieces = [], current = null, last = -1;
+  if (!(total > 0) || b <= a) return [];
+  // The segment's t at length x of the run: within its 16th, where the
+  // chord from the 16th's start is that long (exact on straight sides).
+  var tAt = function (st, x) {
+    var d = x - st.start, m = 1;
+    while (m < 16 && st.lens[m] < d) m++;
+    var lo = (m - 1) / 16, hi = m / 16, p0 = __cubic(st.seg, lo), want = d - st.lens[m - 1];
+    for (var n = 0; n < 40; n++) {
+      var mid = (lo + hi) / 2, q = __cubic(st.seg, mid);
+      if (Math.sqrt((q[0] - p0[0]) * (q[0] - p0[0]) + (q[1] - p0[1]) * (q[1] - p0[1])) < want) lo = mid; else hi = mid;
+    }
+    return Math.min(Math.max((lo + hi) / 2, 0), 1);
+  };
+  for (k = 0; k < steps.length; k++) {
+    var st = steps[k], end = st.start + st.lens[16];
+    if (end <= a || st.start >= b) continue;
+    var part = __part(st.seg, st.start >= a ? 0 : tAt(st, a), end <= b ? 1 : tAt(st, b));
+    if (!current || st.shape !== last) { current = []; pieces.push(current); }
+    current.push(part); last = st.shape;
+  }
+  return pieces.map(__fromSegments);
+}
+// Trim Paths: each outline on its own (`m` 1, simultaneously) or all as
+// one (`m` 2, individually), from start to end (%) moved by offset (°),
+// wrapping around as the renderer trims.
+function __trim(shapes, it, f) {
+  var s = Math.min(Math.max(__get(it, 'Start', f, [0])[0] / 100, 0), 1);
+  var e = Math.min(Math.max(__get(it, 'End', f, [100])[0] / 100, 0), 1);
+  if (s > e) { var swap = s; s = e; e = swap; }
+  if (e - s >= 1) return shapes;
+  var o = (__get(it, 'Offset', f, [0])[0] / 360) % 1;
+  if (o < 0) o += 1;
+  s += o; e += o;
+  if (s >= 1 && e >= 1) { s -= 1; e -= 1; }
+  var spans = e <= 1 ? [[s, e]] : [[s, 1], [0, e - 1]];
+  var groups = it._options.m === 2 ? [shapes] : shapes.map(function (x) { return [x]; }), out = [];
+  for (var g = 0; g < groups.length; g++) {
+    for (var k = 0; k < spans.length; k++) {
+      var pieces = __trimRun(groups[g], spans[k][0], spans[k][1]);
+      for (var j = 0; j < pieces.length; j++) {
+        pieces[j].h = groups[g].reduce(function (h, x) { return Math.max(h, x.h); }, 0);
+        out.push(pieces[j]);
+      }
+    }
+  }
+  return out;
+}
+// A Repeater: the outlines above it copied round(Copies) times, copy i
+// moved by its transform i + Offset times (scale to that power, rotation
+// and position times it, about its anchor).
+function __repeat(shapes, it, f) {
+  var tr = null, out = [];
+  for (var k = 0; k < it.items.length; k++) if (it.items[k].matchName === 'ADBE Vector Repeater Transform') tr = it.items[k];
+  var n = Math.max(0, Math.min(Math.round(__get(it, 'Copies', f, [3])[0]), 10000)), offset = __get(it, 'Offset', f, [0])[0];
+  var a = tr ? __get(tr, 'Anchor Point', f, [0, 0]) : [0, 0], p = tr ? __get(tr, 'Position', f, [0, 0]) : [0, 0];
+  var sc = tr ? __get(tr, 'Scale', f, [100, 100]) : [100, 100], r = tr ? __get(tr, 'Rotation', f, [0])[0] : 0;
+  for (var i = 0; i < n; i++) {
+    var amount = i + offset, angle = r * amount * Math.PI / 180;
+    var sx = Math.pow(sc[0] / 100, amount), sy = Math.pow((sc.length > 1 ? sc[1] : sc[0]) / 100, amount);
+    var m = __compose([1, 0, 0, 1, a[0] + p[0] * amount, (a[1] || 0) + (p[1] || 0) * amount],
+      __compose([Math.cos(angle), Math.sin(angle), -Math.sin(angle), Math.cos(angle), 0, 0],
+        [sx, 0, 0, sy, -sx * a[0], -sy * (a[1] || 0)]));
+    if (out.length + shapes.length > 100000) throw new RangeError('sourceRectAtTime: more than 100000 outlines (repeaters)');
+    for (var j = 0; j < shapes.length; j++) out.push(__transformShape(shapes[j], m));
+  }
+  return out;
+}
+// The outlines of a group's items (top first) at frame f: each item's
+// outline, a group's through its transform, each modifier applied to the
+// outlines above it; a stroke widens those above it (includeExtents).
+function __shapes(items, f, extents) {
+  var out = [], i, j;
   for (i = 0; i < items.length; i++) {
     var it = items[i];
-    if (it.type === 'gr') {
-      var inner = null, m2 = m;
-      for (j = 0; j < it.items.length; j++) {
-        if (it.items[j].matchName === 'ADBE Vectors Group') inner = it.items[j];
-        if (it.items[j].matchName === 'ADBE Vector Transform Group') m2 = __compose(m, __groupMatrix(it.items[j], f));
-      }
-      if (inner) __addBounds(inner.items, f, m2, half, extents, box);
-      continue;
-    }
-    var segs = __outline(it, f);
-    for (j = 0; j < segs.length; j++) {
-      var s = segs[j].map(function (q) { return __apply(m, q); });
-      for (c = 0; c < 2; c++) {
-        var ends = __extrema(s[0][c], s[1][c], s[2][c], s[3][c]);
-        box[c] = Math.min(box[c], ends[0] - half);
-        box[c + 2] = Math.max(box[c + 2], ends[1] + half);
-      }
+    switch (it.type) {
+      case 'gr':
+        var inner = null, m = [1, 0, 0, 1, 0, 0];
+        for (j = 0; j < it.items.length; j++) {
+          if (it.items[j].matchName === 'ADBE Vectors Group') inner = it.items[j];
+          if (it.items[j].matchName === 'ADBE Vector Transform Group') m = __groupMatrix(it.items[j], f);
+        }
+        if (inner) out = out.concat(__shapes(inner.items, f, extents).map(function (s) { return __transformShape(s, m); }));
+        break;
+      case 'st': case 'gs':
+        if (extents) {
+          var half = __get(it, 'Stroke Width', f, [0])[0] / 2;
+          for (j = 0; j < out.length; j++) out[j].h = Math.max(out[j].h, half);
+        }
+        break;
+      case 'rd':
+        var radius = __get(it, 'Radius', f, [0])[0];
+        out = out.map(function (s) { return __roundCorners(s, radius); });
+        break;
+      case 'tm':
+        out = __trim(out, it, f);
+        break;
+      case 'rp':
+        out = __repeat(out, it, f);
+        break;
+      default:
+        var o = __outline(it, f);
+        if (o) out.push(o);
     }
   }
+  return out;
 }
 // The least and greatest values of a cubic Bézier's coordinate on [0, 1].
 function __extrema(p0, p1, p2, p3) {
@@ -767,15 +962,18 @@ function __evaluateAt(p, f) {
     if (layer && u[42]) args[42] = layer.sourceRectAtTime;
     args[__names.length] = p.d.x;
     // A text animator's expression selector: once per character, with
-    // textIndex (from 1), textTotal and selectorValue (100); one number
-    // (its first) each.
+    // textIndex (from 1), textTotal and selectorValue (100, as lottie-web
+    // has it); three numbers each, After Effects' Amount [x, y, z]: a
+    // number (or an array of one) for all three, a longer array's first
+    // three (missing ones 0).
     if (p.d.chars) {
       var each = [];
       args[44] = p.d.chars; args[45] = 100;
       for (var c = 1; c <= p.d.chars; c++) {
         args[43] = c;
         var rc = __v(p.fn.apply(null, args));
-        each.push(__isArray(rc) ? rc[0] : rc);
+        if (__isArray(rc) && rc.length > 1) each.push(rc[0], rc[1], rc.length > 2 ? rc[2] : 0);
+        else { var one = __isArray(rc) ? rc[0] : rc; each.push(one, one, one); }
       }
       args[43] = undefined;
     }

@@ -141,7 +141,7 @@ extension Builder {
         entry.from = from
         entry.count = Int((to - from) / entry.step) + 1
         try budget(
-          from: from, to: to, elements: isPath ? p.first.count / 6 : (characters ?? 0),
+          from: from, to: to, elements: isPath ? p.first.count / 6 : (characters ?? 0) * 3,
           path: node.path)
       }
       let id = model.properties.count
@@ -413,6 +413,10 @@ extension Builder {
       var group = ExpressionModel.Group(
         name: Self.text(it, "nm"), matchName: Self.text(it, "mn"), index: index)
       group.type = ty
+      let optionKeys = ["rc": ["d"], "el": ["d"], "sr": ["d", "sy"], "tm": ["m"]][ty] ?? []
+      for key in optionKeys where it.has(key) {
+        if let v = try? it.number(key, default: 0), v.isFinite, abs(v) < 1e6 { group.options.append((key, Int(v))) }
+      }
       switch ty {
       case "gr":
         let inner = try it.child("it")?.array() ?? []

@@ -52,11 +52,18 @@ struct ExpressionModel {
     /// A shape item's kind, its `ty` (`gr`, `sh`, `rc`, `st`, …), for
     /// `sourceRectAtTime`.
     var type: String? = nil
+    /// A shape item's fields that are not properties, for
+    /// `sourceRectAtTime`: its direction `d` (rect, ellipse, star), star
+    /// type `sy`, a trim's mode `m`.
+    var options: [(key: String, value: Int)] = []
 
     var json: String {
       var s =
         "{\"n\":\(ExpressionModel.string(name)),\"m\":\(ExpressionModel.string(matchName)),\"i\":\(index)"
       if let type { s += ",\"t\":\(ExpressionModel.string(type))" }
+      if !options.isEmpty {
+        s += ",\"o\":{" + options.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
+      }
       if let property { return s + ",\"p\":\(property)}" }
       s += ",\"c\":[" + children.map(\.json).joined(separator: ",") + "]}"
       return s
@@ -79,8 +86,8 @@ struct ExpressionModel {
     /// values are UTF-16 code units.
     var texts: [(frame: Double, text: String)]?
     /// A text animator's expression selector (`t.a[i].s` with `t` 1): the
-    /// characters it is evaluated for (`textIndex` 1…, `textTotal`), one
-    /// value each a frame.
+    /// characters it is evaluated for (`textIndex` 1…, `textTotal`), three
+    /// values each a frame (its Amount's x, y and z).
     var characters: Int?
   }
 

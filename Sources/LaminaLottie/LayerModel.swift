@@ -8,6 +8,8 @@ import Lamina
 // is built. Both are kept by JSON path, so a precomposition asset used many
 // times, a matte source and a parent are decoded once and shared by every
 // use. Text layers and images are still read from the layer's JSON.
+// The layers a composition expands to (`Builder.expandedCount`) are
+// counted from these models, not from the JSON.
 
 /// A layer's kind (`ty`).
 enum LayerKind: Equatable {
@@ -17,7 +19,10 @@ enum LayerKind: Equatable {
   case null
   case shape
   case text
-  /// A kind drawn as nothing and reported (audio 6, video 9, camera 13, …).
+  /// A camera (13): what it sees is how the composition's 3D layers are
+  /// projected (`CameraModel`); it draws nothing itself.
+  case camera
+  /// A kind drawn as nothing and reported (audio 6, video 9, …).
   case other(Int)
 
   init(type: Int) {
@@ -28,12 +33,14 @@ enum LayerKind: Equatable {
     case 3: self = .null
     case 4: self = .shape
     case 5: self = .text
+    case 13: self = .camera
     default: self = .other(type)
     }
   }
 
   /// What a report calls a kind that is left out.
   var reportedName: String {
+    if self == .camera { return "camera layer" }
     guard case .other(let type) = self else { return "\(self)" }
     let kinds = [
       6: "audio layer", 7: "video placeholder", 8: "image sequence", 9: "video layer",
@@ -62,6 +69,8 @@ struct LayerModel {
   let matteParent: Int?
   let hidden: Bool
   let is3D: Bool
+  /// The asset a precomposition or image layer shows (`refId`).
+  let refId: String?
 
   /// The layer's JSON path (`assets[1].layers[0]`).
   var path: String { node.path }
@@ -180,7 +189,7 @@ extension Decoder {
           kind: LayerKind(type: try n.int("ty", default: -1)), ip: ip, op: op, st: st, sr: sr,
           isMatteSource: n.bool("td"), matteMode: try n.int("tt", default: 0),
           matteParent: n.has("tp") ? try n.int("tp", default: 0) : nil, hidden: n.bool("hd"),
-          is3D: n.bool("ddd")))
+          is3D: n.bool("ddd"), refId: (try? n.string("refId")) ?? nil))
     }
     var byInd: [Int: LayerModel] = [:]
     for layer in layers { if let ind = layer.ind, byInd[ind] == nil { byInd[ind] = layer } }

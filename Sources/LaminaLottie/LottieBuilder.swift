@@ -127,7 +127,7 @@ final class Builder {
   /// whole matrix), `inner` (its sublayer, where content goes) the anchor.
   /// Opacity is left to the caller.
   func apply(_ t: TransformSpec, outer: CALayer, inner: CALayer, timeline: Timeline, path: String) throws {
-    if t.needsMatrix || hasPerDimensionEase(t.position) {
+    if t.needsMatrix || hasPerDimensionEase(t.position) || t.hasNegativeScale {
       outer.transform = t.matrix(at: t.geometryProperties.map(\.firstFrame).min() ?? 0)
       if let (a, b) = range(t.geometryProperties) {
         try budget(from: a, to: b, path: path)

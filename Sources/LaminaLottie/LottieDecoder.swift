@@ -224,7 +224,10 @@ final class Decoder {
         t.position = nil
         t.positionX = try property(p.child("x"), [0])
         t.positionY = try property(p.child("y"), [0])
-        if p.has("z") { t.is3D = true }
+        if p.has("z") {
+          t.is3D = true
+          t.positionZ = try property(p.child("z"), [0])
+        }
       } else {
         t.position = try property(p, [0, 0, 0])
       }

@@ -11,17 +11,37 @@ extension Builder {
   /// a layer whose out-point reaches it stays visible at that frame, as
   /// lottie-ios shows layers that end at `op` at `op` (the last frame of a
   /// document is on screen at its duration, not an empty canvas).
-  func composition(_ layersNode: Node, depth: Int, chain: [String], end: Double? = nil) throws -> [CALayer] {
+  /// `size` is the composition's (the document's, a precomposition's):
+  /// its camera, if it has one, looks at its centre.
+  func composition(
+    _ layersNode: Node, depth: Int, chain: [String], end: Double? = nil, size: (Double, Double)? = nil
+  ) throws -> [CALayer] {
     let model = try decoder.compositionModel(layersNode)
     let infos = model.layers
     let byInd = model.byInd
+    // The topmost camera sees the composition's 3D layers (After Effects
+    // uses the topmost camera that is on; Lamina the topmost at all times).
+    var camera: CameraModel?
+    let cameras = infos.filter { $0.kind == .camera && !$0.hidden }
+    if let top = cameras.first {
+      let (w, h) = size ?? (width, height)
+      let (model, notes) = try decoder.camera(top, byInd: byInd, width: w, height: h)
+      for note in notes { report(note.feature, note.path) }
+      camera = model
+      for other in cameras.dropFirst() {
+        report("camera layer other than the topmost (not used)", other.path + ".ty")
+      }
+    }
     var out: [CALayer] = []
     for info in infos.reversed() {
-      if info.isMatteSource || info.hidden { continue }
+      if info.isMatteSource || info.hidden || info.kind == .camera { continue }
       layerCount += 1
       try limit(info.node, "layers once precompositions are expanded", layerCount, limits.maxLayers, "maxLayers")
       let reachesEnd = end.map { info.op >= $0 - 1e-9 } ?? false
-      guard var tree = try layerTree(info, byInd, depth: depth, chain: chain, reachesEnd: reachesEnd) else { continue }
+      guard
+        var tree = try layerTree(
+          info, byInd, depth: depth, chain: chain, reachesEnd: reachesEnd, camera: info.is3D ? camera : nil)
+      else { continue }
       if info.matteMode != 0 {
         var source: LayerModel?
         if let tp = info.matteParent {
@@ -29,7 +49,9 @@ extension Builder {
         } else if info.index > 0 {
           source = infos[info.index - 1]
         }
-        if let source, let matte = try layerTree(source, byInd, depth: depth, chain: chain) {
+        if let source,
+          let matte = try layerTree(source, byInd, depth: depth, chain: chain, camera: source.is3D ? camera : nil)
+        {
           let wrapper = CALayer()
           wrapper.name = "matte"
           wrapper.addSublayer(tree)
@@ -58,10 +80,21 @@ extension Builder {
   }
 
   /// A layer with its parents' transforms around it, hidden outside [ip, op).
+  /// Under a `camera` (a 3D layer of a composition that has one) the
+  /// layer's transform, its parents' and the camera's projection are one
+  /// projective matrix on the layer itself (`viewedLayer`).
   func layerTree(
-    _ info: LayerModel, _ byInd: [Int: LayerModel], depth: Int, chain: [String], reachesEnd: Bool = false
+    _ info: LayerModel, _ byInd: [Int: LayerModel], depth: Int, chain: [String], reachesEnd: Bool = false,
+    camera: CameraModel? = nil
   ) throws -> CALayer? {
     guard let content = try layer(info, depth: depth, chain: chain, reachesEnd: reachesEnd) else { return nil }
+    if let camera {
+      try viewedLayer(content, info, byInd, camera: camera)
+      try applyVisibility(
+        content, ip: info.ip, op: info.op, compFrameRate: frameRate, throughOutPoint: reachesEnd,
+        timeline: Timeline(frameRate: frameRate, offset: 0, remap: currentRemap), path: info.node.path + ".ip")
+      return content
+    }
     var tree = content
     var parentInd = info.parent
     var seen: Set<Int> = info.ind.map { [$0] } ?? []
@@ -96,6 +129,47 @@ extension Builder {
       tree, ip: info.ip, op: info.op, compFrameRate: frameRate, throughOutPoint: reachesEnd,
       timeline: Timeline(frameRate: frameRate, offset: 0, remap: currentRemap), path: info.node.path + ".ip")
     return tree
+  }
+
+  /// Sets a 3D layer's `transform` (its outer layer, `content`) to its
+  /// own matrix, its parents' (nearest first) and the camera's projection,
+  /// composed in 3D as After Effects does (parents are not flattened in
+  /// between), sampled per frame over the frames any of them changes.
+  func viewedLayer(_ content: CALayer, _ info: LayerModel, _ byInd: [Int: LayerModel], camera: CameraModel) throws {
+    var transforms = [try decoder.layerTransform(info).0]
+    var parentInd = info.parent
+    var seen: Set<Int> = info.ind.map { [$0] } ?? []
+    while let p = parentInd {
+      guard let parent = byInd[p] else {
+        report("parent not found", info.node.path + ".parent")
+        break
+      }
+      guard seen.insert(p).inserted else {
+        throw (info.node.child("parent") ?? info.node).invalid("parenting loops back to layer \(p)")
+      }
+      let (t, notes) = try decoder.layerTransform(parent)
+      for note in notes { report(note.feature, note.path) }
+      transforms.append(t)
+      parentInd = parent.parent
+    }
+    func matrix(_ f: Double) -> CATransform3D {
+      var m = Matrix4()
+      for t in transforms { m.multiply(t.matrix4(at: f).p) }
+      m.multiply(camera.projection(at: f).p)
+      return m.transform
+    }
+    let properties = transforms.flatMap(\.geometryProperties) + camera.properties
+    content.transform = matrix(properties.map(\.firstFrame).min() ?? 0)
+    content.removeAnimation(forKey: LayerKey.transform.rawValue)
+    if let (a, b) = range(properties) {
+      try budget(from: a, to: b, path: info.node.path + ".ks")
+      content.add(
+        Animations.sampled(
+          keyPath: LayerKey.transform.rawValue, from: a, to: b,
+          timeline: Timeline(frameRate: frameRate, offset: 0, remap: currentRemap), limit: limits.maxSampledFrames,
+          discrete: false, extraFrames: properties.flatMap { $0.keyframes.map(\.t) }
+        ) { matrix($0) }, forKey: LayerKey.transform.rawValue)
+    }
   }
 
   /// One layer: transform (outer), anchor and opacity (inner), masks and content.
@@ -146,6 +220,8 @@ extension Builder {
       }
     case .text:
       if let text = try textLayer(n, timeline) { inner.addSublayer(text) }
+    case .camera:
+      return nil  // It draws nothing: `composition` takes its view.
     case .other:
       report(info.kind.reportedName, n.path + ".ty")
       return nil
@@ -198,19 +274,23 @@ extension Builder {
     return try decoder.asset(try refNode.string(), refPath: refNode.path)
   }
 
-  /// Layers of a composition asset once expanded (precomps inside counted too).
-  func expandedCount(_ id: String, _ asset: Node, chain: [String]) throws -> Int {
+  /// Layers of a composition asset once expanded (precomps inside counted
+  /// too), from the compositions' models: every layer of each, and for a
+  /// precomposition layer the expanded count of the asset it shows.
+  func expandedCount(_ asset: Asset, _ layers: Node, chain: [String]) throws -> Int {
+    let id = asset.id
     if let c = expandedCounts[id] { return c }
     if chain.contains(id) {
       throw LottieError.precompCycle(file: file, path: asset.path, chain: chain + [id])
     }
     var total = 0
-    for l in try asset.child("layers")?.array() ?? [] {
+    for l in try decoder.compositionModel(layers).layers {
       total += 1
-      if (try? l.int("ty", default: -1)) == 0, let ref = try? l.string("refId"), let a = assets[ref],
-        a.has("layers")
-      {
-        total += try expandedCount(ref, a, chain: chain + [id])
+      if l.kind == .precomposition, let ref = l.refId, assets[ref] != nil {
+        let shown = try decoder.asset(ref, refPath: l.path + ".refId")
+        if case .precomposition(let inner) = shown.kind {
+          total += try expandedCount(shown, inner, chain: chain + [id])
+        }
       }
       if total > limits.maxLayers { break }
     }
@@ -223,7 +303,7 @@ extension Builder {
     let n = info.node
     let a = try asset(n)
     let id = a.id
-    guard case .precomposition(let layers) = a.kind, let node = assets[id] else {
+    guard case .precomposition(let layers) = a.kind else {
       report("precomp layer of an image asset", n.path + ".refId")
       return
     }
@@ -231,7 +311,7 @@ extension Builder {
       throw LottieError.precompCycle(file: file, path: n.path + ".refId", chain: chain + [id])
     }
     try limit(n, "precomposition nesting", depth + 1, limits.maxPrecompDepth, "maxPrecompDepth")
-    let count = try expandedCount(id, node, chain: chain)
+    let count = try expandedCount(a, layers, chain: chain)
     try limit(n, "layers once precompositions are expanded", layerCount + count, limits.maxLayers, "maxLayers")
     let container = CALayer()
     container.name = "precomp \(id)"
@@ -296,7 +376,9 @@ extension Builder {
     let saved = currentRemap
     if let remap { currentRemap = remap }
     defer { currentRemap = saved }
-    for l in try composition(layers, depth: depth + 1, chain: chain + [id], end: innerEnd) { time.addSublayer(l) }
+    for l in try composition(layers, depth: depth + 1, chain: chain + [id], end: innerEnd, size: (w > 0 ? w : width, h > 0 ? h : height)) {
+      time.addSublayer(l)
+    }
     inner.addSublayer(container)
   }
 

@@ -71,7 +71,8 @@ struct TextAnimator {
   var opacity: Property?
   var fillColor: Property?
   /// An expression selector's amount (percent) for each character at a
-  /// frame, in place of the range: nil for a range selector.
+  /// frame, in place of the range: three numbers a character (After
+  /// Effects' Amount [x, y, z]); nil for a range selector.
   var perCharacter: Property? = nil
 
   var properties: [Property] {
@@ -83,10 +84,26 @@ struct TextAnimator {
   /// `index` of `count` takes at frame `f`: the part of its unit interval
   /// [index, index + 1] the selected range covers, shaped.
   func influence(_ index: Int, of count: Int, at f: Double) -> Double {
+    influences(index, of: count, at: f)[0]
+  }
+
+  /// The influence on character `index` in each dimension (x, y, z): an
+  /// expression selector's three numbers for it, a range selector's one
+  /// share three times. As lottie-web applies them: position and scale x
+  /// and y take x and y, rotation takes z, opacity and fill colour x.
+  func influences(_ index: Int, of count: Int, at f: Double) -> [Double] {
     if let perCharacter {
       let values = perCharacter.value(at: f)
-      return index < values.count ? min(max(values[index] / 100, -1), 1) : 0
+      return (0..<3).map { d in
+        3 * index + d < values.count ? min(max(values[3 * index + d] / 100, -1), 1) : 0
+      }
     }
+    let w = rangeInfluence(index, of: count, at: f)
+    return [w, w, w]
+  }
+
+  /// A range selector's share for character `index`.
+  func rangeInfluence(_ index: Int, of count: Int, at f: Double) -> Double {
     let total = Double(count)
     let scale = byIndex ? 1 : total / 100
     let o = offset.scalar(at: f) * scale
@@ -382,16 +399,16 @@ extension Builder {
         var tx = 0.0
         var ty = 0.0
         for a in animators {
-          let w = a.influence(index, of: count, at: f)
-          guard w != 0 else { continue }
+          let w = a.influences(index, of: count, at: f)
+          guard w.contains(where: { $0 != 0 }) else { continue }
           if let s = a.scale?.value(at: f) {
-            sx *= 1 + (s[0] / 100 - 1) * w
-            sy *= 1 + (s[1] / 100 - 1) * w
+            sx *= 1 + (s[0] / 100 - 1) * w[0]
+            sy *= 1 + ((s.count > 1 ? s[1] : s[0]) / 100 - 1) * w[1]
           }
-          if let rotation = a.rotation { r += rotation.scalar(at: f) * w }
+          if let rotation = a.rotation { r += rotation.scalar(at: f) * w[2] }
           if let position = a.position?.value(at: f) {
-            tx += position[0] * w
-            ty += position[1] * w
+            tx += position[0] * w[0]
+            ty += (position.count > 1 ? position[1] : 0) * w[1]
           }
         }
         var t = CATransform3DMakeScale(CGFloat(sx), CGFloat(sy), 1)

@@ -8,6 +8,8 @@ struct TransformSpec {
   /// Split position (`p.s`): x and y animate apart.
   var positionX: Property?
   var positionY: Property?
+  /// A split position's z (`p.z`).
+  var positionZ: Property?
   var scale = Property(constant: [100, 100, 100])
   var rotation = Property(constant: [0])
   var rotationX = Property(constant: [0])
@@ -21,7 +23,7 @@ struct TransformSpec {
 
   var geometryProperties: [Property] {
     [anchor, scale, rotation, rotationX, rotationY, orientation, skew, skewAxis]
-      + [position, positionX, positionY].compactMap { $0 }
+      + [position, positionX, positionY, positionZ].compactMap { $0 }
   }
 
   var needsMatrix: Bool {
@@ -31,17 +33,36 @@ struct TransformSpec {
       || rotationY.first[0] != 0 || anchor.isAnimated && anchor.first.count > 2 && anchor.first[2] != 0
   }
 
+  /// True when the scale is negative in x or y at any keyframe: a flip.
+  /// Core Animation's `transform.rotation.z` and `transform.scale.x/y`
+  /// key paths take a transform apart into a rotation and positive
+  /// scales, so a flip (−100 %, −100 % is a half turn) animated through
+  /// them would be lost: such a transform is a whole matrix.
+  var hasNegativeScale: Bool {
+    let values = [scale.first] + scale.keyframes.flatMap { [$0.value] + ($0.end.map { [$0] } ?? []) }
+    return values.contains { $0.prefix(2).contains { $0 < 0 } }
+  }
+
   func positionValue(at f: Double) -> [Double] {
-    if let x = positionX, let y = positionY { return [x.scalar(at: f), y.scalar(at: f), 0] }
+    if let x = positionX, let y = positionY { return [x.scalar(at: f), y.scalar(at: f), positionZ?.scalar(at: f) ?? 0] }
     return position?.value(at: f) ?? [0, 0, 0]
   }
 
   /// The matrix at frame `f`, in lottie-web's order: anchor, scale, skew,
   /// rotation, position (row vectors, as CATransform3D).
-  func matrix(at f: Double) -> CATransform3D {
+  func matrix(at f: Double) -> CATransform3D { matrix4(at: f).transform }
+
+  /// The matrix at frame `f` as numbers. Its z points at the viewer, as
+  /// Core Animation's and CSS's do (After Effects' points away): a depth
+  /// `z` of the document is `-z` here, as lottie-web writes it, so that a
+  /// camera's perspective (`CameraModel`) sees the layers where After
+  /// Effects does. Without a perspective the position's z changes nothing
+  /// drawn; the anchor's z does under an x or y rotation, now as in
+  /// lottie-web (until cameras it was taken with the other sign).
+  func matrix4(at f: Double) -> Matrix4 {
     var m = Matrix4()
     let a = anchor.value(at: f)
-    m.translate(-a[0], -(a.count > 1 ? a[1] : 0), -(a.count > 2 ? a[2] : 0))
+    m.translate(-a[0], -(a.count > 1 ? a[1] : 0), a.count > 2 ? a[2] : 0)
     let s = scale.value(at: f)
     m.scale(s[0] / 100, (s.count > 1 ? s[1] : s[0]) / 100, (s.count > 2 ? s[2] : 100) / 100)
     let sk = skew.scalar(at: f)
@@ -62,8 +83,8 @@ struct TransformSpec {
       m.rotateX(o[0] * .pi / 180)
     }
     let p = positionValue(at: f)
-    m.translate(p[0], p.count > 1 ? p[1] : 0, p.count > 2 ? p[2] : 0)
-    return m.transform
+    m.translate(p[0], p.count > 1 ? p[1] : 0, p.count > 2 ? -p[2] : 0)
+    return m
   }
 
   /// The direction of motion at `f` (auto-orient), from the position's path.

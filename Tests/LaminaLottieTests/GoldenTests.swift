@@ -69,6 +69,13 @@ final class GoldenTests: XCTestCase {
 
   func test3DAndTimeRemapping() throws { try check("threed-timeremap", frames: [0, 15, 30]) }
 
+  /// A camera layer (`LottieCameraTests` checks the points by hand): the
+  /// red square far away and small, the blue one turned 60° about y with
+  /// its right edge nearer (taller), the green child of a null 100 deep
+  /// small; the black 2D square in the corner drawn without the camera. At
+  /// frame 30 the camera has moved 50 nearer: all but the black square larger.
+  func testCamera() throws { try check("camera", frames: [0, 30]) }
+
   func testEffectsAndBlendModes() throws { try check("effects", frames: [0]) }
 
   func testSuccessAnimation() throws { try check("success", frames: [0, 10, 20, 30, 50]) }

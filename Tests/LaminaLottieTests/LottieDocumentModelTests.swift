@@ -252,7 +252,7 @@ final class LottieDocumentModelTests: XCTestCase {
        {"ty": 13, "ind": 1, "ddd": 1}]
       """#, path: "assets[0].layers")
     let model = try b.compositionModel(layers)
-    XCTAssertEqual(model.layers.map(\.kind), [.solid, .precomposition, .shape, .other(13)])
+    XCTAssertEqual(model.layers.map(\.kind), [.solid, .precomposition, .shape, .camera])
     XCTAssertEqual(model.layers.map(\.path).last, "assets[0].layers[3]")
     XCTAssertEqual(model.layers[3].kind.reportedName, "camera layer")
     XCTAssertEqual(model.byInd[1]?.index, 0)  // the first layer of an ind
@@ -414,6 +414,33 @@ final class LottieDocumentModelTests: XCTestCase {
     XCTAssertEqual(
       b.unsupported,
       [LottieUnsupported(feature: "shape 'zz9'", path: "assets[0].layers[0].shapes[2]")])
+  }
+
+  /// The expanded layer count (`maxLayers`, checked before a
+  /// precomposition is built) is read from the compositions' models: every
+  /// layer of an asset, hidden ones and matte sources too (3 in "outer"),
+  /// plus each precomposition layer's asset expanded ("inner" twice: 2
+  /// layers each), with no layer built; an asset that is missing counts
+  /// as its layer alone. The models it decoded are those building uses.
+  func testExpandedLayerCountIsReadFromTheModel() throws {
+    let b = Builder(
+      file: "m.json", options: LottieOptions(), baseDirectory: nil, frameRate: 10, width: 100,
+      height: 100)
+    let assets = try node(
+      #"""
+      [{"id": "outer", "layers": [{"ty": 0, "refId": "inner", "ip": 0, "op": 10},
+         {"ty": 3, "ip": 0, "op": 10, "hd": true}, {"ty": 0, "refId": "inner", "ip": 0, "op": 10, "td": 1},
+         {"ty": 0, "refId": "gone", "ip": 0, "op": 10}]},
+       {"id": "inner", "layers": [{"ty": 3, "ip": 0, "op": 10}, {"ty": 1, "sw": 5, "sh": 5, "sc": "#ff0000", "ip": 0, "op": 10}]}]
+      """#, path: "assets")
+    for a in try assets.array() { b.assets[try a.required("id").string()] = a }
+    let outer = try b.decoder.asset("outer", refPath: "layers[0].refId")
+    guard case .precomposition(let layers) = outer.kind else { return XCTFail("not a precomposition") }
+    XCTAssertEqual(try b.expandedCount(outer, layers, chain: []), 4 + 2 + 2)
+    XCTAssertEqual(b.expandedCounts, ["outer": 8, "inner": 2])
+    XCTAssertEqual(b.layerCount, 0)
+    XCTAssertEqual(b.decoder.compositionModels.keys.sorted(), ["assets[0].layers", "assets[1].layers"])
+    XCTAssertEqual(b.decoder.compositionModels["assets[0].layers"]?.layers.map(\.refId), ["inner", nil, "inner", "gone"])
   }
 
   /// What decoding leaves out is reported in building order: a list's own

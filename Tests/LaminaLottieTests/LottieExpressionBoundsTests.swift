@@ -80,6 +80,104 @@ extension LottieExpressionTests {
     assertPoints(rect, [[100, -29970], [10090, -29970], [25075, -29970]])
   }
 
+  /// A shape layer "L" of `items` (JSON).
+  func shapes(_ name: String, _ items: String, ind: Int = 1) -> String {
+    #"{"ty": 4, "nm": "\#(name)", "ind": \#(ind), "ip": 0, "op": 30, "st": 0, "ks": {}, "shapes": [\#(items)]}"#
+  }
+
+  func linear(_ from: Double, _ to: Double) -> String {
+    #"{"a": 1, "k": [{"t": 0, "s": [\#(from)], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}}, {"t": 20, "s": [\#(to)]}]}"#
+  }
+
+  /// `[left, top]` and `[width, height]` of layer `name` at frames 0, 10, 25.
+  func rects(_ name: String, _ layers: String, extents: Bool = false) throws -> ([[Double]], [[Double]]) {
+    let call = "thisComp.layer('\(name)').sourceRectAtTime(time, \(extents))"
+    return (
+      try points("var r = \(call); [r.left, r.top]", layers: layers),
+      try points("var r = \(call); [r.width, r.height]", layers: layers)
+    )
+  }
+
+  /// A repeater's copies count: a 10 × 10 square at the origin, copies
+  /// from 1 (frame 0) to 3 (frame 20), each 20 to the right of the last:
+  /// 1, 2 (round(2)), 3 copies: x from −5 to 5, 25, 45. A second repeater
+  /// (one copy, offset 1: the transform applied once) scales the square
+  /// 200 % and turns it 45°: a diamond ±10√2 about its centre.
+  func testSourceRectAtTimeCountsRepeaterCopies() throws {
+    let square = #"{"ty": "rc", "s": {"a": 0, "k": [10, 10]}, "p": {"a": 0, "k": [0, 0]}, "r": {"a": 0, "k": 0}}"#
+    let row = shapes(
+      "Row",
+      square + #", {"ty": "rp", "c": \#(linear(1, 3)), "o": {"a": 0, "k": 0}, "m": 1, "tr": {"ty": "tr", "p": {"a": 0, "k": [20, 0]}, "a": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [100, 100]}, "r": {"a": 0, "k": 0}, "so": {"a": 0, "k": 100}, "eo": {"a": 0, "k": 100}}}"#)
+    let (corner, size) = try rects("Row", row)
+    assertPoints(corner, [[-5, -5], [-5, -5], [-5, -5]])
+    assertPoints(size, [[10, 10], [30, 10], [50, 10]])
+    let turned = shapes(
+      "Turned",
+      square + #", {"ty": "rp", "c": {"a": 0, "k": 1}, "o": {"a": 0, "k": 1}, "m": 1, "tr": {"ty": "tr", "p": {"a": 0, "k": [0, 0]}, "a": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [200, 200]}, "r": {"a": 0, "k": 45}, "so": {"a": 0, "k": 100}, "eo": {"a": 0, "k": 100}}}"#)
+    let d = 10 * 2.0.squareRoot()
+    let (c2, s2) = try rects("Turned", turned)
+    assertPoints(c2, [[-d, -d], [-d, -d], [-d, -d]])
+    assertPoints(s2, [[2 * d, 2 * d], [2 * d, 2 * d], [2 * d, 2 * d]])
+  }
+
+  /// Trim Paths: a 100 × 20 rectangle (x 0…100, y 0…20) starts at its top
+  /// right corner and runs down, left, up and right (240 long). Trimmed to
+  /// its first 10 % (frame 0), 20 % (frame 10), 30 % (frame 25): 24, 48,
+  /// 72 long, down the right side (20) then left 4, 28, 52: x from 96,
+  /// 72, 48 to 100. Trimmed to 0–25 % moved by 270° (its last quarter,
+  /// 180 to 240: the top side from x 40 to 100) and stroked 4 wide, with
+  /// extents: x 38…102, y −2…2.
+  func testSourceRectAtTimeFollowsTrimPaths() throws {
+    let rect = #"{"ty": "rc", "s": {"a": 0, "k": [100, 20]}, "p": {"a": 0, "k": [50, 10]}, "r": {"a": 0, "k": 0}}"#
+    let growing = shapes(
+      "Grow", rect + #", {"ty": "tm", "s": {"a": 0, "k": 0}, "e": \#(linear(10, 30)), "o": {"a": 0, "k": 0}, "m": 1}"#)
+    let (corner, size) = try rects("Grow", growing)
+    assertPoints(corner, [[96, 0], [72, 0], [48, 0]])
+    assertPoints(size, [[4, 20], [28, 20], [52, 20]])
+    let top = shapes(
+      "Top",
+      rect
+        + #", {"ty": "st", "c": {"a": 0, "k": [0, 0, 0, 1]}, "o": {"a": 0, "k": 100}, "w": {"a": 0, "k": 4}}, {"ty": "tm", "s": {"a": 0, "k": 0}, "e": {"a": 0, "k": 25}, "o": {"a": 0, "k": 270}, "m": 1}"#)
+    let (c2, s2) = try rects("Top", top, extents: true)
+    assertPoints(c2, [[38, -2], [38, -2], [38, -2]])
+    assertPoints(s2, [[64, 4], [64, 4], [64, 4]])
+  }
+
+  /// Trimming two rectangles to half: simultaneously (`m` 1) each keeps
+  /// half its outline; individually (`m` 2) they are one path 280 long of
+  /// which the first 140 is all in the first rectangle (240 long: x 0…100,
+  /// y 0…20, its first 140 down, left and up its left side). The second,
+  /// 10 × 10 at (200, 5), starts at (205, 0): its half goes down and left
+  /// to (195, 10).
+  func testSourceRectAtTimeTrimsShapesAsOneOrEach() throws {
+    let rects2 =
+      #"{"ty": "rc", "s": {"a": 0, "k": [100, 20]}, "p": {"a": 0, "k": [50, 10]}, "r": {"a": 0, "k": 0}}, {"ty": "rc", "s": {"a": 0, "k": [10, 10]}, "p": {"a": 0, "k": [200, 5]}, "r": {"a": 0, "k": 0}}"#
+    func trim(_ m: Int) -> String {
+      rects2 + #", {"ty": "tm", "s": {"a": 0, "k": 0}, "e": {"a": 0, "k": 50}, "o": {"a": 0, "k": 0}, "m": \#(m)}"#
+    }
+    let (_, each) = try rects("Each", shapes("Each", trim(1)))
+    assertPoints(each, [[205, 20], [205, 20], [205, 20]])
+    let (_, one) = try rects("One", shapes("One", trim(2)))
+    assertPoints(one, [[100, 20], [100, 20], [100, 20]])
+  }
+
+  /// Round Corners on a diamond (vertices (50, 0), (100, 50), (50, 100),
+  /// (0, 50)) with a radius from 0 (frame 0) to 20 (frame 20): each tip
+  /// cut r along both sides, at r/√2 from the tip's line, and joined by a
+  /// curve whose handles reach (1 − κ) of the way back: the curve's tip is
+  /// at 3/4 of the handles' depth, (r/√2)(1 − 3κ/4) in from the diamond's
+  /// box (κ = 0.5519150244935106). Radius 0, 10, 20 at frames 0, 10, 25.
+  func testSourceRectAtTimeFollowsRoundedCorners() throws {
+    let diamond =
+      #"{"ty": "sh", "ks": {"a": 0, "k": {"c": true, "v": [[50, 0], [100, 50], [50, 100], [0, 50]], "i": [[0, 0], [0, 0], [0, 0], [0, 0]], "o": [[0, 0], [0, 0], [0, 0], [0, 0]]}}}"#
+    let layer = shapes("D", diamond + #", {"ty": "rd", "r": \#(linear(0, 20))}"#)
+    let kappa = 0.5519150244935106
+    let inset = [0.0, 10, 20].map { $0 / 2.0.squareRoot() * (1 - 0.75 * kappa) }
+    let (corner, size) = try rects("D", layer)
+    assertPoints(corner, inset.map { [$0, $0] })
+    assertPoints(size, inset.map { [100 - 2 * $0, 100 - 2 * $0] })
+  }
+
   func testSourceRectAtTimeOfSolidsAndNulls() throws {
     let solid =
       ##"{"ty": 1, "nm": "Sol", "ind": 1, "ip": 0, "op": 30, "st": 0, "sw": 50, "sh": 40, "sc": "#ffffff", "ks": {}}"##

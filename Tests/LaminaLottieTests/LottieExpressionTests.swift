@@ -1026,6 +1026,44 @@ extension LottieExpressionTextTests {
   }
 }
 
+extension LottieExpressionTextTests {
+  /// An expression selector's value is After Effects' Amount [x, y, z],
+  /// per character: `[textIndex / textTotal * 100 * time, 50, 100]` on an
+  /// animator that moves by (40, −100), scales 200 % and turns 90°.
+  /// Character k (of 5) at time t: x influence w = (k + 1) / 5 · t, y 0.5,
+  /// z 1 (as lottie-web: x and y of position and scale take x and y,
+  /// rotation z): scale x 1 + w, y 1.5, turned 90° (m12 = sx, m21 = −sy),
+  /// moved 40·w right and 50 up. Frames 0, 15, 30 are t 0, 0.5, 1. Before,
+  /// only the first number counted, for every dimension.
+  func testExpressionSelectorAmountIsPerDimension() throws {
+    var json = try String(
+      contentsOf: S.fixtures.appendingPathComponent("text-expression-selector.json"), encoding: .utf8)
+    json = json.replacingOccurrences(
+      of: #""x": "selectorValue * textIndex / textTotal * time""#,
+      with: #""x": "[textIndex / textTotal * 100 * time, 50, 100]""#)
+    json = json.replacingOccurrences(
+      of: #""a": {"p": {"a": 0, "k": [0, -100]}}"#,
+      with: #""a": {"p": {"a": 0, "k": [40, -100]}, "s": {"a": 0, "k": [200, 200]}, "r": {"a": 0, "k": 90}}"#)
+    let a = try S.load(json)
+    XCTAssertEqual(a.unsupported, [])
+    for (frame, t) in [(0.0, 0.0), (15, 0.5), (30, 1)] {
+      let p = S.presentation(a, at: a.time(ofFrame: frame))
+      let glyphs = try XCTUnwrap(S.all(p).first { $0.name == "glyphs" })
+      let characters = glyphs.sublayers ?? []
+      XCTAssertEqual(characters.count, 5)
+      for (k, c) in characters.enumerated() {
+        let w = Double(k + 1) / 5 * t
+        let m = c.transform
+        XCTAssertEqual(Double(m.m12), 1 + w, accuracy: 1e-3, "frame \(frame) k \(k) scale x")
+        XCTAssertEqual(Double(m.m21), -1.5, accuracy: 1e-3, "frame \(frame) k \(k) scale y")
+        XCTAssertEqual(Double(m.m11), 0, accuracy: 1e-3, "frame \(frame) k \(k) turned")
+        XCTAssertEqual(Double(m.m41), 40 * w, accuracy: 1e-3, "frame \(frame) k \(k) x")
+        XCTAssertEqual(Double(m.m42), -50, accuracy: 1e-3, "frame \(frame) k \(k) y")
+      }
+    }
+  }
+}
+
 extension LottieExpressionTests {
   /// A value out of range from an expression (scripts/fuzz-expressions.py
   /// found `div(time, -1e-09)` on a rectangle's position) is the

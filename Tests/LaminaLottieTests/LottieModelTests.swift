@@ -271,6 +271,42 @@ final class LottieModelTests: XCTestCase {
   }
 
   /// Skew and skew axis use the full matrix (lottie-web's order).
+  /// A flip (scale −100 %, −100 %, a half turn) under an animated
+  /// rotation stays flipped: Core Animation's `transform.rotation.z` key
+  /// path takes the transform apart into a rotation and positive scales,
+  /// which lost the flip (lottie-web's bm_ronda.json: an ear drawn half a
+  /// turn about its anchor, above the D instead of in the O's eye, 2.2 %
+  /// of the frame off ThorVG). A square 30 right of the anchor at (50, 50),
+  /// the rotation from 0 to 90° over frames 0–20: at frame 0 it is 30 left
+  /// of the anchor, (20, 50); at frame 10 (45°) the flipped (−30, 0) turned
+  /// 45° clockwise, (50 − 30 cos 45°, 50 − 30 sin 45°); at frame 20 (90°),
+  /// (50, 20). Flipped in x only, animated scale too: the same.
+  func testAFlipUnderAnAnimatedRotationStaysFlipped() throws {
+    func layer(_ scale: String) -> String {
+      #"""
+      {"ty": 4, "ind": 1, "nm": "flipped", "ip": 0, "op": 60, "st": 0, "ks": {"p": {"a": 0, "k": [50, 50, 0]},
+       "a": {"a": 0, "k": [0, 0, 0]}, "s": \#(scale),
+       "r": {"a": 1, "k": [{"t": 0, "s": [0], "o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}}, {"t": 20, "s": [90]}]}},
+       "shapes": [{"ty": "rc", "p": {"a": 0, "k": [30, 0]}, "s": {"a": 0, "k": [10, 10]}, "r": {"a": 0, "k": 0}}, \#(S.redFill)]}
+      """#
+    }
+    let c = 30 * (0.5).squareRoot()
+    let expected: [(Double, CGPoint)] = [(0, CGPoint(x: 20, y: 50)), (10, CGPoint(x: 50 - c, y: 50 - c)), (20, CGPoint(x: 50, y: 20))]
+    for scale in [
+      #"{"a": 0, "k": [-100, -100, 100]}"#,
+      #"{"a": 1, "k": [{"t": 0, "s": [-100, -100, 100], "o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}}, {"t": 20, "s": [-100, -100, 100]}]}"#,
+    ] {
+      let a = try S.load(S.document(layers: "[" + layer(scale) + "]"))
+      for (frame, point) in expected {
+        let root = S.presentation(a, at: a.time(ofFrame: frame))
+        let shape = try XCTUnwrap(S.first(CAShapeLayer.self, in: root))
+        let p = shape.convert(CGPoint(x: 30, y: 0), to: root)
+        XCTAssertEqual(p.x, point.x, accuracy: 1e-3, "frame \(frame) \(scale)")
+        XCTAssertEqual(p.y, point.y, accuracy: 1e-3, "frame \(frame) \(scale)")
+      }
+    }
+  }
+
   func testSkewMatrix() throws {
     let layers = """
       [{"ty": 3, "nm": "n", "ip": 0, "op": 60, "st": 0,
@@ -526,7 +562,7 @@ final class LottieModelTests: XCTestCase {
 
   func testUnsupportedLayerKindsAreReported() throws {
     let layers = """
-      [{"ty": 13, "ip": 0, "op": 60, "st": 0, "ks": {}}, {"ty": 6, "ip": 0, "op": 60, "st": 0, "ks": {}},
+      [{"ty": 7, "ip": 0, "op": 60, "st": 0, "ks": {}}, {"ty": 6, "ip": 0, "op": 60, "st": 0, "ks": {}},
        {"ty": 3, "ip": 0, "op": 60, "st": 0, "ks": {}, "tm": {"a": 0, "k": 1}}]
       """
     let a = try S.load(S.document(layers: layers))
@@ -535,7 +571,7 @@ final class LottieModelTests: XCTestCase {
       [
         LottieUnsupported(feature: "time remapping on a non-precomp layer", path: "layers[2].tm"),
         LottieUnsupported(feature: "audio layer", path: "layers[1].ty"),
-        LottieUnsupported(feature: "camera layer", path: "layers[0].ty"),
+        LottieUnsupported(feature: "video placeholder", path: "layers[0].ty"),
       ])
   }
 
