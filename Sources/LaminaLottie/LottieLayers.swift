@@ -96,29 +96,19 @@ extension Builder {
       return content
     }
     var tree = content
-    var parentInd = info.parent
-    var seen: Set<Int> = info.ind.map { [$0] } ?? []
-    while let p = parentInd {
-      guard let parent = byInd[p] else {
-        report("parent not found", info.node.path + ".parent")
-        break
-      }
-      guard seen.insert(p).inserted else {
-        throw (info.node.child("parent") ?? info.node).invalid("parenting loops back to layer \(p)")
-      }
+    for parent in try parents(of: info, byInd) {
       // An auto-oriented parent (a null along a path) turns its children too.
       let (t, notes) = try decoder.layerTransform(parent)
       for note in notes { report(note.feature, note.path) }
       let outer = CALayer()
       let inner = CALayer()
-      outer.name = "parent \(p)"
+      outer.name = "parent \(parent.ind ?? 0)"
       outer.addSublayer(inner)
       inner.addSublayer(tree)
       try apply(
         t, outer: outer, inner: inner, timeline: Timeline(frameRate: frameRate, offset: 0, remap: currentRemap),
         path: parent.node.path + ".ks")
       tree = outer
-      parentInd = parent.parent
     }
     if tree !== content {
       let wrapper = CALayer()
@@ -131,12 +121,10 @@ extension Builder {
     return tree
   }
 
-  /// Sets a 3D layer's `transform` (its outer layer, `content`) to its
-  /// own matrix, its parents' (nearest first) and the camera's projection,
-  /// composed in 3D as After Effects does (parents are not flattened in
-  /// between), sampled per frame over the frames any of them changes.
-  func viewedLayer(_ content: CALayer, _ info: LayerModel, _ byInd: [Int: LayerModel], camera: CameraModel) throws {
-    var transforms = [try decoder.layerTransform(info).0]
+  /// A layer's parents, nearest first: a missing one ends the chain (and
+  /// is reported), a loop is an error naming the layer's `parent`.
+  func parents(of info: LayerModel, _ byInd: [Int: LayerModel]) throws -> [LayerModel] {
+    var chain: [LayerModel] = []
     var parentInd = info.parent
     var seen: Set<Int> = info.ind.map { [$0] } ?? []
     while let p = parentInd {
@@ -147,10 +135,22 @@ extension Builder {
       guard seen.insert(p).inserted else {
         throw (info.node.child("parent") ?? info.node).invalid("parenting loops back to layer \(p)")
       }
+      chain.append(parent)
+      parentInd = parent.parent
+    }
+    return chain
+  }
+
+  /// Sets a 3D layer's `transform` (its outer layer, `content`) to its
+  /// own matrix, its parents' (nearest first) and the camera's projection,
+  /// composed in 3D as After Effects does (parents are not flattened in
+  /// between), sampled per frame over the frames any of them changes.
+  func viewedLayer(_ content: CALayer, _ info: LayerModel, _ byInd: [Int: LayerModel], camera: CameraModel) throws {
+    var transforms = [try decoder.layerTransform(info).0]
+    for parent in try parents(of: info, byInd) {
       let (t, notes) = try decoder.layerTransform(parent)
       for note in notes { report(note.feature, note.path) }
       transforms.append(t)
-      parentInd = parent.parent
     }
     func matrix(_ f: Double) -> CATransform3D {
       var m = Matrix4()
