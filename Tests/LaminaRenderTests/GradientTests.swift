@@ -286,7 +286,7 @@ final class GradientTests: XCTestCase {
     item.matrix = CATransform3DConcat(CATransform3DMakeRotation(0.001, 0, 1, 0), turned)
     XCTAssertNil(FramePlanner.cornerShiftFolded(item, gradient))
 
-    func render(turn: CGFloat) throws -> RenderedImage {
+    func render(turn: CGFloat, with renderer: Renderer? = nil) throws -> RenderedImage {
       let root = CALayer()
       root.bounds = CGRect(x: 0, y: 0, width: 40, height: 10)
       root.position = CGPoint(x: 20, y: 5)
@@ -301,8 +301,25 @@ final class GradientTests: XCTestCase {
       g.samplesAtPixelCorners = true
       g.transform = CATransform3DMakeRotation(turn, 0, 1, 0)
       root.addSublayer(g)
-      return try RenderTestSupport.renderer().render(layer: root, size: CGSize(width: 40, height: 10))
+      return try (renderer ?? RenderTestSupport.renderer()).render(
+        layer: root, size: CGSize(width: 40, height: 10))
     }
+    // The planner takes the fold: the flat plane's batch is the program
+    // without the corner step, its gentle ramp sampled nearest; the turned
+    // one keeps the corner program.
+    func batches(turn: CGFloat) throws -> [Batch] {
+      let renderer = try Renderer()  // (its own: the observer stays with it)
+      var seen: [Batch] = []
+      renderer.planObserver = { plan in
+        for case .draw(let pass) in plan.steps { seen += pass.batches }
+      }
+      _ = try render(turn: turn, with: renderer)
+      return seen
+    }
+    let flatBatches = try batches(turn: 0)
+    XCTAssertEqual(flatBatches.map(\.program), [.gradient(.axial, blend: false, corners: false)])
+    XCTAssertEqual(flatBatches.first?.sampler, FramePlanner.nearest)
+    XCTAssertEqual(try batches(turn: 0.001).map(\.program), [.gradient(.axial, blend: false, corners: true)])
     let (plane, tilted) = (try render(turn: 0), try render(turn: 0.001))
     for x in 1..<39 {
       XCTAssertEqual(Double(plane.pixel(x, 5).g), Double(tilted.pixel(x, 5).g), accuracy: 3, "x \(x)")
