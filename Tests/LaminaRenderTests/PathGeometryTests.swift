@@ -148,6 +148,8 @@ final class PathGeometryTests: XCTestCase {
       "M 10 10 L 70 10 L 70 70 L 10 70 Z M 30 30 L 50 30 L 50 50 L 30 50 Z",  // a hole
       "M 0 0 L 20 0 L 20 0 L 40 0 L 40 40 L 40 40 L 0 40 L 0 0 Z",  // repeated points
       "M 5 5 C 90 0 -10 90 75 75 C 0 90 90 0 5 5 Z",  // curves crossing
+      "M 0 80 L 0 30 C 20 0 20 60 40 30 C 60 0 60 60 80 30 L 80 80 Z",  // a wave over a base
+      "M 0 0 L 80 0 L 80 80 C 60 40 40 80 20 40 L 0 80 Z",  // a wavy bottom
     ]
     for svg in cases {
       let polygons = try contours(path(svg), tolerance: 0.05)
@@ -163,6 +165,41 @@ final class PathGeometryTests: XCTestCase {
         }
       }
     }
+  }
+
+  /// A curved fill's interior is mostly large pieces, not a strip per
+  /// vertex of its curves (on llvmpipe a triangle costs by the pixel blocks
+  /// its edges cross): a wave over a base, 80 × 80 points, flattened into
+  /// a few hundred edges, has a piece larger than a third of its area, and
+  /// its pieces' areas add up to at least the fill's (the fill-rule test
+  /// above checks that they stay inside it).
+  func testCurvedInteriorIsMostlyLargePieces() throws {
+    let wave = try path("M 0 80 L 0 30 C 20 0 20 60 40 30 C 60 0 60 60 80 30 L 80 80 Z")
+    let polygons = try contours(wave, tolerance: 0.05)
+    XCTAssertGreaterThan(polygons[0].points.count, 60)
+    let mesh = try XCTUnwrap(FillTessellator.mesh(polygons, evenOdd: false))
+    var area = 0.0
+    let points = polygons[0].points
+    for i in points.indices {
+      let a = points[i]
+      let b = points[(i + 1) % points.count]
+      area += (a.x * b.y - b.x * a.y) / 2
+    }
+    area = abs(area)
+    let range = mesh.groups[FillMesh.Group.interior.rawValue]
+    var pieces: [Double] = []
+    for t in stride(from: range.lowerBound, to: range.upperBound, by: 6) {
+      let v = (0..<6).map { k -> SIMD2<Double> in
+        let q = mesh.vertices[Int(mesh.indices[t + k])].position
+        return SIMD2(Double(q.x), Double(q.y))
+      }
+      func triangle(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ c: SIMD2<Double>) -> Double {
+        abs((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)) / 2
+      }
+      pieces.append(triangle(v[0], v[1], v[2]) + triangle(v[3], v[4], v[5]))
+    }
+    XCTAssertGreaterThan(try XCTUnwrap(pieces.max()), area / 3)
+    XCTAssertGreaterThanOrEqual(pieces.reduce(0, +), area * 0.999)
   }
 
   /// Every boundary edge has its ribbon piece, and the convex fast path
