@@ -39,15 +39,47 @@ final class CairoBitmap {
     // ARGB32 is premultiplied, one native-endian 32-bit word per pixel (A in
     // the top byte): reordered into premultiplied RGBA bytes, nothing more.
     let rgba = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
+      // Word by word: red and blue swap places (RGBA bytes, read as a
+      // little-endian word, are 0xAABBGGRR).
+      let words = UnsafeMutableRawPointer(out.baseAddress!).assumingMemoryBound(to: UInt32.self)
+      for y in 0..<height {
+        let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+        let into = words + y * width
+        for x in 0..<width {
+          let p = row[x]
+          into[x] = (p & 0xff00_ff00) | (p >> 16 & 0xff) | (p & 0xff) << 16
+        }
+      }
+      count = width * height * 4
+    }
+    return CGImage(width: width, height: height, premultipliedRGBA: rgba)
+  }
+
+  /// The pixels composited over `background` (premultiplied RGBA bytes) as
+  /// the GPU blends premultiplied source over (one, one minus source
+  /// alpha, in 8 bits): each component `s + d·(255 − sa)/255`, the product
+  /// rounded to the nearest, the sum saturated.
+  func makeImage(over background: SIMD4<UInt8>) -> CGImage? {
+    cairo_surface_flush(surface)
+    guard let data = cairo_image_surface_get_data(surface) else { return nil }
+    let stride = Int(cairo_image_surface_get_stride(surface))
+    let d = SIMD4<UInt32>(truncatingIfNeeded: background)
+    // Rounded x·y/255 (exact for 8-bit x and y).
+    func mul(_ x: UInt32, _ y: UInt32) -> UInt32 {
+      let t = x * y + 128
+      return (t + (t >> 8)) >> 8
+    }
+    let rgba = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
       for y in 0..<height {
         let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
         for x in 0..<width {
           let p = row[x]
+          let k = 255 - (p >> 24)
           let i = (y * width + x) * 4
-          out[i] = UInt8(truncatingIfNeeded: p >> 16)
-          out[i + 1] = UInt8(truncatingIfNeeded: p >> 8)
-          out[i + 2] = UInt8(truncatingIfNeeded: p)
-          out[i + 3] = UInt8(truncatingIfNeeded: p >> 24)
+          out[i] = UInt8(min((p >> 16 & 255) + mul(d.x, k), 255))
+          out[i + 1] = UInt8(min((p >> 8 & 255) + mul(d.y, k), 255))
+          out[i + 2] = UInt8(min((p & 255) + mul(d.z, k), 255))
+          out[i + 3] = UInt8(min((p >> 24) + mul(d.w, k), 255))
         }
       }
       count = width * height * 4

@@ -109,20 +109,31 @@ public enum ShapeRasterizer {
   /// Draws the fill, then the stroke, in user space (points).
   static func draw(_ style: ShapeStyle, _ cr: OpaquePointer, tolerance: CGFloat) {
     if let fill = style.fillColor {
-      cairo_new_path(cr)
-      style.path.addTo(cr)
-      cairo_set_fill_rule(
-        cr, style.fillRule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
       cairo_set_source_rgba(cr, fill.red, fill.green, fill.blue, fill.alpha)
-      cairo_fill(cr)
+      self.fill(style, cr)
     }
     if let stroke = style.strokeColor {
-      cairo_new_path(cr)
-      addStrokePath(style, cr, tolerance: tolerance)
-      setStrokeParameters(style, cr)
       cairo_set_source_rgba(cr, stroke.red, stroke.green, stroke.blue, stroke.alpha)
-      cairo_stroke(cr)
+      self.stroke(style, cr, tolerance: tolerance)
     }
+  }
+
+  /// Fills the path with the context's source, in user space.
+  static func fill(_ style: ShapeStyle, _ cr: OpaquePointer) {
+    cairo_new_path(cr)
+    style.path.addTo(cr)
+    cairo_set_fill_rule(
+      cr, style.fillRule == .evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+    cairo_fill(cr)
+  }
+
+  /// Strokes the path (its trimmed part, dashed) with the context's source,
+  /// in user space.
+  static func stroke(_ style: ShapeStyle, _ cr: OpaquePointer, tolerance: CGFloat) {
+    cairo_new_path(cr)
+    addStrokePath(style, cr, tolerance: tolerance)
+    setStrokeParameters(style, cr)
+    cairo_stroke(cr)
   }
 
   /// The path to stroke: all of it, or the part between `strokeStart` and `strokeEnd`.

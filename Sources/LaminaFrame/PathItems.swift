@@ -14,6 +14,16 @@ package struct PathPaint: Hashable {
   }
 
   package let geometry: Geometry
+  /// The shape layer's path and style the mesh was made from (its fill
+  /// or its stroke, as `geometry` says): what a planner that draws paths
+  /// on the CPU draws (`PlanOptions.cpuPaths`). Not part of equality: the
+  /// mesh stands for the path.
+  package var style: ShapeStyle?
+
+  package init(geometry: Geometry, style: ShapeStyle? = nil) {
+    self.geometry = geometry
+    self.style = style
+  }
 
   package var mesh: PathMesh {
     switch geometry {
@@ -62,7 +72,7 @@ extension FrameBuilder {
       else { return false }
       if !mesh.indices.isEmpty,
         var item = makeItem(
-          .path(PathPaint(geometry: .fill(mesh))), rect: mesh.bounds, uv: (0, 0, 0, 0),
+          .path(PathPaint(geometry: .fill(mesh), style: style)), rect: mesh.bounds, uv: (0, 0, 0, 0),
           toTarget: toTarget, color: premultiplied(fill, opacity: 1), name: layer.name)
       {
         // At a sharp corner the antialiasing ribbon reaches past the pixel
@@ -87,7 +97,7 @@ extension FrameBuilder {
       let rect = mesh.bounds(halfWidth: Double(style.lineWidth) / 2)
       if !mesh.indices.isEmpty, !rect.isNull,
         let item = makeItem(
-          .path(PathPaint(geometry: .stroke(mesh, parameters))), rect: rect, uv: (0, 0, 0, 0),
+          .path(PathPaint(geometry: .stroke(mesh, parameters), style: style)), rect: rect, uv: (0, 0, 0, 0),
           toTarget: toTarget,
           color: premultiplied(stroke, opacity: parameters.coverageScale), name: layer.name)
       {

@@ -68,6 +68,22 @@ extension GLDevice {
     return texture
   }
 
+  package func updateTexture(
+    _ texture: GLuint, _ pixels: [UInt8], x: Int, y: Int, width: Int, height: Int
+  ) throws {
+    bindTextureForEditing(texture)
+    setUnpackAlignment(4)
+    timed(\.uploads) {
+      pixels.withUnsafeBytes { raw in
+        glTexSubImage2D(
+          GLenum(GL_TEXTURE_2D), 0, GLint(x), GLint(y), GLsizei(width), GLsizei(height),
+          GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), raw.baseAddress)
+      }
+    }
+    counters.textureUploads += 1
+    try check("texture update")
+  }
+
   /// Whether ramps are 32-bit floats (filterable with OES_texture_float_linear),
   /// else half floats (filterable in GLES 3.0): both finer than 8 bits.
   package var rampBytesPerTexel: Int { supports("GL_OES_texture_float_linear") ? 16 : 8 }

@@ -20,6 +20,12 @@ package struct DrawPass {
   /// of it. Passes that share one target (an atlas) each draw into their
   /// own part: the clear and the drawing keep to it.
   package var viewport: PixelRect?
+  /// Pixels written into the target right after the clear, before the
+  /// batches: a run of paths drawn on the CPU over the clear color
+  /// (`FramePlanner.flushRun`), by its index in `FramePlan.images`, the
+  /// rect of the frame (region pixels) it covers, and the part of that
+  /// rect written (within the scissor).
+  package var upload: (image: Int, rect: PixelRect, written: PixelRect)?
   /// Drawn in order, one draw call each.
   package var batches: [Batch] = []
   /// What the pass renders, for people reading the plan.

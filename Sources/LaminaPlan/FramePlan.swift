@@ -28,6 +28,10 @@ public struct FramePlan: CustomStringConvertible {
   /// Nanoseconds the planner spent making vertices, when the renderer
   /// measures its stages (`Renderer.measuresStages`); else 0.
   public internal(set) var vertexNanoseconds: UInt64 = 0
+  /// Runs of path items drawn on the CPU as one image each
+  /// (`PlanOptions.cpuPaths`), and the path items they hold.
+  public internal(set) var cpuPathRuns = 0
+  public internal(set) var cpuPathItems = 0
 
   init(width: Int, height: Int) {
     self.width = width

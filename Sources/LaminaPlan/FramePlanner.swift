@@ -44,6 +44,9 @@ package struct FramePlanner {
   /// The masked groups of the frame that composite as their masks' paths
   /// (`FramePlanner+PathMasks.swift`).
   var pathMaskedGroups: Set<Int> = []
+  /// The bitmaps of runs of paths drawn on the CPU, kept across frames
+  /// (`PlanOptions.cpuPaths`; the runner's); nil: drawn every time.
+  package var pathRuns: PathRunCache?
   private var rasters: [Int: TargetID] = [:]
   /// Each image's index in `plan.images`.
   private var imageIndices: [ObjectIdentifier: Int] = [:]
@@ -323,6 +326,9 @@ package struct FramePlanner {
   struct OpenPass {
     var pass: DrawPass
     var batcher: Batcher
+    /// Path items waiting to be drawn on the CPU as one image
+    /// (`FramePlanner+CPUPaths.swift`), opacity applied.
+    var run: [DrawItem] = []
   }
 
   /// Plans drawing `commands` into `target`, which shows `region` at its
@@ -348,15 +354,35 @@ package struct FramePlanner {
       switch commands[i] {
       case .item(let item):
         guard item.bounds.intersects(region) else { continue }
+        var command = commands[i]
+        var item = item
+        var fade = opacity
+        if options.cpuPaths, Self.drawsOnCPU(item) {
+          if opacity < 1 { item.multiplyOpacity(opacity) }
+          if Self.joinsRun(item) {
+            open.run.append(item)
+            continue
+          }
+          flushRun(&open)
+          // Drawn as a quad of its bitmap (its opacity in it).
+          guard let quad = cpuQuad(item, region: region) else { continue }
+          (item, command, fade) = (quad, .item(quad), 1)
+        } else {
+          flushRun(&open)
+        }
         if item.hasCompositeBlend, !options.blendEquations {
           close(&open)
-          blendFallback(
-            commands[i], into: open.pass.target, region: region, scissor: open.pass.scissor)
+          blendFallback(command, into: open.pass.target, region: region, scissor: open.pass.scissor)
           continue
         }
-        add(item, to: &open, opacity: opacity)
+        add(item, to: &open, opacity: fade)
       case .group(let group):
         guard group.bounds.intersects(region) else { continue }
+        if case .none(let inner) = Self.isolation(of: group) {
+          draw(group.commands, into: &open, opacity: opacity * inner)
+          continue
+        }
+        flushRun(&open)
         if group.backdrop {
           close(&open)
           captureBackdrop(group, from: open.pass.target, region: region)
@@ -367,10 +393,6 @@ package struct FramePlanner {
           close(&open)
           blendFallback(
             commands[i], into: open.pass.target, region: region, scissor: open.pass.scissor)
-          continue
-        }
-        if case .none(let inner) = Self.isolation(of: group) {
-          draw(group.commands, into: &open, opacity: opacity * inner)
           continue
         }
         if let found = gradientMask(of: group) {
@@ -397,6 +419,7 @@ package struct FramePlanner {
   /// Ends the pass being filled (kept when it clears or draws something)
   /// and opens its continuation into the same target.
   private mutating func close(_ open: inout OpenPass) {
+    flushRun(&open)
     if open.pass.clear != nil || !open.batcher.isEmpty {
       var pass = open.pass
       (pass.batches, pass.geometry) = open.batcher.finish()
@@ -416,7 +439,7 @@ package struct FramePlanner {
     return batcher
   }
 
-  private mutating func add(_ item: DrawItem, to open: inout OpenPass, opacity: Float = 1) {
+  mutating func add(_ item: DrawItem, to open: inout OpenPass, opacity: Float = 1) {
     var item = item
     if case .gradient(let paint) = item.material, paint.atPixelCorners,
       let folded = Self.cornerShiftFolded(item, paint)
@@ -500,7 +523,7 @@ package struct FramePlanner {
   }
 
   /// `image`'s index in the plan's images, added on first use.
-  private mutating func index(of image: CGImage) -> Int {
+  mutating func index(of image: CGImage) -> Int {
     let key = ObjectIdentifier(image)
     if let index = imageIndices[key] { return index }
     imageIndices[key] = plan.images.count

@@ -14,6 +14,8 @@ package final class FrameRunner {
   package let samples: Int
   /// The canvas: one tile, kept between frames (a display's retained buffer).
   package var canvasTarget: RenderTarget?
+  /// The bitmaps of runs of paths drawn on the CPU, kept for the next frame.
+  package let pathRuns = PathRunCache()
 
   /// A runner whose executor keeps its GPU caches within their shares of
   /// `caches`' budget (the renderer's `RenderCaches`).
@@ -43,6 +45,7 @@ package final class FrameRunner {
     var planner = FramePlanner(
       width: frame.width, height: frame.height, canvasWidth: min(frame.width, tile),
       canvasHeight: min(frame.height, tile), options: options, caches: executor)
+    planner.pathRuns = pathRuns
     if let damage {
       planner.planDamage(frame, rects: damage)
     } else {
@@ -73,6 +76,7 @@ package final class FrameRunner {
     }
     guard let canvas = canvasTarget else { return }
     try executor.run(plan, canvas: canvas, output: output)
+    executor.textures.release(images: pathRuns.endFrame())
     executor.endFrame()
     try device.check("the end of a frame")
   }

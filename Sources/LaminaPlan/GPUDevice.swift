@@ -126,6 +126,10 @@ package protocol GPUDevice: AnyObject {
   func deleteProgram(_ id: GPUHandle)
   func makeTexture(width: Int, height: Int) -> GPUHandle
   func uploadTexture(_ pixels: [UInt8], width: Int, height: Int, mipmaps: Bool) throws -> GPUHandle
+  /// Replaces `width`×`height` texels of `texture` at (`x`, `y`) by
+  /// `pixels` (premultiplied RGBA, rows in texture order).
+  func updateTexture(
+    _ texture: GPUHandle, _ pixels: [UInt8], x: Int, y: Int, width: Int, height: Int) throws
   func uploadRampTexture(_ texels: [Float], width: Int) throws -> GPUHandle
   func generateMipmaps(_ texture: GPUHandle)
   func deleteTexture(_ id: GPUHandle)

@@ -183,6 +183,23 @@ package final class PlanExecutor {
     device.setViewport(area)
     device.setScissor(pass.scissor ?? pass.viewport)
     if let clear = pass.clear { device.clear(clear) }
+    if let (index, rect, written) = pass.upload {
+      // Row 0 of the target holds the region's top row (below).
+      let image = plan.images[index]
+      var pixels = image.premultipliedPixels ?? image.pixels
+      if written != rect {
+        var part: [UInt8] = []
+        part.reserveCapacity(written.area * 4)
+        for y in written.y..<written.maxY {
+          let start = ((y - rect.y) * rect.width + written.x - rect.x) * 4
+          part += pixels[start..<start + written.width * 4]
+        }
+        pixels = part
+      }
+      try device.updateTexture(
+        target.texture, pixels, x: area.x + written.x - pass.region.x,
+        y: area.y + written.y - pass.region.y, width: written.width, height: written.height)
+    }
     streams.upload(pass.geometry)
     // Region pixels → clip space: the region's origin lands on the
     // viewport's origin; its row 0 holds the region's top row.

@@ -26,6 +26,11 @@ package struct PlanOptions {
   /// with the group's rendering, with no pass for the mask
   /// (`FramePlanner.pathMask`).
   package var pathMasks = true
+  /// Consecutive path items of shape layers are drawn on the CPU by Cairo
+  /// into one bitmap, drawn as one quad (`FramePlanner+CPUPaths.swift`):
+  /// the default on a software rasterizer, where it is several times
+  /// cheaper (docs/rendering.md, "Paths on the CPU").
+  package var cpuPaths = false
 
   /// `mergedFillMaxPixels` on a software rasterizer (measured on llvmpipe:
   /// docs/rendering.md, "Batching and uploads").

@@ -206,6 +206,15 @@ package final class RecordingDevice: GPUDevice {
     return texture
   }
 
+  package func updateTexture(
+    _ texture: GPUHandle, _ pixels: [UInt8], x: Int, y: Int, width: Int, height: Int
+  ) throws {
+    state.bindTextureForEditing(texture, &counters, issue)
+    state.setUnpackAlignment(4, &counters, issue)
+    record(.upload(.texture, texture, bytes: pixels.count))
+    counters.textureUploads += 1
+  }
+
   package func uploadTexture(_ pixels: [UInt8], width: Int, height: Int, mipmaps: Bool) throws
     -> GPUHandle
   {

@@ -126,6 +126,12 @@ package final class TextureCache {
     evict(toFit: 0)
   }
 
+  /// Releases the textures of `images` (identifiers) now: images made for
+  /// one frame (`PathRunCache`) that no later frame draws.
+  func release(images: [UInt64]) {
+    for identifier in images { release(.image(identifier)) }
+  }
+
   /// Releases textures not used this frame, least recently used first,
   /// until `incoming` more bytes fit in the budget (or none is left to go).
   private func evict(toFit incoming: Int) {

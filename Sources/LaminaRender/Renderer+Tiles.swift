@@ -43,6 +43,7 @@ extension Renderer {
       batching: batchesDraws, samples: samples, timesVertices: measuresStages,
       mergedFillMaxPixels: mergedFillMaxPixels)
     options.pathMasks = pathMasks
+    options.cpuPaths = cpuPaths
     return runner.plan(frame, tile: maxTileSize, options: options, damage: damage)
   }
 

@@ -88,6 +88,18 @@ public final class Renderer {
   /// Masks that are one path composite as the path painted with the masked
   /// rendering (`PlanOptions.pathMasks`); off only to compare.
   package var pathMasks = true
+  /// Runs of path items are drawn on the CPU by Cairo, one bitmap each
+  /// (`PlanOptions.cpuPaths`): on a software rasterizer, unless
+  /// `LAMINA_PATHS=gpu`; `LAMINA_PATHS=cpu` asks for it on any driver.
+  package var cpuPaths: Bool
+
+  static func cpuPaths(software: Bool) -> Bool {
+    switch ProcessInfo.processInfo.environment["LAMINA_PATHS"] {
+    case "gpu": return false
+    case "cpu": return true
+    default: return software
+    }
+  }
 
   static func mergedFillMaxPixels(software: Bool) -> Int {
     if let given = ProcessInfo.processInfo.environment["LAMINA_MERGED_FILL_MAX_PIXELS"],
@@ -175,6 +187,7 @@ public final class Renderer {
     }
     self.antialiasing = mode
     mergedFillMaxPixels = Self.mergedFillMaxPixels(software: info.isSoftwareRenderer)
+    cpuPaths = Self.cpuPaths(software: info.isSoftwareRenderer)
     switch mode {
     case .multisample(let n), .combined(let n): samples = n
     default: samples = 1

@@ -27,13 +27,14 @@ final class BenchmarkCountTests: XCTestCase {
     let renderer: Renderer
     var frameIndex = 0
 
-    init(_ name: String) throws {
+    init(_ name: String, cpuPaths: Bool? = nil) throws {
       let url = DistributedTests.packageRoot.appendingPathComponent(
         "Benchmarks/scenes/\(name).json")
       // A renderer of its own: its caches (the glyph atlas included) start
       // empty, whatever earlier tests drew, so counts do not depend on the
       // test order.
       renderer = try Renderer()
+      if let cpuPaths { renderer.cpuPaths = cpuPaths }
       scene = try SceneLoader.load(contentsOf: url, maxImageDimension: renderer.maxTextureSize)
       presentation = PresentationTree(root: scene.root)
       builder = FrameBuilder(
@@ -79,8 +80,8 @@ final class BenchmarkCountTests: XCTestCase {
   }
 
   /// The counts of `frames` frames of scene `name` after 4 warm-up frames.
-  func counts(_ name: String, frames: Int = 2) throws -> [Counts] {
-    let run = try Run(name)
+  func counts(_ name: String, frames: Int = 2, cpuPaths: Bool? = nil) throws -> [Counts] {
+    let run = try Run(name, cpuPaths: cpuPaths)
     for _ in 0..<4 { try run.step() }
     var result: [Counts] = []
     for _ in 0..<frames {
@@ -99,8 +100,8 @@ final class BenchmarkCountTests: XCTestCase {
   }
 
   /// Checks that no frame costs more than `most` in any count.
-  func check(_ name: String, atMost most: Counts) throws {
-    for (i, got) in try counts(name).enumerated() {
+  func check(_ name: String, atMost most: Counts, cpuPaths: Bool? = nil) throws {
+    for (i, got) in try counts(name, cpuPaths: cpuPaths).enumerated() {
       let fields: [(String, Int, Int)] = [
         ("draws", got.draws, most.draws), ("passes", got.passes, most.passes),
         ("offscreen passes", got.offscreenPasses, most.offscreenPasses),
@@ -179,7 +180,18 @@ final class BenchmarkCountTests: XCTestCase {
       "shapes",
       atMost: Counts(
         draws: 36, passes: 1, offscreenPasses: 0, textureUploads: 0, geometryUploads: 0,
-        stateChanges: 20, targetsMade: 0, derivedLayers: 151))
+        stateChanges: 20, targetsMade: 0, derivedLayers: 151), cpuPaths: false)
+  }
+
+  /// shapes.json with its paths drawn on the CPU (llvmpipe's default): the
+  /// 300 path items are one run, written into the canvas after its clear
+  /// (one upload, no draw).
+  func testShapesOnTheCPU() throws {
+    try check(
+      "shapes",
+      atMost: Counts(
+        draws: 0, passes: 1, offscreenPasses: 0, textureUploads: 1, geometryUploads: 0,
+        stateChanges: 8, targetsMade: 0, derivedLayers: 151), cpuPaths: true)
   }
 
   /// 60 gradient layers: one draw each (each its own ramp and uniforms;
@@ -252,9 +264,10 @@ final class BenchmarkCountTests: XCTestCase {
       let device = RecordingDevice(extensions: Set(extensions.filter { gl.supports($0) }))
       let recorder = try FrameRunner(
         device: device, samples: run.renderer.samples, maxTextureSize: run.renderer.maxTextureSize)
-      let options = PlanOptions(
+      var options = PlanOptions(
         blendEquations: run.renderer.usesBlendEquations,
         edgeCoverage: run.renderer.antialiasing.usesEdgeCoverage, samples: run.renderer.samples)
+      options.cpuPaths = run.renderer.cpuPaths
       for i in 0..<6 {
         let frame = run.nextFrame()
         try run.renderer.draw(frame)

@@ -67,7 +67,9 @@ final class MaskOverlapTests: XCTestCase {
       let renderer = try Renderer()
       renderer.pathMasks = pathMasks
       let a = try renderer.render(frame(large))
-      let b = try Renderer().render(frame(small))
+      let other = try Renderer()
+      other.pathMasks = pathMasks
+      let b = try other.render(frame(small))
       // The offscreen mask's composite samples two targets whose origins
       // differ between the two (the overlap's, the small layer's): a level
       // at some pixels (known-failures.txt, the group-extent class).

@@ -59,6 +59,7 @@ final class PathFillBatchTests: XCTestCase {
 
   func testOverlappingFillsOfManyMeshesAndClipsDrawInOneDrawWithTheSamePixels() throws {
     let renderer = try Renderer()
+    renderer.cpuPaths = false  // the GPU path renderer's batches
     let root = Self.scene()
     let size = CGSize(width: 160, height: 120)
     // Large fills too in the one draw (a hardware GPU's limit).

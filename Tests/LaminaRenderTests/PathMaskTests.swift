@@ -96,6 +96,9 @@ final class PathMaskTests: XCTestCase {
   func render(_ root: CALayer, pathMasks: Bool) throws -> (RenderedImage, Int) {
     let renderer = try Renderer()
     renderer.pathMasks = pathMasks
+    // Both mask routes on the GPU path renderer (with paths on the CPU the
+    // offscreen mask's path would be Cairo's, the painted one the GPU's).
+    renderer.cpuPaths = false
     Renderer.commit(root)
     var builder = FrameBuilder(size: CGSize(width: 120, height: 90), scale: 2, caches: renderer.caches)
     let frame = builder.build(root: PresentationTree(root: root).update(time: 0), background: nil)

@@ -23,6 +23,10 @@ final class PathRenderTests: XCTestCase {
   /// trims are evaluated per fragment from instance attributes.
   func testAnimatingStrokeEndOn150ShapesUploadsAndBuildsNothingAfterTheFirstFrame() throws {
     let renderer = try RenderTestSupport.renderer()
+    // The GPU path renderer's uploads (on the CPU, the run is one a frame).
+    let cpuPaths = renderer.cpuPaths
+    renderer.cpuPaths = false
+    defer { renderer.cpuPaths = cpuPaths }
     let scene = benchmarkScenes.appendingPathComponent("shapes.json")
     let first = try RenderTestSupport.render(scene, time: 0.1)
     let builds = renderer.caches.paths.builds
@@ -48,7 +52,7 @@ final class PathRenderTests: XCTestCase {
   /// different flattenings).
   func testStrokesMatchCairoWithinEdgeAntialiasing() throws {
     let scene = RenderTestSupport.fixtures.appendingPathComponent("reftests/shape_strokes.json")
-    let gpu = try RenderTestSupport.render(scene, shapesOnGPU: true)
+    let gpu = try RenderTestSupport.render(scene, shapesOnGPU: true, cpuPaths: false)
     let cairo = try RenderTestSupport.render(scene, shapesOnGPU: false)
     let comparison = ImageComparison(actual: gpu.straightPixels, expected: cairo.straightPixels)
     XCTAssertLessThan(comparison.fractionOff, 0.02, comparison.summary)
@@ -59,7 +63,7 @@ final class PathRenderTests: XCTestCase {
   /// evenOdd, against Cairo.
   func testFillRulesMatchCairo() throws {
     let scene = RenderTestSupport.fixtures.appendingPathComponent("reftests/path_fill_rules.json")
-    let gpu = try RenderTestSupport.render(scene, shapesOnGPU: true)
+    let gpu = try RenderTestSupport.render(scene, shapesOnGPU: true, cpuPaths: false)
     let cairo = try RenderTestSupport.render(scene, shapesOnGPU: false)
     let comparison = ImageComparison(actual: gpu.straightPixels, expected: cairo.straightPixels)
     XCTAssertLessThan(comparison.fractionOff, 0.01, comparison.summary)

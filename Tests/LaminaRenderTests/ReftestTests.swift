@@ -23,11 +23,14 @@ import Testing
     let line: Int
     /// The time the scene is rendered at (`SCENE.json@t=SECONDS`).
     var time: Double = 0
+    /// Rendered by the GPU path renderer (a line ending in `gpu-paths`).
+    var gpuPaths = false
 
     var testDescription: String {
       let timed = time == 0 ? scene : "\(scene)@t=\(time)"
       switch kind {
-      case .golden(let golden, _): return "line \(line): \(timed) ~ \(golden)"
+      case .golden(let golden, _):
+        return "line \(line): \(timed) ~ \(golden)\(gpuPaths ? " (GPU paths)" : "")"
       case .sameAs(let reference): return "line \(line): \(timed) == \(reference)"
       }
     }
@@ -52,7 +55,9 @@ import Testing
     {
       let line = raw.trimmingCharacters(in: .whitespaces)
       if line.isEmpty || line.hasPrefix("#") { continue }
-      let fields = line.split(separator: " ").map(String.init)
+      var fields = line.split(separator: " ").map(String.init)
+      let gpuPaths = fields.last == "gpu-paths"
+      if gpuPaths { fields.removeLast() }
       guard fields.count == 3 else {
         throw NSError(
           domain: "reftest.list", code: number + 1,
@@ -68,7 +73,7 @@ import Testing
           Case(
             scene: scene,
             kind: .golden(fields[2], .fuzzy(maxDifference: numbers[0], maxPixels: numbers[1])),
-            line: number + 1, time: time))
+            line: number + 1, time: time, gpuPaths: gpuPaths))
       } else {
         throw NSError(
           domain: "reftest.list", code: number + 1,
@@ -86,7 +91,8 @@ import Testing
   func reftest(_ item: Case) throws {
     let folder = RenderTestSupport.fixtures.appendingPathComponent("reftests")
     let image = try RenderTestSupport.render(
-      folder.appendingPathComponent(item.scene), time: item.time)
+      folder.appendingPathComponent(item.scene), time: item.time,
+      cpuPaths: item.gpuPaths ? false : nil)
     switch item.kind {
     case .golden(let golden, let tolerance):
       let failure = try RenderTestSupport.goldenMismatch(

@@ -68,9 +68,14 @@ enum RenderTestSupport {
     return builder.build(root: root, background: scene.canvas.background)
   }
 
-  static func render(_ scene: URL, time: Double = 0, shapesOnGPU: Bool = true) throws
-    -> RenderedImage
-  {
+  static func render(
+    _ scene: URL, time: Double = 0, shapesOnGPU: Bool = true, cpuPaths: Bool? = nil
+  ) throws -> RenderedImage {
+    // Paths drawn on the CPU or not for this frame only (the renderer is shared).
+    let shared = try renderer()
+    let wasOnCPU = shared.cpuPaths
+    if let cpuPaths { shared.cpuPaths = cpuPaths }
+    defer { shared.cpuPaths = wasOnCPU }
     let loaded = try SceneLoader.load(contentsOf: scene)
     var builder = try FrameBuilder(
       size: CGSize(width: loaded.canvas.width, height: loaded.canvas.height),

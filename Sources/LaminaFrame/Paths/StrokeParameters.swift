@@ -25,7 +25,7 @@ package struct StrokeParameters: Hashable {
   /// The fraction of a dash pattern too fine to draw (periods under a
   /// hundredth of a point) that is on: the stroke is drawn solid, this
   /// much transparent, as a box filter sees it.
-  var coverageScale: Float = 1
+  package var coverageScale: Float = 1
 
   /// The parameters of `style` for a path of length `length`; nil when the
   /// dash pattern has more dashes than the shader takes.

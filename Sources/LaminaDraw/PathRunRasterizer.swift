@@ -1,0 +1,135 @@
+import CCairo
+import Foundation
+import Lamina
+
+/// Consecutive path items of a frame drawn on the CPU by Cairo, in their
+/// order, into one bitmap of target pixels (`PlanOptions.cpuPaths`): on a
+/// software rasterizer a path's coverage costs the fragment shader several
+/// times what Cairo's scanlines cost, and the bitmap is one upload and one
+/// textured quad (docs/rendering.md, "Paths on the CPU").
+public enum PathRunRasterizer {
+  /// One path item: its fill or its stroke, in a premultiplied color,
+  /// placed by an affine map from the layer's plane to the bitmap's pixels.
+  public struct Part {
+    public var style: ShapeStyle
+    public var stroke: Bool
+    public var color: SIMD4<Float>
+    public var transform: CGAffineTransform
+    /// A rounded rect (radii of the corners at minX minY, maxX minY, maxX
+    /// maxY, minX maxY) that clips the part, placed by its own map.
+    public var clip: Clip?
+
+    public init(
+      style: ShapeStyle, stroke: Bool, color: SIMD4<Float>, transform: CGAffineTransform,
+      clip: Clip? = nil
+    ) {
+      self.style = style
+      self.stroke = stroke
+      self.color = color
+      self.transform = transform
+      self.clip = clip
+    }
+  }
+
+  public struct Clip {
+    public var rect: CGRect
+    public var radii: SIMD4<Float>
+    public var transform: CGAffineTransform
+
+    public init(rect: CGRect, radii: SIMD4<Float>, transform: CGAffineTransform) {
+      self.rect = rect
+      self.radii = radii
+      self.transform = transform
+    }
+  }
+
+  /// The parts drawn source over, into a bitmap of `width`×`height`
+  /// pixels; nil when Cairo cannot allocate it. Over `background`
+  /// (premultiplied; nil: transparent) the bitmap is composited as the
+  /// GPU blends an image over a target cleared to it, with the GPU's
+  /// rounding (`CairoBitmap.makeImage(over:)`), so that a run written
+  /// into a cleared target holds the bytes the same run drawn as a quad
+  /// leaves.
+  public static func render(
+    _ parts: [Part], width: Int, height: Int, background: SIMD4<Float>? = nil
+  ) -> CGImage? {
+    guard let bitmap = CairoBitmap(width: width, height: height) else { return nil }
+    let cr = bitmap.context
+    for part in parts {
+      let c = part.color
+      guard c.w > 0 else { continue }
+      if let clip = part.clip {
+        let t = clip.transform
+        guard abs(t.a * t.d - t.b * t.c) > 1e-12 else { continue }
+        var matrix = cairo_matrix_t(
+          xx: Double(t.a), yx: Double(t.b), xy: Double(t.c), yy: Double(t.d), x0: Double(t.tx),
+          y0: Double(t.ty))
+        cairo_set_matrix(cr, &matrix)
+        cairo_new_path(cr)
+        addRoundedRect(cr, clip.rect, clip.radii)
+        cairo_clip(cr)
+      }
+      defer { if part.clip != nil { cairo_reset_clip(cr) } }
+      let t = part.transform
+      // A plane seen edge-on (no inverse: Cairo would refuse the matrix)
+      // covers nothing.
+      guard abs(t.a * t.d - t.b * t.c) > 1e-12 else { continue }
+      var matrix = cairo_matrix_t(
+        xx: Double(t.a), yx: Double(t.b), xy: Double(t.c), yy: Double(t.d), x0: Double(t.tx),
+        y0: Double(t.ty))
+      cairo_set_matrix(cr, &matrix)
+      setSource(cr, c)
+      if part.stroke {
+        // Cairo flattens curves within `tolerance` of user space: a tenth of
+        // a pixel, through the map's largest stretch.
+        let stretch = max(
+          (t.a * t.a + t.b * t.b).squareRoot(), (t.c * t.c + t.d * t.d).squareRoot(), 1e-9)
+        ShapeRasterizer.stroke(part.style, cr, tolerance: 0.1 / stretch)
+      } else {
+        ShapeRasterizer.fill(part.style, cr)
+      }
+    }
+    guard let b = background, b.w > 0 else { return bitmap.makeImage() }
+    return bitmap.makeImage(over: SIMD4(byte(b.x), byte(b.y), byte(b.z), byte(b.w)))
+  }
+
+  /// A color component in 8 bits as the GPU writes it: rounded in single
+  /// precision (0.9 as a Float times 255 is 229.5 there, 229.49999… in
+  /// double precision).
+  static func byte(_ v: Float) -> UInt8 {
+    UInt8(clamping: Int(saturating: Double(min(max(v, 0), 1) * 255 + 0.5), rounding: .down))
+  }
+
+  /// A premultiplied color as Cairo's source. Cairo premultiplies the
+  /// straight components it is given into 16 bits and keeps the top 8 of
+  /// each (0.1 becomes 25 where the GPU writes 26): the components are
+  /// first rounded to the 8-bit values the GPU writes, v/255, whose 16-bit
+  /// form (v·257) keeps v in its top 8 bits, so that a path covering a
+  /// pixel writes the color the GPU path writes.
+  private static func setSource(_ cr: OpaquePointer, _ c: SIMD4<Float>) {
+    func byte(_ v: Float) -> Double { Double(Self.byte(v)) }
+    let a = byte(c.w)
+    guard a > 0 else { return cairo_set_source_rgba(cr, 0, 0, 0, 0) }
+    cairo_set_source_rgba(
+      cr, min(byte(c.x) / a, 1), min(byte(c.y) / a, 1), min(byte(c.z) / a, 1), a / 255)
+  }
+
+  /// A rect with circular corners of the given radii (each at most half the
+  /// shorter side, as the clip's own shader takes them).
+  private static func addRoundedRect(_ cr: OpaquePointer, _ r: CGRect, _ radii: SIMD4<Float>) {
+    let limit = Double(min(r.width, r.height)) / 2
+    let (x0, y0, x1, y1) = (Double(r.minX), Double(r.minY), Double(r.maxX), Double(r.maxY))
+    let k = (0..<4).map { min(max(Double(radii[$0]), 0), limit) }
+    guard k.contains(where: { $0 > 0 }) else {
+      cairo_rectangle(cr, x0, y0, x1 - x0, y1 - y0)
+      return
+    }
+    let pi = Double.pi
+    cairo_new_sub_path(cr)
+    cairo_arc(cr, x1 - k[1], y0 + k[1], k[1], -pi / 2, 0)
+    cairo_arc(cr, x1 - k[2], y1 - k[2], k[2], 0, pi / 2)
+    cairo_arc(cr, x0 + k[3], y1 - k[3], k[3], pi / 2, pi)
+    cairo_arc(cr, x0 + k[0], y0 + k[0], k[0], pi, 3 * pi / 2)
+    cairo_close_path(cr)
+  }
+}

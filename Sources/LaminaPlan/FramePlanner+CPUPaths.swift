@@ -1,0 +1,230 @@
+import Foundation
+import Lamina
+import LaminaDraw
+import LaminaFrame
+
+/// Paths drawn on the CPU (`PlanOptions.cpuPaths`, the default on a software
+/// rasterizer): consecutive path items of a pass, in their order, are drawn
+/// by Cairo into one bitmap of the pixels they cover, which the pass draws
+/// as one textured quad in their place. On llvmpipe a path's coverage in
+/// the fragment shader (a ribbon of thin pieces, an interior tested against
+/// the depth buffer) costs several times what Cairo's scanlines cost, and
+/// the bitmap is one upload (a 512×512 one: 0.04 ms) and one draw however
+/// many paths it holds. A run whose items are the same as in an earlier
+/// frame (same meshes, colors, transforms) takes that frame's bitmap
+/// (`PathRunCache`). See docs/rendering.md, "Paths on the CPU".
+extension FramePlanner {
+  /// Whether `item`'s coverage is Cairo's: a path item of a shape layer on
+  /// an affine plane, with no shape effect and no clip under a perspective
+  /// (those stay on the GPU, as does a dash pattern too fine to draw, whose
+  /// coverage the shader scales).
+  static func drawsOnCPU(_ item: DrawItem) -> Bool {
+    guard case .path(let paint) = item.material, paint.style != nil, item.shape == nil,
+      (paint.stroke?.coverageScale ?? 1) == 1
+    else { return false }
+    if let clip = item.clip, clip.itemToClip.m.2 != 0 || clip.itemToClip.m.5 != 0 {
+      return false
+    }
+    let m = item.matrix
+    return m.m14 == 0 && m.m24 == 0 && m.m44 > 0
+  }
+
+  /// Whether a CPU path item joins the run being collected: source over
+  /// and uncut. Another blend mode, or the half-planes of a piece cut by
+  /// depth sorting, make it a run of its own drawn as a quad with that
+  /// blend mode and those planes (`cpuQuad`), so that its coverage is
+  /// Cairo's wherever it is drawn.
+  static func joinsRun(_ item: DrawItem) -> Bool {
+    item.blend == .sourceOver && item.clipPlanes.isEmpty
+  }
+
+  /// Draws the pass's run of CPU path items, if any: into the target
+  /// directly when nothing but the clear came before it in the pass (the
+  /// bitmap holds the clear color under the paths: one upload, no draw),
+  /// else as one image item.
+  mutating func flushRun(_ open: inout OpenPass) {
+    guard !open.run.isEmpty else { return }
+    let items = open.run
+    open.run.removeAll(keepingCapacity: true)
+    var box = items[0].bounds
+    for item in items.dropFirst() { box = box.union(item.bounds) }
+    box = box.intersection(open.pass.region)
+    guard !box.isEmpty else { return }
+    let direct =
+      options.samples == 1 && open.pass.clear != nil && open.pass.upload == nil
+      && open.batcher.isEmpty
+    guard let image = runImage(items, box, background: direct ? open.pass.clear : nil) else {
+      return
+    }
+    if direct {
+      // A scissored pass (a damaged rect) writes only the scissor's pixels.
+      var written = box
+      if let s = open.pass.scissor {
+        let v = open.pass.viewport
+        let region = open.pass.region
+        written = written.intersection(
+          PixelRect(
+            x: s.x + region.x - (v?.x ?? 0), y: s.y + region.y - (v?.y ?? 0), width: s.width,
+            height: s.height))
+      }
+      if !written.isEmpty { open.pass.upload = (index(of: image), box, written) }
+      return
+    }
+    add(Self.quad(image, box), to: &open)
+  }
+
+  /// A CPU path item that does not join runs (`joinsRun`), as a quad of its
+  /// bitmap with its blend mode and its cutting planes (moved from the
+  /// layer's plane to the quad's, the frame's pixels); nil when it covers
+  /// nothing in `region`.
+  mutating func cpuQuad(_ item: DrawItem, region: PixelRect) -> DrawItem? {
+    let box = item.bounds.intersection(region)
+    guard !box.isEmpty, let image = runImage([item], box, background: nil) else { return nil }
+    var quad = Self.quad(image, box)
+    quad.blend = item.blend
+    if !item.clipPlanes.isEmpty {
+      let t = Self.affine(item.matrix).inverted()
+      quad.clipPlanes = item.clipPlanes.map { p in
+        SIMD3(
+          p.x * Double(t.a) + p.y * Double(t.b), p.x * Double(t.c) + p.y * Double(t.d),
+          p.x * Double(t.tx) + p.y * Double(t.ty) + p.z)
+      }
+    }
+    return quad
+  }
+
+  /// The bitmap of `items` over `box` (frame pixels), from the cache when
+  /// an earlier frame drew the same.
+  mutating func runImage(_ items: [DrawItem], _ box: PixelRect, background: SIMD4<Float>?)
+    -> CGImage?
+  {
+    var parts: [PathRunRasterizer.Part] = []
+    var keys: [PathRunKey.Part] = []
+    parts.reserveCapacity(items.count)
+    keys.reserveCapacity(items.count)
+    let origin = CGAffineTransform(translationX: -CGFloat(box.x), y: -CGFloat(box.y))
+    for item in items {
+      guard case .path(let paint) = item.material, let style = paint.style else { continue }
+      let transform = Self.affine(item.matrix).concatenating(origin)
+      var clip: PathRunRasterizer.Clip?
+      if let c = item.clip {
+        // The clip's plane to the bitmap: back to the item's plane, then on.
+        clip = PathRunRasterizer.Clip(
+          rect: c.shape.rect, radii: c.shape.radii,
+          transform: Self.affine(c.itemToClip).inverted().concatenating(transform))
+      }
+      parts.append(
+        PathRunRasterizer.Part(
+          style: style, stroke: paint.stroke != nil, color: item.color, transform: transform,
+          clip: clip))
+      keys.append(
+        PathRunKey.Part(
+          paint: paint, color: item.color, transform: transform,
+          clip: clip.map { PathRunKey.Clip(rect: $0.rect, radii: $0.radii, transform: $0.transform) }))
+    }
+    let key = PathRunKey(
+      parts: keys, bounds: SIMD4(box.x, box.y, box.width, box.height), background: background)
+    let make = {
+      PathRunRasterizer.render(parts, width: box.width, height: box.height, background: background)
+    }
+    guard let image = pathRuns.map({ $0.image(key, make: make) }) ?? make() else { return nil }
+    plan.cpuPathRuns += 1
+    plan.cpuPathItems += items.count
+    return image
+  }
+
+  /// A bitmap of frame pixels drawn over `box`, texel for pixel.
+  static func quad(_ image: CGImage, _ box: PixelRect) -> DrawItem {
+    DrawItem(
+      material: .image(image, Self.nearest),
+      rect: CGRect(x: box.x, y: box.y, width: box.width, height: box.height), uv: (0, 0, 1, 1),
+      matrix: CATransform3DIdentity, color: SIMD4(repeating: 1), bounds: box, layerName: nil,
+      antialiased: false)
+  }
+}
+
+/// What a run of CPU path items draws: equal keys draw equal bitmaps.
+struct PathRunKey: Hashable {
+  struct Part: Hashable {
+    /// The mesh stands for the path and its fill rule or stroke style.
+    var paint: PathPaint
+    var color: SIMD4<Float>
+    var transform: CGAffineTransform
+    var clip: Clip?
+  }
+
+  struct Clip: Hashable {
+    var rect: CGRect
+    var radii: SIMD4<Float>
+    var transform: CGAffineTransform
+  }
+
+  var parts: [Part]
+  /// The bitmap's place: x, y, width, height.
+  var bounds: SIMD4<Int>
+  /// The clear color under the paths, when the bitmap replaces the target's pixels.
+  var background: SIMD4<Float>?
+}
+
+extension FramePlanner {
+  /// An affine plane-to-target map as Core Graphics writes it.
+  static func affine(_ m: CATransform3D) -> CGAffineTransform {
+    let w = m.m44
+    return CGAffineTransform(
+      a: m.m11 / w, b: m.m12 / w, c: m.m21 / w, d: m.m22 / w, tx: m.m41 / w, ty: m.m42 / w)
+  }
+
+  static func affine(_ h: Homography) -> CGAffineTransform {
+    let m = h.m
+    let w = m.8
+    return CGAffineTransform(
+      a: CGFloat(m.0 / w), b: CGFloat(m.1 / w), c: CGFloat(m.3 / w), d: CGFloat(m.4 / w),
+      tx: CGFloat(m.6 / w), ty: CGFloat(m.7 / w))
+  }
+}
+
+/// The bitmaps of the runs of CPU path items of the last frame, kept for
+/// the next: a run whose items did not change is not drawn again, and its
+/// image (the same object) keeps its texture. Bitmaps no frame used since
+/// the last `endFrame` are dropped then, and their textures with them.
+package final class PathRunCache {
+  private var entries: [PathRunKey: (image: CGImage, used: Bool)] = [:]
+  /// The most bitmaps held: more runs than a frame has.
+  static let maxEntries = 1024
+  /// Runs drawn by Cairo since the cache was made (not taken from it).
+  package private(set) var drawn = 0
+
+  package init() {}
+
+  /// The bitmap of `key`: the cached one, or `make`'s, cached.
+  func image(_ key: PathRunKey, make: () -> CGImage?) -> CGImage? {
+    if let entry = entries[key] {
+      entries[key]?.used = true
+      return entry.image
+    }
+    guard let image = make() else { return nil }
+    drawn += 1
+    // Plans made and never run (no `endFrame`) must not pile bitmaps up.
+    if entries.count >= Self.maxEntries { entries = entries.filter { $0.value.used } }
+    entries[key] = (image, true)
+    return image
+  }
+
+  /// Drops the bitmaps not used since the last call; returns their images'
+  /// identifiers (for the texture cache to release).
+  package func endFrame() -> [UInt64] {
+    var dropped: [UInt64] = []
+    for (key, entry) in entries {
+      if entry.used {
+        entries[key]?.used = false
+      } else {
+        dropped.append(entry.image.identifier)
+        entries[key] = nil
+      }
+    }
+    return dropped
+  }
+
+  /// Bitmaps held.
+  package var count: Int { entries.count }
+}

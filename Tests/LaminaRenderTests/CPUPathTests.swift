@@ -1,0 +1,181 @@
+import Foundation
+import Lamina
+import LaminaScene
+import XCTest
+
+@testable import LaminaFrame
+@testable import LaminaGL
+@testable import LaminaOutput
+@testable import LaminaPlan
+@testable import LaminaRender
+
+/// Paths drawn on the CPU (`PlanOptions.cpuPaths`, the default on
+/// llvmpipe): consecutive path items of a pass go to Cairo as one bitmap,
+/// written into the target when nothing came before them in the pass, or
+/// drawn as one quad; each test compares with the GPU path renderer.
+final class CPUPathTests: XCTestCase {
+  /// A renderer of the test's own (`cpuPaths` set as asked) and the plans
+  /// of the frames it draws.
+  private func render(
+    _ json: String, cpuPaths: Bool, renderer given: Renderer? = nil
+  ) throws -> (RenderedImage, FramePlan) {
+    let renderer = try given ?? Renderer()
+    renderer.cpuPaths = cpuPaths
+    var plans: [FramePlan] = []
+    renderer.planObserver = { plans.append($0) }
+    // Built with the renderer's caches, as the renderer's own frames are:
+    // a path keeps its mesh, and a run its key, from frame to frame.
+    let scene = try SceneLoader.load(data: Data(json.utf8), baseURL: nil, fileName: "scene.json")
+    var builder = FrameBuilder(
+      size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
+      scale: scene.canvas.scale, caches: renderer.caches)
+    let root = PresentationTree(root: scene.root).update(time: 0)
+    let image = try renderer.render(builder.build(root: root, background: scene.canvas.background))
+    return (image, try XCTUnwrap(plans.last))
+  }
+
+  private func pixel(_ image: RenderedImage, _ x: Int, _ y: Int) -> [Int] {
+    let i = (y * image.width + x) * 4
+    return image.premultipliedPixels[i..<i + 4].map(Int.init)
+  }
+
+  private func scene(_ sublayers: String, width: Int = 40, height: Int = 20) -> String {
+    """
+    { "lamina": 1, "canvas": { "width": \(width), "height": \(height), "scale": 1, "background": "#ffffff" },
+      "root": { "sublayers": [ \(sublayers) ] } }
+    """
+  }
+
+  private func canvasPass(_ plan: FramePlan) throws -> DrawPass {
+    try XCTUnwrap(
+      plan.steps.compactMap { step -> DrawPass? in
+        if case .draw(let pass) = step, pass.target == FramePlan.canvas { return pass }
+        return nil
+      }.first)
+  }
+
+  /// Two squares on whole pixels, the second half transparent over the
+  /// first: one run, written into the canvas right after its clear (no
+  /// draw call), and the colors worked out by hand, which the GPU path
+  /// writes too.
+  func testARunIsOneUploadAndWritesTheGPUColors() throws {
+    let json = scene(
+      """
+      { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#1a80f2",
+        "path": "M 5 5 L 15 5 L 15 15 L 5 15 Z" },
+      { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#ff000080",
+        "path": "M 10 5 L 20 5 L 20 15 L 10 15 Z" }
+      """)
+    let (cpu, plan) = try render(json, cpuPaths: true)
+    XCTAssertEqual(plan.cpuPathRuns, 1)
+    XCTAssertEqual(plan.cpuPathItems, 2)
+    let pass = try canvasPass(plan)
+    XCTAssertNotNil(pass.upload)
+    XCTAssertEqual(pass.batches.count, 0, "nothing left to draw")
+    // 0.1, 0.5, 0.95 in bytes: 26, 128, 242 (Cairo alone writes 25 and 243).
+    XCTAssertEqual(pixel(cpu, 7, 10), [0x1a, 0x80, 0xf2, 255])
+    // 128/255 red over the blue: 128 + 26·127/255, 128·127/255, 242·127/255.
+    for (got, want) in zip(pixel(cpu, 12, 10), [141, 64, 121, 255]) {
+      XCTAssertEqual(got, want, accuracy: 1)
+    }
+    // Over white: 128 + 255·127/255, 127, 127.
+    for (got, want) in zip(pixel(cpu, 17, 10), [255, 127, 127, 255]) {
+      XCTAssertEqual(got, want, accuracy: 1)
+    }
+    XCTAssertEqual(pixel(cpu, 30, 10), [255, 255, 255, 255])
+    let (gpu, gpuPlan) = try render(json, cpuPaths: false)
+    XCTAssertEqual(gpuPlan.cpuPathRuns, 0)
+    XCTAssertGreaterThan(try canvasPass(gpuPlan).batches.count, 0)
+    for (a, b) in zip(cpu.premultipliedPixels, gpu.premultipliedPixels) {
+      XCTAssertLessThanOrEqual(abs(Int(a) - Int(b)), 1)
+    }
+  }
+
+  /// A layer that is not a path ends the run: the paths before it are
+  /// written into the canvas, the solid is drawn, and the paths after it
+  /// are one image drawn over it.
+  func testAnotherItemEndsTheRun() throws {
+    let json = scene(
+      """
+      { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#2040c0",
+        "path": "M 2 2 L 18 2 L 18 18 L 2 18 Z" },
+      { "frame": [10, 4, 20, 12], "backgroundColor": "#20c040" },
+      { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#c02040",
+        "path": "M 24 2 L 38 2 L 38 18 L 24 18 Z" }
+      """)
+    let (cpu, plan) = try render(json, cpuPaths: true)
+    XCTAssertEqual(plan.cpuPathRuns, 2)
+    let pass = try canvasPass(plan)
+    XCTAssertNotNil(pass.upload)
+    XCTAssertEqual(pass.batches.map(\.program), [.solid, .image])
+    XCTAssertEqual(pixel(cpu, 4, 10), [0x20, 0x40, 0xc0, 255])
+    XCTAssertEqual(pixel(cpu, 14, 10), [0x20, 0xc0, 0x40, 255], "the solid over the first path")
+    XCTAssertEqual(pixel(cpu, 27, 10), [0xc0, 0x20, 0x40, 255], "the second path over the solid")
+    let (gpu, _) = try render(json, cpuPaths: false)
+    XCTAssertEqual(cpu.premultipliedPixels, gpu.premultipliedPixels)
+  }
+
+  /// A path clipped by a rounded superlayer (`masksToBounds`) joins the
+  /// run, clipped by Cairo: within the antialiasing of the edges of what
+  /// the GPU draws, and nothing outside the rounded corner.
+  func testClippedPathsJoinTheRun() throws {
+    let json = scene(
+      """
+      { "frame": [4, 4, 60, 40], "masksToBounds": true, "cornerRadius": 12, "sublayers": [
+        { "class": "CAShapeLayer", "frame": [0, 0, 60, 40], "fillColor": "#d08020",
+          "strokeColor": "#202080", "lineWidth": 3,
+          "path": "M -10 -10 L 70 -10 L 70 50 L -10 50 Z M 10 10 C 30 -5 50 45 50 20" } ] }
+      """, width: 68, height: 48)
+    let (cpu, plan) = try render(json, cpuPaths: true)
+    XCTAssertEqual(plan.cpuPathRuns, 1)
+    XCTAssertEqual(plan.cpuPathItems, 2, "the fill and the stroke")
+    XCTAssertEqual(pixel(cpu, 5, 5), [255, 255, 255, 255], "outside the rounded corner")
+    XCTAssertEqual(pixel(cpu, 30, 40), [0xd0, 0x80, 0x20, 255])
+    let (gpu, _) = try render(json, cpuPaths: false)
+    let comparison = ImageComparison(actual: cpu.straightPixels, expected: gpu.straightPixels)
+    XCTAssertLessThan(comparison.fractionOff, 0.03, comparison.summary)
+    XCTAssertGreaterThan(comparison.psnr, 30, comparison.summary)
+  }
+
+  /// A run that did not change is not drawn again; one whose color changes
+  /// every frame is, and the textures of the bitmaps of its past frames go
+  /// (the run sits after a solid, so it is drawn as a textured quad).
+  func testUnchangedRunsAreKeptAndPastBitmapsGo() throws {
+    let renderer = try Renderer()
+    func json(_ color: Int) -> String {
+      scene(
+        """
+        { "frame": [0, 0, 10, 10], "backgroundColor": "#000000" },
+        { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#\(String(format: "%02x", color))4080",
+          "path": "M 12 2 L 30 2 L 30 18 L 12 18 Z" }
+        """)
+    }
+    _ = try render(json(0x10), cpuPaths: true, renderer: renderer)
+    let drawn = renderer.runner.pathRuns.drawn
+    _ = try render(json(0x10), cpuPaths: true, renderer: renderer)
+    XCTAssertEqual(renderer.runner.pathRuns.drawn, drawn, "the same run: its bitmap kept")
+    let textures = renderer.runner.executor.textures.count
+    for color in stride(from: 0x20, to: 0xa0, by: 0x10) {
+      let (image, _) = try render(json(color), cpuPaths: true, renderer: renderer)
+      XCTAssertEqual(pixel(image, 20, 10), [color, 0x40, 0x80, 255])
+    }
+    XCTAssertEqual(renderer.runner.pathRuns.drawn, drawn + 8)
+    XCTAssertEqual(renderer.runner.pathRuns.count, 1, "only the last frame's bitmap")
+    XCTAssertLessThanOrEqual(renderer.runner.executor.textures.count, textures)
+  }
+
+  /// A path under a perspective stays on the GPU.
+  func testAPathUnderAPerspectiveStaysOnTheGPU() throws {
+    let json = scene(
+      """
+      { "frame": [0, 0, 40, 20], "sublayerTransform": [1,0,0,0, 0,1,0,0, 0,0,1,-0.01, 0,0,0,1],
+        "sublayers": [
+        { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#2040c0",
+          "transform": [0.9,0,0.43,0, 0,1,0,0, -0.43,0,0.9,0, 0,0,0,1],
+          "path": "M 5 5 L 35 5 L 35 15 L 5 15 Z" } ] }
+      """)
+    let (image, plan) = try render(json, cpuPaths: true)
+    XCTAssertEqual(plan.cpuPathRuns, 0)
+    XCTAssertEqual(pixel(image, 20, 10), [0x20, 0x40, 0xc0, 255])
+  }
+}
