@@ -64,22 +64,34 @@ final class CairoBitmap {
     guard let data = cairo_image_surface_get_data(surface) else { return nil }
     let stride = Int(cairo_image_surface_get_stride(surface))
     let d = SIMD4<UInt32>(truncatingIfNeeded: background)
+    // The background as an RGBA word (little-endian: 0xAABBGGRR).
+    let clear = d.x | d.y << 8 | d.z << 16 | d.w << 24
     // Rounded x·y/255 (exact for 8-bit x and y).
     func mul(_ x: UInt32, _ y: UInt32) -> UInt32 {
       let t = x * y + 128
       return (t + (t >> 8)) >> 8
     }
     let rgba = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
+      let words = UnsafeMutableRawPointer(out.baseAddress!).assumingMemoryBound(to: UInt32.self)
       for y in 0..<height {
         let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+        let into = words + y * width
         for x in 0..<width {
           let p = row[x]
-          let k = 255 - (p >> 24)
-          let i = (y * width + x) * 4
-          out[i] = UInt8(min((p >> 16 & 255) + mul(d.x, k), 255))
-          out[i + 1] = UInt8(min((p >> 8 & 255) + mul(d.y, k), 255))
-          out[i + 2] = UInt8(min((p & 255) + mul(d.z, k), 255))
-          out[i + 3] = UInt8(min((p >> 24) + mul(d.w, k), 255))
+          let a = p >> 24
+          // Most pixels are untouched or covered: the background, or the
+          // pixel itself.
+          if a == 0 && p == 0 {
+            into[x] = clear
+          } else if a == 255 {
+            into[x] = (p & 0xff00_ff00) | (p >> 16 & 0xff) | (p & 0xff) << 16
+          } else {
+            let k = 255 - a
+            let r = min((p >> 16 & 255) + mul(d.x, k), 255)
+            let g = min((p >> 8 & 255) + mul(d.y, k), 255)
+            let b = min((p & 255) + mul(d.z, k), 255)
+            into[x] = r | g << 8 | b << 16 | min(a + mul(d.w, k), 255) << 24
+          }
         }
       }
       count = width * height * 4

@@ -19,10 +19,17 @@ package struct PathPaint: Hashable {
   /// on the CPU draws (`PlanOptions.cpuPaths`). Not part of equality: the
   /// mesh stands for the path.
   package var style: ShapeStyle?
+  /// The layer animates what the GPU evaluates per fragment (`strokeStart`,
+  /// `strokeEnd`, the dash pattern and phase, `lineWidth`): on the GPU a
+  /// new value of these costs uniforms; on the CPU it costs stroking again
+  /// every frame, so such a layer's paths stay on the GPU
+  /// (`FramePlanner.drawsOnCPU`). Not part of equality.
+  package var animatesStroke = false
 
-  package init(geometry: Geometry, style: ShapeStyle? = nil) {
+  package init(geometry: Geometry, style: ShapeStyle? = nil, animatesStroke: Bool = false) {
     self.geometry = geometry
     self.style = style
+    self.animatesStroke = animatesStroke
   }
 
   package var mesh: PathMesh {
@@ -63,6 +70,7 @@ extension FrameBuilder {
     _ layer: CAShapeLayer, toTarget: CATransform3D, into commands: inout [DrawCommand]
   ) -> Bool {
     guard let style = ShapeStyle(layer) else { return true }
+    let animatesStroke = Self.animatesStroke(layer)
     let area = layer.bounds.isEmpty ? style.path.boundingBox : layer.bounds
     let level = PathFlattening.level(forScale: Self.largestStretch(toTarget, area))
     let cache = caches.paths
@@ -72,7 +80,8 @@ extension FrameBuilder {
       else { return false }
       if !mesh.indices.isEmpty,
         var item = makeItem(
-          .path(PathPaint(geometry: .fill(mesh), style: style)), rect: mesh.bounds, uv: (0, 0, 0, 0),
+          .path(PathPaint(geometry: .fill(mesh), style: style, animatesStroke: animatesStroke)),
+          rect: mesh.bounds, uv: (0, 0, 0, 0),
           toTarget: toTarget, color: premultiplied(fill, opacity: 1), name: layer.name)
       {
         // At a sharp corner the antialiasing ribbon reaches past the pixel
@@ -97,7 +106,10 @@ extension FrameBuilder {
       let rect = mesh.bounds(halfWidth: Double(style.lineWidth) / 2)
       if !mesh.indices.isEmpty, !rect.isNull,
         let item = makeItem(
-          .path(PathPaint(geometry: .stroke(mesh, parameters), style: style)), rect: rect, uv: (0, 0, 0, 0),
+          .path(
+            PathPaint(
+              geometry: .stroke(mesh, parameters), style: style, animatesStroke: animatesStroke)),
+          rect: rect, uv: (0, 0, 0, 0),
           toTarget: toTarget,
           color: premultiplied(stroke, opacity: parameters.coverageScale), name: layer.name)
       {
@@ -106,6 +118,26 @@ extension FrameBuilder {
     }
     commands += items.map { .item($0) }
     return true
+  }
+}
+
+extension FrameBuilder {
+  /// The stroke parameters an animation of `layer`'s model may change.
+  static let strokeKeys: Set<String> = [
+    "strokeStart", "strokeEnd", "lineDashPhase", "lineDashPattern", "lineWidth",
+  ]
+
+  /// Whether an animation of `layer`'s model (or of a group it holds)
+  /// changes one of `strokeKeys`.
+  static func animatesStroke(_ layer: CAShapeLayer) -> Bool {
+    func touches(_ animation: CAAnimation) -> Bool {
+      if let group = animation as? CAAnimationGroup {
+        return (group.animations ?? []).contains(where: touches)
+      }
+      guard let keyPath = (animation as? CAPropertyAnimation)?.keyPath else { return false }
+      return strokeKeys.contains(keyPath)
+    }
+    return layer.model().animations.contains { touches($0.animation) }
   }
 }
 

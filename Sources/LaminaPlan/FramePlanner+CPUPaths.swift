@@ -17,10 +17,11 @@ extension FramePlanner {
   /// Whether `item`'s coverage is Cairo's: a path item of a shape layer on
   /// an affine plane, with no shape effect and no clip under a perspective
   /// (those stay on the GPU, as does a dash pattern too fine to draw, whose
-  /// coverage the shader scales).
+  /// coverage the shader scales, and a layer whose trim, dashes or line
+  /// width animate: `PathPaint.animatesStroke`).
   static func drawsOnCPU(_ item: DrawItem) -> Bool {
-    guard case .path(let paint) = item.material, paint.style != nil, item.shape == nil,
-      (paint.stroke?.coverageScale ?? 1) == 1
+    guard case .path(let paint) = item.material, paint.style != nil, !paint.animatesStroke,
+      item.shape == nil, (paint.stroke?.coverageScale ?? 1) == 1
     else { return false }
     if let clip = item.clip, clip.itemToClip.m.2 != 0 || clip.itemToClip.m.5 != 0 {
       return false

@@ -164,6 +164,25 @@ final class CPUPathTests: XCTestCase {
     XCTAssertLessThanOrEqual(renderer.runner.executor.textures.count, textures)
   }
 
+  /// A layer whose `strokeEnd` animates keeps its fill and its stroke on
+  /// the GPU (where a new trim costs uniforms); a still one beside it is
+  /// drawn by Cairo.
+  func testALayerWhoseTrimAnimatesStaysOnTheGPU() throws {
+    let json = scene(
+      """
+      { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#2040c0",
+        "strokeColor": "#000000", "lineWidth": 2, "path": "M 2 2 L 18 2 L 18 18 L 2 18 Z",
+        "animations": [ { "keyPath": "strokeEnd", "fromValue": 0, "toValue": 1, "duration": 1 } ] },
+      { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#c02040",
+        "path": "M 24 2 L 38 2 L 38 18 L 24 18 Z" }
+      """)
+    let (image, plan) = try render(json, cpuPaths: true)
+    XCTAssertEqual(plan.cpuPathRuns, 1)
+    XCTAssertEqual(plan.cpuPathItems, 1, "the still layer's fill")
+    XCTAssertEqual(pixel(image, 10, 10), [0x20, 0x40, 0xc0, 255])
+    XCTAssertEqual(pixel(image, 30, 10), [0xc0, 0x20, 0x40, 255])
+  }
+
   /// A path under a perspective stays on the GPU.
   func testAPathUnderAPerspectiveStaysOnTheGPU() throws {
     let json = scene(
