@@ -39,15 +39,16 @@ final class CairoBitmap {
     // ARGB32 is premultiplied, one native-endian 32-bit word per pixel (A in
     // the top byte): reordered into premultiplied RGBA bytes, nothing more.
     let rgba = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
-      // Word by word: red and blue swap places (RGBA bytes, read as a
-      // little-endian word, are 0xAABBGGRR).
-      let words = UnsafeMutableRawPointer(out.baseAddress!).assumingMemoryBound(to: UInt32.self)
+      // Word by word: red and blue swap places (RGBA bytes are the
+      // little-endian word 0xAABBGGRR, stored as such on any machine).
+      let bytes = UnsafeMutableRawPointer(out.baseAddress!)
       for y in 0..<height {
         let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-        let into = words + y * width
+        let start = y * width * 4
         for x in 0..<width {
           let p = row[x]
-          into[x] = (p & 0xff00_ff00) | (p >> 16 & 0xff) | (p & 0xff) << 16
+          let word = (p & 0xff00_ff00) | (p >> 16 & 0xff) | (p & 0xff) << 16
+          bytes.storeBytes(of: word.littleEndian, toByteOffset: start + x * 4, as: UInt32.self)
         }
       }
       count = width * height * 4
@@ -72,26 +73,28 @@ final class CairoBitmap {
       return (t + (t >> 8)) >> 8
     }
     let rgba = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
-      let words = UnsafeMutableRawPointer(out.baseAddress!).assumingMemoryBound(to: UInt32.self)
+      let bytes = UnsafeMutableRawPointer(out.baseAddress!)
       for y in 0..<height {
         let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-        let into = words + y * width
+        let start = y * width * 4
         for x in 0..<width {
           let p = row[x]
           let a = p >> 24
           // Most pixels are untouched or covered: the background, or the
           // pixel itself.
+          let word: UInt32
           if a == 0 && p == 0 {
-            into[x] = clear
+            word = clear
           } else if a == 255 {
-            into[x] = (p & 0xff00_ff00) | (p >> 16 & 0xff) | (p & 0xff) << 16
+            word = (p & 0xff00_ff00) | (p >> 16 & 0xff) | (p & 0xff) << 16
           } else {
             let k = 255 - a
             let r = min((p >> 16 & 255) + mul(d.x, k), 255)
             let g = min((p >> 8 & 255) + mul(d.y, k), 255)
             let b = min((p & 255) + mul(d.z, k), 255)
-            into[x] = r | g << 8 | b << 16 | min(a + mul(d.w, k), 255) << 24
+            word = r | g << 8 | b << 16 | min(a + mul(d.w, k), 255) << 24
           }
+          bytes.storeBytes(of: word.littleEndian, toByteOffset: start + x * 4, as: UInt32.self)
         }
       }
       count = width * height * 4

@@ -60,7 +60,7 @@ public enum PathRunRasterizer {
       guard c.w > 0 else { continue }
       if let clip = part.clip {
         let t = clip.transform
-        guard abs(t.a * t.d - t.b * t.c) > 1e-12 else { continue }
+        guard Self.invertible(t) else { continue }
         var matrix = cairo_matrix_t(
           xx: Double(t.a), yx: Double(t.b), xy: Double(t.c), yy: Double(t.d), x0: Double(t.tx),
           y0: Double(t.ty))
@@ -73,7 +73,7 @@ public enum PathRunRasterizer {
       let t = part.transform
       // A plane seen edge-on (no inverse: Cairo would refuse the matrix)
       // covers nothing.
-      guard abs(t.a * t.d - t.b * t.c) > 1e-12 else { continue }
+      guard Self.invertible(t) else { continue }
       var matrix = cairo_matrix_t(
         xx: Double(t.a), yx: Double(t.b), xy: Double(t.c), yy: Double(t.d), x0: Double(t.tx),
         y0: Double(t.ty))
@@ -88,9 +88,19 @@ public enum PathRunRasterizer {
       } else {
         ShapeRasterizer.fill(part.style, cr)
       }
+      // An error stops a Cairo context for good: the parts drawn so far are
+      // the run (and a part Cairo refused, which the GPU path would have
+      // drawn, is not worth a blank bitmap).
+      guard cairo_status(cr) == CAIRO_STATUS_SUCCESS else { break }
     }
     guard let b = background, b.w > 0 else { return bitmap.makeImage() }
     return bitmap.makeImage(over: SIMD4(byte(b.x), byte(b.y), byte(b.z), byte(b.w)))
+  }
+
+  /// Whether Cairo takes `t` (it refuses maps without an inverse).
+  static func invertible(_ t: CGAffineTransform) -> Bool {
+    let det = t.a * t.d - t.b * t.c
+    return det != 0 && det.isFinite
   }
 
   /// A color component in 8 bits as the GPU writes it: rounded in single

@@ -123,9 +123,8 @@ extension FrameBuilder {
 
 extension FrameBuilder {
   /// The stroke parameters an animation of `layer`'s model may change.
-  static let strokeKeys: Set<String> = [
-    "strokeStart", "strokeEnd", "lineDashPhase", "lineDashPattern", "lineWidth",
-  ]
+  static let strokeKeys: Set<String> = Set(
+    [LayerKey.strokeStart, .strokeEnd, .lineDashPhase, .lineDashPattern, .lineWidth].map(\.rawValue))
 
   /// Whether an animation of `layer`'s model (or of a group it holds)
   /// changes one of `strokeKeys`.

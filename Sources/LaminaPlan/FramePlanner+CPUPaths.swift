@@ -58,20 +58,24 @@ extension FramePlanner {
       return
     }
     if direct {
-      // A scissored pass (a damaged rect) writes only the scissor's pixels.
-      var written = box
-      if let s = open.pass.scissor {
-        let v = open.pass.viewport
-        let region = open.pass.region
-        written = written.intersection(
-          PixelRect(
-            x: s.x + region.x - (v?.x ?? 0), y: s.y + region.y - (v?.y ?? 0), width: s.width,
-            height: s.height))
-      }
+      // A scissored pass (a damaged rect) writes only the scissor's part.
+      // (Cairo draws the whole run still: a path cut at the bitmap's edge
+      // rasterizes a level differently there, which a damaged rect redrawn
+      // alone would show against the whole frame.)
+      let written = Self.scissorInRegion(open.pass).map { box.intersection($0) } ?? box
       if !written.isEmpty { open.pass.upload = (index(of: image), box, written) }
       return
     }
     add(Self.quad(image, box), to: &open)
+  }
+
+  /// The pass's scissor in the frame's pixels (the region's), or nil.
+  static func scissorInRegion(_ pass: DrawPass) -> PixelRect? {
+    guard let s = pass.scissor else { return nil }
+    let v = pass.viewport
+    return PixelRect(
+      x: s.x + pass.region.x - (v?.x ?? 0), y: s.y + pass.region.y - (v?.y ?? 0),
+      width: s.width, height: s.height)
   }
 
   /// A CPU path item that does not join runs (`joinsRun`), as a quad of its
@@ -107,6 +111,9 @@ extension FramePlanner {
     for item in items {
       guard case .path(let paint) = item.material, let style = paint.style else { continue }
       let transform = Self.affine(item.matrix).concatenating(origin)
+      // A map that is not finite draws nothing (on the GPU too), and keeps
+      // NaN out of the cache's keys.
+      guard Self.isFinite(transform) else { continue }
       var clip: PathRunRasterizer.Clip?
       if let c = item.clip {
         // The clip's plane to the bitmap: back to the item's plane, then on.
@@ -120,7 +127,8 @@ extension FramePlanner {
           clip: clip))
       keys.append(
         PathRunKey.Part(
-          paint: paint, color: item.color, transform: transform,
+          paint: paint, style: PathRunKey.Style(style, stroke: paint.stroke != nil),
+          color: item.color, transform: transform,
           clip: clip.map { PathRunKey.Clip(rect: $0.rect, radii: $0.radii, transform: $0.transform) }))
     }
     let key = PathRunKey(
@@ -132,6 +140,11 @@ extension FramePlanner {
     plan.cpuPathRuns += 1
     plan.cpuPathItems += items.count
     return image
+  }
+
+  static func isFinite(_ t: CGAffineTransform) -> Bool {
+    t.a.isFinite && t.b.isFinite && t.c.isFinite && t.d.isFinite && t.tx.isFinite
+      && t.ty.isFinite
   }
 
   /// A bitmap of frame pixels drawn over `box`, texel for pixel.
@@ -147,11 +160,40 @@ extension FramePlanner {
 /// What a run of CPU path items draws: equal keys draw equal bitmaps.
 struct PathRunKey: Hashable {
   struct Part: Hashable {
-    /// The mesh stands for the path and its fill rule or stroke style.
+    /// The mesh stands for the path (and its fill rule or join); the style
+    /// for what Cairo reads of it beyond the mesh's key.
     var paint: PathPaint
+    var style: Style
     var color: SIMD4<Float>
     var transform: CGAffineTransform
     var clip: Clip?
+  }
+
+  /// The stroke's parameters as Cairo reads them (a mesh is shared by miter
+  /// limits that the GPU draws alike but Cairo does not), or the fill rule.
+  struct Style: Hashable {
+    var evenOdd = false
+    var lineWidth: CGFloat = 0
+    var cap = 0, join = 0
+    var miterLimit: CGFloat = 0
+    var dashes: [CGFloat]? = nil
+    var dashPhase: CGFloat = 0
+    var start: CGFloat = 0, end: CGFloat = 1
+
+    init(_ style: ShapeStyle, stroke: Bool) {
+      guard stroke else {
+        evenOdd = style.fillRule == .evenOdd
+        return
+      }
+      lineWidth = style.lineWidth
+      cap = style.lineCap == .round ? 1 : style.lineCap == .square ? 2 : 0
+      join = style.lineJoin == .round ? 1 : style.lineJoin == .bevel ? 2 : 0
+      miterLimit = style.miterLimit
+      dashes = style.lineDashPattern
+      dashPhase = style.lineDashPhase
+      start = style.strokeStart
+      end = style.strokeEnd
+    }
   }
 
   struct Clip: Hashable {
@@ -187,9 +229,13 @@ extension FramePlanner {
 /// The bitmaps of the runs of CPU path items of the last frame, kept for
 /// the next: a run whose items did not change is not drawn again, and its
 /// image (the same object) keeps its texture. Bitmaps no frame used since
-/// the last `endFrame` are dropped then, and their textures with them.
+/// the last `endFrame` are dropped then, and their textures with them; past
+/// `maxEntries` (plans made and never run), the least recently used half.
 package final class PathRunCache {
-  private var entries: [PathRunKey: (image: CGImage, used: Bool)] = [:]
+  private var entries: [PathRunKey: (image: CGImage, used: Bool, lastUse: UInt64)] = [:]
+  private var clock: UInt64 = 0
+  /// Images dropped between frames, for the texture cache to release.
+  private var dropped: [UInt64] = []
   /// The most bitmaps held: more runs than a frame has.
   static let maxEntries = 1024
   /// Runs drawn by Cairo since the cache was made (not taken from it).
@@ -199,22 +245,29 @@ package final class PathRunCache {
 
   /// The bitmap of `key`: the cached one, or `make`'s, cached.
   func image(_ key: PathRunKey, make: () -> CGImage?) -> CGImage? {
+    clock &+= 1
     if let entry = entries[key] {
-      entries[key]?.used = true
+      entries[key] = (entry.image, true, clock)
       return entry.image
     }
     guard let image = make() else { return nil }
     drawn += 1
-    // Plans made and never run (no `endFrame`) must not pile bitmaps up.
-    if entries.count >= Self.maxEntries { entries = entries.filter { $0.value.used } }
-    entries[key] = (image, true)
+    if entries.count >= Self.maxEntries {
+      let oldest = entries.sorted { $0.value.lastUse < $1.value.lastUse }.prefix(entries.count / 2)
+      for (old, entry) in oldest {
+        dropped.append(entry.image.identifier)
+        entries[old] = nil
+      }
+    }
+    entries[key] = (image, true, clock)
     return image
   }
 
   /// Drops the bitmaps not used since the last call; returns their images'
   /// identifiers (for the texture cache to release).
   package func endFrame() -> [UInt64] {
-    var dropped: [UInt64] = []
+    var dropped = self.dropped
+    self.dropped.removeAll()
     for (key, entry) in entries {
       if entry.used {
         entries[key]?.used = false

@@ -426,6 +426,8 @@ package struct FramePlanner {
       plan.steps.append(.draw(pass))
     }
     open.pass.clear = nil
+    // The continuation draws over what this pass left: nothing to write again.
+    open.pass.upload = nil
     open.pass.batches = []
     plan.vertexNanoseconds &+= open.batcher.vertexNanoseconds
     open.batcher = makeBatcher(open.pass.region)

@@ -115,6 +115,33 @@ final class CPUPathTests: XCTestCase {
     XCTAssertEqual(cpu.premultipliedPixels, gpu.premultipliedPixels)
   }
 
+  /// A pass that goes on after a break (a backdrop filter reads what was
+  /// drawn) does not write its run into the target again: the solid drawn
+  /// over the paths before the break stays (the review's finding: the
+  /// continuation kept the upload and erased it).
+  func testAPassGoingOnAfterABreakDoesNotWriteItsRunAgain() throws {
+    let json = scene(
+      """
+      { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#2040c0",
+        "path": "M 0 0 L 40 0 L 40 20 L 0 20 Z" },
+      { "frame": [4, 4, 12, 12], "backgroundColor": "#20c040" },
+      { "frame": [24, 4, 12, 12], "backgroundFilters": [ { "name": "CIColorInvert" } ] }
+      """)
+    let (cpu, plan) = try render(json, cpuPaths: true)
+    XCTAssertEqual(plan.cpuPathRuns, 1)
+    let canvasPasses = plan.steps.compactMap { step -> DrawPass? in
+      if case .draw(let pass) = step, pass.target == FramePlan.canvas { return pass }
+      return nil
+    }
+    XCTAssertGreaterThan(canvasPasses.count, 1, "the backdrop splits the canvas pass")
+    XCTAssertEqual(canvasPasses.filter { $0.upload != nil }.count, 1)
+    XCTAssertEqual(pixel(cpu, 10, 10), [0x20, 0xc0, 0x40, 255], "the solid over the run")
+    XCTAssertEqual(pixel(cpu, 30, 10), [255 - 0x20, 255 - 0x40, 255 - 0xc0, 255], "inverted")
+    XCTAssertEqual(pixel(cpu, 20, 2), [0x20, 0x40, 0xc0, 255])
+    let (gpu, _) = try render(json, cpuPaths: false)
+    XCTAssertEqual(cpu.premultipliedPixels, gpu.premultipliedPixels)
+  }
+
   /// A path clipped by a rounded superlayer (`masksToBounds`) joins the
   /// run, clipped by Cairo: within the antialiasing of the edges of what
   /// the GPU draws, and nothing outside the rounded corner.
