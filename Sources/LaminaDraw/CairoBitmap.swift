@@ -41,14 +41,14 @@ final class CairoBitmap {
     let rgba = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
       // Word by word: red and blue swap places (RGBA bytes are the
       // little-endian word 0xAABBGGRR, stored as such on any machine).
-      let bytes = UnsafeMutableRawPointer(out.baseAddress!)
-      for y in 0..<height {
-        let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-        let start = y * width * 4
-        for x in 0..<width {
-          let p = row[x]
-          let word = (p & 0xff00_ff00) | (p >> 16 & 0xff) | (p & 0xff) << 16
-          bytes.storeBytes(of: word.littleEndian, toByteOffset: start + x * 4, as: UInt32.self)
+      out.baseAddress!.withMemoryRebound(to: UInt32.self, capacity: width * height) { words in
+        for y in 0..<height {
+          let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+          let into = words + y * width
+          for x in 0..<width {
+            let p = row[x]
+            into[x] = ((p & 0xff00_ff00) | (p >> 16 & 0xff) | (p & 0xff) << 16).littleEndian
+          }
         }
       }
       count = width * height * 4
@@ -73,28 +73,29 @@ final class CairoBitmap {
       return (t + (t >> 8)) >> 8
     }
     let rgba = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
-      let bytes = UnsafeMutableRawPointer(out.baseAddress!)
-      for y in 0..<height {
-        let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-        let start = y * width * 4
-        for x in 0..<width {
-          let p = row[x]
-          let a = p >> 24
-          // Most pixels are untouched or covered: the background, or the
-          // pixel itself.
-          let word: UInt32
-          if a == 0 && p == 0 {
-            word = clear
-          } else if a == 255 {
-            word = (p & 0xff00_ff00) | (p >> 16 & 0xff) | (p & 0xff) << 16
-          } else {
-            let k = 255 - a
-            let r = min((p >> 16 & 255) + mul(d.x, k), 255)
-            let g = min((p >> 8 & 255) + mul(d.y, k), 255)
-            let b = min((p & 255) + mul(d.z, k), 255)
-            word = r | g << 8 | b << 16 | min(a + mul(d.w, k), 255) << 24
+      out.baseAddress!.withMemoryRebound(to: UInt32.self, capacity: width * height) { words in
+        for y in 0..<height {
+          let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+          let into = words + y * width
+          for x in 0..<width {
+            let p = row[x]
+            let a = p >> 24
+            // Most pixels are untouched or covered: the background, or the
+            // pixel itself.
+            let word: UInt32
+            if a == 0 && p == 0 {
+              word = clear
+            } else if a == 255 {
+              word = (p & 0xff00_ff00) | (p >> 16 & 0xff) | (p & 0xff) << 16
+            } else {
+              let k = 255 - a
+              let r = min((p >> 16 & 255) + mul(d.x, k), 255)
+              let g = min((p >> 8 & 255) + mul(d.y, k), 255)
+              let b = min((p & 255) + mul(d.z, k), 255)
+              word = r | g << 8 | b << 16 | min(a + mul(d.w, k), 255) << 24
+            }
+            into[x] = word.littleEndian
           }
-          bytes.storeBytes(of: word.littleEndian, toByteOffset: start + x * 4, as: UInt32.self)
         }
       }
       count = width * height * 4
