@@ -32,70 +32,52 @@ final class CairoBitmap {
   /// The pixels as a `CGImage` (straight RGBA). Un-premultiplying 8-bit
   /// values and premultiplying them again on upload gives back the same
   /// values, so nothing is lost on the way to the GPU.
-  func makeImage() -> CGImage? {
-    cairo_surface_flush(surface)
-    guard let data = cairo_image_surface_get_data(surface) else { return nil }
-    let stride = Int(cairo_image_surface_get_stride(surface))
-    // ARGB32 is premultiplied, one native-endian 32-bit word per pixel (A in
-    // the top byte): reordered into premultiplied RGBA bytes, nothing more.
-    let rgba = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
-      // Word by word: red and blue swap places (RGBA bytes are the
-      // little-endian word 0xAABBGGRR, stored as such on any machine).
-      out.baseAddress!.withMemoryRebound(to: UInt32.self, capacity: width * height) { words in
-        for y in 0..<height {
-          let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-          let into = words + y * width
-          for x in 0..<width {
-            let p = row[x]
-            into[x] = ((p & 0xff00_ff00) | (p >> 16 & 0xff) | (p & 0xff) << 16).littleEndian
-          }
-        }
-      }
-      count = width * height * 4
-    }
-    return CGImage(width: width, height: height, premultipliedRGBA: rgba)
-  }
+  func makeImage() -> CGImage? { converted(Self.rgba) }
 
   /// The pixels composited over `background` (premultiplied RGBA bytes) as
   /// the GPU blends premultiplied source over (one, one minus source
   /// alpha, in 8 bits): each component `s + d·(255 − sa)/255`, the product
   /// rounded to the nearest, the sum saturated.
   func makeImage(over background: SIMD4<UInt8>) -> CGImage? {
-    cairo_surface_flush(surface)
-    guard let data = cairo_image_surface_get_data(surface) else { return nil }
-    let stride = Int(cairo_image_surface_get_stride(surface))
     let d = SIMD4<UInt32>(truncatingIfNeeded: background)
-    // The background as an RGBA word (little-endian: 0xAABBGGRR).
+    // The background as an RGBA word.
     let clear = d.x | d.y << 8 | d.z << 16 | d.w << 24
     // Rounded x·y/255 (exact for 8-bit x and y).
     func mul(_ x: UInt32, _ y: UInt32) -> UInt32 {
       let t = x * y + 128
       return (t + (t >> 8)) >> 8
     }
+    return converted { p in
+      let a = p >> 24
+      // Most pixels are untouched or covered: the background, or the pixel.
+      if a == 0 && p == 0 { return clear }
+      if a == 255 { return Self.rgba(p) }
+      let k = 255 - a
+      let r = min((p >> 16 & 255) + mul(d.x, k), 255)
+      let g = min((p >> 8 & 255) + mul(d.y, k), 255)
+      let b = min((p & 255) + mul(d.z, k), 255)
+      return r | g << 8 | b << 16 | min(a + mul(d.w, k), 255) << 24
+    }
+  }
+
+  /// Cairo's ARGB32 pixel (premultiplied, one native-endian word, A in the
+  /// top byte) as the word of its RGBA bytes read little-endian
+  /// (0xAABBGGRR): red and blue swap places.
+  static func rgba(_ p: UInt32) -> UInt32 { (p & 0xff00_ff00) | (p >> 16 & 0xff) | (p & 0xff) << 16 }
+
+  /// The pixels, each turned by `word` into an RGBA word (0xAABBGGRR),
+  /// stored little-endian on any machine, as a `CGImage`.
+  @inline(__always)
+  private func converted(_ word: (UInt32) -> UInt32) -> CGImage? {
+    cairo_surface_flush(surface)
+    guard let data = cairo_image_surface_get_data(surface) else { return nil }
+    let stride = Int(cairo_image_surface_get_stride(surface))
     let rgba = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
       out.baseAddress!.withMemoryRebound(to: UInt32.self, capacity: width * height) { words in
         for y in 0..<height {
           let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
           let into = words + y * width
-          for x in 0..<width {
-            let p = row[x]
-            let a = p >> 24
-            // Most pixels are untouched or covered: the background, or the
-            // pixel itself.
-            let word: UInt32
-            if a == 0 && p == 0 {
-              word = clear
-            } else if a == 255 {
-              word = (p & 0xff00_ff00) | (p >> 16 & 0xff) | (p & 0xff) << 16
-            } else {
-              let k = 255 - a
-              let r = min((p >> 16 & 255) + mul(d.x, k), 255)
-              let g = min((p >> 8 & 255) + mul(d.y, k), 255)
-              let b = min((p & 255) + mul(d.z, k), 255)
-              word = r | g << 8 | b << 16 | min(a + mul(d.w, k), 255) << 24
-            }
-            into[x] = word.littleEndian
-          }
+          for x in 0..<width { into[x] = word(row[x]).littleEndian }
         }
       }
       count = width * height * 4

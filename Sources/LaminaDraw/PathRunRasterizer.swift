@@ -59,12 +59,7 @@ public enum PathRunRasterizer {
       let c = part.color
       guard c.w > 0 else { continue }
       if let clip = part.clip {
-        let t = clip.transform
-        guard Self.invertible(t) else { continue }
-        var matrix = cairo_matrix_t(
-          xx: Double(t.a), yx: Double(t.b), xy: Double(t.c), yy: Double(t.d), x0: Double(t.tx),
-          y0: Double(t.ty))
-        cairo_set_matrix(cr, &matrix)
+        guard Self.setMatrix(cr, clip.transform) else { continue }
         cairo_new_path(cr)
         addRoundedRect(cr, clip.rect, clip.radii)
         cairo_clip(cr)
@@ -73,11 +68,7 @@ public enum PathRunRasterizer {
       let t = part.transform
       // A plane seen edge-on (no inverse: Cairo would refuse the matrix)
       // covers nothing.
-      guard Self.invertible(t) else { continue }
-      var matrix = cairo_matrix_t(
-        xx: Double(t.a), yx: Double(t.b), xy: Double(t.c), yy: Double(t.d), x0: Double(t.tx),
-        y0: Double(t.ty))
-      cairo_set_matrix(cr, &matrix)
+      guard Self.setMatrix(cr, t) else { continue }
       setSource(cr, c)
       if part.stroke {
         // Cairo flattens curves within `tolerance` of user space: a tenth of
@@ -97,10 +88,16 @@ public enum PathRunRasterizer {
     return bitmap.makeImage(over: SIMD4(byte(b.x), byte(b.y), byte(b.z), byte(b.w)))
   }
 
-  /// Whether Cairo takes `t` (it refuses maps without an inverse).
-  static func invertible(_ t: CGAffineTransform) -> Bool {
+  /// Sets `t` as the context's matrix; false (nothing set) when Cairo would
+  /// refuse it: a map without an inverse.
+  private static func setMatrix(_ cr: OpaquePointer, _ t: CGAffineTransform) -> Bool {
     let det = t.a * t.d - t.b * t.c
-    return det != 0 && det.isFinite
+    guard det != 0, det.isFinite else { return false }
+    var matrix = cairo_matrix_t(
+      xx: Double(t.a), yx: Double(t.b), xy: Double(t.c), yy: Double(t.d), x0: Double(t.tx),
+      y0: Double(t.ty))
+    cairo_set_matrix(cr, &matrix)
+    return true
   }
 
   /// A color component in 8 bits as the GPU writes it: rounded in single

@@ -176,23 +176,20 @@ final class BenchmarkCountTests: XCTestCase {
   /// draw per kind of piece (34 draws before, 36 now; 25 with every fill
   /// merged, 10 % slower).
   func testShapes() throws {
-    try check(
-      "shapes",
-      atMost: Counts(
-        draws: 36, passes: 1, offscreenPasses: 0, textureUploads: 0, geometryUploads: 0,
-        stateChanges: 20, targetsMade: 0, derivedLayers: 151), cpuPaths: false)
+    try check("shapes", atMost: Self.shapes, cpuPaths: false)
   }
+
+  /// shapes.json's counts on the GPU path renderer.
+  static let shapes = Counts(
+    draws: 36, passes: 1, offscreenPasses: 0, textureUploads: 0, geometryUploads: 0,
+    stateChanges: 20, targetsMade: 0, derivedLayers: 151)
 
   /// shapes.json where paths are drawn on the CPU (llvmpipe's default):
   /// every layer animates `strokeEnd`, which the GPU evaluates per fragment
   /// and Cairo would stroke again every frame (measured: 1.9 times the
   /// frame), so its paths stay on the GPU, with the GPU path's counts.
   func testShapesWhereTheCPUDrawsPaths() throws {
-    try check(
-      "shapes",
-      atMost: Counts(
-        draws: 36, passes: 1, offscreenPasses: 0, textureUploads: 0, geometryUploads: 0,
-        stateChanges: 20, targetsMade: 0, derivedLayers: 151), cpuPaths: true)
+    try check("shapes", atMost: Self.shapes, cpuPaths: true)
   }
 
   /// 60 gradient layers: one draw each (each its own ramp and uniforms;
