@@ -31,6 +31,10 @@ public struct RenderCounters: Equatable, Sendable {
   public var bufferUploads = 0
   /// Path meshes (shape layers' fills and strokes) uploaded to the GPU.
   public var geometryUploads = 0
+  /// Runs of path items drawn by Cairo (`PlanOptions.cpuPaths`), and the
+  /// path items they held.
+  public var cpuPathRuns = 0
+  public var cpuPathItems = 0
   /// Batches drawn, by why each began instead of joining the batch before
   /// it (`BatchBreak`: pass, program, texture, paint, blend, overlap, clip,
   /// mesh, unbatched).

@@ -57,6 +57,8 @@ package final class PlanExecutor {
   ) throws {
     var bound = Bound(targets: [RenderTarget?](repeating: nil, count: plan.targets.count))
     bound.targets[FramePlan.canvas.index] = canvas
+    device.counters.cpuPathRuns += plan.cpuPathRuns
+    device.counters.cpuPathItems += plan.cpuPathItems
     for (i, step) in plan.steps.enumerated() {
       switch step {
       case .draw(let pass): try draw(pass, plan, &bound)

@@ -140,6 +140,8 @@ func benchDocument(
   var passes: [Int] = []
   var allPasses: [Int] = []
   var stateChanges: [Int] = []
+  var cpuRuns: [Int] = []
+  var cpuItems: [Int] = []
   var breaks: [String: Int] = [:]
   var sortMs: [Double] = []
   var stages: [EncodeStages] = []
@@ -169,6 +171,8 @@ func benchDocument(
     passes.append(renderer.counters.offscreenPasses)
     allPasses.append(renderer.counters.passes)
     stateChanges.append(renderer.counters.stateChanges)
+    cpuRuns.append(renderer.counters.cpuPathRuns)
+    cpuItems.append(renderer.counters.cpuPathItems)
     breaks.merge(renderer.counters.batchBreaks, uniquingKeysWith: +)
     sortMs.append(frame.stats.depthSortMilliseconds)
     stages.append(renderer.lastStages)
@@ -180,7 +184,8 @@ func benchDocument(
     gpuMs: gpu,
     updateMs: update, buildMs: building, drawCalls: draws, uploads: uploads,
     offscreenPasses: passes,
-    passes: allPasses, stateChanges: stateChanges, batchBreaks: breaks,
+    passes: allPasses, stateChanges: stateChanges, cpuPathRuns: cpuRuns,
+    cpuPathItems: cpuItems, batchBreaks: breaks,
     depthSortMs: sortMs, depthSortPieces: pieces, stages: stages,
     peakMemoryMB: peakMemoryMB(), renderer: renderer,
     lottie: lottie.map {
@@ -213,6 +218,9 @@ struct BenchReport {
   /// changes the device made (binds beyond programs and textures, viewport,
   /// scissor, blending).
   let passes: [Int], stateChanges: [Int]
+  /// Runs of paths drawn by Cairo and the path items they held
+  /// (`RenderCounters.cpuPathRuns`; docs/rendering.md, "Paths on the CPU").
+  let cpuPathRuns: [Int], cpuPathItems: [Int]
   /// Batches of all timed frames by why each began (`RenderCounters.batchBreaks`).
   let batchBreaks: [String: Int]
   let depthSortMs: [Double], depthSortPieces: [Int]
@@ -288,7 +296,7 @@ struct BenchReport {
       fps \(f(median > 0 ? 1000 / median : 0))  frame ms: median \(f(median))  p95 \(f(Self.percentile(frameMs, 95)))  p99 \(f(Self.percentile(frameMs, 99)))
       cpu (build + encode) ms: median \(f(Self.percentile(cpuMs, 50))) (presentation update \(f(Self.percentile(updateMs, 50))), frame building \(f(Self.percentile(buildMs, 50))))  gpu (to glFinish) ms: median \(f(Self.percentile(gpuMs, 50)))
       \(stagesLine)
-      per frame: \(f(mean(drawCalls))) draw calls, \(f(mean(uploads))) uploads, \(f(mean(offscreenPasses))) offscreen passes, \(f(mean(passes))) passes in all, \(f(mean(stateChanges))) state changes
+      per frame: \(f(mean(drawCalls))) draw calls, \(f(mean(uploads))) uploads, \(f(mean(offscreenPasses))) offscreen passes, \(f(mean(passes))) passes in all, \(f(mean(stateChanges))) state changes, \(f(mean(cpuPathRuns))) runs of \(f(mean(cpuPathItems))) paths drawn by Cairo
       batches per frame by why each began: \(breaksPerFrame.sorted { $0.value > $1.value }.map { "\($0.key) \(f($0.value))" }.joined(separator: ", "))
       depth sort: \(f(Self.percentile(depthSortMs, 50))) ms median for \(f(mean(depthSortPieces))) pieces (part of cpu)
       peak memory \(f(peakMemoryMB)) MiB
@@ -353,6 +361,7 @@ struct BenchReport {
       "drawCallsPerFrame": mean(drawCalls), "uploadsPerFrame": mean(uploads),
       "offscreenPassesPerFrame": mean(offscreenPasses), "peakMemoryMB": peakMemoryMB,
       "passesPerFrame": mean(passes), "stateChangesPerFrame": mean(stateChanges),
+      "cpuPathRunsPerFrame": mean(cpuPathRuns), "cpuPathItemsPerFrame": mean(cpuPathItems),
       "batchBreaksPerFrame": breaksPerFrame,
       "depthSortMs": [
         "median": Self.percentile(depthSortMs, 50), "p95": Self.percentile(depthSortMs, 95),

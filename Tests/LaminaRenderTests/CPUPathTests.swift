@@ -66,9 +66,15 @@ final class CPUPathTests: XCTestCase {
       { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#ff000080",
         "path": "M 10 5 L 20 5 L 20 15 L 10 15 Z" }
       """)
-    let (cpu, plan) = try render(json, cpuPaths: true)
+    let renderer = try Renderer()
+    let (cpu, plan) = try render(json, cpuPaths: true, renderer: renderer)
     XCTAssertEqual(plan.cpuPathRuns, 1)
     XCTAssertEqual(plan.cpuPathItems, 2)
+    // What `lamina bench` reports per frame.
+    XCTAssertEqual(renderer.counters.cpuPathRuns, 1)
+    XCTAssertEqual(renderer.counters.cpuPathItems, 2)
+    XCTAssertEqual(renderer.counters.textureUploads, 1, "the run, written into the canvas")
+    XCTAssertEqual(renderer.counters.drawCalls, 0)
     let pass = try canvasPass(plan)
     XCTAssertNotNil(pass.upload)
     XCTAssertEqual(pass.batches.count, 0, "nothing left to draw")
