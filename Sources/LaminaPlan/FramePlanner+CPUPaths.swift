@@ -23,6 +23,15 @@ extension FramePlanner {
     guard case .path(let paint) = item.material, paint.style != nil, !paint.animatesStroke,
       item.shape == nil, (paint.stroke?.coverageScale ?? 1) == 1
     else { return false }
+    // Cairo strokes each dash: a pattern whose dashes along the path number
+    // more than `maxDashes` (a hostile file's 0.02-point dashes along a long
+    // path: millions) is left to the GPU, which finds a pixel's dash by
+    // arithmetic.
+    if case .stroke(let mesh, let stroke) = paint.geometry, stroke.dashPeriod > 0,
+      mesh.length / Double(stroke.dashPeriod) > Double(Self.maxDashes)
+    {
+      return false
+    }
     if let clip = item.clip, clip.itemToClip.m.2 != 0 || clip.itemToClip.m.5 != 0 {
       return false
     }
@@ -35,6 +44,9 @@ extension FramePlanner {
   /// depth sorting, make it a run of its own drawn as a quad with that
   /// blend mode and those planes (`cpuQuad`), so that its coverage is
   /// Cairo's wherever it is drawn.
+  /// The most dashes along a path that Cairo strokes.
+  static let maxDashes = 10_000
+
   static func joinsRun(_ item: DrawItem) -> Bool {
     item.blend == .sourceOver && item.clipPlanes.isEmpty
   }

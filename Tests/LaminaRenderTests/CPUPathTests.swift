@@ -216,6 +216,30 @@ final class CPUPathTests: XCTestCase {
     XCTAssertEqual(pixel(image, 30, 10), [0xc0, 0x20, 0x40, 255])
   }
 
+  /// A dash pattern whose dashes along the path number more than
+  /// `maxDashes` stays on the GPU (Cairo would stroke each of them: a
+  /// hostile file's 0.02-point dashes along a long path are millions); a
+  /// coarse one on the same path is drawn by Cairo.
+  func testCountlessDashesStayOnTheGPU() throws {
+    func json(_ dash: Double) -> String {
+      // A zig-zag of 500 segments 20 points tall: 10,000 points long.
+      var path = "M 0 10"
+      for i in 0..<500 { path += " L \(Double(i) * 0.08 + 0.04) \(i % 2 == 0 ? 0 : 20)" }
+      return scene(
+        """
+        { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": null,
+          "strokeColor": "#2040c0", "lineWidth": 1, "lineDashPattern": [\(dash), \(dash)],
+          "path": "\(path)" }
+        """)
+    }
+    let start = Date()
+    let (_, fine) = try render(json(0.25), cpuPaths: true)
+    XCTAssertEqual(fine.cpuPathRuns, 0, "20,000 dashes: the GPU's")
+    XCTAssertLessThan(Date().timeIntervalSince(start), 20)
+    let (_, coarse) = try render(json(5), cpuPaths: true)
+    XCTAssertEqual(coarse.cpuPathRuns, 1, "1,000 dashes: Cairo's")
+  }
+
   /// A path under a perspective stays on the GPU.
   func testAPathUnderAPerspectiveStaysOnTheGPU() throws {
     let json = scene(
