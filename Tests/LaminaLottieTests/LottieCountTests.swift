@@ -22,9 +22,10 @@ final class LottieCountTests: XCTestCase {
   }
 
   /// The mean counts of a frame of the document at `url`.
-  static func counts(_ url: URL) throws -> Counts {
+  static func counts(_ url: URL, cpuPaths: Bool) throws -> Counts {
     let animation = try LottieAnimation(contentsOf: url)
     let run = try RecordedRun(animation.makeScene())
+    run.options.cpuPaths = cpuPaths
     let warmup = 2
     let frames = 8
     var total = Counts(draws: 0, passes: 0, offscreenPasses: 0)
@@ -43,12 +44,24 @@ final class LottieCountTests: XCTestCase {
       offscreenPasses: total.offscreenPasses / Double(frames))
   }
 
-  static var fixture: URL {
+  /// The table of counts reached: the GPU path renderer's, or with paths
+  /// drawn by Cairo (`PlanOptions.cpuPaths`, llvmpipe's route).
+  static func fixture(cpuPaths: Bool) -> URL {
     URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .appendingPathComponent("Fixtures/lottie-counts.json")
+      .appendingPathComponent(cpuPaths ? "Fixtures/lottie-counts-cpu.json" : "Fixtures/lottie-counts.json")
   }
 
   func testNoConformanceDocumentNeedsMoreDrawsOrPassesThanReached() throws {
+    try check(cpuPaths: false)
+  }
+
+  /// The same where paths are drawn by Cairo (llvmpipe's route): a run of
+  /// paths written into its target is no draw at all.
+  func testWithPathsOnTheCPUNoDocumentNeedsMoreThanReached() throws {
+    try check(cpuPaths: true)
+  }
+
+  func check(cpuPaths: Bool) throws {
     let folder = ConformanceTests.conformance
     let manifestURL = folder.appendingPathComponent("manifest.json")
     guard FileManager.default.fileExists(atPath: manifestURL.path) else {
@@ -66,7 +79,7 @@ final class LottieCountTests: XCTestCase {
     var measured: [String: Counts] = [:]
     for document in documents {
       let base = document.hasPrefix("suite/") ? suite : folder
-      measured[document] = try Self.counts(base.appendingPathComponent(document))
+      measured[document] = try Self.counts(base.appendingPathComponent(document), cpuPaths: cpuPaths)
     }
     if ProcessInfo.processInfo.environment["LAMINA_WRITE_LOTTIE_COUNTS"] == "1" {
       // Rounded up to a hundredth, so that the table holds what was measured.
@@ -77,10 +90,10 @@ final class LottieCountTests: XCTestCase {
       }
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-      try encoder.encode(rounded).write(to: Self.fixture)
+      try encoder.encode(rounded).write(to: Self.fixture(cpuPaths: cpuPaths))
     }
     let expected = try JSONDecoder().decode(
-      [String: Counts].self, from: Data(contentsOf: Self.fixture))
+      [String: Counts].self, from: Data(contentsOf: Self.fixture(cpuPaths: cpuPaths)))
     XCTAssertEqual(Set(expected.keys), Set(documents), "the table lists every document of the set")
     for document in documents {
       guard let got = measured[document], let most = expected[document] else { continue }
@@ -94,7 +107,7 @@ final class LottieCountTests: XCTestCase {
     }
     let draws = measured.values.map(\.draws)
     print(
-      "Lottie counts: \(documents.count) documents, at most \(draws.max() ?? 0) draws a frame, "
+      "Lottie counts\(cpuPaths ? " (paths on the CPU)" : ""): \(documents.count) documents, at most \(draws.max() ?? 0) draws a frame, "
         + "\(measured.values.map(\.offscreenPasses).max() ?? 0) offscreen passes")
   }
 }

@@ -18,6 +18,8 @@ package final class RecordedRun {
   /// The plan of the last frame.
   package private(set) var lastPlan: FramePlan?
   package var pool: TargetPool { runner.pool }
+  /// How the frames are planned (paths on the CPU or not, …).
+  package var options = PlanOptions()
 
   package init(_ scene: Scene, device: RecordingDevice = RecordingDevice()) throws {
     let caches = RenderCaches()
@@ -43,7 +45,7 @@ package final class RecordedRun {
     device.reset()
     device.counters = RenderCounters()
     device.clearCommands()
-    let plan = runner.plan(frame, tile: 4096, options: PlanOptions())
+    let plan = runner.plan(frame, tile: 4096, options: options)
     try runner.run(plan, maxOffscreenBytes: 2 << 30, output: { _, _ in })
     lastPlan = plan
     return frame
