@@ -41,27 +41,18 @@ final class LottieCameraTests: XCTestCase {
     XCTAssertEqual(a.unsupported, [])
     // "far": x 40…60, y 20…40 at depth 100 behind the plane. Frame 0: the
     // camera 200 in front of it, scale 100 / 200 = 0.5 about the centre:
-    // x 50 + (40 − 50) / 2 = 45 … 55, y 50 + (20 − 50) / 2 = 35 … 40.
+    // x 50 + (40 − 50) / 2 = 45 … 55, y 50 + (20 − 50) / 2 = 35 … 45.
     assertPoints(
       try corners(a, "far", frame: 0), [(45, 35), (55, 35), (45, 45), (55, 45)], "far at 0")
+    // "far"'s corners scaled by `s` about the centre (50, 50).
+    func far(scaledBy s: Double) -> [(Double, Double)] {
+      [(50 - 10 * s, 50 - 30 * s), (50 + 10 * s, 50 - 30 * s), (50 - 10 * s, 50 - 10 * s),
+       (50 + 10 * s, 50 - 10 * s)]
+    }
     // Frame 15: the camera at z −75, depth 175, scale 100 / 175.
-    let s15 = 100.0 / 175
-    assertPoints(
-      try corners(a, "far", frame: 15),
-      [
-        (50 - 10 * s15, 50 - 30 * s15), (50 + 10 * s15, 50 - 30 * s15),
-        (50 - 10 * s15, 50 - 10 * s15),
-        (50 + 10 * s15, 50 - 10 * s15),
-      ], "far at 15")
+    assertPoints(try corners(a, "far", frame: 15), far(scaledBy: 100.0 / 175), "far at 15")
     // Frame 30: z −50, depth 150, scale 2 / 3.
-    let s30 = 100.0 / 150
-    assertPoints(
-      try corners(a, "far", frame: 30),
-      [
-        (50 - 10 * s30, 50 - 30 * s30), (50 + 10 * s30, 50 - 30 * s30),
-        (50 - 10 * s30, 50 - 10 * s30),
-        (50 + 10 * s30, 50 - 10 * s30),
-      ], "far at 30")
+    assertPoints(try corners(a, "far", frame: 30), far(scaledBy: 100.0 / 150), "far at 30")
     // "turned": 60° about y (lottie-web's sign: its right edge comes
     // towards the viewer) at (30, 70, 0). Its left edge: x 30 − 10 cos 60
     // = 25 at depth 100 + 10 sin 60 = 108.66 (frame 0); its right edge x 35
