@@ -89,7 +89,7 @@ package enum FrameCost {
       switch paint.geometry {
       case .fill(let mesh):
         let extent = Double(max(item.bounds.width, item.bounds.height))
-        extra = Double(mesh.indices.count / 3) * extent * fillTriangleExtentPixel
+        extra = Double(mesh.triangleEstimate) * extent * fillTriangleExtentPixel
       case .stroke(let mesh, let parameters):
         let length = mesh.length * scale
         let width = Double(parameters.halfWidth) * 2 * scale + 2

@@ -76,9 +76,17 @@ extension FrameBuilder {
     let cache = caches.paths
     var items: [DrawItem] = []
     if let fill = style.fillColor {
-      guard let mesh = cache.fill(style.path, evenOdd: style.fillRule == .evenOdd, level: level)
+      // A fill the planner will hand to Cairo is not tessellated
+      // (`PathGeometryCache.defersFills`; `FramePlanner.drawsOnCPU` may still
+      // keep it on the GPU, which then tessellates it).
+      let deferred =
+        cache.defersFills.load(ordering: .relaxed) && !animatesStroke && toTarget.m14 == 0
+        && toTarget.m24 == 0 && toTarget.m44 > 0
+      guard
+        let mesh = cache.fill(
+          style.path, evenOdd: style.fillRule == .evenOdd, level: level, tessellated: !deferred)
       else { return false }
-      if !mesh.indices.isEmpty,
+      if deferred ? !mesh.bounds.isEmpty : !mesh.indices.isEmpty,
         var item = makeItem(
           .path(PathPaint(geometry: .fill(mesh), style: style, animatesStroke: animatesStroke)),
           rect: mesh.bounds, uv: (0, 0, 0, 0),

@@ -54,6 +54,14 @@ public final class RenderCaches: @unchecked Sendable {
     glyphs = GlyphAtlas(maxPages: min(max(pages, 1), GlyphAtlas.defaultMaxPages))
   }
 
+  /// Whether builders using these caches leave fills untessellated until
+  /// they are drawn on the GPU (`PathGeometryCache.defersFills`): set by a
+  /// renderer that draws paths on the CPU.
+  package var defersFills: Bool {
+    get { paths.defersFills.load(ordering: .relaxed) }
+    set { paths.defersFills.store(newValue, ordering: .relaxed) }
+  }
+
   /// The CPU caches' share: a quarter of `maxBytes`.
   public var cpuBytes: Int { budget.limit }
   /// The GPU textures' share: two thirds of `maxBytes`.

@@ -91,7 +91,11 @@ public final class Renderer {
   /// Runs of path items are drawn on the CPU by Cairo, one bitmap each
   /// (`PlanOptions.cpuPaths`): on a software rasterizer, unless
   /// `LAMINA_PATHS=gpu`; `LAMINA_PATHS=cpu` asks for it on any driver.
-  package var cpuPaths: Bool
+  /// Its frame builders then leave fills untessellated until drawn on the
+  /// GPU (`PathGeometryCache.defersFills`).
+  package var cpuPaths: Bool {
+    didSet { caches.defersFills = cpuPaths }
+  }
 
   static func cpuPaths(software: Bool) -> Bool {
     switch ProcessInfo.processInfo.environment["LAMINA_PATHS"] {
@@ -195,6 +199,7 @@ public final class Renderer {
     maxTextureSize = info.maxTextureSize
     maxTileSize = max(16, min(info.maxRenderbufferSize, maxTextureSize, tile))
     caches = RenderCaches(maxBytes: cacheBytes)
+    caches.defersFills = cpuPaths
     runner = try FrameRunner(
       device: context.device, samples: samples, maxTextureSize: maxTextureSize, caches: caches)
     try context.device.check("renderer setup")

@@ -254,4 +254,51 @@ final class CPUPathTests: XCTestCase {
     XCTAssertEqual(plan.cpuPathRuns, 0)
     XCTAssertEqual(pixel(image, 20, 10), [0x20, 0x40, 0xc0, 255])
   }
+
+  /// A fill that Cairo draws is never tessellated (the planner reads only
+  /// its mesh's identity and bounds); under a perspective, which the GPU
+  /// draws, and on the GPU path renderer it is, and both draw the fill.
+  func testFillsCairoDrawsAreNotTessellated() throws {
+    let path = "M 5 5 C 15 -2 30 25 35 5 L 30 15 L 5 15 Z"
+    let flat = scene(
+      """
+      { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#2040c0", "path": "\(path)" }
+      """)
+    let tilted = scene(
+      """
+      { "frame": [0, 0, 40, 20], "sublayerTransform": [1,0,0,0, 0,1,0,0, 0,0,1,-0.01, 0,0,0,1],
+        "sublayers": [
+        { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#2040c0",
+          "transform": [0.9,0,0.43,0, 0,1,0,0, -0.43,0,0.9,0, 0,0,0,1], "path": "\(path)" } ] }
+      """)
+    let cgPath = try CGPath.parseSVG(path)
+    // The fill meshes the renderer's cache holds for the path, at any
+    // flattening octave.
+    func meshes(_ renderer: Renderer) -> [FillMesh] {
+      (-8...8).compactMap { level in
+        let key = PathGeometryCache.Key.fill(cgPath, evenOdd: false, level: level)
+        guard case .mesh(let mesh) = renderer.caches.paths.entries.value(forKey: key) else {
+          return nil
+        }
+        return mesh as? FillMesh
+      }
+    }
+    let cpu = try Renderer()
+    let (image, plan) = try render(flat, cpuPaths: true, renderer: cpu)
+    XCTAssertEqual(plan.cpuPathItems, 1)
+    XCTAssertTrue(cpu.caches.defersFills)
+    XCTAssertEqual(meshes(cpu).count, 1)
+    XCTAssertEqual(meshes(cpu).filter(\.isTessellated).count, 0)
+    XCTAssertEqual(pixel(image, 10, 10), [0x20, 0x40, 0xc0, 255])
+    let perspective = try Renderer()
+    let (tiltedImage, tiltedPlan) = try render(tilted, cpuPaths: true, renderer: perspective)
+    XCTAssertEqual(tiltedPlan.cpuPathRuns, 0)
+    XCTAssertEqual(meshes(perspective).filter(\.isTessellated).count, 1)
+    XCTAssertEqual(pixel(tiltedImage, 20, 10), [0x20, 0x40, 0xc0, 255])
+    let gpu = try Renderer()
+    let (gpuImage, _) = try render(flat, cpuPaths: false, renderer: gpu)
+    XCTAssertFalse(gpu.caches.defersFills)
+    XCTAssertEqual(meshes(gpu).filter(\.isTessellated).count, 1)
+    XCTAssertEqual(pixel(gpuImage, 10, 10), [0x20, 0x40, 0xc0, 255])
+  }
 }

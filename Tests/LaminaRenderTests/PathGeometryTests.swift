@@ -407,4 +407,31 @@ final class PathGeometryTests: XCTestCase {
     try build(scale: 1, join: .round)
     XCTAssertEqual(cache.builds, 5, "a new join: a new stroke mesh")
   }
+
+  /// A fill made untessellated (`tessellated: false`, where paths are
+  /// drawn on the CPU) has its contours' bounds and no triangles until
+  /// its geometry is asked for; then the tessellator's, as a fill made
+  /// tessellated has them.
+  func testADeferredFillIsTessellatedOnFirstUse() throws {
+    let shape = try path("M 3 7 C 40 -9 80 60 97 31 L 50 90 Z M 20 20 L 60 20 L 40 70 Z")
+    let deferred = try XCTUnwrap(
+      PathGeometryCache(budget: CacheBudget(limit: 1 << 20)).fill(
+        shape, evenOdd: true, level: 0, tessellated: false))
+    let now = try XCTUnwrap(
+      PathGeometryCache(budget: CacheBudget(limit: 1 << 20)).fill(shape, evenOdd: true, level: 0))
+    XCTAssertFalse(deferred.isTessellated)
+    XCTAssertTrue(now.isTessellated)
+    // The contours' points reach from x 3 to 97 and y 7 to 90 (the curve's
+    // chords stay inside its control points' hull: y above 7 is reached).
+    XCTAssertEqual(deferred.bounds.minX, 3, accuracy: 1e-9)
+    XCTAssertEqual(deferred.bounds.maxX, 97, accuracy: 1e-9)
+    XCTAssertEqual(deferred.bounds.maxY, 90, accuracy: 1e-9)
+    XCTAssertTrue(deferred.bounds.contains(now.bounds))
+    XCTAssertEqual(deferred.indices, now.indices)
+    XCTAssertTrue(deferred.isTessellated)
+    XCTAssertEqual(deferred.vertices, now.vertices)
+    XCTAssertEqual(deferred.groups, now.groups)
+    XCTAssertEqual(deferred.bounds, now.bounds, "the tessellated region's bounds from now on")
+    XCTAssertGreaterThan(deferred.indices.count, 0)
+  }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import Synchronization
 
 /// Fill and stroke meshes, built once per path and style and kept across
 /// frames. The key is what decides the geometry: the path, the fill rule
@@ -36,17 +37,29 @@ final class PathGeometryCache: Sendable {
 
   var count: Int { entries.count }
 
-  /// The fill mesh of `path` (nil when it is beyond the budget).
-  func fill(_ path: CGPath, evenOdd: Bool, level: Int) -> FillMesh? {
-    mesh(.fill(path, evenOdd: evenOdd, level: level)) {
+  /// Whether fills go untessellated until first drawn on the GPU: set
+  /// where paths are drawn on the CPU (a renderer's `cpuPaths`), where the
+  /// planner reads only a fill mesh's identity and bounds and a path that
+  /// changes every frame would be tessellated every frame for nothing.
+  let defersFills = Atomic(false)
+
+  /// The fill mesh of `path` (nil when its flattening is beyond the budget,
+  /// or, when `tessellated`, its tessellation is). Tessellated now when
+  /// `tessellated`, else when its geometry is first asked for (a path the
+  /// tessellator then refuses has no triangles).
+  func fill(_ path: CGPath, evenOdd: Bool, level: Int, tessellated: Bool = true) -> FillMesh? {
+    let mesh = mesh(.fill(path, evenOdd: evenOdd, level: level)) {
       guard
         let contours = PathFlattening.contours(
           path, tolerance: PathFlattening.tolerance(level: level))
       else { return nil }
-      let mesh = FillTessellator.mesh(contours, evenOdd: evenOdd)
-      mesh?.rect = FlatContour.rectangle(contours)
+      // Tessellated when first drawn on the GPU (`FillMesh`).
+      let mesh = FillMesh(contours: contours, evenOdd: evenOdd)
+      mesh.rect = FlatContour.rectangle(contours)
       return mesh
     } as? FillMesh
+    if tessellated, mesh?.geometry.refused == true { return nil }
+    return mesh
   }
 
   /// The stroke mesh of `path` with `join` (nil when it is beyond the budget).

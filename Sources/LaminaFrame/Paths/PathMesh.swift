@@ -76,6 +76,13 @@ package protocol PathMesh: AnyObject {
 /// The fill of a path: a ribbon around the boundary of the filled region
 /// (antialiased, drawn first) and the region's interior (drawn after, where
 /// the ribbon did not draw).
+///
+/// A mesh made from a path's flattened contours (`init(contours:evenOdd:)`)
+/// is tessellated when its vertices or indices are first asked for: where
+/// paths are drawn on the CPU (`PathGeometryCache.defersFills`) the
+/// planner reads only the mesh's identity and bounds, and a path that
+/// changes every frame would otherwise be tessellated every frame for
+/// nothing.
 package final class FillMesh: PathMesh {
   /// The parts, drawn in this order by a program each.
   package enum Group: Int, CaseIterable {
@@ -86,30 +93,109 @@ package final class FillMesh: PathMesh {
     case interior
   }
 
+  struct Geometry {
+    var vertices: [FillVertex]
+    var indices: [UInt32]
+    var groups: [Range<Int>]
+    /// The filled region's bounds.
+    var bounds: CGRect
+    /// The tessellator refused the contours (beyond its budget): no triangles.
+    var refused = false
+  }
+
   package let serial = Serials.next()
-  package let vertices: [FillVertex]
-  package let indices: [UInt32]
-  /// Each group's range of `indices`, in `Group` order.
-  package let groups: [Range<Int>]
-  /// The filled region's bounds in the layer's plane.
-  let bounds: CGRect
   /// The filled region when it is one axis-aligned rectangle of the
   /// layer's plane (a mask of that shape is a clip: `applyMask`).
   package internal(set) var rect: CGRect?
+  /// What the tessellator is given when the geometry is first asked for.
+  private var source: (contours: [FlatContour], evenOdd: Bool)?
+  private var built: Geometry?
+  private let lock = NSLock()
+  /// The bounds of the contours' points, for a mesh made from contours.
+  private let contourBounds: CGRect
+  /// Points of the contours a mesh not yet tessellated holds.
+  private let sourcePoints: Int
 
   init(vertices: [FillVertex], indices: [UInt32], groups: [Range<Int>], bounds: CGRect) {
-    self.vertices = vertices
-    self.indices = indices
-    self.groups = groups
-    self.bounds = bounds
+    built = Geometry(vertices: vertices, indices: indices, groups: groups, bounds: bounds)
+    contourBounds = bounds
+    sourcePoints = 0
   }
 
+  /// A mesh of `contours`, tessellated when first asked for its geometry.
+  init(contours: [FlatContour], evenOdd: Bool) {
+    var lower = SIMD2(repeating: Double.infinity)
+    var upper = SIMD2(repeating: -Double.infinity)
+    for contour in contours {
+      for p in contour.points {
+        lower = pointwiseMin(lower, p)
+        upper = pointwiseMax(upper, p)
+      }
+    }
+    contourBounds =
+      lower.x <= upper.x
+      ? CGRect(x: lower.x, y: lower.y, width: upper.x - lower.x, height: upper.y - lower.y)
+      : .null
+    source = (contours, evenOdd)
+    sourcePoints = contours.reduce(0) { $0 + $1.points.count }
+  }
+
+  /// The tessellation, made on first use (under a lock: planners of tiles
+  /// may ask at once).
+  var geometry: Geometry {
+    lock.lock()
+    defer { lock.unlock() }
+    if let built { return built }
+    let geometry =
+      source.flatMap { FillTessellator.mesh($0.contours, evenOdd: $0.evenOdd)?.geometry }
+      ?? Geometry(
+        vertices: [], indices: [], groups: Group.allCases.map { _ in 0..<0 }, bounds: .null,
+        refused: true)
+    built = geometry
+    source = nil
+    return geometry
+  }
+
+  /// Whether the tessellation has been made (tests).
+  var isTessellated: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return built != nil
+  }
+
+  /// The filled region's bounds in the layer's plane once tessellated;
+  /// before, the bounds of the contours' points (which hold the region).
+  var bounds: CGRect {
+    lock.lock()
+    defer { lock.unlock() }
+    return built?.bounds ?? contourBounds
+  }
+
+  package var vertices: [FillVertex] { geometry.vertices }
+  package var indices: [UInt32] { geometry.indices }
+  /// Each group's range of `indices`, in `Group` order.
+  package var groups: [Range<Int>] { geometry.groups }
+
   package var byteCount: Int {
-    vertices.count * MemoryLayout<FillVertex>.stride + indices.count * 4
+    lock.lock()
+    defer { lock.unlock() }
+    // A contour point: its position, tangents and flags (about 48 bytes).
+    guard let built else { return sourcePoints * 48 }
+    return built.vertices.count * MemoryLayout<FillVertex>.stride + built.indices.count * 4
+  }
+
+  /// The triangles of the tessellation, or before it an estimate that
+  /// does not make it (`FrameCost`): four a contour point (a ribbon piece
+  /// and a corner's along each edge, the interior's share).
+  var triangleEstimate: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let built else { return sourcePoints * 4 }
+    return built.indices.count / 3
   }
 
   package func withVertexBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
-    try vertices.withUnsafeBytes(body)
+    try geometry.vertices.withUnsafeBytes(body)
   }
 }
 
