@@ -32,6 +32,8 @@ let package = Package(
     .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
     .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
     .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+    // FreeType's anti-aliasing rasterizer fills paths drawn on the CPU.
+    .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
     // openat2(2) for FileAccessPolicy (kernel headers only: no library, no pkg-config).
     .systemLibrary(name: "CFileAccess"),
     // mallopt(3) for the long-running commands (glibc's headers only).
@@ -53,7 +55,7 @@ let package = Package(
     .target(
       name: "Lamina", dependencies: ["CPNG", "CJPEG", "CWebP", "CPango", "CCairo", "CHarfBuzz"]),
     // 2D drawing on the CPU with Cairo and Pango: shape and text rasterizing.
-    .target(name: "LaminaDraw", dependencies: ["Lamina", "CCairo", "CPango"]),
+    .target(name: "LaminaDraw", dependencies: ["Lamina", "CCairo", "CPango", "CFreeType"]),
     // The scene file format: decoding, key paths, errors.
     .target(name: "LaminaScene", dependencies: ["Lamina", "CFileAccess"]),
     // Lottie (Bodymovin) documents, dotLottie archives and .tgs stickers as
@@ -161,7 +163,7 @@ let package = Package(
         "LaminaTestSupport", "LaminaDisplay", "LaminaScene", "LaminaRender", "LaminaGL", "LaminaFrame",
         "Lamina", "CGLES3",
       ]),
-    .testTarget(name: "LaminaDrawTests", dependencies: ["LaminaDraw", "Lamina"]),
+    .testTarget(name: "LaminaDrawTests", dependencies: ["LaminaDraw", "Lamina", "CCairo"]),
     // The plan executor on the recording device: no EGL, GLES or GBM here.
     .testTarget(
       name: "LaminaPlanTests",

@@ -16,6 +16,7 @@ packages=(
   weston   # the tests show scenes on its headless backend and screenshot it
   xvfb xdotool   # and click on a window of its X11 backend: taps from a real seat
   libcairo2-dev libpango1.0-dev libharfbuzz-dev fonts-dejavu-core fonts-wqy-microhei   # shapes and text (LaminaDraw, Core Text; CJK fallback)
+  libfreetype-dev   # its anti-aliasing rasterizer fills the paths drawn on the CPU (LaminaDraw)
   ffmpeg   # encodes --video .mp4/.webm/.gif/.apng/.mov (the program, run as a child;
            # ffprobe comes with it) and decodes the videos in the tests
   python3 python3-pip   # the Ray driver (distributed/), the benchmark scripts, the fuzzer

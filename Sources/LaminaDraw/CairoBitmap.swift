@@ -29,6 +29,22 @@ final class CairoBitmap {
     cairo_surface_destroy(surface)
   }
 
+  /// The pixels (premultiplied ARGB words, `stride` bytes a row) for
+  /// drawing into them directly, Cairo's drawing so far flushed into them;
+  /// `markDirty()` after.
+  func pixels() -> UnsafeMutablePointer<UInt32>? {
+    cairo_surface_flush(surface)
+    return cairo_image_surface_get_data(surface).map {
+      UnsafeMutableRawPointer($0).assumingMemoryBound(to: UInt32.self)
+    }
+  }
+
+  /// Bytes a row of `pixels()`.
+  var stride: Int { Int(cairo_image_surface_get_stride(surface)) }
+
+  /// Tells Cairo that the pixels were written directly.
+  func markDirty() { cairo_surface_mark_dirty(surface) }
+
   /// The pixels as a `CGImage` (straight RGBA). Un-premultiplying 8-bit
   /// values and premultiplying them again on upload gives back the same
   /// values, so nothing is lost on the way to the GPU.

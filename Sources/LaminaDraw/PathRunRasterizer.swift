@@ -31,7 +31,7 @@ public enum PathRunRasterizer {
     }
   }
 
-  public struct Clip {
+  public struct Clip: Equatable {
     public var rect: CGRect
     public var radii: SIMD4<Float>
     public var transform: CGAffineTransform
@@ -55,9 +55,36 @@ public enum PathRunRasterizer {
   ) -> CGImage? {
     guard let bitmap = CairoBitmap(width: width, height: height) else { return nil }
     let cr = bitmap.context
+    // The last clip's coverage, for the parts after it with the same clip.
+    var clipMask: (clip: Clip, mask: OutlineFiller.Clip?)?
     for part in parts {
       let c = part.color
       guard c.w > 0 else { continue }
+      // A fill: FreeType's coverage (`OutlineFiller`), times its clip's,
+      // when it takes the path and the clip.
+      if !part.stroke, Self.isInvertible(part.transform), !Self.cairoFillsOnly {
+        var mask: OutlineFiller.Clip?
+        if let clip = part.clip {
+          if let last = clipMask, last.clip == clip {
+            mask = last.mask
+          } else {
+            let square = (0..<4).allSatisfy { clip.radii[$0] <= 0 }
+            mask =
+              Self.isInvertible(clip.transform)
+              ? OutlineFiller.Clip(
+                Self.roundedRect(clip.rect, clip.radii), rect: square ? clip.rect : nil,
+                transform: clip.transform, width: width, height: height) : nil
+            clipMask = (clip, mask)
+          }
+        }
+        if part.clip == nil || mask != nil,
+          OutlineFiller.fill(
+            part.style.path, evenOdd: part.style.fillRule == .evenOdd, transform: part.transform,
+            argb: Self.argb(c), clip: mask, into: bitmap)
+        {
+          continue
+        }
+      }
       if let clip = part.clip {
         guard Self.setMatrix(cr, clip.transform) else { continue }
         cairo_new_path(cr)
@@ -88,11 +115,26 @@ public enum PathRunRasterizer {
     return bitmap.makeImage(over: SIMD4(byte(b.x), byte(b.y), byte(b.z), byte(b.w)))
   }
 
+  /// Fills by Cairo too (`LAMINA_FILLS=cairo`), to compare the two.
+  static let cairoFillsOnly = ProcessInfo.processInfo.environment["LAMINA_FILLS"] == "cairo"
+
+  /// Whether `t` has an inverse (a plane seen edge-on has none: it covers
+  /// nothing).
+  private static func isInvertible(_ t: CGAffineTransform) -> Bool {
+    let det = t.a * t.d - t.b * t.c
+    return det != 0 && det.isFinite
+  }
+
+  /// A premultiplied color as Cairo's ARGB32 word, in the bytes the GPU
+  /// writes.
+  private static func argb(_ c: SIMD4<Float>) -> UInt32 {
+    UInt32(byte(c.w)) << 24 | UInt32(byte(c.x)) << 16 | UInt32(byte(c.y)) << 8 | UInt32(byte(c.z))
+  }
+
   /// Sets `t` as the context's matrix; false (nothing set) when Cairo would
   /// refuse it: a map without an inverse.
   private static func setMatrix(_ cr: OpaquePointer, _ t: CGAffineTransform) -> Bool {
-    let det = t.a * t.d - t.b * t.c
-    guard det != 0, det.isFinite else { return false }
+    guard isInvertible(t) else { return false }
     var matrix = cairo_matrix_t(
       xx: Double(t.a), yx: Double(t.b), xy: Double(t.c), yy: Double(t.d), x0: Double(t.tx),
       y0: Double(t.ty))
@@ -119,6 +161,33 @@ public enum PathRunRasterizer {
     guard a > 0 else { return cairo_set_source_rgba(cr, 0, 0, 0, 0) }
     cairo_set_source_rgba(
       cr, min(byte(c.x) / a, 1), min(byte(c.y) / a, 1), min(byte(c.z) / a, 1), a / 255)
+  }
+
+  /// `addRoundedRect`'s rect as a path.
+  static func roundedRect(_ r: CGRect, _ radii: SIMD4<Float>) -> CGPath {
+    let limit = Double(min(r.width, r.height)) / 2
+    let (x0, y0, x1, y1) = (Double(r.minX), Double(r.minY), Double(r.maxX), Double(r.maxY))
+    let k = (0..<4).map { CGFloat(min(max(Double(radii[$0]), 0), limit)) }
+    let path = CGMutablePath()
+    guard k.contains(where: { $0 > 0 }) else {
+      path.addRect(r)
+      return path
+    }
+    let pi = CGFloat.pi
+    path.addArc(
+      center: CGPoint(x: x1 - k[1], y: y0 + k[1]), radius: k[1], startAngle: -pi / 2,
+      endAngle: 0, clockwise: false)
+    path.addArc(
+      center: CGPoint(x: x1 - k[2], y: y1 - k[2]), radius: k[2], startAngle: 0, endAngle: pi / 2,
+      clockwise: false)
+    path.addArc(
+      center: CGPoint(x: x0 + k[3], y: y1 - k[3]), radius: k[3], startAngle: pi / 2,
+      endAngle: pi, clockwise: false)
+    path.addArc(
+      center: CGPoint(x: x0 + k[0], y: y0 + k[0]), radius: k[0], startAngle: pi,
+      endAngle: 3 * pi / 2, clockwise: false)
+    path.closeSubpath()
+    return path
   }
 
   /// A rect with circular corners of the given radii (each at most half the

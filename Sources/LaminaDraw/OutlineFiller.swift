@@ -1,0 +1,413 @@
+import CCairo
+import CFreeType
+import Foundation
+import Lamina
+import Synchronization
+
+/// Path fills drawn by FreeType's anti-aliasing rasterizer (the "smooth"
+/// renderer's, through `FT_Outline_Render`) into a Cairo bitmap, source
+/// over in a premultiplied color. Its coverage is the exact area of each
+/// pixel the path covers, found cell by cell along the edges; Cairo's own
+/// scan converter samples 15 rows of every pixel, which on the paths of a
+/// Lottie frame costs about three times as much (docs/rendering.md,
+/// "Paths on the CPU"). Paths FreeType cannot take (more points than an
+/// outline holds, coordinates beyond its fixed-point range) are left to
+/// Cairo: `fill` returns false.
+enum OutlineFiller {
+  /// The most points of an outline (its counts are 16-bit).
+  static let maxPoints = Int(Int16.max)
+  /// The largest coordinate, in pixels, given to FreeType (26.6 fixed
+  /// point, which its rasterizer scales up by 4 more bits).
+  static let maxCoordinate = Double(1 << 20)
+
+  /// Libraries not in use (FreeType asks one library per thread at a time).
+  private static let libraries = Mutex<[FT_Library]>([])
+
+  /// Fills `path` through `transform` (to the bitmap's pixels) with the
+  /// premultiplied color `argb` (Cairo's word: alpha in the top byte) into
+  /// `bitmap`, source over, within `clip`. False, with nothing drawn, when
+  /// FreeType cannot take the path.
+  static func fill(
+    _ path: CGPath, evenOdd: Bool, transform t: CGAffineTransform, argb: UInt32,
+    clip: Clip? = nil, into bitmap: CairoBitmap
+  ) -> Bool {
+    guard let outline = Outline(path, transform: t), let data = bitmap.pixels() else {
+      return false
+    }
+    defer { bitmap.markDirty() }
+    let box = clip?.box ?? PixelBox(x0: 0, y0: 0, x1: bitmap.width, y1: bitmap.height)
+    guard box.x0 < box.x1, box.y0 < box.y1 else { return true }
+    let mask = clip?.mask ?? []
+    return mask.withUnsafeBufferPointer { mask in
+      var target = SpanTarget(
+        pixels: data, stride: bitmap.stride / 4, width: Int32(bitmap.width),
+        height: Int32(bitmap.height), color: argb, rect: clip?.rect,
+        mask: clip?.rect == nil && clip != nil ? mask.baseAddress : nil, box: box)
+      return render(outline, evenOdd: evenOdd, box, blendSpans, &target)
+    }
+  }
+
+  /// Pixels from (x0, y0) to (x1, y1), the ends excluded.
+  struct PixelBox: Equatable {
+    var x0, y0, x1, y1: Int
+  }
+
+  /// A clip of fills: a rect on the bitmap's axes, whose coverage of a
+  /// pixel is the area of the pixel inside it (its width inside it times
+  /// its height inside it: exact, and no mask), or any other shape as a
+  /// mask of its coverage over the pixels it reaches.
+  final class Clip {
+    /// The pixels the clip reaches, within the bitmap.
+    let box: PixelBox
+    /// The rect in pixels, when the clip is one.
+    let rect: SIMD4<Double>?
+    /// The coverage over `box`, a byte a pixel (rows of its width), when
+    /// the clip is not a rect.
+    let mask: [UInt8]
+
+    /// The clip of `path` (a rounded rect: `rect` when its corners are
+    /// square) through `t`, on a `width`×`height` bitmap; nil when FreeType
+    /// cannot take the path.
+    init?(
+      _ path: CGPath, rect r: CGRect?, transform t: CGAffineTransform, width: Int, height: Int
+    ) {
+      if let r, t.b == 0, t.c == 0 {
+        let xs = (Double(t.a * r.minX + t.tx), Double(t.a * r.maxX + t.tx))
+        let ys = (Double(t.d * r.minY + t.ty), Double(t.d * r.maxY + t.ty))
+        let q = SIMD4(min(xs.0, xs.1), min(ys.0, ys.1), max(xs.0, xs.1), max(ys.0, ys.1))
+        guard q.x.isFinite, q.y.isFinite, q.z.isFinite, q.w.isFinite else { return nil }
+        rect = q
+        box = Self.box(q, width, height)
+        mask = []
+        return
+      }
+      guard let outline = Outline(path, transform: t) else { return nil }
+      var lower = SIMD2(repeating: Double.infinity)
+      var upper = SIMD2(repeating: -Double.infinity)
+      for p in outline.points {
+        lower = pointwiseMin(lower, SIMD2(Double(p.x), Double(p.y)) / 64)
+        upper = pointwiseMax(upper, SIMD2(Double(p.x), Double(p.y)) / 64)
+      }
+      let box = Self.box(SIMD4(lower.x, lower.y, upper.x, upper.y), width, height)
+      self.box = box
+      rect = nil
+      let w = max(box.x1 - box.x0, 0)
+      let h = max(box.y1 - box.y0, 0)
+      var drawn = w == 0 || h == 0
+      mask = [UInt8](unsafeUninitializedCapacity: w * h) { bytes, count in
+        bytes.initialize(repeating: 0)
+        count = w * h
+        guard !drawn else { return }
+        var target = MaskTarget(bytes: bytes.baseAddress!, box: box)
+        drawn = OutlineFiller.render(outline, evenOdd: false, box, writeSpans, &target)
+      }
+      guard drawn else { return nil }
+    }
+
+    /// The whole pixels `q` (x0, y0, x1, y1) touches, within the bitmap.
+    private static func box(_ q: SIMD4<Double>, _ width: Int, _ height: Int) -> PixelBox {
+      func clamp(_ v: Double, _ limit: Int) -> Int {
+        Int(saturating: min(max(v, 0), Double(limit)), rounding: .down)
+      }
+      return PixelBox(
+        x0: clamp(q.x.rounded(.down), width), y0: clamp(q.y.rounded(.down), height),
+        x1: clamp(q.z.rounded(.up), width), y1: clamp(q.w.rounded(.up), height))
+    }
+  }
+
+  /// Renders `outline` within `box`, handing each row's spans to `spans`
+  /// with `target`; false when FreeType fails.
+  private static func render<Target>(
+    _ outline: Outline, evenOdd: Bool, _ box: PixelBox, _ spans: FT_SpanFunc,
+    _ target: inout Target
+  ) -> Bool {
+    guard let library = takeLibrary() else { return false }
+    defer { libraries.withLock { $0.append(library) } }
+    var outline = outline
+    let status = outline.points.withUnsafeMutableBufferPointer { points in
+      outline.tags.withUnsafeMutableBufferPointer { tags in
+        outline.ends.withUnsafeMutableBufferPointer { ends in
+          var ft = FT_Outline(
+            n_contours: Int16(ends.count), n_points: Int16(points.count),
+            points: points.baseAddress, tags: tags.baseAddress, contours: ends.baseAddress,
+            flags: evenOdd ? FT_OUTLINE_EVEN_ODD_FILL : 0)
+          return withUnsafeMutablePointer(to: &target) { user in
+            var params = FT_Raster_Params()
+            params.flags = FT_RASTER_FLAG_AA | FT_RASTER_FLAG_DIRECT | FT_RASTER_FLAG_CLIP
+            params.gray_spans = spans
+            params.user = UnsafeMutableRawPointer(user)
+            params.clip_box = FT_BBox(
+              xMin: FT_Pos(box.x0), yMin: FT_Pos(box.y0), xMax: FT_Pos(box.x1),
+              yMax: FT_Pos(box.y1))
+            return withUnsafeMutablePointer(to: &ft) { FT_Outline_Render(library, $0, &params) }
+          }
+        }
+      }
+    }
+    return status == 0
+  }
+
+  private static func takeLibrary() -> FT_Library? {
+    if let library = libraries.withLock({ $0.popLast() }) { return library }
+    var library: FT_Library?
+    guard FT_Init_FreeType(&library) == 0 else { return nil }
+    return library
+  }
+
+  /// A path as FreeType's outline: points in 26.6 fixed point, their tags,
+  /// and the index of each contour's last point. Every contour is closed,
+  /// as a fill closes every subpath. Curves are flattened here, into
+  /// chords within `tolerance` of the curve in pixels (Cairo's own
+  /// tolerance; FreeType's own splitting of curves strays up to a sixth of
+  /// a pixel inside them).
+  struct Outline {
+    var points: [FT_Vector] = []
+    var tags: [CChar] = []
+    var ends: [Int16] = []
+
+    /// How far a chord may stray from its curve, in pixels.
+    static let tolerance = 0.1
+    /// The most chords a curve is cut into.
+    static let maxChords = 1024
+
+    /// Nil when the path has more points than an outline holds, or a point
+    /// that is not finite or beyond `maxCoordinate` once transformed.
+    init?(_ path: CGPath, transform t: CGAffineTransform) {
+      let elements = path.elements
+      points.reserveCapacity(elements.count * 4)
+      var start = SIMD2<Double>.zero  // the subpath's first point
+      var last = SIMD2<Double>.zero
+      var open = false  // a contour has begun and not ended
+      var valid = true
+      func map(_ p: CGPoint) -> SIMD2<Double> {
+        SIMD2(Double(t.a * p.x + t.c * p.y + t.tx), Double(t.b * p.x + t.d * p.y + t.ty))
+      }
+      func add(_ p: SIMD2<Double>) {
+        guard abs(p.x) <= maxCoordinate, abs(p.y) <= maxCoordinate else {
+          valid = false
+          return
+        }
+        points.append(FT_Vector(x: FT_Pos((p.x * 64).rounded()), y: FT_Pos((p.y * 64).rounded())))
+        last = p
+      }
+      func end() {
+        if open { ends.append(Int16(truncatingIfNeeded: points.count - 1)) }
+        open = false
+      }
+      // A segment after a close starts a contour at the closed one's start.
+      func begin() {
+        if !open {
+          add(start)
+          open = true
+        }
+      }
+      // Chords of the curve through `count` evenly spaced parameters
+      // (Wang's bound: the count that keeps every chord within the
+      // tolerance, from the control polygon's second differences).
+      func chords(_ bend: Double, degree: Double, _ point: (Double) -> SIMD2<Double>) {
+        let wanted = (degree * (degree - 1) / 8 * bend / Self.tolerance).squareRoot().rounded(.up)
+        guard wanted.isFinite else {
+          valid = false
+          return
+        }
+        let count = Int(saturating: min(max(wanted, 1), Double(Self.maxChords)), rounding: .down)
+        for i in 1...count { add(point(Double(i) / Double(count))) }
+      }
+      for element in elements {
+        switch element {
+        case .moveTo(let p):
+          end()
+          start = map(p)
+          add(start)
+          open = true
+        case .lineTo(let p):
+          begin()
+          add(map(p))
+        case .quadCurveTo(let p, let c):
+          begin()
+          let (p0, p1, p2) = (last, map(c), map(p))
+          let bend = (p0 - 2 * p1 + p2).magnitude
+          chords(bend, degree: 2) { s in
+            let r = 1 - s
+            return r * r * p0 + 2 * r * s * p1 + s * s * p2
+          }
+        case .curveTo(let p, let c1, let c2):
+          begin()
+          let (p0, p1, p2, p3) = (last, map(c1), map(c2), map(p))
+          let bend = max((p0 - 2 * p1 + p2).magnitude, (p1 - 2 * p2 + p3).magnitude)
+          chords(bend, degree: 3) { s in
+            let r = 1 - s
+            return r * r * r * p0 + 3 * r * r * s * p1 + 3 * r * s * s * p2 + s * s * s * p3
+          }
+        case .closeSubpath:
+          end()
+          last = start
+        }
+        guard valid, points.count <= maxPoints else { return nil }
+      }
+      end()
+      tags = [CChar](repeating: CChar(FT_CURVE_TAG_ON), count: points.count)
+    }
+  }
+}
+
+extension SIMD2 where Scalar == Double {
+  fileprivate var magnitude: Double { (x * x + y * y).squareRoot() }
+}
+
+/// Where FreeType's spans go: Cairo's ARGB32 words (premultiplied, alpha
+/// in the top byte), the color drawn, and the clip.
+private struct SpanTarget {
+  var pixels: UnsafeMutablePointer<UInt32>
+  /// Words a row.
+  var stride: Int
+  var width: Int32, height: Int32
+  var color: UInt32
+  /// A rect clip in pixels (x0, y0, x1, y1).
+  var rect: SIMD4<Double>?
+  /// A clip's coverage over `box`, a byte a pixel.
+  var mask: UnsafePointer<UInt8>?
+  /// The pixels the clip reaches.
+  var box: OutlineFiller.PixelBox
+}
+
+/// Where a clip's spans go: a byte a pixel over the box.
+private struct MaskTarget {
+  var bytes: UnsafeMutablePointer<UInt8>
+  var box: OutlineFiller.PixelBox
+}
+
+/// Writes a row's spans' coverage into the mask.
+private func writeSpans(
+  _ y: Int32, _ count: Int32, _ spans: UnsafePointer<FT_Span>?, _ user: UnsafeMutableRawPointer?
+) {
+  guard let spans, let target = user?.assumingMemoryBound(to: MaskTarget.self).pointee else {
+    return
+  }
+  let box = target.box
+  let y = Int(truncatingIfNeeded: y)
+  guard y >= box.y0, y < box.y1 else { return }
+  let row = target.bytes + (y - box.y0) * (box.x1 - box.x0)
+  for i in 0..<Int(truncatingIfNeeded: count) {
+    let span = spans[i]
+    let x = max(Int(span.x), box.x0)
+    let end = min(Int(span.x) + Int(span.len), box.x1)
+    guard x < end else { continue }
+    (row + (x - box.x0)).update(repeating: span.coverage, count: end - x)
+  }
+}
+
+/// Blends a row's spans into the target, source over: the color scaled by
+/// the span's coverage (and the clip's), then `s + d·(255 − sa)/255` per
+/// component, each product rounded as pixman rounds it (`x·a/255` as
+/// `(t + t/256) / 256` with `t = x·a + 128`), so that a covered pixel
+/// holds what Cairo and the GPU write there.
+private func blendSpans(
+  _ y: Int32, _ count: Int32, _ spans: UnsafePointer<FT_Span>?, _ user: UnsafeMutableRawPointer?
+) {
+  guard let spans, let target = user?.assumingMemoryBound(to: SpanTarget.self).pointee else {
+    return
+  }
+  let box = target.box
+  let y = Int(truncatingIfNeeded: y)
+  guard y >= box.y0, y < box.y1 else { return }
+  let row = target.pixels + y * target.stride
+  let color = target.color
+  // A rect clip: the row's height inside it.
+  var rowShare = 1.0
+  if let r = target.rect {
+    rowShare = min(Double(y + 1), r.w) - max(Double(y), r.y)
+    guard rowShare > 0 else { return }
+  }
+  let mask = target.mask.map { $0 + (y - box.y0) * (box.x1 - box.x0) - box.x0 }
+  for i in 0..<Int(truncatingIfNeeded: count) {
+    let span = spans[i]
+    let x = max(Int(span.x), box.x0)
+    let end = min(Int(span.x) + Int(span.len), box.x1)
+    guard x < end else { continue }
+    let coverage = UInt32(span.coverage)
+    if let mask {
+      // The span's coverage times the clip's, pixel by pixel.
+      for k in x..<end {
+        blend(row + k, 1, mul(coverage, UInt32(mask[k])), color)
+      }
+    } else if let r = target.rect {
+      // Whole columns inside the rect take the row's share; the columns
+      // its sides cut, their part of it too.
+      let inner = (Int(saturating: r.x.rounded(.up), rounding: .down),
+                   Int(saturating: r.z.rounded(.down), rounding: .down))
+      for k in stride(from: x, to: min(end, inner.0), by: 1) {
+        blend(row + k, 1, scaled(coverage, share(k, r) * rowShare), color)
+      }
+      let from = max(x, inner.0)
+      let to = min(end, inner.1)
+      if from < to {
+        blend(row + from, to - from, rowShare == 1 ? coverage : scaled(coverage, rowShare), color)
+      }
+      for k in stride(from: max(x, inner.1, inner.0), to: end, by: 1) {
+        blend(row + k, 1, scaled(coverage, share(k, r) * rowShare), color)
+      }
+    } else {
+      blend(row + x, end - x, coverage, color)
+    }
+  }
+}
+
+/// The width of column `x` inside the rect (x0, y0, x1, y1).
+@inline(__always)
+private func share(_ x: Int, _ r: SIMD4<Double>) -> Double {
+  max(min(Double(x + 1), r.z) - max(Double(x), r.x), 0)
+}
+
+/// A coverage byte times a share in [0, 1], rounded.
+@inline(__always)
+private func scaled(_ coverage: UInt32, _ share: Double) -> UInt32 {
+  UInt32(clamping: min(Int(saturating: Double(coverage) * share + 0.5, rounding: .down), 255))
+}
+
+/// `n` pixels from `start` blended with `color` at `coverage`, source over.
+@inline(__always)
+private func blend(_ start: UnsafeMutablePointer<UInt32>, _ n: Int, _ coverage: UInt32, _ color: UInt32) {
+  guard coverage > 0, n > 0 else { return }
+  if coverage == 255 && color >> 24 == 255 {
+    start.update(repeating: color, count: n)
+    return
+  }
+  let source = coverage == 255 ? color : mul4(color, coverage)
+  let keep = 255 - source >> 24
+  if keep == 255 && source == 0 { return }
+  for k in 0..<n {
+    start[k] = add4(source, mul4(start[k], keep))
+  }
+}
+
+/// `x·a/255` rounded, for bytes.
+@inline(__always)
+private func mul(_ x: UInt32, _ a: UInt32) -> UInt32 {
+  let t = x &* a &+ 128
+  return (t &+ (t >> 8)) >> 8
+}
+
+/// Each of the four bytes of `p` times `a` / 255, rounded (pixman's
+/// UN8x4_MUL_UN8).
+@inline(__always)
+private func mul4(_ p: UInt32, _ a: UInt32) -> UInt32 {
+  func pair(_ x: UInt32) -> UInt32 {
+    let t = x &* a &+ 0x0080_0080
+    return ((t &+ ((t >> 8) & 0x00ff_00ff)) >> 8) & 0x00ff_00ff
+  }
+  return pair(p & 0x00ff_00ff) | pair((p >> 8) & 0x00ff_00ff) << 8
+}
+
+/// The four bytes of `a` and `b` added, each saturated at 255 (pixman's
+/// UN8x4_ADD_UN8x4).
+@inline(__always)
+private func add4(_ a: UInt32, _ b: UInt32) -> UInt32 {
+  func pair(_ x: UInt32, _ y: UInt32) -> UInt32 {
+    var t = x &+ y
+    t |= 0x0100_0100 &- ((t >> 8) & 0x00ff_00ff)
+    return t & 0x00ff_00ff
+  }
+  return pair(a & 0x00ff_00ff, b & 0x00ff_00ff)
+    | pair((a >> 8) & 0x00ff_00ff, (b >> 8) & 0x00ff_00ff) << 8
+}
