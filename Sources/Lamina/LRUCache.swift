@@ -164,6 +164,11 @@ package final class LRUCache<Key: Hashable, Value>: BudgetMember, @unchecked Sen
     }
   }
 
+  /// The value of `key` without counting a use; nil when it is not held.
+  package func peek(_ key: Key) -> Value? {
+    budget.locked { index[key].flatMap { nodes[$0]?.value } }
+  }
+
   /// The value of `key`, made by `make` (outside the lock) and stored
   /// when it is not held.
   package func value(forKey key: Key, make: () throws -> Value) rethrows -> Value {

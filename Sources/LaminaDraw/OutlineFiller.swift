@@ -16,9 +16,18 @@ import Synchronization
 enum OutlineFiller {
   /// The most points of an outline (its counts are 16-bit).
   static let maxPoints = Int(Int16.max)
-  /// The largest coordinate, in pixels, given to FreeType (26.6 fixed
-  /// point, which its rasterizer scales up by 4 more bits).
-  static let maxCoordinate = Double(1 << 20)
+  /// The largest coordinate, in pixels, given to FreeType (it refuses an
+  /// outline whose box reaches beyond 2²⁴ in 26.6 fixed point).
+  static let maxCoordinate = Double(1 << 18)
+  /// The widest strip of pixels one `FT_Outline_Render` call covers. Its
+  /// rasterizer keeps the cells of a band of rows in a pool of about 680
+  /// (16 KiB) and halves the band until it fits; a single row that needs
+  /// more fails the whole call, after the bands above it were handed out
+  /// (a long shallow edge across a 1080p frame: a cell a pixel). A strip
+  /// holds at most its width and one in a row, so none fails; a pixel's
+  /// coverage does not depend on the strip (the cells left of it add up
+  /// into one).
+  static let stripWidth = 384
 
   /// Libraries not in use (FreeType asks one library per thread at a time).
   private static let libraries = Mutex<[FT_Library]>([])
@@ -43,6 +52,13 @@ enum OutlineFiller {
         pixels: data, stride: bitmap.stride / 4, width: Int32(bitmap.width),
         height: Int32(bitmap.height), color: argb, rect: clip?.rect,
         mask: clip?.rect == nil && clip != nil ? mask.baseAddress : nil, box: box)
+      if let r = clip?.rect {
+        // Clamped to the box: beyond it no span comes.
+        func column(_ v: Double) -> Int {
+          Int(saturating: min(max(v, Double(box.x0)), Double(box.x1)), rounding: .down)
+        }
+        target.inner = (column(r.x.rounded(.up)), column(r.z.rounded(.down)))
+      }
       return render(outline, evenOdd: evenOdd, box, blendSpans, &target)
     }
   }
@@ -115,14 +131,35 @@ enum OutlineFiller {
     }
   }
 
-  /// Renders `outline` within `box`, handing each row's spans to `spans`
-  /// with `target`; false when FreeType fails.
-  private static func render<Target>(
+  /// Renders `outline` within `box`, strip by strip (`stripWidth`), handing
+  /// each row's spans to `spans` with `target`; false when FreeType fails
+  /// before handing out any (a call that fails after, which the strips
+  /// leave no cause for, keeps what it drew: drawing the path again would
+  /// blend those pixels twice).
+  private static func render<Target: SpanSink>(
     _ outline: Outline, evenOdd: Bool, _ box: PixelBox, _ spans: FT_SpanFunc,
     _ target: inout Target
   ) -> Bool {
+    let lower = max(box.x0, outline.box.x0)
+    let upper = min(box.x1, outline.box.x1)
+    let top = max(box.y0, outline.box.y0)
+    let bottom = min(box.y1, outline.box.y1)
+    guard lower < upper, top < bottom else { return true }
     guard let library = takeLibrary() else { return false }
     defer { libraries.withLock { $0.append(library) } }
+    for x in stride(from: lower, to: upper, by: stripWidth) {
+      let strip = PixelBox(x0: x, y0: top, x1: min(x + stripWidth, upper), y1: bottom)
+      if !render(outline, evenOdd: evenOdd, strip, spans, &target, library) {
+        return target.emitted
+      }
+    }
+    return true
+  }
+
+  private static func render<Target>(
+    _ outline: Outline, evenOdd: Bool, _ box: PixelBox, _ spans: FT_SpanFunc,
+    _ target: inout Target, _ library: FT_Library
+  ) -> Bool {
     var outline = outline
     let status = outline.points.withUnsafeMutableBufferPointer { points in
       outline.tags.withUnsafeMutableBufferPointer { tags in
@@ -164,6 +201,8 @@ enum OutlineFiller {
     var points: [FT_Vector] = []
     var tags: [CChar] = []
     var ends: [Int16] = []
+    /// The whole pixels the points reach.
+    var box = PixelBox(x0: 0, y0: 0, x1: 0, y1: 0)
 
     /// How far a chord may stray from its curve, in pixels.
     static let tolerance = 0.1
@@ -247,6 +286,20 @@ enum OutlineFiller {
       }
       end()
       tags = [CChar](repeating: CChar(FT_CURVE_TAG_ON), count: points.count)
+      if let first = points.first {
+        var lower = first
+        var upper = first
+        for p in points.dropFirst() {
+          lower.x = min(lower.x, p.x)
+          lower.y = min(lower.y, p.y)
+          upper.x = max(upper.x, p.x)
+          upper.y = max(upper.y, p.y)
+        }
+        // 26.6 fixed point to whole pixels, outward.
+        box = PixelBox(
+          x0: Int(lower.x >> 6), y0: Int(lower.y >> 6), x1: Int((upper.x + 63) >> 6),
+          y1: Int((upper.y + 63) >> 6))
+      }
     }
   }
 }
@@ -255,9 +308,15 @@ extension SIMD2 where Scalar == Double {
   fileprivate var magnitude: Double { (x * x + y * y).squareRoot() }
 }
 
+/// What FreeType's spans are handed to: whether any came.
+protocol SpanSink {
+  var emitted: Bool { get }
+}
+
 /// Where FreeType's spans go: Cairo's ARGB32 words (premultiplied, alpha
 /// in the top byte), the color drawn, and the clip.
-private struct SpanTarget {
+private struct SpanTarget: SpanSink {
+  var emitted = false
   var pixels: UnsafeMutablePointer<UInt32>
   /// Words a row.
   var stride: Int
@@ -265,6 +324,8 @@ private struct SpanTarget {
   var color: UInt32
   /// A rect clip in pixels (x0, y0, x1, y1).
   var rect: SIMD4<Double>?
+  /// The columns wholly inside the rect clip: from `inner.0` to `inner.1`.
+  var inner: (Int, Int) = (0, 0)
   /// A clip's coverage over `box`, a byte a pixel.
   var mask: UnsafePointer<UInt8>?
   /// The pixels the clip reaches.
@@ -272,7 +333,8 @@ private struct SpanTarget {
 }
 
 /// Where a clip's spans go: a byte a pixel over the box.
-private struct MaskTarget {
+private struct MaskTarget: SpanSink {
+  var emitted = false
   var bytes: UnsafeMutablePointer<UInt8>
   var box: OutlineFiller.PixelBox
 }
@@ -281,9 +343,9 @@ private struct MaskTarget {
 private func writeSpans(
   _ y: Int32, _ count: Int32, _ spans: UnsafePointer<FT_Span>?, _ user: UnsafeMutableRawPointer?
 ) {
-  guard let spans, let target = user?.assumingMemoryBound(to: MaskTarget.self).pointee else {
-    return
-  }
+  guard let spans, let pointer = user?.assumingMemoryBound(to: MaskTarget.self) else { return }
+  pointer.pointee.emitted = true
+  let target = pointer.pointee
   let box = target.box
   let y = Int(truncatingIfNeeded: y)
   guard y >= box.y0, y < box.y1 else { return }
@@ -305,9 +367,9 @@ private func writeSpans(
 private func blendSpans(
   _ y: Int32, _ count: Int32, _ spans: UnsafePointer<FT_Span>?, _ user: UnsafeMutableRawPointer?
 ) {
-  guard let spans, let target = user?.assumingMemoryBound(to: SpanTarget.self).pointee else {
-    return
-  }
+  guard let spans, let pointer = user?.assumingMemoryBound(to: SpanTarget.self) else { return }
+  pointer.pointee.emitted = true
+  let target = pointer.pointee
   let box = target.box
   let y = Int(truncatingIfNeeded: y)
   guard y >= box.y0, y < box.y1 else { return }
@@ -334,8 +396,7 @@ private func blendSpans(
     } else if let r = target.rect {
       // Whole columns inside the rect take the row's share; the columns
       // its sides cut, their part of it too.
-      let inner = (Int(saturating: r.x.rounded(.up), rounding: .down),
-                   Int(saturating: r.z.rounded(.down), rounding: .down))
+      let inner = target.inner
       for k in stride(from: x, to: min(end, inner.0), by: 1) {
         blend(row + k, 1, scaled(coverage, share(k, r) * rowShare), color)
       }
@@ -370,14 +431,42 @@ private func scaled(_ coverage: UInt32, _ share: Double) -> UInt32 {
 private func blend(_ start: UnsafeMutablePointer<UInt32>, _ n: Int, _ coverage: UInt32, _ color: UInt32) {
   guard coverage > 0, n > 0 else { return }
   if coverage == 255 && color >> 24 == 255 {
-    start.update(repeating: color, count: n)
+    // Eight words a store.
+    let eight = SIMD8<UInt32>(repeating: color)
+    var k = 0
+    while k + 8 <= n {
+      UnsafeMutableRawPointer(start + k).storeBytes(of: eight, as: SIMD8<UInt32>.self)
+      k += 8
+    }
+    while k < n {
+      start[k] = color
+      k += 1
+    }
     return
   }
   let source = coverage == 255 ? color : mul4(color, coverage)
   let keep = 255 - source >> 24
   if keep == 255 && source == 0 { return }
-  for k in 0..<n {
+  var k = 0
+  if n >= 8 {
+    // Four pixels at a time, a byte a lane: the same products and sums.
+    let s4 = SIMD4<UInt32>(repeating: source)
+    let s = SIMD16<UInt16>(truncatingIfNeeded: unsafeBitCast(s4, to: SIMD16<UInt8>.self))
+    let a = SIMD16<UInt16>(repeating: UInt16(keep))
+    while k + 4 <= n {
+      let raw = UnsafeMutableRawPointer(start + k)
+      let d = SIMD16<UInt16>(truncatingIfNeeded: raw.loadUnaligned(as: SIMD16<UInt8>.self))
+      let t = d &* a &+ 128
+      let sum = s &+ ((t &+ (t &>> 8)) &>> 8)
+      raw.storeBytes(
+        of: SIMD16<UInt8>(truncatingIfNeeded: pointwiseMin(sum, SIMD16(repeating: 255))),
+        as: SIMD16<UInt8>.self)
+      k += 4
+    }
+  }
+  while k < n {
     start[k] = add4(source, mul4(start[k], keep))
+    k += 1
   }
 }
 

@@ -56,6 +56,53 @@ final class OutlineFillerTests: XCTestCase {
     XCTAssertEqual(covered, 64 + 64 - 16)
   }
 
+  /// A translucent fill over pixels of every kind (columns of 11 colors,
+  /// translucent and opaque, and the transparent ones beside them) writes
+  /// in each what the blend formula gives, worked out here pixel by pixel:
+  /// runs of four pixels at a time and the ones left over alike.
+  func testTranslucentRunsBlendEachPixelByTheFormula() throws {
+    let colors: [SIMD4<Float>] = (0..<11).map { i in
+      let a = Float(i % 4 + 1) / 4
+      return SIMD4(Float(i) / 10 * a, Float(10 - i) / 10 * a, 0.5 * a, a)
+    }
+    var parts = colors.enumerated().map { i, c in
+      try! part("M \(i + 1) 0 L \(i + 2) 0 L \(i + 2) 20 L \(i + 1) 20 Z", color: c)
+    }
+    let below = try render(parts)
+    parts.append(try part("M 0 2 L 19 2 L 19 18 L 0 18 Z", color: SIMD4(0.3, 0.1, 0.2, 0.6)))
+    let image = try render(parts)
+    let source = [77, 26, 51, 153]
+    func mul(_ x: Int, _ a: Int) -> Int {
+      let t = x * a + 128
+      return (t + (t >> 8)) >> 8
+    }
+    for y in [2, 10, 17] {
+      for x in 0..<19 {
+        let d = below[y * 20 + x]
+        let expected = (0..<4).map { min(source[$0] + mul(d[$0], 255 - 153), 255) }
+        XCTAssertEqual(image[y * 20 + x], expected, "(\(x), \(y))")
+      }
+    }
+    XCTAssertEqual(image[1 * 20 + 5], below[1 * 20 + 5], "above the fill")
+  }
+
+  /// A translucent fill 1,200 pixels wide whose bottom edge is nearly
+  /// level (a cell for every pixel of its rows: more than FreeType's pool
+  /// holds in one row) is blended once everywhere: rendered strip by
+  /// strip, nothing fails half way to be drawn again.
+  func testAWideShallowEdgeIsBlendedOnce() throws {
+    let wide = try part(
+      "M 0 0 L 1200 0 L 1200 6 L 0 7 Z", color: SIMD4(0.25, 0.125, 0, 0.5))
+    let image = try render([wide], 1200, 8)
+    for x in [0, 383, 384, 600, 1199] {
+      XCTAssertEqual(image[3 * 1200 + x], [64, 32, 0, 128], "x \(x)")
+    }
+    // Along the shallow edge the coverage falls from 1 to 0 across the
+    // width (row 6 covered by 1 − x/1200).
+    XCTAssertEqual(Double(image[6 * 1200 + 600][3]), 128 * 0.5, accuracy: 2)
+    XCTAssertEqual(image[7 * 1200 + 600][3], 0)
+  }
+
   /// A pixel's coverage is the area of it the path covers: half of a
   /// column, a quarter of a corner pixel.
   func testCoverageIsTheAreaCovered() throws {

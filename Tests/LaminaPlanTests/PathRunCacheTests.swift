@@ -2,6 +2,8 @@ import Foundation
 import Lamina
 import XCTest
 
+import LaminaDraw
+@testable import LaminaFrame
 @testable import LaminaPlan
 
 /// The bitmaps of runs of paths drawn on the CPU, kept from one frame to
@@ -32,6 +34,32 @@ final class PathRunCacheTests: XCTestCase {
     XCTAssertTrue(cache.image(key(1)) { nil } === other)
     XCTAssertEqual(Set(cache.endFrame()), [first.identifier, overWhite.identifier])
     XCTAssertEqual(cache.count, 1)
+  }
+
+  /// Keys of the same place and part count that differ in a part (a
+  /// color, a map) are other runs; the same parts again are the same run.
+  func testRunsDifferingInAPartAreOtherRuns() throws {
+    let layer = CAShapeLayer()
+    layer.path = CGPath(rect: CGRect(x: 0, y: 0, width: 2, height: 2), transform: nil)
+    layer.fillColor = .black
+    let style = try XCTUnwrap(ShapeStyle(layer))
+    let mesh = FillMesh(vertices: [], indices: [], groups: [], bounds: .zero)
+    func key(_ red: Float, _ tx: CGFloat) -> PathRunKey {
+      let part = PathRunKey.Part(
+        paint: PathPaint(geometry: .fill(mesh), style: style),
+        style: PathRunKey.Style(style, stroke: false), color: SIMD4(red, 0, 0, 1),
+        transform: CGAffineTransform(translationX: tx, y: 0), clip: nil)
+      return PathRunKey(parts: [part, part], bounds: SIMD4(0, 0, 4, 4), background: nil)
+    }
+    let cache = PathRunCache()
+    let first = try XCTUnwrap(cache.image(key(1, 0)) { image() })
+    let red = try XCTUnwrap(cache.image(key(0.5, 0)) { image() })
+    let moved = try XCTUnwrap(cache.image(key(1, 1)) { image() })
+    XCTAssertFalse(red === first)
+    XCTAssertFalse(moved === first)
+    XCTAssertTrue(cache.image(key(1, 0)) { nil } === first)
+    XCTAssertTrue(cache.image(key(1, 1)) { nil } === moved)
+    XCTAssertEqual(cache.drawn, 3)
   }
 
   /// Plans made and never run (no frame end) hold at most `maxEntries`

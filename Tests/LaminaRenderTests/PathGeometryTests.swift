@@ -434,4 +434,22 @@ final class PathGeometryTests: XCTestCase {
     XCTAssertEqual(deferred.bounds, now.bounds, "the tessellated region's bounds from now on")
     XCTAssertGreaterThan(deferred.indices.count, 0)
   }
+
+  /// The cache charges a fill its bytes: an untessellated one its contours,
+  /// the same mesh once tessellated (on first use) its vertices and
+  /// indices, which the budget then holds.
+  func testAFillIsChargedItsTessellationOnceTessellated() throws {
+    let cache = PathGeometryCache(budget: CacheBudget(limit: 1 << 24))
+    let shape = try path("M 3 7 C 40 -9 80 60 97 31 L 50 90 Z")
+    let mesh = try XCTUnwrap(cache.fill(shape, evenOdd: false, level: 0, tessellated: false))
+    let before = cache.entries.bytes
+    XCTAssertEqual(before, mesh.byteCount)
+    XCTAssertGreaterThan(mesh.indices.count, 0)
+    XCTAssertEqual(cache.entries.bytes, mesh.byteCount)
+    XCTAssertGreaterThan(cache.entries.bytes, before)
+    let eager = PathGeometryCache(budget: CacheBudget(limit: 1 << 24))
+    let now = try XCTUnwrap(eager.fill(shape, evenOdd: false, level: 0))
+    XCTAssertEqual(eager.entries.bytes, now.byteCount)
+    XCTAssertEqual(eager.entries.bytes, cache.entries.bytes)
+  }
 }

@@ -1,3 +1,4 @@
+import CEGL
 import Foundation
 import Lamina
 @testable import LaminaFrame
@@ -85,6 +86,12 @@ enum RenderTestSupport {
     loaded.root.layoutIfNeeded()
     let root = PresentationTree(root: loaded.root).update(time: time)
     let frame = builder.build(root: root, background: loaded.canvas.background)
+    // The shared renderer's context released from this thread when the
+    // frame is done: Swift Testing's cases (the reftests) may run on
+    // another thread than the last frame's, and a context current on one
+    // thread is refused to another (EGL_BAD_ACCESS: a full run once failed
+    // every other reftest so, docs/rendering.md "A lost context").
+    defer { eglMakeCurrent(eglGetCurrentDisplay(), nil, nil, nil) }
     return try renderer().render(frame)
   }
 

@@ -48,14 +48,23 @@ final class PathGeometryCache: Sendable {
   /// `tessellated`, else when its geometry is first asked for (a path the
   /// tessellator then refuses has no triangles).
   func fill(_ path: CGPath, evenOdd: Bool, level: Int, tessellated: Bool = true) -> FillMesh? {
-    let mesh = mesh(.fill(path, evenOdd: evenOdd, level: level)) {
+    let key = Key.fill(path, evenOdd: evenOdd, level: level)
+    let mesh = mesh(key) {
       guard
         let contours = PathFlattening.contours(
           path, tolerance: PathFlattening.tolerance(level: level))
       else { return nil }
-      // Tessellated when first drawn on the GPU (`FillMesh`).
+      // Tessellated now (charged its bytes when stored), or when first
+      // drawn on the GPU (`FillMesh`), and charged its bytes again then.
       let mesh = FillMesh(contours: contours, evenOdd: evenOdd)
       mesh.rect = FlatContour.rectangle(contours)
+      if tessellated { _ = mesh.geometry }
+      mesh.onTessellated = { [weak self] mesh in
+        guard let self, case .mesh(let held)? = self.entries.peek(key), held === mesh else {
+          return
+        }
+        self.entries.insert(.mesh(mesh), forKey: key)
+      }
       return mesh
     } as? FillMesh
     if tessellated, mesh?.geometry.refused == true { return nil }

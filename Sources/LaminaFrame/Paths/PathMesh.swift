@@ -146,15 +146,28 @@ package final class FillMesh: PathMesh {
     lock.lock()
     defer { lock.unlock() }
     if let built { return built }
+    // A refused tessellation keeps the contours' bounds: a fill drawn on
+    // the CPU still covers them.
     let geometry =
       source.flatMap { FillTessellator.mesh($0.contours, evenOdd: $0.evenOdd)?.geometry }
       ?? Geometry(
-        vertices: [], indices: [], groups: Group.allCases.map { _ in 0..<0 }, bounds: .null,
-        refused: true)
+        vertices: [], indices: [], groups: Group.allCases.map { _ in 0..<0 },
+        bounds: contourBounds, refused: true)
     built = geometry
     source = nil
+    if let tessellated = onTessellated {
+      onTessellated = nil
+      // Told outside the lock (the cache charges the mesh its new size).
+      lock.unlock()
+      defer { lock.lock() }
+      tessellated(self)
+    }
     return geometry
   }
+
+  /// Called once, when a mesh made from contours is tessellated (its
+  /// cache charges it its bytes again).
+  var onTessellated: ((FillMesh) -> Void)?
 
   /// Whether the tessellation has been made (tests).
   var isTessellated: Bool {
