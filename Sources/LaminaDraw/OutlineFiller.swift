@@ -308,9 +308,39 @@ extension SIMD2 where Scalar == Double {
   fileprivate var magnitude: Double { (x * x + y * y).squareRoot() }
 }
 
-/// What FreeType's spans are handed to: whether any came.
+/// What FreeType's spans are handed to: whether any came, and the pixels
+/// they may fill.
 protocol SpanSink {
-  var emitted: Bool { get }
+  var emitted: Bool { get set }
+  var box: OutlineFiller.PixelBox { get }
+}
+
+/// The target a span callback is given, marked as handed spans, and the
+/// row; nil when the row is outside the target's box.
+@inline(__always)
+private func begin<Target: SpanSink>(
+  _ user: UnsafeMutableRawPointer?, _ y: Int32, as: Target.Type
+) -> (Target, Int)? {
+  guard let pointer = user?.assumingMemoryBound(to: Target.self) else { return nil }
+  pointer.pointee.emitted = true
+  let y = Int(truncatingIfNeeded: y)
+  guard y >= pointer.pointee.box.y0, y < pointer.pointee.box.y1 else { return nil }
+  return (pointer.pointee, y)
+}
+
+/// Each of a row's spans clamped to the box's columns: its first column,
+/// the one past its last, its coverage.
+@inline(__always)
+private func eachSpan(
+  _ spans: UnsafePointer<FT_Span>, _ count: Int32, within box: OutlineFiller.PixelBox,
+  _ body: (Int, Int, UInt8) -> Void
+) {
+  for i in 0..<Int(truncatingIfNeeded: count) {
+    let span = spans[i]
+    let x = max(Int(span.x), box.x0)
+    let end = min(Int(span.x) + Int(span.len), box.x1)
+    if x < end { body(x, end, span.coverage) }
+  }
 }
 
 /// Where FreeType's spans go: Cairo's ARGB32 words (premultiplied, alpha
@@ -343,19 +373,11 @@ private struct MaskTarget: SpanSink {
 private func writeSpans(
   _ y: Int32, _ count: Int32, _ spans: UnsafePointer<FT_Span>?, _ user: UnsafeMutableRawPointer?
 ) {
-  guard let spans, let pointer = user?.assumingMemoryBound(to: MaskTarget.self) else { return }
-  pointer.pointee.emitted = true
-  let target = pointer.pointee
+  guard let spans, let (target, y) = begin(user, y, as: MaskTarget.self) else { return }
   let box = target.box
-  let y = Int(truncatingIfNeeded: y)
-  guard y >= box.y0, y < box.y1 else { return }
   let row = target.bytes + (y - box.y0) * (box.x1 - box.x0)
-  for i in 0..<Int(truncatingIfNeeded: count) {
-    let span = spans[i]
-    let x = max(Int(span.x), box.x0)
-    let end = min(Int(span.x) + Int(span.len), box.x1)
-    guard x < end else { continue }
-    (row + (x - box.x0)).update(repeating: span.coverage, count: end - x)
+  eachSpan(spans, count, within: box) { x, end, coverage in
+    (row + (x - box.x0)).update(repeating: coverage, count: end - x)
   }
 }
 
@@ -367,12 +389,8 @@ private func writeSpans(
 private func blendSpans(
   _ y: Int32, _ count: Int32, _ spans: UnsafePointer<FT_Span>?, _ user: UnsafeMutableRawPointer?
 ) {
-  guard let spans, let pointer = user?.assumingMemoryBound(to: SpanTarget.self) else { return }
-  pointer.pointee.emitted = true
-  let target = pointer.pointee
+  guard let spans, let (target, y) = begin(user, y, as: SpanTarget.self) else { return }
   let box = target.box
-  let y = Int(truncatingIfNeeded: y)
-  guard y >= box.y0, y < box.y1 else { return }
   let row = target.pixels + y * target.stride
   let color = target.color
   // A rect clip: the row's height inside it.
@@ -382,12 +400,8 @@ private func blendSpans(
     guard rowShare > 0 else { return }
   }
   let mask = target.mask.map { $0 + (y - box.y0) * (box.x1 - box.x0) - box.x0 }
-  for i in 0..<Int(truncatingIfNeeded: count) {
-    let span = spans[i]
-    let x = max(Int(span.x), box.x0)
-    let end = min(Int(span.x) + Int(span.len), box.x1)
-    guard x < end else { continue }
-    let coverage = UInt32(span.coverage)
+  eachSpan(spans, count, within: box) { x, end, spanCoverage in
+    let coverage = UInt32(spanCoverage)
     if let mask {
       // The span's coverage times the clip's, pixel by pixel.
       for k in x..<end {
