@@ -207,6 +207,51 @@ final class OutlineFillerTests: XCTestCase {
     XCTAssertEqual(big[5 * 40 + 8][3], 0)
   }
 
+  /// Paths and clips a hostile file can make draw what they cover and
+  /// never trap: a lone move, a move closed at once, a point that is not a
+  /// number, 40,000 points (more than an outline holds: Cairo's), a clip
+  /// wholly outside the bitmap, a bitmap one pixel wide.
+  func testHostilePathsDrawWhatTheyCoverAndNeverTrap() throws {
+    XCTAssertEqual(try render([part("M 5 5")]).filter { $0[3] > 0 }.count, 0)
+    XCTAssertEqual(try render([part("M 5 5 Z")]).filter { $0[3] > 0 }.count, 0)
+    let notANumber = CGMutablePath()
+    notANumber.move(to: CGPoint(x: 1, y: 1))
+    notANumber.addLine(to: CGPoint(x: CGFloat.nan, y: 5))
+    notANumber.addLine(to: CGPoint(x: 1, y: 9))
+    XCTAssertNil(OutlineFiller.Outline(notANumber, transform: .identity))
+    let layer = CAShapeLayer()
+    layer.path = notANumber
+    layer.fillColor = .black
+    let style = try XCTUnwrap(ShapeStyle(layer))
+    _ = try render([
+      PathRunRasterizer.Part(
+        style: style, stroke: false, color: SIMD4(0, 0, 0, 1), transform: .identity)
+    ])
+    // A zigzag of 40,000 points between y 2 and 18, its teeth 1/2000 of a
+    // pixel wide: half of each pixel between them is inside.
+    let zigzag = CGMutablePath()
+    zigzag.move(to: CGPoint(x: 0, y: 2))
+    for i in 0..<40_000 {
+      zigzag.addLine(to: CGPoint(x: CGFloat(i) / 2000, y: i % 2 == 0 ? 18 : 2))
+    }
+    zigzag.addLine(to: CGPoint(x: 20, y: 2))
+    zigzag.closeSubpath()
+    XCTAssertNil(OutlineFiller.Outline(zigzag, transform: .identity))
+    layer.path = zigzag
+    let many = try XCTUnwrap(ShapeStyle(layer))
+    let filled = try render([
+      PathRunRasterizer.Part(
+        style: many, stroke: false, color: SIMD4(0, 0, 0, 1), transform: .identity)
+    ])
+    XCTAssertEqual(Double(filled[10 * 20 + 10][3]), 127.5, accuracy: 8, "filled by Cairo")
+    XCTAssertEqual(filled[1 * 20 + 10][3], 0)
+    let outside = PathRunRasterizer.Clip(
+      rect: CGRect(x: 30, y: 30, width: 5, height: 5), radii: SIMD4(2, 2, 2, 2), transform: .identity)
+    XCTAssertEqual(
+      try render([part("M 0 0 L 20 0 L 20 20 Z", clip: outside)]).filter { $0[3] > 0 }.count, 0)
+    XCTAssertEqual(try render([part("M -5 -5 L 5 -5 L 5 25 L -5 25 Z")], 1, 20)[10], [0, 0, 0, 255])
+  }
+
   /// A path beyond the range given to FreeType (a point 3 million pixels
   /// away) is filled by Cairo: the part of it on the bitmap is drawn.
   func testAPathBeyondFreeTypesRangeIsFilledByCairo() throws {
