@@ -1,4 +1,3 @@
-import CCairo
 import CFreeType
 import Foundation
 import Lamina
@@ -9,8 +8,7 @@ import Synchronization
 /// over in a premultiplied color. Its coverage is the exact area of each
 /// pixel the path covers, found cell by cell along the edges; Cairo's own
 /// scan converter samples 15 rows of every pixel, which on the paths of a
-/// Lottie frame costs about three times as much (docs/rendering.md,
-/// "Paths on the CPU"). Paths FreeType cannot take (more points than an
+/// Lottie frame costs more (docs/rendering.md, "Paths on the CPU"). Paths FreeType cannot take (more points than an
 /// outline holds, coordinates beyond its fixed-point range) are left to
 /// Cairo: `fill` returns false.
 enum OutlineFiller {
@@ -51,14 +49,8 @@ enum OutlineFiller {
       var target = SpanTarget(
         pixels: data, stride: bitmap.stride / 4, width: Int32(bitmap.width),
         height: Int32(bitmap.height), color: argb, rect: clip?.rect,
+        inner: clip?.inner ?? (0, 0),
         mask: clip?.rect == nil && clip != nil ? mask.baseAddress : nil, box: box)
-      if let r = clip?.rect {
-        // Clamped to the box: beyond it no span comes.
-        func column(_ v: Double) -> Int {
-          Int(saturating: min(max(v, Double(box.x0)), Double(box.x1)), rounding: .down)
-        }
-        target.inner = (column(r.x.rounded(.up)), column(r.z.rounded(.down)))
-      }
       return render(outline, evenOdd: evenOdd, box, blendSpans, &target)
     }
   }
@@ -77,6 +69,9 @@ enum OutlineFiller {
     let box: PixelBox
     /// The rect in pixels, when the clip is one.
     let rect: SIMD4<Double>?
+    /// The columns wholly inside the rect: from `inner.0` to `inner.1`
+    /// (within the box).
+    let inner: (Int, Int)
     /// The coverage over `box`, a byte a pixel (rows of its width), when
     /// the clip is not a rect.
     let mask: [UInt8]
@@ -93,20 +88,23 @@ enum OutlineFiller {
         let q = SIMD4(min(xs.0, xs.1), min(ys.0, ys.1), max(xs.0, xs.1), max(ys.0, ys.1))
         guard q.x.isFinite, q.y.isFinite, q.z.isFinite, q.w.isFinite else { return nil }
         rect = q
-        box = Self.box(q, width, height)
+        let box = Self.box(q, width, height)
+        self.box = box
+        func column(_ v: Double) -> Int {
+          Int(saturating: min(max(v, Double(box.x0)), Double(box.x1)), rounding: .down)
+        }
+        inner = (column(q.x.rounded(.up)), column(q.z.rounded(.down)))
         mask = []
         return
       }
       guard let outline = Outline(path, transform: t) else { return nil }
-      var lower = SIMD2(repeating: Double.infinity)
-      var upper = SIMD2(repeating: -Double.infinity)
-      for p in outline.points {
-        lower = pointwiseMin(lower, SIMD2(Double(p.x), Double(p.y)) / 64)
-        upper = pointwiseMax(upper, SIMD2(Double(p.x), Double(p.y)) / 64)
-      }
-      let box = Self.box(SIMD4(lower.x, lower.y, upper.x, upper.y), width, height)
+      let reach = outline.box
+      let box = PixelBox(
+        x0: min(max(reach.x0, 0), width), y0: min(max(reach.y0, 0), height),
+        x1: min(max(reach.x1, 0), width), y1: min(max(reach.y1, 0), height))
       self.box = box
       rect = nil
+      inner = (0, 0)
       let w = max(box.x1 - box.x0, 0)
       let h = max(box.y1 - box.y0, 0)
       var drawn = w == 0 || h == 0
@@ -147,41 +145,33 @@ enum OutlineFiller {
     guard lower < upper, top < bottom else { return true }
     guard let library = takeLibrary() else { return false }
     defer { libraries.withLock { $0.append(library) } }
-    for x in stride(from: lower, to: upper, by: stripWidth) {
-      let strip = PixelBox(x0: x, y0: top, x1: min(x + stripWidth, upper), y1: bottom)
-      if !render(outline, evenOdd: evenOdd, strip, spans, &target, library) {
-        return target.emitted
-      }
-    }
-    return true
-  }
-
-  private static func render<Target>(
-    _ outline: Outline, evenOdd: Bool, _ box: PixelBox, _ spans: FT_SpanFunc,
-    _ target: inout Target, _ library: FT_Library
-  ) -> Bool {
-    var outline = outline
-    let status = outline.points.withUnsafeMutableBufferPointer { points in
-      outline.tags.withUnsafeMutableBufferPointer { tags in
-        outline.ends.withUnsafeMutableBufferPointer { ends in
+    // FreeType reads the outline's arrays and writes none of them.
+    return outline.points.withUnsafeBufferPointer { points in
+      outline.tags.withUnsafeBufferPointer { tags in
+        outline.ends.withUnsafeBufferPointer { ends in
           var ft = FT_Outline(
             n_contours: Int16(ends.count), n_points: Int16(points.count),
-            points: points.baseAddress, tags: tags.baseAddress, contours: ends.baseAddress,
+            points: UnsafeMutablePointer(mutating: points.baseAddress),
+            tags: UnsafeMutablePointer(mutating: tags.baseAddress),
+            contours: UnsafeMutablePointer(mutating: ends.baseAddress),
             flags: evenOdd ? FT_OUTLINE_EVEN_ODD_FILL : 0)
-          return withUnsafeMutablePointer(to: &target) { user in
+          for x in stride(from: lower, to: upper, by: stripWidth) {
             var params = FT_Raster_Params()
             params.flags = FT_RASTER_FLAG_AA | FT_RASTER_FLAG_DIRECT | FT_RASTER_FLAG_CLIP
             params.gray_spans = spans
-            params.user = UnsafeMutableRawPointer(user)
             params.clip_box = FT_BBox(
-              xMin: FT_Pos(box.x0), yMin: FT_Pos(box.y0), xMax: FT_Pos(box.x1),
-              yMax: FT_Pos(box.y1))
-            return withUnsafeMutablePointer(to: &ft) { FT_Outline_Render(library, $0, &params) }
+              xMin: FT_Pos(x), yMin: FT_Pos(top), xMax: FT_Pos(min(x + stripWidth, upper)),
+              yMax: FT_Pos(bottom))
+            let status = withUnsafeMutablePointer(to: &target) { user in
+              params.user = UnsafeMutableRawPointer(user)
+              return FT_Outline_Render(library, &ft, &params)
+            }
+            if status != 0 { return target.emitted }
           }
+          return true
         }
       }
     }
-    return status == 0
   }
 
   private static func takeLibrary() -> FT_Library? {
@@ -354,8 +344,8 @@ private struct SpanTarget: SpanSink {
   var color: UInt32
   /// A rect clip in pixels (x0, y0, x1, y1).
   var rect: SIMD4<Double>?
-  /// The columns wholly inside the rect clip: from `inner.0` to `inner.1`.
-  var inner: (Int, Int) = (0, 0)
+  /// The columns wholly inside the rect clip (`Clip.inner`).
+  var inner: (Int, Int)
   /// A clip's coverage over `box`, a byte a pixel.
   var mask: UnsafePointer<UInt8>?
   /// The pixels the clip reaches.

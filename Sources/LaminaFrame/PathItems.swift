@@ -44,6 +44,13 @@ package struct PathPaint: Hashable {
     return nil
   }
 
+  /// Whether a path under `m` (its plane to the target) can be drawn on
+  /// the CPU: an affine map, the plane in front (the planner's
+  /// `drawsOnCPU`, and the builder's guess of it).
+  package static func isDrawableOnCPU(_ m: CATransform3D) -> Bool {
+    m.m14 == 0 && m.m24 == 0 && m.m44 > 0
+  }
+
   package static func == (a: PathPaint, b: PathPaint) -> Bool {
     a.mesh === b.mesh && a.stroke == b.stroke
   }
@@ -80,8 +87,8 @@ extension FrameBuilder {
       // (`PathGeometryCache.defersFills`; `FramePlanner.drawsOnCPU` may still
       // keep it on the GPU, which then tessellates it).
       let deferred =
-        cache.defersFills.load(ordering: .relaxed) && !animatesStroke && toTarget.m14 == 0
-        && toTarget.m24 == 0 && toTarget.m44 > 0
+        cache.defersFills.load(ordering: .relaxed) && !animatesStroke
+        && PathPaint.isDrawableOnCPU(toTarget)
       guard
         let mesh = cache.fill(
           style.path, evenOdd: style.fillRule == .evenOdd, level: level, tessellated: !deferred)

@@ -35,18 +35,17 @@ extension FramePlanner {
     if let clip = item.clip, clip.itemToClip.m.2 != 0 || clip.itemToClip.m.5 != 0 {
       return false
     }
-    let m = item.matrix
-    return m.m14 == 0 && m.m24 == 0 && m.m44 > 0
+    return PathPaint.isDrawableOnCPU(item.matrix)
   }
+
+  /// The most dashes along a path that Cairo strokes.
+  static let maxDashes = 10_000
 
   /// Whether a CPU path item joins the run being collected: source over
   /// and uncut. Another blend mode, or the half-planes of a piece cut by
   /// depth sorting, make it a run of its own drawn as a quad with that
   /// blend mode and those planes (`cpuQuad`), so that its coverage is
   /// Cairo's wherever it is drawn.
-  /// The most dashes along a path that Cairo strokes.
-  static let maxDashes = 10_000
-
   static func joinsRun(_ item: DrawItem) -> Bool {
     item.blend == .sourceOver && item.clipPlanes.isEmpty
   }

@@ -58,12 +58,15 @@ final class PathGeometryCache: Sendable {
       // drawn on the GPU (`FillMesh`), and charged its bytes again then.
       let mesh = FillMesh(contours: contours, evenOdd: evenOdd)
       mesh.rect = FlatContour.rectangle(contours)
-      if tessellated { _ = mesh.geometry }
-      mesh.onTessellated = { [weak self] mesh in
-        guard let self, case .mesh(let held)? = self.entries.peek(key), held === mesh else {
-          return
+      if tessellated {
+        _ = mesh.geometry
+      } else {
+        mesh.onTessellated = { [weak self] mesh in
+          guard let self, case .mesh(let held)? = self.entries.peek(key), held === mesh else {
+            return
+          }
+          self.entries.insert(.mesh(mesh), forKey: key)
         }
-        self.entries.insert(.mesh(mesh), forKey: key)
       }
       return mesh
     } as? FillMesh
