@@ -36,7 +36,7 @@ enum OutlineFiller {
   /// FreeType cannot take the path.
   static func fill(
     _ path: CGPath, evenOdd: Bool, transform t: CGAffineTransform, argb: UInt32,
-    clip: Clip? = nil, into bitmap: CairoBitmap
+    shader: GradientShader? = nil, clip: Clip? = nil, into bitmap: CairoBitmap
   ) -> Bool {
     guard let outline = Outline(path, transform: t), let data = bitmap.pixels() else {
       return false
@@ -48,10 +48,47 @@ enum OutlineFiller {
     return mask.withUnsafeBufferPointer { mask in
       var target = SpanTarget(
         pixels: data, stride: bitmap.stride / 4, width: Int32(bitmap.width),
-        height: Int32(bitmap.height), color: argb, rect: clip?.rect,
+        height: Int32(bitmap.height), color: argb, shader: shader, rect: clip?.rect,
         inner: clip?.inner ?? (0, 0),
         mask: clip?.rect == nil && clip != nil ? mask.baseAddress : nil, box: box)
       return render(outline, evenOdd: evenOdd, box, blendSpans, &target)
+    }
+  }
+
+  /// Blends `shader`'s colors into `bitmap`, source over, at the coverage
+  /// of `bytes` (a byte a pixel, `stride` bytes a row) over `box` (within
+  /// the bitmap): a path that Cairo covered, painted with a gradient.
+  static func blend(
+    coverage bytes: UnsafePointer<UInt8>, stride: Int, box: PixelBox, shader: GradientShader,
+    into bitmap: CairoBitmap
+  ) {
+    guard let data = bitmap.pixels() else { return }
+    defer { bitmap.markDirty() }
+    let words = bitmap.stride / 4
+    for y in box.y0..<box.y1 {
+      let coverage = bytes + (y - box.y0) * stride - box.x0
+      let row = data + y * words
+      var x = box.x0
+      while x < box.x1 {
+        // A run of covered pixels, shaded at once.
+        guard coverage[x] != 0 else {
+          x += 1
+          continue
+        }
+        var end = x + 1
+        while end < box.x1 && coverage[end] != 0 { end += 1 }
+        let colors = shader.shade(x: x, y: y, count: end - x) - x
+        // Runs of one coverage (the inside: all of it) four pixels a step.
+        var k = x
+        while k < end {
+          let level = coverage[k]
+          var same = k + 1
+          while same < end && coverage[same] == level { same += 1 }
+          blendColors(row + k, same - k, UInt32(level), colors + k)
+          k = same
+        }
+        x = end
+      }
     }
   }
 
@@ -342,6 +379,8 @@ private struct SpanTarget: SpanSink {
   var stride: Int
   var width: Int32, height: Int32
   var color: UInt32
+  /// The paint when it is not `color`: a color a pixel.
+  var shader: GradientShader?
   /// A rect clip in pixels (x0, y0, x1, y1).
   var rect: SIMD4<Double>?
   /// The columns wholly inside the rect clip (`Clip.inner`).
@@ -392,7 +431,21 @@ private func blendSpans(
   let mask = target.mask.map { $0 + (y - box.y0) * (box.x1 - box.x0) - box.x0 }
   eachSpan(spans, count, within: box) { x, end, spanCoverage in
     let coverage = UInt32(spanCoverage)
-    if let mask {
+    if let shader = target.shader {
+      // A color a pixel, times the span's coverage and the clip's.
+      let colors = shader.shade(x: x, y: y, count: end - x) - x
+      if let mask {
+        for k in x..<end { blendOne(row + k, mul(coverage, UInt32(mask[k])), colors[k]) }
+      } else if let r = target.rect {
+        for k in x..<end {
+          let inside = k >= target.inner.0 && k < target.inner.1
+          let share = inside ? rowShare : share(k, r) * rowShare
+          blendOne(row + k, share == 1 ? coverage : scaled(coverage, share), colors[k])
+        }
+      } else {
+        blendColors(row + x, end - x, coverage, colors + x)
+      }
+    } else if let mask {
       // The span's coverage times the clip's, pixel by pixel.
       for k in x..<end {
         blend(row + k, 1, mul(coverage, UInt32(mask[k])), color)
@@ -471,6 +524,56 @@ private func blend(_ start: UnsafeMutablePointer<UInt32>, _ n: Int, _ coverage: 
   while k < n {
     start[k] = add4(source, mul4(start[k], keep))
     k += 1
+  }
+}
+
+/// `n` pixels from `start` blended with `colors` (a word each) at
+/// `coverage`, source over: `blend`'s products, four pixels a step.
+@inline(__always)
+private func blendColors(
+  _ start: UnsafeMutablePointer<UInt32>, _ n: Int, _ coverage: UInt32,
+  _ colors: UnsafePointer<UInt32>
+) {
+  guard coverage > 0 else { return }
+  var k = 0
+  let c = SIMD16<UInt16>(repeating: UInt16(coverage))
+  let ones = SIMD4<UInt32>(repeating: 0x0101_0101)
+  while k + 4 <= n {
+    let words = UnsafeRawPointer(colors + k).loadUnaligned(as: SIMD4<UInt32>.self)
+    var s = SIMD16<UInt16>(truncatingIfNeeded: unsafeBitCast(words, to: SIMD16<UInt8>.self))
+    if coverage < 255 {
+      let t = s &* c &+ 128
+      s = (t &+ (t &>> 8)) &>> 8
+    }
+    // Each pixel's 255 − alpha in its four bytes.
+    let source = unsafeBitCast(SIMD16<UInt8>(truncatingIfNeeded: s), to: SIMD4<UInt32>.self)
+    let keep = (255 &- (source &>> 24)) &* ones
+    let a = SIMD16<UInt16>(truncatingIfNeeded: unsafeBitCast(keep, to: SIMD16<UInt8>.self))
+    let raw = UnsafeMutableRawPointer(start + k)
+    let d = SIMD16<UInt16>(truncatingIfNeeded: raw.loadUnaligned(as: SIMD16<UInt8>.self))
+    let t = d &* a &+ 128
+    let sum = s &+ ((t &+ (t &>> 8)) &>> 8)
+    raw.storeBytes(
+      of: SIMD16<UInt8>(truncatingIfNeeded: pointwiseMin(sum, SIMD16(repeating: 255))),
+      as: SIMD16<UInt8>.self)
+    k += 4
+  }
+  while k < n {
+    blendOne(start + k, coverage, colors[k])
+    k += 1
+  }
+}
+
+/// One pixel blended with `color` at `coverage`, source over.
+@inline(__always)
+private func blendOne(_ pixel: UnsafeMutablePointer<UInt32>, _ coverage: UInt32, _ color: UInt32) {
+  guard coverage > 0 else { return }
+  let source = coverage == 255 ? color : mul4(color, coverage)
+  let keep = 255 - source >> 24
+  if keep == 0 {
+    pixel.pointee = source
+  } else if source != 0 {
+    pixel.pointee = add4(source, mul4(pixel.pointee, keep))
   }
 }
 

@@ -18,16 +18,20 @@ public enum PathRunRasterizer {
     /// A rounded rect (radii of the corners at minX minY, maxX minY, maxX
     /// maxY, minX maxY) that clips the part, placed by its own map.
     public var clip: Clip?
+    /// The paint when it is a gradient (`color` is then not drawn): its
+    /// color at each pixel, its alpha included.
+    public var shader: GradientShader?
 
     public init(
       style: ShapeStyle, stroke: Bool, color: SIMD4<Float>, transform: CGAffineTransform,
-      clip: Clip? = nil
+      clip: Clip? = nil, shader: GradientShader? = nil
     ) {
       self.style = style
       self.stroke = stroke
       self.color = color
       self.transform = transform
       self.clip = clip
+      self.shader = shader
     }
   }
 
@@ -59,7 +63,7 @@ public enum PathRunRasterizer {
     var clipMask: (clip: Clip, mask: OutlineFiller.Clip?)?
     for part in parts {
       let c = part.color
-      guard c.w > 0 else { continue }
+      guard c.w > 0 || part.shader != nil else { continue }
       // A fill: FreeType's coverage (`OutlineFiller`), times its clip's,
       // when it takes the path and the clip.
       if !part.stroke, Self.isInvertible(part.transform), !Self.cairoFillsOnly {
@@ -80,10 +84,16 @@ public enum PathRunRasterizer {
         if part.clip == nil || mask != nil,
           OutlineFiller.fill(
             part.style.path, evenOdd: part.style.fillRule == .evenOdd, transform: part.transform,
-            argb: Self.argb(c), clip: mask, into: bitmap)
+            argb: Self.argb(c), shader: part.shader, clip: mask, into: bitmap)
         {
           continue
         }
+      }
+      if let shader = part.shader {
+        // Cairo's coverage of the stroke (or of a fill FreeType refused),
+        // painted with the gradient.
+        Self.drawShaded(part, shader, into: bitmap)
+        continue
       }
       if let clip = part.clip {
         guard Self.setMatrix(cr, clip.transform) else { continue }
@@ -113,6 +123,63 @@ public enum PathRunRasterizer {
     }
     guard let b = background, b.w > 0 else { return bitmap.makeImage() }
     return bitmap.makeImage(over: SIMD4(byte(b.x), byte(b.y), byte(b.z), byte(b.w)))
+  }
+
+  /// `part` as Cairo covers it, in a byte a pixel over the pixels it may
+  /// reach, then blended in `shader`'s colors at that coverage.
+  private static func drawShaded(_ part: Part, _ shader: GradientShader, into bitmap: CairoBitmap) {
+    let t = part.transform
+    guard isInvertible(t) else { return }
+    let style = part.style
+    // How far the stroke reaches past the path's control points: half the
+    // line width, times the miter limit at a miter join (a square cap
+    // reaches √2 times).
+    var reach: CGFloat = 0
+    if part.stroke {
+      let limit = style.lineJoin == .miter ? max(style.miterLimit, 1) : 1
+      reach = style.lineWidth / 2 * max(limit, 1.5)
+    }
+    // A pixel past it too: antialiasing reaches into the pixels an edge touches.
+    var area = style.path.boundingBox.insetBy(dx: -reach, dy: -reach).applying(t)
+      .insetBy(dx: -1, dy: -1)
+    if let clip = part.clip {
+      area = area.intersection(clip.rect.applying(clip.transform))
+    }
+    area = area.intersection(CGRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
+    guard !area.isNull, area.minX.isFinite, area.maxY.isFinite else { return }
+    let box = OutlineFiller.PixelBox(
+      x0: Int(saturating: area.minX, rounding: .down), y0: Int(saturating: area.minY, rounding: .down),
+      x1: Int(saturating: area.maxX, rounding: .up), y1: Int(saturating: area.maxY, rounding: .up))
+    let (w, h) = (box.x1 - box.x0, box.y1 - box.y0)
+    guard w > 0, h > 0,
+      let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(w), Int32(h))
+    else { return }
+    defer { cairo_surface_destroy(surface) }
+    guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface)
+    else { return }
+    defer { cairo_destroy(cr) }
+    // The bitmap's pixels moved to the box's corner.
+    let shift = CGAffineTransform(translationX: -CGFloat(box.x0), y: -CGFloat(box.y0))
+    if let clip = part.clip {
+      guard setMatrix(cr, clip.transform.concatenating(shift)) else { return }
+      addRoundedRect(cr, clip.rect, clip.radii)
+      cairo_clip(cr)
+    }
+    guard setMatrix(cr, t.concatenating(shift)) else { return }
+    cairo_set_source_rgba(cr, 1, 1, 1, 1)
+    if part.stroke {
+      let stretch = max(
+        (t.a * t.a + t.b * t.b).squareRoot(), (t.c * t.c + t.d * t.d).squareRoot(), 1e-9)
+      ShapeRasterizer.stroke(style, cr, tolerance: 0.1 / stretch)
+    } else {
+      ShapeRasterizer.fill(style, cr)
+    }
+    cairo_surface_flush(surface)
+    guard cairo_status(cr) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface)
+    else { return }
+    OutlineFiller.blend(
+      coverage: data, stride: Int(cairo_image_surface_get_stride(surface)), box: box,
+      shader: shader, into: bitmap)
   }
 
   /// Fills by Cairo too (`LAMINA_FILLS=cairo`), to compare the two.

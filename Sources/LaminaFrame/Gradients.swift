@@ -4,7 +4,7 @@ import Lamina
 /// A `CAGradientLayer`'s gradient as the GPU draws it: the kind, the start
 /// and end points in points from the bounds' origin, and the stops with
 /// straight (un-premultiplied) colors.
-package struct GradientPaint: Equatable {
+package struct GradientPaint: Hashable {
   package enum Kind: Int32 {
     case axial = 0
     case radial = 1

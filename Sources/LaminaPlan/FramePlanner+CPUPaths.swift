@@ -38,6 +38,13 @@ extension FramePlanner {
     return PathPaint.isDrawableOnCPU(item.matrix)
   }
 
+  /// A path item of a run, and the gradient it is painted with when its
+  /// paint is one (a masked gradient's composite, `gradientMask(of:)`).
+  struct RunItem {
+    var item: DrawItem
+    var gradient: GradientPainting? = nil
+  }
+
   /// The most dashes along a path that Cairo strokes.
   static let maxDashes = 10_000
 
@@ -58,8 +65,8 @@ extension FramePlanner {
     guard !open.run.isEmpty else { return }
     let items = open.run
     open.run.removeAll(keepingCapacity: true)
-    var box = items[0].bounds
-    for item in items.dropFirst() { box = box.union(item.bounds) }
+    var box = items[0].item.bounds
+    for entry in items.dropFirst() { box = box.union(entry.item.bounds) }
     box = box.intersection(open.pass.region)
     guard !box.isEmpty else { return }
     let direct =
@@ -95,7 +102,9 @@ extension FramePlanner {
   /// nothing in `region`.
   mutating func cpuQuad(_ item: DrawItem, region: PixelRect) -> DrawItem? {
     let box = item.bounds.intersection(region)
-    guard !box.isEmpty, let image = runImage([item], box, background: nil) else { return nil }
+    guard !box.isEmpty, let image = runImage([RunItem(item: item)], box, background: nil) else {
+      return nil
+    }
     var quad = Self.quad(image, box)
     quad.blend = item.blend
     if !item.clipPlanes.isEmpty {
@@ -111,15 +120,18 @@ extension FramePlanner {
 
   /// The bitmap of `items` over `box` (frame pixels), from the cache when
   /// an earlier frame drew the same.
-  mutating func runImage(_ items: [DrawItem], _ box: PixelRect, background: SIMD4<Float>?)
+  mutating func runImage(_ items: [RunItem], _ box: PixelRect, background: SIMD4<Float>?)
     -> CGImage?
   {
     var parts: [PathRunRasterizer.Part] = []
     var keys: [PathRunKey.Part] = []
+    // The gradients of the parts painted with one, by the part's index.
+    var gradients: [(Int, GradientPainting)] = []
     parts.reserveCapacity(items.count)
     keys.reserveCapacity(items.count)
     let origin = CGAffineTransform(translationX: -CGFloat(box.x), y: -CGFloat(box.y))
-    for item in items {
+    for entry in items {
+      let item = entry.item
       guard case .path(let paint) = item.material, let style = paint.style else { continue }
       let transform = Self.affine(item.matrix).concatenating(origin)
       // A map that is not finite draws nothing (on the GPU too), and keeps
@@ -132,6 +144,7 @@ extension FramePlanner {
           rect: c.shape.rect, radii: c.shape.radii,
           transform: Self.affine(c.itemToClip).inverted().concatenating(transform))
       }
+      if let gradient = entry.gradient { gradients.append((parts.count, gradient)) }
       parts.append(
         PathRunRasterizer.Part(
           style: style, stroke: paint.stroke != nil, color: item.color, transform: transform,
@@ -140,17 +153,56 @@ extension FramePlanner {
         PathRunKey.Part(
           paint: paint, style: PathRunKey.Style(style, stroke: paint.stroke != nil),
           color: item.color, transform: transform,
-          clip: clip.map { PathRunKey.Clip(rect: $0.rect, radii: $0.radii, transform: $0.transform) }))
+          clip: clip.map { PathRunKey.Clip(rect: $0.rect, radii: $0.radii, transform: $0.transform) },
+          gradient: entry.gradient))
     }
     let key = PathRunKey(
       parts: keys, bounds: SIMD4(box.x, box.y, box.width, box.height), background: background)
+    let ramps = pathRuns
     let make = {
-      PathRunRasterizer.render(parts, width: box.width, height: box.height, background: background)
+      // Shaders are made only for a bitmap drawn (their ramps cost).
+      var parts = parts
+      for (index, gradient) in gradients {
+        parts[index].shader = Self.shader(
+          gradient, alpha: parts[index].color.w, bitmapToPlane: parts[index].transform.inverted(),
+          corner: SIMD2(Float(box.x), Float(box.y)), ramps: ramps)
+      }
+      return PathRunRasterizer.render(
+        parts, width: box.width, height: box.height, background: background)
     }
     guard let image = pathRuns.map({ $0.image(key, make: make) }) ?? make() else { return nil }
     plan.cpuPathRuns += 1
     plan.cpuPathItems += items.count
     return image
+  }
+
+  /// `gradient` as the CPU paints it over a bitmap whose pixels reach the
+  /// path's plane through `bitmapToPlane`, the bitmap's corner at `corner`
+  /// in the canvas's pixels (gradient.glsl's noise is anchored there).
+  static func shader(
+    _ gradient: GradientPainting, alpha: Float, bitmapToPlane: CGAffineTransform,
+    corner: SIMD2<Float>, ramps: PathRunCache?
+  ) -> GradientShader {
+    let paint = gradient.paint
+    let h = gradient.planeToGradient.map { CGFloat($0) }
+    // The plane's (x, y, 1) to the gradient's point: both planes affine.
+    let planeToGradient = CGAffineTransform(
+      a: h[0] / h[8], b: h[1] / h[8], c: h[3] / h[8], d: h[4] / h[8], tx: h[6] / h[8],
+      ty: h[7] / h[8])
+    let kind: GradientShader.Kind
+    switch paint.kind {
+    case .axial: kind = .axial
+    case .radial: kind = .radial
+    case .focal: kind = .focal(paint.focal)
+    case .conic: kind = .conic
+    }
+    let (scale, offset) = GradientProgram.rampMapping(paint)
+    return GradientShader(
+      kind: kind, parameters: paint.parameters,
+      ramp: ramps?.ramp(for: paint) ?? GradientShader.Ramp(paint.rampTexels()), rampScale: scale,
+      rampOffset: offset,
+      nearest: paint.rampSamplesNearest, alpha: alpha,
+      toGradient: bitmapToPlane.concatenating(planeToGradient), noiseOrigin: corner)
   }
 
   static func isFinite(_ t: CGAffineTransform) -> Bool {
@@ -178,6 +230,8 @@ struct PathRunKey: Hashable {
     var color: SIMD4<Float>
     var transform: CGAffineTransform
     var clip: Clip?
+    /// The paint when it is a gradient.
+    var gradient: GradientPainting? = nil
   }
 
   /// The stroke's parameters as Cairo reads them (a mesh is shared by miter
@@ -299,4 +353,20 @@ package final class PathRunCache {
 
   /// Bitmaps held.
   package var count: Int { entries.count }
+
+  /// Gradient ramps (`GradientPaint.rampTexels`) of the stops drawn lately.
+  private var ramps: [GradientStops: GradientShader.Ramp] = [:]
+
+  /// The ramp of `paint`'s stops, made once while they are drawn (at most
+  /// `maxRamps` kept: past them, all dropped).
+  func ramp(for paint: GradientPaint) -> GradientShader.Ramp {
+    let stops = paint.stops
+    if let ramp = ramps[stops] { return ramp }
+    if ramps.count >= Self.maxRamps { ramps.removeAll() }
+    let ramp = GradientShader.Ramp(paint.rampTexels())
+    ramps[stops] = ramp
+    return ramp
+  }
+
+  static let maxRamps = 64
 }

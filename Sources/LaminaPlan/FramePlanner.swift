@@ -328,7 +328,7 @@ package struct FramePlanner {
     var batcher: Batcher
     /// Path items waiting to be drawn on the CPU as one image
     /// (`FramePlanner+CPUPaths.swift`), opacity applied.
-    var run: [DrawItem] = []
+    var run: [RunItem] = []
   }
 
   /// Plans drawing `commands` into `target`, which shows `region` at its
@@ -360,7 +360,7 @@ package struct FramePlanner {
         if options.cpuPaths, Self.drawsOnCPU(item) {
           if opacity < 1 { item.multiplyOpacity(opacity) }
           if Self.joinsRun(item) {
-            open.run.append(item)
+            open.run.append(RunItem(item: item))
             continue
           }
           flushRun(&open)
@@ -380,6 +380,21 @@ package struct FramePlanner {
         guard group.bounds.intersects(region) else { continue }
         if case .none(let inner) = Self.isolation(of: group) {
           draw(group.commands, into: &open, opacity: opacity * inner)
+          continue
+        }
+        if options.cpuPaths, let found = gradientMask(of: group) {
+          // A gradient painted over its mask's path: the run draws it when
+          // it draws the path (`FramePlanner+CPUPaths.swift`).
+          if let (item, paint, gradient) = gradientMaskComposite(group, found, region: region) {
+            var faded = item
+            faded.multiplyOpacity(opacity)
+            if Self.drawsOnCPU(faded), Self.joinsRun(faded) {
+              open.run.append(RunItem(item: faded, gradient: gradient))
+            } else {
+              flushRun(&open)
+              open.batcher.addGradientPainted(faded, paint, gradient)
+            }
+          }
           continue
         }
         flushRun(&open)

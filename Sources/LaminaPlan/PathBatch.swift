@@ -95,7 +95,7 @@ package struct PathBatch {
 /// A gradient painted over a path: the gradient, and the map from the
 /// path's plane (x, y, 1) to the point of the gradient layer's bounds it
 /// is evaluated at, as `Homography` rows (GL's mat3 columns).
-package struct GradientPainting: Equatable {
+package struct GradientPainting: Hashable {
   package var paint: GradientPaint
   package var planeToGradient: [Float]
 }

@@ -94,16 +94,84 @@ final class PathMaskTests: XCTestCase {
   /// The frame of `root` from a renderer of its own, with path masks on or
   /// off, and its offscreen passes.
   func render(_ root: CALayer, pathMasks: Bool) throws -> (RenderedImage, Int) {
+    let (image, counters) = try render(root, pathMasks: pathMasks, cpuPaths: false)
+    return (image, counters.offscreenPasses)
+  }
+
+  /// The frame of `root` and the renderer's counters; `cpuPaths` as asked
+  /// (off, both mask routes are the GPU path renderer's: with paths on the
+  /// CPU the offscreen mask's path would be Cairo's, the painted one the
+  /// GPU's).
+  func render(_ root: CALayer, pathMasks: Bool, cpuPaths: Bool) throws -> (RenderedImage, RenderCounters) {
     let renderer = try Renderer()
     renderer.pathMasks = pathMasks
-    // Both mask routes on the GPU path renderer (with paths on the CPU the
-    // offscreen mask's path would be Cairo's, the painted one the GPU's).
-    renderer.cpuPaths = false
+    renderer.cpuPaths = cpuPaths
     Renderer.commit(root)
     var builder = FrameBuilder(size: CGSize(width: 120, height: 90), scale: 2, caches: renderer.caches)
     let frame = builder.build(root: PresentationTree(root: root).update(time: 0), background: nil)
     let image = try renderer.render(frame)
-    return (image, renderer.counters.offscreenPasses)
+    return (image, renderer.counters)
+  }
+
+  /// With paths drawn on the CPU, a gradient painted over its mask's path
+  /// is drawn there too, in the path's run: the gradient's colors
+  /// (`GradientShader`, gradient.glsl's on the CPU) at the path's coverage
+  /// (FreeType's for a fill, Cairo's for a stroke), against the offscreen
+  /// mask route with the same coverage in its mask; no pass, no draw of a
+  /// gradient program, both paths of the scene in one run.
+  func testGradientsPaintedOnTheCPUMatchTheOffscreenMask() throws {
+    func gradient(_ type: CAGradientLayerType, focal: CGPoint = .zero) -> CAGradientLayer {
+      let g = RectMaskClipTests.gradientContent()
+      g.type = type
+      g.colors = [
+        CGColor(red: 1, green: 0.4, blue: 0, alpha: 1), CGColor(red: 0.3, green: 0.9, blue: 0.2, alpha: 0.5),
+        CGColor(red: 0, green: 0.6, blue: 1, alpha: 0.9),
+      ]
+      g.locations = [0, 0.4, 1]
+      g.startPoint = CGPoint(x: 0.45, y: 0.5)
+      g.endPoint = type == .axial ? CGPoint(x: 1, y: 0.8) : CGPoint(x: 0.95, y: 1)
+      g.focalPointOffset = focal
+      return g
+    }
+    let cases: [(String, () -> CALayer)] = [
+      ("stroke", { self.scene(self.strokeMask()) }),
+      ("stroke at 60 %", { self.scene(self.strokeMask(), opacity: 0.6) }),
+      ("stroke, turned", { self.scene(self.strokeMask(), transform: CATransform3DMakeRotation(0.5, 0, 0, 1)) }),
+      ("stroke, clipped", { self.scene(self.strokeMask(), clipped: true) }),
+      ("fill", { self.scene(self.fillMask()) }),
+      ("fill, clipped", { self.scene(self.fillMask(), opacity: 0.7, clipped: true) }),
+      ("fill even-odd, scaled", { self.scene(self.fillMask(evenOdd: true), transform: CATransform3DMakeScale(1.2, 0.8, 1)) }),
+      ("radial", { self.scene(self.fillMask(), opacity: 0.8, content: gradient(.radial)) }),
+      ("radial, focal point", { self.scene(self.fillMask(), content: gradient(.radial, focal: CGPoint(x: -0.2, y: 0.15))) }),
+      ("conic, stroke", { self.scene(self.strokeMask(), content: gradient(.conic)) }),
+    ]
+    for (name, make) in cases {
+      let (painted, counters) = try render(make(), pathMasks: true, cpuPaths: true)
+      let (masked, maskedCounters) = try render(make(), pathMasks: false, cpuPaths: true)
+      XCTAssertEqual(counters.offscreenPasses, 0, name)
+      XCTAssertEqual(maskedCounters.offscreenPasses, 2, name)
+      XCTAssertEqual(counters.cpuPathRuns, 1, name)
+      XCTAssertEqual(counters.cpuPathItems, 2, "\(name): the path before, the gradient's")
+      XCTAssertEqual(counters.drawCalls, 2, "\(name): the background, the run's quad")
+      // The mask's coverage rounded to 8 bits before it multiplies, and
+      // the dither after (as on the GPU): a level or two. A clipped
+      // stroke's clip is Cairo's in the run and the GPU's in the offscreen
+      // route's composite: their antialiasing differs along the clip's
+      // edge (a few dozen pixels, within 32 levels).
+      let comparison = ImageComparison(
+        actual: painted.straightPixels, expected: masked.straightPixels, threshold: 3)
+      if name == "stroke, clipped" {
+        XCTAssertLessThan(comparison.pixelsOff, 60, "\(name): \(comparison.summary)")
+        XCTAssertLessThanOrEqual(comparison.maxChannelDifference, 32, "\(name): \(comparison.summary)")
+      } else {
+        XCTAssertEqual(comparison.pixelsOff, 0, "\(name): \(comparison.summary)")
+      }
+      let background = ImageComparison(
+        actual: painted.straightPixels,
+        expected: try render(scene(CALayer()), pathMasks: true, cpuPaths: true).0.straightPixels,
+        threshold: 2)
+      XCTAssertGreaterThan(background.pixelsOff, 1000, name)
+    }
   }
 
   func testPathMasksTakeNoPassAndMatchTheOffscreenMask() throws {
