@@ -92,6 +92,72 @@ enum OutlineFiller {
     }
   }
 
+  /// Blends `source` (a group's rendering, premultiplied words, `stride`
+  /// words a row) into `target` at `origin`, source over, each pixel
+  /// scaled by `opacity` (0...255), by the value of `mask`'s pixel there
+  /// (`maskMode`: 0 its alpha, 1 one minus it, 2 its luminance, 3 one
+  /// minus that; the mask's rows as the source's) and by `clip`'s coverage
+  /// (placed in the source's pixels), over the source's `rows` and
+  /// `columns`.
+  static func composite(
+    _ source: UnsafeMutablePointer<UInt32>, stride: Int, mask: UnsafeMutablePointer<UInt32>?,
+    maskStride: Int, maskMode: Int, clip: Clip?, opacity: UInt32,
+    into target: UnsafeMutablePointer<UInt32>, stride targetStride: Int, at origin: (Int, Int),
+    rows: Range<Int>, columns: Range<Int>
+  ) {
+    guard opacity > 0, !rows.isEmpty, !columns.isEmpty else { return }
+    var rows = rows
+    var columns = columns
+    if let clip {
+      // Nothing outside the clip's box.
+      rows = rows.clamped(to: clip.box.y0..<max(clip.box.y1, clip.box.y0))
+      columns = columns.clamped(to: clip.box.x0..<max(clip.box.x1, clip.box.x0))
+      guard !rows.isEmpty, !columns.isEmpty else { return }
+    }
+    for y in rows {
+      let from = source + y * stride
+      let into = target + (origin.1 + y) * targetStride + origin.0
+      guard mask != nil || clip != nil else {
+        blendColors(into + columns.lowerBound, columns.count, opacity, from + columns.lowerBound)
+        continue
+      }
+      let maskRow = mask.map { $0 + y * maskStride }
+      // A rect clip: the row's height inside it.
+      var rowShare = 1.0
+      if let r = clip?.rect {
+        rowShare = max(min(Double(y + 1), r.w) - max(Double(y), r.y), 0)
+      }
+      for x in columns {
+        let color = from[x]
+        guard color != 0 else { continue }
+        var factor = opacity
+        if let maskRow {
+          let m = maskRow[x]
+          let value: UInt32
+          switch maskMode {
+          case 0: value = m >> 24
+          case 1: value = 255 - m >> 24
+          default:
+            // Rec. 709 luma of the premultiplied color (weights in 256ths).
+            let luma = min((54 * (m >> 16 & 255) + 183 * (m >> 8 & 255) + 19 * (m & 255) + 128) >> 8, 255)
+            value = maskMode == 2 ? luma : 255 - luma
+          }
+          factor = mul(factor, value)
+        }
+        if let clip {
+          if let r = clip.rect {
+            let inside = x >= clip.inner.0 && x < clip.inner.1
+            factor = scaled(factor, (inside ? 1 : share(x, r)) * rowShare)
+          } else {
+            let box = clip.box
+            factor = mul(factor, UInt32(clip.mask[(y - box.y0) * (box.x1 - box.x0) + x - box.x0]))
+          }
+        }
+        blendOne(into + x, factor, color)
+      }
+    }
+  }
+
   /// Pixels from (x0, y0) to (x1, y1), the ends excluded.
   struct PixelBox: Equatable {
     var x0, y0, x1, y1: Int

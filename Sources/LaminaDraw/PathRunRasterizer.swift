@@ -57,11 +57,69 @@ public enum PathRunRasterizer {
   public static func render(
     _ parts: [Part], width: Int, height: Int, background: SIMD4<Float>? = nil
   ) -> CGImage? {
+    render(parts.map { .part($0) }, width: width, height: height, background: background)
+  }
+
+  /// What a run draws: a path item, or a group drawn whole on the CPU.
+  public enum Element {
+    case part(Part)
+    case group(Group)
+  }
+
+  /// A group of a run (a masked, clipped or faded layer whose rendering
+  /// is paths alone): its elements drawn into a bitmap of their own over
+  /// `box`, times its mask's value (`maskMode`: 0 the mask's alpha, 1 one
+  /// minus it, 2 its luminance, 3 one minus that, as masked.frag takes
+  /// them), its clip's coverage and its opacity, then blended source over.
+  /// The elements and the mask are placed in the box's pixels (its corner
+  /// at 0, 0); the clip too.
+  public struct Group {
+    public var elements: [Element]
+    public var mask: [Element]?
+    public var maskMode: Int
+    public var opacity: Float
+    public var clip: Clip?
+    /// x, y (in the pixels of what the group is drawn into), width, height.
+    public var box: SIMD4<Int>
+
+    public init(
+      elements: [Element], mask: [Element]?, maskMode: Int, opacity: Float, clip: Clip?,
+      box: SIMD4<Int>
+    ) {
+      self.elements = elements
+      self.mask = mask
+      self.maskMode = maskMode
+      self.opacity = opacity
+      self.clip = clip
+      self.box = box
+    }
+  }
+
+  /// The elements drawn source over into a bitmap of `width`×`height`
+  /// pixels, as `render(_:width:height:background:)` draws parts.
+  public static func render(
+    _ elements: [Element], width: Int, height: Int, background: SIMD4<Float>? = nil
+  ) -> CGImage? {
     guard let bitmap = CairoBitmap(width: width, height: height) else { return nil }
+    draw(elements, into: bitmap)
+    guard let b = background, b.w > 0 else { return bitmap.makeImage() }
+    return bitmap.makeImage(over: SIMD4(byte(b.x), byte(b.y), byte(b.z), byte(b.w)))
+  }
+
+  /// Draws `elements` into `bitmap`, source over, in their order.
+  static func draw(_ elements: [Element], into bitmap: CairoBitmap) {
+    let (width, height) = (bitmap.width, bitmap.height)
     let cr = bitmap.context
     // The last clip's coverage, for the parts after it with the same clip.
     var clipMask: (clip: Clip, mask: OutlineFiller.Clip?)?
-    for part in parts {
+    for element in elements {
+      let part: Part
+      switch element {
+      case .part(let p): part = p
+      case .group(let group):
+        drawGroup(group, into: bitmap)
+        continue
+      }
       let c = part.color
       guard c.w > 0 || part.shader != nil else { continue }
       // A fill: FreeType's coverage (`OutlineFiller`), times its clip's,
@@ -119,10 +177,48 @@ public enum PathRunRasterizer {
       // An error stops a Cairo context for good: the parts drawn so far are
       // the run (and a part Cairo refused, which the GPU path would have
       // drawn, is not worth a blank bitmap).
-      guard cairo_status(cr) == CAIRO_STATUS_SUCCESS else { break }
+      guard cairo_status(cr) == CAIRO_STATUS_SUCCESS else { return }
     }
-    guard let b = background, b.w > 0 else { return bitmap.makeImage() }
-    return bitmap.makeImage(over: SIMD4(byte(b.x), byte(b.y), byte(b.z), byte(b.w)))
+  }
+
+  /// `group` drawn into a bitmap of its box, then blended into `bitmap`
+  /// through its mask, clip and opacity.
+  private static func drawGroup(_ group: Group, into bitmap: CairoBitmap) {
+    let b = group.box
+    // The box within the bitmap (the planner keeps it there).
+    let x0 = max(b.x, 0)
+    let y0 = max(b.y, 0)
+    let x1 = min(b.x + b.z, bitmap.width)
+    let y1 = min(b.y + b.w, bitmap.height)
+    guard x0 < x1, y0 < y1, group.opacity > 0,
+      let content = CairoBitmap(width: b.z, height: b.w)
+    else { return }
+    draw(group.elements, into: content)
+    var mask: CairoBitmap?
+    if let elements = group.mask {
+      guard let m = CairoBitmap(width: b.z, height: b.w) else { return }
+      draw(elements, into: m)
+      mask = m
+    }
+    var clip: OutlineFiller.Clip?
+    if let c = group.clip {
+      let square = (0..<4).allSatisfy { c.radii[$0] <= 0 }
+      guard isInvertible(c.transform),
+        let made = OutlineFiller.Clip(
+          roundedRect(c.rect, c.radii), rect: square ? c.rect : nil, transform: c.transform,
+          width: b.z, height: b.w)
+      else { return }
+      clip = made
+    }
+    guard let source = content.pixels(), let target = bitmap.pixels() else { return }
+    defer { bitmap.markDirty() }
+    let maskPixels = mask?.pixels()
+    let opacity = UInt32(byte(group.opacity))
+    OutlineFiller.composite(
+      source, stride: content.stride / 4, mask: maskPixels, maskStride: (mask?.stride ?? 0) / 4,
+      maskMode: group.maskMode, clip: clip, opacity: opacity,
+      into: target, stride: bitmap.stride / 4, at: (b.x, b.y), rows: (y0 - b.y)..<(y1 - b.y),
+      columns: (x0 - b.x)..<(x1 - b.x))
   }
 
   /// `part` as Cairo covers it, in a byte a pixel over the pixels it may

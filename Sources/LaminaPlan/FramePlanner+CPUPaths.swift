@@ -38,11 +38,127 @@ extension FramePlanner {
     return PathPaint.isDrawableOnCPU(item.matrix)
   }
 
-  /// A path item of a run, and the gradient it is painted with when its
-  /// paint is one (a masked gradient's composite, `gradientMask(of:)`).
-  struct RunItem {
-    var item: DrawItem
-    var gradient: GradientPainting? = nil
+  /// What a run draws: a path item, and the gradient it is painted with
+  /// when its paint is one (a masked gradient's composite,
+  /// `gradientMask(of:)`); or a group the CPU draws whole (`RunGroup`).
+  enum RunItem {
+    case path(DrawItem, GradientPainting?)
+    case group(RunGroup)
+
+    /// The frame pixels it may touch.
+    var bounds: PixelRect {
+      switch self {
+      case .path(let item, _): return item.bounds
+      case .group(let group): return group.box
+      }
+    }
+
+    /// The path items it draws.
+    var pathCount: Int {
+      switch self {
+      case .path: return 1
+      case .group(let group):
+        return group.items.reduce(0) { $0 + $1.pathCount }
+          + (group.mask ?? []).reduce(0) { $0 + $1.pathCount }
+      }
+    }
+  }
+
+  /// A group drawn whole on the CPU in a run (`drawsWholeOnCPU`): its
+  /// rendering (`items`) in a bitmap of its own over `box`, through its
+  /// mask's (`mask`: the mask group's rendering), its clip and its
+  /// `opacity` (the fade of the groups around it included), blended into
+  /// the run. No pass renders it or its mask.
+  struct RunGroup {
+    var group: GroupPass
+    var items: [RunItem]
+    var mask: [RunItem]?
+    /// The group's bounds within the region drawn (frame pixels).
+    var box: PixelRect
+    var opacity: Float
+  }
+
+  /// Whether a run draws `group` whole on the CPU: composited source
+  /// over, uncut, without a shadow, a filter or a backdrop, its clip (if
+  /// any) on an affine plane, and everything it and its mask draw taken by
+  /// a run (`commandsDrawOnCPU`). On a software rasterizer its pass, its
+  /// mask's pass and its composite cost more than drawing it into the
+  /// run's bitmap (docs/rendering.md, "Paths on the CPU").
+  mutating func drawsWholeOnCPU(_ group: GroupPass) -> Bool {
+    guard options.cpuPaths, options.cpuGroups, group.shadow == nil, group.filter == nil,
+      !group.backdrop,
+      group.blend == .sourceOver, group.clipPlanes.isEmpty
+    else { return false }
+    if let clip = group.clip, clip.itemToClip.m.2 != 0 || clip.itemToClip.m.5 != 0 {
+      return false
+    }
+    if let known = cpuGroups[group.id] { return known }
+    // Marked false while it is looked at: a group met again inside itself
+    // (which frame building does not make) is not drawn on the CPU.
+    cpuGroups[group.id] = false
+    var whole = commandsDrawOnCPU(group.commands)
+    if whole, let mask = group.mask { whole = commandsDrawOnCPU([.group(mask)]) }
+    cpuGroups[group.id] = whole
+    return whole
+  }
+
+  /// Whether a run takes everything `commands` draw: path items that join
+  /// runs, gradients painted over a path, groups drawn whole.
+  mutating func commandsDrawOnCPU(_ commands: [DrawCommand]) -> Bool {
+    for command in commands {
+      switch command {
+      case .item(let item):
+        guard Self.drawsOnCPU(item), Self.joinsRun(item) else { return false }
+      case .group(let group):
+        if case .none = Self.isolation(of: group) {
+          guard commandsDrawOnCPU(group.commands) else { return false }
+        } else if let (item, _, _, _) = gradientMask(of: group) {
+          guard Self.drawsOnCPU(item), group.clip.map({ $0.itemToClip.m.2 == 0 && $0.itemToClip.m.5 == 0 }) ?? true
+          else { return false }
+        } else {
+          guard drawsWholeOnCPU(group) else { return false }
+        }
+      }
+    }
+    return true
+  }
+
+  /// The run items of `commands` within `region`, at `opacity`: path
+  /// items, gradients painted over a path, groups drawn whole (each
+  /// command drawn on the CPU: `commandsDrawOnCPU`).
+  mutating func runItems(_ commands: [DrawCommand], region: PixelRect, opacity: Float) -> [RunItem] {
+    var items: [RunItem] = []
+    for command in commands {
+      switch command {
+      case .item(var item):
+        guard item.bounds.intersects(region) else { continue }
+        if opacity < 1 { item.multiplyOpacity(opacity) }
+        items.append(.path(item, nil))
+      case .group(let group):
+        guard group.bounds.intersects(region) else { continue }
+        if case .none(let inner) = Self.isolation(of: group) {
+          items += runItems(group.commands, region: region, opacity: opacity * inner)
+        } else if let found = gradientMask(of: group) {
+          guard var (item, _, gradient) = gradientMaskComposite(group, found, region: region)
+          else { continue }
+          item.multiplyOpacity(opacity)
+          items.append(.path(item, gradient))
+        } else if let run = runGroup(group, region: region, opacity: opacity) {
+          items.append(.group(run))
+        }
+      }
+    }
+    return items
+  }
+
+  /// `group` (which `drawsWholeOnCPU`) as a run item within `region`;
+  /// nil when none of it is there.
+  mutating func runGroup(_ group: GroupPass, region: PixelRect, opacity: Float) -> RunGroup? {
+    let box = group.bounds.intersection(region)
+    guard !box.isEmpty else { return nil }
+    let items = runItems(group.commands, region: box, opacity: 1)
+    let mask = group.mask.map { runItems([.group($0)], region: box, opacity: 1) }
+    return RunGroup(group: group, items: items, mask: mask, box: box, opacity: group.opacity * opacity)
   }
 
   /// The most dashes along a path that Cairo strokes.
@@ -65,8 +181,8 @@ extension FramePlanner {
     guard !open.run.isEmpty else { return }
     let items = open.run
     open.run.removeAll(keepingCapacity: true)
-    var box = items[0].item.bounds
-    for entry in items.dropFirst() { box = box.union(entry.item.bounds) }
+    var box = items[0].bounds
+    for entry in items.dropFirst() { box = box.union(entry.bounds) }
     box = box.intersection(open.pass.region)
     guard !box.isEmpty else { return }
     let direct =
@@ -102,7 +218,7 @@ extension FramePlanner {
   /// nothing in `region`.
   mutating func cpuQuad(_ item: DrawItem, region: PixelRect) -> DrawItem? {
     let box = item.bounds.intersection(region)
-    guard !box.isEmpty, let image = runImage([RunItem(item: item)], box, background: nil) else {
+    guard !box.isEmpty, let image = runImage([.path(item, nil)], box, background: nil) else {
       return nil
     }
     var quad = Self.quad(image, box)
@@ -123,57 +239,98 @@ extension FramePlanner {
   mutating func runImage(_ items: [RunItem], _ box: PixelRect, background: SIMD4<Float>?)
     -> CGImage?
   {
-    var parts: [PathRunRasterizer.Part] = []
-    var keys: [PathRunKey.Part] = []
-    // The gradients of the parts painted with one, by the part's index.
-    var gradients: [(Int, GradientPainting)] = []
-    parts.reserveCapacity(items.count)
+    var keys: [PathRunKey.Element] = []
     keys.reserveCapacity(items.count)
-    let origin = CGAffineTransform(translationX: -CGFloat(box.x), y: -CGFloat(box.y))
-    for entry in items {
-      let item = entry.item
-      guard case .path(let paint) = item.material, let style = paint.style else { continue }
-      let transform = Self.affine(item.matrix).concatenating(origin)
-      // A map that is not finite draws nothing (on the GPU too), and keeps
-      // NaN out of the cache's keys.
-      guard Self.isFinite(transform) else { continue }
-      var clip: PathRunRasterizer.Clip?
-      if let c = item.clip {
-        // The clip's plane to the bitmap: back to the item's plane, then on.
-        clip = PathRunRasterizer.Clip(
-          rect: c.shape.rect, radii: c.shape.radii,
-          transform: Self.affine(c.itemToClip).inverted().concatenating(transform))
-      }
-      if let gradient = entry.gradient { gradients.append((parts.count, gradient)) }
-      parts.append(
-        PathRunRasterizer.Part(
-          style: style, stroke: paint.stroke != nil, color: item.color, transform: transform,
-          clip: clip))
-      keys.append(
-        PathRunKey.Part(
-          paint: paint, style: PathRunKey.Style(style, stroke: paint.stroke != nil),
-          color: item.color, transform: transform,
-          clip: clip.map { PathRunKey.Clip(rect: $0.rect, radii: $0.radii, transform: $0.transform) },
-          gradient: entry.gradient))
-    }
+    let elements = Self.elements(items, corner: box, keys: &keys, ramps: pathRuns)
     let key = PathRunKey(
       parts: keys, bounds: SIMD4(box.x, box.y, box.width, box.height), background: background)
-    let ramps = pathRuns
     let make = {
-      // Shaders are made only for a bitmap drawn (their ramps cost).
-      var parts = parts
-      for (index, gradient) in gradients {
-        parts[index].shader = Self.shader(
-          gradient, alpha: parts[index].color.w, bitmapToPlane: parts[index].transform.inverted(),
-          corner: SIMD2(Float(box.x), Float(box.y)), ramps: ramps)
-      }
-      return PathRunRasterizer.render(
-        parts, width: box.width, height: box.height, background: background)
+      PathRunRasterizer.render(
+        elements, width: box.width, height: box.height, background: background)
     }
     guard let image = pathRuns.map({ $0.image(key, make: make) }) ?? make() else { return nil }
     plan.cpuPathRuns += 1
-    plan.cpuPathItems += items.count
+    plan.cpuPathItems += items.reduce(0) { $0 + $1.pathCount }
     return image
+  }
+
+  /// `items` as the rasterizer's elements, placed in the pixels of a
+  /// bitmap whose corner is `corner`'s, and their keys.
+  static func elements(
+    _ items: [RunItem], corner: PixelRect, keys: inout [PathRunKey.Element], ramps: PathRunCache?
+  ) -> [PathRunRasterizer.Element] {
+    var elements: [PathRunRasterizer.Element] = []
+    elements.reserveCapacity(items.count)
+    let origin = CGAffineTransform(translationX: -CGFloat(corner.x), y: -CGFloat(corner.y))
+    for entry in items {
+      switch entry {
+      case .path(let item, let gradient):
+        guard case .path(let paint) = item.material, let style = paint.style else { continue }
+        let transform = Self.affine(item.matrix).concatenating(origin)
+        // A map that is not finite draws nothing (on the GPU too), and
+        // keeps NaN out of the cache's keys.
+        guard Self.isFinite(transform) else { continue }
+        var clip: PathRunRasterizer.Clip?
+        if let c = item.clip {
+          // The clip's plane to the bitmap: back to the item's plane, then on.
+          clip = PathRunRasterizer.Clip(
+            rect: c.shape.rect, radii: c.shape.radii,
+            transform: Self.affine(c.itemToClip).inverted().concatenating(transform))
+        }
+        let shader = gradient.map {
+          Self.shader(
+            $0, alpha: item.color.w, bitmapToPlane: transform.inverted(),
+            corner: SIMD2(Float(corner.x), Float(corner.y)), ramps: ramps)
+        }
+        elements.append(
+          .part(
+            PathRunRasterizer.Part(
+              style: style, stroke: paint.stroke != nil, color: item.color, transform: transform,
+              clip: clip, shader: shader)))
+        keys.append(
+          .part(
+            PathRunKey.Part(
+              paint: paint, style: PathRunKey.Style(style, stroke: paint.stroke != nil),
+              color: item.color, transform: transform,
+              clip: clip.map { PathRunKey.Clip(rect: $0.rect, radii: $0.radii, transform: $0.transform) },
+              gradient: gradient)))
+      case .group(let run):
+        let group = run.group
+        let box = SIMD4(run.box.x - corner.x, run.box.y - corner.y, run.box.width, run.box.height)
+        var clip: PathRunRasterizer.Clip?
+        if let c = group.clip {
+          // Target pixels to the clip's plane, inverted, then to the box's pixels.
+          let toBox = CGAffineTransform(translationX: -CGFloat(run.box.x), y: -CGFloat(run.box.y))
+          let transform = Self.affine(c.itemToClip).inverted().concatenating(toBox)
+          guard Self.isFinite(transform) else { continue }
+          clip = PathRunRasterizer.Clip(rect: c.shape.rect, radii: c.shape.radii, transform: transform)
+        }
+        let mode: Int
+        switch group.maskMode {
+        case .alpha: mode = 0
+        case .alphaInverted: mode = 1
+        case .luminance: mode = 2
+        case .luminanceInverted: mode = 3
+        }
+        keys.append(
+          .group(
+            box: box, opacity: run.opacity, maskMode: group.mask == nil ? -1 : mode,
+            clip: clip.map { PathRunKey.Clip(rect: $0.rect, radii: $0.radii, transform: $0.transform) }))
+        let content = Self.elements(run.items, corner: run.box, keys: &keys, ramps: ramps)
+        var mask: [PathRunRasterizer.Element]?
+        if let items = run.mask {
+          keys.append(.mask)
+          mask = Self.elements(items, corner: run.box, keys: &keys, ramps: ramps)
+        }
+        keys.append(.end)
+        elements.append(
+          .group(
+            PathRunRasterizer.Group(
+              elements: content, mask: mask, maskMode: mode, opacity: run.opacity, clip: clip,
+              box: box)))
+      }
+    }
+    return elements
   }
 
   /// `gradient` as the CPU paints it over a bitmap whose pixels reach the
@@ -222,6 +379,16 @@ extension FramePlanner {
 
 /// What a run of CPU path items draws: equal keys draw equal bitmaps.
 struct PathRunKey: Hashable {
+  /// A part, or a group's start (its box in the pixels of what it is drawn
+  /// into, its opacity, its mask mode or -1 without a mask, its clip),
+  /// then its elements, its mask's after `mask`, and `end`.
+  enum Element: Hashable {
+    case part(Part)
+    case group(box: SIMD4<Int>, opacity: Float, maskMode: Int, clip: Clip?)
+    case mask
+    case end
+  }
+
   struct Part: Hashable {
     /// The mesh stands for the path (and its fill rule or join); the style
     /// for what Cairo reads of it beyond the mesh's key.
@@ -267,7 +434,7 @@ struct PathRunKey: Hashable {
     var transform: CGAffineTransform
   }
 
-  var parts: [Part]
+  var parts: [Element]
   /// The bitmap's place: x, y, width, height.
   var bounds: SIMD4<Int>
   /// The clear color under the paths, when the bitmap replaces the target's pixels.

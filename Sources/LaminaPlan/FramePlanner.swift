@@ -44,6 +44,9 @@ package struct FramePlanner {
   /// The masked groups of the frame that composite as their masks' paths
   /// (`FramePlanner+PathMasks.swift`).
   var pathMaskedGroups: Set<Int> = []
+  /// Whether a run draws the group of each id whole (`drawsWholeOnCPU`),
+  /// as found this frame.
+  var cpuGroups: [Int: Bool] = [:]
   /// The bitmaps of runs of paths drawn on the CPU, kept across frames
   /// (`PlanOptions.cpuPaths`; the runner's); nil: drawn every time.
   package var pathRuns: PathRunCache?
@@ -187,6 +190,8 @@ package struct FramePlanner {
       prepare(group.commands, region: region)
       return
     }
+    // A group a run draws whole needs no pass, nor do its groups and mask.
+    if !isMask && !isolated, drawsWholeOnCPU(group) { return }
     if group.shadow != nil {
       prepareShadow(group)
       return
@@ -360,7 +365,7 @@ package struct FramePlanner {
         if options.cpuPaths, Self.drawsOnCPU(item) {
           if opacity < 1 { item.multiplyOpacity(opacity) }
           if Self.joinsRun(item) {
-            open.run.append(RunItem(item: item))
+            open.run.append(.path(item, nil))
             continue
           }
           flushRun(&open)
@@ -389,11 +394,18 @@ package struct FramePlanner {
             var faded = item
             faded.multiplyOpacity(opacity)
             if Self.drawsOnCPU(faded), Self.joinsRun(faded) {
-              open.run.append(RunItem(item: faded, gradient: gradient))
+              open.run.append(.path(faded, gradient))
             } else {
               flushRun(&open)
               open.batcher.addGradientPainted(faded, paint, gradient)
             }
+          }
+          continue
+        }
+        if drawsWholeOnCPU(group) {
+          // Drawn whole into the run: no pass for it or its mask.
+          if let run = runGroup(group, region: region, opacity: opacity) {
+            open.run.append(.group(run))
           }
           continue
         }

@@ -31,6 +31,10 @@ package struct PlanOptions {
   /// the default on a software rasterizer, where it is several times
   /// cheaper (docs/rendering.md, "Paths on the CPU").
   package var cpuPaths = false
+  /// With `cpuPaths`, a group whose rendering and mask are paths alone is
+  /// drawn whole into the run (`FramePlanner.drawsWholeOnCPU`), with no
+  /// pass; off only to compare.
+  package var cpuGroups = true
 
   /// `mergedFillMaxPixels` on a software rasterizer (measured on llvmpipe:
   /// docs/rendering.md, "Batching and uploads").

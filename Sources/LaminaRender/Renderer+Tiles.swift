@@ -44,6 +44,7 @@ extension Renderer {
       mergedFillMaxPixels: mergedFillMaxPixels)
     options.pathMasks = pathMasks
     options.cpuPaths = cpuPaths
+    options.cpuGroups = cpuGroups
     return runner.plan(frame, tile: maxTileSize, options: options, damage: damage)
   }
 

@@ -88,6 +88,9 @@ public final class Renderer {
   /// Masks that are one path composite as the path painted with the masked
   /// rendering (`PlanOptions.pathMasks`); off only to compare.
   package var pathMasks = true
+  /// Groups of paths alone are drawn whole on the CPU with the paths
+  /// around them (`PlanOptions.cpuGroups`); off only to compare.
+  package var cpuGroups = true
   /// Runs of path items are drawn on the CPU by Cairo, one bitmap each
   /// (`PlanOptions.cpuPaths`): on a software rasterizer, unless
   /// `LAMINA_PATHS=gpu`; `LAMINA_PATHS=cpu` asks for it on any driver.

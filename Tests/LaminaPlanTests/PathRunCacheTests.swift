@@ -49,7 +49,7 @@ final class PathRunCacheTests: XCTestCase {
         paint: PathPaint(geometry: .fill(mesh), style: style),
         style: PathRunKey.Style(style, stroke: false), color: SIMD4(red, 0, 0, 1),
         transform: CGAffineTransform(translationX: tx, y: 0), clip: nil)
-      return PathRunKey(parts: [part, part], bounds: SIMD4(0, 0, 4, 4), background: nil)
+      return PathRunKey(parts: [.part(part), .part(part)], bounds: SIMD4(0, 0, 4, 4), background: nil)
     }
     let cache = PathRunCache()
     let first = try XCTUnwrap(cache.image(key(1, 0)) { image() })
