@@ -216,6 +216,35 @@ final class CPUPathTests: XCTestCase {
     XCTAssertEqual(pixel(image, 30, 10), [0xc0, 0x20, 0x40, 255])
   }
 
+  /// Inside a group a run draws whole (faded, over two overlapping
+  /// layers), the same animated layer is drawn on the CPU with the group:
+  /// its pass would be drawn again every frame the trim moves. Half the
+  /// trim is stroked, as on the GPU.
+  func testALayerWhoseTrimAnimatesInAGroupIsDrawnWithIt() throws {
+    let json = scene(
+      """
+      { "frame": [0, 0, 40, 20], "opacity": 0.5, "sublayers": [
+        { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "strokeColor": "#000000",
+          "lineWidth": 4, "path": "M 2 10 L 38 10",
+          "animations": [ { "keyPath": "strokeEnd", "fromValue": 0, "toValue": 1, "duration": 1,
+                            "timeOffset": 0.5 } ] },
+        { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#c02040",
+          "path": "M 24 2 L 38 2 L 38 18 L 24 18 Z" } ] }
+      """)
+    let (image, plan) = try render(json, cpuPaths: true)
+    XCTAssertEqual(plan.cpuPathRuns, 1)
+    XCTAssertEqual(plan.cpuPathItems, 2, "the stroke and the fill, in the group")
+    XCTAssertEqual(plan.targets.count, 1, "no target but the canvas")
+    // Black at half opacity over white where the trim reached (x 2...20).
+    for (got, want) in zip(pixel(image, 10, 10), [128, 128, 128, 255]) {
+      XCTAssertEqual(got, want, accuracy: 1)
+    }
+    XCTAssertEqual(pixel(image, 16, 16), [255, 255, 255, 255], "off the stroke")
+    let (gpu, _) = try render(json, cpuPaths: false)
+    XCTAssertEqual(pixel(gpu, 10, 10), pixel(image, 10, 10))
+    XCTAssertEqual(pixel(gpu, 22, 10), pixel(image, 22, 10), "past the trim: the background")
+  }
+
   /// A dash pattern whose dashes along the path number more than
   /// `maxDashes` stays on the GPU (Cairo would stroke each of them: a
   /// hostile file's 0.02-point dashes along a long path are millions); a
