@@ -327,7 +327,7 @@ public enum PathRunRasterizer {
   }
 
   /// `addRoundedRect`'s rect as a path.
-  public static func roundedRect(_ r: CGRect, _ radii: SIMD4<Float>) -> CGPath {
+  static func roundedRect(_ r: CGRect, _ radii: SIMD4<Float>) -> CGPath {
     let limit = Double(min(r.width, r.height)) / 2
     let (x0, y0, x1, y1) = (Double(r.minX), Double(r.minY), Double(r.maxX), Double(r.maxY))
     let k = (0..<4).map { CGFloat(min(max(Double(radii[$0]), 0), limit)) }

@@ -18,23 +18,6 @@ public struct ShapeStyle: Hashable, Sendable {
   public var strokeStart: CGFloat
   public var strokeEnd: CGFloat
 
-  /// A fill of `path` (nonzero), with no stroke: a solid layer's rect as a
-  /// run of paths draws it.
-  public init(fill path: CGPath) {
-    self.path = path
-    fillColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
-    fillRule = .nonZero
-    strokeColor = nil
-    lineWidth = 0
-    lineCap = .butt
-    lineJoin = .miter
-    miterLimit = 10
-    lineDashPattern = nil
-    lineDashPhase = 0
-    strokeStart = 0
-    strokeEnd = 1
-  }
-
   /// The style of `layer`; nil when it draws nothing.
   public init?(_ layer: CAShapeLayer) {
     guard let path = layer.path, !path.isEmpty else { return nil }

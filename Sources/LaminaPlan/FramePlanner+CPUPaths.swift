@@ -25,7 +25,6 @@ extension FramePlanner {
   /// frame it animates, costs more than stroking it again (a HUD of
   /// animated trims inside a mask: 10.8 ms a frame against 4.6).
   static func drawsOnCPU(_ item: DrawItem, inGroup: Bool = false) -> Bool {
-    if case .solid = item.material { return solidDrawsOnCPU(item) }
     guard case .path(let paint) = item.material, paint.style != nil,
       !paint.animatesStroke || inGroup,
       item.shape == nil, (paint.stroke?.coverageScale ?? 1) == 1
@@ -44,49 +43,6 @@ extension FramePlanner {
     }
     return PathPaint.isDrawableOnCPU(item.matrix)
   }
-
-  /// Whether a run draws the solid `item` (a layer's background) as a fill
-  /// of its rect (`solidPart`): antialiased, on the target's axes (scaled
-  /// and moved, not turned), cut by no polygon, every edge its own (no
-  /// nine-slice seam, no rounded corner), its clip affine. There the area
-  /// of a pixel inside the rect (FreeType's coverage) is the shader's edge
-  /// coverage (the product of each edge's distance from the pixel's
-  /// center plus a half, clamped), so the solid's pixels do not depend on
-  /// the route, nor on whether a run is beside it (the metamorphic `alone`
-  /// relation; a rounded corner's or a turned edge's coverage differs by
-  /// up to 12/255 between the two: those stay the GPU's).
-  static func solidDrawsOnCPU(_ item: DrawItem) -> Bool {
-    let m = item.matrix
-    guard item.antialiased, item.clippedPolygon == nil, item.shape == nil,
-      item.edgeMask & 0b1111 == 0b1111, m.m12 == 0, m.m21 == 0, PathPaint.isDrawableOnCPU(m)
-    else { return false }
-    if let clip = item.clip, clip.itemToClip.m.2 != 0 || clip.itemToClip.m.5 != 0 {
-      return false
-    }
-    return true
-  }
-
-  /// Whether the commands after `i` of `commands` start a run: a path
-  /// item or a group drawn into one comes next, after solids a run would
-  /// take (at most `solidsAhead` of them). A solid before it then joins the
-  /// run rather than being a draw of its own.
-  mutating func runFollows(_ commands: [DrawCommand], after i: Int, depth: Int = 0) -> Bool {
-    guard i + 1 < commands.count, depth < Self.solidsAhead else { return false }
-    switch commands[i + 1] {
-    case .item(let next):
-      guard Self.drawsOnCPU(next), Self.joinsRun(next) else { return false }
-      if case .path = next.material { return true }
-      return runFollows(commands, after: i + 1, depth: depth + 1)
-    case .group(let group):
-      if case .none = Self.isolation(of: group) {
-        return runFollows(group.commands, after: -1, depth: depth + 1)
-      }
-      return drawsWholeOnCPU(group)
-    }
-  }
-
-  /// How far `runFollows` looks past solids.
-  static let solidsAhead = 8
 
   /// What a run draws: a path item, and the gradient it is painted with
   /// when its paint is one (a masked gradient's composite,
@@ -314,10 +270,6 @@ extension FramePlanner {
     let origin = CGAffineTransform(translationX: -CGFloat(corner.x), y: -CGFloat(corner.y))
     for entry in items {
       switch entry {
-      case .path(let item, _) where item.material == .solid:
-        guard let (part, key) = solidPart(item, origin: origin) else { continue }
-        elements.append(.part(part))
-        keys.append(.solid(key))
       case .path(let item, let gradient):
         guard case .path(let paint) = item.material, let style = paint.style else { continue }
         let transform = Self.affine(item.matrix).concatenating(origin)
@@ -387,30 +339,6 @@ extension FramePlanner {
     return elements
   }
 
-  /// A solid item (`solidDrawsOnCPU`) as a fill of its rect, placed by
-  /// `origin` from frame pixels. Nil when its map is not finite.
-  static func solidPart(_ item: DrawItem, origin: CGAffineTransform) -> (
-    PathRunRasterizer.Part, PathRunKey.Solid
-  )? {
-    let transform = Self.affine(item.matrix).concatenating(origin)
-    guard Self.isFinite(transform) else { return nil }
-    let rect = item.rect
-    let radii = SIMD4<Float>.zero
-    var clip: PathRunRasterizer.Clip?
-    if let c = item.clip {
-      clip = PathRunRasterizer.Clip(
-        rect: c.shape.rect, radii: c.shape.radii,
-        transform: Self.affine(c.itemToClip).inverted().concatenating(transform))
-    }
-    let part = PathRunRasterizer.Part(
-      style: ShapeStyle(fill: PathRunRasterizer.roundedRect(rect, radii)), stroke: false,
-      color: item.color, transform: transform, clip: clip)
-    let key = PathRunKey.Solid(
-      rect: rect, radii: radii, color: item.color, transform: transform,
-      clip: clip.map { PathRunKey.Clip(rect: $0.rect, radii: $0.radii, transform: $0.transform) })
-    return (part, key)
-  }
-
   /// `gradient` as the CPU paints it over a bitmap whose pixels reach the
   /// path's plane through `bitmapToPlane`, the bitmap's corner at `corner`
   /// in the canvas's pixels (gradient.glsl's noise is anchored there).
@@ -462,7 +390,6 @@ struct PathRunKey: Hashable {
   /// then its elements, its mask's after `mask`, and `end`.
   enum Element: Hashable {
     case part(Part)
-    case solid(Solid)
     case group(box: SIMD4<Int>, opacity: Float, maskMode: Int, clip: Clip?)
     case mask
     case end
@@ -478,15 +405,6 @@ struct PathRunKey: Hashable {
     var clip: Clip?
     /// The paint when it is a gradient.
     var gradient: GradientPainting? = nil
-  }
-
-  /// A solid layer's (rounded) rect as a run draws it.
-  struct Solid: Hashable {
-    var rect: CGRect
-    var radii: SIMD4<Float>
-    var color: SIMD4<Float>
-    var transform: CGAffineTransform
-    var clip: Clip?
   }
 
   /// The stroke's parameters as Cairo reads them (a mesh is shared by miter

@@ -362,11 +362,7 @@ package struct FramePlanner {
         var command = commands[i]
         var item = item
         var fade = opacity
-        // A solid joins a run, or one that the next command starts;
-        // alone, it is the GPU's (one draw).
-        if options.cpuPaths, Self.drawsOnCPU(item),
-          item.material != .solid || !open.run.isEmpty || runFollows(commands, after: i)
-        {
+        if options.cpuPaths, Self.drawsOnCPU(item) {
           if opacity < 1 { item.multiplyOpacity(opacity) }
           if Self.joinsRun(item) {
             open.run.append(.path(item, nil))

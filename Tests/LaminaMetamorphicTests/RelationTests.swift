@@ -201,10 +201,6 @@ final class RelationTests: XCTestCase {
   func testThePoolKeepsAtMostItsLimit() throws {
     let harness = try Harness()
     let renderer = harness.renderer
-    // Groups in passes (with paths on the CPU a run draws these groups of
-    // solids whole, and no target is pooled).
-    renderer.cpuGroups = false
-    defer { renderer.cpuGroups = true }
     let groups = (0..<6).map {
       """
       { "frame": [\($0 * 10), \($0 * 3), \(10 + $0), 8], "opacity": 0.5,

@@ -97,15 +97,15 @@ final class CPUPathTests: XCTestCase {
     }
   }
 
-  /// A layer a run does not draw (a gradient) ends the run: the paths
-  /// before it are written into the canvas, the gradient is drawn, and the
-  /// paths after it are one image drawn over it.
+  /// A layer that is not a path ends the run: the paths before it are
+  /// written into the canvas, the solid is drawn, and the paths after it
+  /// are one image drawn over it.
   func testAnotherItemEndsTheRun() throws {
     let json = scene(
       """
       { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#2040c0",
         "path": "M 2 2 L 18 2 L 18 18 L 2 18 Z" },
-      { "class": "CAGradientLayer", "frame": [10, 4, 20, 12], "colors": ["#20c040", "#20c040"] },
+      { "frame": [10, 4, 20, 12], "backgroundColor": "#20c040" },
       { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#c02040",
         "path": "M 24 2 L 38 2 L 38 18 L 24 18 Z" }
       """)
@@ -113,64 +113,12 @@ final class CPUPathTests: XCTestCase {
     XCTAssertEqual(plan.cpuPathRuns, 2)
     let pass = try canvasPass(plan)
     XCTAssertNotNil(pass.upload)
-    XCTAssertEqual(
-      pass.batches.map(\.program), [.gradient(.axial, blend: false), .image])
+    XCTAssertEqual(pass.batches.map(\.program), [.solid, .image])
     XCTAssertEqual(pixel(cpu, 4, 10), [0x20, 0x40, 0xc0, 255])
-    XCTAssertEqual(pixel(cpu, 14, 10), [0x20, 0xc0, 0x40, 255], "the gradient over the first path")
-    XCTAssertEqual(pixel(cpu, 27, 10), [0xc0, 0x20, 0x40, 255], "the second path over the gradient")
+    XCTAssertEqual(pixel(cpu, 14, 10), [0x20, 0xc0, 0x40, 255], "the solid over the first path")
+    XCTAssertEqual(pixel(cpu, 27, 10), [0xc0, 0x20, 0x40, 255], "the second path over the solid")
     let (gpu, _) = try render(json, cpuPaths: false)
     XCTAssertEqual(cpu.premultipliedPixels, gpu.premultipliedPixels)
-  }
-
-  /// A solid layer between paths joins their run as a fill of its rect:
-  /// one run written into the canvas, no draw, the GPU's pixels (a
-  /// translucent one at a fractional place, a scaled one: within
-  /// antialiasing at their edges). A solid with no run around it is one
-  /// draw of the GPU's; one cut into pieces (rounded corners, whose pieces'
-  /// seams are not antialiased) stays the GPU's too.
-  func testSolidsBetweenPathsJoinTheRun() throws {
-    let json = scene(
-      """
-      { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#2040c0",
-        "path": "M 2 2 L 18 2 L 18 18 L 2 18 Z" },
-      { "frame": [10.25, 4.5, 20, 12], "backgroundColor": "#20c04080" },
-      { "frame": [26, 3, 8, 8], "backgroundColor": "#ffcc00", "transform": [ { "scale": [1.3, 0.7, 1] } ] },
-      { "frame": [4, 12, 14, 7], "backgroundColor": "#00ccff" },
-      { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#c02040",
-        "path": "M 24 12 L 38 12 L 38 18 L 24 18 Z" }
-      """)
-    let (cpu, plan) = try render(json, cpuPaths: true)
-    XCTAssertEqual(plan.cpuPathRuns, 1)
-    XCTAssertEqual(plan.cpuPathItems, 5, "two paths, three solids")
-    let pass = try canvasPass(plan)
-    XCTAssertNotNil(pass.upload)
-    XCTAssertEqual(pass.batches.count, 0, "nothing left to draw")
-    let (gpu, _) = try render(json, cpuPaths: false)
-    let comparison = ImageComparison(
-      actual: cpu.straightPixels, expected: gpu.straightPixels, threshold: 2)
-    // Antialiased edges: FreeType's area against the shader's distances.
-    XCTAssertLessThan(comparison.pixelsOff, 40, comparison.summary)
-    XCTAssertLessThanOrEqual(comparison.maxChannelDifference, 48, comparison.summary)
-    XCTAssertEqual(pixel(cpu, 15, 10), pixel(gpu, 15, 10), "inside the translucent solid")
-    XCTAssertEqual(pixel(cpu, 30, 6), [0xff, 0xcc, 0x00, 255], "inside the scaled one")
-    XCTAssertEqual(pixel(cpu, 6, 15), [0x00, 0xcc, 0xff, 255], "inside the last one")
-
-    let rounded = scene(
-      ##"""
-      { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#2040c0",
-        "path": "M 2 2 L 18 2 L 18 18 L 2 18 Z" },
-      { "frame": [4, 4, 30, 12], "backgroundColor": "#00ccff", "cornerRadius": 3 },
-      { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#c02040",
-        "path": "M 24 12 L 38 12 L 38 18 L 24 18 Z" }
-      """##)
-    let (roundedImage, roundedPlan) = try render(rounded, cpuPaths: true)
-    XCTAssertEqual(roundedPlan.cpuPathRuns, 2, "the rounded pieces between two runs")
-    XCTAssertEqual(pixel(roundedImage, 20, 10), [0x00, 0xcc, 0xff, 255])
-
-    let alone = scene(##"{ "frame": [10, 4, 20, 12], "backgroundColor": "#20c040" }"##)
-    let (_, alonePlan) = try render(alone, cpuPaths: true)
-    XCTAssertEqual(alonePlan.cpuPathRuns, 0)
-    XCTAssertEqual(try canvasPass(alonePlan).batches.map(\.program), [.solid])
   }
 
   /// A pass that goes on after a break (a backdrop filter reads what was

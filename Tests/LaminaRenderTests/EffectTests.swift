@@ -232,9 +232,6 @@ final class EffectTests: XCTestCase {
     layer.mask = mask
     r.addSublayer(layer)
     let renderer = try RenderTestSupport.renderer()
-    // The offscreen route (with paths on the CPU a run draws this masked
-    // solid whole: CPUGroupTests).
-    renderer.cpuGroups = false
     let out = try renderer.render(layer: r, size: r.bounds.size)
     XCTAssertEqual(renderer.counters.offscreenPasses, 2)
     XCTAssertEqual(Int(out.pixel(20, 50).a), 128, accuracy: 1)

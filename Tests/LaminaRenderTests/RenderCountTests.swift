@@ -95,9 +95,6 @@ final class RenderCountTests: XCTestCase {
     }
     r.addSublayer(group)
     let renderer = try RenderTestSupport.renderer()
-    // The offscreen route (with paths on the CPU a run draws this group of
-    // solids whole: CPUGroupTests).
-    renderer.cpuGroups = false
     let out = try renderer.render(
       layer: r, size: CGSize(width: 100, height: 100), background: .white)
     XCTAssertEqual(renderer.counters.offscreenPasses, 1)
