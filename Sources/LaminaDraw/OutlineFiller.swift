@@ -577,13 +577,7 @@ private func blend(_ start: UnsafeMutablePointer<UInt32>, _ n: Int, _ coverage: 
     let s = SIMD16<UInt16>(truncatingIfNeeded: unsafeBitCast(s4, to: SIMD16<UInt8>.self))
     let a = SIMD16<UInt16>(repeating: UInt16(keep))
     while k + 4 <= n {
-      let raw = UnsafeMutableRawPointer(start + k)
-      let d = SIMD16<UInt16>(truncatingIfNeeded: raw.loadUnaligned(as: SIMD16<UInt8>.self))
-      let t = d &* a &+ 128
-      let sum = s &+ ((t &+ (t &>> 8)) &>> 8)
-      raw.storeBytes(
-        of: SIMD16<UInt8>(truncatingIfNeeded: pointwiseMin(sum, SIMD16(repeating: 255))),
-        as: SIMD16<UInt8>.self)
+      over(UnsafeMutableRawPointer(start + k), s, a)
       k += 4
     }
   }
@@ -591,6 +585,19 @@ private func blend(_ start: UnsafeMutablePointer<UInt32>, _ n: Int, _ coverage: 
     start[k] = add4(source, mul4(start[k], keep))
     k += 1
   }
+}
+
+/// Four pixels at `raw` (a byte a lane) blended with the source bytes `s`
+/// keeping `a`/255 of each: `s + d·a/255`, the product rounded as pixman
+/// rounds it, the sum saturated.
+@inline(__always)
+private func over(_ raw: UnsafeMutableRawPointer, _ s: SIMD16<UInt16>, _ a: SIMD16<UInt16>) {
+  let d = SIMD16<UInt16>(truncatingIfNeeded: raw.loadUnaligned(as: SIMD16<UInt8>.self))
+  let t = d &* a &+ 128
+  let sum = s &+ ((t &+ (t &>> 8)) &>> 8)
+  raw.storeBytes(
+    of: SIMD16<UInt8>(truncatingIfNeeded: pointwiseMin(sum, SIMD16(repeating: 255))),
+    as: SIMD16<UInt8>.self)
 }
 
 /// `n` pixels from `start` blended with `colors` (a word each) at
@@ -615,13 +622,7 @@ private func blendColors(
     let source = unsafeBitCast(SIMD16<UInt8>(truncatingIfNeeded: s), to: SIMD4<UInt32>.self)
     let keep = (255 &- (source &>> 24)) &* ones
     let a = SIMD16<UInt16>(truncatingIfNeeded: unsafeBitCast(keep, to: SIMD16<UInt8>.self))
-    let raw = UnsafeMutableRawPointer(start + k)
-    let d = SIMD16<UInt16>(truncatingIfNeeded: raw.loadUnaligned(as: SIMD16<UInt8>.self))
-    let t = d &* a &+ 128
-    let sum = s &+ ((t &+ (t &>> 8)) &>> 8)
-    raw.storeBytes(
-      of: SIMD16<UInt8>(truncatingIfNeeded: pointwiseMin(sum, SIMD16(repeating: 255))),
-      as: SIMD16<UInt8>.self)
+    over(UnsafeMutableRawPointer(start + k), s, a)
     k += 4
   }
   while k < n {

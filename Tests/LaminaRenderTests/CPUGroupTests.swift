@@ -72,17 +72,13 @@ final class CPUGroupTests: XCTestCase {
   }
 
   func render(_ root: CALayer, cpuGroups: Bool) throws -> (RenderedImage, RenderCounters) {
-    let renderer = try Renderer()
-    renderer.cpuPaths = true
-    renderer.cpuGroups = cpuGroups
-    // Masks offscreen in the comparison (a mask that is one path would be
-    // the GPU's coverage there).
-    renderer.pathMasks = cpuGroups
-    Renderer.commit(root)
-    var builder = FrameBuilder(size: CGSize(width: 120, height: 90), scale: 2, caches: renderer.caches)
-    let frame = builder.build(root: PresentationTree(root: root).update(time: 0), background: nil)
-    let image = try renderer.render(frame)
-    return (image, renderer.counters)
+    try RenderTestSupport.renderLayer(root) { renderer in
+      renderer.cpuPaths = true
+      renderer.cpuGroups = cpuGroups
+      // Masks offscreen in the comparison (a mask that is one path would
+      // be the GPU's coverage there).
+      renderer.pathMasks = cpuGroups
+    }
   }
 
   /// `make`'s scene drawn with groups on the CPU and offscreen: no pass

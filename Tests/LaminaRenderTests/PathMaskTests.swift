@@ -78,6 +78,23 @@ final class PathMaskTests: XCTestCase {
     return mask
   }
 
+  /// A gradient of `type` with three stops (one translucent), its color
+  /// taken at pixel corners with `corners`.
+  func gradient(_ type: CAGradientLayerType, focal: CGPoint = .zero, corners: Bool = false) -> CAGradientLayer {
+    let g = RectMaskClipTests.gradientContent()
+    g.type = type
+    g.colors = [
+      CGColor(red: 1, green: 0.4, blue: 0, alpha: 1), CGColor(red: 0.3, green: 0.9, blue: 0.2, alpha: 0.5),
+      CGColor(red: 0, green: 0.6, blue: 1, alpha: 0.9),
+    ]
+    g.locations = [0, 0.4, 1]
+    g.startPoint = CGPoint(x: 0.45, y: 0.5)
+    g.endPoint = type == .axial ? CGPoint(x: 1, y: 0.8) : CGPoint(x: 0.95, y: 1)
+    g.focalPointOffset = focal
+    g.samplesAtPixelCorners = corners
+    return g
+  }
+
   /// An ellipse filled at 80 % (a fill too large to merge: its pieces'
   /// programs draw it).
   func fillMask(evenOdd: Bool = false) -> CAShapeLayer {
@@ -103,14 +120,10 @@ final class PathMaskTests: XCTestCase {
   /// CPU the offscreen mask's path would be Cairo's, the painted one the
   /// GPU's).
   func render(_ root: CALayer, pathMasks: Bool, cpuPaths: Bool) throws -> (RenderedImage, RenderCounters) {
-    let renderer = try Renderer()
-    renderer.pathMasks = pathMasks
-    renderer.cpuPaths = cpuPaths
-    Renderer.commit(root)
-    var builder = FrameBuilder(size: CGSize(width: 120, height: 90), scale: 2, caches: renderer.caches)
-    let frame = builder.build(root: PresentationTree(root: root).update(time: 0), background: nil)
-    let image = try renderer.render(frame)
-    return (image, renderer.counters)
+    try RenderTestSupport.renderLayer(root) { renderer in
+      renderer.pathMasks = pathMasks
+      renderer.cpuPaths = cpuPaths
+    }
   }
 
   /// With paths drawn on the CPU, a gradient painted over its mask's path
@@ -120,19 +133,6 @@ final class PathMaskTests: XCTestCase {
   /// mask route with the same coverage in its mask; no pass, no draw of a
   /// gradient program, both paths of the scene in one run.
   func testGradientsPaintedOnTheCPUMatchTheOffscreenMask() throws {
-    func gradient(_ type: CAGradientLayerType, focal: CGPoint = .zero) -> CAGradientLayer {
-      let g = RectMaskClipTests.gradientContent()
-      g.type = type
-      g.colors = [
-        CGColor(red: 1, green: 0.4, blue: 0, alpha: 1), CGColor(red: 0.3, green: 0.9, blue: 0.2, alpha: 0.5),
-        CGColor(red: 0, green: 0.6, blue: 1, alpha: 0.9),
-      ]
-      g.locations = [0, 0.4, 1]
-      g.startPoint = CGPoint(x: 0.45, y: 0.5)
-      g.endPoint = type == .axial ? CGPoint(x: 1, y: 0.8) : CGPoint(x: 0.95, y: 1)
-      g.focalPointOffset = focal
-      return g
-    }
     let cases: [(String, () -> CALayer)] = [
       ("stroke", { self.scene(self.strokeMask()) }),
       ("stroke at 60 %", { self.scene(self.strokeMask(), opacity: 0.6) }),
@@ -141,9 +141,9 @@ final class PathMaskTests: XCTestCase {
       ("fill", { self.scene(self.fillMask()) }),
       ("fill, clipped", { self.scene(self.fillMask(), opacity: 0.7, clipped: true) }),
       ("fill even-odd, scaled", { self.scene(self.fillMask(evenOdd: true), transform: CATransform3DMakeScale(1.2, 0.8, 1)) }),
-      ("radial", { self.scene(self.fillMask(), opacity: 0.8, content: gradient(.radial)) }),
-      ("radial, focal point", { self.scene(self.fillMask(), content: gradient(.radial, focal: CGPoint(x: -0.2, y: 0.15))) }),
-      ("conic, stroke", { self.scene(self.strokeMask(), content: gradient(.conic)) }),
+      ("radial", { self.scene(self.fillMask(), opacity: 0.8, content: self.gradient(.radial)) }),
+      ("radial, focal point", { self.scene(self.fillMask(), content: self.gradient(.radial, focal: CGPoint(x: -0.2, y: 0.15))) }),
+      ("conic, stroke", { self.scene(self.strokeMask(), content: self.gradient(.conic)) }),
     ]
     for (name, make) in cases {
       let (painted, counters) = try render(make(), pathMasks: true, cpuPaths: true)
@@ -216,20 +216,6 @@ final class PathMaskTests: XCTestCase {
   /// Every kind of gradient, and its color taken at pixel corners, painted
   /// over a path as the offscreen route draws it.
   func testGradientsOfEveryKindPaintTheirMaskPath() throws {
-    func gradient(_ type: CAGradientLayerType, focal: CGPoint = .zero, corners: Bool = false) -> CAGradientLayer {
-      let g = RectMaskClipTests.gradientContent()
-      g.type = type
-      g.colors = [
-        CGColor(red: 1, green: 0.4, blue: 0, alpha: 1), CGColor(red: 0.3, green: 0.9, blue: 0.2, alpha: 0.5),
-        CGColor(red: 0, green: 0.6, blue: 1, alpha: 0.9),
-      ]
-      g.locations = [0, 0.4, 1]
-      g.startPoint = CGPoint(x: 0.45, y: 0.5)
-      g.endPoint = type == .axial ? CGPoint(x: 1, y: 0.8) : CGPoint(x: 0.95, y: 1)
-      g.focalPointOffset = focal
-      g.samplesAtPixelCorners = corners
-      return g
-    }
     let cases: [(String, CAGradientLayer)] = [
       ("radial", gradient(.radial)),
       ("radial, focal point", gradient(.radial, focal: CGPoint(x: -0.2, y: 0.15))),

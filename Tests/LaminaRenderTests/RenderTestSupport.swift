@@ -60,6 +60,21 @@ enum RenderTestSupport {
   /// GPU, or by Cairo when `shapesOnGPU` is false).
   /// The frame at time 0 of a scene given as JSON text (named `name` in
   /// errors; no images), built at its canvas size and scale.
+  /// The frame of `root` (120×90 points at scale 2, laid out and
+  /// committed) from a renderer of its own that `configure` sets up, and
+  /// the renderer's counters.
+  static func renderLayer(
+    _ root: CALayer, configure: (Renderer) -> Void
+  ) throws -> (RenderedImage, RenderCounters) {
+    let renderer = try Renderer()
+    configure(renderer)
+    Renderer.commit(root)
+    var builder = FrameBuilder(size: CGSize(width: 120, height: 90), scale: 2, caches: renderer.caches)
+    let frame = builder.build(root: PresentationTree(root: root).update(time: 0), background: nil)
+    let image = try renderer.render(frame)
+    return (image, renderer.counters)
+  }
+
   static func frame(ofSceneJSON json: String, name: String = "scene.json") throws -> DrawList {
     let scene = try SceneLoader.load(data: Data(json.utf8), baseURL: nil, fileName: name)
     let root = PresentationTree(root: scene.root).update(time: 0)
