@@ -221,6 +221,15 @@ enum OutlineFiller {
       guard drawn else { return nil }
     }
 
+    /// A clip of the given coverage (a byte a pixel, rows of `width`) over
+    /// a whole `width`×`height` bitmap.
+    init(coverage: [UInt8], width: Int, height: Int) {
+      box = PixelBox(x0: 0, y0: 0, x1: width, y1: height)
+      rect = nil
+      inner = (0, 0)
+      mask = coverage
+    }
+
     /// The whole pixels `q` (x0, y0, x1, y1) touches, within the bitmap.
     private static func box(_ q: SIMD4<Double>, _ width: Int, _ height: Int) -> PixelBox {
       func clamp(_ v: Double, _ limit: Int) -> Int {
@@ -505,8 +514,8 @@ private func blendSpans(
       } else if let r = target.rect {
         for k in x..<end {
           let inside = k >= target.inner.0 && k < target.inner.1
-          let share = inside ? rowShare : share(k, r) * rowShare
-          blendOne(row + k, share == 1 ? coverage : scaled(coverage, share), colors[k])
+          let part = inside ? rowShare : share(k, r) * rowShare
+          blendOne(row + k, part == 1 ? coverage : scaled(coverage, part), colors[k])
         }
       } else {
         blendColors(row + x, end - x, coverage, colors + x)

@@ -190,9 +190,23 @@ public enum PathRunRasterizer {
     let y0 = max(b.y, 0)
     let x1 = min(b.x + b.z, bitmap.width)
     let y1 = min(b.y + b.w, bitmap.height)
-    guard x0 < x1, y0 < y1, group.opacity > 0,
-      let content = CairoBitmap(width: b.z, height: b.w)
-    else { return }
+    guard x0 < x1, y0 < y1, group.opacity > 0 else { return }
+    // The clip first: a group whose clip covers nothing draws nothing.
+    var clip: OutlineFiller.Clip?
+    if let c = group.clip {
+      // A plane seen edge-on covers nothing.
+      guard isInvertible(c.transform) else { return }
+      let square = (0..<4).allSatisfy { c.radii[$0] <= 0 }
+      // FreeType's coverage; Cairo's where FreeType cannot take the clip
+      // (a coordinate beyond its range: a huge rounded clip).
+      guard
+        let made = OutlineFiller.Clip(
+          roundedRect(c.rect, c.radii), rect: square ? c.rect : nil, transform: c.transform,
+          width: b.z, height: b.w) ?? cairoClip(c, width: b.z, height: b.w)
+      else { return }
+      clip = made
+    }
+    guard let content = CairoBitmap(width: b.z, height: b.w) else { return }
     draw(group.elements, into: content)
     var mask: CairoBitmap?
     if let elements = group.mask {
@@ -200,25 +214,41 @@ public enum PathRunRasterizer {
       draw(elements, into: m)
       mask = m
     }
-    var clip: OutlineFiller.Clip?
-    if let c = group.clip {
-      let square = (0..<4).allSatisfy { c.radii[$0] <= 0 }
-      guard isInvertible(c.transform),
-        let made = OutlineFiller.Clip(
-          roundedRect(c.rect, c.radii), rect: square ? c.rect : nil, transform: c.transform,
-          width: b.z, height: b.w)
-      else { return }
-      clip = made
-    }
     guard let source = content.pixels(), let target = bitmap.pixels() else { return }
     defer { bitmap.markDirty() }
     let maskPixels = mask?.pixels()
+    // A mask whose pixels Cairo cannot give masks everything out.
+    guard mask == nil || maskPixels != nil else { return }
     let opacity = UInt32(byte(group.opacity))
     OutlineFiller.composite(
       source, stride: content.stride / 4, mask: maskPixels, maskStride: (mask?.stride ?? 0) / 4,
       maskMode: group.maskMode, clip: clip, opacity: opacity,
       into: target, stride: bitmap.stride / 4, at: (b.x, b.y), rows: (y0 - b.y)..<(y1 - b.y),
       columns: (x0 - b.x)..<(x1 - b.x))
+  }
+
+  /// `clip` as Cairo covers it over a `width`×`height` bitmap: a byte a
+  /// pixel; nil when Cairo cannot allocate it or refuses the map.
+  private static func cairoClip(_ clip: Clip, width: Int, height: Int) -> OutlineFiller.Clip? {
+    guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height))
+    else { return nil }
+    defer { cairo_surface_destroy(surface) }
+    guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface)
+    else { return nil }
+    defer { cairo_destroy(cr) }
+    guard setMatrix(cr, clip.transform) else { return nil }
+    cairo_set_source_rgba(cr, 1, 1, 1, 1)
+    addRoundedRect(cr, clip.rect, clip.radii)
+    cairo_fill(cr)
+    cairo_surface_flush(surface)
+    guard cairo_status(cr) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface)
+    else { return nil }
+    let stride = Int(cairo_image_surface_get_stride(surface))
+    var bytes = [UInt8](repeating: 0, count: width * height)
+    for y in 0..<height {
+      for x in 0..<width { bytes[y * width + x] = data[y * stride + x] }
+    }
+    return OutlineFiller.Clip(coverage: bytes, width: width, height: height)
   }
 
   /// `part` as Cairo covers it, in a byte a pixel over the pixels it may

@@ -38,10 +38,13 @@ extension FramePlanner {
     {
       return false
     }
-    if let clip = item.clip, clip.itemToClip.m.2 != 0 || clip.itemToClip.m.5 != 0 {
-      return false
-    }
+    if let clip = item.clip, !Self.isAffine(clip) { return false }
     return PathPaint.isDrawableOnCPU(item.matrix)
+  }
+
+  /// Whether a clip's map (its item's plane to the clip's) has no perspective.
+  static func isAffine(_ clip: ClipEffect) -> Bool {
+    clip.itemToClip.m.2 == 0 && clip.itemToClip.m.5 == 0
   }
 
   /// What a run draws: a path item, and the gradient it is painted with
@@ -95,15 +98,15 @@ extension FramePlanner {
       !group.backdrop,
       group.blend == .sourceOver, group.clipPlanes.isEmpty
     else { return false }
-    if let clip = group.clip, clip.itemToClip.m.2 != 0 || clip.itemToClip.m.5 != 0 {
-      return false
-    }
+    if let clip = group.clip, !Self.isAffine(clip) { return false }
     if let known = cpuGroups[group.id] { return known }
     // Marked false while it is looked at: a group met again inside itself
     // (which frame building does not make) is not drawn on the CPU.
     cpuGroups[group.id] = false
     var whole = commandsDrawOnCPU(group.commands)
-    if whole, let mask = group.mask { whole = commandsDrawOnCPU([.group(mask)]) }
+    // A mask's rendering is its commands (as `prepareGroup(isMask:)` draws
+    // them: frame building gives a mask group no opacity, clip or mask).
+    if whole, let mask = group.mask { whole = commandsDrawOnCPU(mask.commands) }
     cpuGroups[group.id] = whole
     return whole
   }
@@ -119,8 +122,9 @@ extension FramePlanner {
         if case .none = Self.isolation(of: group) {
           guard commandsDrawOnCPU(group.commands) else { return false }
         } else if let (item, _, _, _) = gradientMask(of: group) {
-          guard Self.drawsOnCPU(item, inGroup: true), group.clip.map({ $0.itemToClip.m.2 == 0 && $0.itemToClip.m.5 == 0 }) ?? true
-          else { return false }
+          guard Self.drawsOnCPU(item, inGroup: true), group.clip.map(Self.isAffine) ?? true else {
+            return false
+          }
         } else {
           guard drawsWholeOnCPU(group) else { return false }
         }
@@ -163,7 +167,7 @@ extension FramePlanner {
     let box = group.bounds.intersection(region)
     guard !box.isEmpty else { return nil }
     let items = runItems(group.commands, region: box, opacity: 1)
-    let mask = group.mask.map { runItems([.group($0)], region: box, opacity: 1) }
+    let mask = group.mask.map { runItems($0.commands, region: box, opacity: 1) }
     return RunGroup(group: group, items: items, mask: mask, box: box, opacity: group.opacity * opacity)
   }
 

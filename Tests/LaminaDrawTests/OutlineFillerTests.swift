@@ -261,6 +261,36 @@ final class OutlineFillerTests: XCTestCase {
     XCTAssertEqual(image[10 * 20 + 10], [0, 0, 0, 255])
     XCTAssertEqual(image[1 * 20 + 10][3], 0)
   }
+
+  /// A group drawn whole through a rounded clip FreeType cannot take (its
+  /// corners a million pixels away: beyond FreeType's range) is clipped
+  /// by Cairo's coverage, not dropped; and a group through a small rounded
+  /// clip holds its pixels inside the clip only.
+  func testAGroupsClipBeyondFreeTypesRangeIsCairos() throws {
+    let fill = try part("M 0 0 L 20 0 L 20 20 L 0 20 Z", color: SIMD4(0.2, 0.4, 0.6, 1))
+    func group(_ clip: PathRunRasterizer.Clip) -> PathRunRasterizer.Element {
+      .group(
+        PathRunRasterizer.Group(
+          elements: [.part(fill)], mask: nil, maskMode: 0, opacity: 1, clip: clip,
+          box: SIMD4(0, 0, 20, 20)))
+    }
+    let huge = PathRunRasterizer.Clip(
+      rect: CGRect(x: -1, y: -1, width: 2, height: 2), radii: SIMD4(repeating: 0.5),
+      transform: CGAffineTransform(scaleX: 1e6, y: 1e6))
+    let image = pixels(try XCTUnwrap(PathRunRasterizer.render([group(huge)], width: 20, height: 20)))
+    XCTAssertEqual(image[10 * 20 + 10], [51, 102, 153, 255], "inside the huge clip")
+    XCTAssertEqual(image[0], [51, 102, 153, 255])
+    let small = PathRunRasterizer.Clip(
+      rect: CGRect(x: 5, y: 5, width: 10, height: 10), radii: SIMD4(repeating: 3),
+      transform: .identity)
+    let clipped = pixels(try XCTUnwrap(PathRunRasterizer.render([group(small)], width: 20, height: 20)))
+    XCTAssertEqual(clipped[10 * 20 + 10], [51, 102, 153, 255])
+    XCTAssertEqual(clipped[2 * 20 + 2], [0, 0, 0, 0], "outside the clip")
+    // The corner pixel (5, 5): the arc of radius 3 about (8, 8) leaves it
+    // only its corner nearest the center (a few percent).
+    XCTAssertLessThan(clipped[5 * 20 + 5][3], 16, "the rounded corner")
+    XCTAssertGreaterThan(clipped[5 * 20 + 5][3], 0, "the rounded corner")
+  }
 }
 
 /// Cairo's own fill of `svg` into `bitmap`, in opaque black.
