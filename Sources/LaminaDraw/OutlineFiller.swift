@@ -504,11 +504,20 @@ private func blendSpans(
     guard rowShare > 0 else { return }
   }
   let mask = target.mask.map { $0 + (y - box.y0) * (box.x1 - box.x0) - box.x0 }
+  // A shader's colors for the row's spans at once, from the first to the
+  // end of the last (an edge's spans are a pixel or two: one call, not one
+  // each).
+  var shaded: UnsafeMutablePointer<UInt32>?
+  if let shader = target.shader, count > 0 {
+    let first = max(Int(spans[0].x), box.x0)
+    let last = spans[Int(count) - 1]
+    let end = min(Int(last.x) + Int(last.len), box.x1)
+    if first < end { shaded = shader.shade(x: first, y: y, count: end - first) - first }
+  }
   eachSpan(spans, count, within: box) { x, end, spanCoverage in
     let coverage = UInt32(spanCoverage)
-    if let shader = target.shader {
+    if let colors = shaded {
       // A color a pixel, times the span's coverage and the clip's.
-      let colors = shader.shade(x: x, y: y, count: end - x) - x
       if let mask {
         for k in x..<end { blendOne(row + k, mul(coverage, UInt32(mask[k])), colors[k]) }
       } else if let r = target.rect {
