@@ -510,7 +510,7 @@ private func blendSpans(
   var shaded: UnsafeMutablePointer<UInt32>?
   if let shader = target.shader, count > 0 {
     let first = max(Int(spans[0].x), box.x0)
-    let last = spans[Int(count) - 1]
+    let last = spans[Int(truncatingIfNeeded: count) - 1]
     let end = min(Int(last.x) + Int(last.len), box.x1)
     if first < end { shaded = shader.shade(x: first, y: y, count: end - first) - first }
   }
