@@ -35,7 +35,7 @@ public enum PathRunRasterizer {
     }
   }
 
-  public struct Clip: Equatable {
+  public struct Clip: Hashable {
     public var rect: CGRect
     public var radii: SIMD4<Float>
     public var transform: CGAffineTransform
@@ -130,12 +130,7 @@ public enum PathRunRasterizer {
           if let last = clipMask, last.clip == clip {
             mask = last.mask
           } else {
-            let square = (0..<4).allSatisfy { clip.radii[$0] <= 0 }
-            mask =
-              Self.isInvertible(clip.transform)
-              ? OutlineFiller.Clip(
-                Self.roundedRect(clip.rect, clip.radii), rect: square ? clip.rect : nil,
-                transform: clip.transform, width: width, height: height) : nil
+            mask = Self.freeTypeClip(clip, width: width, height: height)
             clipMask = (clip, mask)
           }
         }
@@ -166,11 +161,7 @@ public enum PathRunRasterizer {
       guard Self.setMatrix(cr, t) else { continue }
       setSource(cr, c)
       if part.stroke {
-        // Cairo flattens curves within `tolerance` of user space: a tenth of
-        // a pixel, through the map's largest stretch.
-        let stretch = max(
-          (t.a * t.a + t.b * t.b).squareRoot(), (t.c * t.c + t.d * t.d).squareRoot(), 1e-9)
-        ShapeRasterizer.stroke(part.style, cr, tolerance: 0.1 / stretch)
+        ShapeRasterizer.stroke(part.style, cr, tolerance: Self.strokeTolerance(t))
       } else {
         ShapeRasterizer.fill(part.style, cr)
       }
@@ -196,13 +187,10 @@ public enum PathRunRasterizer {
     if let c = group.clip {
       // A plane seen edge-on covers nothing.
       guard isInvertible(c.transform) else { return }
-      let square = (0..<4).allSatisfy { c.radii[$0] <= 0 }
       // FreeType's coverage; Cairo's where FreeType cannot take the clip
       // (a coordinate beyond its range: a huge rounded clip).
       guard
-        let made = OutlineFiller.Clip(
-          roundedRect(c.rect, c.radii), rect: square ? c.rect : nil, transform: c.transform,
-          width: b.z, height: b.w) ?? cairoClip(c, width: b.z, height: b.w)
+        let made = freeTypeClip(c, width: b.z, height: b.w) ?? cairoClip(c, width: b.z, height: b.w)
       else { return }
       clip = made
     }
@@ -227,28 +215,32 @@ public enum PathRunRasterizer {
       columns: (x0 - b.x)..<(x1 - b.x))
   }
 
+  /// `clip`'s coverage by FreeType over a `width`×`height` bitmap (a rect
+  /// on its axes exact, without a mask); nil when its map has no inverse
+  /// or FreeType cannot take it.
+  private static func freeTypeClip(_ clip: Clip, width: Int, height: Int) -> OutlineFiller.Clip? {
+    guard isInvertible(clip.transform) else { return nil }
+    let square = (0..<4).allSatisfy { clip.radii[$0] <= 0 }
+    return OutlineFiller.Clip(
+      roundedRect(clip.rect, clip.radii), rect: square ? clip.rect : nil,
+      transform: clip.transform, width: width, height: height)
+  }
+
   /// `clip` as Cairo covers it over a `width`×`height` bitmap: a byte a
   /// pixel; nil when Cairo cannot allocate it or refuses the map.
   private static func cairoClip(_ clip: Clip, width: Int, height: Int) -> OutlineFiller.Clip? {
-    guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height))
-    else { return nil }
-    defer { cairo_surface_destroy(surface) }
-    guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface)
-    else { return nil }
-    defer { cairo_destroy(cr) }
-    guard setMatrix(cr, clip.transform) else { return nil }
-    cairo_set_source_rgba(cr, 1, 1, 1, 1)
-    addRoundedRect(cr, clip.rect, clip.radii)
-    cairo_fill(cr)
-    cairo_surface_flush(surface)
-    guard cairo_status(cr) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface)
-    else { return nil }
-    let stride = Int(cairo_image_surface_get_stride(surface))
-    var bytes = [UInt8](repeating: 0, count: width * height)
-    for y in 0..<height {
-      for x in 0..<width { bytes[y * width + x] = data[y * stride + x] }
+    coverage(width: width, height: height) { cr in
+      guard setMatrix(cr, clip.transform) else { return false }
+      addRoundedRect(cr, clip.rect, clip.radii)
+      cairo_fill(cr)
+      return true
+    } read: { data, stride in
+      var bytes = [UInt8](repeating: 0, count: width * height)
+      for y in 0..<height {
+        for x in 0..<width { bytes[y * width + x] = data[y * stride + x] }
+      }
+      return OutlineFiller.Clip(coverage: bytes, width: width, height: height)
     }
-    return OutlineFiller.Clip(coverage: bytes, width: width, height: height)
   }
 
   /// `part` as Cairo covers it, in a byte a pixel over the pixels it may
@@ -277,35 +269,55 @@ public enum PathRunRasterizer {
       x0: Int(saturating: area.minX, rounding: .down), y0: Int(saturating: area.minY, rounding: .down),
       x1: Int(saturating: area.maxX, rounding: .up), y1: Int(saturating: area.maxY, rounding: .up))
     let (w, h) = (box.x1 - box.x0, box.y1 - box.y0)
-    guard w > 0, h > 0,
-      let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(w), Int32(h))
-    else { return }
-    defer { cairo_surface_destroy(surface) }
-    guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface)
-    else { return }
-    defer { cairo_destroy(cr) }
+    guard w > 0, h > 0 else { return }
     // The bitmap's pixels moved to the box's corner.
     let shift = CGAffineTransform(translationX: -CGFloat(box.x0), y: -CGFloat(box.y0))
-    if let clip = part.clip {
-      guard setMatrix(cr, clip.transform.concatenating(shift)) else { return }
-      addRoundedRect(cr, clip.rect, clip.radii)
-      cairo_clip(cr)
+    _ = coverage(width: w, height: h) { cr in
+      if let clip = part.clip {
+        guard setMatrix(cr, clip.transform.concatenating(shift)) else { return false }
+        addRoundedRect(cr, clip.rect, clip.radii)
+        cairo_clip(cr)
+      }
+      guard setMatrix(cr, t.concatenating(shift)) else { return false }
+      if part.stroke {
+        ShapeRasterizer.stroke(style, cr, tolerance: strokeTolerance(t))
+      } else {
+        ShapeRasterizer.fill(style, cr)
+      }
+      return true
+    } read: { data, stride in
+      OutlineFiller.blend(coverage: data, stride: stride, box: box, shader: shader, into: bitmap)
     }
-    guard setMatrix(cr, t.concatenating(shift)) else { return }
+  }
+
+  /// Cairo's coverage of what `draw` adds to a context of its own (its
+  /// source opaque white) over a `width`×`height` byte-a-pixel surface,
+  /// handed to `read` with the surface's stride; nil when Cairo cannot
+  /// allocate it, `draw` gives up, or the context fails.
+  private static func coverage<T>(
+    width: Int, height: Int, _ draw: (OpaquePointer) -> Bool,
+    read: (UnsafePointer<UInt8>, Int) -> T
+  ) -> T? {
+    guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height))
+    else { return nil }
+    defer { cairo_surface_destroy(surface) }
+    guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface)
+    else { return nil }
+    defer { cairo_destroy(cr) }
     cairo_set_source_rgba(cr, 1, 1, 1, 1)
-    if part.stroke {
-      let stretch = max(
-        (t.a * t.a + t.b * t.b).squareRoot(), (t.c * t.c + t.d * t.d).squareRoot(), 1e-9)
-      ShapeRasterizer.stroke(style, cr, tolerance: 0.1 / stretch)
-    } else {
-      ShapeRasterizer.fill(style, cr)
-    }
+    guard draw(cr) else { return nil }
     cairo_surface_flush(surface)
     guard cairo_status(cr) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface)
-    else { return }
-    OutlineFiller.blend(
-      coverage: data, stride: Int(cairo_image_surface_get_stride(surface)), box: box,
-      shader: shader, into: bitmap)
+    else { return nil }
+    return read(data, Int(cairo_image_surface_get_stride(surface)))
+  }
+
+  /// Cairo flattens curves within `tolerance` of user space: a tenth of a
+  /// pixel, through the map's largest stretch.
+  private static func strokeTolerance(_ t: CGAffineTransform) -> CGFloat {
+    let stretch = max(
+      (t.a * t.a + t.b * t.b).squareRoot(), (t.c * t.c + t.d * t.d).squareRoot(), 1e-9)
+    return 0.1 / stretch
   }
 
   /// Fills by Cairo too (`LAMINA_FILLS=cairo`), to compare the two.

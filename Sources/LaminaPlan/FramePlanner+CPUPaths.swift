@@ -302,7 +302,7 @@ extension FramePlanner {
             PathRunKey.Part(
               paint: paint, style: PathRunKey.Style(style, stroke: paint.stroke != nil),
               color: item.color, transform: transform,
-              clip: clip.map { PathRunKey.Clip(rect: $0.rect, radii: $0.radii, transform: $0.transform) },
+              clip: clip,
               gradient: gradient)))
       case .group(let run):
         let group = run.group
@@ -325,7 +325,7 @@ extension FramePlanner {
         keys.append(
           .group(
             box: box, opacity: run.opacity, maskMode: group.mask == nil ? -1 : mode,
-            clip: clip.map { PathRunKey.Clip(rect: $0.rect, radii: $0.radii, transform: $0.transform) }))
+            clip: clip))
         let content = Self.elements(run.items, corner: run.box, keys: &keys, ramps: ramps)
         var mask: [PathRunRasterizer.Element]?
         if let items = run.mask {
@@ -394,7 +394,7 @@ struct PathRunKey: Hashable {
   /// then its elements, its mask's after `mask`, and `end`.
   enum Element: Hashable {
     case part(Part)
-    case group(box: SIMD4<Int>, opacity: Float, maskMode: Int, clip: Clip?)
+    case group(box: SIMD4<Int>, opacity: Float, maskMode: Int, clip: PathRunRasterizer.Clip?)
     case mask
     case end
   }
@@ -406,7 +406,7 @@ struct PathRunKey: Hashable {
     var style: Style
     var color: SIMD4<Float>
     var transform: CGAffineTransform
-    var clip: Clip?
+    var clip: PathRunRasterizer.Clip?
     /// The paint when it is a gradient.
     var gradient: GradientPainting? = nil
   }
@@ -438,11 +438,6 @@ struct PathRunKey: Hashable {
     }
   }
 
-  struct Clip: Hashable {
-    var rect: CGRect
-    var radii: SIMD4<Float>
-    var transform: CGAffineTransform
-  }
 
   var parts: [Element]
   /// The bitmap's place: x, y, width, height.
