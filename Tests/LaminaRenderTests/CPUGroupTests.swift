@@ -172,6 +172,22 @@ final class CPUGroupTests: XCTestCase {
     }
   }
 
+  /// A faded group turned in perspective keeps its pass: its paths are not
+  /// on an affine plane, which a run cannot draw (the GPU draws them and
+  /// the group's composite).
+  func testAGroupInPerspectiveKeepsItsPass() throws {
+    let group = content()
+    group.opacity = 0.6
+    var t = CATransform3DIdentity
+    t.m34 = -1 / 200
+    group.transform = CATransform3DRotate(t, 0.5, 0, 1, 0)
+    let (image, counters) = try render(scene(group), cpuGroups: true)
+    XCTAssertEqual(counters.offscreenPasses, 1)
+    let without = try render(scene(CALayer()), cpuGroups: true).0
+    let shown = ImageComparison(actual: image.straightPixels, expected: without.straightPixels, threshold: 8)
+    XCTAssertGreaterThan(shown.pixelsOff, 1000, "the group is drawn")
+  }
+
   /// A group holding what a run cannot draw (a solid layer) keeps its pass.
   func testAGroupWithOtherContentKeepsItsPass() throws {
     let group = content()
