@@ -22,11 +22,56 @@ final class CairoBitmap {
     self.context = context
     self.width = width
     self.height = height
+    block = nil
   }
+
+  /// A bitmap drawn into `bytes` (`width`×`height` words, rows without a
+  /// gap, all zero: transparent), which must outlive it; nil when Cairo
+  /// refuses it. `block` (the block `bytes` are in) is given back to its
+  /// scratch when the bitmap goes, or at once when there is none.
+  init?(
+    drawingInto bytes: UnsafeMutableRawPointer, width: Int, height: Int,
+    block: (scratch: PathRunScratch, block: PathRunScratch.Block)? = nil
+  ) {
+    guard width > 0, height > 0, width <= Self.maxSide, height <= Self.maxSide,
+      let surface = cairo_image_surface_create_for_data(
+        bytes.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(width),
+        Int32(height), Int32(width * 4)),
+      cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS
+    else {
+      if let (scratch, block) = block { scratch.giveBack(block) }
+      return nil
+    }
+    guard let context = cairo_create(surface), cairo_status(context) == CAIRO_STATUS_SUCCESS else {
+      cairo_surface_destroy(surface)
+      if let (scratch, block) = block { scratch.giveBack(block) }
+      return nil
+    }
+    self.surface = surface
+    self.context = context
+    self.width = width
+    self.height = height
+    self.block = block
+  }
+
+  /// A transparent bitmap in a block of `scratch`, given back when the
+  /// bitmap goes; nil when Cairo refuses it.
+  convenience init?(width: Int, height: Int, scratch: PathRunScratch) {
+    guard width > 0, height > 0, width <= Self.maxSide, height <= Self.maxSide else { return nil }
+    let block = scratch.block(count: width * height * 4)
+    self.init(drawingInto: block.bytes, width: width, height: height, block: (scratch, block))
+  }
+
+  /// The longest side a bitmap over memory of its own may have (as an image).
+  static let maxSide = 1 << 16
+
+  /// The scratch block the pixels are in, given back when the bitmap goes.
+  private let block: (scratch: PathRunScratch, block: PathRunScratch.Block)?
 
   deinit {
     cairo_destroy(context)
     cairo_surface_destroy(surface)
+    if let (scratch, block) = block { scratch.giveBack(block) }
   }
 
   /// The pixels (premultiplied ARGB words, `stride` bytes a row) for
@@ -54,7 +99,12 @@ final class CairoBitmap {
   /// the GPU blends premultiplied source over (one, one minus source
   /// alpha, in 8 bits): each component `s + d·(255 − sa)/255`, the product
   /// rounded to the nearest, the sum saturated.
-  func makeImage(over background: SIMD4<UInt8>) -> CGImage? {
+  func makeImage(over background: SIMD4<UInt8>) -> CGImage? { converted(Self.over(background)) }
+
+  /// A Cairo pixel composited over `background` as `makeImage(over:)`
+  /// does, as an RGBA word.
+  @inline(__always)
+  private static func over(_ background: SIMD4<UInt8>) -> (UInt32) -> UInt32 {
     let d = SIMD4<UInt32>(truncatingIfNeeded: background)
     // The background as an RGBA word.
     let clear = d.x | d.y << 8 | d.z << 16 | d.w << 24
@@ -63,7 +113,7 @@ final class CairoBitmap {
       let t = x * y + 128
       return (t + (t >> 8)) >> 8
     }
-    return converted { p in
+    return { p in
       let a = p >> 24
       // Most pixels are untouched or covered: the background, or the pixel.
       if a == 0 && p == 0 { return clear }
@@ -99,6 +149,25 @@ final class CairoBitmap {
       count = width * height * 4
     }
     return CGImage(width: width, height: height, premultipliedRGBA: rgba)
+  }
+
+  /// Turns the pixels, in place, into premultiplied RGBA bytes, as
+  /// `makeImage()` (or, with a background, `makeImage(over:)`) gives them;
+  /// for a bitmap drawn into memory whose rows have no gap
+  /// (`init(drawingInto:width:height:)`). Cairo is done with them after.
+  func finishAsRGBA(over background: SIMD4<UInt8>?) {
+    cairo_surface_flush(surface)
+    guard let data = cairo_image_surface_get_data(surface),
+      Int(cairo_image_surface_get_stride(surface)) == width * 4
+    else { return }
+    let words = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self)
+    let count = width * height
+    guard let background else {
+      for i in 0..<count { words[i] = Self.rgba(words[i]).littleEndian }
+      return
+    }
+    let over = Self.over(background)
+    for i in 0..<count { words[i] = over(words[i]).littleEndian }
   }
 }
 

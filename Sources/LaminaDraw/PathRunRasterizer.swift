@@ -96,18 +96,35 @@ public enum PathRunRasterizer {
   }
 
   /// The elements drawn source over into a bitmap of `width`×`height`
-  /// pixels, as `render(_:width:height:background:)` draws parts.
+  /// pixels, as `render(_:width:height:background:)` draws parts; in
+  /// memory kept by `scratch` from frame to frame when there is one.
   public static func render(
-    _ elements: [Element], width: Int, height: Int, background: SIMD4<Float>? = nil
+    _ elements: [Element], width: Int, height: Int, background: SIMD4<Float>? = nil,
+    scratch: PathRunScratch? = nil
   ) -> CGImage? {
-    guard let bitmap = CairoBitmap(width: width, height: height) else { return nil }
-    draw(elements, into: bitmap)
-    guard let b = background, b.w > 0 else { return bitmap.makeImage() }
-    return bitmap.makeImage(over: SIMD4(byte(b.x), byte(b.y), byte(b.z), byte(b.w)))
+    guard width > 0, height > 0, width <= CairoBitmap.maxSide, height <= CairoBitmap.maxSide
+    else { return nil }
+    let b = background.flatMap {
+      $0.w > 0 ? SIMD4(byte($0.x), byte($0.y), byte($0.z), byte($0.w)) : nil
+    }
+    let count = width * height * 4
+    // The image's own pixels are the bitmap Cairo draws into, turned into
+    // RGBA in place after.
+    var rgba = scratch?.pixels(count: count) ?? [UInt8](repeating: 0, count: count)
+    let drawn = rgba.withUnsafeMutableBytes { raw -> Bool in
+      guard let bitmap = CairoBitmap(drawingInto: raw.baseAddress!, width: width, height: height)
+      else { return false }
+      draw(elements, into: bitmap, scratch: scratch)
+      bitmap.finishAsRGBA(over: b)
+      return true
+    }
+    guard drawn else { return nil }
+    return CGImage(width: width, height: height, premultipliedRGBA: rgba)
   }
 
-  /// Draws `elements` into `bitmap`, source over, in their order.
-  static func draw(_ elements: [Element], into bitmap: CairoBitmap) {
+  /// Draws `elements` into `bitmap`, source over, in their order; group
+  /// bitmaps in `scratch`'s memory when there is one.
+  static func draw(_ elements: [Element], into bitmap: CairoBitmap, scratch: PathRunScratch?) {
     let (width, height) = (bitmap.width, bitmap.height)
     let cr = bitmap.context
     // The last clip's coverage, for the parts after it with the same clip.
@@ -117,7 +134,7 @@ public enum PathRunRasterizer {
       switch element {
       case .part(let p): part = p
       case .group(let group):
-        drawGroup(group, into: bitmap)
+        drawGroup(group, into: bitmap, scratch: scratch)
         continue
       }
       let c = part.color
@@ -174,7 +191,9 @@ public enum PathRunRasterizer {
 
   /// `group` drawn into a bitmap of its box, then blended into `bitmap`
   /// through its mask, clip and opacity.
-  private static func drawGroup(_ group: Group, into bitmap: CairoBitmap) {
+  private static func drawGroup(
+    _ group: Group, into bitmap: CairoBitmap, scratch: PathRunScratch?
+  ) {
     let b = group.box
     // The box within the bitmap (the planner keeps it there).
     let x0 = max(b.x, 0)
@@ -194,12 +213,16 @@ public enum PathRunRasterizer {
       else { return }
       clip = made
     }
-    guard let content = CairoBitmap(width: b.z, height: b.w) else { return }
-    draw(group.elements, into: content)
+    func makeBitmap() -> CairoBitmap? {
+      scratch.map { CairoBitmap(width: b.z, height: b.w, scratch: $0) }
+        ?? CairoBitmap(width: b.z, height: b.w)
+    }
+    guard let content = makeBitmap() else { return }
+    draw(group.elements, into: content, scratch: scratch)
     var mask: CairoBitmap?
     if let elements = group.mask {
-      guard let m = CairoBitmap(width: b.z, height: b.w) else { return }
-      draw(elements, into: m)
+      guard let m = makeBitmap() else { return }
+      draw(elements, into: m, scratch: scratch)
       mask = m
     }
     guard let source = content.pixels(), let target = bitmap.pixels() else { return }

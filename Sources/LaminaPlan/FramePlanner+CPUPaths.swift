@@ -149,8 +149,9 @@ extension FramePlanner {
         if case .none(let inner) = Self.isolation(of: group) {
           items += runItems(group.commands, region: region, opacity: opacity * inner)
         } else if let found = gradientMask(of: group) {
-          guard var (item, _, gradient) = gradientMaskComposite(group, found, region: region)
+          guard let (made, _, gradient) = gradientMaskComposite(group, found, region: region)
           else { continue }
+          var item = made
           item.multiplyOpacity(opacity)
           items.append(.path(item, gradient))
         } else if let run = runGroup(group, region: region, opacity: opacity) {
@@ -254,9 +255,10 @@ extension FramePlanner {
     let elements = Self.elements(items, corner: box, keys: &keys, ramps: pathRuns)
     let key = PathRunKey(
       parts: keys, bounds: SIMD4(box.x, box.y, box.width, box.height), background: background)
+    let scratch = pathRuns?.scratch
     let make = {
       PathRunRasterizer.render(
-        elements, width: box.width, height: box.height, background: background)
+        elements, width: box.width, height: box.height, background: background, scratch: scratch)
     }
     guard let image = pathRuns.map({ $0.image(key, make: make) }) ?? make() else { return nil }
     plan.cpuPathRuns += 1
@@ -482,8 +484,6 @@ package final class PathRunCache {
 
   private var entries: [Entry] = []
   private var clock: UInt64 = 0
-  /// Images dropped between frames, for the texture cache to release.
-  private var dropped: [UInt64] = []
   /// The most bitmaps held: more runs than a frame has.
   static let maxEntries = 1024
   /// Runs drawn by Cairo since the cache was made (not taken from it).
@@ -515,13 +515,21 @@ package final class PathRunCache {
   /// Drops the bitmaps not used since the last call; returns their images'
   /// identifiers (for the texture cache to release).
   package func endFrame() -> [UInt64] {
-    var dropped = self.dropped
-    self.dropped.removeAll()
-    for entry in entries where !entry.used { dropped.append(entry.image.identifier) }
+    let unused = entries.filter { !$0.used }.map(\.image)
+    let identifiers = dropped + unused.map(\.identifier)
+    dropped.removeAll()
     entries.removeAll { !$0.used }
     for i in entries.indices { entries[i].used = false }
-    return dropped
+    // Their pixels may be the next frame's runs.
+    scratch.endFrame(recycling: unused)
+    return identifiers
   }
+
+  /// The memory runs are drawn into, kept between frames.
+  package let scratch = PathRunScratch()
+  /// Images dropped past `maxEntries` since the last `endFrame`, for the
+  /// texture cache to release.
+  private var dropped: [UInt64] = []
 
   /// Bitmaps held.
   package var count: Int { entries.count }

@@ -171,8 +171,9 @@ final class CPUPathTests: XCTestCase {
   }
 
   /// A run that did not change is not drawn again; one whose color changes
-  /// every frame is, and the textures of the bitmaps of its past frames go
-  /// (the run sits after a solid, so it is drawn as a textured quad).
+  /// every frame is, and the textures of the bitmaps of its past frames go,
+  /// their pixels drawn into again (the run sits after a solid, so it is
+  /// drawn as a textured quad).
   func testUnchangedRunsAreKeptAndPastBitmapsGo() throws {
     let renderer = try Renderer()
     func json(_ color: Int) -> String {
@@ -195,6 +196,10 @@ final class CPUPathTests: XCTestCase {
     XCTAssertEqual(renderer.runner.pathRuns.drawn, drawn + 8)
     XCTAssertEqual(renderer.runner.pathRuns.count, 1, "only the last frame's bitmap")
     XCTAssertLessThanOrEqual(renderer.runner.executor.textures.count, textures)
+    // Nothing holds a dropped bitmap past the frame after: from the third
+    // color on, each run is drawn into the pixels of the run two frames
+    // before (`PathRunScratch`).
+    XCTAssertGreaterThanOrEqual(renderer.runner.pathRuns.scratch.recycled, 6)
   }
 
   /// A layer whose `strokeEnd` animates keeps its fill and its stroke on
