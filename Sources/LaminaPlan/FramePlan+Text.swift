@@ -81,6 +81,9 @@ extension FramePlan {
         ?? "load"
       if let viewport = pass.viewport { text += ", viewport \(viewport)" }
       if let scissor = pass.scissor { text += ", scissor \(scissor)" }
+      if let (_, rect, written) = pass.upload {
+        text += ", run written \(written)" + (written == rect ? "" : " of \(rect)")
+      }
       return text + " — \(pass.label)"
     case .copy(let copy):
       return "copy \(copy.source) \(copy.rect) to \(written(copy.destination)) — \(copy.label)"
