@@ -32,6 +32,9 @@ package final class RasterPass {
 extension FrameBuilder {
   /// Largest raster side, in pixels.
   static let maxRasterSide = 4096
+  /// Transparent raster pixels around a rasterized layer's content (even,
+  /// so that the texture's corner stays on even plane pixels).
+  static let rasterPadding = 2
 
   /// Appends `layer` rasterized; false when it cannot be (too large), in
   /// which case the caller draws it directly.
@@ -41,8 +44,18 @@ extension FrameBuilder {
   ) -> Bool {
     let scale = max(layer.rasterizationScale, 0.01)
     let (inner, base) = buildInPlane(layer, scale: scale, flipped: flipped)
-    let extent = inner.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
-    guard !extent.isEmpty else { return true }
+    let content = inner.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1.bounds) }
+    guard !content.isEmpty else { return true }
+    // Transparent texels around the content: the texture is sampled
+    // filtered, and at its edge the sampler repeats the edge texel, so a
+    // layer at the texture's edge would be filtered against itself, and at
+    // another edge when a sibling widens the texture (the metamorphic
+    // finding alone seed 500214). Padded, every content edge is filtered
+    // against transparent texels, wherever the texture's edge falls.
+    let pad = Self.rasterPadding
+    let extent = PixelRect(
+      x: content.x - pad, y: content.y - pad, width: content.width + 2 * pad,
+      height: content.height + 2 * pad)
     guard extent.width <= Self.maxRasterSide, extent.height <= Self.maxRasterSide else {
       return false
     }
