@@ -555,9 +555,13 @@ public struct FrameBuilder {
       }
       let layout = ContentsLayout(layer: layer, image: image)
       if let rect = layout.rect, rect.width > 0, rect.height > 0 {
-        let sampler = SamplerKey(
-          minification: layer.minificationFilter, magnification: layer.magnificationFilter)
         let uv = flipped ? (layout.uv.0, layout.uv.3, layout.uv.2, layout.uv.1) : layout.uv
+        let texels = SIMD2(
+          Double(abs(uv.2 - uv.0)) * Double(image.width) / Double(rect.width),
+          Double(abs(uv.3 - uv.1)) * Double(image.height) / Double(rect.height))
+        let sampler = SamplerKey(
+          minification: layer.minificationFilter, magnification: layer.magnificationFilter
+        ).resolved(texelsPerPoint: texels, through: toTarget)
         if let item = makeItem(
           .image(image, sampler), rect: rect, uv: uv, toTarget: toTarget,
           color: SIMD4(repeating: 1), name: layer.name)
