@@ -67,12 +67,9 @@ public final class PathRunScratch {
   /// when one is free and large enough, else new ones.
   func pixels(count: Int) -> [UInt8] {
     while !images.isEmpty {
-      var image: CGImage? = images.removeLast()
-      // Only an image nothing else holds: its pixels are then ours alone
-      // once it goes (at the end of the next statement).
-      guard isKnownUniquelyReferenced(&image) else { continue }
-      var taken = image.take()?.premultipliedPixels
-      guard var pixels = taken.take(), pixels.capacity >= count else { continue }
+      guard var pixels = Self.takePixels(&images), pixels.capacity >= count else {
+        continue
+      }
       if pixels.count > count {
         pixels.removeLast(pixels.count - count)
       } else if pixels.count < count {
@@ -82,7 +79,29 @@ public final class PathRunScratch {
       recycled += 1
       return pixels
     }
-    return [UInt8](repeating: 0, count: count)
+    // New memory, a quarter larger than the largest run asked for (a run
+    // whose box grows frame after frame would otherwise find every
+    // recycled array a little too small).
+    largest = max(largest, count)
+    return [UInt8](unsafeUninitializedCapacity: largest + largest / 4) { bytes, initialized in
+      _ = bytes.baseAddress!.initialize(repeating: 0, count: count)
+      initialized = count
+    }
+  }
+
+  /// The most bytes a run asked for.
+  private var largest = 0
+
+  /// The pixels of the last of `images`, taken off, when nothing else
+  /// holds it, nil otherwise. The image goes when this returns (not
+  /// inlined: in the caller the optimizer may keep it alive to the end of
+  /// the caller's scope), so the array's storage is then the caller's
+  /// alone and writing it copies nothing.
+  @inline(never)
+  private static func takePixels(_ images: inout [CGImage]) -> [UInt8]? {
+    var held = images.popLast()
+    guard isKnownUniquelyReferenced(&held) else { return nil }
+    return held.take()?.premultipliedPixels
   }
 
   /// Runs drawn into a recycled image's pixels (for tests).
