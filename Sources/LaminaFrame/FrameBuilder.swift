@@ -410,8 +410,11 @@ public struct FrameBuilder {
     }
     for (placement, instanceTint) in instances {
       let forSublayers = placement.concatenating(sublayerTransform)
-      for sublayer in layer.storedSublayersForRendering
-      where !sublayer.isHidden && sublayer.opacity > 0 {
+      // A sublayer that draws nothing (an empty replicator) is no plane:
+      // its plane would split the planes it crosses, and their pieces'
+      // seams are antialiased (the metamorphic finding insert-invisible
+      // seed 604391: two empty replicators cut a turned shape in two).
+      for sublayer in layer.storedSublayersForRendering where !Self.drawsNothing(sublayer) {
         let childToContext = Self.transformToSuperlayer(sublayer)
           .concatenating(forSublayers).concatenating(toContext)
         let nested = sublayer is CATransformLayer
