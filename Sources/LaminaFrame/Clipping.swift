@@ -195,7 +195,7 @@ extension FrameBuilder {
       maxX = max(maxX, x)
       minY = min(minY, y)
       maxY = max(maxY, y)
-      if allInside && !Self.contains(shape, x, y) { allInside = false }
+      if allInside && !Self.contains(shape, x, y, slack: Self.onTheEdge) { allInside = false }
     }
     // Antialiasing grows items by about a pixel: keep a margin of a point.
     let margin = 1.0
@@ -207,10 +207,23 @@ extension FrameBuilder {
     return allInside ? .inside : .partial
   }
 
-  /// True when (x, y) lies in the rounded rect.
-  static func contains(_ shape: RoundedRect, _ x: Double, _ y: Double) -> Bool {
+  /// How far outside the clip, in the clip's points, a corner of an item
+  /// may lie and still count as inside it: a float rounding of the maps
+  /// between the planes, not a distance anything is drawn at. An item
+  /// whose edge is the clip's edge (a nine-slice piece of a turned layer
+  /// clipped to its bounds) is inside, so that edge is antialiased once,
+  /// by the item, whatever layers lie between the two planes; clipped,
+  /// the clip's coverage and the item's multiplied there (the metamorphic
+  /// finding split-siblings seed 605175: 37/255 where 98 was due, in the
+  /// pieces a float rounding had put a hair outside).
+  static let onTheEdge = 1e-6
+
+  /// True when (x, y) lies in the rounded rect (or within `slack` of it).
+  static func contains(_ shape: RoundedRect, _ x: Double, _ y: Double, slack: Double = 0) -> Bool {
     let r = shape.rect
-    guard x >= Double(r.minX), x <= Double(r.maxX), y >= Double(r.minY), y <= Double(r.maxY) else {
+    guard x >= Double(r.minX) - slack, x <= Double(r.maxX) + slack,
+      y >= Double(r.minY) - slack, y <= Double(r.maxY) + slack
+    else {
       return false
     }
     let right = x > Double(r.midX)
@@ -223,7 +236,7 @@ extension FrameBuilder {
     let cy = bottom ? Double(r.maxY) - radius : Double(r.minY) + radius
     let dx = right ? max(0, x - cx) : max(0, cx - x)
     let dy = bottom ? max(0, y - cy) : max(0, cy - y)
-    return dx * dx + dy * dy <= radius * radius
+    return dx * dx + dy * dy <= (radius + slack) * (radius + slack)
   }
 
   /// The item cut to the clip rect when both are axis-aligned: a smaller rect,
