@@ -38,11 +38,13 @@ package enum DrawCommand {
     }
   }
 
-  /// True when the command uses a blend mode that reads what is behind it.
+  /// True when the command reads what is behind it: a blend mode that
+  /// does, or a layer's background filters.
   var blendsWithBackdrop: Bool {
     switch self {
     case .item(let item): return item.blend.readsBackdrop
-    case .group(let group): return group.blend.readsBackdrop
+    // A layer's background filters read what is behind it too.
+    case .group(let group): return group.blend.readsBackdrop || group.backdrop
     }
   }
 

@@ -515,7 +515,10 @@ public struct FrameBuilder {
     guard opacity < 1, start < commands.count else { return }
     let range = start..<commands.count
     // A blend mode inside an opacity group blends with the group's own
-    // (transparent) backdrop: the group is isolated, so it needs its pass.
+    // (transparent) backdrop, and background filters filter it: the group
+    // is isolated, so it needs its pass, one command or many (folded into
+    // a lone layer with background filters, the opacity let them filter
+    // the canvas: the metamorphic finding alone seed 5200190).
     let blends = commands[range].contains { $0.blendsWithBackdrop }
     if !blends && (range.count == 1 || !overlapsItself(commands[range])) {
       for i in range { commands[i].multiplyOpacity(opacity) }

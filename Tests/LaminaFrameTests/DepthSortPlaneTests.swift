@@ -46,3 +46,39 @@ final class DepthSortTests: XCTestCase {
     }
   }
 }
+
+/// Background filters inside a layer's group opacity.
+final class BackdropOpacityTests: XCTestCase {
+  /// A translucent layer whose one sublayer has background filters is an
+  /// isolated group, as with two sublayers: the filters read the group's
+  /// own (transparent) backdrop, not the canvas the opacity would have let
+  /// them read had it been folded into the sublayer.
+  func testALoneLayerWithBackgroundFiltersIsIsolatedByItsParentsOpacity() throws {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: 90, height: 70)
+    root.position = CGPoint(x: 45, y: 35)
+    root.backgroundColor = CGColor(red: 0.5, green: 0.9, blue: 0.3, alpha: 1)
+    let faded = CALayer()
+    faded.frame = root.bounds
+    faded.opacity = 0.5
+    let filtered = CALayer()
+    filtered.frame = CGRect(x: 10, y: 30, width: 30, height: 10)
+    filtered.backgroundFilters = [try XCTUnwrap(CIFilter(name: "CISepiaTone"))]
+    faded.addSublayer(filtered)
+    root.addSublayer(faded)
+    var builder = FrameBuilder(size: root.bounds.size, scale: 1)
+    let commands = builder.build(root: root, background: nil).commands
+    let groups = commands.compactMap { command -> GroupPass? in
+      if case .group(let group) = command { return group }
+      return nil
+    }
+    XCTAssertEqual(groups.count, 1)
+    XCTAssertEqual(groups.first?.opacity, 0.5, "the opacity composites the group")
+    XCTAssertFalse(groups.first?.backdrop ?? true, "not the backdrop group itself")
+    XCTAssertTrue(
+      groups.first?.commands.contains {
+        if case .group(let inner) = $0 { return inner.backdrop }
+        return false
+      } ?? false, "the backdrop group inside it")
+  }
+}
