@@ -61,8 +61,12 @@ extension FrameBuilder {
         let placement = classify(item, Homography(item.matrix).then(targetToClip), shape)
         if placement == .outside { continue }
         showing.append((command, placement))
-      case .group:
-        showing.append((command, .partial))
+      case .group(let group):
+        // A group whose drawing lies in the clip needs none: composited
+        // through it, its edges on the clip's would be antialiased twice
+        // (the metamorphic finding alone seed 5200475: a faded scroll
+        // layer's two backgrounds, turned).
+        showing.append((command, lies(group, within: shape, targetToClip) ? .inside : .partial))
       }
     }
     func needsGroup(_ command: DrawCommand, _ placement: Placement) -> Bool {
@@ -137,6 +141,10 @@ extension FrameBuilder {
         if let clipBounds { item.bounds = item.bounds.intersection(clipBounds) }
         if !item.bounds.isEmpty { kept.append(.item(item)) }
       case .group(let group):
+        if placement == .inside {
+          kept.append(command)
+          continue
+        }
         // A copy: the render tree may keep the group for later frames.
         let clipped = group.copy()
         clipped.clip = ClipEffect(shape: shape, itemToClip: targetToClip)
@@ -177,6 +185,24 @@ extension FrameBuilder {
   /// Where an item lies relative to the clip, from its corners in the clip's
   /// plane (the rounded rect is convex: a convex polygon whose corners are
   /// all inside it is inside it).
+  /// Whether everything `group` draws lies in `shape` (`targetToClip`
+  /// maps the target to the shape's plane): its items, and its groups',
+  /// each inside, and nothing reaching past them (a filter's or a
+  /// shadow's spread, a backdrop read behind it).
+  private func lies(_ group: GroupPass, within shape: RoundedRect, _ targetToClip: Homography)
+    -> Bool
+  {
+    guard group.filter == nil, group.shadow == nil, !group.backdrop, !group.commands.isEmpty
+    else { return false }
+    return group.commands.allSatisfy { command in
+      switch command {
+      case .item(let item):
+        return classify(item, Homography(item.matrix).then(targetToClip), shape) == .inside
+      case .group(let inner): return lies(inner, within: shape, targetToClip)
+      }
+    }
+  }
+
   private func classify(_ item: DrawItem, _ itemToClip: Homography, _ shape: RoundedRect)
     -> Placement
   {

@@ -37,4 +37,42 @@ final class ClipEdgeTests: XCTestCase {
       XCTAssertTrue(items.allSatisfy { $0.clip == nil }, "at \(offset): a piece took the clip")
     }
   }
+
+  /// A translucent layer's group (two overlapping backgrounds) inside a
+  /// turned layer that clips to its bounds, drawing exactly its bounds:
+  /// the group lies in the clip and is composited without it (through it,
+  /// the clip would antialias the backgrounds' edge a second time); a
+  /// sublayer reaching past the bounds makes the group take the clip.
+  func testAGroupWithinTheClipIsNotClipped() throws {
+    func groups(reachingPast: Bool) -> [GroupPass] {
+      let root = CALayer()
+      root.bounds = CGRect(x: 0, y: 0, width: 80, height: 70)
+      root.position = CGPoint(x: 40, y: 35)
+      let clipping = CALayer()
+      clipping.frame = CGRect(x: 30, y: 20, width: 10, height: 30)
+      clipping.masksToBounds = true
+      clipping.transform = CATransform3DMakeRotation(3, 0, 0, 1)
+      let faded = CALayer()
+      faded.frame = CGRect(x: 0, y: 0, width: 10, height: 20)
+      faded.opacity = 0.81
+      faded.backgroundColor = CGColor(red: 0, green: 0.25, blue: 0.4, alpha: 0.33)
+      let inner = CALayer()
+      inner.frame = CGRect(x: 0, y: 10, width: reachingPast ? 16 : 6, height: 9)
+      inner.backgroundColor = CGColor(red: 0.1, green: 0.5, blue: 0.15, alpha: 1)
+      faded.addSublayer(inner)
+      clipping.addSublayer(faded)
+      root.addSublayer(clipping)
+      var builder = FrameBuilder(size: root.bounds.size, scale: 1)
+      return builder.build(root: root, background: nil).commands.compactMap {
+        if case .group(let group) = $0 { return group }
+        return nil
+      }
+    }
+    let within = groups(reachingPast: false)
+    XCTAssertEqual(within.count, 1)
+    XCTAssertNil(within.first?.clip, "within the clip: composited without it")
+    let past = groups(reachingPast: true)
+    XCTAssertEqual(past.count, 1)
+    XCTAssertNotNil(past.first?.clip, "past the bounds: clipped")
+  }
 }
