@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaTestSupport
 import XCTest
 
 @testable import LaminaFrame
@@ -16,9 +17,7 @@ final class ClipEdgeTests: XCTestCase {
     let image = try XCTUnwrap(
       CGImage(width: 16, height: 16, rgba: [UInt8](repeating: 200, count: 16 * 16 * 4)))
     for offset in [CGPoint.zero, CGPoint(x: 26.5, y: 9.5)] {
-      let root = CALayer()
-      root.bounds = CGRect(x: 0, y: 0, width: 80, height: 90)
-      root.position = CGPoint(x: 40, y: 45)
+      let root = LaminaTestSupport.root(80, 90)
       let container = CALayer()
       container.frame = CGRect(x: offset.x, y: offset.y, width: 53, height: 19)
       container.isGeometryFlipped = true
@@ -45,9 +44,7 @@ final class ClipEdgeTests: XCTestCase {
   /// sublayer reaching past the bounds makes the group take the clip.
   func testAGroupWithinTheClipIsNotClipped() throws {
     func groups(reachingPast: Bool) -> [GroupPass] {
-      let root = CALayer()
-      root.bounds = CGRect(x: 0, y: 0, width: 80, height: 70)
-      root.position = CGPoint(x: 40, y: 35)
+      let root = LaminaTestSupport.root(80, 70)
       let clipping = CALayer()
       clipping.frame = CGRect(x: 30, y: 20, width: 10, height: 30)
       clipping.masksToBounds = true

@@ -1,5 +1,6 @@
 import Foundation
 import Lamina
+import LaminaTestSupport
 import XCTest
 
 @testable import LaminaFrame
@@ -12,9 +13,7 @@ final class DepthSortTests: XCTestCase {
   /// plane, and leaves the first one whole: one plane, one piece, no cut.
   func testLayersThatDrawNothingSplitNoPlane() {
     func frame(crossedBy crossing: CALayer) -> DrawList {
-      let root = CALayer()
-      root.bounds = CGRect(x: 0, y: 0, width: 100, height: 100)
-      root.position = CGPoint(x: 50, y: 50)
+      let root = LaminaTestSupport.root(100, 100)
       var perspective = CATransform3DIdentity
       perspective.m34 = -1.0 / 400
       let context = CATransformLayer()
@@ -54,9 +53,7 @@ final class BackdropOpacityTests: XCTestCase {
   /// own (transparent) backdrop, not the canvas the opacity would have let
   /// them read had it been folded into the sublayer.
   func testALoneLayerWithBackgroundFiltersIsIsolatedByItsParentsOpacity() throws {
-    let root = CALayer()
-    root.bounds = CGRect(x: 0, y: 0, width: 90, height: 70)
-    root.position = CGPoint(x: 45, y: 35)
+    let root = LaminaTestSupport.root(90, 70)
     root.backgroundColor = CGColor(red: 0.5, green: 0.9, blue: 0.3, alpha: 1)
     let faded = CALayer()
     faded.frame = root.bounds
