@@ -5,9 +5,10 @@
 // ones the KHR equations compute. Drawn with blending off over the area.
 precision highp float;
 
-uniform sampler2D s_image;     // the source, texel (0, 0) at u_origin
+uniform sampler2D s_image;     // the source, texel u_source at u_origin
 uniform sampler2D s_mask;      // the backdrop copy, the same texels
 uniform ivec2 u_origin;        // the area's corner in the target
+uniform ivec2 u_source;        // the source's texel at u_origin
 uniform int u_mode;            // CIFilter.blendModeNames order
 uniform float u_opacity;
 out vec4 o_color;
@@ -79,7 +80,7 @@ vec3 blend(vec3 b, vec3 s) {
 
 void main() {
   ivec2 t = ivec2(gl_FragCoord.xy) - u_origin;
-  vec4 src = texelFetch(s_image, t, 0) * u_opacity;
+  vec4 src = texelFetch(s_image, t + u_source, 0) * u_opacity;
   vec4 dst = texelFetch(s_mask, t, 0);
   vec3 cs = src.a > 0.0 ? src.rgb / src.a : vec3(0.0);
   vec3 cb = dst.a > 0.0 ? dst.rgb / dst.a : vec3(0.0);

@@ -16,8 +16,11 @@ package struct EffectPass {
     case upsample(factor: Int)
     /// A blend mode without the blend equations: input 0 is the layer's
     /// rendering, input 1 a copy of what is behind it; `origin` is the
-    /// viewport's corner in `output`.
-    case blend(mode: Int, name: String, originX: Int, originY: Int, opacity: Float)
+    /// viewport's corner in `output`, `source` its texel in input 0 (the
+    /// rendering may have been made over a larger area, for another pass).
+    case blend(
+      mode: Int, name: String, originX: Int, originY: Int, sourceX: Int, sourceY: Int,
+      opacity: Float)
   }
   /// The shader and its parameters.
   package var kind: Kind

@@ -111,7 +111,7 @@ extension FramePlan {
     case .blur(let dx, _, let sigma): return "blur \(dx != 0 ? "x" : "y") σ=\(number(sigma))"
     case .downsample(let factor): return "downsample ×\(factor)"
     case .upsample(let factor): return "upsample ×\(factor)"
-    case .blend(_, let name, _, _, let opacity):
+    case .blend(_, let name, _, _, _, _, let opacity):
       return "blend \(name)" + (opacity < 1 ? " at \(number(opacity))" : "")
     }
   }

@@ -213,9 +213,16 @@ extension FramePlanner {
       prepareGroup(wrapper, region: region, isolated: true)
       group = wrapper
     }
-    guard let group else { return }
-    let area = Self.targetArea(group.bounds, region)
-    guard !area.isEmpty, let source = groupTargets[group.id] else { return }
+    guard let group, let source = groupTargets[group.id] else { return }
+    // The rendering covers the area it was made for: this region's, or
+    // another pass's that drew the same group before (a layer's shadow and
+    // its masked composite read one rendering), whose corner is then not
+    // this area's (the metamorphic finding blend-fallback seed 5301450: a
+    // blended text layer drawn 10 pixels off in its second pass).
+    let made = groupAreas[group.id] ?? Self.targetArea(group.bounds, region)
+    let area = Self.targetArea(group.bounds, region).intersection(made)
+    guard !area.isEmpty else { return }
+    let slot = atlasSlots[group.id] ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
     let label = "behind \(name)"
     let backdrop = addTarget(width: area.width, height: area.height, role: .pooled, label: label)
     let x = area.x - region.x
@@ -226,7 +233,10 @@ extension FramePlanner {
     plan.steps.append(
       .effect(
         EffectPass(
-          kind: .blend(mode: mode, name: name, originX: x, originY: y, opacity: group.opacity),
+          kind: .blend(
+            mode: mode, name: name, originX: x, originY: y,
+            sourceX: slot.x + area.x - made.x, sourceY: slot.y + area.y - made.y,
+            opacity: group.opacity),
           inputs: [source, backdrop], sampler: Self.nearest, output: target, viewport: rect,
           scissor: scissor)))
   }

@@ -293,10 +293,11 @@ package final class PlanExecutor {
       program = p.upsample
       device.useProgram(program.id)
       device.setUniform(program.uniform("u_factor"), Float(factor))
-    case .blend(let mode, _, let x, let y, let opacity):
+    case .blend(let mode, _, let x, let y, let sourceX, let sourceY, let opacity):
       program = p.blendFallback
       device.useProgram(program.id)
       device.setUniform(program.uniform("u_origin"), int: x, y)
+      device.setUniform(program.uniform("u_source"), int: sourceX, sourceY)
       device.setUniform(program.uniform("u_mode"), int: mode)
       device.setUniform(program.uniform("u_opacity"), opacity)
     }

@@ -142,7 +142,9 @@ public final class Renderer {
     get { runner.canvasTarget }
     set { runner.canvasTarget = newValue }
   }
-  var blendEquationsWanted = true
+  /// False with `LAMINA_BLEND=shader` (blend modes by the shader fallback,
+  /// to compare the two).
+  var blendEquationsWanted = ProcessInfo.processInfo.environment["LAMINA_BLEND"] != "shader"
 
   /// Whether blend modes (`compositingFilter`) use the GPU's advanced blend
   /// equations (KHR_blend_equation_advanced). Where the GPU lacks them, or
