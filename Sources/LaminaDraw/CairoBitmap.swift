@@ -140,15 +140,26 @@ final class CairoBitmap {
     let stride = Int(cairo_image_surface_get_stride(surface))
     let rgba = [UInt8](unsafeUninitializedCapacity: width * height * 4) { out, count in
       out.baseAddress!.withMemoryRebound(to: UInt32.self, capacity: width * height) { words in
-        for y in 0..<height {
-          let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
-          let into = words + y * width
-          for x in 0..<width { into[x] = word(row[x]).littleEndian }
-        }
+        convert(from: data, stride: stride, into: words, word)
       }
       count = width * height * 4
     }
     return CGImage(width: width, height: height, premultipliedRGBA: rgba)
+  }
+
+  /// The pixels of rows `stride` bytes apart at `data`, each turned by
+  /// `word` into an RGBA word stored little-endian, written `width` words
+  /// a row from `words` (which may be `data` itself, rows without a gap).
+  @inline(__always)
+  private func convert(
+    from data: UnsafeMutablePointer<UInt8>, stride: Int, into words: UnsafeMutablePointer<UInt32>,
+    _ word: (UInt32) -> UInt32
+  ) {
+    for y in 0..<height {
+      let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+      let into = words + y * width
+      for x in 0..<width { into[x] = word(row[x]).littleEndian }
+    }
   }
 
   /// Turns the pixels, in place, into premultiplied RGBA bytes, as
@@ -161,13 +172,11 @@ final class CairoBitmap {
       Int(cairo_image_surface_get_stride(surface)) == width * 4
     else { return }
     let words = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self)
-    let count = width * height
     guard let background else {
-      for i in 0..<count { words[i] = Self.rgba(words[i]).littleEndian }
+      convert(from: data, stride: width * 4, into: words, Self.rgba)
       return
     }
-    let over = Self.over(background)
-    for i in 0..<count { words[i] = over(words[i]).littleEndian }
+    convert(from: data, stride: width * 4, into: words, Self.over(background))
   }
 }
 

@@ -27,7 +27,7 @@ public final class PathRunScratch {
   final class Block {
     let bytes: UnsafeMutableRawPointer
     let count: Int
-    /// Whether a frame took it since the last `endFrame()`.
+    /// Whether a frame took it since the last `endFrame(recycling:)`.
     var used = true
 
     init(count: Int) {
@@ -70,12 +70,13 @@ public final class PathRunScratch {
       guard var pixels = Self.takePixels(&images), pixels.capacity >= count else {
         continue
       }
-      if pixels.count > count {
-        pixels.removeLast(pixels.count - count)
-      } else if pixels.count < count {
-        pixels.append(contentsOf: repeatElement(0, count: count - pixels.count))
+      // The bytes kept are cleared, the ones added are zero already.
+      if pixels.count > count { pixels.removeLast(pixels.count - count) }
+      let kept = pixels.count
+      pixels.withUnsafeMutableBytes {
+        _ = $0.prefix(kept).initializeMemory(as: UInt8.self, repeating: 0)
       }
-      pixels.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
+      if kept < count { pixels.append(contentsOf: repeatElement(0, count: count - kept)) }
       recycled += 1
       return pixels
     }

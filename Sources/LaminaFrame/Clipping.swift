@@ -182,9 +182,6 @@ extension FrameBuilder {
     return ClipEffect(shape: RoundedRect(rect: cut), itemToClip: itemToOuter)
   }
 
-  /// Where an item lies relative to the clip, from its corners in the clip's
-  /// plane (the rounded rect is convex: a convex polygon whose corners are
-  /// all inside it is inside it).
   /// Whether everything `group` draws lies in `shape` (`targetToClip`
   /// maps the target to the shape's plane): its items, and its groups',
   /// each inside, and nothing reaching past them (a filter's or a
@@ -203,6 +200,9 @@ extension FrameBuilder {
     }
   }
 
+  /// Where an item lies relative to the clip, from its corners in the clip's
+  /// plane (the rounded rect is convex: a convex polygon whose corners are
+  /// all inside it is inside it).
   private func classify(_ item: DrawItem, _ itemToClip: Homography, _ shape: RoundedRect)
     -> Placement
   {

@@ -440,7 +440,6 @@ struct PathRunKey: Hashable {
     }
   }
 
-
   var parts: [Element]
   /// The bitmap's place: x, y, width, height.
   var bounds: SIMD4<Int>
