@@ -22,6 +22,7 @@ out vec4 o_color;
 #ifdef GRADIENT
 #include "gradient.glsl"
 #endif
+#include "triangles_only.glsl"
 
 void main() {
   float coverage = effectCoverage() * edgeCoverage(v_edges * gl_FragCoord.w);
@@ -33,4 +34,5 @@ void main() {
 #else
   o_color = v_color * coverage;
 #endif
+  o_color = drawnAsTriangles(o_color);
 }

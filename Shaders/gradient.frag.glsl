@@ -11,8 +11,9 @@ out vec4 o_color;
 
 #include "edge_coverage.glsl"
 #include "gradient.glsl"
+#include "triangles_only.glsl"
 
 void main() {
   vec4 color = dithered(gradientColor(v_texcoord) * v_color);
-  o_color = color * edgeCoverage(v_edges * gl_FragCoord.w);
+  o_color = drawnAsTriangles(color * edgeCoverage(v_edges * gl_FragCoord.w));
 }

@@ -19,6 +19,7 @@ out vec4 o_color;
 
 #define SHAPE_MODE 0
 #include "shape.glsl"
+#include "triangles_only.glsl"
 
 #ifndef MASK_MODE
 #define MASK_MODE 0
@@ -37,5 +38,6 @@ float maskValue(vec4 m) {
 }
 
 void main() {
-  o_color = texture(s_image, v_texcoord) * (maskValue(texture(s_mask, v_texcoord)) * effectCoverage()) * v_color;
+  o_color = drawnAsTriangles(
+      texture(s_image, v_texcoord) * (maskValue(texture(s_mask, v_texcoord)) * effectCoverage()) * v_color);
 }

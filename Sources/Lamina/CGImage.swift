@@ -13,10 +13,20 @@ public final class CGImage: @unchecked Sendable {
   public let height: Int
   /// `width * height * 4` bytes of RGBA.
   public var pixels: [UInt8] { straight.value }
-  /// The same pixels premultiplied, when the image was made from
-  /// premultiplied pixels (drawn content): the renderer uploads them as they
-  /// are, and the straight ones are computed only if someone asks.
-  package let premultipliedPixels: [UInt8]?
+  /// The same pixels premultiplied, in RGBA order, when the image was made
+  /// from premultiplied pixels (drawn content); computed on first use from
+  /// `premultiplied` when that is BGRA.
+  package var premultipliedPixels: [UInt8]? {
+    guard let premultiplied else { return nil }
+    return premultipliedOrder == .rgba ? premultiplied : premultipliedRGBA?.value
+  }
+  /// The premultiplied pixels as the image was made with them, in
+  /// `premultipliedOrder`: the renderer uploads them as they are when its
+  /// textures have that order, and the straight ones are computed only if
+  /// someone asks.
+  package let premultiplied: [UInt8]?
+  package let premultipliedOrder: TexelOrder
+  private let premultipliedRGBA: LazyPixels?
   private let straight: LazyPixels
   /// True when every pixel's alpha is 255 (lets the renderer skip blending).
   public let isOpaque: Bool
@@ -69,22 +79,38 @@ public final class CGImage: @unchecked Sendable {
     self.width = width
     self.height = height
     straight = LazyPixels(rgba)
-    premultipliedPixels = nil
+    premultiplied = nil
+    premultipliedOrder = .rgba
+    premultipliedRGBA = nil
     isOpaque = Self.allOpaque(rgba)
     identifier = Serials.next()
   }
 
   /// An image from `width * height * 4` bytes of premultiplied RGBA (what a
   /// 2D library draws); nil when the sizes do not match or are not positive.
-  package init?(width: Int, height: Int, premultipliedRGBA rgba: [UInt8]) {
+  package convenience init?(width: Int, height: Int, premultipliedRGBA rgba: [UInt8]) {
+    self.init(width: width, height: height, premultiplied: rgba, order: .rgba)
+  }
+
+  /// An image from `width * height * 4` bytes of premultiplied pixels in
+  /// `order` (BGRA: what Cairo draws, as llvmpipe's textures want it).
+  package init?(width: Int, height: Int, premultiplied pixels: [UInt8], order: TexelOrder) {
     guard width > 0, height > 0, width <= 1 << 16, height <= 1 << 16,
-      rgba.count == width * height * 4
+      pixels.count == width * height * 4
     else { return nil }
     self.width = width
     self.height = height
-    premultipliedPixels = rgba
-    straight = LazyPixels { Self.unpremultiplied(rgba) }
-    isOpaque = Self.allOpaque(rgba)
+    premultiplied = pixels
+    premultipliedOrder = order
+    if order == .rgba {
+      premultipliedRGBA = nil
+      straight = LazyPixels { Self.unpremultiplied(pixels) }
+    } else {
+      let rgba = LazyPixels { TexelOrder.swapped(pixels) }
+      premultipliedRGBA = rgba
+      straight = LazyPixels { Self.unpremultiplied(rgba.value) }
+    }
+    isOpaque = Self.allOpaque(pixels)
     identifier = Serials.next()
   }
 

@@ -126,6 +126,28 @@ final class CairoBitmap {
     }
   }
 
+  /// `over(background)` with the result as Cairo's own word (0xAARRGGBB:
+  /// BGRA bytes read little-endian).
+  @inline(__always)
+  private static func overNative(_ background: SIMD4<UInt8>) -> (UInt32) -> UInt32 {
+    let d = SIMD4<UInt32>(truncatingIfNeeded: background)
+    let clear = d.z | d.y << 8 | d.x << 16 | d.w << 24
+    func mul(_ x: UInt32, _ y: UInt32) -> UInt32 {
+      let t = x * y + 128
+      return (t + (t >> 8)) >> 8
+    }
+    return { p in
+      let a = p >> 24
+      if a == 0 && p == 0 { return clear }
+      if a == 255 { return p }
+      let k = 255 - a
+      let r = min((p >> 16 & 255) + mul(d.x, k), 255)
+      let g = min((p >> 8 & 255) + mul(d.y, k), 255)
+      let b = min((p & 255) + mul(d.z, k), 255)
+      return b | g << 8 | r << 16 | min(a + mul(d.w, k), 255) << 24
+    }
+  }
+
   /// Cairo's ARGB32 pixel (premultiplied, one native-endian word, A in the
   /// top byte) as the word of its RGBA bytes read little-endian
   /// (0xAABBGGRR): red and blue swap places.
@@ -166,17 +188,34 @@ final class CairoBitmap {
   /// `makeImage()` (or, with a background, `makeImage(over:)`) gives them;
   /// for a bitmap drawn into memory whose rows have no gap
   /// (`init(drawingInto:width:height:)`). Cairo is done with them after.
-  func finishAsRGBA(over background: SIMD4<UInt8>?) {
+  func finishAsRGBA(over background: SIMD4<UInt8>?) { finish(over: background, order: .rgba) }
+
+  /// `finishAsRGBA(over:)`, the bytes in `order`: in BGRA, Cairo's own
+  /// on a little-endian machine, only a background is composited under.
+  func finish(over background: SIMD4<UInt8>?, order: TexelOrder) {
     cairo_surface_flush(surface)
     guard let data = cairo_image_surface_get_data(surface),
       Int(cairo_image_surface_get_stride(surface)) == width * 4
     else { return }
     let words = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self)
-    guard let background else {
-      convert(from: data, stride: width * 4, into: words, Self.rgba)
-      return
+    let native = order == .bgra && UInt32(1).littleEndian == 1
+    switch (background, native) {
+    case (nil, true): return
+    case (nil, false):
+      if order == .rgba {
+        convert(from: data, stride: width * 4, into: words, Self.rgba)
+      } else {
+        convert(from: data, stride: width * 4, into: words) { $0 }
+      }
+    case (let background?, true):
+      convert(from: data, stride: width * 4, into: words, Self.overNative(background))
+    case (let background?, false):
+      if order == .rgba {
+        convert(from: data, stride: width * 4, into: words, Self.over(background))
+      } else {
+        convert(from: data, stride: width * 4, into: words, Self.overNative(background))
+      }
     }
-    convert(from: data, stride: width * 4, into: words, Self.over(background))
   }
 }
 

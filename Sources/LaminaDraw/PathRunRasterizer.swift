@@ -98,9 +98,9 @@ public enum PathRunRasterizer {
   /// The elements drawn source over into a bitmap of `width`×`height`
   /// pixels, as `render(_:width:height:background:)` draws parts; in
   /// memory kept by `scratch` from frame to frame when there is one.
-  public static func render(
+  package static func render(
     _ elements: [Element], width: Int, height: Int, background: SIMD4<Float>? = nil,
-    scratch: PathRunScratch? = nil
+    scratch: PathRunScratch? = nil, order: TexelOrder = .rgba
   ) -> CGImage? {
     guard width > 0, height > 0, width <= CairoBitmap.maxSide, height <= CairoBitmap.maxSide
     else { return nil }
@@ -109,17 +109,17 @@ public enum PathRunRasterizer {
     }
     let count = width * height * 4
     // The image's own pixels are the bitmap Cairo draws into, turned into
-    // RGBA in place after.
-    var rgba = scratch?.pixels(count: count) ?? [UInt8](repeating: 0, count: count)
-    let drawn = rgba.withUnsafeMutableBytes { raw -> Bool in
+    // `order` in place after (BGRA: as Cairo drew them).
+    var pixels = scratch?.pixels(count: count) ?? [UInt8](repeating: 0, count: count)
+    let drawn = pixels.withUnsafeMutableBytes { raw -> Bool in
       guard let bitmap = CairoBitmap(drawingInto: raw.baseAddress!, width: width, height: height)
       else { return false }
       draw(elements, into: bitmap, scratch: scratch)
-      bitmap.finishAsRGBA(over: b)
+      bitmap.finish(over: b, order: order)
       return true
     }
     guard drawn else { return nil }
-    return CGImage(width: width, height: height, premultipliedRGBA: rgba)
+    return CGImage(width: width, height: height, premultiplied: pixels, order: order)
   }
 
   /// Draws `elements` into `bitmap`, source over, in their order; group

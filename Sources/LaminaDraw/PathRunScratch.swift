@@ -102,7 +102,7 @@ public final class PathRunScratch {
   private static func takePixels(_ images: inout [CGImage]) -> [UInt8]? {
     var held = images.popLast()
     guard isKnownUniquelyReferenced(&held) else { return nil }
-    return held.take()?.premultipliedPixels
+    return held.take()?.premultiplied
   }
 
   /// Runs drawn into a recycled image's pixels (for tests).

@@ -1,6 +1,7 @@
 import CEGL
 import CGLES3
 import Foundation
+import Lamina
 import LaminaFrame
 import LaminaPlan
 
@@ -39,29 +40,50 @@ extension GLDevice {
 
   // MARK: Textures
 
-  /// An RGBA8 texture of `width`×`height` with immutable storage and no pixels.
-  package func makeTexture(width: Int, height: Int) -> GLuint {
+  /// A target's texture of `width`×`height`, without pixels: RGBA8 with
+  /// immutable storage, or BGRA (`GL_EXT_texture_format_BGRA8888`, whose
+  /// unsized format has mutable storage only) where `texelOrder` says so
+  /// and the target is not multisampled.
+  package func makeTexture(width: Int, height: Int, multisampled: Bool) -> GLuint {
     var texture: GLuint = 0
     glGenTextures(1, &texture)
     bindTextureForEditing(texture)
-    glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+    if texelOrder == .bgra && !multisampled {
+      glTexImage2D(
+        GLenum(GL_TEXTURE_2D), 0, Self.bgra, GLsizei(width), GLsizei(height), 0,
+        GLenum(Self.bgra), GLenum(GL_UNSIGNED_BYTE), nil)
+      glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAX_LEVEL), 0)
+      bgraTextures.insert(texture)
+    } else {
+      glTexStorage2D(GLenum(GL_TEXTURE_2D), 1, GLenum(GL_RGBA8), GLsizei(width), GLsizei(height))
+    }
     return texture
   }
 
-  /// A texture holding `pixels` (premultiplied RGBA rows, 4-byte aligned);
-  /// mipmapped when asked.
-  package func uploadTexture(_ pixels: [UInt8], width: Int, height: Int, mipmaps: Bool) throws -> GLuint {
+  /// A texture holding `pixels` (premultiplied, in `order`, rows 4-byte
+  /// aligned), in `texelOrder`; mipmapped when asked.
+  package func uploadTexture(
+    _ pixels: [UInt8], order: TexelOrder, width: Int, height: Int, mipmaps: Bool
+  ) throws -> GLuint {
     var texture: GLuint = 0
     glGenTextures(1, &texture)
     bindTextureForEditing(texture)
     setUnpackAlignment(4)
+    let bgra = texelOrder == .bgra
+    let texels = order == texelOrder ? pixels : TexelOrder.swapped(pixels)
     timed(\.uploads) {
-      pixels.withUnsafeBytes { raw in
+      texels.withUnsafeBytes { raw in
         glTexImage2D(
-          GLenum(GL_TEXTURE_2D), 0, GL_RGBA8, GLsizei(width), GLsizei(height), 0,
-          GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), raw.baseAddress)
+          GLenum(GL_TEXTURE_2D), 0, bgra ? Self.bgra : GL_RGBA8, GLsizei(width), GLsizei(height), 0,
+          GLenum(bgra ? Self.bgra : GL_RGBA), GLenum(GL_UNSIGNED_BYTE), raw.baseAddress)
       }
       if mipmaps { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
+    }
+    if bgra {
+      // One level unless mipmapped: llvmpipe's linear rasterizer samples
+      // only textures without further levels.
+      if !mipmaps { glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAX_LEVEL), 0) }
+      bgraTextures.insert(texture)
     }
     counters.textureUploads += 1
     try check("texture upload")
@@ -69,15 +91,18 @@ extension GLDevice {
   }
 
   package func updateTexture(
-    _ texture: GLuint, _ pixels: [UInt8], x: Int, y: Int, width: Int, height: Int
+    _ texture: GLuint, _ pixels: [UInt8], order: TexelOrder, x: Int, y: Int, width: Int,
+    height: Int
   ) throws {
     bindTextureForEditing(texture)
     setUnpackAlignment(4)
+    let into: TexelOrder = bgraTextures.contains(texture) ? .bgra : .rgba
+    let texels = order == into ? pixels : TexelOrder.swapped(pixels)
     timed(\.uploads) {
-      pixels.withUnsafeBytes { raw in
+      texels.withUnsafeBytes { raw in
         glTexSubImage2D(
           GLenum(GL_TEXTURE_2D), 0, GLint(x), GLint(y), GLsizei(width), GLsizei(height),
-          GLenum(GL_RGBA), GLenum(GL_UNSIGNED_BYTE), raw.baseAddress)
+          GLenum(into == .bgra ? Self.bgra : GL_RGBA), GLenum(GL_UNSIGNED_BYTE), raw.baseAddress)
       }
     }
     counters.textureUploads += 1
@@ -112,6 +137,10 @@ extension GLDevice {
   /// Builds the mipmaps of `texture` from its level 0.
   package func generateMipmaps(_ texture: GLuint) {
     bindTextureForEditing(texture)
+    // A BGRA texture uploaded without mipmaps was limited to its level 0.
+    if bgraTextures.contains(texture) {
+      glTexParameteri(GLenum(GL_TEXTURE_2D), GLenum(GL_TEXTURE_MAX_LEVEL), 1000)
+    }
     timed(\.uploads) { glGenerateMipmap(GLenum(GL_TEXTURE_2D)) }
   }
 
@@ -129,6 +158,7 @@ extension GLDevice {
 
   package func deleteTexture(_ id: GLuint) {
     guard id != 0 else { return }
+    bgraTextures.remove(id)
     onOwnContext {
       var texture = id
       glDeleteTextures(1, &texture)

@@ -1,6 +1,7 @@
 import CEGL
 import CGLES3
 import Foundation
+import Lamina
 import LaminaFrame
 import LaminaPlan
 
@@ -92,6 +93,14 @@ package final class GLDevice {
   package lazy var pathPrograms = PathPrograms(device: self)
   /// Textures of dma-buf frames (made on first use).
   var dmabufImport: DMABufImport?
+  /// The order of the texels of the textures made from pixels and of
+  /// single-sampled targets: BGRA on llvmpipe (its linear rasterizer draws
+  /// axis-aligned quads of simple programs, 3-4 times faster, into BGRA
+  /// targets from BGRA textures only), else RGBA; set by the context, or
+  /// by `LAMINA_TEXELS=rgba|bgra`.
+  package internal(set) var texelOrder = TexelOrder.rgba
+  /// The textures made in BGRA (`texelOrder`), for uploads into them.
+  var bgraTextures: Set<GLuint> = []
   /// Extensions, asked once.
   private lazy var extensionSet: Set<String> = GLQuery.extensions()
 
@@ -263,7 +272,15 @@ package final class GLDevice {
     value: eglProc("glBlendBarrierKHR", as: PFNGLBLENDBARRIERKHRPROC.self))
 
   /// Clears the bound draw framebuffer (within the scissor, when set).
+  /// Clears the bound target's color (within the scissor) to `color`,
+  /// rounded to 8 bits first: llvmpipe clears a whole target by filling
+  /// it with the color rounded, but a scissored part by drawing a quad,
+  /// whose color its linear rasterizer (BGRA targets) truncates instead, so
+  /// a damaged rect would get another byte than the whole frame
+  /// (metamorphic partial-redraw seeds 16, 17, 52: 1/255).
   package func clear(_ color: SIMD4<Float>) {
+    let unit = color.clamped(lowerBound: SIMD4(repeating: 0), upperBound: SIMD4(repeating: 1))
+    let color = (unit * Float(255)).rounded(.toNearestOrAwayFromZero) / Float(255)
     state.setClearColor(color, &counters, issue)
     timed(\.draws) { glClear(GLbitfield(GL_COLOR_BUFFER_BIT)) }
   }

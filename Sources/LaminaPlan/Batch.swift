@@ -27,6 +27,15 @@ package struct Batch {
   package var firstLayerName: String?
   /// Why the batch began instead of its first item joining the one before.
   package var breakReason: BatchBreak = .pass
+  /// Whether every item is an exact rect (`VertexBuilder.exactCorners`):
+  /// then edge coverage is 1 wherever the batch draws.
+  package var exactRects = false
+  /// The pixels of its items' bounds, summed (what llvmpipe's linear
+  /// rasterizer would save on, against the draws it splits the batch into).
+  package var area = 0
+  /// Whether every item shows its image texel for texel
+  /// (`VertexBuilder.copiesTexels`).
+  package var copiesTexels = false
   /// Path items, drawn from their mesh instead of the pass's vertices
   /// (`PathBatch`; the program is then `.path`).
   package var path: PathBatch? = nil

@@ -139,6 +139,8 @@ struct BatchKey: Hashable {
 struct Batcher {
   let batching: Bool
   let edgeCoverage: Bool
+  /// The pixels the pass draws (frame pixels).
+  let region: PixelRect
   /// The vertices; the indices are kept per batch until `finish()`.
   private var geometry = PassGeometry()
   /// Whether the time spent making vertices is measured (`lamina bench`).
@@ -186,6 +188,7 @@ struct Batcher {
   init(batching: Bool, edgeCoverage: Bool, region: PixelRect) {
     self.batching = batching
     self.edgeCoverage = edgeCoverage
+    self.region = region
     grid = OverlapGrid(region)
   }
 
@@ -258,18 +261,22 @@ struct Batcher {
     }
     scratch.removeAll(keepingCapacity: true)
     let start = timesVertices ? StageClock.now() : 0
+    var exact = !effect
+    var copies = !effect
     let count =
       effect
       ? VertexBuilder.appendEffectItem(
-        item, edgeCoverage: edgeCoverage, &geometry.effectVertices, &scratch)
-      : VertexBuilder.appendItem(item, edgeCoverage: edgeCoverage, &geometry.vertices, &scratch)
+        item, edgeCoverage: edgeCoverage, region: region, &geometry.effectVertices, &scratch)
+      : VertexBuilder.appendItem(
+        item, edgeCoverage: edgeCoverage, region: region, &geometry.vertices, &scratch,
+        exact: &exact, copies: &copies)
     if timesVertices { vertexNanoseconds &+= StageClock.now() &- start }
     guard count > 0 else { return }
     var overlapped = false
     if batching, !composite {
       if let j = batchToJoin(key, bounds, sharesLast: sharesLast, overlapped: &overlapped) {
         open[j].indices += scratch
-        join(j, bounds)
+        join(j, bounds, exact: exact, copies: copies)
         return
       }
     }
@@ -280,7 +287,8 @@ struct Batcher {
         program: program, texture: resources.texture, mask: resources.mask,
         sampler: resources.sampler, blend: blend, usesEffectVertices: effect,
         paint: resources.paint, firstIndex: 0, indexCount: 0, items: 1,
-        firstLayerName: item.layerName, breakReason: reason),
+        firstLayerName: item.layerName, breakReason: reason, exactRects: exact,
+        copiesTexels: copies),
       key: composite ? nil : key, indices: scratch, bounds: bounds)
   }
 
@@ -288,14 +296,18 @@ struct Batcher {
   private mutating func appendToLast(_ item: DrawItem, effect: Bool, _ bounds: PixelRect) {
     let last = open.count - 1
     let start = timesVertices ? StageClock.now() : 0
+    var exact = !effect
+    var copies = !effect
     let count =
       effect
       ? VertexBuilder.appendEffectItem(
-        item, edgeCoverage: edgeCoverage, &geometry.effectVertices, &open[last].indices)
+        item, edgeCoverage: edgeCoverage, region: region, &geometry.effectVertices,
+        &open[last].indices)
       : VertexBuilder.appendItem(
-        item, edgeCoverage: edgeCoverage, &geometry.vertices, &open[last].indices)
+        item, edgeCoverage: edgeCoverage, region: region, &geometry.vertices,
+        &open[last].indices, exact: &exact, copies: &copies)
     if timesVertices { vertexNanoseconds &+= StageClock.now() &- start }
-    if count > 0 { join(last, bounds) }
+    if count > 0 { join(last, bounds, exact: exact, copies: copies) }
   }
 
   /// Why an item of `key` begins a batch, compared with the last batch.
@@ -307,8 +319,13 @@ struct Batcher {
   }
 
   /// Adds an item to batch `j`.
-  private mutating func join(_ j: Int, _ bounds: PixelRect, path: Bool = false) {
+  private mutating func join(
+    _ j: Int, _ bounds: PixelRect, path: Bool = false, exact: Bool = false, copies: Bool = false
+  ) {
     open[j].batch.items += 1
+    open[j].batch.area += bounds.area
+    if !exact { open[j].batch.exactRects = false }
+    if !copies { open[j].batch.copiesTexels = false }
     open[j].bounds = open[j].bounds.union(bounds)
     if path { open[j].itemBounds.append(bounds) }
     grid.mark(bounds, batch: j)
@@ -320,6 +337,7 @@ struct Batcher {
   ) {
     let index = open.count
     var entry = OpenBatch(batch: batch, key: key, indices: indices, bounds: bounds)
+    entry.batch.area = bounds.area
     if batch.path != nil { entry.itemBounds = [bounds] }
     if batching, let key, batch.path == nil {
       entry.hasEarlierTwin = batchesByKey[key] != nil

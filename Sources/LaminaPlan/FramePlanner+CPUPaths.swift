@@ -256,9 +256,11 @@ extension FramePlanner {
     let key = PathRunKey(
       parts: keys, bounds: SIMD4(box.x, box.y, box.width, box.height), background: background)
     let scratch = pathRuns?.scratch
+    let order = options.texelOrder
     let make = {
       PathRunRasterizer.render(
-        elements, width: box.width, height: box.height, background: background, scratch: scratch)
+        elements, width: box.width, height: box.height, background: background, scratch: scratch,
+        order: order)
     }
     guard let image = pathRuns.map({ $0.image(key, make: make) }) ?? make() else { return nil }
     plan.cpuPathRuns += 1

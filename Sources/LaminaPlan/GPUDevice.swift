@@ -74,6 +74,9 @@ package protocol GPUDevice: AnyObject {
   var rampBytesPerTexel: Int { get }
   /// Whether the device has the extension `name`.
   func supports(_ name: String) -> Bool
+  /// The order of the texels of the textures it makes from pixels and of
+  /// its single-sampled targets (multisampled ones resolve into RGBA).
+  var texelOrder: TexelOrder { get }
 
   // MARK: State (cached)
 
@@ -124,12 +127,18 @@ package protocol GPUDevice: AnyObject {
   func makeProgram(_ source: ProgramSource) throws -> GPUHandle
   func uniformLocation(_ program: GPUHandle, _ name: String) -> UniformLocation
   func deleteProgram(_ id: GPUHandle)
-  func makeTexture(width: Int, height: Int) -> GPUHandle
-  func uploadTexture(_ pixels: [UInt8], width: Int, height: Int, mipmaps: Bool) throws -> GPUHandle
+  /// A target's texture: in `texelOrder`, or RGBA when `multisampled`
+  /// (it is resolved into from an RGBA renderbuffer).
+  func makeTexture(width: Int, height: Int, multisampled: Bool) -> GPUHandle
+  /// A texture of `pixels` (premultiplied, in `order`), in `texelOrder`.
+  func uploadTexture(
+    _ pixels: [UInt8], order: TexelOrder, width: Int, height: Int, mipmaps: Bool
+  ) throws -> GPUHandle
   /// Replaces `width`×`height` texels of `texture` at (`x`, `y`) by
-  /// `pixels` (premultiplied RGBA, rows in texture order).
+  /// `pixels` (premultiplied, in `order`, rows in texture order).
   func updateTexture(
-    _ texture: GPUHandle, _ pixels: [UInt8], x: Int, y: Int, width: Int, height: Int) throws
+    _ texture: GPUHandle, _ pixels: [UInt8], order: TexelOrder, x: Int, y: Int, width: Int,
+    height: Int) throws
   func uploadRampTexture(_ texels: [Float], width: Int) throws -> GPUHandle
   func generateMipmaps(_ texture: GPUHandle)
   func deleteTexture(_ id: GPUHandle)

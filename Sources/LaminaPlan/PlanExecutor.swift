@@ -11,6 +11,20 @@ package final class PlanExecutor {
   package let device: any GPUDevice
   let samples: Int
   package let programs: ProgramSet
+  /// Whether batches of exact rects draw with the plain programs: where
+  /// the targets are BGRA (llvmpipe) and not multisampled, so that the
+  /// linear rasterizer takes them (`ProgramSet.program(for:plain:)`).
+  let plainPrograms: Bool
+  /// The most indices of a plain batch's draw call (170 quads).
+  static let rectIndicesPerDraw = 1020
+  /// The pixels a plain batch covers per draw call it is split into, at
+  /// least, for the split: llvmpipe spends 24-40 µs on a draw, and its
+  /// linear rasterizer saves about 3 ns a pixel.
+  static let rectPixelsPerDraw = 16384
+  /// The pixels of its average rect, at least, for the split: the linear
+  /// rasterizer's gain on small rects (glyphs) does not pay for the draws
+  /// (text.json at 1080p: 48 draws a frame against 1, within the noise).
+  static let rectPixelsPerRect = 4096
   package let textures: TextureCache
   package let streams: VertexStreams
   /// Idle offscreen targets, reused across passes and frames.
@@ -35,6 +49,7 @@ package final class PlanExecutor {
     self.samples = samples
     self.pool = pool
     programs = try ProgramSet(device: device)
+    plainPrograms = device.texelOrder == .bgra && samples == 1
     textures = TextureCache(maxTextureSize: maxTextureSize, device: device)
     textures.budgetBytes = caches.textureBytes
     rasterCache = RasterCache(maxEntries: 64, maxBytes: caches.rasterBytes)
@@ -188,7 +203,8 @@ package final class PlanExecutor {
     if let (index, rect, written) = pass.upload {
       // Row 0 of the target holds the region's top row (below).
       let image = plan.images[index]
-      var pixels = image.premultipliedPixels ?? image.pixels
+      var pixels = image.premultiplied ?? image.pixels
+      let order = image.premultiplied == nil ? .rgba : image.premultipliedOrder
       if written != rect {
         var part: [UInt8] = []
         part.reserveCapacity(written.area * 4)
@@ -199,7 +215,7 @@ package final class PlanExecutor {
         pixels = part
       }
       try device.updateTexture(
-        target.texture, pixels, x: area.x + written.x - pass.region.x,
+        target.texture, pixels, order: order, x: area.x + written.x - pass.region.x,
         y: area.y + written.y - pass.region.y, width: written.width, height: written.height)
     }
     streams.upload(pass.geometry)
@@ -222,7 +238,7 @@ package final class PlanExecutor {
       device.setDepthTest(false)
       if case .composite = batch.blend { device.blendBarrier() }
       streams.bind(effectFormat: batch.usesEffectVertices)
-      let program = try programs.program(batch.program)
+      let program = try programs.program(for: batch, plain: plainPrograms)
       device.useProgram(program.id)
       if prepared.insert(program.id).inserted {
         device.setUniform(program.viewport, viewport)
@@ -239,7 +255,26 @@ package final class PlanExecutor {
         device.bindTexture(texture.texture, unit: 0, sampler: texture.sampler)
       }
       if let mask = input.mask { device.bindTexture(mask.texture, unit: 1, sampler: mask.sampler) }
-      device.drawTriangles(indexCount: batch.indexCount, firstIndex: batch.firstIndex)
+      let pieces = (batch.indexCount + Self.rectIndicesPerDraw - 1) / Self.rectIndicesPerDraw
+      if plainPrograms && (batch.exactRects || batch.copiesTexels) && pieces > 1
+        && batch.area >= pieces * Self.rectPixelsPerDraw
+        && batch.area >= batch.items * Self.rectPixelsPerRect
+      {
+        // Mesa's draw module hands llvmpipe's rectangle finder indexed
+        // draws in pieces of up to 1,024 indices, and finds no rect in a
+        // piece that is not whole quads: pieces of 170 quads, where they
+        // cover enough pixels to pay for the draws (else one draw, the
+        // plain program in the general rasterizer).
+        var first = batch.firstIndex
+        let end = batch.firstIndex + batch.indexCount
+        while first < end {
+          let count = min(Self.rectIndicesPerDraw, end - first)
+          device.drawTriangles(indexCount: count, firstIndex: first)
+          first += count
+        }
+      } else {
+        device.drawTriangles(indexCount: batch.indexCount, firstIndex: batch.firstIndex)
+      }
     }
     device.setDepthTest(false)
     target.didDraw(pass.scissor ?? pass.viewport)

@@ -35,6 +35,9 @@ package struct PlanOptions {
   /// drawn whole into the run (`FramePlanner.drawsWholeOnCPU`), with no
   /// pass; off only to compare.
   package var cpuGroups = true
+  /// The order of the texels of the device's textures, in which runs are
+  /// drawn (BGRA: Cairo's own, uploaded as they are).
+  package var texelOrder = TexelOrder.rgba
 
   /// `mergedFillMaxPixels` on a software rasterizer (measured on llvmpipe:
   /// docs/rendering.md, "Batching and uploads").

@@ -38,6 +38,11 @@ package final class GPUProgram {
 package struct ProgramSet {
   let solid: GPUProgram
   let image: GPUProgram
+  /// `solid` for batches of exact rects and `image` for batches that copy
+  /// texels (`Batch.exactRects`, `copiesTexels`): no edge coverage, so that
+  /// llvmpipe's linear rasterizer runs them (`programs(for:plain:)`).
+  let solidPlain: GPUProgram
+  let imagePlain: GPUProgram
   let gradient: GradientProgram
   /// Offscreen passes of blurred shadows.
   let downsample: GPUProgram
@@ -65,6 +70,8 @@ package struct ProgramSet {
     }
     solid = try make("quad.vert.glsl", "solid.frag.glsl")
     image = try make("quad.vert.glsl", "image.frag.glsl")
+    solidPlain = try make("quad.vert.glsl", "solid_plain.frag.glsl")
+    imagePlain = try make("quad.vert.glsl", "image_plain.frag.glsl")
     let advanced = device.supports("GL_KHR_blend_equation_advanced")
     gradient = GradientProgram(device: device, advanced: advanced)
     downsample = try make("fullscreen.vert.glsl", "downsample.frag.glsl")
@@ -77,6 +84,17 @@ package struct ProgramSet {
     effects = EffectPrograms(device: device, advanced: advanced)
     solidBlend = advanced ? try make("quad.vert.glsl", "solid.frag.glsl", ["BLEND_ADVANCED"]) : nil
     imageBlend = advanced ? try make("quad.vert.glsl", "image.frag.glsl", ["BLEND_ADVANCED"]) : nil
+  }
+
+  /// The program `batch` draws with: the plain variant of its program
+  /// when `plain` (the device's linear rasterizer wants them) and the
+  /// batch allows it, else the one its key names.
+  func program(for batch: Batch, plain: Bool) throws -> GPUProgram {
+    if plain {
+      if batch.program == .solid && batch.exactRects { return solidPlain }
+      if batch.program == .image && batch.copiesTexels { return imagePlain }
+    }
+    return try program(batch.program)
   }
 
   /// The program a batch of the plan names.

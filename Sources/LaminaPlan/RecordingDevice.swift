@@ -43,6 +43,8 @@ package final class RecordingDevice: GPUDevice {
   package private(set) var programSources: [GPUHandle: ProgramSource] = [:]
   package let debugOutput: Bool
   package let rampBytesPerTexel: Int
+  /// RGBA unless a test asks for llvmpipe's BGRA.
+  package var texelOrder = TexelOrder.rgba
   private let extensions: Set<String>
   private var nextHandle: GPUHandle = 1
   private var uniforms: [String: UniformLocation] = [:]
@@ -200,14 +202,15 @@ package final class RecordingDevice: GPUDevice {
     if state.program == id { state.program = nil }
   }
 
-  package func makeTexture(width: Int, height: Int) -> GPUHandle {
+  package func makeTexture(width: Int, height: Int, multisampled: Bool) -> GPUHandle {
     let texture = make(.texture)
     state.bindTextureForEditing(texture, &counters, issue)
     return texture
   }
 
   package func updateTexture(
-    _ texture: GPUHandle, _ pixels: [UInt8], x: Int, y: Int, width: Int, height: Int
+    _ texture: GPUHandle, _ pixels: [UInt8], order: TexelOrder, x: Int, y: Int, width: Int,
+    height: Int
   ) throws {
     state.bindTextureForEditing(texture, &counters, issue)
     state.setUnpackAlignment(4, &counters, issue)
@@ -215,9 +218,9 @@ package final class RecordingDevice: GPUDevice {
     counters.textureUploads += 1
   }
 
-  package func uploadTexture(_ pixels: [UInt8], width: Int, height: Int, mipmaps: Bool) throws
-    -> GPUHandle
-  {
+  package func uploadTexture(
+    _ pixels: [UInt8], order: TexelOrder, width: Int, height: Int, mipmaps: Bool
+  ) throws -> GPUHandle {
     let texture = make(.texture)
     state.bindTextureForEditing(texture, &counters, issue)
     state.setUnpackAlignment(4, &counters, issue)

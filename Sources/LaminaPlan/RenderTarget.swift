@@ -25,7 +25,7 @@ package final class RenderTarget {
     self.height = height
     self.samples = samples
     self.device = device
-    texture = device.makeTexture(width: width, height: height)
+    texture = device.makeTexture(width: width, height: height, multisampled: samples > 1)
     resolveFramebuffer = try device.makeFramebuffer(texture: texture, width: width, height: height)
     if samples > 1 {
       (drawFramebuffer, renderbuffer) = try device.makeMultisampledFramebuffer(

@@ -75,8 +75,9 @@ package final class TextureCache {
       texture: 0, mipmapped: needsMipmaps, lastUsedFrame: frame, lastUse: clock,
       width: image.width, height: image.height)
     evict(toFit: entry.bytes)
+    let (pixels, order) = premultipliedPixels(image)
     entry.texture = try device.uploadTexture(
-      premultipliedPixels(image), width: image.width, height: image.height, mipmaps: needsMipmaps)
+      pixels, order: order, width: image.width, height: image.height, mipmaps: needsMipmaps)
     entries[key] = entry
     bytes += entry.bytes
     return entry.texture
@@ -154,8 +155,14 @@ package final class TextureCache {
   /// Number of textures held.
   package var count: Int { entries.count }
 
-  private func premultipliedPixels(_ image: CGImage) -> [UInt8] {
-    if let ready = image.premultipliedPixels { return ready }
+  /// The image's premultiplied pixels and their order (the order it was
+  /// made in, else RGBA).
+  private func premultipliedPixels(_ image: CGImage) -> ([UInt8], TexelOrder) {
+    if let ready = image.premultiplied { return (ready, image.premultipliedOrder) }
+    return (straightPremultiplied(image), .rgba)
+  }
+
+  private func straightPremultiplied(_ image: CGImage) -> [UInt8] {
     if image.isOpaque { return image.pixels }
     var out = image.pixels
     out.withUnsafeMutableBufferPointer { p in

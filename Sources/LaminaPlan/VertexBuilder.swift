@@ -8,20 +8,96 @@ import LaminaFrame
 /// `EffectVertex`.
 enum VertexBuilder {
   /// Appends the item's polygon as a triangle fan; returns the index count.
+  /// `exact` is cleared unless the item is an exact rect (see
+  /// `exactCorners`).
   static func appendItem(
-    _ item: DrawItem, edgeCoverage: Bool, _ vertices: inout [Vertex], _ indices: inout [UInt32]
+    _ item: DrawItem, edgeCoverage: Bool, region: PixelRect? = nil, _ vertices: inout [Vertex],
+    _ indices: inout [UInt32], exact: inout Bool, copies: inout Bool
   ) -> Int {
     let base = UInt32(vertices.count)
-    let n = forEachVertex(item, edgeCoverage: edgeCoverage) { _, _, vertex in
+    var isExact = false
+    let n = forEachVertex(item, edgeCoverage: edgeCoverage, region: region, exact: &isExact) {
+      _, _, vertex in
       vertices.append(vertex)
+    }
+    if !isExact {
+      exact = false
+      copies = false
+    } else if copies && n == 4 {
+      copies = copiesTexels(item, vertices[Int(base)], vertices[Int(base) + 2])
     }
     return appendFan(base: base, count: n, &indices)
   }
 
+  /// Whether an exact rect from corner `a` to corner `c` shows its image
+  /// texel for texel: untinted (opaque white), one texel a pixel in both
+  /// axes, not flipped, each pixel's center on a texel's center (moved by
+  /// `nearestTiesResolved` at most). Any sampler then gives the texel
+  /// itself, as llvmpipe's linear rasterizer does by copying; scaled, its
+  /// own sampling differs from the general path's (by up to 4/255 with
+  /// the linear filter).
+  static func copiesTexels(_ item: DrawItem, _ a: Vertex, _ c: Vertex) -> Bool {
+    guard case .image(let image, _) = item.material, item.color.min() >= 254.5 / 255 else {
+      return false
+    }
+    let (w, h) = (Float(image.width), Float(image.height))
+    let (dx, dy) = (c.x - a.x, c.y - a.y)
+    guard dx > 0, dy > 0 else { return false }
+    let (su, sv) = ((c.u - a.u) * w / dx, (c.v - a.v) * h / dy)
+    guard abs(su - 1) < 1e-4, abs(sv - 1) < 1e-4 else { return false }
+    // A pixel's center in texels: k + 0.5 (+ 1/512 for nearest).
+    let (ox, oy) = (a.x.rounded(.down) + 0.5 - a.x, a.y.rounded(.down) + 0.5 - a.y)
+    let (tu, tv) = (a.u * w + ox * su, a.v * h + oy * sv)
+    let (fu, fv) = (tu - tu.rounded(.down), tv - tv.rounded(.down))
+    return abs(fu - 0.5) < 1.0 / 256 && abs(fv - 0.5) < 1.0 / 256
+  }
+
+  /// The target-pixel corners of an item drawn as an axis-aligned rect
+  /// whose every pixel is wholly covered or not at all: affine (w = 1),
+  /// edges parallel to the axes, and each antialiased edge (`mask`) on a
+  /// pixel boundary, within 1/1024 of a pixel (then put on it), or half a
+  /// pixel or more outside `region` (the pixels drawn). Edge
+  /// coverage would be 1 inside such a rect and 0 outside (a color byte c
+  /// times 1 - 1/1024 still rounds to c), so it is drawn without the
+  /// antialiasing margin and with its edges far, the same pixels; and
+  /// batches of such rects alone draw with the plain programs (no edge
+  /// coverage), which llvmpipe's linear rasterizer runs. Corners in the
+  /// order of the rect's (minX, minY), (maxX, minY), (maxX, maxY),
+  /// (minX, maxY); nil for any other item.
+  static func exactCorners(
+    _ r: CGRect, _ m: CATransform3D, mask: UInt8, region: PixelRect? = nil
+  ) -> (x0: CGFloat, y0: CGFloat, x1: CGFloat, y1: CGFloat)? {
+    guard m.m14 == 0, m.m24 == 0, m.m44 == 1, m.m12 == 0, m.m21 == 0 else { return nil }
+    var x0 = r.minX * m.m11 + m.m41
+    var x1 = r.maxX * m.m11 + m.m41
+    var y0 = r.minY * m.m22 + m.m42
+    var y1 = r.maxY * m.m22 + m.m42
+    // Edges half a pixel or more outside the region: no pixel drawn is
+    // near them.
+    let r = region.map {
+      (CGFloat($0.x) - 0.5, CGFloat($0.maxX) + 0.5, CGFloat($0.y) - 0.5, CGFloat($0.maxY) + 0.5)
+    }
+    func onBoundary(_ v: inout CGFloat, vertical: Bool) -> Bool {
+      if let (minX, maxX, minY, maxY) = r {
+        if vertical ? v <= minX || v >= maxX : v <= minY || v >= maxY { return true }
+      }
+      let rounded = v.rounded()
+      guard abs(v - rounded) <= 1.0 / 1024 else { return false }
+      v = rounded
+      return true
+    }
+    // The edge bits: 1 minY, 2 maxX, 4 maxY, 8 minX (of the item's rect).
+    if mask & 8 != 0, !onBoundary(&x0, vertical: true) { return nil }
+    if mask & 2 != 0, !onBoundary(&x1, vertical: true) { return nil }
+    if mask & 1 != 0, !onBoundary(&y0, vertical: false) { return nil }
+    if mask & 4 != 0, !onBoundary(&y1, vertical: false) { return nil }
+    return (x0, y0, x1, y1)
+  }
+
   /// Appends an effect item (as `appendItem` does a plain one); returns the index count.
   static func appendEffectItem(
-    _ item: DrawItem, edgeCoverage: Bool, _ vertices: inout [EffectVertex],
-    _ indices: inout [UInt32]
+    _ item: DrawItem, edgeCoverage: Bool, region: PixelRect? = nil,
+    _ vertices: inout [EffectVertex], _ indices: inout [UInt32]
   ) -> Int {
     func rect(_ r: CGRect) -> SIMD4<Float> {
       SIMD4(Float(r.minX), Float(r.minY), Float(r.maxX), Float(r.maxY))
@@ -34,7 +110,11 @@ enum VertexBuilder {
     let clipRadii = item.clip?.shape.radii ?? SIMD4(-1, -1, -1, -1)
     let toClip = item.clip?.itemToClip
     let base = UInt32(vertices.count)
-    let n = forEachVertex(item, edgeCoverage: edgeCoverage) { x, y, vertex in
+    var exact = false
+    let n = forEachVertex(
+      item, edgeCoverage: edgeCoverage, region: region, exact: &exact, allowsExact: false
+    ) {
+      x, y, vertex in
       var clipPos = SIMD4<Float>(0, 0, 1, 0)
       if let toClip {
         let q = toClip.apply(Double(x), Double(y))
@@ -92,8 +172,11 @@ enum VertexBuilder {
   /// of `edgeMask`, and every vertex carries its distances to the rect's
   /// four edges (far from those not in the mask). Shape items grow the same
   /// but take their coverage from the shape alone.
+  /// An exact rect (`exactCorners`) is drawn without the margin, its
+  /// corners on its pixel boundaries; `exact` says so.
   static func forEachVertex(
-    _ item: DrawItem, edgeCoverage: Bool, _ body: (CGFloat, CGFloat, Vertex) -> Void
+    _ item: DrawItem, edgeCoverage: Bool, region: PixelRect? = nil, exact: inout Bool,
+    allowsExact: Bool = true, _ body: (CGFloat, CGFloat, Vertex) -> Void
   ) -> Int {
     // Each field read once: across the module boundary a read is a call
     // and a copy.
@@ -132,6 +215,42 @@ enum VertexBuilder {
         texClamp: clamp)
     }
 
+    if allowsExact, !isShape, item.clippedPolygon == nil, item.clipPlanes.isEmpty,
+      let e = exactCorners(r, m, mask: antialias ? mask : 0, region: region)
+    {
+      exact = true
+      // Cut to the region (see `regionPlanes`); the item's own point of
+      // each corner found back through its scale and offset.
+      var (x0, y0, x1, y1) = (e.x0, e.y0, e.x1, e.y1)
+      if let region {
+        func cut(_ v: inout CGFloat, _ lo: Int, _ hi: Int) {
+          v = min(max(v, CGFloat(lo)), CGFloat(hi))
+        }
+        cut(&x0, region.x, region.maxX)
+        cut(&x1, region.x, region.maxX)
+        cut(&y0, region.y, region.maxY)
+        cut(&y1, region.y, region.maxY)
+        guard x0 != x1, y0 != y1 else { return 0 }
+      }
+      func corner(_ px: CGFloat, _ py: CGFloat) {
+        let x = px == e.x0 ? r.minX : px == e.x1 ? r.maxX : (px - m.m41) / m.m11
+        let y = py == e.y0 ? r.minY : py == e.y1 ? r.maxY : (py - m.m42) / m.m22
+        body(
+          x, y,
+          Vertex(
+            x: Float(px), y: Float(py), w: 1,
+            u: uv.u0 + Float((x - r.minX) * du), v: uv.v0 + Float((y - r.minY) * dv),
+            color: color, edges: SIMD4(repeating: Self.farFromEdges), texClamp: clamp))
+      }
+      corner(x0, y0)
+      corner(x1, y0)
+      corner(x1, y1)
+      corner(x0, y1)
+      return 4
+    }
+    // The half-planes that keep the polygon in the region, where it
+    // crosses the region's sides.
+    let cuts = region.map { Self.regionPlanes(m, item.bounds, $0) } ?? []
     if item.clippedPolygon == nil {
       // The common case: the whole rect, grown by the antialiasing margin.
       var g = r
@@ -148,7 +267,7 @@ enum VertexBuilder {
           lines = edgeLines
         }
       }
-      if item.clipPlanes.isEmpty {
+      if item.clipPlanes.isEmpty && cuts.isEmpty {
         body(g.minX, g.minY, vertex(g.minX, g.minY, lines))
         body(g.maxX, g.minY, vertex(g.maxX, g.minY, lines))
         body(g.maxX, g.maxY, vertex(g.maxX, g.maxY, lines))
@@ -161,7 +280,7 @@ enum VertexBuilder {
         SIMD2(Double(g.minX), Double(g.minY)), SIMD2(Double(g.maxX), Double(g.minY)),
         SIMD2(Double(g.maxX), Double(g.maxY)), SIMD2(Double(g.minX), Double(g.maxY)),
       ]
-      for h in item.clipPlanes where piece.count >= 3 { piece = DepthSorter.clip(piece, h) }
+      for h in item.clipPlanes + cuts where piece.count >= 3 { piece = DepthSorter.clip(piece, h) }
       guard piece.count >= 3 else { return 0 }
       for p in piece { body(CGFloat(p.x), CGFloat(p.y), vertex(CGFloat(p.x), CGFloat(p.y), lines)) }
       return piece.count
@@ -169,7 +288,9 @@ enum VertexBuilder {
     // Part of the rect lies behind the eye: its projected edges are not the
     // rect's, so the visible polygon is drawn as it is, without edge coverage.
     var polygon = item.polygon.map { SIMD2(Double($0.x), Double($0.y)) }
-    for h in item.clipPlanes where polygon.count >= 3 { polygon = DepthSorter.clip(polygon, h) }
+    for h in item.clipPlanes + cuts where polygon.count >= 3 {
+      polygon = DepthSorter.clip(polygon, h)
+    }
     guard polygon.count >= 3 else { return 0 }
     for p in polygon { body(CGFloat(p.x), CGFloat(p.y), vertex(CGFloat(p.x), CGFloat(p.y), nil)) }
     return polygon.count
@@ -177,6 +298,45 @@ enum VertexBuilder {
 
   /// Edge distances that mean "no edge nearby": coverage is 1 everywhere.
   static let farFromEdges: Float = 1e6
+
+  /// The half-planes of the item's plane (a·x + b·y + c ≥ 0) inside the
+  /// sides of `region` that its `bounds` (grown by the antialiasing
+  /// margin, 2 pixels) cross; none for an item within it. Quads are cut to
+  /// the region here rather than by GL: llvmpipe clips what crosses the
+  /// viewport, except into a BGRA target without a depth attachment, where
+  /// it rasterizes within a guard band instead (its linear rasterizer's
+  /// condition), and the attributes of a clipped triangle are interpolated
+  /// from other vertices: the last bits of a pixel would depend on the
+  /// target's format and on whether a path had given it a depth buffer yet
+  /// (metamorphic seed 80: first frame against the second, 1/255). A
+  /// quad within the viewport is drawn the same either way.
+  static func regionPlanes(_ m: CATransform3D, _ bounds: PixelRect, _ region: PixelRect)
+    -> [SIMD3<Double>]
+  {
+    let margin = 2
+    var planes: [SIMD3<Double>] = []
+    // Screen x = (m11·x + m21·y + m41) / w, w = m14·x + m24·y + m44 (> 0).
+    let (m11, m21, m41) = (Double(m.m11), Double(m.m21), Double(m.m41))
+    let (m12, m22, m42) = (Double(m.m12), Double(m.m22), Double(m.m42))
+    let (m14, m24, m44) = (Double(m.m14), Double(m.m24), Double(m.m44))
+    if bounds.x - margin < region.x {
+      let v = Double(region.x)
+      planes.append(SIMD3(m11 - v * m14, m21 - v * m24, m41 - v * m44))
+    }
+    if bounds.maxX + margin > region.maxX {
+      let v = Double(region.maxX)
+      planes.append(SIMD3(v * m14 - m11, v * m24 - m21, v * m44 - m41))
+    }
+    if bounds.y - margin < region.y {
+      let v = Double(region.y)
+      planes.append(SIMD3(m12 - v * m14, m22 - v * m24, m42 - v * m44))
+    }
+    if bounds.maxY + margin > region.maxY {
+      let v = Double(region.maxY)
+      planes.append(SIMD3(v * m14 - m12, v * m24 - m22, v * m44 - m42))
+    }
+    return planes
+  }
 }
 
 /// The four edges of a layer's rect projected on the target, as lines in

@@ -45,6 +45,7 @@ extension Renderer {
     options.pathMasks = pathMasks
     options.cpuPaths = cpuPaths
     options.cpuGroups = cpuGroups
+    options.texelOrder = device.texelOrder
     return runner.plan(frame, tile: maxTileSize, options: options, damage: damage)
   }
 

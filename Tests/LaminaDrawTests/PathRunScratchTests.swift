@@ -98,4 +98,29 @@ final class PathRunScratchTests: XCTestCase {
     scratch.endFrame(recycling: [])
     XCTAssertEqual(scratch.held.blocks, 0, "a frame without groups frees them")
   }
+
+  /// A run kept in Cairo's byte order (BGRA, as llvmpipe's textures want
+  /// it) is the RGBA run with red and blue swapped, over a background or
+  /// not, drawn into recycled memory or not; its RGBA and straight pixels
+  /// are the RGBA run's.
+  func testARunInBGRAIsTheRGBARunWithRedAndBlueSwapped() throws {
+    let scratch = PathRunScratch()
+    var last: CGImage?
+    for (frame, background) in [nil, SIMD4<Float>(0.2, 0.3, 0.4, 0.6), nil].enumerated() {
+      let e = try elements(shift: CGFloat(frame))
+      let rgba = try XCTUnwrap(
+        PathRunRasterizer.render(e, width: 20, height: 20, background: background))
+      let bgra = try XCTUnwrap(
+        PathRunRasterizer.render(
+          e, width: 20, height: 20, background: background, scratch: scratch, order: .bgra))
+      XCTAssertEqual(bgra.premultipliedOrder, .bgra)
+      XCTAssertEqual(try XCTUnwrap(bgra.premultiplied), TexelOrder.swapped(try bytes(rgba)))
+      XCTAssertEqual(try bytes(bgra), try bytes(rgba), "frame \(frame)")
+      XCTAssertEqual(bgra.pixels, rgba.pixels, "frame \(frame)")
+      XCTAssertEqual(bgra.isOpaque, rgba.isOpaque)
+      scratch.endFrame(recycling: last.map { [$0] } ?? [])
+      last = bgra
+    }
+    XCTAssertGreaterThanOrEqual(scratch.recycled, 1)
+  }
 }

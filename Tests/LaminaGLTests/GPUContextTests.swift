@@ -89,9 +89,9 @@ final class GPUContextTests: XCTestCase {
     let other = try GPUContext.create(environment: environment)
     defer { _ = try? GPUContext.shared() }
     XCTAssertTrue(other.makeCurrent())
-    let theirs = other.device.makeTexture(width: 4, height: 4)
+    let theirs = other.device.makeTexture(width: 4, height: 4, multisampled: false)
     XCTAssertTrue(drawing.makeCurrent())
-    let ours = drawing.device.makeTexture(width: 4, height: 4)
+    let ours = drawing.device.makeTexture(width: 4, height: 4, multisampled: false)
     XCTAssertEqual(ours, theirs, "both contexts number their first texture alike")
     other.device.deleteTexture(theirs)
     XCTAssertTrue(eglGetCurrentContext() == drawing.context, "the drawing context is still current")

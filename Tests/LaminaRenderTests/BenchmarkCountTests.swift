@@ -260,12 +260,14 @@ final class BenchmarkCountTests: XCTestCase {
       let gl = run.renderer.device
       let extensions = ["GL_KHR_blend_equation_advanced", "GL_OES_texture_float_linear"]
       let device = RecordingDevice(extensions: Set(extensions.filter { gl.supports($0) }))
+      device.texelOrder = gl.texelOrder
       let recorder = try FrameRunner(
         device: device, samples: run.renderer.samples, maxTextureSize: run.renderer.maxTextureSize)
       var options = PlanOptions(
         blendEquations: run.renderer.usesBlendEquations,
         edgeCoverage: run.renderer.antialiasing.usesEdgeCoverage, samples: run.renderer.samples)
       options.cpuPaths = run.renderer.cpuPaths
+      options.texelOrder = gl.texelOrder
       for i in 0..<6 {
         let frame = run.nextFrame()
         try run.renderer.draw(frame)

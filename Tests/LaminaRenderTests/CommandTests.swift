@@ -123,7 +123,8 @@ final class CommandTests: XCTestCase {
 
   /// `LAMINA_PROFILE_DRAWS=1` times every draw on its own (waited for on
   /// both sides) and writes the totals per program when the process ends:
-  /// the one solid quad of the scene, each frame's, under its shader's name.
+  /// the one solid quad of the scene, each frame's, under its shader's name
+  /// (on llvmpipe the plain one: the quad is an exact rect).
   func testProfileDrawsNamesEachProgram() throws {
     let scene = try write("good.json", good)
     setenv("LAMINA_PROFILE_DRAWS", "1", 1)
@@ -132,7 +133,7 @@ final class CommandTests: XCTestCase {
     XCTAssertEqual(bench.status, 0, bench.stderr)
     let lines = bench.stderr.split(separator: "\n").map(String.init)
     XCTAssertTrue(lines.contains { $0.hasPrefix("draw profile: ") && $0.hasSuffix(" ms in all") }, bench.stderr)
-    let solid = lines.first { $0.hasSuffix("solid.frag.glsl") }
+    let solid = lines.first { $0.hasSuffix("solid.frag.glsl") || $0.hasSuffix("solid_plain.frag.glsl") }
     XCTAssertNotNil(solid, bench.stderr)
     XCTAssertTrue(solid?.contains(" 3 draws ") == true, bench.stderr)
   }

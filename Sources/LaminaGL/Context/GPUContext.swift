@@ -2,6 +2,7 @@ import CEGL
 import CGBM
 import CGLES3
 import Foundation
+import Lamina
 import LaminaFrame
 import LaminaPlan
 
@@ -75,6 +76,19 @@ public final class GPUContext: @unchecked Sendable {
     debugOutput = debug && GLDebug.installMessageCallback()
     info = GPUInfo.query(display: display, platform: platform, log: log)
     device.context = self
+    device.texelOrder = Self.texelOrder(renderer: info.glRenderer, device: device)
+  }
+
+  /// BGRA where llvmpipe draws (its linear rasterizer needs it) and the
+  /// driver makes BGRA textures, else RGBA; `LAMINA_TEXELS=rgba|bgra`
+  /// chooses (BGRA only where the extension is there).
+  static func texelOrder(renderer: String, device: GLDevice) -> TexelOrder {
+    guard device.supports("GL_EXT_texture_format_BGRA8888") else { return .rgba }
+    switch ProcessInfo.processInfo.environment["LAMINA_TEXELS"] {
+    case "rgba": return .rgba
+    case "bgra": return .bgra
+    default: return renderer.lowercased().contains("llvmpipe") ? .bgra : .rgba
+    }
   }
 
   deinit {
