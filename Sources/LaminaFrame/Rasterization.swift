@@ -14,7 +14,7 @@ package final class RasterPass {
   /// frame's walk ends, as the frame's own).
   package internal(set) var commands: [DrawCommand]
 
-  init(key: Int, region: PixelRect, commands: [DrawCommand]) {
+  package init(key: Int, region: PixelRect, commands: [DrawCommand]) {
     self.key = key
     self.region = region
     self.commands = commands
@@ -133,6 +133,8 @@ package enum RasterSignature {
     h.combine(1)
     combine(group.bounds, &h)
     h.combine(group.opacity)
+    h.combine(group.blend)
+    h.combine(group.backdrop)
     if let clip = group.clip { combine(clip, &h) }
     for plane in group.clipPlanes { h.combine(plane) }
     if let filter = group.filter { h.combine(String(describing: filter.stages)) }
@@ -174,6 +176,8 @@ package enum RasterSignature {
     case .gradient(let paint):
       h.combine(paint.kind)
       h.combine(paint.parameters)
+      h.combine(paint.focal)
+      h.combine(paint.atPixelCorners)
       h.combine(paint.colors)
       h.combine(paint.locations)
     }

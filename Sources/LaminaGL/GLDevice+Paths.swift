@@ -32,6 +32,12 @@ extension GLDevice {
     return buffer
   }
 
+  package func setDepthAttachment(of framebuffer: GLuint, to renderbuffer: GLuint) {
+    bindFramebuffer(framebuffer)
+    glFramebufferRenderbuffer(
+      GLenum(GL_FRAMEBUFFER), GLenum(GL_DEPTH_ATTACHMENT), GLenum(GL_RENDERBUFFER), renderbuffer)
+  }
+
   /// Clears the whole depth buffer of the bound draw framebuffer to 0 (the
   /// scissor lifted for it).
   package func clearDepth() {

@@ -32,6 +32,9 @@ public struct FramePlan: CustomStringConvertible {
   /// (`PlanOptions.cpuPaths`), and the path items they hold.
   public internal(set) var cpuPathRuns = 0
   public internal(set) var cpuPathItems = 0
+  /// The keys of the canvas's prefixes (`FramePlanner+Prefix.swift`), for
+  /// the next frame's plan.
+  package internal(set) var prefixKeys: [Int] = []
 
   init(width: Int, height: Int) {
     self.width = width

@@ -50,7 +50,10 @@ package struct FramePlanner {
   /// The bitmaps of runs of paths drawn on the CPU, kept across frames
   /// (`PlanOptions.cpuPaths`; the runner's); nil: drawn every time.
   package var pathRuns: PathRunCache?
-  private var rasters: [Int: TargetID] = [:]
+  /// The prefix keys of the last frame planned whole
+  /// (`FramePlanner+Prefix.swift`).
+  package var lastPrefixKeys: [Int] = []
+  var rasters: [Int: TargetID] = [:]
   /// Each image's index in `plan.images`.
   private var imageIndices: [ObjectIdentifier: Int] = [:]
   private var openGLLayers: [UInt64: TargetID] = [:]
@@ -84,10 +87,16 @@ package struct FramePlanner {
           x: x, y: y, width: min(tileWidth, frame.width - x),
           height: min(tileHeight, frame.height - y))
         enterScope(tile)
-        prepare(frame.commands, region: tile)
-        drawList(
-          frame.commands, into: FramePlan.canvas, region: tile, clear: frame.background,
-          label: "canvas tile \(tile)")
+        let label = "canvas tile \(tile)"
+        let oneTile = tile.width == frame.width && tile.height == frame.height
+        if !(options.canvasPrefix && oneTile
+          && planCanvasFromPrefix(frame, region: tile, label: label))
+        {
+          prepare(frame.commands, region: tile)
+          drawList(
+            frame.commands, into: FramePlan.canvas, region: tile, clear: frame.background,
+            label: label)
+        }
         plan.steps.append(
           .output(
             OutputStep(

@@ -16,6 +16,8 @@ package final class FrameRunner {
   package var canvasTarget: RenderTarget?
   /// The bitmaps of runs of paths drawn on the CPU, kept for the next frame.
   package let pathRuns = PathRunCache()
+  /// The last whole frame's prefix keys (`FramePlanner+Prefix.swift`).
+  private var lastPrefixKeys: [Int] = []
 
   /// A runner whose executor keeps its GPU caches within their shares of
   /// `caches`' budget (the renderer's `RenderCaches`).
@@ -46,12 +48,14 @@ package final class FrameRunner {
       width: frame.width, height: frame.height, canvasWidth: min(frame.width, tile),
       canvasHeight: min(frame.height, tile), options: options, caches: executor)
     planner.pathRuns = pathRuns
+    planner.lastPrefixKeys = lastPrefixKeys
     if let damage {
       planner.planDamage(frame, rects: damage)
     } else {
       planner.planTiles(frame)
     }
     var plan = planner.plan
+    if damage == nil { lastPrefixKeys = plan.prefixKeys }
     plan.computeLifetimes(samples: samples)
     return plan
   }

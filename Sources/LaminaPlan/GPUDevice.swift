@@ -150,6 +150,9 @@ package protocol GPUDevice: AnyObject {
   )
   func attachDepth(to framebuffer: GPUHandle, width: Int, height: Int, samples: Int) throws
     -> GPUHandle
+  /// Attaches `renderbuffer` (0: none) as `framebuffer`'s depth, which is
+  /// left bound.
+  func setDepthAttachment(of framebuffer: GPUHandle, to renderbuffer: GPUHandle)
   func deleteFramebuffer(_ id: GPUHandle)
   func deleteRenderbuffer(_ id: GPUHandle)
   func makeVertexArray(stride: Int, attributes: [VertexAttribute]) -> (

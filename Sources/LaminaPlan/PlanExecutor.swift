@@ -193,6 +193,8 @@ package final class PlanExecutor {
       inputs.append((texture, try batch.mask.map { try sampled($0, batch.sampler, plan, &bound) }))
     }
     let target = try target(pass.target, plan, &bound)
+    // A depth buffer exactly for the passes that draw paths.
+    try target.attachDepth(pass.batches.contains { $0.path != nil })
     if device.debugOutput { device.pushDebugGroup(pass.label) }
     defer { if device.debugOutput { device.popDebugGroup() } }
     let area = pass.viewport ?? target.rect

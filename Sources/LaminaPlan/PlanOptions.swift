@@ -35,6 +35,11 @@ package struct PlanOptions {
   /// drawn whole into the run (`FramePlanner.drawsWholeOnCPU`), with no
   /// pass; off only to compare.
   package var cpuGroups = true
+  /// A frame's first commands that drew the same the frame before are
+  /// drawn once into a kept target, copied into the canvas each frame
+  /// after (`FramePlanner+Prefix.swift`); off by default
+  /// (`Renderer.canvasPrefix`).
+  package var canvasPrefix = false
   /// The order of the texels of the device's textures, in which runs are
   /// drawn (BGRA: Cairo's own, uploaded as they are).
   package var texelOrder = TexelOrder.rgba

@@ -280,6 +280,10 @@ package final class RecordingDevice: GPUDevice {
     return buffer
   }
 
+  package func setDepthAttachment(of framebuffer: GPUHandle, to renderbuffer: GPUHandle) {
+    bindFramebuffer(framebuffer)
+  }
+
   package func deleteFramebuffer(_ id: GPUHandle) {
     delete(.framebuffer, id)
     state.deleted(framebuffer: id)

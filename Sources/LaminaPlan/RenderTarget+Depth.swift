@@ -25,11 +25,7 @@ extension RenderTarget {
   /// first use; clears the whole depth buffer when the levels run out.
   /// Binds the target's draw framebuffer.
   func takeDepthLevels(_ count: Int) throws -> Float {
-    if depthBuffer == 0 {
-      depthBuffer = try device.attachDepth(
-        to: drawFramebuffer, width: width, height: height, samples: samples)
-      nextDepthLevel = Self.depthLevels + 1  // cleared below
-    }
+    try attachDepth(true)
     device.bindFramebuffer(drawFramebuffer)
     if nextDepthLevel + count > Self.depthLevels {
       device.clearDepth()
@@ -37,5 +33,24 @@ extension RenderTarget {
     }
     defer { nextDepthLevel += count }
     return Float(nextDepthLevel) * Self.depthStep
+  }
+
+  /// Attaches the depth buffer for a pass that draws paths, detaches it
+  /// for one that does not (made on first use, kept). llvmpipe draws into
+  /// a BGRA target without a depth attachment with its linear rasterizer
+  /// where a 64x64 bin holds rects alone, with its general one otherwise,
+  /// and the two do not always give the same byte (a run over a solid:
+  /// metamorphic pool-one seed 5500548, 1/255): a pass's pixels must not
+  /// depend on whether an earlier frame or scene drew a path here.
+  func attachDepth(_ attached: Bool) throws {
+    guard attached != depthAttached else { return }
+    if attached && depthBuffer == 0 {
+      depthBuffer = try device.attachDepth(
+        to: drawFramebuffer, width: width, height: height, samples: samples)
+      nextDepthLevel = Self.depthLevels + 1  // cleared when levels are taken
+    } else {
+      device.setDepthAttachment(of: drawFramebuffer, to: attached ? depthBuffer : 0)
+    }
+    depthAttached = attached
   }
 }

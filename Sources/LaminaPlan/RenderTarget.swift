@@ -19,6 +19,8 @@ package final class RenderTarget {
   /// (`RenderTarget+Depth.swift`), and the next depth level to hand out.
   var depthBuffer: GPUHandle = 0
   var nextDepthLevel = 0
+  /// Whether `depthBuffer` is attached now (`attachDepth(_:)`).
+  var depthAttached = false
 
   package init(width: Int, height: Int, samples: Int, device: any GPUDevice) throws {
     self.width = width

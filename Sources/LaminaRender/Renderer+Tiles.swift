@@ -46,6 +46,7 @@ extension Renderer {
     options.cpuPaths = cpuPaths
     options.cpuGroups = cpuGroups
     options.texelOrder = device.texelOrder
+    options.canvasPrefix = canvasPrefix && samples == 1
     return runner.plan(frame, tile: maxTileSize, options: options, damage: damage)
   }
 
