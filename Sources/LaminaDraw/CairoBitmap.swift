@@ -102,12 +102,18 @@ final class CairoBitmap {
   func makeImage(over background: SIMD4<UInt8>) -> CGImage? { converted(Self.over(background)) }
 
   /// A Cairo pixel composited over `background` as `makeImage(over:)`
-  /// does, as an RGBA word.
+  /// does, as an RGBA word, or (`native`) as Cairo's own word (0xAARRGGBB:
+  /// BGRA bytes read little-endian).
   @inline(__always)
-  private static func over(_ background: SIMD4<UInt8>) -> (UInt32) -> UInt32 {
+  private static func over(
+    _ background: SIMD4<UInt8>, native: Bool = false
+  ) -> (UInt32) -> UInt32 {
     let d = SIMD4<UInt32>(truncatingIfNeeded: background)
-    // The background as an RGBA word.
-    let clear = d.x | d.y << 8 | d.z << 16 | d.w << 24
+    func word(_ r: UInt32, _ g: UInt32, _ b: UInt32, _ a: UInt32) -> UInt32 {
+      (native ? b | r << 16 : r | b << 16) | g << 8 | a << 24
+    }
+    // The background as a word.
+    let clear = word(d.x, d.y, d.z, d.w)
     // Rounded x·y/255 (exact for 8-bit x and y).
     func mul(_ x: UInt32, _ y: UInt32) -> UInt32 {
       let t = x * y + 128
@@ -117,34 +123,12 @@ final class CairoBitmap {
       let a = p >> 24
       // Most pixels are untouched or covered: the background, or the pixel.
       if a == 0 && p == 0 { return clear }
-      if a == 255 { return Self.rgba(p) }
+      if a == 255 { return native ? p : Self.rgba(p) }
       let k = 255 - a
       let r = min((p >> 16 & 255) + mul(d.x, k), 255)
       let g = min((p >> 8 & 255) + mul(d.y, k), 255)
       let b = min((p & 255) + mul(d.z, k), 255)
-      return r | g << 8 | b << 16 | min(a + mul(d.w, k), 255) << 24
-    }
-  }
-
-  /// `over(background)` with the result as Cairo's own word (0xAARRGGBB:
-  /// BGRA bytes read little-endian).
-  @inline(__always)
-  private static func overNative(_ background: SIMD4<UInt8>) -> (UInt32) -> UInt32 {
-    let d = SIMD4<UInt32>(truncatingIfNeeded: background)
-    let clear = d.z | d.y << 8 | d.x << 16 | d.w << 24
-    func mul(_ x: UInt32, _ y: UInt32) -> UInt32 {
-      let t = x * y + 128
-      return (t + (t >> 8)) >> 8
-    }
-    return { p in
-      let a = p >> 24
-      if a == 0 && p == 0 { return clear }
-      if a == 255 { return p }
-      let k = 255 - a
-      let r = min((p >> 16 & 255) + mul(d.x, k), 255)
-      let g = min((p >> 8 & 255) + mul(d.y, k), 255)
-      let b = min((p & 255) + mul(d.z, k), 255)
-      return b | g << 8 | r << 16 | min(a + mul(d.w, k), 255) << 24
+      return word(r, g, b, min(a + mul(d.w, k), 255))
     }
   }
 
@@ -208,12 +192,12 @@ final class CairoBitmap {
         convert(from: data, stride: width * 4, into: words) { $0 }
       }
     case (let background?, true):
-      convert(from: data, stride: width * 4, into: words, Self.overNative(background))
+      convert(from: data, stride: width * 4, into: words, Self.over(background, native: true))
     case (let background?, false):
       if order == .rgba {
         convert(from: data, stride: width * 4, into: words, Self.over(background))
       } else {
-        convert(from: data, stride: width * 4, into: words, Self.overNative(background))
+        convert(from: data, stride: width * 4, into: words, Self.over(background, native: true))
       }
     }
   }

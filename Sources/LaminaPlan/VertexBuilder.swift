@@ -315,26 +315,15 @@ enum VertexBuilder {
   {
     let margin = 2
     var planes: [SIMD3<Double>] = []
-    // Screen x = (m11·x + m21·y + m41) / w, w = m14·x + m24·y + m44 (> 0).
-    let (m11, m21, m41) = (Double(m.m11), Double(m.m21), Double(m.m41))
-    let (m12, m22, m42) = (Double(m.m12), Double(m.m22), Double(m.m42))
-    let (m14, m24, m44) = (Double(m.m14), Double(m.m24), Double(m.m44))
-    if bounds.x - margin < region.x {
-      let v = Double(region.x)
-      planes.append(SIMD3(m11 - v * m14, m21 - v * m24, m41 - v * m44))
-    }
-    if bounds.maxX + margin > region.maxX {
-      let v = Double(region.maxX)
-      planes.append(SIMD3(v * m14 - m11, v * m24 - m21, v * m44 - m41))
-    }
-    if bounds.y - margin < region.y {
-      let v = Double(region.y)
-      planes.append(SIMD3(m12 - v * m14, m22 - v * m24, m42 - v * m44))
-    }
-    if bounds.maxY + margin > region.maxY {
-      let v = Double(region.maxY)
-      planes.append(SIMD3(v * m14 - m12, v * m24 - m22, v * m44 - m42))
-    }
+    // Screen x = (m11·x + m21·y + m41) / w, w = m14·x + m24·y + m44 (> 0):
+    // x ≥ v is (row − v·w) ≥ 0, x ≤ v is (v·w − row) ≥ 0; the same for y.
+    let w = SIMD3(Double(m.m14), Double(m.m24), Double(m.m44))
+    let xRow = SIMD3(Double(m.m11), Double(m.m21), Double(m.m41))
+    let yRow = SIMD3(Double(m.m12), Double(m.m22), Double(m.m42))
+    if bounds.x - margin < region.x { planes.append(xRow - Double(region.x) * w) }
+    if bounds.maxX + margin > region.maxX { planes.append(Double(region.maxX) * w - xRow) }
+    if bounds.y - margin < region.y { planes.append(yRow - Double(region.y) * w) }
+    if bounds.maxY + margin > region.maxY { planes.append(Double(region.maxY) * w - yRow) }
     return planes
   }
 }
