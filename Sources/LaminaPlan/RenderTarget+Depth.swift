@@ -38,10 +38,9 @@ extension RenderTarget {
   /// Attaches the depth buffer for a pass that draws paths, detaches it
   /// for one that does not (made on first use, kept). llvmpipe draws into
   /// a BGRA target without a depth attachment with its linear rasterizer
-  /// where a 64x64 bin holds rects alone, with its general one otherwise,
-  /// and the two do not always give the same byte (a run over a solid:
-  /// metamorphic pool-one seed 5500548, 1/255): a pass's pixels must not
-  /// depend on whether an earlier frame or scene drew a path here.
+  /// where a 64x64 bin holds rects alone, with its general one otherwise:
+  /// which one draws a pass must follow from the pass, not from whether an
+  /// earlier frame or scene drew a path on this target.
   func attachDepth(_ attached: Bool) throws {
     guard attached != depthAttached else { return }
     if attached && depthBuffer == 0 {
