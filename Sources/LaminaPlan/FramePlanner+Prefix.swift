@@ -33,16 +33,27 @@ extension FramePlanner {
   }
 
   /// The key of each prefix of `elements` (element i: the first i + 1),
-  /// with the frame's size and background, up to the first that is not
-  /// among `last` (the last frame's): a prefix grows by one element a frame
-  /// at most, and a frame that changes early hashes little.
+  /// with the frame's size and background and the options that decide its
+  /// pixels, up to the first that is not among `last` (the last frame's):
+  /// a prefix grows by one element a frame at most, and a frame that
+  /// changes early hashes little. (Without the options, a prefix drawn
+  /// with the blend modes' fallback was taken by a frame drawn with the
+  /// equations: metamorphic pool-one seed 5500548, 1/255.)
   static func prefixKeys(
-    _ elements: [DrawCommand], region: PixelRect, background: SIMD4<Float>?, last: [Int]
+    _ elements: [DrawCommand], region: PixelRect, background: SIMD4<Float>?,
+    options: PlanOptions = PlanOptions(), last: [Int]
   ) -> [Int] {
     var hasher = Hasher()
     hasher.combine("canvas prefix")
     RasterSignature.combine(region, &hasher)
     hasher.combine(background)
+    hasher.combine(options.blendEquations)
+    hasher.combine(options.edgeCoverage)
+    hasher.combine(options.cpuPaths)
+    hasher.combine(options.cpuGroups)
+    hasher.combine(options.pathMasks)
+    hasher.combine(options.texelOrder == .bgra)
+    hasher.combine(options.samples)
     var keys: [Int] = []
     for (i, element) in elements.enumerated() {
       RasterSignature.combine([element], groupBase: 0, into: &hasher)
@@ -99,7 +110,8 @@ extension FramePlanner {
   mutating func planCanvasFromPrefix(_ frame: DrawList, region: PixelRect, label: String) -> Bool {
     let elements = Self.prefixElements(frame.commands)
     let keys = Self.prefixKeys(
-      elements, region: region, background: frame.background, last: lastPrefixKeys)
+      elements, region: region, background: frame.background, options: options,
+      last: lastPrefixKeys)
     plan.prefixKeys = keys
     let k = unchangedPrefix(elements, keys: keys, last: lastPrefixKeys, region: region)
     guard k > 0 else { return false }

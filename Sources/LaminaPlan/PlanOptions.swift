@@ -37,8 +37,8 @@ package struct PlanOptions {
   package var cpuGroups = true
   /// A frame's first commands that drew the same the frame before are
   /// drawn once into a kept target, copied into the canvas each frame
-  /// after (`FramePlanner+Prefix.swift`); off by default
-  /// (`Renderer.canvasPrefix`).
+  /// after (`FramePlanner+Prefix.swift`); the renderer's default on a
+  /// software rasterizer (`Renderer.canvasPrefix`).
   package var canvasPrefix = false
   /// The order of the texels of the device's textures, in which runs are
   /// drawn (BGRA: Cairo's own, uploaded as they are).

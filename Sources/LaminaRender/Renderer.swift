@@ -89,10 +89,8 @@ public final class Renderer {
   /// rendering (`PlanOptions.pathMasks`); off only to compare.
   package var pathMasks = true
   /// A frame's first commands that drew the same the frame before are
-  /// copied from a kept target (`PlanOptions.canvasPrefix`): off until a
-  /// rare difference of a byte against the frame drawn whole is understood
-  /// (docs/rendering.md); `LAMINA_CANVAS_PREFIX=1` turns it on, on a
-  /// software rasterizer.
+  /// copied from a kept target (`PlanOptions.canvasPrefix`): on a software
+  /// rasterizer, unless `LAMINA_CANVAS_PREFIX=0`.
   package var canvasPrefix: Bool
   /// Groups of paths alone are drawn whole on the CPU with the paths
   /// around them (`PlanOptions.cpuGroups`); off only to compare.
@@ -204,7 +202,7 @@ public final class Renderer {
     mergedFillMaxPixels = Self.mergedFillMaxPixels(software: info.isSoftwareRenderer)
     cpuPaths = Self.cpuPaths(software: info.isSoftwareRenderer)
     canvasPrefix =
-      info.isSoftwareRenderer && ProcessInfo.processInfo.environment["LAMINA_CANVAS_PREFIX"] == "1"
+      info.isSoftwareRenderer && ProcessInfo.processInfo.environment["LAMINA_CANVAS_PREFIX"] != "0"
     switch mode {
     case .multisample(let n), .combined(let n): samples = n
     default: samples = 1

@@ -87,4 +87,23 @@ final class CanvasPrefixTests: XCTestCase {
       [a], region: region, background: SIMD4(1, 1, 1, 1), last: [])
     XCTAssertNotEqual(other[0], first[0], "the background is part of the key")
   }
+
+  /// A prefix drawn with the blend modes' fallback is not a prefix drawn
+  /// with the equations (metamorphic pool-one seed 5500548: the frame
+  /// after the fallback's took its kept target, 1/255 apart).
+  func testTheKeysDependOnTheOptionsThatDecidePixels() {
+    let a = DrawCommand.item(
+      DrawItem(
+        material: .solid, clippedPolygon: nil, rect: CGRect(x: 0, y: 0, width: 4, height: 4),
+        uv: (0, 0, 0, 0), matrix: CATransform3DIdentity, color: SIMD4(1, 0, 0, 1),
+        bounds: PixelRect(x: 0, y: 0, width: 4, height: 4), layerName: nil,
+        blend: .composite("CISaturationBlendMode")))
+    let region = PixelRect(x: 0, y: 0, width: 8, height: 8)
+    var fallback = PlanOptions()
+    fallback.blendEquations = false
+    let equations = FramePlanner.prefixKeys([a], region: region, background: nil, last: [])
+    let shader = FramePlanner.prefixKeys(
+      [a], region: region, background: nil, options: fallback, last: [])
+    XCTAssertNotEqual(equations[0], shader[0])
+  }
 }
