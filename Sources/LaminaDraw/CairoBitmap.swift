@@ -135,7 +135,9 @@ final class CairoBitmap {
   /// Cairo's ARGB32 pixel (premultiplied, one native-endian word, A in the
   /// top byte) as the word of its RGBA bytes read little-endian
   /// (0xAABBGGRR): red and blue swap places.
-  static func rgba(_ p: UInt32) -> UInt32 { (p & 0xff00_ff00) | (p >> 16 & 0xff) | (p & 0xff) << 16 }
+  static func rgba(_ p: UInt32) -> UInt32 {
+    (p & 0xff00_ff00) | (p >> 16 & 0xff) | (p & 0xff) << 16
+  }
 
   /// The pixels, each turned by `word` into an RGBA word (0xAABBGGRR),
   /// stored little-endian on any machine, as a `CGImage`.
@@ -182,24 +184,17 @@ final class CairoBitmap {
       Int(cairo_image_surface_get_stride(surface)) == width * 4
     else { return }
     let words = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self)
-    let native = order == .bgra && UInt32(1).littleEndian == 1
-    switch (background, native) {
-    case (nil, true): return
-    case (nil, false):
+    // `convert` stores words little-endian: Cairo's own word is BGRA then.
+    guard let background else {
       if order == .rgba {
         convert(from: data, stride: width * 4, into: words, Self.rgba)
-      } else {
+      } else if UInt32(1).littleEndian != 1 {
         convert(from: data, stride: width * 4, into: words) { $0 }
       }
-    case (let background?, true):
-      convert(from: data, stride: width * 4, into: words, Self.over(background, native: true))
-    case (let background?, false):
-      if order == .rgba {
-        convert(from: data, stride: width * 4, into: words, Self.over(background))
-      } else {
-        convert(from: data, stride: width * 4, into: words, Self.over(background, native: true))
-      }
+      return
     }
+    convert(
+      from: data, stride: width * 4, into: words, Self.over(background, native: order == .bgra))
   }
 }
 

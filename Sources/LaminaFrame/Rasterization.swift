@@ -14,7 +14,7 @@ package final class RasterPass {
   /// frame's walk ends, as the frame's own).
   package internal(set) var commands: [DrawCommand]
 
-  package init(key: Int, region: PixelRect, commands: [DrawCommand]) {
+  init(key: Int, region: PixelRect, commands: [DrawCommand]) {
     self.key = key
     self.region = region
     self.commands = commands

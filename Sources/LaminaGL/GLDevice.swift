@@ -271,7 +271,6 @@ package final class GLDevice {
   private static let blendBarrierProc = Proc(
     value: eglProc("glBlendBarrierKHR", as: PFNGLBLENDBARRIERKHRPROC.self))
 
-  /// Clears the bound draw framebuffer (within the scissor, when set).
   /// Clears the bound target's color (within the scissor) to `color`,
   /// rounded to 8 bits first: llvmpipe clears a whole target by filling
   /// it with the color rounded, but a scissored part by drawing a quad,

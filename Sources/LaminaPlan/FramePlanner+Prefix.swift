@@ -118,20 +118,14 @@ extension FramePlanner {
     let key = keys[k - 1]
     let rest = Array(elements[k...])
     let what = "canvas prefix: \(k) of \(elements.count) commands"
-    let kept: TargetID
-    if let held = rasters[key] {
-      kept = held
-      prepare(rest, region: region)
-    } else {
-      let hit = caches.holdsRaster(key)
-      prepare(hit ? rest : elements, region: region)
-      kept = addTarget(
-        width: region.width, height: region.height, role: .raster(key: key, hit: hit), label: what)
-      if !hit {
-        drawList(
-          Array(elements[..<k]), into: kept, region: region, clear: frame.background, label: what)
-      }
-      rasters[key] = kept
+    // One canvas tile a frame: the key is new to this plan.
+    let hit = caches.holdsRaster(key)
+    prepare(hit ? rest : elements, region: region)
+    let kept = addTarget(
+      width: region.width, height: region.height, role: .raster(key: key, hit: hit), label: what)
+    if !hit {
+      drawList(
+        Array(elements[..<k]), into: kept, region: region, clear: frame.background, label: what)
     }
     plan.steps.append(
       .copy(

@@ -53,7 +53,7 @@ package struct FramePlanner {
   /// The prefix keys of the last frame planned whole
   /// (`FramePlanner+Prefix.swift`).
   package var lastPrefixKeys: [Int] = []
-  var rasters: [Int: TargetID] = [:]
+  private var rasters: [Int: TargetID] = [:]
   /// Each image's index in `plan.images`.
   private var imageIndices: [ObjectIdentifier: Int] = [:]
   private var openGLLayers: [UInt64: TargetID] = [:]

@@ -258,8 +258,7 @@ package final class PlanExecutor {
       }
       if let mask = input.mask { device.bindTexture(mask.texture, unit: 1, sampler: mask.sampler) }
       let pieces = (batch.indexCount + Self.rectIndicesPerDraw - 1) / Self.rectIndicesPerDraw
-      if plainPrograms && (batch.exactRects || batch.copiesTexels) && pieces > 1
-        && batch.area >= pieces * Self.rectPixelsPerDraw
+      if pieces > 1, programs.isPlain(program), batch.area >= pieces * Self.rectPixelsPerDraw
         && batch.area >= batch.items * Self.rectPixelsPerRect
       {
         // Mesa's draw module hands llvmpipe's rectangle finder indexed

@@ -40,7 +40,7 @@ package struct ProgramSet {
   let image: GPUProgram
   /// `solid` for batches of exact rects and `image` for batches that copy
   /// texels (`Batch.exactRects`, `copiesTexels`): no edge coverage, so that
-  /// llvmpipe's linear rasterizer runs them (`programs(for:plain:)`).
+  /// llvmpipe's linear rasterizer runs them (`program(for:plain:)`).
   let solidPlain: GPUProgram
   let imagePlain: GPUProgram
   let gradient: GradientProgram
@@ -96,6 +96,9 @@ package struct ProgramSet {
     }
     return try program(batch.program)
   }
+
+  /// Whether `program` is one of the plain programs.
+  func isPlain(_ program: GPUProgram) -> Bool { program === solidPlain || program === imagePlain }
 
   /// The program a batch of the plan names.
   func program(_ key: ProgramKey) throws -> GPUProgram {

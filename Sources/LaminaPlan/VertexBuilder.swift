@@ -9,7 +9,8 @@ import LaminaFrame
 enum VertexBuilder {
   /// Appends the item's polygon as a triangle fan; returns the index count.
   /// `exact` is cleared unless the item is an exact rect (see
-  /// `exactCorners`).
+  /// `exactCorners`), `copies` unless it also copies texels
+  /// (`copiesTexels`).
   static func appendItem(
     _ item: DrawItem, edgeCoverage: Bool, region: PixelRect? = nil, _ vertices: inout [Vertex],
     _ indices: inout [UInt32], exact: inout Bool, copies: inout Bool

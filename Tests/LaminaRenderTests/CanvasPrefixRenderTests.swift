@@ -24,9 +24,15 @@ final class CanvasPrefixRenderTests: XCTestCase {
         ] } }
       """
     let scene = try SceneLoader.load(data: Data(json.utf8), baseURL: nil, fileName: "prefix.json")
+    var copies = 0
     func frames(prefix: Bool) throws -> [RenderedImage] {
       let renderer = try Renderer()
       renderer.canvasPrefix = prefix
+      renderer.planObserver = { plan in
+        for case .copy(let copy) in plan.steps where copy.label.hasPrefix("canvas prefix") {
+          copies += 1
+        }
+      }
       var builder = FrameBuilder(
         size: CGSize(width: scene.canvas.width, height: scene.canvas.height),
         scale: scene.canvas.scale, caches: renderer.caches)
@@ -42,7 +48,10 @@ final class CanvasPrefixRenderTests: XCTestCase {
       return images
     }
     let kept = try frames(prefix: true)
+    // Frames 2, 3 and 4 copy the gradient and the rounded square.
+    XCTAssertEqual(copies, 3)
     let whole = try frames(prefix: false)
+    XCTAssertEqual(copies, 3, "none with the prefix off")
     for (i, (a, b)) in zip(kept, whole).enumerated() {
       XCTAssertEqual(a.premultipliedPixels, b.premultipliedPixels, "frame \(i)")
     }
