@@ -98,10 +98,11 @@ enum OutlineFiller {
   /// (`maskMode`: 0 its alpha, 1 one minus it, 2 its luminance, 3 one
   /// minus that; the mask's rows as the source's) and by `clip`'s coverage
   /// (placed in the source's pixels), over the source's `rows` and
-  /// `columns`.
+  /// `columns`; with `blend`'s mode instead of source over when there is one.
   static func composite(
     _ source: UnsafeMutablePointer<UInt32>, stride: Int, mask: UnsafeMutablePointer<UInt32>?,
     maskStride: Int, maskMode: Int, clip: Clip?, opacity: UInt32,
+    blend: BlendModePixels.Mode? = nil,
     into target: UnsafeMutablePointer<UInt32>, stride targetStride: Int, at origin: (Int, Int),
     rows: Range<Int>, columns: Range<Int>
   ) {
@@ -117,7 +118,7 @@ enum OutlineFiller {
     for y in rows {
       let from = source + y * stride
       let into = target + (origin.1 + y) * targetStride + origin.0
-      guard mask != nil || clip != nil else {
+      guard mask != nil || clip != nil || blend != nil else {
         blendColors(into + columns.lowerBound, columns.count, opacity, from + columns.lowerBound)
         continue
       }
@@ -153,7 +154,13 @@ enum OutlineFiller {
             factor = mul(factor, UInt32(clip.mask[(y - box.y0) * (box.x1 - box.x0) + x - box.x0]))
           }
         }
-        blendOne(into + x, factor, color)
+        if let blend {
+          if factor > 0 {
+            into[x] = BlendModePixels.blend(into[x], color, factor: factor, mode: blend)
+          }
+        } else {
+          blendOne(into + x, factor, color)
+        }
       }
     }
   }

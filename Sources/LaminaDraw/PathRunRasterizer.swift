@@ -81,10 +81,14 @@ public enum PathRunRasterizer {
     public var clip: Clip?
     /// x, y (in the pixels of what the group is drawn into), width, height.
     public var box: SIMD4<Int>
+    /// The blend mode it is composited with (its index in
+    /// `CIFilter.blendModeNames`), or nil: source over. What it is drawn
+    /// into then holds everything behind it.
+    public var blend: Int?
 
     public init(
       elements: [Element], mask: [Element]?, maskMode: Int, opacity: Float, clip: Clip?,
-      box: SIMD4<Int>
+      box: SIMD4<Int>, blend: Int? = nil
     ) {
       self.elements = elements
       self.mask = mask
@@ -92,6 +96,7 @@ public enum PathRunRasterizer {
       self.opacity = opacity
       self.clip = clip
       self.box = box
+      self.blend = blend
     }
   }
 
@@ -234,6 +239,7 @@ public enum PathRunRasterizer {
     OutlineFiller.composite(
       source, stride: content.stride / 4, mask: maskPixels, maskStride: (mask?.stride ?? 0) / 4,
       maskMode: group.maskMode, clip: clip, opacity: opacity,
+      blend: group.blend.flatMap(BlendModePixels.Mode.init(rawValue:)),
       into: target, stride: bitmap.stride / 4, at: (b.x, b.y), rows: (y0 - b.y)..<(y1 - b.y),
       columns: (x0 - b.x)..<(x1 - b.x))
   }

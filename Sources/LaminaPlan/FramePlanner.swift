@@ -200,7 +200,7 @@ package struct FramePlanner {
       return
     }
     // A group a run draws whole needs no pass, nor do its groups and mask.
-    if !isMask && !isolated, drawsWholeOnCPU(group) { return }
+    if !isMask && !isolated, drawsWholeOnCPU(group) || drawsBlendedOnCPU(group) { return }
     if group.shadow != nil {
       prepareShadow(group)
       return
@@ -419,6 +419,20 @@ package struct FramePlanner {
           continue
         }
         flushRun(&open)
+        if drawsBlendedOnCPU(group) {
+          // Drawn whole on the CPU, blended by the GPU: no pass for it or its mask.
+          guard let quad = blendedGroupQuad(group, region: region, opacity: opacity) else {
+            continue
+          }
+          if !options.blendEquations {
+            close(&open)
+            blendFallback(
+              .item(quad), into: open.pass.target, region: region, scissor: open.pass.scissor)
+            continue
+          }
+          add(quad, to: &open)
+          continue
+        }
         if group.backdrop {
           close(&open)
           captureBackdrop(group, from: open.pass.target, region: region)

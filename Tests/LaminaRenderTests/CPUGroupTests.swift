@@ -172,6 +172,67 @@ final class CPUGroupTests: XCTestCase {
     }
   }
 
+  /// A group with a blend mode (`compositingFilter`) whose rendering is
+  /// paths is drawn whole on the CPU and blended by the GPU as a quad of
+  /// its bitmap (`drawsBlendedOnCPU`): no pass, against its target's, the same
+  /// pixels within the composite's rounding, for every mode.
+  func testBlendedGroupsTakeNoPass() throws {
+    for mode in CIFilter.blendModeNames {
+      let make = {
+        let group = self.content()
+        group.compositingFilter = mode
+        group.opacity = 0.8
+        return group
+      }
+      let (cpu, counters) = try render(scene(make()), cpuGroups: true)
+      let (gpu, gpuCounters) = try render(scene(make()), cpuGroups: false)
+      XCTAssertEqual(counters.offscreenPasses, 0, mode)
+      // The group's target (and, without the blend equations, a copy of
+      // what is behind it).
+      XCTAssertGreaterThanOrEqual(gpuCounters.offscreenPasses, 1, mode)
+      // The background, the run under the group, the group, the run over it.
+      XCTAssertEqual(counters.drawCalls, 4, mode)
+      let comparison = ImageComparison(
+        actual: cpu.straightPixels, expected: gpu.straightPixels, threshold: 3)
+      XCTAssertEqual(comparison.pixelsOff, 0, "\(mode): \(comparison.summary)")
+      let plain = try render(scene(content()), cpuGroups: true).0
+      let blended = ImageComparison(actual: cpu.straightPixels, expected: plain.straightPixels, threshold: 8)
+      XCTAssertGreaterThan(blended.pixelsOff, 500, "\(mode) differs from source over")
+    }
+  }
+
+  /// Blend modes inside a group drawn whole on the CPU (a faded group over
+  /// its own transparent pixels: what it draws is all that is behind):
+  /// a blended group and a blended shape are blended by the CPU
+  /// (`BlendModePixels`) into the group's bitmap, the same pixels as the
+  /// GPU's blend equations in the group's target.
+  func testBlendModesInsideAGroupAreTheCPUs() throws {
+    for mode in ["CIMultiplyBlendMode", "CIOverlayBlendMode", "CIDifferenceBlendMode", "CIColorBlendMode"] {
+      let make = {
+        let outer = self.content()
+        outer.opacity = 0.9
+        let inner = self.content()
+        inner.transform = CATransform3DMakeTranslation(20, 10, 0)
+        inner.compositingFilter = mode
+        outer.addSublayer(inner)
+        let dot = self.shape(
+          CGPath(ellipseIn: CGRect(x: 40, y: 30, width: 50, height: 40), transform: nil),
+          fill: self.color(0.3, 0.9, 0.6, 0.7))
+        dot.compositingFilter = mode
+        outer.addSublayer(dot)
+        return outer
+      }
+      let (cpu, counters) = try render(scene(make()), cpuGroups: true)
+      let (gpu, gpuCounters) = try render(scene(make()), cpuGroups: false)
+      XCTAssertEqual(counters.offscreenPasses, 0, mode)
+      XCTAssertEqual(counters.cpuPathRuns, 1, "\(mode): one run for everything")
+      XCTAssertEqual(gpuCounters.offscreenPasses, 2, mode)
+      let comparison = ImageComparison(
+        actual: cpu.straightPixels, expected: gpu.straightPixels, threshold: 3)
+      XCTAssertEqual(comparison.pixelsOff, 0, "\(mode): \(comparison.summary)")
+    }
+  }
+
   /// A faded group turned in perspective keeps its pass: its paths are not
   /// on an affine plane, which a run cannot draw (the GPU draws them and
   /// the group's composite).
