@@ -25,11 +25,21 @@ package struct PathPaint: Hashable {
   /// every frame, so such a layer's paths stay on the GPU
   /// (`FramePlanner.drawsOnCPU`). Not part of equality.
   package var animatesStroke = false
+  /// A stroke wider than twice its path's tightest bend, which folds over
+  /// itself: the GPU's ribbon cannot draw it, Cairo can. Made only where
+  /// the planner draws paths on the CPU (`PathGeometryCache.defersFills`)
+  /// and the plane is affine; `FramePlanner.drawsOnCPU` then takes it
+  /// whatever animates. Not part of equality (the mesh and the width say it).
+  package var foldsOnGPU = false
 
-  package init(geometry: Geometry, style: ShapeStyle? = nil, animatesStroke: Bool = false) {
+  package init(
+    geometry: Geometry, style: ShapeStyle? = nil, animatesStroke: Bool = false,
+    foldsOnGPU: Bool = false
+  ) {
     self.geometry = geometry
     self.style = style
     self.animatesStroke = animatesStroke
+    self.foldsOnGPU = foldsOnGPU
   }
 
   package var mesh: PathMesh {
@@ -72,7 +82,11 @@ extension FrameBuilder {
   /// cache, this frame's colors and stroke parameters. False when the
   /// GPU path cannot draw the layer (a path too complex for the budget, a
   /// dash pattern longer than the shader's, a stroke wider than twice a
-  /// curve's tightest bend, which folds over itself), which Cairo then draws.
+  /// curve's tightest bend, which folds over itself), which Cairo then draws
+  /// into the layer's bitmap. A stroke that folds is still an item where the
+  /// planner draws paths on the CPU (`PathPaint.foldsOnGPU`): Cairo strokes
+  /// it in the frame's pixels with the paths around it, and a group holding
+  /// it can be drawn whole there.
   func appendPathItems(
     _ layer: CAShapeLayer, toTarget: CATransform3D, into commands: inout [DrawCommand]
   ) -> Bool {
@@ -115,15 +129,21 @@ extension FrameBuilder {
       guard
         let mesh = cache.stroke(
           style.path, join: style.lineJoin, miterLimit: style.miterLimit, level: level),
-        let parameters = StrokeParameters(style, length: mesh.length),
-        Double(style.lineWidth) / 2 < mesh.tightestBend
+        let parameters = StrokeParameters(style, length: mesh.length)
       else { return false }
+      let folds = Double(style.lineWidth) / 2 >= mesh.tightestBend
+      if folds {
+        guard cache.defersFills.load(ordering: .relaxed), PathPaint.isDrawableOnCPU(toTarget),
+          parameters.coverageScale == 1
+        else { return false }
+      }
       let rect = mesh.bounds(halfWidth: Double(style.lineWidth) / 2)
       if !mesh.indices.isEmpty, !rect.isNull,
         let item = makeItem(
           .path(
             PathPaint(
-              geometry: .stroke(mesh, parameters), style: style, animatesStroke: animatesStroke)),
+              geometry: .stroke(mesh, parameters), style: style, animatesStroke: animatesStroke,
+              foldsOnGPU: folds)),
           rect: rect, uv: (0, 0, 0, 0),
           toTarget: toTarget,
           color: premultiplied(stroke, opacity: parameters.coverageScale), name: layer.name)

@@ -23,10 +23,13 @@ extension FramePlanner {
   /// frame to frame, unless it is `inGroup`: part of a group a run draws
   /// whole (`drawsWholeOnCPU`), whose offscreen pass, drawn again every
   /// frame it animates, costs more than stroking it again (a HUD of
-  /// animated trims inside a mask: 10.8 ms a frame against 4.6).
+  /// animated trims inside a mask: 10.8 ms a frame against 4.6), or its
+  /// stroke folds over itself (`PathPaint.foldsOnGPU`: only Cairo draws it
+  /// right; under a clip in perspective or past `maxDashes` the GPU's
+  /// ribbon draws it, folds and all).
   static func drawsOnCPU(_ item: DrawItem, inGroup: Bool = false) -> Bool {
     guard case .path(let paint) = item.material, paint.style != nil,
-      !paint.animatesStroke || inGroup,
+      !paint.animatesStroke || inGroup || paint.foldsOnGPU,
       item.shape == nil, (paint.stroke?.coverageScale ?? 1) == 1
     else { return false }
     // Cairo strokes each dash: a pattern whose dashes along the path number

@@ -8,9 +8,9 @@ import XCTest
 /// by hand from the W3C formulas (premultiplied words, alpha in the top
 /// byte): `Cs·αs·(1−αb) + Cb·αb·(1−αs) + αs·αb·B(Cb, Cs)`, rounded.
 final class BlendModePixelsTests: XCTestCase {
-  func blend(_ backdrop: UInt32, _ source: UInt32, factor: UInt32 = 255, _ mode: BlendModePixels.Mode)
-    -> UInt32
-  {
+  func blend(
+    _ backdrop: UInt32, _ source: UInt32, factor: UInt32 = 255, _ mode: BlendModePixels.Mode
+  ) -> UInt32 {
     BlendModePixels.blend(backdrop, source, factor: factor, mode: mode)
   }
 
