@@ -18,6 +18,23 @@ public struct ShapeStyle: Hashable, Sendable {
   public var strokeStart: CGFloat
   public var strokeEnd: CGFloat
 
+  /// A fill of `path` (nonzero) in opaque black: the style of a solid
+  /// layer's rect drawn as a path (the color is drawn apart).
+  public init(filling path: CGPath) {
+    self.path = path
+    fillColor = CGColor(red: 0, green: 0, blue: 0, alpha: 1)
+    fillRule = .nonZero
+    strokeColor = nil
+    lineWidth = 0
+    lineCap = .butt
+    lineJoin = .miter
+    miterLimit = 10
+    lineDashPattern = nil
+    lineDashPhase = 0
+    strokeStart = 0
+    strokeEnd = 1
+  }
+
   /// The style of `layer`; nil when it draws nothing.
   public init?(_ layer: CAShapeLayer) {
     guard let path = layer.path, !path.isEmpty else { return nil }

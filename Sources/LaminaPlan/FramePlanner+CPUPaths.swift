@@ -45,6 +45,19 @@ extension FramePlanner {
     return PathPaint.isDrawableOnCPU(item.matrix)
   }
 
+  /// Whether a group drawn whole on the CPU draws `item` as a fill of its
+  /// rect: a solid color (a solid layer, a background: a luma matte's
+  /// white) with square corners and no border, on an affine plane, its
+  /// clip (if any) too. (Outside such groups solids stay the GPU's: a
+  /// rect on whole pixels is a copy for llvmpipe's linear rasterizer.)
+  static func isCPUSolid(_ item: DrawItem) -> Bool {
+    guard case .solid = item.material, item.shape == nil, item.rect.width > 0,
+      item.rect.height > 0
+    else { return false }
+    if let clip = item.clip, !Self.isAffine(clip) { return false }
+    return PathPaint.isDrawableOnCPU(item.matrix)
+  }
+
   /// Whether a clip's map (its item's plane to the clip's) has no perspective.
   static func isAffine(_ clip: ClipEffect) -> Bool {
     clip.itemToClip.m.2 == 0 && clip.itemToClip.m.5 == 0
@@ -136,7 +149,8 @@ extension FramePlanner {
     for command in commands {
       switch command {
       case .item(let item):
-        guard Self.drawsOnCPU(item, inGroup: true), Self.joinsRun(item) || Self.blendsInRun(item)
+        guard Self.drawsOnCPU(item, inGroup: true) || Self.isCPUSolid(item),
+          Self.joinsRun(item) || Self.blendsInRun(item)
         else { return false }
       case .group(let group):
         if case .none = Self.isolation(of: group) {
@@ -351,7 +365,17 @@ extension FramePlanner {
                 blend: mode)))
           continue
         }
-        guard case .path(let paint) = item.material, let style = paint.style else { continue }
+        let style: ShapeStyle
+        let paint: PathPaint?
+        switch item.material {
+        case .path(let p):
+          guard let s = p.style else { continue }
+          (style, paint) = (s, p)
+        case .solid:
+          // A solid's rect (`isCPUSolid`), filled.
+          (style, paint) = (ShapeStyle(filling: CGPath(rect: item.rect, transform: nil)), nil)
+        default: continue
+        }
         let transform = Self.affine(item.matrix).concatenating(origin)
         // A map that is not finite draws nothing (on the GPU too), and
         // keeps NaN out of the cache's keys.
@@ -368,15 +392,20 @@ extension FramePlanner {
             $0, alpha: item.color.w, bitmapToPlane: transform.inverted(),
             corner: SIMD2(Float(corner.x), Float(corner.y)), ramps: ramps)
         }
+        let stroke = paint?.stroke != nil
         elements.append(
           .part(
             PathRunRasterizer.Part(
-              style: style, stroke: paint.stroke != nil, color: item.color, transform: transform,
+              style: style, stroke: stroke, color: item.color, transform: transform,
               clip: clip, shader: shader)))
+        guard let paint else {
+          keys.append(.solid(rect: item.rect, color: item.color, transform: transform, clip: clip))
+          continue
+        }
         keys.append(
           .part(
             PathRunKey.Part(
-              paint: paint, style: PathRunKey.Style(style, stroke: paint.stroke != nil),
+              paint: paint, style: PathRunKey.Style(style, stroke: stroke),
               color: item.color, transform: transform,
               clip: clip,
               gradient: gradient)))
@@ -476,6 +505,10 @@ struct PathRunKey: Hashable {
       box: SIMD4<Int>, opacity: Float, maskMode: Int, clip: PathRunRasterizer.Clip?, blend: Int)
     case mask
     case end
+    /// A solid's rect filled (`FramePlanner.isCPUSolid`), placed and clipped.
+    case solid(
+      rect: CGRect, color: SIMD4<Float>, transform: CGAffineTransform,
+      clip: PathRunRasterizer.Clip?)
   }
 
   struct Part: Hashable {

@@ -172,6 +172,33 @@ final class CPUGroupTests: XCTestCase {
     }
   }
 
+  /// Solids in a group drawn whole (`FramePlanner.isCPUSolid`): a luma
+  /// matte that is a solid layer with a darker path over it (After
+  /// Effects' solid mattes), and a turned solid among the content's paths,
+  /// filled as rects by the run: no pass for the group or its mask.
+  func testSolidsInAGroupAndItsMaskTakeNoPass() throws {
+    // (The turned solid's edges: the GPU's edge coverage offscreen against
+    // FreeType's area, up to 6 levels apart.)
+    try check("solid matte", offscreen: 2, threshold: 8) {
+      let group = self.content()
+      let solid = CALayer()
+      solid.frame = CGRect(x: 30, y: 20, width: 50, height: 30)
+      solid.transform = CATransform3DMakeRotation(0.4, 0, 0, 1)
+      solid.backgroundColor = self.color(0.2, 0.3, 1, 0.8)
+      group.addSublayer(solid)
+      let mask = CALayer()
+      mask.frame = CGRect(x: 0, y: 0, width: 120, height: 90)
+      mask.backgroundColor = self.color(1, 1, 1)
+      mask.addSublayer(
+        self.shape(
+          CGPath(ellipseIn: CGRect(x: 40, y: 25, width: 40, height: 40), transform: nil),
+          fill: self.color(0.3, 0.3, 0.3)))
+      group.mask = mask
+      group.maskMode = .luminance
+      return group
+    }
+  }
+
   /// A group with a blend mode (`compositingFilter`) whose rendering is
   /// paths is drawn whole on the CPU and blended by the GPU as a quad of
   /// its bitmap (`drawsBlendedOnCPU`): no pass, against its target's, the same
@@ -249,13 +276,15 @@ final class CPUGroupTests: XCTestCase {
     XCTAssertGreaterThan(shown.pixelsOff, 1000, "the group is drawn")
   }
 
-  /// A group holding what a run cannot draw (a solid layer) keeps its pass.
+  /// A group holding what a run cannot draw (a solid layer with rounded
+  /// corners) keeps its pass.
   func testAGroupWithOtherContentKeepsItsPass() throws {
     let group = content()
     group.opacity = 0.6
     let solid = CALayer()
     solid.frame = CGRect(x: 30, y: 30, width: 40, height: 20)
     solid.backgroundColor = color(0.3, 0.3, 1)
+    solid.cornerRadius = 6
     group.addSublayer(solid)
     let (_, counters) = try render(scene(group), cpuGroups: true)
     XCTAssertEqual(counters.offscreenPasses, 1)
