@@ -85,10 +85,13 @@ public enum PathRunRasterizer {
     /// `CIFilter.blendModeNames`), or nil: source over. What it is drawn
     /// into then holds everything behind it.
     public var blend: Int?
+    /// Color filters applied to its rendering, in order, before its mask,
+    /// clip and opacity (as a layer's `filters` are).
+    public var colorFilters: [ColorFilter]
 
     public init(
       elements: [Element], mask: [Element]?, maskMode: Int, opacity: Float, clip: Clip?,
-      box: SIMD4<Int>, blend: Int? = nil
+      box: SIMD4<Int>, blend: Int? = nil, colorFilters: [ColorFilter] = []
     ) {
       self.elements = elements
       self.mask = mask
@@ -97,6 +100,46 @@ public enum PathRunRasterizer {
       self.clip = clip
       self.box = box
       self.blend = blend
+      self.colorFilters = colorFilters
+    }
+  }
+
+  /// `out = clamp(matrix × (r, g, b, a) + bias)` on straight color
+  /// (`matrix`: the four output rows), premultiplied again and rounded to
+  /// bytes, as colormatrix.frag filters a group's target. A bias of alpha
+  /// above zero would color transparent pixels: such filters are not
+  /// drawn here (`FramePlanner.composesOnCPU`).
+  public struct ColorFilter: Hashable {
+    public var matrix: [Float]
+    public var bias: SIMD4<Float>
+
+    public init(matrix: [Float], bias: SIMD4<Float>) {
+      self.matrix = matrix
+      self.bias = bias
+    }
+
+    /// Filters `count` premultiplied words (Cairo's: alpha in the top byte).
+    func apply(_ words: UnsafeMutablePointer<UInt32>, count: Int) {
+      let m = matrix
+      guard m.count == 16 else { return }
+      let rows = (
+        SIMD4(m[0], m[1], m[2], m[3]), SIMD4(m[4], m[5], m[6], m[7]),
+        SIMD4(m[8], m[9], m[10], m[11]), SIMD4(m[12], m[13], m[14], m[15]))
+      for i in 0..<count {
+        let w = words[i]
+        guard w != 0 else { continue }
+        let a = Float(w >> 24) / 255
+        let straight = SIMD3<Float>(Float(w >> 16 & 255), Float(w >> 8 & 255), Float(w & 255))
+          / (255 * a)
+        let c = SIMD4<Float>(straight, a)
+        let product = SIMD4<Float>(
+          (rows.0 * c).sum(), (rows.1 * c).sum(), (rows.2 * c).sum(), (rows.3 * c).sum())
+        let f = (product + bias).clamped(
+          lowerBound: SIMD4<Float>(repeating: 0), upperBound: SIMD4<Float>(repeating: 1))
+        let out = SIMD4<Float>(f.x * f.w, f.y * f.w, f.z * f.w, f.w) * 255 + 0.5
+        words[i] =
+          UInt32(out.w) << 24 | UInt32(out.x) << 16 | UInt32(out.y) << 8 | UInt32(out.z)
+      }
     }
   }
 
@@ -224,6 +267,11 @@ public enum PathRunRasterizer {
     }
     guard let content = makeBitmap() else { return }
     draw(group.elements, into: content, scratch: scratch)
+    if !group.colorFilters.isEmpty, let words = content.pixels() {
+      let count = content.stride / 4 * b.w
+      for filter in group.colorFilters { filter.apply(words, count: count) }
+      content.markDirty()
+    }
     var mask: CairoBitmap?
     if let elements = group.mask {
       guard let m = makeBitmap() else { return }

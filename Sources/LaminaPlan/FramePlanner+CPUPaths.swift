@@ -47,15 +47,20 @@ extension FramePlanner {
 
   /// Whether a group drawn whole on the CPU draws `item` as a fill of its
   /// rect: a solid color (a solid layer, a background: a luma matte's
-  /// white) with square corners and no border, on an affine plane, its
-  /// clip (if any) too. (Outside such groups solids stay the GPU's: a
-  /// rect on whole pixels is a copy for llvmpipe's linear rasterizer.)
+  /// white) with square corners and no border, on the frame's axes (its
+  /// edges' coverage is then the area inside them both ways, FreeType's
+  /// and the GPU's edge coverage alike: a solid is the same wherever it
+  /// is drawn), its clip (if any) affine. (Outside such groups solids
+  /// stay the GPU's: a rect on whole pixels is a copy for llvmpipe's
+  /// linear rasterizer.)
   static func isCPUSolid(_ item: DrawItem) -> Bool {
     guard case .solid = item.material, item.shape == nil, item.rect.width > 0,
       item.rect.height > 0
     else { return false }
+    let m = item.matrix
+    guard m.m12 == 0, m.m21 == 0, PathPaint.isDrawableOnCPU(m) else { return false }
     if let clip = item.clip, !Self.isAffine(clip) { return false }
-    return PathPaint.isDrawableOnCPU(item.matrix)
+    return true
   }
 
   /// Whether a clip's map (its item's plane to the clip's) has no perspective.
@@ -127,7 +132,8 @@ extension FramePlanner {
 
   /// The conditions of `drawsWholeOnCPU` but the blend mode.
   private mutating func composesOnCPU(_ group: GroupPass) -> Bool {
-    guard options.cpuPaths, options.cpuGroups, group.shadow == nil, group.filter == nil,
+    guard options.cpuPaths, options.cpuGroups, group.shadow == nil,
+      group.filter == nil || Self.colorFilters(of: group) != nil,
       !group.backdrop, group.clipPlanes.isEmpty
     else { return false }
     if let clip = group.clip, !Self.isAffine(clip) { return false }
@@ -135,34 +141,42 @@ extension FramePlanner {
     // Marked false while it is looked at: a group met again inside itself
     // (which frame building does not make) is not drawn on the CPU.
     cpuGroups[group.id] = false
-    var whole = commandsDrawOnCPU(group.commands)
+    var paths = false
+    var whole = commandsDrawOnCPU(group.commands, paths: &paths)
     // A mask's rendering is its commands (as `prepareGroup(isMask:)` draws
     // them: frame building gives a mask group no opacity, clip or mask).
-    if whole, let mask = group.mask { whole = commandsDrawOnCPU(mask.commands) }
+    if whole, let mask = group.mask { whole = commandsDrawOnCPU(mask.commands, paths: &paths) }
+    // Solids alone are the GPU's (a rect is a copy for the linear rasterizer).
+    whole = whole && paths
     cpuGroups[group.id] = whole
     return whole
   }
 
   /// Whether a run takes everything `commands` draw: path items that join
-  /// runs, gradients painted over a path, groups drawn whole.
-  mutating func commandsDrawOnCPU(_ commands: [DrawCommand]) -> Bool {
+  /// runs, gradients painted over a path, solids (`isCPUSolid`), groups
+  /// drawn whole; `paths` set when they hold something but solids.
+  mutating func commandsDrawOnCPU(_ commands: [DrawCommand], paths: inout Bool) -> Bool {
     for command in commands {
       switch command {
       case .item(let item):
-        guard Self.drawsOnCPU(item, inGroup: true) || Self.isCPUSolid(item),
+        let solid = Self.isCPUSolid(item)
+        guard solid || Self.drawsOnCPU(item, inGroup: true),
           Self.joinsRun(item) || Self.blendsInRun(item)
         else { return false }
+        if !solid { paths = true }
       case .group(let group):
         if case .none = Self.isolation(of: group) {
-          guard commandsDrawOnCPU(group.commands) else { return false }
+          guard commandsDrawOnCPU(group.commands, paths: &paths) else { return false }
         } else if let (item, _, _, _) = gradientMask(of: group) {
           guard Self.drawsOnCPU(item, inGroup: true), group.clip.map(Self.isAffine) ?? true else {
             return false
           }
+          paths = true
         } else {
           // A group's bitmap holds everything behind what it draws: blend
-          // modes are the run's too.
+          // modes are the run's too. (Such a group holds paths.)
           guard drawsWholeOnCPU(group) || drawsBlendedOnCPU(group) else { return false }
+          paths = true
         }
       }
     }
@@ -206,6 +220,21 @@ extension FramePlanner {
     let items = runItems(group.commands, region: box, opacity: 1)
     let mask = group.mask.map { runItems($0.commands, region: box, opacity: 1) }
     return RunGroup(group: group, items: items, mask: mask, box: box, opacity: group.opacity * opacity)
+  }
+
+  /// The group's filters as the CPU applies them: color filters only,
+  /// none coloring transparent pixels (a bias of alpha above zero); nil
+  /// when it has others (a blur) or none.
+  static func colorFilters(of group: GroupPass) -> [PathRunRasterizer.ColorFilter]? {
+    guard let chain = group.filter, !chain.stages.isEmpty else { return nil }
+    var filters: [PathRunRasterizer.ColorFilter] = []
+    for stage in chain.stages {
+      guard case .color(let matrix, let bias) = stage, matrix.count == 16, bias.w <= 0 else {
+        return nil
+      }
+      filters.append(PathRunRasterizer.ColorFilter(matrix: matrix, bias: bias))
+    }
+    return filters
   }
 
   /// `group` (which `drawsBlendedOnCPU`) within `region` as a quad of its
@@ -428,10 +457,12 @@ extension FramePlanner {
         case .luminanceInverted: mode = 3
         }
         let blend = Self.blendModeIndex(group.blend)
+        let filters = Self.colorFilters(of: group) ?? []
         keys.append(
           .group(
             box: box, opacity: run.opacity, maskMode: group.mask == nil ? -1 : mode,
             clip: clip, blend: blend ?? -1))
+        if !filters.isEmpty { keys.append(.filters(filters)) }
         let content = Self.elements(run.items, corner: run.box, keys: &keys, ramps: ramps)
         var mask: [PathRunRasterizer.Element]?
         if let items = run.mask {
@@ -443,7 +474,7 @@ extension FramePlanner {
           .group(
             PathRunRasterizer.Group(
               elements: content, mask: mask, maskMode: mode, opacity: run.opacity, clip: clip,
-              box: box, blend: blend)))
+              box: box, blend: blend, colorFilters: filters)))
       }
     }
     return elements
@@ -505,6 +536,8 @@ struct PathRunKey: Hashable {
       box: SIMD4<Int>, opacity: Float, maskMode: Int, clip: PathRunRasterizer.Clip?, blend: Int)
     case mask
     case end
+    /// The color filters of the group just begun.
+    case filters([PathRunRasterizer.ColorFilter])
     /// A solid's rect filled (`FramePlanner.isCPUSolid`), placed and clipped.
     case solid(
       rect: CGRect, color: SIMD4<Float>, transform: CGAffineTransform,

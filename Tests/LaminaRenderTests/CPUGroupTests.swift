@@ -174,16 +174,14 @@ final class CPUGroupTests: XCTestCase {
 
   /// Solids in a group drawn whole (`FramePlanner.isCPUSolid`): a luma
   /// matte that is a solid layer with a darker path over it (After
-  /// Effects' solid mattes), and a turned solid among the content's paths,
-  /// filled as rects by the run: no pass for the group or its mask.
+  /// Effects' solid mattes), and a solid off the pixel grid among the
+  /// content's paths, filled as rects by the run: no pass for the group or
+  /// its mask, the same edges as the GPU's.
   func testSolidsInAGroupAndItsMaskTakeNoPass() throws {
-    // (The turned solid's edges: the GPU's edge coverage offscreen against
-    // FreeType's area, up to 6 levels apart.)
-    try check("solid matte", offscreen: 2, threshold: 8) {
+    try check("solid matte", offscreen: 2) {
       let group = self.content()
       let solid = CALayer()
-      solid.frame = CGRect(x: 30, y: 20, width: 50, height: 30)
-      solid.transform = CATransform3DMakeRotation(0.4, 0, 0, 1)
+      solid.frame = CGRect(x: 30.3, y: 20.6, width: 50.5, height: 30.2)
       solid.backgroundColor = self.color(0.2, 0.3, 1, 0.8)
       group.addSublayer(solid)
       let mask = CALayer()
@@ -196,6 +194,75 @@ final class CPUGroupTests: XCTestCase {
       group.mask = mask
       group.maskMode = .luminance
       return group
+    }
+  }
+
+  /// Color filters (`filters` of color matrices: a Lottie Fill or Tint
+  /// effect) on a group of paths are applied by the CPU to its bitmap
+  /// (`PathRunRasterizer.ColorFilter`): no pass for the rendering nor for
+  /// each filter, the pixels of colormatrix.frag's within its rounding.
+  /// A filter with a bias of alpha (which would color the transparent
+  /// pixels around the paths) and a blur keep the passes.
+  func testColorFiltersOfAGroupTakeNoPass() throws {
+    func filter(_ name: String, _ inputs: [String: Any] = [:]) -> CIFilter {
+      let f = CIFilter(name: name)!
+      for (k, v) in inputs { f.setValue(v, forKey: k) }
+      return f
+    }
+    // Alpha scaled too: filters of colors alone on flat paths are folded
+    // into the paths' colors by frame building, with no group at all.
+    let fade = filter(
+      "CIColorMatrix",
+      [
+        "inputAVector": CIVector(x: 0, y: 0, z: 0, w: 0.8),
+        "inputRVector": CIVector(x: 1, y: 0, z: 0, w: 0),
+        "inputGVector": CIVector(x: 0, y: 1, z: 0, w: 0),
+        "inputBVector": CIVector(x: 0, y: 0, z: 1, w: 0),
+      ])
+    let chains: [(String, [CIFilter], Int)] = [
+      ("invert", [filter("CIColorInvert"), fade], 3),
+      (
+        "saturation, then sepia",
+        [
+          filter(
+            "CIColorControls",
+            ["inputSaturation": 0.3, "inputBrightness": 0.1, "inputContrast": 1.2]),
+          filter("CISepiaTone", ["inputIntensity": 0.7]), fade,
+        ], 4
+      ),
+      (
+        "a matrix into one color",
+        [
+          filter(
+            "CIColorMatrix",
+            [
+              "inputRVector": CIVector(x: 0, y: 0, z: 0, w: 0),
+              "inputGVector": CIVector(x: 0, y: 0, z: 0, w: 0),
+              "inputBVector": CIVector(x: 0, y: 0, z: 0, w: 0),
+              "inputAVector": CIVector(x: 0, y: 0, z: 0, w: 0.9),
+              "inputBiasVector": CIVector(x: 0.9, y: 0.2, z: 0.4, w: 0),
+            ])
+        ], 2
+      ),
+    ]
+    for (name, filters, offscreen) in chains {
+      try check(name, offscreen: offscreen) {
+        let group = self.content()
+        group.filters = filters
+        return group
+      }
+    }
+    for (name, kept) in [
+      (
+        "alpha bias",
+        filter("CIColorMatrix", ["inputBiasVector": CIVector(x: 0, y: 0, z: 0, w: 0.2)])
+      ),
+      ("blur", filter("CIGaussianBlur", ["inputRadius": 2.0])),
+    ] {
+      let group = content()
+      group.filters = [kept]
+      let (_, counters) = try render(scene(group), cpuGroups: true)
+      XCTAssertGreaterThan(counters.offscreenPasses, 0, name)
     }
   }
 
