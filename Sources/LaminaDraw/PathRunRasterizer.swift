@@ -124,13 +124,14 @@ public enum PathRunRasterizer {
       guard m.count == 16 else { return }
       let rows = (
         SIMD4(m[0], m[1], m[2], m[3]), SIMD4(m[4], m[5], m[6], m[7]),
-        SIMD4(m[8], m[9], m[10], m[11]), SIMD4(m[12], m[13], m[14], m[15]))
+        SIMD4(m[8], m[9], m[10], m[11]), SIMD4(m[12], m[13], m[14], m[15])
+      )
       for i in 0..<count {
         let w = words[i]
         guard w != 0 else { continue }
         let a = Float(w >> 24) / 255
-        let straight = SIMD3<Float>(Float(w >> 16 & 255), Float(w >> 8 & 255), Float(w & 255))
-          / (255 * a)
+        let bytes = SIMD3<Float>(Float(w >> 16 & 255), Float(w >> 8 & 255), Float(w & 255))
+        let straight = bytes / (255 * a)
         let c = SIMD4<Float>(straight, a)
         let product = SIMD4<Float>(
           (rows.0 * c).sum(), (rows.1 * c).sum(), (rows.2 * c).sum(), (rows.3 * c).sum())

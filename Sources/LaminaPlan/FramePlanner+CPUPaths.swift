@@ -145,8 +145,15 @@ extension FramePlanner {
     var whole = commandsDrawOnCPU(group.commands, paths: &paths)
     // A mask's rendering is its commands (as `prepareGroup(isMask:)` draws
     // them: frame building gives a mask group no opacity, clip or mask).
-    if whole, let mask = group.mask { whole = commandsDrawOnCPU(mask.commands, paths: &paths) }
-    // Solids alone are the GPU's (a rect is a copy for the linear rasterizer).
+    if whole, let mask = group.mask {
+      var maskPaths = false
+      whole = commandsDrawOnCPU(mask.commands, paths: &maskPaths)
+    }
+    // A rendering of solids alone is the GPU's (a rect is a copy for the
+    // linear rasterizer), whatever its mask: its pixels do not depend on
+    // what else the group holds (the metamorphic finding alone seed
+    // 5700193: a solid alone under a path mask, 25/255 at the mask's edge
+    // between FreeType's coverage and the composite's).
     whole = whole && paths
     cpuGroups[group.id] = whole
     return whole
