@@ -50,12 +50,14 @@ extension FramePlanner {
   /// white) with square corners and no border, on the frame's axes (its
   /// edges' coverage is then the area inside them both ways, FreeType's
   /// and the GPU's edge coverage alike: a solid is the same wherever it
-  /// is drawn), its clip (if any) affine. (Outside such groups solids
-  /// stay the GPU's: a rect on whole pixels is a copy for llvmpipe's
-  /// linear rasterizer.)
+  /// is drawn), every edge antialiased (a piece of a border or of a split
+  /// rounded rect leaves its inner edges hard, which a fill would not),
+  /// its clip (if any) affine. (Outside such groups solids stay the
+  /// GPU's: a rect on whole pixels is a copy for llvmpipe's linear
+  /// rasterizer.)
   static func isCPUSolid(_ item: DrawItem) -> Bool {
-    guard case .solid = item.material, item.shape == nil, item.rect.width > 0,
-      item.rect.height > 0
+    guard case .solid = item.material, item.shape == nil, item.antialiased,
+      item.edgeMask == 0b1111, item.rect.width > 0, item.rect.height > 0
     else { return false }
     let m = item.matrix
     guard m.m12 == 0, m.m21 == 0, PathPaint.isDrawableOnCPU(m) else { return false }

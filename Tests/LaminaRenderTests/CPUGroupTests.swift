@@ -343,17 +343,31 @@ final class CPUGroupTests: XCTestCase {
     XCTAssertGreaterThan(shown.pixelsOff, 1000, "the group is drawn")
   }
 
-  /// A group holding what a run cannot draw (a solid layer with rounded
-  /// corners) keeps its pass.
+  /// A group holding what a run cannot draw keeps its pass: a solid layer
+  /// with rounded corners, or a solid clipped by a rounded layer, whose
+  /// pieces away from the corners leave their seams hard (a fill of each
+  /// would antialias them).
   func testAGroupWithOtherContentKeepsItsPass() throws {
-    let group = content()
-    group.opacity = 0.6
-    let solid = CALayer()
-    solid.frame = CGRect(x: 30, y: 30, width: 40, height: 20)
-    solid.backgroundColor = color(0.3, 0.3, 1)
-    solid.cornerRadius = 6
-    group.addSublayer(solid)
-    let (_, counters) = try render(scene(group), cpuGroups: true)
-    XCTAssertEqual(counters.offscreenPasses, 1)
+    for clipped in [false, true] {
+      let group = content()
+      group.opacity = 0.6
+      let solid = CALayer()
+      solid.backgroundColor = color(0.3, 0.3, 1)
+      if clipped {
+        let holder = CALayer()
+        holder.frame = CGRect(x: 30.5, y: 30.25, width: 40, height: 20)
+        holder.cornerRadius = 6
+        holder.masksToBounds = true
+        solid.frame = CGRect(x: -5, y: -5, width: 50, height: 30)
+        holder.addSublayer(solid)
+        group.addSublayer(holder)
+      } else {
+        solid.frame = CGRect(x: 30.5, y: 30.25, width: 40, height: 20)
+        solid.cornerRadius = 6
+        group.addSublayer(solid)
+      }
+      let (_, counters) = try render(scene(group), cpuGroups: true)
+      XCTAssertEqual(counters.offscreenPasses, 1, clipped ? "clipped" : "rounded")
+    }
   }
 }
