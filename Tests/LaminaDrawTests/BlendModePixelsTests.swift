@@ -64,4 +64,33 @@ final class BlendModePixelsTests: XCTestCase {
     // → 255, 74, 74.
     XCTAssertEqual(blend(0xFFFF_0000, 0xFF80_8080, .luminosity), 0xFFFF_4A4A)
   }
+
+  /// A color filter from a file whose coefficients overflow (a row of the
+  /// largest floats, two of each sign: infinity minus infinity) gives
+  /// bytes, not a trap (the clamp takes NaN to a bound before the bytes are
+  /// made); an ordinary one filters as colormatrix.frag does.
+  func testColorFiltersOfHugeCoefficientsGiveBytes() {
+    let big = Float.greatestFiniteMagnitude
+    var huge = [Float](repeating: 0, count: 16)
+    (huge[0], huge[1], huge[2], huge[3], huge[15]) = (big, big, -big, -big, 1)
+    var words: [UInt32] = [0xFFFF_FFFF, 0]
+    words.withUnsafeMutableBufferPointer {
+      PathRunRasterizer.ColorFilter(matrix: huge, bias: .zero).apply($0.baseAddress!, count: 2)
+    }
+    // Red is NaN or an infinity (the sum's order): 0 or 255; green and
+    // blue rows are 0; alpha kept; a transparent pixel stays so.
+    XCTAssertTrue(words[0] == 0xFF00_0000 || words[0] == 0xFFFF_0000, String(words[0], radix: 16))
+    XCTAssertEqual(words[1], 0)
+    // Inverting: 1 − straight color, premultiplied again.
+    var invert = [Float](repeating: 0, count: 16)
+    (invert[0], invert[5], invert[10], invert[15]) = (-1, -1, -1, 1)
+    var pixel: [UInt32] = [0x8040_2010]
+    pixel.withUnsafeMutableBufferPointer {
+      PathRunRasterizer.ColorFilter(matrix: invert, bias: SIMD4(1, 1, 1, 0)).apply(
+        $0.baseAddress!, count: 1)
+    }
+    // Straight (0.502, 0.251, 0.125) → (0.498, 0.749, 0.875) × 0.502:
+    // 63.7, 95.8, 112.0.
+    XCTAssertEqual(pixel, [0x8040_6070])
+  }
 }

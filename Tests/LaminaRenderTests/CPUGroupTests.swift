@@ -290,7 +290,8 @@ final class CPUGroupTests: XCTestCase {
         actual: cpu.straightPixels, expected: gpu.straightPixels, threshold: 3)
       XCTAssertEqual(comparison.pixelsOff, 0, "\(mode): \(comparison.summary)")
       let plain = try render(scene(content()), cpuGroups: true).0
-      let blended = ImageComparison(actual: cpu.straightPixels, expected: plain.straightPixels, threshold: 8)
+      let blended = ImageComparison(
+        actual: cpu.straightPixels, expected: plain.straightPixels, threshold: 8)
       XCTAssertGreaterThan(blended.pixelsOff, 500, "\(mode) differs from source over")
     }
   }
@@ -301,7 +302,8 @@ final class CPUGroupTests: XCTestCase {
   /// (`BlendModePixels`) into the group's bitmap, the same pixels as the
   /// GPU's blend equations in the group's target.
   func testBlendModesInsideAGroupAreTheCPUs() throws {
-    for mode in ["CIMultiplyBlendMode", "CIOverlayBlendMode", "CIDifferenceBlendMode", "CIColorBlendMode"] {
+    let modes = ["CIMultiplyBlendMode", "CIOverlayBlendMode", "CIDifferenceBlendMode", "CIColorBlendMode"]
+    for mode in modes {
       let make = {
         let outer = self.content()
         outer.opacity = 0.9
