@@ -123,10 +123,38 @@ final class Builder {
     return (animated.map(\.firstFrame).min()!, animated.map(\.lastFrame).max()!)
   }
 
+  /// The layers of a transform: `outer` takes position, rotation, scale
+  /// (or the whole matrix) and `content` is where the content and the
+  /// opacity go. One layer is both wherever the anchor holds still: a
+  /// layer of zero size turns and scales about its bounds' origin and
+  /// places its sublayers from there, so the anchor is that origin
+  /// (`position + M · (p − anchor)`, lottie-web's order). A pair (`inner`
+  /// at `position = −anchor`) is made only for an animated anchor, and
+  /// where `alone` is false. Half the layers for every Lottie layer and
+  /// group: the presentation update and frame building visit each.
+  func transformLayers(
+    _ t: TransformSpec, alone: Bool = true, timeline: Timeline, path: String
+  ) throws -> (outer: CALayer, content: CALayer) {
+    let outer = CALayer()
+    if alone && !t.anchor.isAnimated {
+      if !t.needsMatrix && !hasPerDimensionEase(t.position) && !t.hasNegativeScale {
+        let a = t.anchor.first
+        outer.bounds = CGRect(x: a[0], y: a.count > 1 ? a[1] : 0, width: 0, height: 0)
+      }
+      try apply(t, outer: outer, inner: nil, timeline: timeline, path: path)
+      return (outer, outer)
+    }
+    let inner = CALayer()
+    outer.addSublayer(inner)
+    try apply(t, outer: outer, inner: inner, timeline: timeline, path: path)
+    return (outer, inner)
+  }
+
   /// Applies a transform: `outer` takes position, rotation, scale (or the
-  /// whole matrix), `inner` (its sublayer, where content goes) the anchor.
-  /// Opacity is left to the caller.
-  func apply(_ t: TransformSpec, outer: CALayer, inner: CALayer, timeline: Timeline, path: String) throws {
+  /// whole matrix), `inner` (its sublayer, where content goes) the anchor
+  /// (without one, `outer`'s bounds hold it: `transformLayers`). Opacity
+  /// is left to the caller.
+  func apply(_ t: TransformSpec, outer: CALayer, inner: CALayer?, timeline: Timeline, path: String) throws {
     if t.needsMatrix || hasPerDimensionEase(t.position) || t.hasNegativeScale {
       outer.transform = t.matrix(at: t.geometryProperties.map(\.firstFrame).min() ?? 0)
       if let (a, b) = range(t.geometryProperties) {
@@ -139,9 +167,11 @@ final class Builder {
       }
       return
     }
-    let a = t.anchor.first
-    inner.position = CGPoint(x: -a[0], y: -a[1])
-    try animate(inner, t.anchor, LayerKey.position.rawValue, timeline) { CGPoint(x: -$0[0], y: -$0[1]) }
+    if let inner {
+      let a = t.anchor.first
+      inner.position = CGPoint(x: -a[0], y: -a[1])
+      try animate(inner, t.anchor, LayerKey.position.rawValue, timeline) { CGPoint(x: -$0[0], y: -$0[1]) }
+    }
     if let p = t.position {
       outer.position = CGPoint(x: p.first[0], y: p.first[1])
       try animate(outer, p, LayerKey.position.rawValue, timeline) { CGPoint(x: $0[0], y: $0[1]) }

@@ -100,14 +100,11 @@ extension Builder {
       // An auto-oriented parent (a null along a path) turns its children too.
       let (t, notes) = try decoder.layerTransform(parent)
       for note in notes { report(note.feature, note.path) }
-      let outer = CALayer()
-      let inner = CALayer()
-      outer.name = "parent \(parent.ind ?? 0)"
-      outer.addSublayer(inner)
-      inner.addSublayer(tree)
-      try apply(
-        t, outer: outer, inner: inner, timeline: Timeline(frameRate: frameRate, offset: 0, remap: currentRemap),
+      let (outer, inner) = try transformLayers(
+        t, timeline: Timeline(frameRate: frameRate, offset: 0, remap: currentRemap),
         path: parent.node.path + ".ks")
+      outer.name = "parent \(parent.ind ?? 0)"
+      inner.addSublayer(tree)
       tree = outer
     }
     if tree !== content {
@@ -181,12 +178,12 @@ extension Builder {
     // `st` sets only a precomposition's content time (as lottie-web reads
     // them: its offset cancels between the frame and the key times).
     let timeline = Timeline(frameRate: frameRate, offset: 0, remap: currentRemap)
-    let outer = CALayer()
-    outer.name = content.name
-    let inner = CALayer()
-    outer.addSublayer(inner)
     let t = content.transform
-    try apply(t, outer: outer, inner: inner, timeline: timeline, path: n.path + ".ks")
+    // Effects (filters, a drop shadow) stay on a layer of their own inside
+    // the transform's, as they were made.
+    let (outer, inner) = try transformLayers(
+      t, alone: content.effects.isEmpty, timeline: timeline, path: n.path + ".ks")
+    outer.name = content.name
     try applyOpacity(t.opacity, inner, timeline)
     blendMode(content.blendMode, outer, n.path + ".bm")
     try self.effects(content.effects, inner, timeline)

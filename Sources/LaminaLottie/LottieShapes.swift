@@ -118,10 +118,9 @@ extension Builder {
         let styles = styleAt[firstAfter(styleAt, k)...].compactMap { i -> Style? in
           if case .style(let s) = parsed[i] { return s } else { return nil }
         }
-        let g = try group(
+        layers += try group(
           n, timeline: timeline, inheritedStyles: styles + inheritedStyles,
           inheritedModifiers: modifiers(after: k) + inheritedModifiers, repeats: repeats)
-        layers.append(g)
       default:
         break
       }
@@ -135,27 +134,23 @@ extension Builder {
     Array(sources.prefix(geometryAt.prefix { $0 < j }.count))
   }
 
-  /// A group (`gr`): its transform and its items.
+  /// A group (`gr`): its transform and its items. A group whose transform
+  /// changes nothing (none, or `TransformSpec.isIdentity`) is its items'
+  /// layers alone, in its place.
   func group(
     _ g: ShapeGroup, timeline: Timeline, inheritedStyles: [Style], inheritedModifiers: [Modifier],
     repeats: Int
-  ) throws -> CALayer {
+  ) throws -> [CALayer] {
     try madeShapeLayers(2, g.path)
-    let outer = CALayer()
-    outer.name = g.name
-    let inner = CALayer()
-    outer.addSublayer(inner)
-    if let (t, path) = g.transform {
-      try apply(t, outer: outer, inner: inner, timeline: timeline, path: path)
-      try applyOpacity(t.opacity, inner, timeline)
-    }
-    for l in try shapeGroup(
+    let items = try shapeGroup(
       g.contents, timeline: timeline, inheritedStyles: inheritedStyles,
       inheritedModifiers: inheritedModifiers, repeats: repeats)
-    {
-      inner.addSublayer(l)
-    }
-    return outer
+    guard let (t, path) = g.transform, !t.isIdentity else { return items }
+    let (outer, inner) = try transformLayers(t, timeline: timeline, path: path)
+    try applyOpacity(t.opacity, inner, timeline)
+    outer.name = g.name
+    for l in items { inner.addSublayer(l) }
+    return [outer]
   }
 
   /// The copies of a repeater (`rp`): each copy of the items above it moved

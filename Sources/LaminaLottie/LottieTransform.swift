@@ -33,6 +33,21 @@ struct TransformSpec {
       || rotationY.first[0] != 0 || anchor.isAnimated && anchor.first.count > 2 && anchor.first[2] != 0
   }
 
+  /// True when the transform leaves every point where it is and the
+  /// opacity at 100 % at every frame (a group's usual `tr`: anchor and
+  /// position equal, scale 100 %, no turn): its group draws as its items.
+  var isIdentity: Bool {
+    guard !needsMatrix, !hasNegativeScale else { return false }
+    let properties = [anchor, scale, rotation, opacity] + [position, positionX, positionY].compactMap { $0 }
+    guard !properties.contains(where: \.isAnimated) else { return false }
+    let a = anchor.first
+    let p = positionValue(at: 0)
+    let s = scale.first
+    return (a.first ?? 0) == p[0] && (a.count > 1 ? a[1] : 0) == (p.count > 1 ? p[1] : 0)
+      && s.first == 100 && (s.count > 1 ? s[1] : s.first) == 100
+      && rotation.first.first == 0 && opacity.first.first == 100
+  }
+
   /// True when the scale is negative in x or y at any keyframe: a flip.
   /// Core Animation's `transform.rotation.z` and `transform.scale.x/y`
   /// key paths take a transform apart into a rotation and positive

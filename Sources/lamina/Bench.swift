@@ -146,6 +146,7 @@ func benchDocument(
   var sortMs: [Double] = []
   var stages: [EncodeStages] = []
   var pieces: [Int] = []
+  var layerCounts = LayerCounts()
   for i in 0..<(warmup + frames) {
     // Warm-up frames come just before `start`, timed frames from `start` on.
     let time = time(i)
@@ -177,6 +178,9 @@ func benchDocument(
     sortMs.append(frame.stats.depthSortMilliseconds)
     stages.append(renderer.lastStages)
     pieces.append(frame.stats.sortedPieces)
+    layerCounts.add(
+      visited: sceneFrames.presentation.visitedLayers,
+      applied: sceneFrames.presentation.appliedLayers, build: frame.stats)
   }
   let report = BenchReport(
     scene: (path as NSString).lastPathComponent, width: pixelSize.0, height: pixelSize.1,
@@ -186,7 +190,7 @@ func benchDocument(
     offscreenPasses: passes,
     passes: allPasses, stateChanges: stateChanges, cpuPathRuns: cpuRuns,
     cpuPathItems: cpuItems, batchBreaks: breaks,
-    depthSortMs: sortMs, depthSortPieces: pieces, stages: stages,
+    depthSortMs: sortMs, depthSortPieces: pieces, layers: layerCounts, stages: stages,
     peakMemoryMB: peakMemoryMB(), renderer: renderer,
     lottie: lottie.map {
       BenchReport.LottieLoop(
@@ -194,6 +198,25 @@ func benchDocument(
         fit: fit.map { [$0.scale, $0.x, $0.y] })
     })
   return report
+}
+
+/// Layers the presentation update and frame building touched, summed over
+/// the timed frames (`PresentationTree.visitedLayers`, `FrameBuildStats`).
+struct LayerCounts {
+  var frames = 0
+  var visited = 0, applied = 0
+  var derived = 0, reused = 0, faded = 0
+
+  mutating func add(visited: Int, applied: Int, build: FrameBuildStats) {
+    frames += 1
+    self.visited += visited
+    self.applied += applied
+    derived += build.derivedLayers
+    reused += build.reusedLayers
+    faded += build.fadedLayers
+  }
+
+  func mean(_ total: Int) -> Double { frames == 0 ? 0 : Double(total) / Double(frames) }
 }
 
 /// Peak resident memory of the process so far, in MiB.
@@ -224,6 +247,8 @@ struct BenchReport {
   /// Batches of all timed frames by why each began (`RenderCounters.batchBreaks`).
   let batchBreaks: [String: Int]
   let depthSortMs: [Double], depthSortPieces: [Int]
+  /// What the presentation update and frame building did with the layers.
+  let layers: LayerCounts
   /// Where each frame's encoding time went.
   let stages: [EncodeStages]
   let peakMemoryMB: Double
@@ -298,6 +323,7 @@ struct BenchReport {
       \(stagesLine)
       per frame: \(f(mean(drawCalls))) draw calls, \(f(mean(uploads))) uploads, \(f(mean(offscreenPasses))) offscreen passes, \(f(mean(passes))) passes in all, \(f(mean(stateChanges))) state changes, \(f(mean(cpuPathRuns))) runs of \(f(mean(cpuPathItems))) paths drawn by Cairo
       batches per frame by why each began: \(breaksPerFrame.sorted { $0.value > $1.value }.map { "\($0.key) \(f($0.value))" }.joined(separator: ", "))
+      layers per frame: presentation visited \(f(layers.mean(layers.visited))), animations applied \(f(layers.mean(layers.applied))); frame building derived \(f(layers.mean(layers.derived))), reused \(f(layers.mean(layers.reused))), faded \(f(layers.mean(layers.faded)))
       depth sort: \(f(Self.percentile(depthSortMs, 50))) ms median for \(f(mean(depthSortPieces))) pieces (part of cpu)
       peak memory \(f(peakMemoryMB)) MiB
       caches \(f(Double(renderer.cacheReport.bytes) / 1048576)) of \(f(Double(renderer.caches.maxBytes) / 1048576)) MiB
@@ -367,6 +393,12 @@ struct BenchReport {
         "median": Self.percentile(depthSortMs, 50), "p95": Self.percentile(depthSortMs, 95),
       ],
       "depthSortPiecesPerFrame": mean(depthSortPieces),
+      "layersPerFrame": [
+        "presentationVisited": layers.mean(layers.visited),
+        "animationsApplied": layers.mean(layers.applied),
+        "derived": layers.mean(layers.derived), "reused": layers.mean(layers.reused),
+        "faded": layers.mean(layers.faded),
+      ],
       "caches": cachesJSON,
     ].merging(
       lottie.map { loop -> [String: Any] in

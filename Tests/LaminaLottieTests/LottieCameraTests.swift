@@ -19,7 +19,8 @@ final class LottieCameraTests: XCTestCase {
   func corners(_ a: LottieAnimation, _ name: String, frame: Double) throws -> [CGPoint] {
     let root = S.presentation(a, at: a.time(ofFrame: frame))
     let outer = try XCTUnwrap(S.named(name, in: root), name)
-    let solid = try XCTUnwrap(outer.sublayers?.first?.sublayers?.first, name)
+    // A 3D layer's one layer takes its whole matrix and its opacity.
+    let solid = try XCTUnwrap(outer.sublayers?.first, name)
     return [CGPoint(x: 0, y: 0), CGPoint(x: 20, y: 0), CGPoint(x: 0, y: 20), CGPoint(x: 20, y: 20)]
       .map {
         solid.convert($0, to: root)
@@ -72,7 +73,7 @@ final class LottieCameraTests: XCTestCase {
       try corners(a, "child", frame: 0), [(60, 50), (70, 50), (60, 60), (70, 60)], "child at 0")
     // The 2D layer is not seen through the camera: where it is drawn.
     let root = S.presentation(a, at: a.time(ofFrame: 30))
-    let flat = try XCTUnwrap(S.named("flat", in: root)?.sublayers?.first?.sublayers?.first)
+    let flat = try XCTUnwrap(S.named("flat", in: root)?.sublayers?.first)
     assertPoints([flat.convert(CGPoint(x: 10, y: 10), to: root)], [(95, 95)], "flat")
   }
 
@@ -90,7 +91,7 @@ final class LottieCameraTests: XCTestCase {
       """
     let a = try S.load(S.document(layers: layers))
     let root = S.presentation(a, at: 0)
-    let solid = try XCTUnwrap(S.named("square", in: root)?.sublayers?.first?.sublayers?.first)
+    let solid = try XCTUnwrap(S.named("square", in: root)?.sublayers?.first)
     let side = 10 * (0.5).squareRoot()
     let depth = 90 * (0.5).squareRoot() + 100 * (0.5).squareRoot()
     assertPoints(

@@ -548,8 +548,7 @@ final class LottieExpressionPrecompTests: XCTestCase {
     for i in [1, 17, 40] {
       let n = try XCTUnwrap(S.named("n\(i)", in: p))
       XCTAssertEqual(Double(n.position.x), Double(i * 2 + 12), accuracy: 1e-6)
-      XCTAssertEqual(
-        Double(try XCTUnwrap(n.sublayers?.first).opacity), Double(50 + i) / 100, accuracy: 1e-6)
+      XCTAssertEqual(Double(n.opacity), Double(50 + i) / 100, accuracy: 1e-6)
     }
   }
 }

@@ -78,10 +78,11 @@ final class LottieModelTests: XCTestCase {
     XCTAssertEqual(try position(39).y, 0, accuracy: 1e-6)
     XCTAssertEqual(try position(40).y, 50, accuracy: 1e-6)
     XCTAssertEqual(try position(59).y, 50, accuracy: 1e-6)
-    // The opacity is on the layer's inner (anchor) layer: linear.
+    // The opacity is on the layer itself (its anchor, still, is its
+    // bounds' origin): linear.
     let p = S.presentation(a, at: a.time(ofFrame: 30))
-    let inner = try XCTUnwrap(S.named("n", in: p)?.sublayers?.first)
-    XCTAssertEqual(Double(inner.opacity), 0.5, accuracy: 1e-3)
+    let shown = try XCTUnwrap(S.named("n", in: p))
+    XCTAssertEqual(Double(shown.opacity), 0.5, accuracy: 1e-3)
   }
 
   /// A path keyframe animation is a CAKeyframeAnimation of `path` with the
@@ -104,6 +105,59 @@ final class LottieModelTests: XCTestCase {
     XCTAssertEqual(shown.path?.boundingBoxOfPath, CGRect(x: 0, y: 0, width: 15, height: 15))
   }
 
+  /// A transform whose anchor holds still is one layer: position, turn and
+  /// scale on it and the anchor as its bounds' origin, so that a point of
+  /// the content lands at `position + R·S·(p − anchor)` as through the
+  /// pair it was (content at `position = −anchor` inside). An animated
+  /// anchor keeps the pair; a group whose transform changes nothing is no
+  /// layer at all, its items in its place.
+  func testATransformWithAStillAnchorIsOneLayer() throws {
+    // Anchor (10, 20), position (50, 60), 90° (clockwise on the canvas,
+    // y down), scale 200 % × 100 %: (11, 20) is (1, 0) from the anchor,
+    // scaled to (2, 0), turned to (0, 2), at (50, 62); (10, 23) is
+    // (0, 3), turned to (−3, 0): (47, 60).
+    func shapes(_ groupTransform: String) -> String {
+      """
+      [{"ty": "gr", "nm": "g", "it": [\(S.rect(x: 10, y: 20, w: 4, h: 4)), \(S.redFill), \(groupTransform)]}]
+      """
+    }
+    let identity = #"{"ty": "tr", "a": {"a": 0, "k": [5, 5]}, "p": {"a": 0, "k": [5, 5]}, "s": {"a": 0, "k": [100, 100]}, "r": {"a": 0, "k": 0}, "o": {"a": 0, "k": 100}}"#
+    let still = #""ks": {"a": {"a": 0, "k": [10, 20]}, "p": {"a": 0, "k": [50, 60]}, "r": {"a": 0, "k": 90}, "s": {"a": 0, "k": [200, 100]}, "o": {"a": 0, "k": 50}}"#
+    let a = try S.load(
+      S.document(layers: #"[{"ty": 4, "nm": "n", "ip": 0, "op": 60, "st": 0, \#(still), "shapes": \#(shapes(identity))}]"#))
+    let root = S.presentation(a, at: 0)
+    let layer = try XCTUnwrap(S.named("n", in: root))
+    XCTAssertEqual(layer.bounds, CGRect(x: 10, y: 20, width: 0, height: 0))
+    XCTAssertEqual(layer.opacity, 0.5)
+    // The identity group made no layer: the fill is the layer's own.
+    XCTAssertNil(S.named("g", in: root))
+    let fill = try XCTUnwrap(layer.sublayers?.first as? CAShapeLayer)
+    XCTAssertEqual(layer.sublayers?.count, 1)
+    let turned = fill.convert(CGPoint(x: 11, y: 20), to: root)
+    XCTAssertEqual(turned.x, 50, accuracy: 1e-9)
+    XCTAssertEqual(turned.y, 62, accuracy: 1e-9)
+    let down = fill.convert(CGPoint(x: 10, y: 23), to: root)
+    XCTAssertEqual(down.x, 47, accuracy: 1e-9)
+    XCTAssertEqual(down.y, 60, accuracy: 1e-9)
+
+    // An animated anchor: the pair, the inner layer at −anchor. A group
+    // that moves keeps its layer.
+    let moving = #""ks": {"a": {"a": 1, "k": [{"t": 0, "s": [10, 20]}, {"t": 60, "s": [0, 0]}]}, "p": {"a": 0, "k": [50, 60]}}"#
+    let shifted = #"{"ty": "tr", "p": {"a": 0, "k": [1, 0]}}"#
+    let b = try S.load(
+      S.document(layers: #"[{"ty": 4, "nm": "n", "ip": 0, "op": 60, "st": 0, \#(moving), "shapes": \#(shapes(shifted))}]"#))
+    let rootB = S.presentation(b, at: 0)
+    let outer = try XCTUnwrap(S.named("n", in: rootB))
+    XCTAssertEqual(outer.bounds, .zero)
+    let inner = try XCTUnwrap(outer.sublayers?.first)
+    XCTAssertEqual(inner.position, CGPoint(x: -10, y: -20))
+    let group = try XCTUnwrap(S.named("g", in: rootB))
+    XCTAssertTrue(group.superlayer === inner)
+    let corner = try XCTUnwrap(S.first(CAShapeLayer.self, in: rootB)).convert(CGPoint(x: 10, y: 20), to: rootB)
+    XCTAssertEqual(corner.x, 51, accuracy: 1e-9)
+    XCTAssertEqual(corner.y, 60, accuracy: 1e-9)
+  }
+
   /// Parenting: a child moves with its parent's transform, not its opacity.
   func testParentingAppliesTransformNotOpacity() throws {
     let layers = """
@@ -112,7 +166,7 @@ final class LottieModelTests: XCTestCase {
         "ks": {"p": {"a": 0, "k": [50, 50]}, "r": {"a": 0, "k": 90}, "o": {"a": 0, "k": 20}}}]
       """
     let a = try S.load(S.document(layers: layers))
-    let child = try XCTUnwrap(S.named("child", in: a.rootLayer)?.sublayers?.first)
+    let child = try XCTUnwrap(S.named("child", in: a.rootLayer))
     let origin = child.convert(CGPoint.zero, to: a.rootLayer)
     XCTAssertEqual(origin.x, 50, accuracy: 1e-6)
     XCTAssertEqual(origin.y, 60, accuracy: 1e-6)
@@ -496,8 +550,8 @@ final class LottieModelTests: XCTestCase {
         "masksProperties": [\(mask("a")), \(mask("s")), \(mask("i", inv: true)), \(mask("n"))]}]
       """
     let a = try S.load(S.document(layers: layers))
-    let inner = try XCTUnwrap(S.named("n", in: a.rootLayer)?.sublayers?.first)
-    let holder = try XCTUnwrap(inner.sublayers?.first)
+    let layer = try XCTUnwrap(S.named("n", in: a.rootLayer))
+    let holder = try XCTUnwrap(layer.sublayers?.first)
     // One luminance mask: a black cover (the first mask adds), then each
     // mask's path in the grey of its opacity, blended as its mode says.
     XCTAssertEqual(holder.maskMode, .luminance)
@@ -533,8 +587,8 @@ final class LottieModelTests: XCTestCase {
     }
     func holder(_ masks: String) throws -> CALayer {
       let a = try S.load(document(masks))
-      let inner = try XCTUnwrap(S.named("n", in: a.rootLayer)?.sublayers?.first)
-      return try XCTUnwrap(inner.sublayers?.first)
+      let layer = try XCTUnwrap(S.named("n", in: a.rootLayer))
+      return try XCTUnwrap(layer.sublayers?.first)
     }
     for inverted in [false, true] {
       let lone = try holder(mask("a", inv: inverted))

@@ -34,11 +34,13 @@ final class LottiePresentationCountTests: XCTestCase {
   /// before: the visited counts). The suite's documents move nearly every
   /// layer on purpose; suite-matte's still mattes hold. (suite-matte
   /// visited 1,080 before a lone adding mask became its shape alone, an
-  /// alpha mask: one layer fewer, the black cover it was screened over.)
+  /// alpha mask: one layer fewer, the black cover it was screened over;
+  /// 1,050 before a layer whose anchor holds still became one layer, not
+  /// a pair: two of its layers that held were one.)
   static let mostEvaluated = [
     "suite-character.json": (applied: 1440, visited: 1470),
     "suite-confetti.json": (applied: 4800, visited: 4830),
-    "suite-matte.json": (applied: 780, visited: 1050),
+    "suite-matte.json": (applied: 780, visited: 990),
   ]
 
   func testHeldLayersAreNotEvaluatedFrameAfterFrame() throws {
@@ -48,6 +50,6 @@ final class LottiePresentationCountTests: XCTestCase {
       XCTAssertLessThanOrEqual(applied, most.applied, name)
     }
     let (applied, visited) = try Self.counts("suite-matte.json")
-    XCTAssertLessThan(applied * 4, visited * 3, "suite-matte: a quarter of its layers hold")
+    XCTAssertLessThan(applied * 5, visited * 4, "suite-matte: a fifth of its layers hold")
   }
 }
