@@ -26,6 +26,10 @@ package struct DrawPass {
   /// rect of the frame (region pixels) it covers, and the part of that
   /// rect written (within the scissor).
   package var upload: (image: Int, rect: PixelRect, written: PixelRect)?
+  /// The upload writes every pixel the clear would (the clear color where
+  /// the run has no paths): the device does not clear
+  /// (`PlanOptions.clearsByUpload`).
+  package var uploadReplacesClear = false
   /// Drawn in order, one draw call each.
   package var batches: [Batch] = []
   /// What the pass renders, for people reading the plan.

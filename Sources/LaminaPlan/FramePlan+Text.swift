@@ -83,6 +83,7 @@ extension FramePlan {
       if let scissor = pass.scissor { text += ", scissor \(scissor)" }
       if let (_, rect, written) = pass.upload {
         text += ", run written \(written)" + (written == rect ? "" : " of \(rect)")
+        if pass.uploadReplacesClear { text += " (for the clear)" }
       }
       return text + " — \(pass.label)"
     case .copy(let copy):

@@ -224,11 +224,30 @@ extension FramePlanner {
   /// `group` (which `drawsWholeOnCPU`) as a run item within `region`;
   /// nil when none of it is there.
   mutating func runGroup(_ group: GroupPass, region: PixelRect, opacity: Float) -> RunGroup? {
-    let box = group.bounds.intersection(region)
+    var box = group.bounds.intersection(region)
     guard !box.isEmpty else { return nil }
     let items = runItems(group.commands, region: box, opacity: 1)
     let mask = group.mask.map { runItems($0.commands, region: box, opacity: 1) }
+    // The group's bitmap (cleared, drawn, composited pixel by pixel) over
+    // what its items can touch, and what its mask lets through where only
+    // the mask's paint does (alpha and luminance: transparent is out).
+    guard let drawn = Self.union(items) else { return nil }
+    box = box.intersection(drawn)
+    if let mask, group.maskMode == .alpha || group.maskMode == .luminance {
+      guard let shown = Self.union(mask) else { return nil }
+      box = box.intersection(shown)
+    }
+    guard !box.isEmpty else { return nil }
     return RunGroup(group: group, items: items, mask: mask, box: box, opacity: group.opacity * opacity)
+  }
+
+  /// The frame pixels `items` may touch; nil for none.
+  static func union(_ items: [RunItem]) -> PixelRect? {
+    var box: PixelRect?
+    for item in items where !item.bounds.isEmpty {
+      box = box.map { $0.union(item.bounds) } ?? item.bounds
+    }
+    return box
   }
 
   /// The group's filters as the CPU applies them: color filters only,
@@ -305,6 +324,11 @@ extension FramePlanner {
     let direct =
       options.samples == 1 && open.pass.clear != nil && open.pass.upload == nil
       && open.batcher.isEmpty
+    // Written over all the clear covers (the scissor's part, or the whole
+    // region), the bitmap holding the clear color around the paths: no clear.
+    let clearArea = Self.scissorInRegion(open.pass) ?? open.pass.region
+    let replacesClear = direct && options.clearsByUpload && !clearArea.isEmpty
+    if replacesClear { box = box.union(clearArea) }
     guard let image = runImage(items, box, background: direct ? open.pass.clear : nil) else {
       return
     }
@@ -314,7 +338,10 @@ extension FramePlanner {
       // rasterizes a level differently there, which a damaged rect redrawn
       // alone would show against the whole frame.)
       let written = Self.scissorInRegion(open.pass).map { box.intersection($0) } ?? box
-      if !written.isEmpty { open.pass.upload = (index(of: image), box, written) }
+      if !written.isEmpty {
+        open.pass.upload = (index(of: image), box, written)
+        open.pass.uploadReplacesClear = replacesClear
+      }
       return
     }
     add(Self.quad(image, box), to: &open)

@@ -478,6 +478,7 @@ package struct FramePlanner {
     open.pass.clear = nil
     // The continuation draws over what this pass left: nothing to write again.
     open.pass.upload = nil
+    open.pass.uploadReplacesClear = false
     open.pass.batches = []
     plan.vertexNanoseconds &+= open.batcher.vertexNanoseconds
     open.batcher = makeBatcher(open.pass.region)

@@ -201,7 +201,7 @@ package final class PlanExecutor {
     device.bindFramebuffer(target.drawFramebuffer)
     device.setViewport(area)
     device.setScissor(pass.scissor ?? pass.viewport)
-    if let clear = pass.clear { device.clear(clear) }
+    if let clear = pass.clear, !pass.uploadReplacesClear { device.clear(clear) }
     if let (index, rect, written) = pass.upload {
       // Row 0 of the target holds the region's top row (below).
       let image = plan.images[index]

@@ -40,6 +40,14 @@ package struct PlanOptions {
   /// after (`FramePlanner+Prefix.swift`); the renderer's default on a
   /// software rasterizer (`Renderer.canvasPrefix`).
   package var canvasPrefix = false
+  /// A run written into its pass right after the clear (`DrawPass.upload`)
+  /// covers all the clear would, the clear color in its bitmap around the
+  /// paths, and the pass is not cleared (`DrawPass.uploadReplacesClear`):
+  /// llvmpipe clears a target in its own pass over the pixels, about
+  /// 0.3 ms at 512×512 on one core, where the bigger upload costs a
+  /// fraction (docs/rendering.md, "Paths on the CPU"); the renderer's
+  /// default on a software rasterizer (`Renderer.clearsByUpload`).
+  package var clearsByUpload = false
   /// The order of the texels of the device's textures, in which runs are
   /// drawn (BGRA: Cairo's own, uploaded as they are).
   package var texelOrder = TexelOrder.rgba

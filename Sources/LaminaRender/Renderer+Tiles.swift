@@ -47,6 +47,7 @@ extension Renderer {
     options.cpuGroups = cpuGroups
     options.texelOrder = device.texelOrder
     options.canvasPrefix = canvasPrefix && samples == 1
+    options.clearsByUpload = clearsByUpload
     return runner.plan(frame, tile: maxTileSize, options: options, damage: damage)
   }
 

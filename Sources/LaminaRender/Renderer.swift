@@ -92,6 +92,11 @@ public final class Renderer {
   /// copied from a kept target (`PlanOptions.canvasPrefix`): on a software
   /// rasterizer, unless `LAMINA_CANVAS_PREFIX=0`.
   package var canvasPrefix: Bool
+  /// A run of paths written first into its pass holds the clear color
+  /// around its paths over all the clear would cover, and the pass is not
+  /// cleared (`PlanOptions.clearsByUpload`): on a software rasterizer,
+  /// unless `LAMINA_CLEAR_BY_UPLOAD=0`.
+  package var clearsByUpload: Bool
   /// Groups of paths alone are drawn whole on the CPU with the paths
   /// around them (`PlanOptions.cpuGroups`); off only to compare.
   package var cpuGroups = true
@@ -203,6 +208,9 @@ public final class Renderer {
     cpuPaths = Self.cpuPaths(software: info.isSoftwareRenderer)
     canvasPrefix =
       info.isSoftwareRenderer && ProcessInfo.processInfo.environment["LAMINA_CANVAS_PREFIX"] != "0"
+    clearsByUpload =
+      info.isSoftwareRenderer
+      && ProcessInfo.processInfo.environment["LAMINA_CLEAR_BY_UPLOAD"] != "0"
     switch mode {
     case .multisample(let n), .combined(let n): samples = n
     default: samples = 1

@@ -335,4 +335,46 @@ final class CPUPathTests: XCTestCase {
     XCTAssertEqual(meshes(gpu).filter(\.isTessellated).count, 1)
     XCTAssertEqual(pixel(gpuImage, 10, 10), [0x20, 0x40, 0xc0, 255])
   }
+
+  /// On a software rasterizer a run written first into its pass covers
+  /// all the clear would, the clear color around its paths, and the pass
+  /// is not cleared (`PlanOptions.clearsByUpload`): the same pixels as a
+  /// clear and the run's own box. The renderer's canvas is kept from frame
+  /// to frame, so a second frame whose run is small shows the first
+  /// frame's paint wherever its upload would leave a pixel unwritten.
+  func testARunFirstInItsPassReplacesTheClear() throws {
+    let whole = scene(
+      """
+      { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#c02040",
+        "path": "M 0 0 L 40 0 L 40 20 L 0 20 Z" }
+      """)
+    let corner = scene(
+      """
+      { "class": "CAShapeLayer", "frame": [0, 0, 40, 20], "fillColor": "#2040c0",
+        "path": "M 2 2 L 8 2 L 8 8 L 2 8 Z" }
+      """)
+    var images: [Bool: RenderedImage] = [:]
+    for replaces in [true, false] {
+      let renderer = try Renderer()
+      renderer.clearsByUpload = replaces
+      _ = try render(whole, cpuPaths: true, renderer: renderer)
+      let (image, plan) = try render(corner, cpuPaths: true, renderer: renderer)
+      let pass = try canvasPass(plan)
+      let upload = try XCTUnwrap(pass.upload)
+      XCTAssertEqual(pass.uploadReplacesClear, replaces)
+      XCTAssertNotNil(pass.clear, "the plan still says what the pixels start as")
+      let canvas = PixelRect(x: 0, y: 0, width: 40, height: 20)
+      if replaces {
+        XCTAssertEqual(upload.written, canvas)
+      } else {
+        XCTAssertLessThanOrEqual(upload.written.width, 12, "the run's own box")
+      }
+      XCTAssertEqual(renderer.counters.drawCalls, 0)
+      XCTAssertEqual(pixel(image, 5, 5), [0x20, 0x40, 0xc0, 255])
+      XCTAssertEqual(pixel(image, 30, 10), [255, 255, 255, 255], "the clear color, not the red")
+      XCTAssertEqual(pixel(image, 0, 19), [255, 255, 255, 255])
+      images[replaces] = image
+    }
+    XCTAssertEqual(images[true]?.premultipliedPixels, images[false]?.premultipliedPixels)
+  }
 }
