@@ -92,6 +92,15 @@ public final class PresentationTree {
     /// update inside it, with the model as it was, leaves the layer as it
     /// is. Empty when some animation moves.
     @exclusivity(unchecked) var steady: (lower: Double, upper: Double) = (0, 0)
+    /// The open span of parent times around the last update's in which
+    /// nothing in the subtree moves: the intersection of the layer's
+    /// `steady` span (everything, without animations) and its sublayers'
+    /// and mask's spans, taken into the parent's time. An update inside
+    /// it, with the model subtree as it was, changes nothing below: the
+    /// subtree is not visited. Empty where that cannot be known (a layer
+    /// that redraws for an animated key, writes its mask or has a
+    /// transition; a layer with a `duration`, whose time cycles).
+    @exclusivity(unchecked) var still: (lower: Double, upper: Double) = (0, 0)
 
     /// The model's `valuesVersion` when its values were last copied.
     @exclusivity(unchecked) var copiedVersion = -1
@@ -125,8 +134,13 @@ public final class PresentationTree {
     /// previous update: a model subtree stamped no later has not changed.
     func update(parentTime: CFTimeInterval, since tick: UInt64, counts: inout Counts) {
       let model = self.model
-      // Nothing below changed and nothing moves by itself: as it was.
-      if updated && !animatedBelow && model.changeStamp <= tick { return }
+      // Nothing below changed and nothing moves by itself, or nothing
+      // moves until a time beyond this one: as it was.
+      if updated && model.changeStamp <= tick
+        && (!animatedBelow || (still.lower < parentTime && parentTime < still.upper))
+      {
+        return
+      }
       counts.visited += 1
       updated = true
       var animationsChanged = false
@@ -245,17 +259,48 @@ public final class PresentationTree {
       // each node raises its own stamp to its sublayers' as it returns.
       var animated = !compiled.isEmpty
       var below: UInt64 = 0
+      // In this layer's time: when nothing in the subtree moves.
+      var span =
+        compiled.isEmpty ? (lower: -Double.infinity, upper: Double.infinity) : steady
+      if redraws || writesMask || !transitions.isEmpty { span = (0, 0) }
       for child in children {
         child.update(parentTime: time, since: tick, counts: &counts)
         animated = animated || child.animatedBelow
         below = max(below, child.layer.changeStamp)
+        span = (max(span.lower, child.still.lower), min(span.upper, child.still.upper))
       }
       if let mask {
         animated = animated || mask.animatedBelow
         below = max(below, mask.layer.changeStamp)
+        span = (max(span.lower, mask.still.lower), min(span.upper, mask.still.upper))
       }
       layer.noteChangeBelow(below)
       animatedBelow = animated
+      still = Self.parentSpan(span, model.timing)
+    }
+
+    /// A span of a layer's local times as its parent's times: the same
+    /// under the identity timing, mapped back through `beginTime`, `speed`
+    /// and `timeOffset` otherwise (a little inside, so that a time at a
+    /// bound that rounding moved is visited), empty for a layer with a
+    /// `duration`.
+    static func parentSpan(_ span: (lower: Double, upper: Double), _ timing: LayerTiming)
+      -> (lower: Double, upper: Double)
+    {
+      guard span.lower < span.upper, timing.duration <= 0 else { return (0, 0) }
+      let speed = Double(timing.speed)
+      if speed == 1 && timing.beginTime == 0 && timing.timeOffset == 0 { return span }
+      guard speed != 0 else {
+        // Local time stands still at the offset.
+        let t = timing.timeOffset
+        return span.lower < t && t < span.upper ? (-.infinity, .infinity) : (0, 0)
+      }
+      let a = (span.lower - timing.timeOffset) / speed + timing.beginTime
+      let b = (span.upper - timing.timeOffset) / speed + timing.beginTime
+      var (lower, upper) = speed > 0 ? (a, b) : (b, a)
+      if lower.isFinite { lower += max(abs(lower), 1) * 1e-9 }
+      if upper.isFinite { upper -= max(abs(upper), 1) * 1e-9 }
+      return lower < upper ? (lower, upper) : (0, 0)
     }
 
     /// The span of local times around `time` in which none of `compiled`

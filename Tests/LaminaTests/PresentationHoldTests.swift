@@ -50,17 +50,20 @@ final class PresentationHoldTests: XCTestCase {
     XCTAssertEqual(shown.position, CGPoint(x: 30, y: 0))
     XCTAssertFalse(shown.isHidden)
     let stamp = shown.changeStamp
-    // Inside the hold (1 s to 2 s) and the shown span: nothing evaluated.
+    // Inside the hold (1 s to 2 s) and the shown span: nothing evaluated,
+    // and nothing visited either: the root's subtree holds still until
+    // 2 s (`Node.still`).
     for time in [1.2, 1.5, 1.9] {
       _ = tree.update(time: time)
       XCTAssertEqual(tree.appliedLayers, 0, "\(time)")
-      XCTAssertEqual(tree.visitedLayers, 21, "\(time)")
+      XCTAssertEqual(tree.visitedLayers, 0, "\(time)")
       XCTAssertEqual(shown.position, CGPoint(x: 30, y: 0))
       XCTAssertEqual(shown.changeStamp, stamp, "\(time)")
     }
     // Past the hold: it moves again, and every update evaluates it.
     _ = tree.update(time: 2.5)
     XCTAssertEqual(tree.appliedLayers, 20)
+    XCTAssertEqual(tree.visitedLayers, 21)
     XCTAssertEqual(shown.position.y, 30, accuracy: 1e-9)
     XCTAssertGreaterThan(shown.changeStamp, stamp)
     _ = tree.update(time: 2.6)
@@ -179,6 +182,54 @@ final class PresentationHoldTests: XCTestCase {
     // The holds were taken often enough to be tested.
     XCTAssertGreaterThan(held, animatedUpdates / 10)
     print("held \(held) of \(animatedUpdates) updates of animated layers")
+  }
+
+  /// Subtrees that hold still are not visited (`Node.still`), through
+  /// containers with their own timing (begin time, speed (backward, still,
+  /// double), offset, a duration that cycles): each update still gives
+  /// the values a fresh tree gives, and whole subtrees were skipped.
+  func testStillSubtreesUnderLayerTimingMatchFreshTrees() {
+    var random = SeededLCG(seed: 7)
+    var skipped = 0
+    for trial in 0..<30 {
+      let root = CALayer()
+      var layers: [CALayer] = []
+      for _ in 0..<3 {
+        let container = CALayer()
+        container.beginTime = [0, 0.5, -1][Int(random.next() % 3)]
+        container.speed = [1, 1, 2, -1, 0][Int(random.next() % 5)]
+        container.timeOffset = [0, 0.3][Int(random.next() % 2)]
+        if random.next() % 5 == 0 { container.duration = 1.5 }
+        for _ in 0..<3 {
+          let layer = CAShapeLayer()
+          for key in ["opacity", "position", "hidden", "path"] where random.next() % 2 == 0 {
+            layer.add(randomAnimation(key, &random), forKey: key)
+          }
+          container.addSublayer(layer)
+          layers.append(layer)
+        }
+        root.addSublayer(container)
+      }
+      let tree = PresentationTree(root: root)
+      var time = 0.0
+      for _ in 0..<40 {
+        time += random.next() % 6 == 0 ? random.unit() * 6 - 3 : random.unit() * 0.1
+        _ = tree.update(time: time)
+        skipped += 13 - tree.visitedLayers
+        let fresh = PresentationTree(root: root)
+        _ = fresh.update(time: time)
+        for (i, layer) in layers.enumerated() {
+          let a = tree.presentationLayer(for: layer) as! CAShapeLayer
+          let b = fresh.presentationLayer(for: layer) as! CAShapeLayer
+          let context = "trial \(trial) layer \(i) at \(time)"
+          XCTAssertEqual(a.opacity, b.opacity, context)
+          XCTAssertEqual(a.position, b.position, context)
+          XCTAssertEqual(a.isHidden, b.isHidden, context)
+          XCTAssertEqual(a.path, b.path, context)
+        }
+      }
+    }
+    XCTAssertGreaterThan(skipped, 1000, "subtrees holding still were skipped")
   }
 
   func randomAnimation(_ key: String, _ random: inout SeededLCG) -> CAAnimation {
