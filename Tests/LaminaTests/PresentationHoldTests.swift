@@ -164,19 +164,7 @@ final class PresentationHoldTests: XCTestCase {
         let animated = layers.filter { !$0.storedAnimations.isEmpty }.count
         animatedUpdates += animated
         held += animated - tree.appliedLayers
-        let fresh = PresentationTree(root: root)
-        _ = fresh.update(time: time)
-        for (i, layer) in layers.enumerated() {
-          let a = tree.presentationLayer(for: layer) as! CAShapeLayer
-          let b = fresh.presentationLayer(for: layer) as! CAShapeLayer
-          let context = "trial \(trial) layer \(i) at \(time)"
-          XCTAssertEqual(a.opacity, b.opacity, context)
-          XCTAssertEqual(a.position, b.position, context)
-          XCTAssertEqual(a.isHidden, b.isHidden, context)
-          XCTAssertEqual(a.strokeEnd, b.strokeEnd, context)
-          XCTAssertEqual(a.transform, b.transform, context)
-          XCTAssertEqual(a.path, b.path, context)
-        }
+        assertMatchesFreshTree(tree, root, layers, at: time, "trial \(trial)")
       }
     }
     // The holds were taken often enough to be tested.
@@ -216,20 +204,31 @@ final class PresentationHoldTests: XCTestCase {
         time += random.next() % 6 == 0 ? random.unit() * 6 - 3 : random.unit() * 0.1
         _ = tree.update(time: time)
         skipped += 13 - tree.visitedLayers
-        let fresh = PresentationTree(root: root)
-        _ = fresh.update(time: time)
-        for (i, layer) in layers.enumerated() {
-          let a = tree.presentationLayer(for: layer) as! CAShapeLayer
-          let b = fresh.presentationLayer(for: layer) as! CAShapeLayer
-          let context = "trial \(trial) layer \(i) at \(time)"
-          XCTAssertEqual(a.opacity, b.opacity, context)
-          XCTAssertEqual(a.position, b.position, context)
-          XCTAssertEqual(a.isHidden, b.isHidden, context)
-          XCTAssertEqual(a.path, b.path, context)
-        }
+        assertMatchesFreshTree(tree, root, layers, at: time, "trial \(trial)")
       }
     }
     XCTAssertGreaterThan(skipped, 1000, "subtrees holding still were skipped")
+  }
+
+  /// The presentation of each of `layers` in `tree` is what a fresh tree
+  /// of `root` shows at `time`.
+  func assertMatchesFreshTree(
+    _ tree: PresentationTree, _ root: CALayer, _ layers: [CALayer], at time: Double,
+    _ trial: String, line: UInt = #line
+  ) {
+    let fresh = PresentationTree(root: root)
+    _ = fresh.update(time: time)
+    for (i, layer) in layers.enumerated() {
+      let a = tree.presentationLayer(for: layer) as! CAShapeLayer
+      let b = fresh.presentationLayer(for: layer) as! CAShapeLayer
+      let context = "\(trial) layer \(i) at \(time)"
+      XCTAssertEqual(a.opacity, b.opacity, context, line: line)
+      XCTAssertEqual(a.position, b.position, context, line: line)
+      XCTAssertEqual(a.isHidden, b.isHidden, context, line: line)
+      XCTAssertEqual(a.strokeEnd, b.strokeEnd, context, line: line)
+      XCTAssertEqual(a.transform, b.transform, context, line: line)
+      XCTAssertEqual(a.path, b.path, context, line: line)
+    }
   }
 
   func randomAnimation(_ key: String, _ random: inout SeededLCG) -> CAAnimation {
