@@ -14,11 +14,18 @@ import XCTest
 /// more than its entry fails, so what the performance work won
 /// (Benchmarks/results.md) cannot be lost silently. A count that goes down
 /// is a gain: write the table again with `LAMINA_WRITE_LOTTIE_COUNTS=1`.
+/// The layers the presentation update visits and frame building derives
+/// a frame are held the same way.
 final class LottieCountTests: XCTestCase {
   struct Counts: Codable, Equatable {
     var draws: Double
     var passes: Double
     var offscreenPasses: Double
+    /// Layers the presentation update visited, and layers frame building
+    /// derived (not reused), a frame: what one layer per Lottie transform
+    /// and the skipping of subtrees that hold still won (stop 54).
+    var layersVisited: Double? = nil
+    var layersDerived: Double? = nil
   }
 
   /// The mean counts of a frame of the document at `url`.
@@ -29,19 +36,24 @@ final class LottieCountTests: XCTestCase {
     let warmup = 2
     let frames = 8
     var total = Counts(draws: 0, passes: 0, offscreenPasses: 0)
+    var visited = 0
+    var derived = 0
     for i in 0..<(warmup + frames) {
       let k = Double(i >= warmup ? i - warmup : i)
       let frame = animation.inPoint + k * (animation.outPoint - animation.inPoint) / Double(frames)
-      try run.step(at: animation.time(ofFrame: frame))
+      let built = try run.step(at: animation.time(ofFrame: frame))
       guard i >= warmup else { continue }
       let counters = run.device.counters
       total.draws += Double(counters.drawCalls)
       total.passes += Double(counters.passes)
       total.offscreenPasses += Double(counters.offscreenPasses)
+      visited += run.presentation.visitedLayers
+      derived += built.stats.derivedLayers
     }
     return Counts(
       draws: total.draws / Double(frames), passes: total.passes / Double(frames),
-      offscreenPasses: total.offscreenPasses / Double(frames))
+      offscreenPasses: total.offscreenPasses / Double(frames),
+      layersVisited: Double(visited) / Double(frames), layersDerived: Double(derived) / Double(frames))
   }
 
   /// The table of counts reached: the GPU path renderer's, or with paths
@@ -83,10 +95,11 @@ final class LottieCountTests: XCTestCase {
     }
     if ProcessInfo.processInfo.environment["LAMINA_WRITE_LOTTIE_COUNTS"] == "1" {
       // Rounded up to a hundredth, so that the table holds what was measured.
+      func up(_ v: Double) -> Double { (v * 100).rounded(.up) / 100 }
       let rounded = measured.mapValues {
         Counts(
-          draws: ($0.draws * 100).rounded(.up) / 100, passes: ($0.passes * 100).rounded(.up) / 100,
-          offscreenPasses: ($0.offscreenPasses * 100).rounded(.up) / 100)
+          draws: up($0.draws), passes: up($0.passes), offscreenPasses: up($0.offscreenPasses),
+          layersVisited: $0.layersVisited.map(up), layersDerived: $0.layersDerived.map(up))
       }
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -97,10 +110,16 @@ final class LottieCountTests: XCTestCase {
     XCTAssertEqual(Set(expected.keys), Set(documents), "the table lists every document of the set")
     for document in documents {
       guard let got = measured[document], let most = expected[document] else { continue }
-      let fields = [
+      var fields = [
         ("draws", got.draws, most.draws), ("passes", got.passes, most.passes),
         ("offscreen passes", got.offscreenPasses, most.offscreenPasses),
       ]
+      if let value = got.layersVisited, let limit = most.layersVisited {
+        fields.append(("layers visited by the presentation update", value, limit))
+      }
+      if let value = got.layersDerived, let limit = most.layersDerived {
+        fields.append(("layers derived by frame building", value, limit))
+      }
       for (what, value, limit) in fields {
         XCTAssertLessThanOrEqual(value, limit + 1e-9, "\(document): \(what) a frame")
       }
