@@ -154,7 +154,9 @@ final class Builder {
   /// whole matrix), `inner` (its sublayer, where content goes) the anchor
   /// (without one, `outer`'s bounds hold it: `transformLayers`). Opacity
   /// is left to the caller.
-  func apply(_ t: TransformSpec, outer: CALayer, inner: CALayer?, timeline: Timeline, path: String) throws {
+  func apply(
+    _ t: TransformSpec, outer: CALayer, inner: CALayer?, timeline: Timeline, path: String
+  ) throws {
     if t.needsMatrix || hasPerDimensionEase(t.position) || t.hasNegativeScale {
       outer.transform = t.matrix(at: t.geometryProperties.map(\.firstFrame).min() ?? 0)
       if let (a, b) = range(t.geometryProperties) {
@@ -170,7 +172,9 @@ final class Builder {
     if let inner {
       let a = t.anchor.first
       inner.position = CGPoint(x: -a[0], y: -a[1])
-      try animate(inner, t.anchor, LayerKey.position.rawValue, timeline) { CGPoint(x: -$0[0], y: -$0[1]) }
+      try animate(inner, t.anchor, LayerKey.position.rawValue, timeline) {
+        CGPoint(x: -$0[0], y: -$0[1])
+      }
     }
     if let p = t.position {
       outer.position = CGPoint(x: p.first[0], y: p.first[1])

@@ -38,7 +38,8 @@ struct TransformSpec {
   /// position equal, scale 100 %, no turn): its group draws as its items.
   var isIdentity: Bool {
     guard !needsMatrix, !hasNegativeScale else { return false }
-    let properties = [anchor, scale, rotation, opacity] + [position, positionX, positionY].compactMap { $0 }
+    let properties =
+      [anchor, scale, rotation, opacity] + [position, positionX, positionY].compactMap { $0 }
     guard !properties.contains(where: \.isAnimated) else { return false }
     let a = anchor.first
     let p = positionValue(at: 0)

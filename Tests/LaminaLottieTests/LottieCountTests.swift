@@ -53,7 +53,8 @@ final class LottieCountTests: XCTestCase {
     return Counts(
       draws: total.draws / Double(frames), passes: total.passes / Double(frames),
       offscreenPasses: total.offscreenPasses / Double(frames),
-      layersVisited: Double(visited) / Double(frames), layersDerived: Double(derived) / Double(frames))
+      layersVisited: Double(visited) / Double(frames),
+      layersDerived: Double(derived) / Double(frames))
   }
 
   /// The table of counts reached: the GPU path renderer's, or with paths

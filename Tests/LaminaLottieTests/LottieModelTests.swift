@@ -153,7 +153,8 @@ final class LottieModelTests: XCTestCase {
     XCTAssertEqual(inner.position, CGPoint(x: -10, y: -20))
     let group = try XCTUnwrap(S.named("g", in: rootB))
     XCTAssertTrue(group.superlayer === inner)
-    let corner = try XCTUnwrap(S.first(CAShapeLayer.self, in: rootB)).convert(CGPoint(x: 10, y: 20), to: rootB)
+    let fillB = try XCTUnwrap(S.first(CAShapeLayer.self, in: rootB))
+    let corner = fillB.convert(CGPoint(x: 10, y: 20), to: rootB)
     XCTAssertEqual(corner.x, 51, accuracy: 1e-9)
     XCTAssertEqual(corner.y, 60, accuracy: 1e-9)
   }
