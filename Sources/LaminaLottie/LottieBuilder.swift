@@ -128,16 +128,19 @@ final class Builder {
   /// opacity go. One layer is both wherever the anchor holds still: a
   /// layer of zero size turns and scales about its bounds' origin and
   /// places its sublayers from there, so the anchor is that origin
-  /// (`position + M · (p − anchor)`, lottie-web's order). A pair (`inner`
-  /// at `position = −anchor`) is made only for an animated anchor, and
-  /// where `alone` is false. Half the layers for every Lottie layer and
+  /// (`position + M · (p − anchor)`, lottie-web's order); a whole matrix
+  /// (`takesWholeMatrix`) holds the anchor itself. A pair (`inner` at
+  /// `position = −anchor`) is made only for an animated anchor outside a
+  /// whole matrix, and where `alone` is false. Half the layers for every Lottie layer and
   /// group: the presentation update and frame building visit each.
   func transformLayers(
     _ t: TransformSpec, alone: Bool = true, timeline: Timeline, path: String
   ) throws -> (outer: CALayer, content: CALayer) {
     let outer = CALayer()
-    if alone && !t.anchor.isAnimated {
-      if !t.needsMatrix && !hasPerDimensionEase(t.position) && !t.hasNegativeScale {
+    let matrix = takesWholeMatrix(t)
+    // A whole matrix holds the anchor itself, animated or not.
+    if alone && (matrix || !t.anchor.isAnimated) {
+      if !matrix {
         let a = t.anchor.first
         outer.bounds = CGRect(x: a[0], y: a.count > 1 ? a[1] : 0, width: 0, height: 0)
       }
@@ -157,7 +160,7 @@ final class Builder {
   func apply(
     _ t: TransformSpec, outer: CALayer, inner: CALayer?, timeline: Timeline, path: String
   ) throws {
-    if t.needsMatrix || hasPerDimensionEase(t.position) || t.hasNegativeScale {
+    if takesWholeMatrix(t) {
       outer.transform = t.matrix(at: t.geometryProperties.map(\.firstFrame).min() ?? 0)
       if let (a, b) = range(t.geometryProperties) {
         try budget(from: a, to: b, path: path)
@@ -194,6 +197,13 @@ final class Builder {
       try animate(outer, t.scale, "transform.scale.x", timeline, dimension: 0) { $0[0] / 100 }
       try animate(outer, t.scale, "transform.scale.y", timeline, dimension: 1) { $0[1] / 100 }
     }
+  }
+
+  /// Whether `t` goes on its layer as one `transform` sampled per frame
+  /// (skew, 3D, auto-orient, a flip, or a position eased apart in x and
+  /// y), the anchor in it, rather than as position, rotation and scale.
+  func takesWholeMatrix(_ t: TransformSpec) -> Bool {
+    t.needsMatrix || hasPerDimensionEase(t.position) || t.hasNegativeScale
   }
 
   /// True when a position's easing differs between x and y (the layer

@@ -326,7 +326,8 @@ extension FramePlanner {
       && open.batcher.isEmpty
     // Written over all the clear covers (the scissor's part, or the whole
     // region), the bitmap holding the clear color around the paths: no clear.
-    let clearArea = Self.scissorInRegion(open.pass) ?? open.pass.region
+    let scissor = Self.scissorInRegion(open.pass)
+    let clearArea = scissor ?? open.pass.region
     let replacesClear = direct && options.clearsByUpload && !clearArea.isEmpty
     if replacesClear { box = box.union(clearArea) }
     guard let image = runImage(items, box, background: direct ? open.pass.clear : nil) else {
@@ -337,7 +338,7 @@ extension FramePlanner {
       // (Cairo draws the whole run still: a path cut at the bitmap's edge
       // rasterizes a level differently there, which a damaged rect redrawn
       // alone would show against the whole frame.)
-      let written = Self.scissorInRegion(open.pass).map { box.intersection($0) } ?? box
+      let written = scissor.map { box.intersection($0) } ?? box
       if !written.isEmpty {
         open.pass.upload = (index(of: image), box, written)
         open.pass.uploadReplacesClear = replacesClear

@@ -157,6 +157,19 @@ final class LottieModelTests: XCTestCase {
     let corner = fillB.convert(CGPoint(x: 10, y: 20), to: rootB)
     XCTAssertEqual(corner.x, 51, accuracy: 1e-9)
     XCTAssertEqual(corner.y, 60, accuracy: 1e-9)
+
+    // A skewed transform is one sampled matrix, the anchor in it, animated
+    // or not: one layer. At frame 0 the anchor (10, 20) lands on (50, 60).
+    let skewed = #""ks": {"a": {"a": 1, "k": [{"t": 0, "s": [10, 20]}, {"t": 60, "s": [0, 0]}]}, "p": {"a": 0, "k": [50, 60]}, "sk": {"a": 0, "k": 10}}"#
+    let c = try S.load(
+      S.document(layers: #"[{"ty": 4, "nm": "n", "ip": 0, "op": 60, "st": 0, \#(skewed), "shapes": \#(shapes(identity))}]"#))
+    let rootC = S.presentation(c, at: 0)
+    let matrixLayer = try XCTUnwrap(S.named("n", in: rootC))
+    XCTAssertTrue(matrixLayer.sublayers?.first is CAShapeLayer, "the fill is the layer's own")
+    let anchored = try XCTUnwrap(S.first(CAShapeLayer.self, in: rootC))
+      .convert(CGPoint(x: 10, y: 20), to: rootC)
+    XCTAssertEqual(anchored.x, 50, accuracy: 1e-6)
+    XCTAssertEqual(anchored.y, 60, accuracy: 1e-6)
   }
 
   /// Parenting: a child moves with its parent's transform, not its opacity.
