@@ -57,6 +57,9 @@ public final class GradientShader {
   /// places along the gradient of its pixels; room for whole groups of 8.
   private var row: UnsafeMutablePointer<UInt32>
   private var places: UnsafeMutablePointer<Float>
+  /// The ramp's color at each pixel of the span, a component a buffer
+  /// (0...255, before the alpha and the noise).
+  private var colors: UnsafeMutablePointer<Float>
   private var capacity = 0
 
   public init(
@@ -75,12 +78,15 @@ public final class GradientShader {
     row = UnsafeMutablePointer.allocate(capacity: 8)
     places = UnsafeMutablePointer.allocate(capacity: 8)
     places.initialize(repeating: 0, count: 8)
+    colors = UnsafeMutablePointer.allocate(capacity: 4 * 8)
+    colors.initialize(repeating: 0, count: 4 * 8)
     capacity = 8
   }
 
   deinit {
     row.deallocate()
     places.deallocate()
+    colors.deallocate()
   }
 
   /// The premultiplied ARGB words (Cairo's: alpha in the top byte) of `n`
@@ -90,71 +96,86 @@ public final class GradientShader {
     if n > capacity {
       row.deallocate()
       places.deallocate()
+      colors.deallocate()
       capacity = (max(n, 2 * capacity) + 7) / 8 * 8
       row = UnsafeMutablePointer.allocate(capacity: capacity)
       places = UnsafeMutablePointer.allocate(capacity: capacity)
       places.initialize(repeating: 0, count: capacity)
+      colors = UnsafeMutablePointer.allocate(capacity: 4 * capacity)
+      colors.initialize(repeating: 0, count: 4 * capacity)
     }
     placeAlong(x: x, y: y, count: n)
-    let (red, green, blue, alpha) = (ramp.red, ramp.green, ramp.blue, ramp.alpha)
-    let texels = red.count
+    lookUp(count: n)
     let opacity = SIMD8<Float>(repeating: opacity)
-    let last = SIMD8<Float>(repeating: Float(texels - 1))
-    let scale = rampScale * Float(texels)
-    let offset = rampOffset * Float(texels)
     let lanes = SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)
     let noiseY = noiseOrigin.y + Float(y) + 0.5
     let full = SIMD8<Float>(repeating: 255)
+    let (reds, greens, blues, alphas) = (
+      colors, colors + capacity, colors + 2 * capacity, colors + 3 * capacity
+    )
+    func load(_ p: UnsafeMutablePointer<Float>, _ i: Int) -> SIMD8<Float> {
+      UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Float>.self)
+    }
+    var i = 0
+    while i < n {
+      // The lanes past n are computed and not used.
+      var (r, g, b, a) = (load(reds, i), load(greens, i), load(blues, i), load(alphas, i))
+      // Triangular noise of ±1 level, kept premultiplied-valid.
+      let nx = lanes + (noiseOrigin.x + Float(x + i) + 0.5)
+      let ny = SIMD8<Float>(repeating: noiseY)
+      let dither = noise(nx, ny) + noise(ny + 17, nx + 17) - 1
+      (r, g, b, a) = (r * opacity, g * opacity, b * opacity, clamp(a * opacity, full))
+      r = clamp(r + dither, a)
+      g = clamp(g + dither, a)
+      b = clamp(b + dither, a)
+      let word = integers(a) &<< 24 | integers(r) &<< 16 | integers(g) &<< 8 | integers(b)
+      UnsafeMutableRawPointer(row + i).storeBytes(of: word, as: SIMD8<UInt32>.self)
+      i += 8
+    }
+    return row
+  }
+
+  /// The ramp's texel (or the two, filtered) under each of the `n` places
+  /// (u = t · scale + offset, clamped to the ramp's ends; a place that is
+  /// not a number takes the first), into `colors`, rounded up to whole
+  /// groups of 8 (the places past n are the last span's or 0).
+  private func lookUp(count n: Int) {
+    let (red, green, blue, alpha) = (ramp.red, ramp.green, ramp.blue, ramp.alpha)
+    let texels = red.count
+    let last = Float(texels - 1)
+    let scale = rampScale * Float(texels)
+    let offset = rampOffset * Float(texels)
+    let end = (n + 7) / 8 * 8
+    let (reds, greens, blues, alphas) = (
+      colors, colors + capacity, colors + 2 * capacity, colors + 3 * capacity
+    )
     red.withUnsafeBufferPointer { red in
       green.withUnsafeBufferPointer { green in
         blue.withUnsafeBufferPointer { blue in
           alpha.withUnsafeBufferPointer { alpha in
-            var i = 0
-            while i < n {
-              // The texel (or the two) under u, clamped to the ramp's ends
-              // (a place that is not a number takes the first); the lanes
-              // past n are computed and not used.
-              let s = UnsafeRawPointer(places + i).loadUnaligned(as: SIMD8<Float>.self) * scale + offset
-              var r = SIMD8<Float>(), g = SIMD8<Float>(), b = SIMD8<Float>(), a = SIMD8<Float>()
+            for i in 0..<end {
+              let s = places[i] * scale + offset
               if nearest {
-                let index = integers(floor(clamp(s, last)))
-                for lane in 0..<8 {
-                  let k = Int(truncatingIfNeeded: index[lane])
-                  (r[lane], g[lane], b[lane], a[lane]) = (red[k], green[k], blue[k], alpha[k])
-                }
+                // Not above 0 (NaN included) takes the first texel.
+                let c = s > 0 ? min(s, last) : 0
+                let k = Int(c)
+                (reds[i], greens[i], blues[i], alphas[i]) = (red[k], green[k], blue[k], alpha[k])
               } else {
-                let c = clamp(s - 0.5, last)
-                let base = floor(c)
-                let f = c - base
-                let index = integers(base)
-                for lane in 0..<8 {
-                  let k = Int(truncatingIfNeeded: index[lane])
-                  let j = min(k + 1, texels - 1)
-                  let t = f[lane]
-                  r[lane] = red[k] + (red[j] - red[k]) * t
-                  g[lane] = green[k] + (green[j] - green[k]) * t
-                  b[lane] = blue[k] + (blue[j] - blue[k]) * t
-                  a[lane] = alpha[k] + (alpha[j] - alpha[k]) * t
-                }
+                let v = s - 0.5
+                let c = v > 0 ? min(v, last) : 0
+                let k = Int(c)
+                let f = c - Float(k)
+                let j = min(k + 1, texels - 1)
+                reds[i] = red[k] + (red[j] - red[k]) * f
+                greens[i] = green[k] + (green[j] - green[k]) * f
+                blues[i] = blue[k] + (blue[j] - blue[k]) * f
+                alphas[i] = alpha[k] + (alpha[j] - alpha[k]) * f
               }
-              // Triangular noise of ±1 level, kept premultiplied-valid.
-              let nx = lanes + (noiseOrigin.x + Float(x + i) + 0.5)
-              let ny = SIMD8<Float>(repeating: noiseY)
-              let dither = noise(nx, ny) + noise(ny + 17, nx + 17) - 1
-              (r, g, b, a) = (r * opacity, g * opacity, b * opacity, clamp(a * opacity, full))
-              r = clamp(r + dither, a)
-              g = clamp(g + dither, a)
-              b = clamp(b + dither, a)
-              let word =
-                integers(a) &<< 24 | integers(r) &<< 16 | integers(g) &<< 8 | integers(b)
-              UnsafeMutableRawPointer(row + i).storeBytes(of: word, as: SIMD8<UInt32>.self)
-              i += 8
             }
           }
         }
       }
     }
-    return row
   }
 
   /// The places t along the gradient of the `n` pixels from (`x`, `y`),
