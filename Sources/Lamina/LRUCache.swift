@@ -6,7 +6,7 @@ import Foundation
 /// one clock, so "least recently used" compares across caches. Frames are
 /// counted too: an entry unused for `retainFrames` frames is dropped even
 /// within the budget (`beginFrame`).
-package final class CacheBudget: @unchecked Sendable {
+@_spi(Caches) public final class CacheBudget: @unchecked Sendable {
   /// The most bytes the caches hold together.
   package var limit: Int {
     get { locked { bound } }
@@ -15,13 +15,13 @@ package final class CacheBudget: @unchecked Sendable {
   /// Frames an unused entry is kept.
   package let retainFrames: Int
 
-  let lock = NSLock()
+  @usableFromInline let lock = NSLock()
   private var bound: Int
   private var members: [WeakMember] = []
   /// Uses, counted across every cache of the budget.
   private(set) var clock: UInt64 = 0
   /// Frames begun.
-  private(set) var frame = 0
+  @usableFromInline private(set) var frame = 0
   /// Bytes of every cache together.
   private(set) var held = 0
 
@@ -43,7 +43,7 @@ package final class CacheBudget: @unchecked Sendable {
     }
   }
 
-  package func locked<T>(_ body: () throws -> T) rethrows -> T {
+  @inlinable public func locked<T>(_ body: () throws -> T) rethrows -> T {
     lock.lock()
     defer { lock.unlock() }
     return try body()
@@ -56,16 +56,16 @@ package final class CacheBudget: @unchecked Sendable {
     members.append(WeakMember(cache: cache))
   }
 
-  func tick() -> UInt64 {
+  @usableFromInline func tick() -> UInt64 {
     clock &+= 1
     return clock
   }
 
-  func add(_ bytes: Int) { held += bytes }
+  @usableFromInline func add(_ bytes: Int) { held += bytes }
 
   /// Evicts the least recently used entries of all the caches until
   /// `incoming` more bytes fit (or nothing is left to evict).
-  func enforce(incoming: Int) {
+  @usableFromInline func enforce(incoming: Int) {
     while held + incoming > bound {
       var oldest: (BudgetMember, UInt64)?
       for member in members {
@@ -106,38 +106,54 @@ protocol BudgetMember: AnyObject {
 /// let bitmaps = LRUCache<String, CGImage>(budget: budget) { $0.width * $0.height * 4 }
 /// let image = bitmaps.value(forKey: "star") { drawStar() }
 /// ```
-package final class LRUCache<Key: Hashable, Value>: BudgetMember, @unchecked Sendable {
-  private struct Node {
-    var key: Key
-    var value: Value
-    var bytes: Int
+/// Public to the modules that import the `Caches` SPI, not `package`:
+/// this toolchain does not specialize a `package` generic's `@inlinable`
+/// methods in another module, and the frame builder's path meshes looked
+/// up through the unspecialized methods cost 6 % of a frame of
+/// loading.json (generic metadata and witness calls on every lookup).
+@_spi(Caches) public final class LRUCache<Key: Hashable, Value>: BudgetMember, @unchecked Sendable {
+  @usableFromInline struct Node {
+    @usableFromInline var key: Key
+    @usableFromInline var value: Value
+    @usableFromInline var bytes: Int
+
+    @inlinable init(key: Key, value: Value, bytes: Int) {
+      self.key = key
+      self.value = value
+      self.bytes = bytes
+    }
   }
 
   /// A slot's place in the use order, apart from its node: a use moves
   /// these numbers and copies no key or value.
-  private struct Link {
-    var use: UInt64 = 0
-    var frame = 0
+  @usableFromInline struct Link {
+    @usableFromInline var use: UInt64 = 0
+    @usableFromInline var frame = 0
     /// Toward the more recently used, and the less.
-    var newer = -1, older = -1
+    @usableFromInline var newer = -1, older = -1
+
+    @inlinable init(use: UInt64, frame: Int) {
+      self.use = use
+      self.frame = frame
+    }
   }
 
-  private let budget: CacheBudget
-  private let cost: (Value) -> Int
-  private var index: [Key: Int] = [:]
+  @usableFromInline let budget: CacheBudget
+  @usableFromInline let cost: (Value) -> Int
+  @usableFromInline var index: [Key: Int] = [:]
   /// Nodes by slot; freed slots are reused.
-  private var nodes: [Node?] = []
+  @usableFromInline var nodes: [Node?] = []
   /// The use order of each slot of `nodes`.
-  private var links: [Link] = []
-  private var freeSlots: [Int] = []
+  @usableFromInline var links: [Link] = []
+  @usableFromInline var freeSlots: [Int] = []
   /// Most and least recently used slots (-1 when empty).
-  private var newest = -1, oldest = -1
-  private var held = 0
-  private var made = 0
-  private var evicted = 0
+  @usableFromInline var newest = -1, oldest = -1
+  @usableFromInline var held = 0
+  @usableFromInline var made = 0
+  @usableFromInline var evicted = 0
 
   /// A cache within `budget`, whose values cost what `cost` says.
-  package init(budget: CacheBudget, cost: @escaping (Value) -> Int) {
+  public init(budget: CacheBudget, cost: @escaping (Value) -> Int) {
     self.budget = budget
     self.cost = cost
     budget.locked { budget.join(self) }
@@ -156,7 +172,7 @@ package final class LRUCache<Key: Hashable, Value>: BudgetMember, @unchecked Sen
   package func contains(_ key: Key) -> Bool { budget.locked { index[key] != nil } }
 
   /// The value of `key`, counted as a use; nil when it is not held.
-  package func value(forKey key: Key) -> Value? {
+  @inlinable public func value(forKey key: Key) -> Value? {
     budget.locked {
       guard let slot = index[key] else { return nil }
       touch(slot)
@@ -165,13 +181,13 @@ package final class LRUCache<Key: Hashable, Value>: BudgetMember, @unchecked Sen
   }
 
   /// The value of `key` without counting a use; nil when it is not held.
-  package func peek(_ key: Key) -> Value? {
+  @inlinable public func peek(_ key: Key) -> Value? {
     budget.locked { index[key].flatMap { nodes[$0]?.value } }
   }
 
   /// The value of `key`, made by `make` (outside the lock) and stored
   /// when it is not held.
-  package func value(forKey key: Key, make: () throws -> Value) rethrows -> Value {
+  @inlinable public func value(forKey key: Key, make: () throws -> Value) rethrows -> Value {
     if let value = value(forKey: key) { return value }
     let value = try make()
     insert(value, forKey: key)
@@ -180,7 +196,7 @@ package final class LRUCache<Key: Hashable, Value>: BudgetMember, @unchecked Sen
 
   /// Stores `value` under `key` (replacing what it held), evicting the
   /// least recently used entries of the budget's caches to make room.
-  package func insert(_ value: Value, forKey key: Key) {
+  @inlinable public func insert(_ value: Value, forKey key: Key) {
     let bytes = max(0, cost(value))
     budget.locked {
       made += 1
@@ -224,7 +240,7 @@ package final class LRUCache<Key: Hashable, Value>: BudgetMember, @unchecked Sen
 
   var oldestUse: UInt64? { oldest < 0 ? nil : links[oldest].use }
 
-  func evictOldest() {
+  @usableFromInline func evictOldest() {
     guard oldest >= 0 else { return }
     remove(oldest)
     evicted += 1
@@ -239,14 +255,14 @@ package final class LRUCache<Key: Hashable, Value>: BudgetMember, @unchecked Sen
 
   // MARK: The list, newest first
 
-  private func touch(_ slot: Int) {
+  @inlinable func touch(_ slot: Int) {
     unlink(slot)
     links[slot].use = budget.tick()
     links[slot].frame = budget.frame
     link(slot)
   }
 
-  private func link(_ slot: Int) {
+  @inlinable func link(_ slot: Int) {
     links[slot].older = newest
     links[slot].newer = -1
     if newest >= 0 { links[newest].newer = slot }
@@ -255,13 +271,13 @@ package final class LRUCache<Key: Hashable, Value>: BudgetMember, @unchecked Sen
   }
 
   /// Takes a held slot out of the use order.
-  private func unlink(_ slot: Int) {
+  @inlinable func unlink(_ slot: Int) {
     let (newer, older) = (links[slot].newer, links[slot].older)
     if newer >= 0 { links[newer].older = older } else { newest = older }
     if older >= 0 { links[older].newer = newer } else { oldest = newer }
   }
 
-  private func remove(_ slot: Int) {
+  @inlinable func remove(_ slot: Int) {
     guard let node = nodes[slot] else { return }
     unlink(slot)
     index[node.key] = nil
@@ -274,5 +290,5 @@ package final class LRUCache<Key: Hashable, Value>: BudgetMember, @unchecked Sen
 
 extension CacheBudget {
   /// `limit` for a caller that holds the lock.
-  var limitUnlocked: Int { bound }
+  @usableFromInline var limitUnlocked: Int { bound }
 }

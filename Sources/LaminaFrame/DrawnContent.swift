@@ -1,5 +1,5 @@
 import Foundation
-import Lamina
+@_spi(Caches) import Lamina
 import LaminaDraw
 
 /// Bitmaps drawn on the CPU (shape and text layers), cached by everything

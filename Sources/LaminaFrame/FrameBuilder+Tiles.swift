@@ -1,5 +1,5 @@
 import Foundation
-import Lamina
+@_spi(Caches) import Lamina
 import LaminaDraw
 
 /// Drawn tiles of `CATiledLayer`s, kept across frames within the CPU

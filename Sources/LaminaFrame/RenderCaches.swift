@@ -1,5 +1,5 @@
 import Foundation
-import Lamina
+@_spi(Caches) import Lamina
 import LaminaDraw
 
 /// Everything a renderer keeps from one frame to the next on the CPU, and

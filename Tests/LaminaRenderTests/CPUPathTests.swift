@@ -1,5 +1,5 @@
 import Foundation
-import Lamina
+@_spi(Caches) import Lamina
 import LaminaScene
 import XCTest
 

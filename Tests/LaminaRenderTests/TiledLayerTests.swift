@@ -1,5 +1,5 @@
 import Foundation
-import Lamina
+@_spi(Caches) import Lamina
 @testable import LaminaFrame
 @testable import LaminaGL
 @testable import LaminaOutput

@@ -1,5 +1,5 @@
 import Foundation
-import Lamina
+@_spi(Caches) import Lamina
 import Synchronization
 
 /// Fill and stroke meshes, built once per path and style and kept across
