@@ -29,7 +29,10 @@ extension Int {
     } else if rounded <= F(Int.min) {
       self = .min
     } else {
-      self = Int(exactly: rounded) ?? 0
+      // Whole and within range: the plain conversion, which does not trap
+      // here (`Int(exactly:)` took a generic path, a tenth of a group
+      // composite's time).
+      self = Int(rounded)
     }
   }
 

@@ -148,7 +148,9 @@ enum OutlineFiller {
         if let clip {
           if let r = clip.rect {
             let inside = x >= clip.inner.0 && x < clip.inner.1
-            factor = scaled(factor, (inside ? 1 : share(x, r)) * rowShare)
+            if !inside || rowShare != 1 {
+              factor = scaled(factor, (inside ? 1 : share(x, r)) * rowShare)
+            }
           } else {
             let box = clip.box
             factor = mul(factor, UInt32(clip.mask[(y - box.y0) * (box.x1 - box.x0) + x - box.x0]))

@@ -126,9 +126,15 @@ public enum PathRunRasterizer {
         SIMD4(m[0], m[1], m[2], m[3]), SIMD4(m[4], m[5], m[6], m[7]),
         SIMD4(m[8], m[9], m[10], m[11]), SIMD4(m[12], m[13], m[14], m[15])
       )
+      // Runs of one color (a flat fill) filtered once.
+      var last: (word: UInt32, filtered: UInt32) = (0, 0)
       for i in 0..<count {
         let w = words[i]
         guard w != 0 else { continue }
+        if w == last.word {
+          words[i] = last.filtered
+          continue
+        }
         let a = Float(w >> 24) / 255
         let bytes = SIMD3<Float>(Float(w >> 16 & 255), Float(w >> 8 & 255), Float(w & 255))
         let straight = bytes / (255 * a)
@@ -140,6 +146,7 @@ public enum PathRunRasterizer {
         let out = SIMD4<Float>(f.x * f.w, f.y * f.w, f.z * f.w, f.w) * 255 + 0.5
         words[i] =
           UInt32(out.w) << 24 | UInt32(out.x) << 16 | UInt32(out.y) << 8 | UInt32(out.z)
+        last = (w, words[i])
       }
     }
   }
