@@ -662,12 +662,17 @@ extension FrameBuilder {
     guard let margin = EdgeGeometry.margins(rect, m) else { return .null }
     let grown = rect.insetBy(dx: -margin.x, dy: -margin.y)
     guard EdgeGeometry.inFront(grown, m) else { return .null }
-    var box = CGRect.null
-    for p in EdgeGeometry.corners(grown) {
-      let q = m.apply(p.x, p.y)
-      box = box.union(CGRect(x: q.x / q.w, y: q.y / q.w, width: 0, height: 0))
+    // The four corners, without an array (an allocation an item).
+    var (minX, minY) = (CGFloat.infinity, CGFloat.infinity)
+    var (maxX, maxY) = (-CGFloat.infinity, -CGFloat.infinity)
+    for (x, y) in [(grown.minX, grown.minY), (grown.maxX, grown.minY),
+                   (grown.maxX, grown.maxY), (grown.minX, grown.maxY)] {
+      let q = m.apply(x, y)
+      let (px, py) = (q.x / q.w, q.y / q.w)
+      (minX, maxX) = (min(minX, px), max(maxX, px))
+      (minY, maxY) = (min(minY, py), max(maxY, py))
     }
-    return box
+    return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
   }
 }
 
