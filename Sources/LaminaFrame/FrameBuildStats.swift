@@ -13,6 +13,9 @@ public struct FrameBuildStats: Sendable {
   public var derivedLayers = 0, reusedLayers = 0
   /// Layer visits whose drawing was kept and only their new opacity applied.
   public var fadedLayers = 0
+  /// Shape layers derived again whose path items were placed from what
+  /// their last visit made (their own values unchanged: `PathItemsMemo`).
+  public var placedShapeLayers = 0
 
   public init() {}
 }

@@ -40,6 +40,9 @@ public struct FrameBuilder {
   /// The model layer being visited: items and passes made now are its
   /// (`DrawItem.source`, `GroupPass.source`).
   var currentLayer: ObjectIdentifier?
+  /// The retained node of the visit being derived (`RenderTree`), whose
+  /// layer's own drawing may reuse what it kept (`PathItemsMemo`).
+  var memoNode: RenderTree.Node?
   /// The instance of each enclosing replicator being visited, outermost
   /// first: passes made now are for that copy (`GroupPass.instances`).
   var instanceIndices: [Int] = []
@@ -142,8 +145,10 @@ public struct FrameBuilder {
       nextGroupID = 0
     }
     var commands: [DrawCommand] = []
+    let placedBefore = log.placedShapes
     visit(
       root, parentToTarget: canvasToPixels, parentSublayers: nil, flipped: false, into: &commands)
+    stats.placedShapeLayers = log.placedShapes - placedBefore
     var images = pendingShapes?.finish(&commands, caching: caches.drawn) ?? [:]
     images.merge(finishGlyphs(&commands)) { a, _ in a }
     if let tree = retained {

@@ -90,39 +90,64 @@ extension FrameBuilder {
   func appendPathItems(
     _ layer: CAShapeLayer, toTarget: CATransform3D, into commands: inout [DrawCommand]
   ) -> Bool {
-    guard let style = ShapeStyle(layer) else { return true }
     let animatesStroke = Self.animatesStroke(layer)
+    let defers = caches.paths.defersFills.load(ordering: .relaxed)
+    let affine = PathPaint.isDrawableOnCPU(toTarget)
+    // The layer's visit kept what its values made last time: a layer
+    // derived again for its parent's motion alone (its own values as they
+    // were) is placed anew, without its style, meshes and parameters
+    // looked up again.
+    let node = memoNode.flatMap { $0.layer === layer ? $0 : nil }
+    if let memo = node?.pathItems, memo.stamp == layer.contentStamp,
+      memo.animatesStroke == animatesStroke, memo.defers == defers, memo.affine == affine,
+      memo.level == Int.min  // nothing to draw: no style
+        || PathFlattening.level(forScale: Self.largestStretch(toTarget, memo.area)) == memo.level
+    {
+      for part in memo.parts {
+        guard
+          var item = makeItem(
+            part.material, rect: part.rect, uv: (0, 0, 0, 0), toTarget: toTarget,
+            color: part.color, name: layer.name)
+        else { continue }
+        if part.grows { item.bounds = Self.grownFillBounds(item.bounds, within: targetBounds) }
+        commands.append(.item(item))
+      }
+      log.placedShapes += 1
+      return memo.drawable
+    }
+    var memo = PathItemsMemo(
+      stamp: layer.contentStamp, animatesStroke: animatesStroke, defers: defers, affine: affine)
+    defer { node?.pathItems = memo }
+    guard let style = ShapeStyle(layer) else { return true }
     let area = layer.bounds.isEmpty ? style.path.boundingBox : layer.bounds
     let level = PathFlattening.level(forScale: Self.largestStretch(toTarget, area))
+    (memo.area, memo.level) = (area, level)
     let cache = caches.paths
     var items: [DrawItem] = []
     if let fill = style.fillColor {
       // A fill the planner will hand to Cairo is not tessellated
       // (`PathGeometryCache.defersFills`; `FramePlanner.drawsOnCPU` may still
       // keep it on the GPU, which then tessellates it).
-      let deferred =
-        cache.defersFills.load(ordering: .relaxed) && !animatesStroke
-        && PathPaint.isDrawableOnCPU(toTarget)
+      let deferred = defers && !animatesStroke && affine
       guard
         let mesh = cache.fill(
           style.path, evenOdd: style.fillRule == .evenOdd, level: level, tessellated: !deferred)
-      else { return false }
-      if deferred ? !mesh.bounds.isEmpty : !mesh.indices.isEmpty,
-        var item = makeItem(
-          .path(PathPaint(geometry: .fill(mesh), style: style, animatesStroke: animatesStroke)),
-          rect: mesh.bounds, uv: (0, 0, 0, 0),
-          toTarget: toTarget, color: premultiplied(fill, opacity: 1), name: layer.name)
-      {
-        // At a sharp corner the antialiasing ribbon reaches past the pixel
-        // the bounds add (the metamorphic finding partial-redraw seed
-        // 778500: a spike's faint pixel outside the damage stayed when
-        // the shape moved).
-        let b = item.bounds
-        let grow = FillTessellator.boundsReach - 1
-        item.bounds = PixelRect(
-          x: b.x - grow, y: b.y - grow, width: b.width + 2 * grow, height: b.height + 2 * grow
-        ).intersection(targetBounds)
-        items.append(item)
+      else {
+        memo.drawable = false
+        return false
+      }
+      if deferred ? !mesh.bounds.isEmpty : !mesh.indices.isEmpty {
+        let material = Material.path(
+          PathPaint(geometry: .fill(mesh), style: style, animatesStroke: animatesStroke))
+        let color = premultiplied(fill, opacity: 1)
+        memo.parts.append(.init(material: material, rect: mesh.bounds, color: color, grows: true))
+        if var item = makeItem(
+          material, rect: mesh.bounds, uv: (0, 0, 0, 0), toTarget: toTarget, color: color,
+          name: layer.name)
+        {
+          item.bounds = Self.grownFillBounds(item.bounds, within: targetBounds)
+          items.append(item)
+        }
       }
     }
     if let stroke = style.strokeColor {
@@ -130,30 +155,73 @@ extension FrameBuilder {
         let mesh = cache.stroke(
           style.path, join: style.lineJoin, miterLimit: style.miterLimit, level: level),
         let parameters = StrokeParameters(style, length: mesh.length)
-      else { return false }
+      else {
+        memo.drawable = false
+        return false
+      }
       let folds = Double(style.lineWidth) / 2 >= mesh.tightestBend
       if folds {
-        guard cache.defersFills.load(ordering: .relaxed), PathPaint.isDrawableOnCPU(toTarget),
-          parameters.coverageScale == 1
-        else { return false }
+        guard defers, affine, parameters.coverageScale == 1 else {
+          memo.drawable = false
+          return false
+        }
       }
       let rect = mesh.bounds(halfWidth: Double(style.lineWidth) / 2)
-      if !mesh.indices.isEmpty, !rect.isNull,
-        let item = makeItem(
-          .path(
-            PathPaint(
-              geometry: .stroke(mesh, parameters), style: style, animatesStroke: animatesStroke,
-              foldsOnGPU: folds)),
-          rect: rect, uv: (0, 0, 0, 0),
-          toTarget: toTarget,
-          color: premultiplied(stroke, opacity: parameters.coverageScale), name: layer.name)
-      {
-        items.append(item)
+      if !mesh.indices.isEmpty, !rect.isNull {
+        let material = Material.path(
+          PathPaint(
+            geometry: .stroke(mesh, parameters), style: style, animatesStroke: animatesStroke,
+            foldsOnGPU: folds))
+        let color = premultiplied(stroke, opacity: parameters.coverageScale)
+        memo.parts.append(.init(material: material, rect: rect, color: color, grows: false))
+        if let item = makeItem(
+          material, rect: rect, uv: (0, 0, 0, 0), toTarget: toTarget, color: color,
+          name: layer.name)
+        {
+          items.append(item)
+        }
       }
     }
     commands += items.map { .item($0) }
     return true
   }
+
+  /// A fill's bounds grown by the reach of its antialiasing past the pixel
+  /// the item's bounds add: at a sharp corner the ribbon reaches further
+  /// (the metamorphic finding partial-redraw seed 778500: a spike's faint
+  /// pixel outside the damage stayed when the shape moved).
+  static func grownFillBounds(_ b: PixelRect, within target: PixelRect) -> PixelRect {
+    let grow = FillTessellator.boundsReach - 1
+    return PixelRect(
+      x: b.x - grow, y: b.y - grow, width: b.width + 2 * grow, height: b.height + 2 * grow
+    ).intersection(target)
+  }
+}
+
+/// What a shape layer's values made of its path items at its last visit
+/// (`RenderTree.Node.pathItems`): the items before they are placed, and
+/// what they were made under. Valid while the layer's own values are
+/// those of `stamp` (`CALayer.contentStamp`) and the visit's flattening
+/// level, the planner's choices and the stroke's animation are the same.
+struct PathItemsMemo {
+  struct Part {
+    var material: Material
+    var rect: CGRect
+    var color: SIMD4<Float>
+    /// A fill, whose bounds grow by its antialiasing's reach.
+    var grows: Bool
+  }
+
+  var stamp: UInt64
+  var animatesStroke: Bool
+  var defers: Bool
+  var affine: Bool
+  /// The rect whose largest stretch chose the flattening level, and the level.
+  var area = CGRect.null
+  var level = Int.min
+  var parts: [Part] = []
+  /// What `appendPathItems` returned.
+  var drawable = true
 }
 
 extension FrameBuilder {

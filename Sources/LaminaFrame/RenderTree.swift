@@ -63,6 +63,8 @@ final class RenderTree {
     @exclusivity(unchecked) var atlasVersion: Int?
     /// The nodes of the visits made while deriving the commands.
     @exclusivity(unchecked) var children: [Node] = []
+    /// A shape layer's path items before they are placed (`appendPathItems`).
+    @exclusivity(unchecked) var pathItems: PathItemsMemo?
 
     init(layer: CALayer) { self.layer = layer }
 
@@ -173,6 +175,9 @@ final class DerivationLog {
   @exclusivity(unchecked) var placeholders = 0
   /// Text layers drawn (their items point at the glyph atlas's images).
   @exclusivity(unchecked) var texts = 0
+  /// Shape layers whose path items were placed from what their visit kept
+  /// (`PathItemsMemo`).
+  @exclusivity(unchecked) var placedShapes = 0
   /// The layer whose commands before its opacity are wanted, and those
   /// commands once its derivation reached them.
   @exclusivity(unchecked) var unfadedLayer: ObjectIdentifier?
@@ -232,9 +237,11 @@ extension FrameBuilder {
       log.unfadedLayer =
         node.wantsUnfaded || layer.opacity < 1 ? ObjectIdentifier(layer) : nil
       log.unfaded = nil
+      memoNode = node
       derive(
         layer, parentToTarget: parentToTarget, parentSublayers: parentSublayers,
         flipped: flipped, into: &commands)
+      memoNode = nil
       node.children = scope.taken
       scope = outer
       // Only a plain flattening visit hands its commands before opacity over.

@@ -132,6 +132,69 @@ final class RetainedFrameTests: XCTestCase {
 
   func leaves(of container: CALayer) -> [CALayer] { container.sublayers ?? [] }
 
+  /// Shape layers derived again for their container's motion alone place
+  /// the path items their last visit made (`PathItemsMemo`): the same
+  /// frame as a new builder's, counted; a layer whose own values changed,
+  /// or whose flattening level did, makes its items anew.
+  func testShapeLayersMovedByTheirContainerPlaceTheirKeptPathItems() {
+    let root = CALayer()
+    root.bounds = CGRect(x: 0, y: 0, width: 120, height: 80)
+    root.position = CGPoint(x: 60, y: 40)
+    root.name = "root"
+    let container = CALayer()
+    container.frame = CGRect(x: 10, y: 10, width: 100, height: 60)
+    container.name = "container"
+    root.addSublayer(container)
+    var shapes: [CAShapeLayer] = []
+    for (i, name) in ["a", "b", "c"].enumerated() {
+      let shape = CAShapeLayer()
+      shape.frame = CGRect(x: 5 + 30 * CGFloat(i), y: 5, width: 24, height: 24)
+      shape.path = CGPath(ellipseIn: CGRect(x: 2, y: 2, width: 20, height: 20), transform: nil)
+      shape.fillColor = i == 1 ? nil : CGColor(red: 0.2, green: 0.5, blue: 0.8, alpha: 1)
+      shape.strokeColor = i == 0 ? nil : CGColor(red: 0.9, green: 0.2, blue: 0.1, alpha: 1)
+      shape.lineWidth = 3
+      shape.name = name
+      container.addSublayer(shape)
+      shapes.append(shape)
+    }
+    var builder = FrameBuilder(size: CGSize(width: 120, height: 80), scale: 1)
+    func placed() -> Int { builder.build(root: root, background: .white).stats.placedShapeLayers }
+    // Against a new builder of the same caches (path items compare their
+    // meshes by identity), returning the layers derived.
+    func build(_ builder: inout FrameBuilder, _ root: CALayer, line: UInt = #line) -> [String] {
+      let frame = builder.build(root: root, background: .white)
+      var fresh = FrameBuilder(
+        size: CGSize(width: 120, height: 80), scale: 1, caches: builder.caches)
+      let expected = fresh.build(root: root, background: .white)
+      XCTAssertNil(DrawListComparison.difference(frame, expected), line: line)
+      return names(builder.lastDerivedLayers)
+    }
+    _ = build(&builder, root)
+    container.transform = CATransform3DMakeRotation(0.3, 0, 0, 1)
+    XCTAssertEqual(build(&builder, root), ["root", "container", "a", "b", "c"])
+    container.transform = CATransform3DMakeRotation(0.5, 0, 0, 1)
+    XCTAssertEqual(placed(), 3, "all three moved, none changed")
+    // b's own change: b makes its items anew, the others are reused whole.
+    shapes[1].lineWidth = 5
+    container.transform = CATransform3DMakeRotation(0.6, 0, 0, 1)
+    XCTAssertEqual(build(&builder, root), ["root", "container", "a", "b", "c"])
+    shapes[1].lineWidth = 6
+    container.transform = CATransform3DMakeRotation(0.7, 0, 0, 1)
+    XCTAssertEqual(placed(), 2)
+    shapes[2].path = CGPath(rect: CGRect(x: 0, y: 0, width: 20, height: 10), transform: nil)
+    container.transform = CATransform3DMakeRotation(0.8, 0, 0, 1)
+    XCTAssertEqual(placed(), 2, "b kept what it made last frame; c's path changed")
+    // Eight times larger: another flattening level, items made anew.
+    container.transform = CATransform3DMakeScale(8, 8, 1)
+    XCTAssertEqual(build(&builder, root), ["root", "container", "a", "b", "c"])
+    container.transform = CATransform3DMakeScale(1, 1, 1)
+    XCTAssertEqual(placed(), 0)
+    container.transform = CATransform3DMakeTranslation(3, 1, 0)
+    XCTAssertEqual(placed(), 3)
+    container.transform = CATransform3DMakeTranslation(2, 2, 0)
+    _ = build(&builder, root)
+  }
+
   func testAddedRemovedAndReorderedSublayers() {
     let (root, container, leaves) = makeTree()
     var builder = FrameBuilder(size: CGSize(width: 120, height: 80), scale: 1)
