@@ -42,6 +42,9 @@ uniform sampler2D s_ramp;
 uniform vec2 u_canvasOrigin;
 
 const float TAU = 6.283185307179586;
+// Places along a conic gradient this close below 1 are on its seam
+// (GradientShader.conicSeam on the CPU).
+const float CONIC_SEAM = 0.99999;
 
 // Where the pixel at `p` lies along the gradient (0 at the start, 1 at the end).
 float gradientPosition(vec2 p) {
@@ -57,7 +60,13 @@ float gradientPosition(vec2 p) {
 #elif defined(GRADIENT_CONIC)
   // y grows downward, so an increasing atan angle turns clockwise on screen.
   vec2 d = p - u_params.xy;
-  return fract(atan(d.y, d.x) / TAU - u_params.z);
+  // A pixel on the seam (the end point's direction from the center) takes
+  // the start of the ramp, whichever side of it rounding put the angle: a
+  // center on a pixel column left the column's colors to the last bit of
+  // the coordinates (the first stop drawn directly, the last inside a
+  // rasterized layer: the metamorphic finding alone seed 5751103).
+  float t = fract(atan(d.y, d.x) / TAU - u_params.z);
+  return t > CONIC_SEAM ? 0.0 : t;
 #else
   return dot(p, u_params.xy) + u_params.z;
 #endif

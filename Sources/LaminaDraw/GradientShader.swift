@@ -178,6 +178,10 @@ public final class GradientShader {
     }
   }
 
+  /// Places along a conic gradient this close below 1 are on its seam,
+  /// and take its start (gradient.glsl's CONIC_SEAM).
+  static let conicSeam: Float = 0.99999
+
   /// The places t along the gradient of the `n` pixels from (`x`, `y`),
   /// into `places`: the first pixel's center carried into the gradient's
   /// space, and the step to the next.
@@ -216,7 +220,9 @@ public final class GradientShader {
       // y grows downward: an increasing angle turns clockwise on screen.
       for i in 0..<n {
         let angle = Float(atan2(Double(qy + Float(i) * dy - p.y), Double(qx + Float(i) * dx - p.x)))
-        places[i] = fract(angle / (2 * Float.pi) - p.z)
+        let t = fract(angle / (2 * Float.pi) - p.z)
+        // On the seam: the start, whichever side rounding put it (gradient.glsl).
+        places[i] = t > Self.conicSeam ? 0 : t
       }
     }
   }
