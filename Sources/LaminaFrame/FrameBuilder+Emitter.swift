@@ -26,11 +26,16 @@ extension FrameBuilder {
       let c = particle.color
       let color = SIMD4(c.x * c.w, c.y * c.w, c.z * c.w, c.w)
       let r = cell.contentsRect
+      let toParticle = placement.concatenating(toTarget)
+      // One drawn at one texel a pixel takes the magnification filter alone.
+      let texels = SIMD2(
+        Double(abs(r.width)) * Double(particle.image.width) / Double(w),
+        Double(abs(r.height)) * Double(particle.image.height) / Double(h))
       guard
         var item = makeItem(
-          .image(particle.image, sampler), rect: rect,
-          uv: (Float(r.minX), Float(r.minY), Float(r.maxX), Float(r.maxY)),
-          toTarget: placement.concatenating(toTarget), color: color, name: cell.name)
+          .image(particle.image, sampler.resolved(texelsPerPoint: texels, through: toParticle)),
+          rect: rect, uv: (Float(r.minX), Float(r.minY), Float(r.maxX), Float(r.maxY)),
+          toTarget: toParticle, color: color, name: cell.name)
       else { continue }
       item.blend = blend
       commands.append(.item(item))

@@ -77,8 +77,13 @@ extension FrameBuilder {
           Self.drawTile(layer, rect: rect, scale: scale)
         }
         guard let image else { continue }
+        // A tile drawn at one texel a pixel takes the magnification filter alone.
         let sampler = SamplerKey(
-          minification: layer.minificationFilter, magnification: layer.magnificationFilter)
+          minification: layer.minificationFilter, magnification: layer.magnificationFilter
+        ).resolved(
+          texelsPerPoint: SIMD2(
+            Double(image.width) / Double(rect.width), Double(image.height) / Double(rect.height)),
+          through: toTarget)
         guard
           var item = makeItem(
             .image(image, sampler), rect: rect, uv: (0, 0, 1, 1), toTarget: toTarget,

@@ -77,10 +77,18 @@ extension FrameBuilder {
     let sampler = SamplerKey(
       minification: layer.minificationFilter, magnification: layer.magnificationFilter)
     for region in NineSlice.regions(layer: layer, image: image, flipped: flipped) {
+      // Each region at its own scale: one drawn 1:1 takes the
+      // magnification filter alone, as a plain image does (the metamorphic
+      // finding alone seed 5740145: a zero center at one texel a pixel,
+      // sampled nearest on the canvas and linearly in the filter's pass).
+      let (rect, uv) = (region.rect, region.uv)
+      let texels = SIMD2(
+        Double(abs(uv.2 - uv.0)) * Double(image.width) / Double(rect.width),
+        Double(abs(uv.3 - uv.1)) * Double(image.height) / Double(rect.height))
       guard
         var item = makeItem(
-          .image(image, sampler), rect: region.rect, uv: region.uv, toTarget: toTarget,
-          color: SIMD4(repeating: 1), name: layer.name)
+          .image(image, sampler.resolved(texelsPerPoint: texels, through: toTarget)),
+          rect: rect, uv: uv, toTarget: toTarget, color: SIMD4(repeating: 1), name: layer.name)
       else { continue }
       item.edgeMask = region.edges
       commands.append(.item(item))
