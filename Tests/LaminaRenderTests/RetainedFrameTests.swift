@@ -14,8 +14,8 @@ import XCTest
 final class RetainedFrameTests: XCTestCase {
   // MARK: What is derived
 
-  /// root → container → a, b, c (three squares).
-  func makeTree() -> (root: CALayer, container: CALayer, leaves: [CALayer]) {
+  /// root → container, 120×80 and 100×60.
+  func makeRootAndContainer() -> (root: CALayer, container: CALayer) {
     let root = CALayer()
     root.bounds = CGRect(x: 0, y: 0, width: 120, height: 80)
     root.position = CGPoint(x: 60, y: 40)
@@ -24,6 +24,12 @@ final class RetainedFrameTests: XCTestCase {
     container.frame = CGRect(x: 10, y: 10, width: 100, height: 60)
     container.name = "container"
     root.addSublayer(container)
+    return (root, container)
+  }
+
+  /// root → container → a, b, c (three squares).
+  func makeTree() -> (root: CALayer, container: CALayer, leaves: [CALayer]) {
+    let (root, container) = makeRootAndContainer()
     var leaves: [CALayer] = []
     for (i, name) in ["a", "b", "c"].enumerated() {
       let leaf = CALayer()
@@ -137,14 +143,7 @@ final class RetainedFrameTests: XCTestCase {
   /// frame as a new builder's, counted; a layer whose own values changed,
   /// or whose flattening level did, makes its items anew.
   func testShapeLayersMovedByTheirContainerPlaceTheirKeptPathItems() {
-    let root = CALayer()
-    root.bounds = CGRect(x: 0, y: 0, width: 120, height: 80)
-    root.position = CGPoint(x: 60, y: 40)
-    root.name = "root"
-    let container = CALayer()
-    container.frame = CGRect(x: 10, y: 10, width: 100, height: 60)
-    container.name = "container"
-    root.addSublayer(container)
+    let (root, container) = makeRootAndContainer()
     var shapes: [CAShapeLayer] = []
     for (i, name) in ["a", "b", "c"].enumerated() {
       let shape = CAShapeLayer()
