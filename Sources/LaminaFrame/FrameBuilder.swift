@@ -639,10 +639,8 @@ public struct FrameBuilder {
       for p in polygon { include(p.x, p.y) }
       clipped = polygon
     } else {
-      include(rect.minX, rect.minY)
-      include(rect.maxX, rect.minY)
-      include(rect.maxX, rect.maxY)
-      include(rect.minX, rect.maxY)
+      let box = Self.projectedBox(rect, m)
+      (minX, minY, maxX, maxY) = (box.minX, box.minY, box.maxX, box.maxY)
     }
     guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return nil }
     // One pixel more on each side: the reach of edge antialiasing.
@@ -667,17 +665,28 @@ extension FrameBuilder {
     guard let margin = EdgeGeometry.margins(rect, m) else { return .null }
     let grown = rect.insetBy(dx: -margin.x, dy: -margin.y)
     guard EdgeGeometry.inFront(grown, m) else { return .null }
-    // The four corners, without an array (an allocation an item).
-    var (minX, minY) = (CGFloat.infinity, CGFloat.infinity)
-    var (maxX, maxY) = (-CGFloat.infinity, -CGFloat.infinity)
-    for (x, y) in [(grown.minX, grown.minY), (grown.maxX, grown.minY),
-                   (grown.maxX, grown.maxY), (grown.minX, grown.maxY)] {
+    let box = projectedBox(grown, m)
+    return CGRect(x: box.minX, y: box.minY, width: box.maxX - box.minX, height: box.maxY - box.minY)
+  }
+
+  /// The box of `rect`'s four corners through `m` (the rect in front of
+  /// the eye), without an array: an allocation for every item otherwise.
+  @inline(__always)
+  static func projectedBox(_ rect: CGRect, _ m: CATransform3D)
+    -> (minX: CGFloat, minY: CGFloat, maxX: CGFloat, maxY: CGFloat)
+  {
+    var box = (minX: CGFloat.infinity, minY: CGFloat.infinity, maxX: -CGFloat.infinity,
+               maxY: -CGFloat.infinity)
+    func include(_ x: CGFloat, _ y: CGFloat) {
       let q = m.apply(x, y)
       let (px, py) = (q.x / q.w, q.y / q.w)
-      (minX, maxX) = (min(minX, px), max(maxX, px))
-      (minY, maxY) = (min(minY, py), max(maxY, py))
+      box = (min(box.minX, px), min(box.minY, py), max(box.maxX, px), max(box.maxY, py))
     }
-    return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    include(rect.minX, rect.minY)
+    include(rect.maxX, rect.minY)
+    include(rect.maxX, rect.maxY)
+    include(rect.minX, rect.maxY)
+    return box
   }
 }
 
