@@ -114,13 +114,25 @@ public final class CGImage: @unchecked Sendable {
     identifier = Serials.next()
   }
 
-  private static func allOpaque(_ rgba: [UInt8]) -> Bool {
-    var i = 3
-    while i < rgba.count {
-      if rgba[i] != 255 { return false }
-      i += 4
+  /// Whether every pixel's alpha (its fourth byte) is 255: eight pixels a
+  /// step (a canvas-sized run with an opaque background is read whole).
+  private static func allOpaque(_ pixels: [UInt8]) -> Bool {
+    pixels.withUnsafeBytes { raw in
+      let count = raw.count / 4
+      // The fourth byte of each word, in the machine's byte order.
+      let alpha = SIMD8<UInt32>(repeating: UInt32(0xff00_0000).littleEndian)
+      var i = 0
+      while i + 8 <= count {
+        let words = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self)
+        if words & alpha != alpha { return false }
+        i += 8
+      }
+      while i < count {
+        if raw[i * 4 + 3] != 255 { return false }
+        i += 1
+      }
+      return true
     }
-    return true
   }
 
   /// Straight color, rounded: `(c·255 + a/2) / a`.

@@ -130,8 +130,13 @@ public enum FrameLimits {
   /// Counts `frame`'s passes, offscreen pixels and items, and the largest
   /// pass. A group drawn from several places counts each time (so does its
   /// drawing): nested shadows double the passes at every level, so the walk
-  /// stops as soon as a count is past its limit.
-  package static func totals(_ frame: DrawList) -> (Totals, largest: GroupPass?) {
+  /// stops as soon as a count is past its limit. Without `attributing`,
+  /// the layers are not found (`costliest`, `slowest` and `mostItems` nil):
+  /// a table entry for every item, which a frame within its limits does
+  /// not need.
+  package static func totals(_ frame: DrawList, attributing: Bool = true) -> (
+    Totals, largest: GroupPass?
+  ) {
     var totals = Totals()
     var largest: (GroupPass, Int)?
     func past() -> Bool {
@@ -147,14 +152,14 @@ public enum FrameLimits {
     func add(fill work: Int, of source: ObjectIdentifier?) {
       let (fill, overflowed) = totals.fill.addingReportingOverflow(work)
       totals.fill = overflowed ? .max : fill
-      guard let source else { return }
+      guard attributing, let source else { return }
       let cost = costs[source] ?? (0, 0, 0, costs.count)
       let (sum, over) = cost.fill.addingReportingOverflow(work)
       costs[source] = (over ? .max : sum, cost.seconds, cost.items, cost.order)
     }
     func add(seconds: Double, items: Int = 0, of source: ObjectIdentifier?) {
       totals.seconds += seconds
-      guard let source else { return }
+      guard attributing, let source else { return }
       let cost = costs[source] ?? (0, 0, 0, costs.count)
       costs[source] = (cost.fill, cost.seconds + seconds, cost.items + items, cost.order)
     }
@@ -274,9 +279,21 @@ public enum FrameLimits {
   /// `Limits.maxOffscreenPixels`, `Limits.maxFilteredPixels`,
   /// `Limits.maxFramePixelFill`, `Limits.maxDrawItems` or
   /// `Limits.maxPredictedFrameSeconds`; else returns the frame's totals.
+  /// Without `attributing`, a frame within its limits is walked without
+  /// finding the layers that cost most (the totals' `costliest`, `slowest`
+  /// and `mostItems` nil); one past them is walked again to name them.
   @discardableResult
-  public static func check(_ frame: DrawList) throws -> Totals {
-    let (totals, largest) = totals(frame)
+  public static func check(_ frame: DrawList, attributing: Bool = true) throws -> Totals {
+    let (totals, largest) = totals(frame, attributing: attributing)
+    do {
+      return try verdict(totals, largest)
+    } catch  where !attributing {
+      return try check(frame)
+    }
+  }
+
+  /// `totals` against the limits, in `check`'s order.
+  private static func verdict(_ totals: Totals, _ largest: GroupPass?) throws -> Totals {
     let reason = largest?.reason
     let source = largest?.source
     let copy = totals.largestCopy

@@ -101,6 +101,7 @@ extension Renderer {
         width: frame.width, height: frame.height,
         limit: "more than \(Self.maxCanvasPixels) pixels")
     }
-    try FrameLimits.check(frame)
+    // The layers to blame are found only for a frame past its limits.
+    try FrameLimits.check(frame, attributing: false)
   }
 }
