@@ -161,12 +161,13 @@ final class CairoBitmap {
   @inline(__always)
   private func convert(
     from data: UnsafeMutablePointer<UInt8>, stride: Int, into words: UnsafeMutablePointer<UInt32>,
-    _ word: (UInt32) -> UInt32
+    within box: OutlineFiller.PixelBox? = nil, _ word: (UInt32) -> UInt32
   ) {
-    for y in 0..<height {
+    let box = box ?? OutlineFiller.PixelBox(x0: 0, y0: 0, x1: width, y1: height)
+    for y in box.y0..<box.y1 {
       let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
       let into = words + y * width
-      for x in 0..<width { into[x] = word(row[x]).littleEndian }
+      for x in box.x0..<box.x1 { into[x] = word(row[x]).littleEndian }
     }
   }
 
@@ -177,24 +178,30 @@ final class CairoBitmap {
   func finishAsRGBA(over background: SIMD4<UInt8>?) { finish(over: background, order: .rgba) }
 
   /// `finishAsRGBA(over:)`, the bytes in `order`: in BGRA, Cairo's own
-  /// on a little-endian machine, only a background is composited under.
-  func finish(over background: SIMD4<UInt8>?, order: TexelOrder) {
+  /// on a little-endian machine, only a background is composited under;
+  /// only the pixels `within` a box when there is one (the rest finished
+  /// before).
+  func finish(
+    over background: SIMD4<UInt8>?, order: TexelOrder, within box: OutlineFiller.PixelBox? = nil
+  ) {
     cairo_surface_flush(surface)
     guard let data = cairo_image_surface_get_data(surface),
       Int(cairo_image_surface_get_stride(surface)) == width * 4
     else { return }
     let words = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self)
+    let box = box ?? OutlineFiller.PixelBox(x0: 0, y0: 0, x1: width, y1: height)
     // `convert` stores words little-endian: Cairo's own word is BGRA then.
     guard let background else {
       if order == .rgba {
-        convert(from: data, stride: width * 4, into: words, Self.rgba)
+        convert(from: data, stride: width * 4, into: words, within: box, Self.rgba)
       } else if UInt32(1).littleEndian != 1 {
-        convert(from: data, stride: width * 4, into: words) { $0 }
+        convert(from: data, stride: width * 4, into: words, within: box) { $0 }
       }
       return
     }
     convert(
-      from: data, stride: width * 4, into: words, Self.over(background, native: order == .bgra))
+      from: data, stride: width * 4, into: words, within: box,
+      Self.over(background, native: order == .bgra))
   }
 }
 

@@ -32,18 +32,23 @@ enum OutlineFiller {
 
   /// Fills `path` through `transform` (to the bitmap's pixels) with the
   /// premultiplied color `argb` (Cairo's word: alpha in the top byte) into
-  /// `bitmap`, source over, within `clip`. False, with nothing drawn, when
-  /// FreeType cannot take the path.
+  /// `bitmap`, source over, within `clip` and within `damage` (the pixels
+  /// drawn again; nil: all). False, with nothing drawn, when FreeType
+  /// cannot take the path.
   static func fill(
     _ path: CGPath, evenOdd: Bool, transform t: CGAffineTransform, argb: UInt32,
-    shader: GradientShader? = nil, clip: Clip? = nil, into bitmap: CairoBitmap
+    shader: GradientShader? = nil, clip: Clip? = nil, within damage: PixelBox? = nil,
+    into bitmap: CairoBitmap
   ) -> Bool {
     guard let outline = Outline(path, transform: t), let data = bitmap.pixels() else {
       return false
     }
     defer { bitmap.markDirty() }
     let box = clip?.box ?? PixelBox(x0: 0, y0: 0, x1: bitmap.width, y1: bitmap.height)
-    guard box.x0 < box.x1, box.y0 < box.y1 else { return true }
+    // FreeType hands out no span beyond the box it renders, and a pixel's
+    // coverage does not depend on that box (`stripWidth`).
+    let drawn = damage.map { box.intersection($0) } ?? box
+    guard drawn.x0 < drawn.x1, drawn.y0 < drawn.y1 else { return true }
     let mask = clip?.mask ?? []
     return mask.withUnsafeBufferPointer { mask in
       var target = SpanTarget(
@@ -51,7 +56,7 @@ enum OutlineFiller {
         height: Int32(bitmap.height), color: argb, shader: shader, rect: clip?.rect,
         inner: clip?.inner ?? (0, 0),
         mask: clip?.rect == nil && clip != nil ? mask.baseAddress : nil, box: box)
-      return render(outline, evenOdd: evenOdd, box, blendSpans, &target)
+      return render(outline, evenOdd: evenOdd, drawn, blendSpans, &target)
     }
   }
 
@@ -115,53 +120,75 @@ enum OutlineFiller {
       columns = columns.clamped(to: clip.box.x0..<max(clip.box.x1, clip.box.x0))
       guard !rows.isEmpty, !columns.isEmpty else { return }
     }
-    for y in rows {
-      let from = source + y * stride
-      let into = target + (origin.1 + y) * targetStride + origin.0
-      guard mask != nil || clip != nil || blend != nil else {
-        blendColors(into + columns.lowerBound, columns.count, opacity, from + columns.lowerBound)
-        continue
-      }
-      let maskRow = mask.map { $0 + y * maskStride }
-      // A rect clip: the row's height inside it.
-      var rowShare = 1.0
-      if let r = clip?.rect {
-        rowShare = max(min(Double(y + 1), r.w) - max(Double(y), r.y), 0)
-      }
-      for x in columns {
-        let color = from[x]
-        guard color != 0 else { continue }
-        var factor = opacity
-        if let maskRow {
-          let m = maskRow[x]
-          let value: UInt32
-          switch maskMode {
-          case 0: value = m >> 24
-          case 1: value = 255 - m >> 24
-          default:
-            // Rec. 709 luma of the premultiplied color (weights in 256ths).
-            let luma = min((54 * (m >> 16 & 255) + 183 * (m >> 8 & 255) + 19 * (m & 255) + 128) >> 8, 255)
-            value = maskMode == 2 ? luma : 255 - luma
-          }
-          factor = mul(factor, value)
+    // A clip's mask bytes, read in place.
+    let clipBytes = clip?.mask ?? []
+    clipBytes.withUnsafeBufferPointer { clipBase in
+      for y in rows {
+        let from = source + y * stride
+        let into = target + (origin.1 + y) * targetStride + origin.0
+        guard mask != nil || clip != nil || blend != nil else {
+          blendColors(into + columns.lowerBound, columns.count, opacity, from + columns.lowerBound)
+          continue
         }
-        if let clip {
-          if let r = clip.rect {
-            let inside = x >= clip.inner.0 && x < clip.inner.1
-            if !inside || rowShare != 1 {
-              factor = scaled(factor, (inside ? 1 : share(x, r)) * rowShare)
+        let maskRow = mask.map { UnsafePointer($0 + y * maskStride) }
+        // A rect clip: the row's height inside it.
+        var rowShare = 1.0
+        if let r = clip?.rect {
+          rowShare = max(min(Double(y + 1), r.w) - max(Double(y), r.y), 0)
+        }
+        /// Pixels `range` one at a time.
+        func each(_ range: Range<Int>) {
+          for x in range {
+            let color = from[x]
+            guard color != 0 else { continue }
+            var factor = opacity
+            if let maskRow { factor = mul(factor, maskValue(maskRow[x], maskMode)) }
+            if let clip {
+              if let r = clip.rect {
+                let inside = x >= clip.inner.0 && x < clip.inner.1
+                if !inside || rowShare != 1 {
+                  factor = scaled(factor, (inside ? 1 : share(x, r)) * rowShare)
+                }
+              } else {
+                let box = clip.box
+                factor = mul(
+                  factor, UInt32(clip.mask[(y - box.y0) * (box.x1 - box.x0) + x - box.x0]))
+              }
             }
-          } else {
-            let box = clip.box
-            factor = mul(factor, UInt32(clip.mask[(y - box.y0) * (box.x1 - box.x0) + x - box.x0]))
+            if let blend {
+              if factor > 0 {
+                into[x] = BlendModePixels.blend(into[x], color, factor: factor, mode: blend)
+              }
+            } else {
+              blendOne(into + x, factor, color)
+            }
           }
         }
-        if let blend {
-          if factor > 0 {
-            into[x] = BlendModePixels.blend(into[x], color, factor: factor, mode: blend)
+        guard blend == nil, rowShare == 1 else {
+          each(columns)
+          continue
+        }
+        // Source over, eight pixels a step where the clip's share is whole
+        // or a byte of its mask: the same products.
+        if let clip, clip.rect != nil {
+          let inner = columns.clamped(to: clip.inner.0..<max(clip.inner.1, clip.inner.0))
+          guard !inner.isEmpty else {
+            each(columns)
+            continue
           }
+          each(columns.lowerBound..<inner.lowerBound)
+          compositeRun(
+            into + inner.lowerBound, from + inner.lowerBound, inner.count, opacity: opacity,
+            mask: maskRow.map { $0 + inner.lowerBound }, maskMode: maskMode, clip: nil)
+          each(inner.upperBound..<columns.upperBound)
         } else {
-          blendOne(into + x, factor, color)
+          let clipRow = clip.map { clip in
+            clipBase.baseAddress! + (y - clip.box.y0) * (clip.box.x1 - clip.box.x0) - clip.box.x0
+          }
+          compositeRun(
+            into + columns.lowerBound, from + columns.lowerBound, columns.count, opacity: opacity,
+            mask: maskRow.map { $0 + columns.lowerBound }, maskMode: maskMode,
+            clip: clipRow.map { $0 + columns.lowerBound })
         }
       }
     }
@@ -170,6 +197,15 @@ enum OutlineFiller {
   /// Pixels from (x0, y0) to (x1, y1), the ends excluded.
   struct PixelBox: Equatable {
     var x0, y0, x1, y1: Int
+
+    /// The pixels in both (empty: `x0 >= x1` or `y0 >= y1`).
+    func intersection(_ other: PixelBox) -> PixelBox {
+      PixelBox(
+        x0: max(x0, other.x0), y0: max(y0, other.y0), x1: min(x1, other.x1),
+        y1: min(y1, other.y1))
+    }
+
+    var isEmpty: Bool { x0 >= x1 || y0 >= y1 }
   }
 
   /// A clip of fills: a rect on the bitmap's axes, whose coverage of a
@@ -578,7 +614,9 @@ private func scaled(_ coverage: UInt32, _ share: Double) -> UInt32 {
 
 /// `n` pixels from `start` blended with `color` at `coverage`, source over.
 @inline(__always)
-private func blend(_ start: UnsafeMutablePointer<UInt32>, _ n: Int, _ coverage: UInt32, _ color: UInt32) {
+private func blend(
+  _ start: UnsafeMutablePointer<UInt32>, _ n: Int, _ coverage: UInt32, _ color: UInt32
+) {
   guard coverage > 0, n > 0 else { return }
   if coverage == 255 && color >> 24 == 255 {
     // Eight words a store.
@@ -657,6 +695,89 @@ private func blendOne(_ pixel: UnsafeMutablePointer<UInt32>, _ coverage: UInt32,
   } else if source != 0 {
     pixel.pointee = add4(source, mul4(pixel.pointee, keep))
   }
+}
+
+/// A mask pixel's value (`maskMode`: 0 its alpha, 1 one minus it, 2 the
+/// Rec. 709 luma of its premultiplied color in 256ths, 3 one minus that).
+@inline(__always)
+private func maskValue(_ m: UInt32, _ maskMode: Int) -> UInt32 {
+  switch maskMode {
+  case 0: return m >> 24
+  case 1: return 255 - m >> 24
+  default:
+    let luma = min((54 * (m >> 16 & 255) + 183 * (m >> 8 & 255) + 19 * (m & 255) + 128) >> 8, 255)
+    return maskMode == 2 ? luma : 255 - luma
+  }
+}
+
+/// `maskValue` on eight pixels.
+@inline(__always)
+private func maskValues(_ m: SIMD8<UInt32>, _ maskMode: Int) -> SIMD8<UInt32> {
+  let byte = SIMD8<UInt32>(repeating: 255)
+  switch maskMode {
+  case 0: return m &>> 24
+  case 1: return byte &- (m &>> 24)
+  default:
+    var luma = (54 &* (m &>> 16 & byte) &+ 183 &* (m &>> 8 & byte) &+ 19 &* (m & byte) &+ 128) &>> 8
+    luma.replace(with: byte, where: luma .> byte)
+    return maskMode == 2 ? luma : byte &- luma
+  }
+}
+
+/// `n` pixels of `from` blended into `into`, source over, each scaled by
+/// `opacity`, by its `mask` pixel's value and by its `clip` byte (each
+/// when given): `composite`'s products in its order, eight pixels a step.
+@inline(__always)
+private func compositeRun(
+  _ into: UnsafeMutablePointer<UInt32>, _ from: UnsafePointer<UInt32>, _ n: Int,
+  opacity: UInt32, mask: UnsafePointer<UInt32>?, maskMode: Int, clip: UnsafePointer<UInt8>?
+) {
+  var k = 0
+  let none = SIMD8<UInt32>(repeating: 0)
+  let o = SIMD8<UInt32>(repeating: opacity)
+  while k + 8 <= n {
+    let s = UnsafeRawPointer(from + k).loadUnaligned(as: SIMD8<UInt32>.self)
+    if s != none {
+      var f = o
+      if let mask {
+        f = mul(
+          f, maskValues(UnsafeRawPointer(mask + k).loadUnaligned(as: SIMD8<UInt32>.self), maskMode))
+      }
+      if let clip { f = mul(f, bytes(clip + k)) }
+      let c = mul4(s, f)
+      over(UnsafeMutableRawPointer(into + k), c, 255 &- (c &>> 24))
+    }
+    k += 8
+  }
+  while k < n {
+    let color = from[k]
+    if color != 0 {
+      var factor = opacity
+      if let mask { factor = mul(factor, maskValue(mask[k], maskMode)) }
+      if let clip { factor = mul(factor, UInt32(clip[k])) }
+      blendOne(into + k, factor, color)
+    }
+    k += 1
+  }
+}
+
+/// Eight bytes from `p`, a word a lane (shifts of one load: a vector
+/// conversion from bytes is a call per use here).
+@inline(__always)
+private func bytes(_ p: UnsafePointer<UInt8>) -> SIMD8<UInt32> {
+  let v = UInt64(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt64.self))
+  let lo = UInt32(truncatingIfNeeded: v)
+  let hi = UInt32(truncatingIfNeeded: v >> 32)
+  return SIMD8(
+    lo & 255, lo >> 8 & 255, lo >> 16 & 255, lo >> 24,
+    hi & 255, hi >> 8 & 255, hi >> 16 & 255, hi >> 24)
+}
+
+/// `mul` on eight lanes.
+@inline(__always)
+private func mul(_ x: SIMD8<UInt32>, _ a: SIMD8<UInt32>) -> SIMD8<UInt32> {
+  let t = x &* a &+ 128
+  return (t &+ (t &>> 8)) &>> 8
 }
 
 /// `x·a/255` rounded, for bytes.

@@ -154,9 +154,18 @@ public enum PathRunRasterizer {
   /// The elements drawn source over into a bitmap of `width`×`height`
   /// pixels, as `render(_:width:height:background:)` draws parts; in
   /// memory kept by `scratch` from frame to frame when there is one.
+  ///
+  /// `redrawing` an earlier bitmap of the same size, background and order
+  /// (its pixels, taken over), only its `damage` (x, y, width, height) is
+  /// drawn again, from transparent, by `elements` (those that reach it:
+  /// the rest may be left out): the same bytes as a whole bitmap, since
+  /// no coverage depends on what is drawn around it (FreeType renders
+  /// within a box, Cairo within a clip, groups in bitmaps of their whole
+  /// box, composited within the damage).
   package static func render(
     _ elements: [Element], width: Int, height: Int, background: SIMD4<Float>? = nil,
-    scratch: PathRunScratch? = nil, order: TexelOrder = .rgba
+    scratch: PathRunScratch? = nil, order: TexelOrder = .rgba,
+    redrawing earlier: (pixels: [UInt8], damage: SIMD4<Int>)? = nil
   ) -> CGImage? {
     guard width > 0, height > 0, width <= CairoBitmap.maxSide, height <= CairoBitmap.maxSide
     else { return nil }
@@ -166,23 +175,48 @@ public enum PathRunRasterizer {
     let count = width * height * 4
     // The image's own pixels are the bitmap Cairo draws into, turned into
     // `order` in place after (BGRA: as Cairo drew them).
-    var pixels = scratch?.pixels(count: count) ?? [UInt8](repeating: 0, count: count)
+    var pixels: [UInt8]
+    var damage: OutlineFiller.PixelBox?
+    if let earlier, earlier.pixels.count == count {
+      let d = earlier.damage
+      let box = OutlineFiller.PixelBox(x0: d.x, y0: d.y, x1: d.x + d.z, y1: d.y + d.w)
+        .intersection(OutlineFiller.PixelBox(x0: 0, y0: 0, x1: width, y1: height))
+      pixels = earlier.pixels
+      if !box.isEmpty {
+        pixels.withUnsafeMutableBytes { raw in
+          for y in box.y0..<box.y1 {
+            let row = raw.baseAddress! + (y * width + box.x0) * 4
+            row.initializeMemory(as: UInt8.self, repeating: 0, count: (box.x1 - box.x0) * 4)
+          }
+        }
+      }
+      damage = box
+    } else {
+      pixels = scratch?.pixels(count: count) ?? [UInt8](repeating: 0, count: count)
+    }
     let drawn = pixels.withUnsafeMutableBytes { raw -> Bool in
       guard let bitmap = CairoBitmap(drawingInto: raw.baseAddress!, width: width, height: height)
       else { return false }
-      draw(elements, into: bitmap, scratch: scratch)
-      bitmap.finish(over: b, order: order)
+      if damage?.isEmpty != true {
+        draw(elements, into: bitmap, scratch: scratch, damage: damage)
+        bitmap.finish(over: b, order: order, within: damage)
+      }
       return true
     }
     guard drawn else { return nil }
     return CGImage(width: width, height: height, premultiplied: pixels, order: order)
   }
 
-  /// Draws `elements` into `bitmap`, source over, in their order; group
-  /// bitmaps in `scratch`'s memory when there is one.
-  static func draw(_ elements: [Element], into bitmap: CairoBitmap, scratch: PathRunScratch?) {
+  /// Draws `elements` into `bitmap`, source over, in their order, within
+  /// `damage` (nil: everywhere); group bitmaps in `scratch`'s memory when
+  /// there is one.
+  static func draw(
+    _ elements: [Element], into bitmap: CairoBitmap, scratch: PathRunScratch?,
+    damage: OutlineFiller.PixelBox? = nil
+  ) {
     let (width, height) = (bitmap.width, bitmap.height)
     let cr = bitmap.context
+    if let damage { clip(cr, to: damage) }
     // The last clip's coverage, for the parts after it with the same clip.
     var clipMask: (clip: Clip, mask: OutlineFiller.Clip?)?
     for element in elements {
@@ -190,7 +224,7 @@ public enum PathRunRasterizer {
       switch element {
       case .part(let p): part = p
       case .group(let group):
-        drawGroup(group, into: bitmap, scratch: scratch)
+        drawGroup(group, into: bitmap, scratch: scratch, damage: damage)
         continue
       }
       let c = part.color
@@ -210,7 +244,7 @@ public enum PathRunRasterizer {
         if part.clip == nil || mask != nil,
           OutlineFiller.fill(
             part.style.path, evenOdd: part.style.fillRule == .evenOdd, transform: part.transform,
-            argb: Self.argb(c), shader: part.shader, clip: mask, into: bitmap)
+            argb: Self.argb(c), shader: part.shader, clip: mask, within: damage, into: bitmap)
         {
           continue
         }
@@ -218,7 +252,7 @@ public enum PathRunRasterizer {
       if let shader = part.shader {
         // Cairo's coverage of the stroke (or of a fill FreeType refused),
         // painted with the gradient.
-        Self.drawShaded(part, shader, into: bitmap)
+        Self.drawShaded(part, shader, into: bitmap, damage: damage)
         continue
       }
       if let clip = part.clip {
@@ -227,7 +261,12 @@ public enum PathRunRasterizer {
         addRoundedRect(cr, clip.rect, clip.radii)
         cairo_clip(cr)
       }
-      defer { if part.clip != nil { cairo_reset_clip(cr) } }
+      defer {
+        if part.clip != nil {
+          cairo_reset_clip(cr)
+          if let damage { clip(cr, to: damage) }
+        }
+      }
       let t = part.transform
       // A plane seen edge-on (no inverse: Cairo would refuse the matrix)
       // covers nothing.
@@ -245,18 +284,35 @@ public enum PathRunRasterizer {
     }
   }
 
+  /// Limits Cairo's drawing on `cr` to the pixels of `box` (a clip of
+  /// whole pixels, in the bitmap's pixels).
+  private static func clip(_ cr: OpaquePointer, to box: OutlineFiller.PixelBox) {
+    cairo_identity_matrix(cr)
+    cairo_new_path(cr)
+    cairo_rectangle(
+      cr, Double(box.x0), Double(box.y0), Double(box.x1 - box.x0), Double(box.y1 - box.y0))
+    cairo_clip(cr)
+  }
+
   /// `group` drawn into a bitmap of its box, then blended into `bitmap`
-  /// through its mask, clip and opacity.
+  /// through its mask, clip and opacity, within `damage` (its bitmaps of
+  /// the whole box: the content drawn within the damage's part of it).
   private static func drawGroup(
-    _ group: Group, into bitmap: CairoBitmap, scratch: PathRunScratch?
+    _ group: Group, into bitmap: CairoBitmap, scratch: PathRunScratch?,
+    damage: OutlineFiller.PixelBox?
   ) {
     let b = group.box
-    // The box within the bitmap (the planner keeps it there).
-    let x0 = max(b.x, 0)
-    let y0 = max(b.y, 0)
-    let x1 = min(b.x + b.z, bitmap.width)
-    let y1 = min(b.y + b.w, bitmap.height)
+    // The box within the bitmap (the planner keeps it there), and the damage.
+    var reach = OutlineFiller.PixelBox(
+      x0: max(b.x, 0), y0: max(b.y, 0), x1: min(b.x + b.z, bitmap.width),
+      y1: min(b.y + b.w, bitmap.height))
+    if let damage { reach = reach.intersection(damage) }
+    let (x0, y0, x1, y1) = (reach.x0, reach.y0, reach.x1, reach.y1)
     guard x0 < x1, y0 < y1, group.opacity > 0 else { return }
+    // The damage in the box's pixels.
+    let inner = damage.map { _ in
+      OutlineFiller.PixelBox(x0: x0 - b.x, y0: y0 - b.y, x1: x1 - b.x, y1: y1 - b.y)
+    }
     // The clip first: a group whose clip covers nothing draws nothing.
     var clip: OutlineFiller.Clip?
     if let c = group.clip {
@@ -274,7 +330,7 @@ public enum PathRunRasterizer {
         ?? CairoBitmap(width: b.z, height: b.w)
     }
     guard let content = makeBitmap() else { return }
-    draw(group.elements, into: content, scratch: scratch)
+    draw(group.elements, into: content, scratch: scratch, damage: inner)
     if !group.colorFilters.isEmpty, let words = content.pixels() {
       let count = content.stride / 4 * b.w
       for filter in group.colorFilters { filter.apply(words, count: count) }
@@ -283,7 +339,7 @@ public enum PathRunRasterizer {
     var mask: CairoBitmap?
     if let elements = group.mask {
       guard let m = makeBitmap() else { return }
-      draw(elements, into: m, scratch: scratch)
+      draw(elements, into: m, scratch: scratch, damage: inner)
       mask = m
     }
     guard let source = content.pixels(), let target = bitmap.pixels() else { return }
@@ -329,8 +385,13 @@ public enum PathRunRasterizer {
   }
 
   /// `part` as Cairo covers it, in a byte a pixel over the pixels it may
-  /// reach, then blended in `shader`'s colors at that coverage.
-  private static func drawShaded(_ part: Part, _ shader: GradientShader, into bitmap: CairoBitmap) {
+  /// reach, then blended in `shader`'s colors at that coverage within
+  /// `damage` (the coverage of the whole reach: Cairo covers a path cut at
+  /// a surface's edge differently there).
+  private static func drawShaded(
+    _ part: Part, _ shader: GradientShader, into bitmap: CairoBitmap,
+    damage: OutlineFiller.PixelBox?
+  ) {
     let t = part.transform
     guard isInvertible(t) else { return }
     let style = part.style
@@ -351,7 +412,8 @@ public enum PathRunRasterizer {
     area = area.intersection(CGRect(x: 0, y: 0, width: bitmap.width, height: bitmap.height))
     guard !area.isNull, area.minX.isFinite, area.maxY.isFinite else { return }
     let box = OutlineFiller.PixelBox(
-      x0: Int(saturating: area.minX, rounding: .down), y0: Int(saturating: area.minY, rounding: .down),
+      x0: Int(saturating: area.minX, rounding: .down),
+      y0: Int(saturating: area.minY, rounding: .down),
       x1: Int(saturating: area.maxX, rounding: .up), y1: Int(saturating: area.maxY, rounding: .up))
     let (w, h) = (box.x1 - box.x0, box.y1 - box.y0)
     guard w > 0, h > 0 else { return }
@@ -371,7 +433,11 @@ public enum PathRunRasterizer {
       }
       return true
     } read: { data, stride in
-      OutlineFiller.blend(coverage: data, stride: stride, box: box, shader: shader, into: bitmap)
+      let drawn = damage.map { box.intersection($0) } ?? box
+      guard !drawn.isEmpty else { return }
+      OutlineFiller.blend(
+        coverage: data + (drawn.y0 - box.y0) * stride + drawn.x0 - box.x0, stride: stride,
+        box: drawn, shader: shader, into: bitmap)
     }
   }
 

@@ -105,6 +105,15 @@ public final class PathRunScratch {
     return held.take()?.premultiplied
   }
 
+  /// The pixels of `image`, which is taken (nil after), when nothing else
+  /// holds it; nil, `image` left as it was, otherwise (as
+  /// `takePixels(_:)`).
+  @inline(never)
+  package static func takePixels(of image: inout CGImage?) -> [UInt8]? {
+    guard isKnownUniquelyReferenced(&image) else { return nil }
+    return image.take()?.premultiplied
+  }
+
   /// Runs drawn into a recycled image's pixels (for tests).
   package private(set) var recycled = 0
 

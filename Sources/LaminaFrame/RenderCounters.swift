@@ -35,6 +35,10 @@ public struct RenderCounters: Equatable, Sendable {
   /// path items they held.
   public var cpuPathRuns = 0
   public var cpuPathItems = 0
+  /// Runs drawn only where they differ from the last frame's, and the
+  /// pixels drawn by runs (`FramePlan.cpuPathRunsRedrawn`, `cpuPathRunPixels`).
+  public var cpuPathRunsRedrawn = 0
+  public var cpuPathRunPixels = 0
   /// Batches drawn, by why each began instead of joining the batch before
   /// it (`BatchBreak`: pass, program, texture, paint, blend, overlap, clip,
   /// mesh, unbatched).

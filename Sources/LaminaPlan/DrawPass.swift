@@ -30,6 +30,11 @@ package struct DrawPass {
   /// the run has no paths): the device does not clear
   /// (`PlanOptions.clearsByUpload`).
   package var uploadReplacesClear = false
+  /// The upload's image is the image with this identifier but for the
+  /// pixels of `damage` (region pixels; empty: the same image): a target
+  /// that holds that image over the upload's rect (`RenderTarget.heldRun`)
+  /// is written only there.
+  package var uploadSince: (image: UInt64, damage: PixelRect)?
   /// Drawn in order, one draw call each.
   package var batches: [Batch] = []
   /// What the pass renders, for people reading the plan.

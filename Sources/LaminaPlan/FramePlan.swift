@@ -32,6 +32,11 @@ public struct FramePlan: CustomStringConvertible {
   /// (`PlanOptions.cpuPaths`), and the path items they hold.
   public internal(set) var cpuPathRuns = 0
   public internal(set) var cpuPathItems = 0
+  /// Of those runs, the ones drawn only where they differ from the last
+  /// frame's bitmap over the same place (`PathRunCache`), and the pixels
+  /// the runs not found in the cache drew (their bitmaps, or those parts).
+  public internal(set) var cpuPathRunsRedrawn = 0
+  public internal(set) var cpuPathRunPixels = 0
   /// The keys of the canvas's prefixes (`FramePlanner+Prefix.swift`), for
   /// the next frame's plan.
   package internal(set) var prefixKeys: [Int] = []

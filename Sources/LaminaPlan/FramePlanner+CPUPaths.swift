@@ -195,7 +195,8 @@ extension FramePlanner {
   /// The run items of `commands` within `region`, at `opacity`: path
   /// items, gradients painted over a path, groups drawn whole (each
   /// command drawn on the CPU: `commandsDrawOnCPU`).
-  mutating func runItems(_ commands: [DrawCommand], region: PixelRect, opacity: Float) -> [RunItem] {
+  mutating func runItems(_ commands: [DrawCommand], region: PixelRect, opacity: Float) -> [RunItem]
+  {
     var items: [RunItem] = []
     for command in commands {
       switch command {
@@ -238,7 +239,8 @@ extension FramePlanner {
       box = box.intersection(shown)
     }
     guard !box.isEmpty else { return nil }
-    return RunGroup(group: group, items: items, mask: mask, box: box, opacity: group.opacity * opacity)
+    return RunGroup(
+      group: group, items: items, mask: mask, box: box, opacity: group.opacity * opacity)
   }
 
   /// The frame pixels `items` may touch; nil for none.
@@ -342,6 +344,12 @@ extension FramePlanner {
       if !written.isEmpty {
         open.pass.upload = (index(of: image), box, written)
         open.pass.uploadReplacesClear = replacesClear
+        // The image is the last frame's (the same, or drawn again over
+        // it): where the target still holds that, only what differs goes.
+        open.pass.uploadSince = pathRuns?.lastSince.map { since in
+          let d = since.damage
+          return (since.image, PixelRect(x: box.x + d.x, y: box.y + d.y, width: d.z, height: d.w))
+        }
       }
       return
     }
@@ -391,15 +399,74 @@ extension FramePlanner {
       parts: keys, bounds: SIMD4(box.x, box.y, box.width, box.height), background: background)
     let scratch = pathRuns?.scratch
     let order = options.texelOrder
-    let make = {
-      PathRunRasterizer.render(
-        elements, width: box.width, height: box.height, background: background, scratch: scratch,
-        order: order)
+    let units = Self.units(keys, items, box)
+    var pixels = box.area
+    var redrawn = false
+    let make = { (earlier: (pixels: [UInt8], damage: SIMD4<Int>)?) -> CGImage? in
+      // Drawing again a damaged part, the elements that do not reach it
+      // are left out.
+      var drawn = elements
+      pixels = box.area
+      redrawn = earlier != nil
+      if let earlier, let units {
+        let d = earlier.damage
+        pixels = d.z * d.w
+        drawn = zip(elements, units.boxes).filter { _, b in
+          b.x < d.x + d.z && d.x < b.x + b.z && b.y < d.y + d.w && d.y < b.y + b.w
+        }.map(\.0)
+      }
+      return PathRunRasterizer.render(
+        drawn, width: box.width, height: box.height, background: background, scratch: scratch,
+        order: order, redrawing: earlier)
     }
-    guard let image = pathRuns.map({ $0.image(key, make: make) }) ?? make() else { return nil }
+    var made = false
+    let image =
+      pathRuns.map { cache in
+        cache.image(key, units: units) {
+          made = true
+          return make($0)
+        }
+      }
+      ?? {
+        made = true
+        return make(nil)
+      }()
+    guard let image else { return nil }
+    if made {
+      plan.cpuPathRunPixels += pixels
+      if redrawn { plan.cpuPathRunsRedrawn += 1 }
+    }
     plan.cpuPathRuns += 1
     plan.cpuPathItems += items.reduce(0) { $0 + $1.pathCount }
     return image
+  }
+
+  /// Where each of `items` (a run over `box`) begins and ends in `keys`
+  /// (the elements' keys, a part or a group's whole nest each) and the
+  /// pixels each may touch in the bitmap; nil when an item made no element
+  /// (then elements and items do not pair).
+  static func units(_ keys: [PathRunKey.Element], _ items: [RunItem], _ box: PixelRect)
+    -> PathRunUnits?
+  {
+    var ends: [Int] = []
+    ends.reserveCapacity(items.count)
+    var depth = 0
+    for (i, key) in keys.enumerated() {
+      switch key {
+      case .part, .solid: if depth == 0 { ends.append(i + 1) }
+      case .group: depth += 1
+      case .end:
+        depth -= 1
+        if depth == 0 { ends.append(i + 1) }
+      case .mask, .filters: break
+      }
+    }
+    guard ends.count == items.count else { return nil }
+    let boxes = items.map { item -> SIMD4<Int> in
+      let b = item.bounds.intersection(box)
+      return SIMD4(b.x - box.x, b.y - box.y, b.width, b.height)
+    }
+    return PathRunUnits(ends: ends, boxes: boxes)
   }
 
   /// `items` as the rasterizer's elements, placed in the pixels of a
@@ -484,7 +551,8 @@ extension FramePlanner {
           let toBox = CGAffineTransform(translationX: -CGFloat(run.box.x), y: -CGFloat(run.box.y))
           let transform = Self.affine(c.itemToClip).inverted().concatenating(toBox)
           guard Self.isFinite(transform) else { continue }
-          clip = PathRunRasterizer.Clip(rect: c.shape.rect, radii: c.shape.radii, transform: transform)
+          clip = PathRunRasterizer.Clip(
+            rect: c.shape.rect, radii: c.shape.radii, transform: transform)
         }
         let mode: Int
         switch group.maskMode {
@@ -558,6 +626,57 @@ extension FramePlanner {
       rect: CGRect(x: box.x, y: box.y, width: box.width, height: box.height), uv: (0, 0, 1, 1),
       matrix: CATransform3DIdentity, color: SIMD4(repeating: 1), bounds: box, layerName: nil,
       antialiased: false)
+  }
+}
+
+/// A run's elements as units of its key (`FramePlanner.units`): where
+/// each ends in the key's elements, and the pixels it may touch in the
+/// bitmap (x, y, width, height; empty: none).
+struct PathRunUnits {
+  var ends: [Int]
+  var boxes: [SIMD4<Int>]
+
+  /// The elements of unit `i` in `key`.
+  func slice(_ i: Int, of key: PathRunKey) -> ArraySlice<PathRunKey.Element> {
+    key.parts[(i == 0 ? 0 : ends[i - 1])..<ends[i]]
+  }
+
+  /// The pixels that differ between the bitmap of `old` (with `units`)
+  /// and that of `new` (with these): the boxes of the units that differ,
+  /// both their old and their new, as one box (x, y, width, height;
+  /// empty: none). Units are paired by place where the counts agree (a
+  /// unit that moved changes only its own pixels), else past the common
+  /// beginning and end.
+  func damage(from old: PathRunKey, _ units: PathRunUnits, to new: PathRunKey) -> SIMD4<Int> {
+    var box: SIMD4<Int>?
+    func add(_ b: SIMD4<Int>) {
+      guard b.z > 0, b.w > 0 else { return }
+      guard let a = box else {
+        box = b
+        return
+      }
+      let x0 = min(a.x, b.x)
+      let y0 = min(a.y, b.y)
+      box = SIMD4(x0, y0, max(a.x + a.z, b.x + b.z) - x0, max(a.y + a.w, b.y + b.w) - y0)
+    }
+    func same(_ i: Int, _ j: Int) -> Bool {
+      units.boxes[i] == boxes[j] && units.slice(i, of: old) == slice(j, of: new)
+    }
+    let (m, n) = (units.ends.count, ends.count)
+    if m == n {
+      for i in 0..<n where !same(i, i) {
+        add(units.boxes[i])
+        add(boxes[i])
+      }
+    } else {
+      var first = 0
+      while first < min(m, n) && same(first, first) { first += 1 }
+      var last = 0
+      while last < min(m, n) - first && same(m - 1 - last, n - 1 - last) { last += 1 }
+      for i in first..<(m - last) { add(units.boxes[i]) }
+      for j in first..<(n - last) { add(boxes[j]) }
+    }
+    return box ?? SIMD4(0, 0, 0, 0)
   }
 }
 
@@ -656,6 +775,7 @@ extension FramePlanner {
 package final class PathRunCache {
   private struct Entry {
     var key: PathRunKey
+    var units: PathRunUnits?
     var image: CGImage
     var used: Bool
     var lastUse: UInt64
@@ -670,25 +790,94 @@ package final class PathRunCache {
 
   package init() {}
 
-  /// The bitmap of `key`: the cached one, or `make`'s, cached.
-  func image(_ key: PathRunKey, make: () -> CGImage?) -> CGImage? {
+  /// The bitmap of `key` (its elements as `units`): the cached one, or
+  /// `make`'s, cached. `make` is handed the pixels of a bitmap of the last
+  /// frame over the same place that no run of this frame took (taken from
+  /// the cache) and the box where they differ from `key`'s, when that box
+  /// is at most `maxDamageShare` of the bitmap: it draws only that again.
+  func image(
+    _ key: PathRunKey, units: PathRunUnits? = nil,
+    make: ((pixels: [UInt8], damage: SIMD4<Int>)?) -> CGImage?
+  ) -> CGImage? {
     clock &+= 1
     if let i = entries.firstIndex(where: {
       $0.key.bounds == key.bounds && $0.key.parts.count == key.parts.count && $0.key == key
     }) {
       entries[i].used = true
       entries[i].lastUse = clock
+      lastSince = (entries[i].image.identifier, SIMD4(0, 0, 0, 0))
       return entries[i].image
     }
-    guard let image = make() else { return nil }
+    lastSince = nil
+    var made: CGImage?
+    if let units, let earlier = earlier(for: key, units) {
+      made = make((earlier.pixels, earlier.damage))
+      if made != nil { lastSince = (earlier.image, earlier.damage) }
+    }
+    guard let image = made ?? make(nil) else { return nil }
     drawn += 1
     if entries.count >= Self.maxEntries {
       entries.sort { $0.lastUse > $1.lastUse }
       for old in entries[(entries.count / 2)...] { dropped.append(old.image.identifier) }
       entries.removeLast(entries.count - entries.count / 2)
     }
-    entries.append(Entry(key: key, image: image, used: true, lastUse: clock))
+    entries.append(Entry(key: key, units: units, image: image, used: true, lastUse: clock))
     return image
+  }
+
+  /// The most of a bitmap's pixels drawn again over an earlier bitmap;
+  /// past it, the bitmap is drawn whole.
+  static let maxDamageShare = 0.6
+
+  /// Runs drawn again only where they differ from an earlier bitmap.
+  package private(set) var redrawn = 0
+
+  /// What the last `image(_:units:make:)` gave: the bitmap of the last
+  /// frame's image with this identifier, but for the pixels of the box
+  /// (x, y, width, height: empty for the same image, kept); nil for a
+  /// bitmap made whole.
+  package private(set) var lastSince: (image: UInt64, damage: SIMD4<Int>)?
+
+  /// The pixels of a bitmap of the last frame over `key`'s place and
+  /// background that no run of this frame took, taken from the cache, and
+  /// the box where `key` (with `units`) draws otherwise; nil when there is
+  /// none, the box is too large, or something else still holds its image.
+  private func earlier(for key: PathRunKey, _ units: PathRunUnits) -> (
+    pixels: [UInt8], damage: SIMD4<Int>, image: UInt64
+  )? {
+    guard
+      let i = entries.firstIndex(where: {
+        !$0.used && $0.units != nil && $0.key.bounds == key.bounds
+          && $0.key.background == key.background
+      }), let old = entries[i].units
+    else { return nil }
+    var damage = units.damage(from: entries[i].key, old, to: key)
+    // Drawn again from the bitmap's left edge: Cairo clamps what a stroke
+    // covers left of a clip into the clip's first column (FreeType keeps
+    // it in a cell of its own), so a damage cut there would differ there.
+    if damage.z > 0 { damage = SIMD4(0, damage.y, damage.x + damage.z, damage.w) }
+    let area = Double(key.bounds.z) * Double(key.bounds.w)
+    guard Double(damage.z) * Double(damage.w) <= Self.maxDamageShare * area else { return nil }
+    let (oldKey, lastUse) = (entries[i].key, entries[i].lastUse)
+    var image: CGImage? = Self.takeImage(&entries, at: i)
+    let identifier = image!.identifier
+    guard let pixels = PathRunScratch.takePixels(of: &image) else {
+      // Still held elsewhere (a plan not yet run): kept as it was, unused.
+      entries.insert(
+        Entry(key: oldKey, units: old, image: image!, used: false, lastUse: lastUse), at: i)
+      return nil
+    }
+    // Its texture goes with it.
+    dropped.append(identifier)
+    redrawn += 1
+    return (pixels, damage, identifier)
+  }
+
+  /// Entry `i`'s image, the entry removed (not inlined: the entry goes
+  /// when this returns, so that the caller may hold the image alone).
+  @inline(never)
+  private static func takeImage(_ entries: inout [Entry], at i: Int) -> CGImage {
+    entries.remove(at: i).image
   }
 
   /// Drops the bitmaps not used since the last call; returns their images'

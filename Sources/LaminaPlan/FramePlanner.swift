@@ -479,6 +479,7 @@ package struct FramePlanner {
     // The continuation draws over what this pass left: nothing to write again.
     open.pass.upload = nil
     open.pass.uploadReplacesClear = false
+    open.pass.uploadSince = nil
     open.pass.batches = []
     plan.vertexNanoseconds &+= open.batcher.vertexNanoseconds
     open.batcher = makeBatcher(open.pass.region)

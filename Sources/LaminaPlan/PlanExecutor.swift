@@ -74,12 +74,20 @@ package final class PlanExecutor {
     bound.targets[FramePlan.canvas.index] = canvas
     device.counters.cpuPathRuns += plan.cpuPathRuns
     device.counters.cpuPathItems += plan.cpuPathItems
+    device.counters.cpuPathRunsRedrawn += plan.cpuPathRunsRedrawn
+    device.counters.cpuPathRunPixels += plan.cpuPathRunPixels
     for (i, step) in plan.steps.enumerated() {
       switch step {
       case .draw(let pass): try draw(pass, plan, &bound)
-      case .copy(let copy): try self.copy(copy, plan, &bound)
-      case .effect(let effect): try run(effect, plan, &bound)
-      case .openGLLayer(let step): try drawOpenGLLayer(step, plan, &bound)
+      case .copy(let copy):
+        canvas.heldRun = nil
+        try self.copy(copy, plan, &bound)
+      case .effect(let effect):
+        canvas.heldRun = nil
+        try run(effect, plan, &bound)
+      case .openGLLayer(let step):
+        canvas.heldRun = nil
+        try drawOpenGLLayer(step, plan, &bound)
       case .output(let step):
         canvas.resolve()
         try output(canvas, step)
@@ -202,8 +210,21 @@ package final class PlanExecutor {
     device.setViewport(area)
     device.setScissor(pass.scissor ?? pass.viewport)
     if let clear = pass.clear, !pass.uploadReplacesClear { device.clear(clear) }
-    if let (index, rect, written) = pass.upload {
-      // Row 0 of the target holds the region's top row (below).
+    // The canvas holds the last frame's run image where the upload's is
+    // that image (kept, or drawn again over it): only what differs goes.
+    let canvas = pass.target == FramePlan.canvas
+    var held: (image: UInt64, rect: PixelRect, at: SIMD2<Int>)?
+    var upload = pass.upload
+    if let (index, rect, written) = upload, canvas {
+      let at = SIMD2(area.x - pass.region.x, area.y - pass.region.y)
+      if pass.clear == nil || pass.uploadReplacesClear, let since = pass.uploadSince,
+        let last = target.heldRun, last.image == since.image, last.rect == rect, last.at == at
+      {
+        upload?.written = written.intersection(since.damage)
+      }
+      if written == rect { held = (plan.images[index].identifier, rect, at) }
+    }
+    if let (index, rect, written) = upload, !written.isEmpty {
       let image = plan.images[index]
       var pixels = image.premultiplied ?? image.pixels
       let order = image.premultiplied == nil ? .rgba : image.premultipliedOrder
@@ -258,8 +279,9 @@ package final class PlanExecutor {
       }
       if let mask = input.mask { device.bindTexture(mask.texture, unit: 1, sampler: mask.sampler) }
       let pieces = (batch.indexCount + Self.rectIndicesPerDraw - 1) / Self.rectIndicesPerDraw
-      if pieces > 1, programs.isPlain(program), batch.area >= pieces * Self.rectPixelsPerDraw
-        && batch.area >= batch.items * Self.rectPixelsPerRect
+      if pieces > 1, programs.isPlain(program),
+        batch.area >= pieces * Self.rectPixelsPerDraw
+          && batch.area >= batch.items * Self.rectPixelsPerRect
       {
         // Mesa's draw module hands llvmpipe's rectangle finder indexed
         // draws in pieces of up to 1,024 indices, and finds no rect in a
@@ -278,6 +300,7 @@ package final class PlanExecutor {
       }
     }
     device.setDepthTest(false)
+    if canvas { target.heldRun = pass.batches.isEmpty ? held : nil }
     target.didDraw(pass.scissor ?? pass.viewport)
     if pass.clear != nil && pass.target != FramePlan.canvas { device.counters.offscreenPasses += 1 }
   }
@@ -362,5 +385,7 @@ package final class PlanExecutor {
 extension PlanExecutor: PlanCaches {
   package func holdsCachedPass(_ key: Int) -> Bool { maskCache.contains(key) }
   package func holdsRaster(_ key: Int) -> Bool { rasterCache.contains(key) }
-  package func openGLLayerNeedsDrawing(_ pass: GLLayerPass) -> Bool { openGLLayers.needsDrawing(pass) }
+  package func openGLLayerNeedsDrawing(_ pass: GLLayerPass) -> Bool {
+    openGLLayers.needsDrawing(pass)
+  }
 }

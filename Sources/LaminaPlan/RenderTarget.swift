@@ -7,6 +7,10 @@ import LaminaFrame
 /// by the device of its context.
 package final class RenderTarget {
   package let width: Int, height: Int, samples: Int
+  /// The run image the target holds (`DrawPass.upload`) over `rect` (its
+  /// region's pixels) written `at` this offset (target pixels from region
+  /// pixels), with nothing drawn over it since; nil when not known.
+  var heldRun: (image: UInt64, rect: PixelRect, at: SIMD2<Int>)?
   let device: any GPUDevice
   private(set) var drawFramebuffer: GPUHandle = 0
   package private(set) var resolveFramebuffer: GPUHandle = 0

@@ -60,7 +60,9 @@ func runBench(_ arguments: [String]) -> Int32 {
   exitStatus {
     let options = try Options(
       arguments,
-      valued: AccessOptions.valued.union(ExpressionOptions.valued).union(["--frames", "--warmup", "--start", "--fps", "--size"]),
+      valued: AccessOptions.valued.union(ExpressionOptions.valued).union([
+        "--frames", "--warmup", "--start", "--fps", "--size",
+      ]),
       switches: AccessOptions.switches.union(["--json", "--suite"]), command: "bench",
       usage: benchUsage)
     let suite = options.has("--suite") || options.positional.isEmpty
@@ -142,6 +144,8 @@ func benchDocument(
   var stateChanges: [Int] = []
   var cpuRuns: [Int] = []
   var cpuItems: [Int] = []
+  var runsRedrawn: [Int] = []
+  var runPixels: [Int] = []
   var breaks: [String: Int] = [:]
   var sortMs: [Double] = []
   var stages: [EncodeStages] = []
@@ -174,6 +178,8 @@ func benchDocument(
     stateChanges.append(renderer.counters.stateChanges)
     cpuRuns.append(renderer.counters.cpuPathRuns)
     cpuItems.append(renderer.counters.cpuPathItems)
+    runsRedrawn.append(renderer.counters.cpuPathRunsRedrawn)
+    runPixels.append(renderer.counters.cpuPathRunPixels)
     breaks.merge(renderer.counters.batchBreaks, uniquingKeysWith: +)
     sortMs.append(frame.stats.depthSortMilliseconds)
     stages.append(renderer.lastStages)
@@ -189,7 +195,8 @@ func benchDocument(
     updateMs: update, buildMs: building, drawCalls: draws, uploads: uploads,
     offscreenPasses: passes,
     passes: allPasses, stateChanges: stateChanges, cpuPathRuns: cpuRuns,
-    cpuPathItems: cpuItems, batchBreaks: breaks,
+    cpuPathItems: cpuItems, cpuPathRunsRedrawn: runsRedrawn, cpuPathRunPixels: runPixels,
+    batchBreaks: breaks,
     depthSortMs: sortMs, depthSortPieces: pieces, layers: layerCounts, stages: stages,
     peakMemoryMB: peakMemoryMB(), renderer: renderer,
     lottie: lottie.map {
@@ -244,6 +251,10 @@ struct BenchReport {
   /// Runs of paths drawn by Cairo and the path items they held
   /// (`RenderCounters.cpuPathRuns`; docs/rendering.md, "Paths on the CPU").
   let cpuPathRuns: [Int], cpuPathItems: [Int]
+  /// Of those runs, the ones drawn only where they differ from the last
+  /// frame's, and the pixels the runs drew (`RenderCounters.cpuPathRunsRedrawn`,
+  /// `cpuPathRunPixels`).
+  let cpuPathRunsRedrawn: [Int], cpuPathRunPixels: [Int]
   /// Batches of all timed frames by why each began (`RenderCounters.batchBreaks`).
   let batchBreaks: [String: Int]
   let depthSortMs: [Double], depthSortPieces: [Int]
@@ -349,7 +360,8 @@ struct BenchReport {
 
   func json() -> String {
     let data =
-      (try? JSONSerialization.data(withJSONObject: jsonObject, options: [.prettyPrinted, .sortedKeys]))
+      (try? JSONSerialization.data(
+        withJSONObject: jsonObject, options: [.prettyPrinted, .sortedKeys]))
       ?? Data()
     return String(decoding: data, as: UTF8.self)
   }
@@ -388,6 +400,8 @@ struct BenchReport {
       "offscreenPassesPerFrame": mean(offscreenPasses), "peakMemoryMB": peakMemoryMB,
       "passesPerFrame": mean(passes), "stateChangesPerFrame": mean(stateChanges),
       "cpuPathRunsPerFrame": mean(cpuPathRuns), "cpuPathItemsPerFrame": mean(cpuPathItems),
+      "cpuPathRunsRedrawnPerFrame": mean(cpuPathRunsRedrawn),
+      "cpuPathRunPixelsPerFrame": mean(cpuPathRunPixels),
       "batchBreaksPerFrame": breaksPerFrame,
       "depthSortMs": [
         "median": Self.percentile(depthSortMs, 50), "p95": Self.percentile(depthSortMs, 95),

@@ -202,6 +202,55 @@ final class CPUPathTests: XCTestCase {
     XCTAssertGreaterThanOrEqual(renderer.runner.pathRuns.scratch.recycled, 6)
   }
 
+  /// A run over the same place as the last frame's, of which one part
+  /// moved, is drawn again only over that part's old and new boxes, into
+  /// the last frame's bitmap (`PathRunCache`, `PathRunRasterizer.render(_:width:height:background:scratch:order:redrawing:)`):
+  /// frame after frame the same bytes as a renderer of its own draws
+  /// whole, where the part passes over a stroke cut by a rounded clip
+  /// (Cairo's, within the damage's clip), a group masked by a path (its
+  /// bitmaps of its whole box, composited within the damage) and fills
+  /// (FreeType's, within the damage's box).
+  func testARunIsDrawnAgainOnlyWhereItChanged() throws {
+    func json(_ x: Int) -> String {
+      scene(
+        """
+        { "frame": [4, 4, 100, 52], "masksToBounds": true, "cornerRadius": 10, "sublayers": [
+          { "class": "CAShapeLayer", "frame": [0, 0, 100, 52], "fillColor": "#d08020",
+            "strokeColor": "#202080", "lineWidth": 3, "lineCap": "round",
+            "path": "M -10 -10 L 110 -10 L 110 60 L -10 60 Z M 10 10 C 30 -5 50 45 90 20" } ] },
+        { "class": "CAShapeLayer", "frame": [110, 4, 40, 40], "fillColor": "#2080d0",
+          "path": "M 0 0 L 40 0 L 40 40 Z",
+          "mask": { "class": "CAShapeLayer", "fillColor": "#000000",
+            "path": "M 20 2 C 30 2 38 10 38 20 C 38 30 30 38 20 38 C 10 38 2 30 2 20 C 2 10 10 2 20 2 Z" } },
+        { "class": "CAShapeLayer", "frame": [\(x), 30, 30, 30], "fillColor": "#40c040a0",
+          "strokeColor": "#000000", "lineWidth": 2, "path": "M 2 2 L 28 2 L 15 28 Z" }
+        """, width: 200, height: 64)
+    }
+    let renderer = try Renderer()
+    _ = try render(json(20), cpuPaths: true, renderer: renderer)
+    var redrawn = 0
+    for x in [23, 40, 71, 96, 118, 131, 160] {
+      let (image, plan) = try render(json(x), cpuPaths: true, renderer: renderer)
+      let (whole, alone) = try render(json(x), cpuPaths: true)
+      XCTAssertEqual(alone.cpuPathRunsRedrawn, 0)
+      XCTAssertEqual(
+        alone.cpuPathRunPixels, 200 * 64, "a renderer of its own draws the whole canvas")
+      XCTAssertEqual(plan.cpuPathRuns, 1)
+      XCTAssertLessThan(plan.cpuPathRunPixels, 200 * 64 * 6 / 10, "at x \(x)")
+      redrawn += plan.cpuPathRunsRedrawn
+      let differing = zip(image.premultipliedPixels, whole.premultipliedPixels).enumerated()
+        .filter { $0.element.0 != $0.element.1 }
+      let first = differing.first.map {
+        "first at (\($0.offset / 4 % 200), \($0.offset / 4 / 200)): \($0.element)"
+      }
+      XCTAssertEqual(
+        differing.count, 0,
+        "bytes that differ with the moved part at x \(x); \(first ?? "")")
+    }
+    XCTAssertEqual(redrawn, 7, "every frame drawn only where it changed")
+    XCTAssertEqual(renderer.runner.pathRuns.redrawn, 7)
+  }
+
   /// A layer whose `strokeEnd` animates keeps its fill and its stroke on
   /// the GPU (where a new trim costs uniforms); a still one beside it is
   /// drawn by Cairo.
