@@ -122,6 +122,15 @@ public final class CGImage: @unchecked Sendable {
       // The fourth byte of each word, in the machine's byte order.
       let alpha = SIMD8<UInt32>(repeating: UInt32(0xff00_0000).littleEndian)
       var i = 0
+      // Sixty-four pixels a test (comparing vectors goes lane by lane).
+      while i + 64 <= count {
+        var all = SIMD8<UInt32>(repeating: .max)
+        for j in Swift.stride(from: i, to: i + 64, by: 8) {
+          all &= raw.loadUnaligned(fromByteOffset: j * 4, as: SIMD8<UInt32>.self)
+        }
+        if all & alpha != alpha { return false }
+        i += 64
+      }
       while i + 8 <= count {
         let words = raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<UInt32>.self)
         if words & alpha != alpha { return false }

@@ -718,8 +718,9 @@ private func maskValues(_ m: SIMD8<UInt32>, _ maskMode: Int) -> SIMD8<UInt32> {
   case 0: return m &>> 24
   case 1: return byte &- (m &>> 24)
   default:
-    var luma = (54 &* (m &>> 16 & byte) &+ 183 &* (m &>> 8 & byte) &+ 19 &* (m & byte) &+ 128) &>> 8
-    luma.replace(with: byte, where: luma .> byte)
+    // At most (256·255 + 128) >> 8 = 255: `maskValue`'s bound holds.
+    let luma =
+      (54 &* (m &>> 16 & byte) &+ 183 &* (m &>> 8 & byte) &+ 19 &* (m & byte) &+ 128) &>> 8
     return maskMode == 2 ? luma : byte &- luma
   }
 }
@@ -733,11 +734,17 @@ private func compositeRun(
   opacity: UInt32, mask: UnsafePointer<UInt32>?, maskMode: Int, clip: UnsafePointer<UInt8>?
 ) {
   var k = 0
-  let none = SIMD8<UInt32>(repeating: 0)
   let o = SIMD8<UInt32>(repeating: opacity)
   while k + 8 <= n {
-    let s = UnsafeRawPointer(from + k).loadUnaligned(as: SIMD8<UInt32>.self)
-    if s != none {
+    // Eight transparent pixels (most of a group's box) are skipped: tested
+    // as four words, since comparing the vectors goes lane by lane.
+    let raw = UnsafeRawPointer(from + k)
+    let any =
+      raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+      | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+      | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+    if any != 0 {
+      let s = raw.loadUnaligned(as: SIMD8<UInt32>.self)
       var f = o
       if let mask {
         f = mul(
