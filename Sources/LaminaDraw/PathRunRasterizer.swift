@@ -156,7 +156,9 @@ public enum PathRunRasterizer {
   /// memory kept by `scratch` from frame to frame when there is one.
   ///
   /// `redrawing` an earlier bitmap of the same size, background and order
-  /// (its pixels, taken over), only its `damage` (x, y, width, height) is
+  /// (its pixels, which `scratch` holds: `PathRunScratch.earlier`, taken
+  /// over here, so that they are written in place, not copied), only its
+  /// `damage` (x, y, width, height) is
   /// drawn again, from transparent, by `elements` (those that reach it:
   /// the rest may be left out): the same bytes as a whole bitmap, since
   /// no coverage depends on what is drawn around it (FreeType renders
@@ -165,7 +167,7 @@ public enum PathRunRasterizer {
   package static func render(
     _ elements: [Element], width: Int, height: Int, background: SIMD4<Float>? = nil,
     scratch: PathRunScratch? = nil, order: TexelOrder = .rgba,
-    redrawing earlier: (pixels: [UInt8], damage: SIMD4<Int>)? = nil
+    redrawing damage: SIMD4<Int>? = nil
   ) -> CGImage? {
     guard width > 0, height > 0, width <= CairoBitmap.maxSide, height <= CairoBitmap.maxSide
     else { return nil }
@@ -176,12 +178,12 @@ public enum PathRunRasterizer {
     // The image's own pixels are the bitmap Cairo draws into, turned into
     // `order` in place after (BGRA: as Cairo drew them).
     var pixels: [UInt8]
-    var damage: OutlineFiller.PixelBox?
-    if let earlier, earlier.pixels.count == count {
-      let d = earlier.damage
+    var within: OutlineFiller.PixelBox?
+    if let d = damage, var earlier = scratch?.takeEarlier(), earlier.count == count {
       let box = OutlineFiller.PixelBox(x0: d.x, y0: d.y, x1: d.x + d.z, y1: d.y + d.w)
         .intersection(OutlineFiller.PixelBox(x0: 0, y0: 0, x1: width, y1: height))
-      pixels = earlier.pixels
+      pixels = []
+      swap(&pixels, &earlier)
       if !box.isEmpty {
         pixels.withUnsafeMutableBytes { raw in
           for y in box.y0..<box.y1 {
@@ -190,16 +192,16 @@ public enum PathRunRasterizer {
           }
         }
       }
-      damage = box
+      within = box
     } else {
       pixels = scratch?.pixels(count: count) ?? [UInt8](repeating: 0, count: count)
     }
     let drawn = pixels.withUnsafeMutableBytes { raw -> Bool in
       guard let bitmap = CairoBitmap(drawingInto: raw.baseAddress!, width: width, height: height)
       else { return false }
-      if damage?.isEmpty != true {
-        draw(elements, into: bitmap, scratch: scratch, damage: damage)
-        bitmap.finish(over: b, order: order, within: damage)
+      if within?.isEmpty != true {
+        draw(elements, into: bitmap, scratch: scratch, damage: within)
+        bitmap.finish(over: b, order: order, within: within)
       }
       return true
     }

@@ -114,6 +114,15 @@ public final class PathRunScratch {
     return image.take()?.premultiplied
   }
 
+  /// The pixels of a bitmap of the last frame that the next run is drawn
+  /// into again (`PathRunCache`), held here alone until the rasterizer
+  /// takes them (`takeEarlier`): a second holder would make writing them
+  /// copy them.
+  package var earlier: [UInt8]?
+
+  /// `earlier`, taken (nil after).
+  package func takeEarlier() -> [UInt8]? { earlier.take() }
+
   /// Runs drawn into a recycled image's pixels (for tests).
   package private(set) var recycled = 0
 

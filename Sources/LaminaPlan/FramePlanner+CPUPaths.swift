@@ -402,14 +402,13 @@ extension FramePlanner {
     let units = Self.units(keys, items, box)
     var pixels = box.area
     var redrawn = false
-    let make = { (earlier: (pixels: [UInt8], damage: SIMD4<Int>)?) -> CGImage? in
+    let make = { (damage: SIMD4<Int>?) -> CGImage? in
       // Drawing again a damaged part, the elements that do not reach it
       // are left out.
       var drawn = elements
       pixels = box.area
-      redrawn = earlier != nil
-      if let earlier, let units {
-        let d = earlier.damage
+      redrawn = damage != nil
+      if let d = damage, let units {
         pixels = d.z * d.w
         drawn = zip(elements, units.boxes).filter { _, b in
           b.x < d.x + d.z && d.x < b.x + b.z && b.y < d.y + d.w && d.y < b.y + b.w
@@ -417,7 +416,7 @@ extension FramePlanner {
       }
       return PathRunRasterizer.render(
         drawn, width: box.width, height: box.height, background: background, scratch: scratch,
-        order: order, redrawing: earlier)
+        order: order, redrawing: damage)
     }
     var made = false
     let image =
@@ -791,13 +790,13 @@ package final class PathRunCache {
   package init() {}
 
   /// The bitmap of `key` (its elements as `units`): the cached one, or
-  /// `make`'s, cached. `make` is handed the pixels of a bitmap of the last
-  /// frame over the same place that no run of this frame took (taken from
-  /// the cache) and the box where they differ from `key`'s, when that box
-  /// is at most `maxDamageShare` of the bitmap: it draws only that again.
+  /// `make`'s, cached. When a bitmap of the last frame over the same place
+  /// that no run of this frame took differs from `key`'s in at most
+  /// `maxDamageShare` of it, its pixels are taken from the cache into
+  /// `scratch.earlier` and `make` is handed the box where they differ: it
+  /// draws only that again, into them (else it is handed nil).
   func image(
-    _ key: PathRunKey, units: PathRunUnits? = nil,
-    make: ((pixels: [UInt8], damage: SIMD4<Int>)?) -> CGImage?
+    _ key: PathRunKey, units: PathRunUnits? = nil, make: (SIMD4<Int>?) -> CGImage?
   ) -> CGImage? {
     clock &+= 1
     if let i = entries.firstIndex(where: {
@@ -811,7 +810,8 @@ package final class PathRunCache {
     lastSince = nil
     var made: CGImage?
     if let units, let earlier = earlier(for: key, units) {
-      made = make((earlier.pixels, earlier.damage))
+      made = make(earlier.damage)
+      scratch.earlier = nil
       if made != nil { lastSince = (earlier.image, earlier.damage) }
     }
     guard let image = made ?? make(nil) else { return nil }
@@ -838,18 +838,22 @@ package final class PathRunCache {
   /// bitmap made whole.
   package private(set) var lastSince: (image: UInt64, damage: SIMD4<Int>)?
 
-  /// The pixels of a bitmap of the last frame over `key`'s place and
-  /// background that no run of this frame took, taken from the cache, and
-  /// the box where `key` (with `units`) draws otherwise; nil when there is
+  /// The pixels of the bitmap of the last frame over `key`'s place and
+  /// background, when it is the only one kept there and no run of this
+  /// frame took it, taken from the cache (into `scratch.earlier`), and the
+  /// box where `key` (with `units`) draws otherwise; nil when there is
   /// none, the box is too large, or something else still holds its image.
   private func earlier(for key: PathRunKey, _ units: PathRunUnits) -> (
-    pixels: [UInt8], damage: SIMD4<Int>, image: UInt64
+    damage: SIMD4<Int>, image: UInt64
   )? {
-    guard
-      let i = entries.firstIndex(where: {
-        !$0.used && $0.units != nil && $0.key.bounds == key.bounds
-          && $0.key.background == key.background
-      }), let old = entries[i].units
+    // The only bitmap kept over that place: of two, the one taken could be
+    // another run's of this frame that had not changed, which would then
+    // be drawn whole again (intelia_logo_animation's runs share places:
+    // twice the instructions a frame).
+    let place = entries.indices.filter {
+      entries[$0].key.bounds == key.bounds && entries[$0].key.background == key.background
+    }
+    guard place.count == 1, let i = place.first, !entries[i].used, let old = entries[i].units
     else { return nil }
     var damage = units.damage(from: entries[i].key, old, to: key)
     // Drawn again from the bitmap's left edge: Cairo clamps what a stroke
@@ -870,7 +874,8 @@ package final class PathRunCache {
     // Its texture goes with it.
     dropped.append(identifier)
     redrawn += 1
-    return (pixels, damage, identifier)
+    scratch.earlier = pixels
+    return (damage, identifier)
   }
 
   /// Entry `i`'s image, the entry removed (not inlined: the entry goes

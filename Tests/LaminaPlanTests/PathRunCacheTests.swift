@@ -157,8 +157,8 @@ final class PathRunCacheTests: XCTestCase {
     let next = try XCTUnwrap(
       cache.image(second, units: secondUnits) { earlier in
         // The part's box, from the bitmap's left edge (Cairo's clip).
-        XCTAssertEqual(earlier?.damage, SIMD4(0, 0, 30, 10))
-        XCTAssertEqual(earlier?.pixels, pixels)
+        XCTAssertEqual(earlier, SIMD4(0, 0, 30, 10))
+        XCTAssertEqual(cache.scratch.takeEarlier(), pixels)
         return CGImage(width: 100, height: 20, premultiplied: pixels, order: .bgra)
       })
     XCTAssertEqual(cache.redrawn, 1)
