@@ -225,10 +225,12 @@ enum OutlineFiller {
     let mask: [UInt8]
 
     /// The clip of `path` (a rounded rect: `rect` when its corners are
-    /// square) through `t`, on a `width`×`height` bitmap; nil when FreeType
-    /// cannot take the path.
+    /// square) through `t`, on a `width`×`height` bitmap, filled by the
+    /// even-odd rule or the nonzero one; nil when FreeType cannot take the
+    /// path.
     init?(
-      _ path: CGPath, rect r: CGRect?, transform t: CGAffineTransform, width: Int, height: Int
+      _ path: CGPath, rect r: CGRect?, transform t: CGAffineTransform, width: Int, height: Int,
+      evenOdd: Bool = false
     ) {
       if let r, t.b == 0, t.c == 0 {
         let xs = (Double(t.a * r.minX + t.tx), Double(t.a * r.maxX + t.tx))
@@ -261,7 +263,7 @@ enum OutlineFiller {
         count = w * h
         guard !drawn else { return }
         var target = MaskTarget(bytes: bytes.baseAddress!, box: box)
-        drawn = OutlineFiller.render(outline, evenOdd: false, box, writeSpans, &target)
+        drawn = OutlineFiller.render(outline, evenOdd: evenOdd, box, writeSpans, &target)
       }
       guard drawn else { return nil }
     }

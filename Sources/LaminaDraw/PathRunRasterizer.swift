@@ -340,9 +340,16 @@ public enum PathRunRasterizer {
     }
     var mask: CairoBitmap?
     if let elements = group.mask {
-      guard let m = makeBitmap() else { return }
-      draw(elements, into: m, scratch: scratch, damage: inner)
-      mask = m
+      if clip == nil, group.maskMode == 0, let coverage = coverage(of: elements, b.z, b.w) {
+        // Its alpha is the coverage of one opaque fill: that coverage, a
+        // byte a pixel, clips the group (no bitmap of words cleared, drawn
+        // and read).
+        clip = coverage
+      } else {
+        guard let m = makeBitmap() else { return }
+        draw(elements, into: m, scratch: scratch, damage: inner)
+        mask = m
+      }
     }
     guard let source = content.pixels(), let target = bitmap.pixels() else { return }
     defer { bitmap.markDirty() }
@@ -356,6 +363,22 @@ public enum PathRunRasterizer {
       blend: group.blend.flatMap(BlendModePixels.Mode.init(rawValue:)),
       into: target, stride: bitmap.stride / 4, at: (b.x, b.y), rows: (y0 - b.y)..<(y1 - b.y),
       columns: (x0 - b.x)..<(x1 - b.x))
+  }
+
+  /// The alpha `elements` leave over a `width`×`height` bitmap when they
+  /// are one fill in an opaque color that FreeType takes (its coverage,
+  /// which `draw` writes as that alpha: 255 times the coverage over 255),
+  /// as a clip; nil otherwise.
+  private static func coverage(of elements: [Element], _ width: Int, _ height: Int)
+    -> OutlineFiller.Clip?
+  {
+    guard elements.count == 1, case .part(let part) = elements[0], !part.stroke,
+      part.shader == nil, part.clip == nil, byte(part.color.w) == 255,
+      isInvertible(part.transform), !cairoFillsOnly
+    else { return nil }
+    return OutlineFiller.Clip(
+      part.style.path, rect: nil, transform: part.transform, width: width, height: height,
+      evenOdd: part.style.fillRule == .evenOdd)
   }
 
   /// `clip`'s coverage by FreeType over a `width`×`height` bitmap (a rect

@@ -19,18 +19,40 @@ final class PathRunScratchTests: XCTestCase {
       style: try XCTUnwrap(ShapeStyle(layer)), stroke: false, color: color, transform: transform)
   }
 
-  /// Two overlapping squares, one translucent, and a masked, faded group.
-  private func elements(shift: CGFloat) throws -> [PathRunRasterizer.Element] {
+  /// Two overlapping squares, one translucent, and a masked, faded group
+  /// (its mask translucent: drawn into a bitmap of its own).
+  private func elements(
+    shift: CGFloat, mask color: SIMD4<Float> = SIMD4(0, 0, 0, 0.8), maskMode: Int = 0
+  ) throws -> [PathRunRasterizer.Element] {
     let t = CGAffineTransform(translationX: shift, y: 0)
     let square = try part(
       "M 2 2 L 10 2 L 10 10 L 2 10 Z", color: SIMD4(0.1, 0.5, 0.9, 1), transform: t)
     let over = try part(
       "M 6 6 L 14.5 6 L 14.5 14.5 L 6 14.5 Z", color: SIMD4(0.5, 0, 0, 0.5), transform: t)
-    let mask = try part("M 0 0 L 6 0 L 0 6 Z")
+    let mask = try part("M 0 0 L 6 0 L 0 6.5 Z", color: color)
     let group = PathRunRasterizer.Group(
-      elements: [.part(square)], mask: [.part(mask)], maskMode: 0, opacity: 0.5, clip: nil,
+      elements: [.part(square)], mask: [.part(mask)], maskMode: maskMode, opacity: 0.5, clip: nil,
       box: SIMD4(1, 1, 12, 12))
     return [.part(square), .part(over), .group(group)]
+  }
+
+  /// A group's mask that is one opaque fill clips the group with its
+  /// coverage, a byte a pixel, without a bitmap of its own: the bytes the
+  /// same coverage gives as a mask read from a bitmap (an opaque white
+  /// fill's luminance is its coverage, as an opaque fill's alpha is).
+  func testAMaskOfOneOpaqueFillClipsWithoutABitmap() throws {
+    let scratch = PathRunScratch()
+    let clipped = PathRunRasterizer.render(
+      try elements(shift: 0.3, mask: SIMD4(0, 0, 0, 1)), width: 20, height: 20,
+      scratch: scratch)
+    XCTAssertEqual(scratch.held.blocks, 1, "the group's content only")
+    let viaBitmap = PathRunRasterizer.render(
+      try elements(shift: 0.3, mask: SIMD4(1, 1, 1, 1), maskMode: 2), width: 20, height: 20)
+    XCTAssertEqual(try bytes(clipped), try bytes(viaBitmap))
+    XCTAssertNotEqual(
+      try bytes(clipped),
+      try bytes(PathRunRasterizer.render(try elements(shift: 0.3), width: 20, height: 20)),
+      "a translucent mask masks less")
   }
 
   private func bytes(_ image: CGImage?) throws -> [UInt8] {
