@@ -101,8 +101,7 @@ public final class PathRunScratch {
   @inline(never)
   private static func takePixels(_ images: inout [CGImage]) -> [UInt8]? {
     var held = images.popLast()
-    guard isKnownUniquelyReferenced(&held) else { return nil }
-    return held.take()?.premultiplied
+    return takePixels(of: &held)
   }
 
   /// The pixels of `image`, which is taken (nil after), when nothing else

@@ -812,7 +812,10 @@ package final class PathRunCache {
     if let units, let earlier = earlier(for: key, units) {
       made = make(earlier.damage)
       scratch.earlier = nil
-      if made != nil { lastSince = (earlier.image, earlier.damage) }
+      if made != nil {
+        redrawn += 1
+        lastSince = (earlier.image, earlier.damage)
+      }
     }
     guard let image = made ?? make(nil) else { return nil }
     drawn += 1
@@ -848,8 +851,7 @@ package final class PathRunCache {
   )? {
     // The only bitmap kept over that place: of two, the one taken could be
     // another run's of this frame that had not changed, which would then
-    // be drawn whole again (intelia_logo_animation's runs share places:
-    // twice the instructions a frame).
+    // be drawn whole again (intelia_logo_animation's runs share places).
     let place = entries.indices.filter {
       entries[$0].key.bounds == key.bounds && entries[$0].key.background == key.background
     }
@@ -873,7 +875,6 @@ package final class PathRunCache {
     }
     // Its texture goes with it.
     dropped.append(identifier)
-    redrawn += 1
     scratch.earlier = pixels
     return (damage, identifier)
   }
