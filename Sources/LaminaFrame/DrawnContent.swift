@@ -64,6 +64,20 @@ extension FrameBuilder {
   /// The largest stretch, in pixels per point, of the projection `m` at
   /// the corners of `rect` (0 when every corner is behind the eye).
   static func largestStretch(_ m: CATransform3D, _ rect: CGRect) -> CGFloat {
+    // No perspective, and values small enough that no product overflows:
+    // every corner gives the same w (m44) and the same derivatives (the
+    // terms of m14 and m24 are zeros), so the loop's value, found once.
+    let bound: CGFloat = 1e100
+    if m.m14 == 0 && m.m24 == 0,
+      max(abs(rect.minX), abs(rect.minY), abs(rect.maxX), abs(rect.maxY)) < bound,
+      max(abs(m.m11), abs(m.m12), abs(m.m21), abs(m.m22), abs(m.m31), abs(m.m32)) < bound,
+      max(abs(m.m34), abs(m.m41), abs(m.m42), abs(m.m44)) < bound
+    {
+      let w = m.m44
+      guard w > EdgeGeometry.nearW else { return 0 }
+      let w2 = w * w
+      return max(hypot(m.m11 * w / w2, m.m12 * w / w2), hypot(m.m21 * w / w2, m.m22 * w / w2))
+    }
     var largest: CGFloat = 0
     for p in EdgeGeometry.corners(rect) {
       let q = m.apply(p.x, p.y)

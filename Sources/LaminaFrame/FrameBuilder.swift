@@ -246,6 +246,58 @@ public struct FrameBuilder {
       layer, toTarget: toTarget, flipped: flipped, opacity: 1, into: &commands)
   }
 
+  /// Whether `derive` draws `layer` as its own drawing, then its
+  /// sublayers, then its opacity, and nothing else: a layer of the class
+  /// `CALayer` or `CAShapeLayer` itself (whose own drawing is its contents
+  /// or its path) with no mask, clip, background, border, shadow, filters,
+  /// compositing filter, rasterization or transition, each of which
+  /// `appendLayerAndSublayers` would otherwise apply.
+  static func isPlain(_ layer: CALayer) -> Bool {
+    let kind = type(of: layer)
+    return (kind == CALayer.self || kind == CAShapeLayer.self) && layer.transitionState == nil
+      && !layer.shouldRasterize && layer.mask == nil && !layer.masksToBounds
+      && !((layer.backgroundColor?.alpha ?? 0) > 0)
+      && !(layer.borderWidth > 0 && (layer.borderColor?.alpha ?? 0) > 0)
+      && !(layer.shadowOpacity > 0 && (layer.shadowColor?.alpha ?? 0) > 0)
+      && (layer.filters?.isEmpty ?? true) && (layer.backgroundFilters?.isEmpty ?? true)
+      && layer.compositingFilter == nil
+  }
+
+  /// A plain layer (`isPlain`) whose own values are those of its last
+  /// derivation (its opacity aside): what `derive` and
+  /// `appendLayerAndSublayers` make of it, without the steps that do
+  /// nothing for it (its sublayers visited as there). False, with nothing
+  /// added, for the rasterized subtree's root (derived in full).
+  mutating func derivePlain(
+    _ layer: CALayer, parentToTarget: CATransform3D, parentSublayers: CATransform3D?,
+    flipped: Bool, into commands: inout [DrawCommand]
+  ) -> Bool {
+    guard rasterRoot != ObjectIdentifier(layer) else { return false }
+    guard !layer.isHidden, layer.opacity > 0 else { return true }
+    var local = Self.transformToSuperlayer(layer)
+    if let parentSublayers { local = local.concatenating(parentSublayers) }
+    let toTarget = Self.flattenedProduct(local, parentToTarget)
+    if !layer.isDoubleSided && isBackFacing(toTarget, bounds: layer.bounds) != mirrored(flipped) {
+      return true
+    }
+    let start = commands.count
+    appendOwnCommands(layer, toTarget: toTarget, flipped: flipped, into: &commands)
+    let sublayers = layer.storedSublayersForRendering
+    if !sublayers.isEmpty {
+      let sublayerTransform = layer.transformForSublayers
+      let forSublayers = CATransform3DIsIdentity(sublayerTransform) ? nil : sublayerTransform
+      let sublayersFlipped = flipped != layer.isGeometryFlipped
+      for sublayer in drawingOrder(sublayers) {
+        visit(
+          sublayer, parentToTarget: toTarget, parentSublayers: forSublayers,
+          flipped: sublayersFlipped, into: &commands)
+      }
+    }
+    noteUnfaded(layer, from: start, in: commands)
+    applyOpacity(layer.opacity, from: start, in: &commands)
+    return true
+  }
+
   /// A flattening layer: its own drawing, then its sublayers flattened into
   /// its plane, then its opacity (times `opacity`) over the lot.
   mutating func appendLayerAndSublayers(

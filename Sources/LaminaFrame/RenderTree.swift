@@ -65,6 +65,10 @@ final class RenderTree {
     @exclusivity(unchecked) var children: [Node] = []
     /// A shape layer's path items before they are placed (`appendPathItems`).
     @exclusivity(unchecked) var pathItems: PathItemsMemo?
+    /// The layer was plain at its last derivation (`FrameBuilder.isPlain`):
+    /// while its own values stay, it is derived without the steps that do
+    /// nothing for it (`derivePlain`).
+    @exclusivity(unchecked) var plain = false
 
     init(layer: CALayer) { self.layer = layer }
 
@@ -238,9 +242,20 @@ extension FrameBuilder {
         node.wantsUnfaded || layer.opacity < 1 ? ObjectIdentifier(layer) : nil
       log.unfaded = nil
       memoNode = node
-      derive(
-        layer, parentToTarget: parentToTarget, parentSublayers: parentSublayers,
-        flipped: flipped, into: &commands)
+      // A plain layer whose own values are as they were (a parent moved,
+      // a sublayer changed, its opacity): derived without the steps that
+      // do nothing for it (the same commands).
+      let plain =
+        node.plain && layer.contentStamp <= derivedBefore
+        && derivePlain(
+          layer, parentToTarget: parentToTarget, parentSublayers: parentSublayers,
+          flipped: flipped, into: &commands)
+      if !plain {
+        derive(
+          layer, parentToTarget: parentToTarget, parentSublayers: parentSublayers,
+          flipped: flipped, into: &commands)
+        node.plain = Self.isPlain(layer)
+      }
       memoNode = nil
       node.children = scope.taken
       scope = outer
