@@ -16,6 +16,10 @@ public struct FrameBuildStats: Sendable {
   /// Shape layers derived again whose path items were placed from what
   /// their last visit made (their own values unchanged: `PathItemsMemo`).
   public var placedShapeLayers = 0
+  /// Of the layers derived, those derived as plain layers (`derivePlain`:
+  /// their own values as at their last derivation, and nothing to draw
+  /// but their drawing, their sublayers and their opacity).
+  public var plainLayers = 0
 
   public init() {}
 }

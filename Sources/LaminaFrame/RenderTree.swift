@@ -250,7 +250,9 @@ extension FrameBuilder {
         && derivePlain(
           layer, parentToTarget: parentToTarget, parentSublayers: parentSublayers,
           flipped: flipped, into: &commands)
-      if !plain {
+      if plain {
+        stats.plainLayers += 1
+      } else {
         derive(
           layer, parentToTarget: parentToTarget, parentSublayers: parentSublayers,
           flipped: flipped, into: &commands)

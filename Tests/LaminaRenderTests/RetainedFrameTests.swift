@@ -194,6 +194,69 @@ final class RetainedFrameTests: XCTestCase {
     _ = build(&builder, root)
   }
 
+  /// Plain layers (a group, a shape; the root, whose sublayer moved) are derived
+  /// without the steps that do nothing for them (`derivePlain`), and give
+  /// the frame a new builder gives; a layer with a shadow, a background or
+  /// a mask is derived in full, and so is a plain layer whose own values
+  /// changed (then plain again).
+  func testPlainLayersUnderAMovedContainerGiveTheSameFrame() {
+    let (root, container) = makeRootAndContainer()
+    let group = CALayer()
+    group.frame = CGRect(x: 4, y: 4, width: 40, height: 40)
+    group.name = "group"
+    let shape = CAShapeLayer()
+    shape.frame = CGRect(x: 2, y: 2, width: 30, height: 30)
+    shape.path = CGPath(ellipseIn: CGRect(x: 2, y: 2, width: 24, height: 24), transform: nil)
+    shape.fillColor = CGColor(red: 0.2, green: 0.5, blue: 0.8, alpha: 1)
+    shape.strokeColor = CGColor(red: 0.9, green: 0.2, blue: 0.1, alpha: 1)
+    shape.lineWidth = 2
+    shape.opacity = 0.8
+    shape.name = "shape"
+    group.addSublayer(shape)
+    container.addSublayer(group)
+    let shadowed = CAShapeLayer()
+    shadowed.frame = CGRect(x: 50, y: 10, width: 30, height: 30)
+    shadowed.path = CGPath(rect: CGRect(x: 0, y: 0, width: 20, height: 20), transform: nil)
+    shadowed.fillColor = CGColor(red: 0.1, green: 0.7, blue: 0.2, alpha: 1)
+    shadowed.shadowOpacity = 0.5
+    shadowed.shadowRadius = 2
+    shadowed.name = "shadowed"
+    container.addSublayer(shadowed)
+    let filled = CALayer()
+    filled.frame = CGRect(x: 70, y: 30, width: 20, height: 20)
+    filled.backgroundColor = CGColor(red: 0.8, green: 0.8, blue: 0.1, alpha: 1)
+    filled.name = "filled"
+    container.addSublayer(filled)
+    var builder = FrameBuilder(size: CGSize(width: 120, height: 80), scale: 1)
+    func plainCount() -> Int {
+      let frame = builder.build(root: root, background: .white)
+      var fresh = FrameBuilder(
+        size: CGSize(width: 120, height: 80), scale: 1, caches: builder.caches)
+      XCTAssertNil(
+        DrawListComparison.difference(frame, fresh.build(root: root, background: .white)))
+      return frame.stats.plainLayers
+    }
+    XCTAssertEqual(plainCount(), 0, "a first frame derives everything in full")
+    container.transform = CATransform3DMakeRotation(0.3, 0, 0, 1)
+    XCTAssertEqual(plainCount(), 3, "the root (a sublayer moved), the group and its shape")
+    container.transform = CATransform3DMakeRotation(0.4, 0, 0, 1)
+    shape.opacity = 0.5
+    XCTAssertEqual(plainCount(), 3, "an opacity is read anew")
+    container.transform = CATransform3DMakeRotation(0.5, 0, 0, 1)
+    shape.lineWidth = 4
+    XCTAssertEqual(plainCount(), 2, "the shape changed: derived in full")
+    container.transform = CATransform3DMakeRotation(0.6, 0, 0, 1)
+    XCTAssertEqual(plainCount(), 3)
+    container.transform = CATransform3DMakeRotation(0.7, 0, 0, 1)
+    shape.shadowOpacity = 0.7
+    XCTAssertEqual(plainCount(), 2, "a shadow now: not plain")
+    container.transform = CATransform3DMakeRotation(0.8, 0, 0, 1)
+    XCTAssertEqual(plainCount(), 2)
+    container.transform = CATransform3DMakeRotation(0.9, 0, 0, 1)
+    group.mask = CAShapeLayer()
+    XCTAssertEqual(plainCount(), 1, "a mask: the group not plain, the root still")
+  }
+
   func testAddedRemovedAndReorderedSublayers() {
     let (root, container, leaves) = makeTree()
     var builder = FrameBuilder(size: CGSize(width: 120, height: 80), scale: 1)
