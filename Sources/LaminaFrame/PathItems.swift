@@ -103,14 +103,20 @@ extension FrameBuilder {
       memo.level == Int.min  // nothing to draw: no style
         || PathFlattening.level(forScale: Self.largestStretch(toTarget, memo.area)) == memo.level
     {
-      for part in memo.parts {
-        guard
-          var item = makeItem(
-            part.material, rect: part.rect, uv: (0, 0, 0, 0), toTarget: toTarget,
-            color: part.color, name: layer.name)
-        else { continue }
-        if part.grows { item.bounds = Self.grownFillBounds(item.bounds, within: targetBounds) }
-        commands.append(.item(item))
+      // Read in place: a part copied whole (its material's style and
+      // meshes retained, then released) cost more than placing it.
+      memo.parts.withUnsafeBufferPointer { parts in
+        for i in parts.indices {
+          guard
+            var item = makeItem(
+              parts[i].material, rect: parts[i].rect, uv: (0, 0, 0, 0), toTarget: toTarget,
+              color: parts[i].color, name: layer.name)
+          else { continue }
+          if parts[i].grows {
+            item.bounds = Self.grownFillBounds(item.bounds, within: targetBounds)
+          }
+          commands.append(.item(item))
+        }
       }
       log.placedShapes += 1
       return memo.drawable
