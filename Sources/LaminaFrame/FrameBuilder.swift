@@ -284,18 +284,27 @@ public struct FrameBuilder {
     appendOwnCommands(layer, toTarget: toTarget, flipped: flipped, into: &commands)
     let sublayers = layer.storedSublayersForRendering
     if !sublayers.isEmpty {
-      let sublayerTransform = layer.transformForSublayers
-      let forSublayers = CATransform3DIsIdentity(sublayerTransform) ? nil : sublayerTransform
-      let sublayersFlipped = flipped != layer.isGeometryFlipped
-      for sublayer in drawingOrder(sublayers) {
-        visit(
-          sublayer, parentToTarget: toTarget, parentSublayers: forSublayers,
-          flipped: sublayersFlipped, into: &commands)
-      }
+      visitSublayers(sublayers, of: layer, toTarget: toTarget, flipped: flipped, into: &commands)
     }
     noteUnfaded(layer, from: start, in: commands)
     applyOpacity(layer.opacity, from: start, in: &commands)
     return true
+  }
+
+  /// Visits `sublayers` (`layer`'s) in their drawing order, each under
+  /// `layer`'s map to the target and its sublayer transform.
+  private mutating func visitSublayers(
+    _ sublayers: [CALayer], of layer: CALayer, toTarget: CATransform3D, flipped: Bool,
+    into commands: inout [DrawCommand]
+  ) {
+    let sublayerTransform = layer.transformForSublayers
+    let forSublayers = CATransform3DIsIdentity(sublayerTransform) ? nil : sublayerTransform
+    let sublayersFlipped = flipped != layer.isGeometryFlipped
+    for sublayer in drawingOrder(sublayers) {
+      visit(
+        sublayer, parentToTarget: toTarget, parentSublayers: forSublayers,
+        flipped: sublayersFlipped, into: &commands)
+    }
   }
 
   /// A flattening layer: its own drawing, then its sublayers flattened into
@@ -348,14 +357,7 @@ public struct FrameBuilder {
         sublayerTransform: CATransform3DIsIdentity(sublayerTransform) ? nil : sublayerTransform,
         flipped: flipped != layer.isGeometryFlipped, into: &commands)
     } else if !sublayers.isEmpty {
-      let sublayerTransform = layer.transformForSublayers
-      let forSublayers = CATransform3DIsIdentity(sublayerTransform) ? nil : sublayerTransform
-      let sublayersFlipped = flipped != layer.isGeometryFlipped
-      for sublayer in drawingOrder(sublayers) {
-        visit(
-          sublayer, parentToTarget: toTarget, parentSublayers: forSublayers,
-          flipped: sublayersFlipped, into: &commands)
-      }
+      visitSublayers(sublayers, of: layer, toTarget: toTarget, flipped: flipped, into: &commands)
     }
     if layer.masksToBounds {
       applyClip(of: layer, toTarget: toTarget, range: contentsStart..<commands.count, in: &commands)

@@ -25,6 +25,47 @@ final class NumericSafetyTests: XCTestCase {
   }
 
   /// A spring of extreme damping or mass made its layer vanish (NaN).
+  /// The overloads for Double, CGFloat and Float (no generic conversion)
+  /// give what the generic one gives, for every rounding rule, at the edges
+  /// of Int's range, at halves and over a spread of magnitudes.
+  func testConcreteConversionsMatchTheGenericOne() {
+    func generic<F: BinaryFloatingPoint>(_ v: F, _ rule: FloatingPointRoundingRule) -> Int {
+      Int(saturating: v, rounding: rule)
+    }
+    func genericClamped<F: BinaryFloatingPoint>(_ v: F, _ rule: FloatingPointRoundingRule) -> Int {
+      Int(clamping: v, to: -1000...1000, rounding: rule)
+    }
+    let rules: [FloatingPointRoundingRule] = [
+      .toNearestOrAwayFromZero, .toNearestOrEven, .up, .down, .towardZero, .awayFromZero,
+    ]
+    var values: [Double] = [
+      0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 1000.5, -1000.5, .nan, .infinity, -.infinity,
+      9_223_372_036_854_775_807.0, -9_223_372_036_854_775_808.0,
+      9_223_372_036_854_775_807.0.nextDown, (-9_223_372_036_854_775_808.0).nextUp, 1e300, -1e300,
+    ]
+    var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+    for _ in 0..<500 {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let magnitude = Double(seed >> 58)  // 0...63
+      let fraction = Double(seed >> 11 & 0xFFFF) / 65536
+      values.append((seed & 1 == 0 ? 1 : -1) * (pow(2, magnitude) * (1 + fraction)))
+    }
+    for v in values {
+      for rule in rules {
+        XCTAssertEqual(Int(saturating: v, rounding: rule), generic(v, rule), "\(v) \(rule)")
+        XCTAssertEqual(
+          Int(saturating: CGFloat(v), rounding: rule), generic(CGFloat(v), rule), "\(v) \(rule)")
+        XCTAssertEqual(
+          Int(saturating: Float(v), rounding: rule), generic(Float(v), rule), "\(v) \(rule)")
+        XCTAssertEqual(
+          Int(clamping: v, to: -1000...1000, rounding: rule), genericClamped(v, rule))
+        XCTAssertEqual(
+          Int(clamping: CGFloat(v), to: -1000...1000, rounding: rule),
+          genericClamped(CGFloat(v), rule))
+      }
+    }
+  }
+
   func testSpringsAreFiniteForEveryParameter() {
     let extremes: [CGFloat] = [1e-308, 1e-9, 1, 100, 1e9, 1e300]
     for mass in extremes {
