@@ -16,7 +16,8 @@ import XCTest
 /// is a gain: write the table again with `LAMINA_WRITE_LOTTIE_COUNTS=1`.
 /// The layers the presentation update visits and frame building derives
 /// a frame are held the same way, and the shape layers placed from what
-/// their last visit kept (which may not fall).
+/// their last visit kept and the layers derived as plain ones (which may
+/// not fall).
 final class LottieCountTests: XCTestCase {
   struct Counts: Codable, Equatable {
     var draws: Double
@@ -31,6 +32,9 @@ final class LottieCountTests: XCTestCase {
     /// placed the path items their last visit kept (`PathItemsMemo`, stop
     /// 55), a frame: a count that may not fall.
     var layersPlaced: Double? = nil
+    /// Layers derived as plain layers (`FrameBuilder.derivePlain`, stop
+    /// 57), a frame: a count that may not fall.
+    var layersPlain: Double? = nil
   }
 
   /// The mean counts of a frame of the document at `url`.
@@ -44,6 +48,7 @@ final class LottieCountTests: XCTestCase {
     var visited = 0
     var derived = 0
     var placed = 0
+    var plain = 0
     for i in 0..<(warmup + frames) {
       let k = Double(i >= warmup ? i - warmup : i)
       let frame = animation.inPoint + k * (animation.outPoint - animation.inPoint) / Double(frames)
@@ -56,13 +61,15 @@ final class LottieCountTests: XCTestCase {
       visited += run.presentation.visitedLayers
       derived += built.stats.derivedLayers
       placed += built.stats.placedShapeLayers
+      plain += built.stats.plainLayers
     }
     return Counts(
       draws: total.draws / Double(frames), passes: total.passes / Double(frames),
       offscreenPasses: total.offscreenPasses / Double(frames),
       layersVisited: Double(visited) / Double(frames),
       layersDerived: Double(derived) / Double(frames),
-      layersPlaced: Double(placed) / Double(frames))
+      layersPlaced: Double(placed) / Double(frames),
+      layersPlain: Double(plain) / Double(frames))
   }
 
   /// The table of counts reached: the GPU path renderer's, or with paths
@@ -111,7 +118,7 @@ final class LottieCountTests: XCTestCase {
         Counts(
           draws: up($0.draws), passes: up($0.passes), offscreenPasses: up($0.offscreenPasses),
           layersVisited: $0.layersVisited.map(up), layersDerived: $0.layersDerived.map(up),
-          layersPlaced: $0.layersPlaced.map(down))
+          layersPlaced: $0.layersPlaced.map(down), layersPlain: $0.layersPlain.map(down))
       }
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -139,6 +146,10 @@ final class LottieCountTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(
           value, least - 1e-9,
           "\(document): shape layers placed from what their visit kept, a frame")
+      }
+      if let value = got.layersPlain, let least = most.layersPlain {
+        XCTAssertGreaterThanOrEqual(
+          value, least - 1e-9, "\(document): layers derived as plain layers, a frame")
       }
     }
     let draws = measured.values.map(\.draws)
